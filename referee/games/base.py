@@ -1,0 +1,146 @@
+"""The decider protocol every ruleset implements (DESIGN.md, Architecture).
+
+A ruleset is a pure rules library: no I/O, no clock, no global random.
+Randomness enters only through the ``Rng`` handed to ``setup``/``decide``
+and time only through ``now`` (the service's receipt stamp, in ms).
+
+Data crossing the protocol is plain JSON-able data:
+
+* a **move** is a ``dict`` with a ``"type"`` key, exactly as a client POSTs it;
+  every entry of ``legal_moves`` can be posted back unchanged;
+* an **event** is an :class:`Event` — a stored ``type`` name (never rename it:
+  it is storage format) and JSON ``data``; events record outcomes (a
+  shuffle's order, a die's face) so replay never needs the seed;
+* a **state** is whatever the ruleset folds events into. ``evolve`` must not
+  mutate the state it is given (the service caches states by version).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Protocol
+
+from referee.games.rng import Rng
+
+Seat = int
+Move = dict[str, Any]
+Json = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened. ``type`` is storage format: never rename."""
+
+    type: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> Json:
+        return {"type": self.type, "data": dict(self.data)}
+
+
+class RefereeError(Exception):
+    """Base of every refusal that becomes a problem response."""
+
+    status = 422
+
+    def __init__(self, code: str, *, detail: str, rule: str | None = None) -> None:
+        super().__init__(detail)
+        self.code, self.detail, self.rule = code, detail, rule
+
+
+class IllegalMove(RefereeError):
+    """A well-formed move the rules forbid in this state (HTTP 422)."""
+
+    def __init__(self, code: str, *, rule: str, detail: str) -> None:
+        super().__init__(code, detail=detail, rule=rule)
+
+
+class OutOfTurn(IllegalMove):
+    """The actor is not one the referee awaits now (HTTP 403)."""
+
+    status = 403
+
+
+class MalformedMove(RefereeError):
+    """A move that does not parse: unknown type, missing or ill-typed field (HTTP 400)."""
+
+    status = 400
+
+    def __init__(self, code: str, *, detail: str, rule: str | None = None) -> None:
+        super().__init__(code, detail=detail, rule=rule)
+
+
+class InvalidSetup(RefereeError):
+    """Options or a scenario ``setup`` the ruleset cannot start from (HTTP 422)."""
+
+    def __init__(self, code: str, *, detail: str, rule: str | None = None) -> None:
+        super().__init__(code, detail=detail, rule=rule)
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """What ``setup`` starts from. ``options`` are already validated by
+    ``Ruleset.validate_options``; ``scenario`` is the client's ``setup`` object
+    (or ``None``)."""
+
+    players: int
+    options: Mapping[str, Any]
+    scenario: Mapping[str, Any] | None = None
+
+
+class Ruleset(Protocol):
+    """The protocol object each ``referee.games.<name>`` exposes as ``RULESET``.
+
+    * ``setup(config, rng)`` -> the opening events (state starts as ``None``;
+      the first event builds it). Raises ``InvalidSetup``.
+    * ``evolve(state, event)`` -> next state. Never validates, never raises,
+      never mutates its input.
+    * ``decide(state, actor, move, *, rng, now)`` -> events. ``actor`` is a
+      seat, or ``None`` for the system (the ``{"type": "timeout"}`` command).
+      Raises ``MalformedMove`` / ``IllegalMove`` / ``OutOfTurn``.
+    * ``legal_moves(state, seat)`` -> stable, sorted list of complete moves.
+    * ``view(state, seat | None)`` -> what that seat (``None``: a spectator)
+      may see, JSON; key ``"pending"`` holds the reaction prompt or ``None``.
+    * ``redact(event, seat | None)`` -> the event as that seat may see it,
+      or ``None`` to hide it entirely.
+    * ``to_act(state)`` -> seats whose move the referee awaits.
+    * ``result(state)`` -> ``None`` until the end, then
+      ``{"winners": [...], "seats": [{"seat", "outcome", ...}], "reason": str, ...}``.
+    * ``deadline(state)`` -> ms timestamp at which a ``timeout`` command
+      becomes acceptable, or ``None``.
+    * ``default_move(state, seat)`` -> the rule-defined default for that seat
+      now (what a turn clock applies), or ``None`` if it owes nothing.
+    * ``hidden(state, seat | None)`` -> identifiers (card IDs) that this seat
+      must not find anywhere in what it receives right now; the shared leak
+      tests scan every response for them.
+    * ``invariants(state)`` -> list of broken invariants (empty when sound);
+      the property tests call it after every step.
+    """
+
+    name: str
+    version: str
+    title: str
+    min_players: int
+    max_players: int
+    options_schema: Json
+
+    def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]: ...
+    def setup(self, config: GameConfig, rng: Rng) -> list[Event]: ...
+    def evolve(self, state: Any, event: Event) -> Any: ...
+    def decide(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int) -> list[Event]: ...
+    def legal_moves(self, state: Any, seat: Seat) -> list[Move]: ...
+    def view(self, state: Any, seat: Seat | None) -> Json: ...
+    def redact(self, event: Event, seat: Seat | None) -> Event | None: ...
+    def to_act(self, state: Any) -> set[Seat]: ...
+    def result(self, state: Any) -> Json | None: ...
+    def deadline(self, state: Any) -> int | None: ...
+    def default_move(self, state: Any, seat: Seat) -> Move | None: ...
+    def hidden(self, state: Any, seat: Seat | None) -> set[str]: ...
+    def invariants(self, state: Any) -> list[str]: ...
+
+
+def fold(ruleset: Ruleset, events: list[Event], state: Any = None) -> Any:
+    """Replay ``events`` over ``state`` (``None``: before setup)."""
+    evolve: Callable[[Any, Event], Any] = ruleset.evolve
+    for event in events:
+        state = evolve(state, event)
+    return state

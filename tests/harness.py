@@ -1,0 +1,38 @@
+"""Shared helpers for the rules tests of every ruleset (STYLE.md §5)."""
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Any, Iterator
+
+import pytest
+
+from referee.games import registry
+from referee.games.base import IllegalMove, RefereeError
+from referee.games.sim import Table
+
+
+def scenario(ruleset: str, seats: int, *, seed: str = "test", options: dict[str, Any] | None = None,
+             setup: dict[str, Any] | None = None, now: int = 0) -> Table:
+    """A table of ``ruleset`` with ``seats`` players, dealt from ``seed`` and
+    the scenario ``setup`` (DESIGN.md, Scenario setup)."""
+    return Table(registry.get(ruleset), seats, options=options, scenario=setup, seed=seed, now=now)
+
+
+@contextlib.contextmanager
+def raises_rule(rule: str, code: str | None = None) -> Iterator[None]:
+    """The block must be refused by ``rule`` (and ``code``, if given)."""
+    with pytest.raises(RefereeError) as info:
+        yield
+    err = info.value
+    assert err.rule == rule, f"refused by {err.rule} ({err.code}: {err.detail}), expected {rule}"
+    if code is not None:
+        assert err.code == code, f"code {err.code}, expected {code}"
+
+
+def text_of(obj: Any) -> str:
+    """A JSON rendering, for leak scans."""
+    return json.dumps(obj, sort_keys=True, default=str)
+
+
+__all__ = ["scenario", "raises_rule", "text_of", "IllegalMove", "Table"]
