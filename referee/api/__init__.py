@@ -1,0 +1,1 @@
+"""HTTP blueprints: thin views over the service (STYLE.md §6)."""

@@ -1,0 +1,45 @@
+"""Per-request access to the app's service and the caller's credentials."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from flask import current_app, request
+from marshmallow import Schema
+
+from referee.errors import ApiError
+from referee.service import GameService
+
+
+def service() -> GameService:
+    svc: GameService = current_app.extensions["referee.service"]
+    return svc
+
+
+def bearer_token() -> str | None:
+    """The token from ``Authorization: Bearer …`` (or ``?token=`` for EventSource)."""
+    header = request.headers.get("Authorization")
+    if header is not None:
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise ApiError(401, "bad_authorization", "use Authorization: Bearer <seat token>")
+        return token.strip()
+    return request.args.get("token") or None
+
+
+def is_admin() -> bool:
+    admin = current_app.config.get("ADMIN_TOKEN")
+    return bool(admin) and bearer_token() == admin
+
+
+def json_body(schema: Schema) -> dict[str, Any]:
+    """The request's JSON object, validated (400 on anything malformed)."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise ApiError(400, "invalid_json", "the body must be a JSON object (Content-Type: application/json)")
+    loaded: dict[str, Any] = schema.load(body)
+    return loaded
+
+
+def query(schema: Schema, args: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    loaded: dict[str, Any] = schema.load(dict(args if args is not None else request.args))
+    return loaded

@@ -1,0 +1,76 @@
+"""``/v1/games``: create, view, moves, events, stream, replay, log, audit."""
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, request, stream_with_context
+
+from referee.api.context import bearer_token, is_admin, json_body, query, service
+from referee.audit import audit_log
+from referee.schemas import CreateGame, EventsQuery, MoveRequest, ReplayQuery
+
+bp = Blueprint("games", __name__, url_prefix="/v1/games")
+
+
+@bp.post("")
+def create_game() -> tuple[dict, int]:
+    body = json_body(CreateGame())
+    return service().create_game(body["ruleset"], players=body.get("players"), seats=body.get("seats"),
+                                 options=body.get("options"), seed=body.get("seed"),
+                                 setup=body.get("setup")), 201
+
+
+@bp.get("/<game_id>")
+def view_game(game_id: str) -> dict:
+    return service().view(game_id, bearer_token())
+
+
+@bp.post("/<game_id>/moves")
+def submit_move(game_id: str) -> Response:
+    body = json_body(MoveRequest())
+    accepted = service().submit_move(game_id, bearer_token(), body["move"],
+                                     expected_version=body.get("expected_version"),
+                                     idempotency_key=request.headers.get("Idempotency-Key"))
+    return Response(accepted, status=201, mimetype="application/json")
+
+
+@bp.get("/<game_id>/events")
+def list_events(game_id: str) -> dict:
+    args = query(EventsQuery())
+    return service().events(game_id, bearer_token(), args["after"], args["wait"])
+
+
+@bp.get("/<game_id>/events/stream")
+def stream_events(game_id: str) -> Response:
+    args = query(EventsQuery())
+    after = int(request.headers.get("Last-Event-ID", args["after"]) or 0)
+    events = service().stream(game_id, bearer_token(), after)
+    first = next(events)  # authenticate and 404 before the 200 goes out
+    return Response(stream_with_context(_chain(first, events)), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def _chain(first: str, rest):  # type: ignore[no-untyped-def]
+    yield first
+    yield from rest
+
+
+@bp.get("/<game_id>/replay")
+def replay(game_id: str) -> dict:
+    args = query(ReplayQuery())
+    svc = service()
+    version = args.get("version")
+    return svc.replay(game_id, version if version is not None else svc.load(game_id).version)
+
+
+@bp.get("/<game_id>/log")
+def log(game_id: str) -> Response:
+    lines = list(service().log_lines(game_id, is_admin()))
+    return Response("".join(lines), mimetype="application/x-ndjson")
+
+
+@bp.get("/<game_id>/audit")
+def audit(game_id: str) -> dict:
+    lines = [json.loads(line) for line in service().log_lines(game_id, is_admin())]
+    head = lines[0]
+    return {"id": game_id, **audit_log(head["header"], head["hash"], lines[1:])}

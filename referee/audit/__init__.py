@@ -1,0 +1,104 @@
+"""Verify a game's log (DESIGN.md, Randomness that anyone can check).
+
+``audit_log(header, header_hash, envelopes)`` needs nothing but the NDJSON log:
+it re-checks the hash chain, opens the seed commitment, re-decides the whole
+game from the seed and the recorded moves, and compares event by event.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.games import registry
+from referee.games.base import Event, GameConfig, Json, RefereeError, fold
+from referee.games.rng import Rng
+from referee.store import canonical, chain_hash, sha256_hex
+
+MOVE, SEED_REVEALED = "move", "seed_revealed"
+
+
+def _check(name: str, ok: bool, detail: str) -> Json:
+    return {"name": name, "ok": ok, "detail": detail}
+
+
+def _same(a: Any, b: Any) -> bool:
+    return canonical(a) == canonical(b)
+
+
+def audit_log(header: Json, header_hash: str, envelopes: list[Json]) -> Json:
+    """A report ``{ok, checks: [{name, ok, detail}], events, result}``."""
+    checks = [_check_chain(header, header_hash, envelopes)]
+    seed_env = envelopes[-1] if envelopes and envelopes[-1]["type"] == SEED_REVEALED else None
+    if seed_env is None:
+        checks.append(_check("seed_commitment", False, "the seed is not revealed: the game is not over"))
+        return {"ok": False, "checks": checks, "events": len(envelopes)}
+    seed = str(seed_env["data"]["seed"])
+    checks.append(_check("seed_commitment", sha256_hex(seed) == header["seed_commitment"],
+                         "sha256(seed) equals the commitment published at creation"))
+    checks.extend(_redecide(header, seed, envelopes, seed_env["data"].get("result")))
+    return {"ok": all(c["ok"] for c in checks), "checks": checks, "events": len(envelopes),
+            "result": seed_env["data"].get("result")}
+
+
+def _check_chain(header: Json, header_hash: str, envelopes: list[Json]) -> Json:
+    if sha256_hex(canonical(header)) != header_hash:
+        return _check("hash_chain", False, "the header does not hash to the recorded header hash")
+    prev = header_hash
+    for expected_seq, env in enumerate(envelopes, start=1):
+        if env.get("seq") != expected_seq:
+            return _check("hash_chain", False, f"event {expected_seq}: seq is {env.get('seq')}")
+        body = {k: v for k, v in env.items() if k != "hash"}
+        if env.get("prev") != prev or chain_hash(prev, body) != env.get("hash"):
+            return _check("hash_chain", False, f"event {expected_seq} does not chain to its predecessor")
+        prev = env["hash"]
+    return _check("hash_chain", True, f"{len(envelopes)} events chain from the header hash")
+
+
+def _redecide(header: Json, seed: str, envelopes: list[Json], recorded_result: Any) -> list[Json]:
+    try:
+        rs = registry.get(header["ruleset"])
+    except KeyError:
+        return [_check("replay", False, f"unknown ruleset {header['ruleset']!r}")]
+    if rs.version != header["ruleset_version"]:
+        return [_check("ruleset_version", False,
+                       f"the log was written under {rs.name} v{header['ruleset_version']}, "
+                       f"this referee has v{rs.version}: replay refused")]
+    rng = Rng(seed.encode())
+    try:
+        expected = rs.setup(GameConfig(players=header["players"], options=header["options"],
+                                       scenario=header.get("setup")), rng)
+    except RefereeError as err:
+        return [_check("replay", False, f"setup refused on replay: {err.code}")]
+    checks: list[Json] = []
+    i, state, moves = 0, None, 0
+    body = [e for e in envelopes if e["type"] != SEED_REVEALED]
+    # setup events first, then each move followed by the events it caused
+    while True:
+        for event in expected:
+            if i >= len(body) or body[i]["type"] == MOVE or not _same(
+                    [body[i]["type"], body[i]["data"]], [event.type, event.data]):
+                where = body[i]["seq"] if i < len(body) else "end"
+                return checks + [_check("replay", False, f"at event {where}: the log differs from "
+                                        f"what the rules decide ({event.type} expected)")]
+            state = rs.evolve(state, Event(body[i]["type"], body[i]["data"]))
+            i += 1
+        if i < len(body) and body[i]["type"] != MOVE:
+            return checks + [_check("replay", False, f"event {body[i]['seq']} was caused by no move")]
+        if i >= len(body):
+            break
+        env = body[i]
+        if env["data"].get("rng") != rng.position:
+            return checks + [_check("randomness", False, f"move at event {env['seq']} drew from word "
+                                    f"{env['data'].get('rng')}, not {rng.position}")]
+        try:
+            expected = rs.decide(state, env["actor"], env["data"]["move"], rng=rng, now=env["at"])
+        except RefereeError as err:
+            return checks + [_check("replay", False, f"move at event {env['seq']} is refused on replay: "
+                                    f"{err.code} ({err.rule})")]
+        moves += 1
+        i += 1
+    checks.append(_check("randomness", True, f"every random outcome re-derived from the seed ({rng.position} words)"))
+    checks.append(_check("replay", True, f"{moves} moves re-decided; every event matches"))
+    final = fold(rs, [], state)
+    checks.append(_check("result", _same(rs.result(final), recorded_result),
+                         "replay reaches the recorded result"))
+    return checks

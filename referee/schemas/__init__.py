@@ -1,0 +1,64 @@
+"""Request bodies (marshmallow): malformed input is a 400 before any rule runs."""
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+
+
+class SeatSpec(Schema):
+    class Meta:
+        unknown = RAISE
+
+    name = fields.String(validate=validate.Length(min=1, max=64))
+    bot = fields.String(validate=validate.Length(min=1, max=64), allow_none=True)
+
+
+class CreateGame(Schema):
+    """``POST /v1/games``."""
+
+    class Meta:
+        unknown = RAISE
+
+    ruleset = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    players = fields.Integer(strict=True, validate=validate.Range(min=1, max=16))
+    seats = fields.List(fields.Nested(SeatSpec), validate=validate.Length(min=1, max=16))
+    options = fields.Dict(keys=fields.String())
+    seed = fields.String(validate=validate.Length(min=1, max=256))
+    setup = fields.Dict(keys=fields.String())
+
+    @validates_schema
+    def _players_or_seats(self, data: dict[str, Any], **_: Any) -> None:
+        if "players" not in data and "seats" not in data:
+            raise ValidationError("give players (a count) or seats (a list)", "players")
+
+
+class MoveRequest(Schema):
+    """``POST /v1/games/{id}/moves``."""
+
+    class Meta:
+        unknown = RAISE
+
+    move = fields.Dict(keys=fields.String(), required=True)
+    expected_version = fields.Integer(strict=True, validate=validate.Range(min=0))
+
+    @validates_schema
+    def _move_has_type(self, data: dict[str, Any], **_: Any) -> None:
+        if not isinstance(data.get("move", {}).get("type"), str):
+            raise ValidationError("a move is an object with a string 'type'", "move")
+
+
+class EventsQuery(Schema):
+    class Meta:
+        unknown = RAISE
+
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=30))
+    token = fields.String()
+
+
+class ReplayQuery(Schema):
+    class Meta:
+        unknown = RAISE
+
+    version = fields.Integer(validate=validate.Range(min=0))

@@ -1,0 +1,370 @@
+"""The one place that joins the rules and the store (DESIGN.md, Architecture):
+load → fold → decide → append → respond. Flask views and RQ jobs both call it,
+so a bot can never do what a client cannot.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterator, Mapping, Protocol
+
+from referee.errors import ApiError, game_over, not_found, version_conflict
+from referee.games import registry
+from referee.games.base import Event, GameConfig, InvalidSetup, Json, Move, Ruleset, Seat, fold
+from referee.games.rng import Rng
+from referee.store import EventStore, canonical, chain_hash, sha256_hex
+
+#: platform events in a game's stream; every other type belongs to the ruleset
+MOVE = "move"
+SEED_REVEALED = "seed_revealed"
+PLATFORM_EVENTS = frozenset({MOVE, SEED_REVEALED})
+MAX_CONFLICT_RETRIES = 8
+
+
+def wall_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class Scheduler(Protocol):
+    """What the service asks of the job queue after each accepted move."""
+
+    def game_changed(self, game_id: str, version: int, deadline: int | None, to_act: set[Seat]) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A game loaded at one version: header facts plus the folded state."""
+
+    id: str
+    ruleset: Ruleset
+    header: Json
+    header_hash: str
+    tokens: tuple[str, ...]  # sha256 of each seat's token
+    seed: str
+    version: int
+    last_hash: str
+    rng: int
+    status: str
+    state: Any
+
+    @property
+    def players(self) -> int:
+        return int(self.header["players"])
+
+
+def _ruleset_events(envelopes: list[Json]) -> list[Event]:
+    return [Event(e["type"], e["data"]) for e in envelopes if e["type"] not in PLATFORM_EVENTS]
+
+
+def seal(seed: str, seq: int, data: Any) -> str:
+    """Salted commitment to a hidden event's data, opened once the seed is revealed."""
+    salt = hmac.new(seed.encode(), f"seal:{seq}".encode(), hashlib.sha256).hexdigest()
+    return sha256_hex(salt + canonical(data))
+
+
+class GameService:
+    """Games over an :class:`EventStore`, with a version-keyed state cache."""
+
+    def __init__(self, store: EventStore, *, clock: Callable[[], int] = wall_ms,
+                 scheduler: Scheduler | None = None, cache_size: int = 4096) -> None:
+        self.store = store
+        self.clock = clock
+        self.scheduler = scheduler
+        self._cache: OrderedDict[str, Game] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
+
+    # -- creation -------------------------------------------------------------
+    def create_game(self, ruleset_name: str, *, players: int | None = None, seats: list[Json] | None = None,
+                    options: Mapping[str, Any] | None = None, seed: str | None = None,
+                    setup: Mapping[str, Any] | None = None) -> Json:
+        """Deal a new game; returns the 201 body with each seat's secret token."""
+        try:
+            ruleset = registry.get(ruleset_name)
+        except KeyError:
+            raise ApiError(422, "unknown_ruleset", f"no ruleset {ruleset_name!r}; see GET /v1/rulesets") from None
+        seat_specs = list(seats) if seats is not None else [{} for _ in range(players or 0)]
+        if players is not None and seats is not None and players != len(seats):
+            raise ApiError(422, "player_count_mismatch", f"players is {players} but {len(seats)} seats are listed")
+        n = len(seat_specs)
+        if not ruleset.min_players <= n <= ruleset.max_players:
+            raise ApiError(422, "bad_player_count",
+                           f"{ruleset.name} takes {ruleset.min_players}–{ruleset.max_players} players, not {n}")
+        opts = ruleset.validate_options(dict(options or {}), n)
+        custom = seed is not None or setup is not None
+        seed = seed if seed is not None else secrets.token_hex(32)
+        rng = Rng(seed.encode())
+        events = ruleset.setup(GameConfig(players=n, options=opts, scenario=setup), rng)
+        state = fold(ruleset, events)
+        game_id = secrets.token_hex(8)
+        now = self.clock()
+        header = {
+            "id": game_id, "ruleset": ruleset.name, "ruleset_version": ruleset.version,
+            "players": n, "options": opts, "setup": setup,
+            "seats": [{"seat": i, "name": s.get("name") or f"seat {i}", "bot": s.get("bot")}
+                      for i, s in enumerate(seat_specs)],
+            "seed_commitment": sha256_hex(seed), "created_at": now, "custom": custom,
+        }
+        header_hash = sha256_hex(canonical(header))
+        envelopes, last_hash = self._envelopes(header_hash, 0, [(None, e) for e in events], now)
+        tokens = [secrets.token_urlsafe(24) for _ in range(n)]
+        status = "finished" if ruleset.result(state) is not None else "active"
+        meta = {"version": str(len(envelopes)), "last_hash": last_hash, "rng": str(rng.position),
+                "status": status, "header": canonical(header), "header_hash": header_hash,
+                "tokens": json.dumps([sha256_hex(t) for t in tokens]), "ruleset": ruleset.name}
+        if not self.store.create(game_id, meta, {"seed": seed}, envelopes):
+            raise ApiError(409, "game_exists", "a game with this id exists; try again")
+        game = Game(game_id, ruleset, header, header_hash, tuple(json.loads(meta["tokens"])), seed,
+                    len(envelopes), last_hash, rng.position, status, state)
+        self._remember(game)
+        self._notify(game, None)
+        return {
+            "id": game_id, "ruleset": ruleset.name, "ruleset_version": ruleset.version,
+            "version": game.version, "status": status, "custom": custom,
+            "seed_commitment": header["seed_commitment"], "created_at": now,
+            "seats": [{"seat": i, "token": tokens[i], "name": header["seats"][i]["name"],
+                       "bot": header["seats"][i]["bot"]} for i in range(n)],
+        }
+
+    # -- loading --------------------------------------------------------------
+    def load(self, game_id: str) -> Game:
+        """The game at its latest version: cached state plus any newer events."""
+        head = self.store.head(game_id)
+        if head is None:
+            raise not_found(game_id)
+        version, last_hash, rng, status = head
+        with self._lock:
+            cached = self._cache.get(game_id)
+        if cached is not None and cached.version == version:
+            return cached
+        if cached is None or cached.version > version:
+            cached = self._load_header(game_id)
+        tail = self.store.read(game_id, after=cached.version, upto=version)
+        state = fold(cached.ruleset, _ruleset_events(tail), cached.state)
+        game = replace(cached, version=version, last_hash=last_hash, rng=rng, status=status, state=state)
+        self._remember(game)
+        return game
+
+    def _load_header(self, game_id: str) -> Game:
+        meta = self.store.meta(game_id)
+        if meta is None:
+            raise not_found(game_id)
+        header = json.loads(meta["header"])
+        return Game(game_id, registry.get(header["ruleset"]), header, meta["header_hash"],
+                    tuple(json.loads(meta["tokens"])), self.store.seed(game_id), 0, meta["header_hash"], 0,
+                    "active", None)
+
+    def state_at(self, game_id: str, version: int) -> tuple[Game, Any]:
+        """The latest game and the state as it was at ``version`` (replay)."""
+        game = self.load(game_id)
+        if not 0 <= version <= game.version:
+            raise ApiError(422, "bad_version", f"version must be within 0..{game.version}")
+        envs = self.store.read(game_id, after=0, upto=version)
+        return game, fold(game.ruleset, _ruleset_events(envs))
+
+    def _remember(self, game: Game) -> None:
+        with self._lock:
+            self._cache[game.id] = game
+            self._cache.move_to_end(game.id)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+    # -- identity -------------------------------------------------------------
+    @staticmethod
+    def seat_of(game: Game, token: str | None) -> Seat | None:
+        """The seat a token belongs to; ``None`` for no token; 401 for a wrong one."""
+        if token is None:
+            return None
+        digest = sha256_hex(token)
+        for seat, expected in enumerate(game.tokens):
+            if hmac.compare_digest(digest, expected):
+                return seat
+        raise ApiError(401, "bad_token", "this token is not a seat of this game")
+
+    # -- moves ----------------------------------------------------------------
+    def submit_move(self, game_id: str, token: str | None, move: Move, *, expected_version: int | None = None,
+                    idempotency_key: str | None = None) -> bytes:
+        """Validate and record a seat's move; returns the 201 body (bytes, so
+        an idempotent retry gets it back byte for byte)."""
+        game = self.load(game_id)
+        if token is None:
+            raise ApiError(401, "token_required", "moves need a seat token: Authorization: Bearer <token>")
+        seat = self.seat_of(game, token)
+        return self._submit(game, seat, move, expected_version, idempotency_key)
+
+    def submit_system(self, game_id: str, move: Move, *, expected_version: int, idempotency_key: str) -> bytes:
+        """A system command (``timeout``) from a worker, through the same path."""
+        return self._submit(self.load(game_id), None, move, expected_version, idempotency_key)
+
+    def _submit(self, game: Game, seat: Seat | None, move: Move, expected_version: int | None,
+                idempotency_key: str | None) -> bytes:
+        fingerprint = sha256_hex(canonical({"seat": seat, "move": move, "expected_version": expected_version}))
+        if idempotency_key is not None:
+            record = self.store.idem_record(game.id, idempotency_key)
+            if record is not None:
+                return self._replay_idempotent(record, fingerprint)
+        for _ in range(MAX_CONFLICT_RETRIES):
+            if expected_version is not None and expected_version != game.version:
+                raise version_conflict(game.version, expected_version)
+            if game.status != "active":
+                raise game_over(game.version)
+            now = self.clock()
+            rng = Rng(game.seed.encode(), game.rng)
+            events = game.ruleset.decide(game.state, seat, move, rng=rng, now=now)
+            state = fold(game.ruleset, events, game.state)
+            result = game.ruleset.result(state)
+            produced: list[tuple[Seat | None, Event]] = [(seat, Event(MOVE, {"move": move, "rng": game.rng}))]
+            produced += [(seat, e) for e in events]
+            if result is not None:
+                produced.append((None, Event(SEED_REVEALED, {"seed": game.seed, "result": result})))
+            envelopes, last_hash = self._envelopes(game.last_hash, game.version, produced, now)
+            status = "finished" if result is not None else "active"
+            version = game.version + len(envelopes)
+            body = canonical({"version": version, "status": status,
+                              "events": [self.present(game, e, seat, status) for e in envelopes]}).encode()
+            appended = self.store.append(game.id, game.version, envelopes, last_hash=last_hash, rng=rng.position,
+                                         status=status, idem_key=idempotency_key,
+                                         idem_record=fingerprint.encode() + b"\n" + body)
+            if appended.outcome == "ok":
+                new = replace(game, version=version, last_hash=last_hash, rng=rng.position, status=status,
+                              state=state)
+                self._remember(new)
+                self._notify(new, game)
+                return body
+            if appended.outcome == "idem" and appended.record is not None:
+                return self._replay_idempotent(appended.record, fingerprint)
+            if appended.outcome == "missing":
+                raise not_found(game.id)
+            if expected_version is not None:
+                raise version_conflict(appended.version, expected_version)
+            game = self.load(game.id)  # lost a race without a stated version: decide again
+        raise version_conflict(game.version, game.version)
+
+    @staticmethod
+    def _replay_idempotent(record: bytes, fingerprint: str) -> bytes:
+        stored_fp, _, body = record.partition(b"\n")
+        if stored_fp.decode() != fingerprint:
+            raise ApiError(422, "idempotency_key_reused",
+                           "this Idempotency-Key was used for a different move or seat")
+        return body
+
+    def _notify(self, game: Game, before: Game | None) -> None:
+        if self.scheduler is None:
+            return
+        deadline = game.ruleset.deadline(game.state) if game.status == "active" else None
+        previous = before.ruleset.deadline(before.state) if before is not None and before.status == "active" else None
+        self.scheduler.game_changed(game.id, game.version, deadline if deadline != previous else None,
+                                    game.ruleset.to_act(game.state) if game.status == "active" else set())
+
+    @staticmethod
+    def _envelopes(prev: str, version: int, produced: list[tuple[Seat | None, Event]], at: int
+                   ) -> tuple[list[Json], str]:
+        out = []
+        for offset, (actor, event) in enumerate(produced, start=1):
+            env: Json = {"seq": version + offset, "type": event.type, "data": dict(event.data),
+                         "actor": actor, "at": at, "prev": prev}
+            env["hash"] = prev = chain_hash(prev, env)
+            out.append(env)
+        return out, prev
+
+    # -- reading --------------------------------------------------------------
+    def present(self, game: Game, env: Json, seat: Seat | None, status: str | None = None) -> Json:
+        """An envelope as ``seat`` may see it (DESIGN.md, Hidden information).
+
+        Once the game is over the log is public and nothing is redacted. A
+        redacted event carries a salted ``sealed`` commitment instead of its
+        chain hash (which would let anyone brute-force the hidden part)."""
+        if (status or game.status) != "active":
+            return env
+        base = {"seq": env["seq"], "type": env["type"], "actor": env["actor"], "at": env["at"]}
+        if env["type"] == MOVE:
+            if seat is not None and env["actor"] == seat:
+                return env
+            shown: Json | None = {"move": {"type": env["data"]["move"].get("type")}}
+        elif env["type"] == SEED_REVEALED:
+            return env
+        else:
+            redacted = game.ruleset.redact(Event(env["type"], env["data"]), seat)
+            if redacted is not None and redacted.type == env["type"] and dict(redacted.data) == env["data"]:
+                return env
+            shown = dict(redacted.data) if redacted is not None else None
+        return {**base, "data": shown, "redacted": True, "sealed": seal(game.seed, env["seq"], env["data"])}
+
+    def view(self, game_id: str, token: str | None) -> Json:
+        game = self.load(game_id)
+        return self.view_of(game, self.seat_of(game, token))
+
+    def view_of(self, game: Game, seat: Seat | None) -> Json:
+        rs = game.ruleset
+        state = game.state
+        active = game.status == "active"
+        to_act = sorted(rs.to_act(state)) if active else []
+        body = dict(rs.view(state, seat))
+        pending = body.pop("pending", None)
+        return {
+            "id": game.id, "ruleset": rs.name, "ruleset_version": rs.version, "version": game.version,
+            "status": game.status, "seat": seat, "to_act": to_act,
+            "legal_moves": rs.legal_moves(state, seat) if active and seat is not None and seat in to_act else [],
+            "pending": pending, "deadline": rs.deadline(state) if active else None,
+            "result": rs.result(state), "state": body, "seats": game.header["seats"],
+            "custom": game.header["custom"], "seed_commitment": game.header["seed_commitment"],
+        }
+
+    def events(self, game_id: str, token: str | None, after: int, wait_s: float) -> Json:
+        """Events after ``after`` as the caller may see them; long-polls up to ``wait_s``."""
+        game = self.load(game_id)
+        seat = self.seat_of(game, token)
+        if wait_s > 0 and game.version <= after and game.status == "active":
+            self.store.wait(game_id, after, wait_s)
+            game = self.load(game_id)
+        envs = self.store.read(game_id, after=after, upto=game.version)
+        return {"id": game_id, "version": game.version, "status": game.status,
+                "events": [self.present(game, e, seat) for e in envs]}
+
+    def stream(self, game_id: str, token: str | None, after: int, *, keepalive_s: float = 15.0,
+               max_s: float | None = None) -> Iterator[str]:
+        """Server-Sent Events from ``after`` on; ends when the game is over."""
+        game = self.load(game_id)
+        seat = self.seat_of(game, token)
+        started = time.monotonic()
+        yield "retry: 2000\n\n"
+        while True:
+            game = self.load(game_id)
+            for env in self.store.read(game_id, after=after, upto=game.version):
+                shown = self.present(game, env, seat)
+                yield f"id: {env['seq']}\nevent: {env['type']}\ndata: {canonical(shown)}\n\n"
+                after = env["seq"]
+            if game.status != "active":
+                yield f"event: end\ndata: {canonical({'status': game.status, 'version': game.version})}\n\n"
+                return
+            if max_s is not None and time.monotonic() - started > max_s:
+                return
+            self.store.wait(game_id, after, keepalive_s)
+            yield ": keepalive\n\n"
+
+    def replay(self, game_id: str, version: int) -> Json:
+        """The spectator view at ``version``; every seat's view too once the game is over."""
+        game, state = self.state_at(game_id, version)
+        rs = game.ruleset
+        finished_at = rs.result(state) is not None
+        at = replace(game, version=version, state=state, status="finished" if finished_at else "active")
+        out = self.view_of(at, None)
+        if game.status != "active":
+            out["views"] = [rs.view(state, s) for s in range(game.players)]
+        out["latest_version"] = game.version
+        return out
+
+    def log_lines(self, game_id: str, admin: bool) -> Iterator[str]:
+        """The full, unredacted log as NDJSON: the header first, then every event."""
+        game = self.load(game_id)
+        if game.status == "active" and not admin:
+            raise ApiError(403, "log_not_public", "the log is public once the game is over (or with the admin token)")
+        yield canonical({"header": game.header, "hash": game.header_hash}) + "\n"
+        for env in self.store.iter_envelopes(game_id):
+            yield canonical(env) + "\n"

@@ -1,0 +1,10 @@
+"""The event store (DESIGN.md): per-game stream and meta in Redis.
+
+Keys carry a ``{id}`` hash tag so one game lives in one cluster slot:
+``game:{ID}:events`` (stream, entry ids ``<seq>-0``), ``game:{ID}:meta``
+(hash: version, last_hash, rng, status, header, tokens), ``game:{ID}:secret``
+(hash: the seed, until it is revealed in the log), ``game:{ID}:idem:<key>``.
+"""
+from referee.store.redis_store import AppendResult, EventStore, canonical, chain_hash, sha256_hex
+
+__all__ = ["AppendResult", "EventStore", "canonical", "chain_hash", "sha256_hex"]

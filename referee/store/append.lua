@@ -1,0 +1,24 @@
+-- Append all events of one move atomically (DESIGN.md, Architecture).
+-- KEYS[1] events stream, KEYS[2] meta hash, KEYS[3] idempotency key ("" for none)
+-- ARGV[1] expected version, ARGV[2] new last hash, ARGV[3] rng position,
+-- ARGV[4] status, ARGV[5] idempotency fingerprint, ARGV[6] idempotency record,
+-- ARGV[7] idempotency ttl (s), ARGV[8] number of events, ARGV[9..] event JSON
+-- Returns {"ok", version} | {"conflict", version} | {"idem", record} | {"missing", 0}
+if KEYS[3] ~= "" then
+  local rec = redis.call("GET", KEYS[3])
+  if rec then return {"idem", rec} end
+end
+local current = redis.call("HGET", KEYS[2], "version")
+if not current then return {"missing", 0} end
+if current ~= ARGV[1] then return {"conflict", tonumber(current)} end
+local seq = tonumber(current)
+local n = tonumber(ARGV[8])
+for i = 1, n do
+  seq = seq + 1
+  redis.call("XADD", KEYS[1], tostring(seq) .. "-0", "e", ARGV[8 + i])
+end
+redis.call("HSET", KEYS[2], "version", seq, "last_hash", ARGV[2], "rng", ARGV[3], "status", ARGV[4])
+if KEYS[3] ~= "" then
+  redis.call("SET", KEYS[3], ARGV[6], "EX", tonumber(ARGV[7]))
+end
+return {"ok", seq}

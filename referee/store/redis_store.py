@@ -1,0 +1,129 @@
+"""Redis implementation of the event store: atomic append, reads, waits."""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Iterable, Mapping
+
+import redis
+
+IDEMPOTENCY_TTL_S = 7 * 24 * 3600
+
+
+def canonical(obj: Any) -> str:
+    """DESIGN.md's canonical JSON: sorted keys, no spaces, UTF-8 as is."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def sha256_hex(text: str | bytes) -> str:
+    return hashlib.sha256(text.encode() if isinstance(text, str) else text).hexdigest()
+
+
+def chain_hash(prev: str, envelope_without_hash: Mapping[str, Any]) -> str:
+    """``sha256_hex(prev + canonical(event without "hash"))``."""
+    return sha256_hex(prev + canonical(envelope_without_hash))
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    outcome: str  # "ok" | "conflict" | "idem" | "missing"
+    version: int = 0
+    record: bytes | None = None
+
+
+def _keys(game_id: str) -> tuple[str, str, str]:
+    tag = f"game:{{{game_id}}}"
+    return f"{tag}:events", f"{tag}:meta", f"{tag}:secret"
+
+
+class EventStore:
+    """All Redis access of the referee's games goes through here."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+        lua = resources.files("referee.store")
+        self._append = client.register_script(lua.joinpath("append.lua").read_text())
+        self._create = client.register_script(lua.joinpath("create.lua").read_text())
+
+    @staticmethod
+    def idem_key(game_id: str, key: str) -> str:
+        return f"game:{{{game_id}}}:idem:{sha256_hex(key)}"
+
+    # -- writes -------------------------------------------------------------
+    def create(self, game_id: str, meta: Mapping[str, str], secret: Mapping[str, str],
+               envelopes: list[dict[str, Any]]) -> bool:
+        events, meta_key, secret_key = _keys(game_id)
+        args = [json.dumps(meta), json.dumps(secret), len(envelopes), *(canonical(e) for e in envelopes)]
+        return bool(self._create(keys=[events, meta_key, secret_key], args=args))
+
+    def append(self, game_id: str, expected: int, envelopes: list[dict[str, Any]], *, last_hash: str,
+               rng: int, status: str, idem_key: str | None = None, idem_record: bytes = b"") -> AppendResult:
+        """Append ``envelopes`` if the game is still at ``expected``; store the
+        idempotency record in the same step."""
+        events, meta_key, _ = _keys(game_id)
+        ikey = self.idem_key(game_id, idem_key) if idem_key else ""
+        args: list[Any] = [expected, last_hash, rng, status, "", idem_record, IDEMPOTENCY_TTL_S,
+                           len(envelopes), *(canonical(e) for e in envelopes)]
+        outcome, value = self._append(keys=[events, meta_key, ikey], args=args)
+        outcome = outcome.decode() if isinstance(outcome, bytes) else outcome
+        if outcome == "idem":
+            return AppendResult("idem", record=value)
+        return AppendResult(outcome, version=int(value))
+
+    # -- reads --------------------------------------------------------------
+    def meta(self, game_id: str) -> dict[str, str] | None:
+        _, meta_key, _ = _keys(game_id)
+        raw = self.redis.hgetall(meta_key)
+        if not raw:
+            return None
+        return {k.decode(): v.decode() for k, v in raw.items()}
+
+    def head(self, game_id: str) -> tuple[int, str, int, str] | None:
+        """(version, last_hash, rng position, status) in one round trip."""
+        _, meta_key, _ = _keys(game_id)
+        version, last_hash, rng, status = self.redis.hmget(meta_key, "version", "last_hash", "rng", "status")
+        if version is None:
+            return None
+        return int(version), last_hash.decode(), int(rng), status.decode()
+
+    def seed(self, game_id: str) -> str:
+        _, _, secret_key = _keys(game_id)
+        value = self.redis.hget(secret_key, "seed")
+        return value.decode() if value else ""
+
+    def idem_record(self, game_id: str, key: str) -> bytes | None:
+        value = self.redis.get(self.idem_key(game_id, key))
+        return bytes(value) if value is not None else None
+
+    def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
+        """Envelopes with ``after < seq <= upto``."""
+        events, _, _ = _keys(game_id)
+        end = f"{upto}-0" if upto is not None else "+"
+        if upto is not None and upto <= after:
+            return []
+        entries = self.redis.xrange(events, f"({after}-0" if after > 0 else "-", end)
+        return [json.loads(fields[b"e"]) for _, fields in entries]
+
+    def wait(self, game_id: str, after: int, timeout_s: float) -> None:
+        """Block until an event with ``seq > after`` exists or the timeout passes."""
+        events, _, _ = _keys(game_id)
+        self.redis.xread({events: f"{after}-0"}, count=1, block=max(1, int(timeout_s * 1000)))
+
+    def iter_envelopes(self, game_id: str, batch: int = 1000) -> Iterable[dict[str, Any]]:
+        after = 0
+        while True:
+            chunk = self.read_batch(game_id, after, batch)
+            if not chunk:
+                return
+            yield from chunk
+            after = chunk[-1]["seq"]
+
+    def read_batch(self, game_id: str, after: int, count: int) -> list[dict[str, Any]]:
+        events, _, _ = _keys(game_id)
+        entries = self.redis.xrange(events, f"({after}-0" if after > 0 else "-", "+", count=count)
+        return [json.loads(fields[b"e"]) for _, fields in entries]
+
+    def ping(self) -> bool:
+        return bool(self.redis.ping())
