@@ -1,0 +1,99 @@
+"""The claim window and the roller's decision (F17–F23)."""
+from __future__ import annotations
+
+from referee.games.base import IllegalMove, OutOfTurn
+from referee.games.bluffaneer import payments
+from referee.games.bluffaneer.cards import replace_card, reveal
+from referee.games.bluffaneer.ending import end_turn, flip
+from referee.games.bluffaneer.events import (
+    CLAIM_ACCEPTED, CLAIM_CHALLENGED, CLAIMED, PASSED, WINDOW_CLOSED, Draft,
+)
+from referee.games.bluffaneer.moves import CLAIM
+from referee.games.bluffaneer.state import CLAIMS, DECISION, Seat, State
+from referee.games.rng import Rng
+
+
+def _check_answer(state: State, actor: Seat, kind: str, now: int) -> None:
+    """A claim or pass: only a non-roller, once, while the window is open
+    and before its deadline (F17, F18)."""
+    if actor == state.turn:
+        raise OutOfTurn(f"roller_cannot_{kind}", rule="F17",
+                        detail=f"the roller may not {kind}: his own card is checked (F16)")
+    if state.phase != CLAIMS:
+        raise OutOfTurn("no_claim_window", rule="F18", detail="no claim window is open")
+    if state.answered(actor):
+        done = "claimed" if any(s == actor for s, _ in state.claims) else "passed"
+        raise OutOfTurn(f"already_{done}", rule="F17",
+                        detail=f"seat {actor} has already {done} in this window")
+    if state.deadline is not None and now >= state.deadline:
+        raise IllegalMove("claim_window_expired", rule="F18",
+                          detail=f"received at {now}, the window's deadline was {state.deadline}")
+
+
+def answer(draft: Draft, actor: Seat, kind: str, rng: Rng, now: int) -> None:
+    """Record a claim ("Give me the loot!") or a pass (F17); the last
+    outstanding answer closes the window at once (F18)."""
+    _check_answer(draft.state, actor, kind, now)
+    state = draft.emit(CLAIMED if kind == CLAIM else PASSED, seat=actor, at=now)
+    if not state.awaited_claimers():
+        close(draft, "answered", rng, now)
+
+
+def timeout(draft: Draft, rng: Rng, now: int) -> None:
+    """The system's ``timeout`` command: closes the window at or after its
+    deadline (F18)."""
+    state = draft.state
+    if state.phase != CLAIMS or state.deadline is None:
+        raise IllegalMove("no_deadline", rule="F18", detail="no claim window is open")
+    if now < state.deadline:
+        raise IllegalMove("deadline_not_reached", rule="F18",
+                          detail=f"received at {now}, before the deadline {state.deadline}")
+    close(draft, "timeout", rng, now)
+
+
+def close(draft: Draft, reason: str, rng: Rng, now: int) -> None:
+    """Close the window: the earliest claim counts, a same-millisecond tie is
+    settled by one flip (F19, F32); without a claim the turn ends (F20)."""
+    state = draft.state
+    if not state.claims:
+        draft.emit(WINDOW_CLOSED, reason=reason, at=now, winner=None, tied=[], flip=None,
+                   queued=False)
+        end_turn(draft, rng)
+        return
+    first = min(at for _, at in state.claims)
+    tied = sorted(seat for seat, at in state.claims if at == first)
+    index, queued = flip(state, tied, rng)
+    draft.emit(WINDOW_CLOSED, reason=reason, at=now, winner=tied[index or 0], tied=tied,
+               flip=index, queued=queued)
+
+
+def _check_decision(state: State, actor: Seat) -> Seat:
+    if actor != state.turn:
+        raise OutOfTurn("not_the_roller", rule="F21", detail="only the roller decides on a claim")
+    if state.phase != DECISION or state.claimant is None:
+        raise OutOfTurn("no_claim_to_decide", rule="F21", detail="there is no claim to decide on")
+    return state.claimant
+
+
+def accept(draft: Draft, actor: Seat, rng: Rng) -> None:
+    """The roller believes the claimant: gives him 1 coin, then the card is
+    revealed, discarded and replaced (F22, F24)."""
+    claimant = _check_decision(draft.state, actor)
+    draft.emit(CLAIM_ACCEPTED, seat=actor, claimant=claimant)
+    payments.pay(draft, "F22", [(actor, claimant, 1)])
+    reveal(draft, claimant, "F22")
+    replace_card(draft, claimant, rng)
+    end_turn(draft, rng)
+
+
+def challenge(draft: Draft, actor: Seat, rng: Rng) -> None:
+    """The roller cries "Bluffing!": the card is revealed; a true claim earns the claimant 2
+    coins from the roller, a bluff costs him 1 to the roller (F23, F24)."""
+    claimant = _check_decision(draft.state, actor)
+    draft.emit(CLAIM_CHALLENGED, seat=actor, claimant=claimant)
+    if reveal(draft, claimant, "F23"):
+        payments.pay(draft, "F23", [(actor, claimant, 2)])
+    else:
+        payments.pay(draft, "F23", [(claimant, actor, 1)])
+    replace_card(draft, claimant, rng)
+    end_turn(draft, rng)

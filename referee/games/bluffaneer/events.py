@@ -1,0 +1,172 @@
+"""Event types (storage format: never rename) and ``evolve``.
+
+Each event records an outcome, so folding needs no generator. Event data is
+plain JSON (lists, not tuples) so that a stored and re-read event equals the
+one ``decide`` produced.
+
+| type | data |
+|---|---|
+| ``game_started`` | players, first_seat, die_faces, claim_window_ms, coins, box, hands, deck (top first), discard (bottom first), dice_queue, flip_queue |
+| ``dice_rolled`` | seat, dice [die 1, die 2], queued (how many came from dice_queue) |
+| ``coins_moved`` | rule, transfers [{from, to (seat, or null: the box), owed, amount}] |
+| ``card_revealed`` | seat, card, symbols, rule, matches |
+| ``deck_reshuffled`` | order (new draw pile, top first) |
+| ``card_drawn`` | seat, card |
+| ``claim_window_opened`` | seat (roller), opened_at, deadline |
+| ``claimed`` / ``passed`` | seat, at |
+| ``claim_window_closed`` | reason (answered / timeout), at, winner, tied, flip, queued |
+| ``claim_accepted`` / ``claim_challenged`` | seat (roller), claimant |
+| ``turn_ended`` | seat, next |
+| ``game_ended`` | reason, coins, zero, tied, flip, queued, winner |
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable, Mapping
+
+from referee.games.base import Event
+from referee.games.bluffaneer.state import (
+    CLAIMS, DECISION, OVER, RESOLVING, ROLL, STEAL, Flip, State,
+)
+from referee.games.bluffaneer.symbols import SHIP, SWORD
+
+GAME_STARTED = "game_started"
+DICE_ROLLED = "dice_rolled"
+COINS_MOVED = "coins_moved"
+CARD_REVEALED = "card_revealed"
+DECK_RESHUFFLED = "deck_reshuffled"
+CARD_DRAWN = "card_drawn"
+WINDOW_OPENED = "claim_window_opened"
+CLAIMED = "claimed"
+PASSED = "passed"
+WINDOW_CLOSED = "claim_window_closed"
+CLAIM_ACCEPTED = "claim_accepted"
+CLAIM_CHALLENGED = "claim_challenged"
+TURN_ENDED = "turn_ended"
+GAME_ENDED = "game_ended"
+
+Data = Mapping[str, Any]
+
+
+def _started(_: State | None, d: Data) -> State:
+    return State(
+        players=d["players"], die_faces=tuple(d["die_faces"]), window_ms=d["claim_window_ms"],
+        coins=tuple(d["coins"]), box=d["box"], hands=tuple(d["hands"]), deck=tuple(d["deck"]),
+        discard=tuple(d["discard"]), turn=d["first_seat"], dice_queue=tuple(d["dice_queue"]),
+        flip_queue=tuple(d["flip_queue"]),
+    )
+
+
+def _rolled(s: State, d: Data) -> State:
+    a, b = d["dice"]
+    # F12, F13: a sword or ship double waits for the roller's target.
+    phase = STEAL if a == b and a in (SWORD, SHIP) else RESOLVING
+    return replace(s, dice=(a, b), phase=phase, dice_queue=s.dice_queue[d["queued"]:])
+
+
+def _coins(s: State, d: Data) -> State:
+    coins = list(s.coins)
+    box = s.box
+    for t in d["transfers"]:
+        coins[t["from"]] -= t["amount"]
+        if t["to"] is None:
+            box += t["amount"]
+        else:
+            coins[t["to"]] += t["amount"]
+    return replace(s, coins=tuple(coins), box=box)
+
+
+def _revealed(s: State, d: Data) -> State:
+    # F24: a revealed card goes face up onto the discard pile at once.
+    hands = list(s.hands)
+    hands[d["seat"]] = None
+    return replace(s, hands=tuple(hands), discard=s.discard + (d["card"],), phase=RESOLVING)
+
+
+def _reshuffled(s: State, d: Data) -> State:
+    return replace(s, deck=tuple(d["order"]), discard=())
+
+
+def _drawn(s: State, d: Data) -> State:
+    hands = list(s.hands)
+    hands[d["seat"]] = d["card"]
+    return replace(s, hands=tuple(hands), deck=s.deck[1:])
+
+
+def _opened(s: State, d: Data) -> State:
+    return replace(s, phase=CLAIMS, opened_at=d["opened_at"], deadline=d["deadline"])
+
+
+def _claimed(s: State, d: Data) -> State:
+    return replace(s, claims=s.claims + ((d["seat"], d["at"]),))
+
+
+def _passed(s: State, d: Data) -> State:
+    return replace(s, passes=s.passes + (d["seat"],))
+
+
+def _flip(kind: str, d: Data) -> Flip | None:
+    if d["flip"] is None:
+        return None
+    return Flip(kind=kind, among=tuple(d["tied"]), index=d["flip"], queued=d["queued"])
+
+
+def _closed(s: State, d: Data) -> State:
+    flip = _flip("claim", d)
+    return replace(
+        s, phase=DECISION if d["winner"] is not None else RESOLVING, deadline=None,
+        claimant=d["winner"], last_flip=flip or s.last_flip,
+        flip_queue=s.flip_queue[1:] if d["queued"] else s.flip_queue,
+    )
+
+
+def _decided(s: State, _: Data) -> State:
+    return replace(s, phase=RESOLVING)
+
+
+def _turn_ended(s: State, d: Data) -> State:
+    return replace(
+        s, phase=ROLL, turn=d["next"], dice=None, opened_at=None, deadline=None,
+        claims=(), passes=(), claimant=None,
+    )
+
+
+def _game_ended(s: State, d: Data) -> State:
+    flip = _flip("final", d)
+    return replace(
+        s, phase=OVER, winner=d["winner"], deadline=None, last_flip=flip or s.last_flip,
+        flip_queue=s.flip_queue[1:] if d["queued"] else s.flip_queue,
+    )
+
+
+_APPLY: dict[str, Callable[[Any, Data], State]] = {
+    GAME_STARTED: _started, DICE_ROLLED: _rolled, COINS_MOVED: _coins,
+    CARD_REVEALED: _revealed, DECK_RESHUFFLED: _reshuffled, CARD_DRAWN: _drawn,
+    WINDOW_OPENED: _opened, CLAIMED: _claimed, PASSED: _passed, WINDOW_CLOSED: _closed,
+    CLAIM_ACCEPTED: _decided, CLAIM_CHALLENGED: _decided, TURN_ENDED: _turn_ended,
+    GAME_ENDED: _game_ended,
+}
+
+
+def evolve(state: State | None, event: Event) -> State | None:
+    """Apply one recorded event. Never validates, never raises on a known
+    type; an unknown type changes nothing."""
+    apply = _APPLY.get(event.type)
+    return state if apply is None else apply(state, event.data)
+
+
+class Draft:
+    """The events of one decision, folded as they are emitted, so each rule
+    sees the outcome of the previous one (F27)."""
+
+    __slots__ = ("state", "events")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, type_: str, **data: Any) -> State:
+        event = Event(type_, data)
+        self.events.append(event)
+        self.state = _APPLY[type_](self.state, data)
+        return self.state

@@ -1,0 +1,143 @@
+"""The decider protocol object for Bluffaneer (DESIGN.md, Architecture)."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Mapping, cast
+
+from referee.games.base import Event, GameConfig, IllegalMove, Json, Move, OutOfTurn, Seat
+from referee.games.bluffaneer import claims, moves, prompts, scenario, turn, views
+from referee.games.bluffaneer.ending import result as game_result
+from referee.games.bluffaneer.events import Draft, evolve as fold_event
+from referee.games.bluffaneer.options import (
+    MAX_PLAYERS, MIN_PLAYERS, OPTIONS_SCHEMA, validate_options as check_options,
+)
+from referee.games.bluffaneer.state import (
+    CLAIMS, DECISION, OVER, STABLE_PHASES, TOTAL_COINS, State,
+)
+from referee.games.bluffaneer.symbols import CARD_IDS
+from referee.games.rng import Rng
+
+
+def _check_actor(state: State, actor: Seat | None, kind: str) -> None:
+    """Only the system sends ``timeout``; every other move needs a seat of
+    this game (F1, F18)."""
+    if kind == moves.TIMEOUT:
+        if actor is not None:
+            raise OutOfTurn("system_command", rule="F18",
+                            detail="timeout is the referee's own command, not a player's move")
+        return
+    if actor is None:
+        raise OutOfTurn("seat_required", rule="F33", detail=f"a {kind} move needs a seat")
+    if not isinstance(actor, int) or isinstance(actor, bool) or not 0 <= actor < state.players:
+        raise OutOfTurn("no_such_seat", rule="F1", detail=f"there is no seat {actor!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Bluffaneer:
+    """Bluffaneer (rules F1–F33): dice, one card each, claims and bluffs."""
+
+    name: str = "bluffaneer"
+    version: str = "1"
+    title: str = "Bluffaneer"
+    min_players: int = MIN_PLAYERS
+    max_players: int = MAX_PLAYERS
+    options_schema: Json = field(default_factory=lambda: OPTIONS_SCHEMA)
+
+    def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
+        """Options with defaults filled in (F1, F3, F8, F18)."""
+        return check_options(options, players)
+
+    def setup(self, config: GameConfig, rng: Rng) -> list[Event]:
+        """The opening event (F5–F8); see ``scenario`` for the draw order."""
+        return scenario.setup(config, rng)
+
+    def evolve(self, state: State | None, event: Event) -> State | None:
+        """Apply one recorded event; never validates, never mutates."""
+        return fold_event(state, event)
+
+    def decide(self, state: State, actor: Seat | None, move: Move, *, rng: Rng,
+               now: int) -> list[Event]:
+        """Check ``move`` by ``actor`` received at ``now``; the events it
+        causes, or a refusal that changes nothing (F33)."""
+        kind, target = moves.parse(move)
+        if state.phase == OVER:
+            raise IllegalMove("game_over", rule="F28", detail="the game is over")
+        _check_actor(state, actor, kind)
+        draft = Draft(state)
+        if kind == moves.TIMEOUT:
+            claims.timeout(draft, rng, now)
+            return draft.events
+        seat = cast(Seat, actor)  # _check_actor: a seat of this game
+        if kind == moves.ROLL:
+            turn.roll(draft, seat, rng, now)
+        elif kind == moves.STEAL:
+            turn.steal(draft, seat, cast(int, target), rng)
+        elif kind in (moves.CLAIM, moves.PASS):
+            claims.answer(draft, seat, kind, rng, now)
+        elif kind == moves.ACCEPT:
+            claims.accept(draft, seat, rng)
+        else:
+            claims.challenge(draft, seat, rng)
+        return draft.events
+
+    def legal_moves(self, state: State, seat: Seat) -> list[Move]:
+        """Every move ``seat`` may send now, sorted."""
+        return prompts.legal_moves(state, seat)
+
+    def view(self, state: State, seat: Seat | None) -> Json:
+        """Public state plus ``seat``'s own card (F31)."""
+        return views.view(state, seat)
+
+    def redact(self, event: Event, seat: Seat | None) -> Event | None:
+        """The event as ``seat`` may see it (F31)."""
+        return views.redact(event, seat)
+
+    def to_act(self, state: State) -> set[Seat]:
+        """Seats whose move the referee awaits."""
+        return prompts.to_act(state)
+
+    def result(self, state: State) -> Json | None:
+        """``None`` until the end, then winner, coins, tie and flip (F28–F30)."""
+        return game_result(state)
+
+    def deadline(self, state: State) -> int | None:
+        """The claim window's deadline D while it is open (F18)."""
+        return state.deadline if state.phase == CLAIMS else None
+
+    def default_move(self, state: State, seat: Seat) -> Move | None:
+        """The rule-defined default of an awaited seat (F18, F21)."""
+        return prompts.default_move(state, seat)
+
+    def hidden(self, state: State, seat: Seat | None) -> set[str]:
+        """Card ids ``seat`` must not find in what it receives (F31)."""
+        return views.hidden(state, seat)
+
+    def invariants(self, state: State) -> list[str]:
+        """Broken invariants: coins conserved (F5), nobody below 0 (F26),
+        everyone at 1+ while the game runs (F28), one card each (F24), the 18
+        cards each in one place (F4), a settled phase."""
+        broken = []
+        if sum(state.coins) + state.box != TOTAL_COINS:
+            broken.append(f"F5: {sum(state.coins)} coins in hands + {state.box} in the box "
+                          f"!= {TOTAL_COINS}")
+        if min(state.coins) < 0 or state.box < 0:
+            broken.append("F26: a coin count below 0")
+        if state.phase != OVER and min(state.coins) < 1:
+            broken.append("F28: a player is at 0 coins but the game goes on")
+        if any(card is None for card in state.hands):
+            broken.append("F24: a player holds no card")
+        places = Counter([c for c in state.hands if c is not None]) + Counter(state.deck) \
+            + Counter(state.discard)
+        if places != Counter(CARD_IDS):
+            broken.append("F4: the 18 cards are not each in exactly one place")
+        if state.phase not in STABLE_PHASES:
+            broken.append(f"phase {state.phase!r} is not a settled phase")
+        if (state.phase == CLAIMS) != (state.deadline is not None):
+            broken.append("F18: a deadline without an open claim window, or the reverse")
+        if (state.phase == DECISION) != (state.claimant is not None):
+            broken.append("F21: a claimant without a decision pending, or the reverse")
+        return broken
+
+
+RULESET = Bluffaneer()

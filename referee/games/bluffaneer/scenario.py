@@ -1,0 +1,178 @@
+"""Setup (F5–F8) and the scenario ``setup`` object (DESIGN.md, Scenario setup).
+
+``setup`` draws from the generator in this order, skipping what is fixed:
+
+1. the first seat, ``below(players)`` (F8) — skipped when the option
+   ``first_seat`` or the scenario's ``turn`` names it;
+2. one shuffle (F6, F32) of the cards the scenario names nowhere — all 18 in
+   a normal game — taken in canonical order (``CHEST-SWORD-1`` …
+   ``SHIP-SKULL-3``). The seats without a fixed card are dealt from the
+   front of the shuffled list, seat 0 first; the rest of it goes below the
+   scenario's ``deck`` (top first) to form the draw pile.
+
+A scenario may carry ``turn``, ``seats`` (one ``{card, coins}`` object per
+seat, each key optional; ``card`` is a card id or two symbols), ``deck``
+(top first), ``discard`` (bottom first), ``dice`` (die faces used before the
+generator) and ``flips`` (flip outcomes used before the generator, each
+below the number of tied seats when used, F32). Anything else is refused.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from referee.games.base import Event, GameConfig, InvalidSetup
+from referee.games.bluffaneer.events import GAME_STARTED
+from referee.games.bluffaneer.options import check_players, validate_options
+from referee.games.bluffaneer.state import TOTAL_COINS
+from referee.games.bluffaneer.symbols import CARD_IDS, SYMBOLS, cards_of_pair
+from referee.games.rng import Rng
+
+SCENARIO_KEYS = frozenset({"turn", "seats", "deck", "discard", "dice", "flips"})
+SEAT_KEYS = frozenset({"card", "coins"})
+
+
+def _bad(detail: str, rule: str | None) -> InvalidSetup:
+    return InvalidSetup("invalid_setup", rule=rule, detail=detail)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _list(scenario: Mapping[str, Any], key: str) -> list[Any]:
+    value = scenario.get(key, [])
+    if not isinstance(value, (list, tuple)):
+        raise _bad(f"setup.{key} must be a list", None)
+    return list(value)
+
+
+def starting_coins(players: int) -> int:
+    """10 coins each, 8 with six players (F7)."""
+    return 8 if players == 6 else 10
+
+
+class _Cards:
+    """Resolves card references (ids or symbol pairs) so that each of the
+    18 cards is in exactly one place (F4)."""
+
+    def __init__(self, refs: Sequence[Any]) -> None:
+        self.used: set[str] = set()
+        for ref in refs:
+            if isinstance(ref, str):
+                if ref not in CARD_IDS:
+                    raise _bad(f"unknown card {ref!r}", "F4")
+                if ref in self.used:
+                    raise _bad(f"card {ref} is in two places", "F4")
+                self.used.add(ref)
+
+    def resolve(self, ref: Any, where: str) -> str:
+        """The card id for ``ref``; a pair takes its lowest free copy."""
+        if isinstance(ref, str):
+            return ref
+        if not isinstance(ref, (list, tuple)) or len(ref) != 2 or \
+                any(not isinstance(sym, str) for sym in ref):
+            raise _bad(f"{where}: a card is an id or a list of two symbols, not {ref!r}", "F4")
+        unknown = [sym for sym in ref if sym not in SYMBOLS]
+        if unknown:
+            raise _bad(f"{where}: unknown symbol {unknown[0]!r}", "F2")
+        copies = cards_of_pair(ref)
+        if not copies:
+            raise _bad(f"{where}: no card shows {ref[0]} twice (F4: two different symbols)", "F4")
+        for card in copies:
+            if card not in self.used:
+                self.used.add(card)
+                return card
+        raise _bad(f"{where}: all three {ref[0]}+{ref[1]} cards are already placed", "F4")
+
+
+def _seats(scenario: Mapping[str, Any], players: int) -> list[Mapping[str, Any]]:
+    if "seats" not in scenario:
+        return [{} for _ in range(players)]
+    seats = _list(scenario, "seats")
+    if len(seats) != players:
+        raise _bad(f"setup.seats lists {len(seats)} seats for {players} players", "F1")
+    for i, seat in enumerate(seats):
+        if not isinstance(seat, Mapping):
+            raise _bad(f"setup.seats[{i}] must be an object", None)
+        extra = sorted(set(seat) - SEAT_KEYS)
+        if extra:
+            raise _bad(f"setup.seats[{i}]: Bluffaneer has no {', '.join(map(str, extra))}", None)
+    return seats
+
+
+def _coins(seats: list[Mapping[str, Any]], players: int) -> list[int]:
+    coins = []
+    for i, seat in enumerate(seats):
+        c = seat.get("coins", starting_coins(players))
+        if not _is_int(c):
+            raise _bad(f"setup.seats[{i}].coins must be an integer", "F5")
+        if c < 1:
+            raise _bad(f"setup.seats[{i}] would start with {c} coins: the game would be over",
+                       "F28")
+        coins.append(c)
+    if sum(coins) > TOTAL_COINS:
+        raise _bad(f"{sum(coins)} coins dealt, but the game has {TOTAL_COINS}", "F5")
+    return coins
+
+
+def _queues(scenario: Mapping[str, Any], players: int) -> tuple[list[str], list[int]]:
+    dice = _list(scenario, "dice")
+    for face in dice:
+        if face not in SYMBOLS:
+            raise _bad(f"setup.dice: unknown symbol {face!r}", "F2")
+    flips = _list(scenario, "flips")
+    for flip in flips:
+        if not _is_int(flip) or not 0 <= flip < players:
+            raise _bad(f"setup.flips: {flip!r} is no index among at most {players} tied seats",
+                       "F32")
+    return dice, flips
+
+
+def _first_seat(config: GameConfig, scenario: Mapping[str, Any], rng: Rng) -> int:
+    option = config.options.get("first_seat")
+    if "turn" not in scenario:
+        return option if option is not None else rng.below(config.players)
+    turn = scenario["turn"]
+    if not _is_int(turn) or not 0 <= turn < config.players:
+        raise _bad(f"setup.turn must be a seat 0..{config.players - 1}, not {turn!r}", "F8")
+    if option is not None and option != turn:
+        raise _bad(f"setup.turn {turn} contradicts option first_seat {option}", "F8")
+    return int(turn)
+
+
+def setup(config: GameConfig, rng: Rng) -> list[Event]:
+    """The opening event: cards dealt (F6), coins dealt (F7), first roller
+    (F8), scenario queues (F32). Raises ``InvalidSetup``."""
+    n = config.players
+    check_players(n)
+    options = validate_options(config.options, n)
+    scenario: Mapping[str, Any] = config.scenario or {}
+    if not isinstance(scenario, Mapping):
+        raise _bad("setup must be an object", None)
+    extra = sorted(map(str, set(scenario) - SCENARIO_KEYS))
+    if extra:
+        raise _bad(f"Bluffaneer's setup has no {', '.join(extra)}", None)
+    seats = _seats(scenario, n)
+    coins = _coins(seats, n)
+    deck_refs, discard_refs = _list(scenario, "deck"), _list(scenario, "discard")
+    hand_refs = [seat.get("card") for seat in seats]
+    cards = _Cards([r for r in hand_refs if r is not None] + deck_refs + discard_refs)
+    hands = [None if r is None else cards.resolve(r, f"setup.seats[{i}].card")
+             for i, r in enumerate(hand_refs)]
+    deck = [cards.resolve(r, "setup.deck") for r in deck_refs]
+    discard = [cards.resolve(r, "setup.discard") for r in discard_refs]
+    dice, flips = _queues(scenario, n)
+    first = _first_seat(config, scenario, rng)
+    unnamed = [card for card in CARD_IDS if card not in cards.used]
+    if len(unnamed) < hands.count(None):
+        raise _bad("the deck and discard pile leave no card for every seat", "F6")
+    rest = rng.shuffle(unnamed)
+    free = iter(rest)
+    dealt = [card if card is not None else next(free) for card in hands]
+    return [Event(GAME_STARTED, {
+        "players": n, "first_seat": first,
+        "die_faces": options["die_faces"], "claim_window_ms": options["claim_window_ms"],
+        "coins": coins, "box": TOTAL_COINS - sum(coins),
+        "hands": dealt, "deck": deck + list(free), "discard": discard,
+        "dice_queue": dice, "flip_queue": flips,
+    })]
