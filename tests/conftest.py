@@ -55,7 +55,7 @@ class ContractClient(FlaskClient):
     def open(self, *args: Any, **kwargs: Any) -> Any:
         response = super().open(*args, **kwargs)
         request = response.request
-        if not response.is_streamed:
+        if response.mimetype != "text/event-stream":
             contract.check(request.method, request.path, response.status_code,
                            response.content_type or "", response.get_data())
         return response

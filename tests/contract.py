@@ -56,7 +56,7 @@ def check(method: str, path: str, status: int, content_type: str, body: bytes) -
         response = spec()["components"]["responses"][ref.rsplit("/", 1)[1]]
     media = content_type.split(";")[0].strip()
     assert media in response.get("content", {}), f"{method} {template} {status}: {media} is not documented"
-    if not media.endswith("json"):
+    if media not in ("application/json", "application/problem+json"):
         return
     schema = {"$ref": f"{URN}{ref}/{_pointer('content', media, 'schema')}"}
     errors = sorted(Draft202012Validator(schema, registry=_registry()).iter_errors(json.loads(body)),

@@ -20,7 +20,7 @@ def names() -> list[str]:
     for name in MODULES:
         try:
             get(name)
-        except ModuleNotFoundError:
+        except (ModuleNotFoundError, AttributeError):
             continue
         out.append(name)
     return out

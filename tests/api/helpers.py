@@ -1,0 +1,65 @@
+"""Helpers for API tests: create games, act as seats, play to the end."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask.testing import FlaskClient
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client: FlaskClient, ruleset: str = "bluffaneer", players: int = 4, **body: Any) -> dict[str, Any]:
+    response = client.post("/v1/games", json={"ruleset": ruleset, "players": players, **body})
+    assert response.status_code == 201, response.get_json()
+    created: dict[str, Any] = response.get_json()
+    return created
+
+
+def view(client: FlaskClient, game: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
+    headers = auth(game["seats"][seat]["token"]) if seat is not None else {}
+    response = client.get(f"/v1/games/{game['id']}", headers=headers)
+    assert response.status_code == 200, response.get_json()
+    body: dict[str, Any] = response.get_json()
+    return body
+
+
+def move(client: FlaskClient, game: dict[str, Any], seat: int, mv: dict[str, Any], **extra: Any) -> Any:
+    headers = auth(game["seats"][seat]["token"])
+    headers.update(extra.pop("headers", {}))
+    return client.post(f"/v1/games/{game['id']}/moves", json={"move": mv, **extra}, headers=headers)
+
+
+def play_to_end(client: FlaskClient, game: dict[str, Any], clock: Any, service: Any,
+                pick: Any = None, on_step: Any = None, max_steps: int = 5000) -> dict[str, Any]:
+    """Play with each awaited seat's first legal move (or ``pick``); when nobody
+    is awaited, move the clock past the deadline and fire the timeout job."""
+    from workers.jobs import fire_timeout
+    players = len(game["seats"])
+    for step in range(max_steps):
+        spectator = view(client, game)
+        if spectator["status"] != "active":
+            return spectator
+        if spectator["to_act"]:
+            seat = spectator["to_act"][step % len(spectator["to_act"])]
+            mine = view(client, game, seat)
+            moves = mine["legal_moves"]
+            assert moves, f"seat {seat} is awaited but has no legal move"
+            chosen = pick(seat, moves, step) if pick else moves[0]
+            response = move(client, game, seat, chosen)
+            assert response.status_code == 201, response.get_json()
+        else:
+            deadline = spectator["deadline"]
+            assert deadline is not None, "nobody to act and no deadline: the game is stuck"
+            clock.now = max(clock.now, deadline)
+            assert fire_timeout(game["id"], service) == "fired"
+        clock.advance(1)
+        if on_step:
+            on_step(step)
+    raise AssertionError(f"{players}-player game did not end in {max_steps} steps")
+
+
+def ndjson(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines() if line]

@@ -1,0 +1,67 @@
+"""Real processes over real HTTP: ``referee serve`` and ``referee worker``
+against their own throwaway Redis server."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+import requests
+
+from referee.client import RefereeClient
+from referee.redis_server import free_port, start
+
+REFEREE = str(Path(sys.executable).parent / "referee")
+
+
+@dataclass
+class Live:
+    url: str
+    redis_url: str
+    client: RefereeClient
+    env: dict[str, str]
+
+
+def _wait_healthy(url: str, procs: list[subprocess.Popen[bytes]]) -> None:
+    for _ in range(300):
+        for proc in procs:
+            if proc.poll() is not None:
+                raise RuntimeError(f"{proc.args} exited with {proc.returncode}")
+        try:
+            if requests.get(url + "/health", timeout=1).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.05)
+    raise RuntimeError("the API did not become healthy in 15 s")
+
+
+@pytest.fixture(scope="module")
+def live() -> Iterator[Live]:
+    redis_port = free_port()
+    redis_proc = start(redis_port, None)
+    env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0", "REFEREE_ADMIN_TOKEN": "e2e-admin"}
+    port = free_port()
+    procs = [
+        subprocess.Popen([REFEREE, "serve", "--port", str(port), "--workers", "2"], env=env),
+        subprocess.Popen([REFEREE, "worker"], env=env),
+    ]
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, procs)
+        yield Live(url, env["REDIS_URL"], RefereeClient(url), env)
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        redis_proc.terminate()
+        redis_proc.wait(timeout=10)
