@@ -1,0 +1,68 @@
+"""A whole Bluffaneer game over real HTTP against real `referee serve` and
+`referee worker` processes: the worker closes claim windows at their
+deadline, the log chains and the audit is clean."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from referee.client import HttpProblem, RefereeClient
+from tests.e2e.conftest import Live
+
+pytestmark = pytest.mark.e2e
+
+
+def _play(client: RefereeClient, game: dict, *, let_windows_expire_every: int) -> tuple[dict, int]:
+    tokens = [s["token"] for s in game["seats"]]
+    expired = 0
+    for step in range(3000):
+        spectator = client.view(game["id"])
+        if spectator["status"] != "active":
+            return spectator, expired
+        pending = spectator["pending"] or {}
+        if pending.get("kind") == "claim_window" and step % let_windows_expire_every == 0:
+            # nobody answers: the worker's timeout job must close the window
+            deadline_wait = max(0.0, spectator["deadline"] / 1000 - time.time()) + 5
+            client.events(game["id"], after=spectator["version"], wait=min(30, deadline_wait))
+            if client.view(game["id"])["version"] > spectator["version"]:
+                expired += 1
+                continue
+        seat = spectator["to_act"][step % len(spectator["to_act"])] if spectator["to_act"] else None
+        if seat is None:
+            client.events(game["id"], after=spectator["version"], wait=5)
+            continue
+        mine = client.view(game["id"], tokens[seat])
+        if not mine["legal_moves"]:
+            continue
+        choice = mine["legal_moves"][step % len(mine["legal_moves"])]
+        try:
+            client.move(game["id"], tokens[seat], choice, expected_version=mine["version"],
+                        idempotency_key=f"{game['id']}:{mine['version']}:{seat}")
+        except HttpProblem as problem:  # the window may have closed meanwhile
+            assert problem.status in (409, 422), problem.body
+    raise AssertionError("the game did not end")
+
+
+def test_e2e_four_player_game_to_the_end_with_worker_timeouts_and_clean_audit(live: Live) -> None:
+    client = live.client
+    game = client.create_game("bluffaneer", players=4, options={"claim_window_ms": 1000})
+    final, expired = _play(client, game, let_windows_expire_every=3)
+    assert final["status"] == "finished" and final["result"]["winners"]
+    assert expired >= 1, "no claim window was closed by the worker"
+    log = client.log(game["id"])
+    assert log[0]["header"]["id"] == game["id"] and log[-1]["type"] == "seed_revealed"
+    assert any(e["type"] == "move" and e["actor"] is None for e in log[1:]), "no timeout was recorded"
+    report = client.audit(game["id"])
+    assert report["ok"], report
+
+
+def test_e2e_problem_responses_over_http(live: Live) -> None:
+    client = live.client
+    with pytest.raises(HttpProblem) as info:
+        client.view("missing")
+    assert info.value.status == 404 and info.value.code == "game_not_found"
+    game = client.create_game("bluffaneer", players=3)
+    with pytest.raises(HttpProblem) as info:
+        client.move(game["id"], game["seats"][0]["token"], {"type": "roll"}, expected_version=0)
+    assert info.value.status == 409
