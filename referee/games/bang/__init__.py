@@ -1,0 +1,111 @@
+"""BANG! base game (ruleset ``bang``, rules/bang.md R1–R84).
+
+Moves (JSON; every ``legal_moves`` entry is complete and accepted unchanged):
+
+* own phase 2 (R11): ``{"type": "play", "card": ID}``; cards with a target add
+  ``"target": seat`` (BANG!, Missed! for Calamity Janet, Panic!, Cat Balou,
+  Duel, Jail); Panic! and Cat Balou add ``"pick": "hand"`` (a random hand
+  card) or the ID of a card in play in front of the target;
+  ``{"type": "sid", "cards": [ID, ID]}`` (Sid Ketchum, R72, also in his
+  windows); ``{"type": "end_turn"}`` ends phase 2;
+* phase 3 (R12): ``{"type": "discard", "cards": [IDs]}``, exactly the excess;
+* phase 1 choices: ``{"type": "draw", "source": "deck" | "discard"}`` (Pedro
+  Ramirez), ``{"type": "draw", "source": "hand", "target": seat}`` (Jesse
+  Jones); ``{"type": "keep", "cards": [ID, ID]}`` (Kit Carlson);
+* windows (R43): ``{"type": "barrel", "source": Barrel ID | "jourdonnais"}``,
+  ``{"type": "respond", "card": ID}`` (Missed! in a shot window; BANG! for
+  Indians! and in a Duel; Beer when dying; Calamity Janet swaps),
+  ``{"type": "choose", "card": ID}`` (General Store, Lucky Duke),
+  ``{"type": "pass"}``;
+* the system's ``{"type": "timeout"}`` is always refused (R77): BANG! has no
+  clock of its own; the platform's turn clock applies ``default_move``.
+
+Drawing in phase 1, "draw!" checks, passing the Dynamite, rewards, penalties,
+eliminations and the end check are automatic (R77). Events: ``events.py``;
+views: ``views.py``; setup and scenarios: ``scenario.py``.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from referee.games.base import Event, GameConfig, InvalidSetup, Json, Move, Seat
+from referee.games.bang import decider, events, invariants as _inv, scenario, views
+from referee.games.bang.state import State
+from referee.games.rng import Rng
+
+
+class BangRuleset:
+    """The decider protocol object for BANG! (referee.games.base.Ruleset)."""
+
+    name = "bang"
+    version = "1"
+    title = "BANG!"
+    min_players = 3
+    max_players = 7
+    options_schema: Json = {
+        "type": "object",
+        "properties": {
+            "three_player": {
+                "type": "boolean",
+                "description": "the optional 3-player game (R82); required for, and only for, 3 players",
+            },
+        },
+        "additionalProperties": False,
+    }
+
+    def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
+        if not isinstance(options, Mapping):
+            raise InvalidSetup("invalid_options", detail="options must be an object")
+        unknown = sorted(set(options) - {"three_player"})
+        if unknown:
+            raise InvalidSetup("invalid_options", detail=f"unknown options: {', '.join(unknown)}")
+        three = options.get("three_player", players == 3)
+        if not isinstance(three, bool):
+            raise InvalidSetup("invalid_options", detail="three_player must be true or false")
+        if type(players) is not int or not 3 <= players <= 7:
+            raise InvalidSetup("invalid_options", rule="R5", detail="BANG! is for 3 to 7 players")
+        if three != (players == 3):
+            raise InvalidSetup("invalid_options", rule="R5",
+                               detail="three_player is the 3-player game (R82): 3 players exactly")
+        return {"three_player": three}
+
+    def setup(self, config: GameConfig, rng: Rng) -> list[Event]:
+        return scenario.setup(config, rng)
+
+    def evolve(self, state: Any, event: Event) -> Any:
+        return events.evolve(state, event)
+
+    def decide(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int) -> list[Event]:
+        return decider.decide(state, actor, move, rng=rng, now=now)
+
+    def legal_moves(self, state: Any, seat: Seat) -> list[Move]:
+        return decider.legal_moves(state, seat)
+
+    def view(self, state: Any, seat: Seat | None) -> Json:
+        return views.view(state, seat)
+
+    def redact(self, event: Event, seat: Seat | None) -> Event | None:
+        return views.redact(event, seat)
+
+    def to_act(self, state: Any) -> set[Seat]:
+        return decider.to_act(state)
+
+    def result(self, state: Any) -> Json | None:
+        return None if state is None else state.result
+
+    def deadline(self, state: Any) -> int | None:
+        return None
+
+    def default_move(self, state: Any, seat: Seat) -> Move | None:
+        return decider.default_move(state, seat)
+
+    def hidden(self, state: Any, seat: Seat | None) -> set[str]:
+        return views.hidden(state, seat) if state is not None else set()
+
+    def invariants(self, state: Any) -> list[str]:
+        return _inv.invariants(state)
+
+
+RULESET = BangRuleset()
+
+__all__ = ["RULESET", "BangRuleset", "State"]

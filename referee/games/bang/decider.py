@@ -1,0 +1,195 @@
+"""``decide``, ``legal_moves``, ``to_act`` and ``default_move`` (R43, R77).
+
+``decide`` is the only place a rule says no. It checks, in order: the game
+is not over; the move's shape (``moves.parse``); the actor (the system may
+only send ``timeout``, which BANG! always refuses: no rule has a clock of
+its own, R77); that the referee awaits this seat (``OutOfTurn``); that the
+move fits the open prompt or phase; and the rule itself.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from referee.games.base import Event, IllegalMove, OutOfTurn
+from referee.games.bang import reactions, turn
+from referee.games.bang.cards import KEY
+from referee.games.bang.characters import JESSE_JONES, PEDRO_RAMIREZ, SID_KETCHUM
+from referee.games.bang.engine import Ctx, GameOver
+from referee.games.bang.flow import act
+from referee.games.bang.moves import parse
+from referee.games.bang.state import Frame, Seat, State
+from referee.games.rng import Rng
+
+Move = dict[str, Any]
+
+#: window kind -> the rule that governs it
+WINDOW_RULE = {"shot": "R44", "indians": "R34", "duel": "R46", "dying": "R48", "store": "R29",
+               "lucky": "R42", "kit": "R67", "draw_choice": "R10"}
+WINDOW_MOVES = {"shot": ("barrel", "respond", "sid", "pass"),
+                "indians": ("respond", "sid", "pass"), "duel": ("respond", "sid", "pass"),
+                "dying": ("respond", "sid", "pass"), "store": ("choose",), "lucky": ("choose",),
+                "kit": ("keep",), "draw_choice": ("draw",)}
+
+
+def to_act(state: State | None) -> set[Seat]:
+    if state is None or state.phase == "over":
+        return set()
+    top = state.top()
+    return {top.seat} if top is not None else {state.turn}
+
+
+def legal_moves(state: State | None, seat: Seat) -> list[Move]:
+    """Every move ``decide`` accepts from ``seat`` now, in a stable order."""
+    if state is None or state.phase == "over":
+        return []
+    top = state.top()
+    if top is not None:
+        return reactions.prompt_moves(state, top) if top.seat == seat else []
+    if seat != state.turn:
+        return []
+    if state.phase == "play":
+        return turn.play_moves(state, seat)
+    if state.phase == "discard":
+        return turn.discard_moves(state.players[seat])
+    return []
+
+
+def default_move(state: State | None, seat: Seat) -> Move | None:
+    """What a turn clock applies (R43 RULING): pass / end phase 2 where legal,
+    else the first legal option (phase 3: the oldest cards in hand)."""
+    if state is None or state.phase == "over" or seat not in to_act(state):
+        return None
+    top = state.top()
+    if top is not None:
+        return reactions.default_answer(state, top)
+    if state.phase == "play":
+        return {"type": "end_turn"}
+    moves = legal_moves(state, seat)
+    return moves[0] if moves else None
+
+
+def _no(code: str, rule: str, detail: str) -> IllegalMove:
+    return IllegalMove(code, rule=rule, detail=detail)
+
+
+def _check_sid(state: State, seat: Seat, cards: list[str]) -> None:
+    p = state.players[seat]
+    if p.character != SID_KETCHUM:
+        raise _no("not_sid_ketchum", "R72", "only Sid Ketchum may discard 2 cards for a life point")
+    if p.life >= p.max_life:
+        raise _no("full_life", "R72", "Sid Ketchum cannot use his ability at full life")
+    if not all(c in p.hand for c in cards):
+        raise _no("card_not_in_hand", "R72", "both cards must be in your hand")
+
+
+def _validate(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
+    t = m["type"]
+    p = state.players[seat]
+    top = state.top()
+    if top is None:
+        if state.phase == "discard":
+            if t != "discard":
+                raise _no("discard_required", "R12", "phase 3: discard down to your life points")
+            cards = m["cards"]
+            if not all(c in p.hand for c in cards):
+                raise _no("card_not_in_hand", "R12", "you can discard only cards from your hand")
+            excess = len(p.hand) - p.life
+            if len(cards) != excess:
+                raise _no("wrong_discard_count", "R12", f"discard exactly {excess} cards")
+            return lambda ctx: turn.discard(ctx, seat, cards)
+        if t == "end_turn":
+            return lambda ctx: turn.end_turn(ctx, seat)
+        if t == "sid":
+            _check_sid(state, seat, m["cards"])
+            return lambda ctx: turn.sid(ctx, seat, m["cards"])
+        if t != "play":
+            raise _no("not_now", "R13", f"no window is open: '{t}' is not a phase-2 move")
+        card = m["card"]
+        if card not in p.hand:
+            raise _no("card_not_in_hand", "R11", f"{card} is not in your hand")
+        if m not in turn.card_moves(state, seat, card):
+            code, rule, detail = turn.why_not(state, seat, m)
+            raise _no(code, rule, detail)
+        return lambda ctx: turn.play(ctx, seat, m)
+    kind = top.kind
+    rule = WINDOW_RULE[kind]
+    if t not in WINDOW_MOVES[kind]:
+        raise _no("not_now", "R13" if t == "play" else rule,
+                  f"the open {kind} window accepts {', '.join(WINDOW_MOVES[kind])}")
+    if t == "pass":
+        return lambda ctx: reactions.pass_(ctx, seat)
+    if t == "sid":
+        _check_sid(state, seat, m["cards"])
+        return lambda ctx: turn.sid(ctx, seat, m["cards"])
+    if t == "respond":
+        card = m["card"]
+        if card not in p.hand:
+            raise _no("card_not_in_hand", rule, f"{card} is not in your hand")
+        keys = reactions.answer_keys(p, kind)
+        if KEY[card] not in keys:
+            what = {"shot": ("not_a_missed", "R24"), "dying": ("not_a_beer", "R25")}.get(
+                kind, ("not_a_bang", "R32" if kind == "duel" else "R34"))
+            raise _no(what[0], what[1], f"{card} does not answer a {kind} window")
+        return lambda ctx: reactions.respond(ctx, seat, card)
+    if t == "barrel":
+        src = m["source"]
+        if src in top.used:
+            raise _no("barrel_used", "R35", "one \"draw!\" per Barrel per shot")
+        if top.played:
+            raise _no("barrel_after_missed", "R44", "Barrel draws come before the first Missed!")
+        if src not in reactions.barrel_sources(p, top):
+            raise _no("no_barrel", "R35", f"no Barrel {src!r} in front of you")
+        return lambda ctx: reactions.barrel(ctx, seat, src)
+    if t == "choose":
+        card = m["card"]
+        if card not in state.limbo:
+            raise _no("not_offered", rule, f"{card} is not among the revealed cards")
+        return lambda ctx: reactions.choose(ctx, seat, card)
+    if t == "keep":
+        cards = m["cards"]
+        if not all(c in state.limbo for c in cards):
+            raise _no("not_offered", "R67", "keep two of the three cards you looked at")
+        return lambda ctx: reactions.keep(ctx, seat, cards)
+    # draw (Jesse Jones / Pedro Ramirez)
+    src, target = m["source"], m.get("target")
+    if src == "discard" and (p.character != PEDRO_RAMIREZ or not state.discard):
+        raise _no("invalid_source", "R70", "only Pedro Ramirez draws from a non-empty discard pile")
+    if src == "hand":
+        if p.character != JESSE_JONES:
+            raise _no("invalid_source", "R65", "only Jesse Jones draws from another player's hand")
+        if not (0 <= target < state.n) or target == seat or not state.players[target].alive \
+                or not state.players[target].hand:
+            raise _no("invalid_target", "R65", "another alive player with cards in hand")
+    return lambda ctx: reactions.draw_from(ctx, seat, src, target)
+
+
+def decide(state: State | None, actor: Seat | None, move: Move, *, rng: Rng, now: int) -> list[Event]:
+    """Check ``move`` by ``actor``; return the events it causes (R77)."""
+    if state is None:
+        raise _no("no_game", "R6", "the game has not been set up")
+    if state.phase == "over":
+        raise _no("game_over", "R57", "the game is over")
+    m = parse(move)
+    if actor is None:
+        if m["type"] == "timeout":
+            raise _no("no_deadline", "R77", "BANG! rules have no clock: no timeout is open")
+        raise OutOfTurn("not_your_turn", rule="R77", detail="the system may only send timeout")
+    if m["type"] == "timeout":
+        raise _no("system_only", "R77", "only the system sends timeout")
+    awaited = to_act(state)
+    if actor not in awaited:
+        top = state.top()
+        raise OutOfTurn("not_your_turn", rule="R43" if top is not None else "R11",
+                        detail=f"the referee awaits seat(s) {sorted(awaited)}")
+    fn = _validate(state, actor, m)
+    ctx = Ctx(state, rng)
+    try:
+        act(ctx, fn)
+        ctx.finish()
+    except GameOver:
+        pass
+    return ctx.events
+
+
+def frame_of(state: State) -> Frame | None:
+    return state.top()

@@ -1,0 +1,177 @@
+"""The decision context: emits events, folds them at once, and offers the
+primitives every rule is made of — drawing (R59), hits (R47), elimination
+(R51–R54) and the end of the game (R55–R58, R82).
+
+A ``Ctx`` lives for one ``decide`` (or ``setup``): rules call ``emit`` and
+read ``ctx.state``, which is always the fold of the events emitted so far.
+The agenda (``ctx.stack``), ``phase`` and ``bangs`` are kept aside and
+written once, as the closing ``awaiting`` event.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.games.base import Event
+from referee.games.bang.characters import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_3P
+from referee.games.bang.events import EVOLVE
+from referee.games.bang.state import Frame, Seat, State
+from referee.games.rng import Rng
+
+
+class GameOver(Exception):
+    """Raised after ``game_over`` was emitted: nothing else happens (R51 step 4)."""
+
+
+class TurnEnds(Exception):
+    """The active player's turn is over at once (R9, R12, R51 step 6)."""
+
+
+class Ctx:
+    """Events emitted so far, the state they fold to, and the agenda."""
+
+    __slots__ = ("state", "rng", "events", "stack", "phase", "bangs")
+
+    def __init__(self, state: State, rng: Rng) -> None:
+        self.state = state
+        self.rng = rng
+        self.events: list[Event] = []
+        self.stack: list[Frame] = list(state.stack)
+        self.phase = state.phase
+        self.bangs = state.bangs
+
+    def emit(self, type_: str, data: dict[str, Any]) -> None:
+        """Record one event and fold it; Suzy Lafayette draws as soon as her
+        hand becomes empty (R74)."""
+        self.events.append(Event(type_, data))
+        s = self.state
+        su = s.suzy
+        if su < 0:
+            self.state = EVOLVE[type_](s, data)
+            return
+        had = bool(s.players[su].hand)
+        s = self.state = EVOLVE[type_](s, data)
+        if had and not s.players[su].hand and s.players[su].alive:
+            self.draw(su, 1, "suzy_lafayette")
+
+    def reshuffle(self) -> bool:
+        """The discard pile becomes the deck, shuffled (R59). False if empty."""
+        pile = self.state.discard
+        if not pile:
+            return False
+        self.emit("deck_reshuffled", {"deck": self.rng.shuffle(pile)})
+        return True
+
+    def _take(self, k: int, seat: Seat, type_: str, reason: str) -> list[str]:
+        got: list[str] = []
+        while k > 0:
+            deck = self.state.deck
+            if not deck:
+                if not self.reshuffle():
+                    break
+                continue
+            cards = list(deck[:k])
+            k -= len(cards)
+            got.extend(cards)
+            self.emit(type_, {"seat": seat, "cards": cards, "reason": reason})
+        return got
+
+    def draw(self, seat: Seat, k: int, reason: str) -> list[str]:
+        """Draw ``k`` cards from the deck into the hand (R59: lazily reshuffled;
+        what cannot be drawn is not drawn)."""
+        return self._take(k, seat, "cards_drawn", reason)
+
+    def reveal(self, seat: Seat, k: int, reason: str) -> list[str]:
+        """Turn up to ``k`` deck cards into the limbo (R29, R42, R67)."""
+        return self._take(k, seat, "cards_revealed", reason)
+
+    def heal(self, seat: Seat, amount: int) -> None:
+        p = self.state.players[seat]
+        gain = min(amount, p.max_life - p.life)
+        if gain > 0:
+            self.emit("life_gained", {"seat": seat, "amount": gain})
+
+    def finish(self) -> None:
+        """Write the agenda, phase and BANG! count if they changed."""
+        s = self.state
+        stack = tuple(self.stack)
+        if stack != s.stack or self.phase != s.phase or self.bangs != s.bangs:
+            self.emit("awaiting", {"phase": self.phase, "bangs": self.bangs,
+                                   "stack": [f.to_json() for f in stack]})
+
+
+def alive_count(state: State) -> int:
+    return sum(1 for p in state.players if p.alive)
+
+
+def hit(ctx: Ctx, seat: Seat, amount: int, by: Seat, src: Seat) -> None:
+    """One hit of ``amount`` life points (R47); ``by`` is credited (R52),
+    ``src`` played the card (El Gringo, R64). A dying window opens at life
+    ≤ 0 (R48); after-hit abilities follow it (R50)."""
+    ctx.emit("life_lost", {"seat": seat, "amount": amount, "by": by if by >= 0 else None})
+    ctx.stack.append(Frame("after_hit", seat, src=src, amount=amount))
+    if ctx.state.players[seat].life <= 0:
+        ctx.stack.append(Frame("dying", seat, by=by))
+
+
+def eliminate(ctx: Ctx, seat: Seat, by: Seat) -> None:
+    """R51: dead and revealed; cards to Vulture Sam or the discard pile (hand
+    in the order received, then in play in the order played); penalty or
+    reward; end check; the active player's turn ends."""
+    p = ctx.state.players[seat]
+    ctx.emit("player_eliminated", {"seat": seat, "role": p.role, "by": by if by >= 0 else None})
+    vs = ctx.state.vulture
+    if vs >= 0 and vs != seat and ctx.state.players[vs].alive:
+        if p.hand or p.in_play:
+            ctx.emit("cards_inherited", {"seat": vs, "from": seat, "hand": list(p.hand),
+                                         "in_play": list(p.in_play)})
+    elif p.hand or p.in_play:
+        ctx.emit("card_discarded", {"seat": seat, "cards": list(p.hand + p.in_play),
+                                    "reason": "eliminated"})
+    s = ctx.state
+    if by >= 0 and by != seat and s.players[by].alive:
+        killer = s.players[by]
+        if s.three_player or p.role == OUTLAW:
+            ctx.draw(by, 3, "reward")  # R54, R82
+        elif p.role == DEPUTY and killer.role == SHERIFF:
+            cards = killer.hand + killer.in_play  # R53
+            if cards:
+                ctx.emit("card_discarded", {"seat": by, "cards": list(cards), "reason": "penalty"})
+    result = end_result(ctx.state, seat, by)
+    if result is not None:
+        ctx.emit("game_over", {"result": result})
+        raise GameOver
+    if seat == ctx.state.turn:
+        raise TurnEnds
+
+
+def _result(state: State, winners: list[Seat], reason: str, side: str) -> dict[str, Any]:
+    won = set(winners)
+    return {
+        "winners": sorted(won),
+        "seats": [{"seat": p.seat, "role": p.role, "outcome": "win" if p.seat in won else "loss",
+                   "alive": p.alive} for p in state.players],
+        "reason": reason,
+        "winning_side": side,
+    }
+
+
+def end_result(state: State, victim: Seat, by: Seat) -> dict[str, Any] | None:
+    """The result if the game is over after ``victim``'s elimination (R55–R57,
+    R82), else None."""
+    players = state.players
+    alive = [p for p in players if p.alive]
+    if state.three_player:
+        if by >= 0 and players[by].alive and TARGET_3P[players[by].role] == players[victim].role:
+            return _result(state, [by], "target_eliminated", players[by].role)
+        if len(alive) == 1:
+            return _result(state, [alive[0].seat], "last_man_standing", alive[0].role)
+        return None
+    sheriff = next(p for p in players if p.role == SHERIFF)
+    if not sheriff.alive:
+        if len(alive) == 1 and alive[0].role == RENEGADE:
+            return _result(state, [alive[0].seat], "renegade_alone", "renegade")
+        return _result(state, [p.seat for p in players if p.role == OUTLAW], "sheriff_dead", "outlaws")
+    if not any(p.role in (OUTLAW, RENEGADE) for p in alive):
+        return _result(state, [p.seat for p in players if p.role in (SHERIFF, DEPUTY)],
+                       "outlaws_and_renegade_dead", "sheriff")
+    return None

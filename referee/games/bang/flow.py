@@ -1,0 +1,190 @@
+"""The agenda runner: start of turn (R8, R9), phase 1 (R10, R62–R70),
+"draw!" checks (R41, R42), multi-target cards (R45) and after-hit
+abilities (R50, R61, R64)."""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable
+
+from referee.games.bang.cards import explodes, is_heart, red
+from referee.games.bang.characters import (
+    BART_CASSIDY, BLACK_JACK, EL_GRINGO, JESSE_JONES, KIT_CARLSON, LUCKY_DUKE, PEDRO_RAMIREZ,
+)
+from referee.games.bang.engine import Ctx, TurnEnds, hit
+from referee.games.bang.state import PROMPTS, Frame, Seat, has_key, next_alive
+
+
+def start_turn(ctx: Ctx, seat: Seat, step: str = "dynamite") -> None:
+    """A new turn (R8): start-of-turn checks first (R9)."""
+    ctx.emit("turn_started", {"seat": seat})
+    ctx.phase = "start"
+    ctx.bangs = 0
+    ctx.stack.append(Frame("turn", seat, step=step))
+
+
+def next_turn(ctx: Ctx) -> None:
+    """The turn passes to the next alive player on the left (R8, R51 step 6)."""
+    ctx.stack.clear()
+    start_turn(ctx, next_alive(ctx.state, ctx.state.turn))
+
+
+def run(ctx: Ctx) -> None:
+    """Run process frames until a prompt (or the play/discard phase) waits."""
+    while True:
+        try:
+            stack = ctx.stack
+            while stack:
+                top = stack[-1]
+                if top.kind in PROMPTS:
+                    return
+                stack.pop()
+                PROCESS[top.kind](ctx, top)
+            return
+        except TurnEnds:
+            next_turn(ctx)
+
+
+def act(ctx: Ctx, fn: Callable[..., None], *args: Any) -> None:
+    """Apply one accepted move, then run the agenda."""
+    try:
+        fn(ctx, *args)
+    except TurnEnds:
+        next_turn(ctx)
+    run(ctx)
+
+
+# --- "draw!" ---------------------------------------------------------------
+
+def check(ctx: Ctx, seat: Seat, purpose: str) -> None:
+    """``seat`` "draws!" for ``purpose`` (dynamite | jail | barrel:<source>):
+    the top card goes to the discard pile (R41); Lucky Duke turns two and
+    chooses (R42) — a ``lucky`` prompt."""
+    if ctx.state.players[seat].character == LUCKY_DUKE:
+        cards = ctx.reveal(seat, 2, "lucky_duke")
+        if len(cards) == 2:
+            ctx.stack.append(Frame("lucky", seat, purpose=purpose))
+            return
+        card = cards[0] if cards else None
+        if card is not None:
+            ctx.emit("draw_checked", {"seat": seat, "cards": [card], "card": card,
+                                      "reason": purpose.split(":")[0], "from": "limbo"})
+        apply_check(ctx, seat, purpose, card)
+        return
+    if not ctx.state.deck:
+        ctx.reshuffle()
+    deck = ctx.state.deck
+    card = deck[0] if deck else None
+    if card is not None:
+        ctx.emit("draw_checked", {"seat": seat, "cards": [card], "card": card,
+                                  "reason": purpose.split(":")[0], "from": "deck"})
+    apply_check(ctx, seat, purpose, card)
+
+
+def apply_check(ctx: Ctx, seat: Seat, purpose: str, card: str | None) -> None:
+    """Apply a "draw!" result (R35, R38, R39; no card: R41's ruling)."""
+    p = ctx.state.players[seat]
+    if purpose == "dynamite":
+        dyn = has_key(p.in_play, "DYNAMITE")
+        if dyn is None:
+            return
+        if explodes(card):
+            ctx.emit("card_discarded", {"seat": seat, "cards": [dyn], "reason": "dynamite"})
+            hit(ctx, seat, 3, -1, -1)
+        else:
+            to = next_alive(ctx.state, seat)
+            if to != seat:
+                ctx.emit("card_passed", {"seat": seat, "to": to, "card": dyn})
+    elif purpose == "jail":
+        jail = has_key(p.in_play, "JAIL")
+        if jail is not None:
+            ctx.emit("card_discarded", {"seat": seat, "cards": [jail], "reason": "jail"})
+        if not is_heart(card):
+            raise TurnEnds
+    else:
+        source = purpose.split(":", 1)[1]
+        shot = ctx.stack.pop()
+        shot = replace(shot, used=shot.used + (source,),
+                       misses=shot.misses + (1 if is_heart(card) else 0))
+        if shot.misses < shot.needed:
+            ctx.stack.append(shot)
+
+
+# --- process frames ----------------------------------------------------------
+
+def _turn(ctx: Ctx, f: Frame) -> None:
+    seat = f.seat
+    p = ctx.state.players[seat]
+    if f.step == "dynamite":
+        ctx.stack.append(replace(f, step="jail"))
+        if has_key(p.in_play, "DYNAMITE"):
+            check(ctx, seat, "dynamite")
+    elif f.step == "jail":
+        ctx.stack.append(replace(f, step="draw"))
+        if has_key(p.in_play, "JAIL"):
+            check(ctx, seat, "jail")
+    else:
+        draw_phase(ctx, seat)
+
+
+def draw_phase(ctx: Ctx, seat: Seat) -> None:
+    """Phase 1 (R10) and the characters who change it (R62, R65, R67, R70)."""
+    ctx.phase = "draw"
+    s = ctx.state
+    ch = s.players[seat].character
+    if ch == JESSE_JONES and any(q.alive and q.seat != seat and q.hand for q in s.players):
+        ctx.stack.append(Frame("draw_choice", seat))
+        return
+    if ch == PEDRO_RAMIREZ and s.discard:
+        ctx.stack.append(Frame("draw_choice", seat))
+        return
+    if ch == KIT_CARLSON:
+        cards = ctx.reveal(seat, 3, "kit_carlson")
+        if len(cards) == 3:
+            ctx.stack.append(Frame("kit", seat))
+            return
+        if cards:
+            ctx.emit("kit_kept", {"seat": seat, "kept": cards, "returned": []})
+        ctx.phase = "play"
+        return
+    got = ctx.draw(seat, 2, "draw")
+    if ch == BLACK_JACK and len(got) == 2:
+        ctx.emit("card_shown", {"seat": seat, "card": got[1], "reason": "black_jack"})
+        if red(got[1]):
+            ctx.draw(seat, 1, "black_jack")
+    ctx.phase = "play"
+
+
+def _multi(ctx: Ctx, f: Frame) -> None:
+    players = ctx.state.players
+    targets = [t for t in f.targets if players[t].alive]
+    if not targets:
+        return
+    if len(targets) > 1:
+        ctx.stack.append(replace(f, targets=tuple(targets[1:])))
+    if f.card == "GATLING":
+        ctx.stack.append(Frame("shot", targets[0], src=f.src, card=f.card, needed=1))
+    else:
+        ctx.stack.append(Frame("indians", targets[0], src=f.src, card=f.card))
+
+
+def _after_hit(ctx: Ctx, f: Frame) -> None:
+    p = ctx.state.players[f.seat]
+    if not p.alive:
+        return
+    if p.character == BART_CASSIDY:
+        ctx.draw(f.seat, f.amount, "bart_cassidy")
+    elif p.character == EL_GRINGO and f.src >= 0 and f.src != f.seat:
+        for _ in range(f.amount):
+            hand = ctx.state.players[f.src].hand
+            if not hand:
+                break
+            card = hand[ctx.rng.below(len(hand))]
+            ctx.emit("card_taken", {"seat": f.seat, "from": f.src, "card": card, "zone": "hand",
+                                    "reason": "el_gringo"})
+
+
+PROCESS: dict[str, Callable[[Ctx, Frame], None]] = {
+    "turn": _turn,
+    "multi": _multi,
+    "after_hit": _after_hit,
+}

@@ -1,0 +1,116 @@
+"""Move shapes (imperative, JSON) and their parsing.
+
+A move is a JSON object with ``type`` and exactly the fields below; a
+missing, extra or ill-typed field (``true`` is not an integer), an unknown
+type or an unknown card ID is a ``MalformedMove``.
+
+=============  ===============================================  ==================
+type           fields                                           when
+=============  ===============================================  ==================
+``play``       card, target? (int), pick? ("hand" | card ID)    own phase 2
+``sid``        cards [2 card IDs]                               Sid Ketchum (R72)
+``end_turn``   —                                                ends phase 2
+``discard``    cards [card IDs]                                 phase 3 (R12)
+``draw``       source ("deck"|"discard"|"hand"), target? (int)  Jesse / Pedro
+``keep``       cards [2 card IDs]                               Kit Carlson
+``choose``     card                                             General Store,
+                                                                Lucky Duke
+``barrel``     source (Barrel card ID | "jourdonnais")          shot window
+``respond``    card                                             Missed!, BANG!
+                                                                (Indians!, Duel),
+                                                                Beer (dying)
+``pass``       —                                                any window
+``timeout``    —                                                system only
+=============  ===============================================  ==================
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.games.base import MalformedMove
+from referee.games.bang.cards import CARD_SET, KEY
+
+Move = dict[str, Any]
+
+_STR, _INT, _CARDS = "str", "int", "cards"
+
+#: type -> (required fields, optional fields), each name -> kind
+SHAPES: dict[str, tuple[dict[str, str], dict[str, str]]] = {
+    "play": ({"card": _STR}, {"target": _INT, "pick": _STR}),
+    "sid": ({"cards": _CARDS}, {}),
+    "end_turn": ({}, {}),
+    "discard": ({"cards": _CARDS}, {}),
+    "draw": ({"source": _STR}, {"target": _INT}),
+    "keep": ({"cards": _CARDS}, {}),
+    "choose": ({"card": _STR}, {}),
+    "barrel": ({"source": _STR}, {}),
+    "respond": ({"card": _STR}, {}),
+    "pass": ({}, {}),
+    "timeout": ({}, {}),
+}
+
+TARGETED = frozenset({"BANG", "PANIC", "CATBALOU", "DUEL", "JAIL"})
+PICKED = frozenset({"PANIC", "CATBALOU"})
+
+
+def _bad(detail: str) -> MalformedMove:
+    return MalformedMove("malformed_move", detail=detail)
+
+
+def _card(value: str, field: str) -> None:
+    if value not in CARD_SET:
+        raise _bad(f"{field}: unknown card {value!r}")
+
+
+def parse(move: Any) -> Move:
+    """Check the shape of ``move``; return it unchanged if well formed."""
+    if not isinstance(move, dict):
+        raise _bad("a move is a JSON object")
+    t = move.get("type")
+    if not isinstance(t, str) or t not in SHAPES:
+        raise _bad(f"unknown move type {t!r}")
+    required, optional = SHAPES[t]
+    for name in move:
+        if name != "type" and name not in required and name not in optional:
+            raise _bad(f"{t}: unexpected field {name!r}")
+    for name in required:
+        if name not in move:
+            raise _bad(f"{t}: missing field {name!r}")
+    for name, value in move.items():
+        kind = required.get(name) or optional.get(name)
+        if kind == _STR and not isinstance(value, str):
+            raise _bad(f"{t}: {name} must be a string")
+        if kind == _INT and type(value) is not int:
+            raise _bad(f"{t}: {name} must be an integer")
+        if kind == _CARDS:
+            if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+                raise _bad(f"{t}: {name} must be a list of card IDs")
+            for c in value:
+                _card(c, name)
+            if len(set(value)) != len(value):
+                raise _bad(f"{t}: {name} names a card twice")
+    if t in ("play", "choose", "respond"):
+        _card(move["card"], "card")
+    if t == "play":
+        k = KEY[move["card"]]
+        if k in TARGETED and "target" not in move:
+            raise _bad(f"play: {move['card']} needs a target")
+        if k not in TARGETED and k != "MISSED" and "target" in move:
+            raise _bad(f"play: {move['card']} takes no target")
+        if k in PICKED and "pick" not in move:
+            raise _bad(f"play: {move['card']} needs a pick ('hand' or a card in play)")
+        if k not in PICKED and "pick" in move:
+            raise _bad(f"play: {move['card']} takes no pick")
+        if "pick" in move and move["pick"] != "hand":
+            _card(move["pick"], "pick")
+    if t in ("sid", "keep") and len(move["cards"]) != 2:
+        raise _bad(f"{t}: exactly two cards")
+    if t == "draw":
+        src = move["source"]
+        if src not in ("deck", "discard", "hand"):
+            raise _bad("draw: source is 'deck', 'discard' or 'hand'")
+        if (src == "hand") != ("target" in move):
+            raise _bad("draw: a target is given exactly with source 'hand'")
+    if t == "barrel" and move["source"] != "jourdonnais":
+        _card(move["source"], "source")
+    return move

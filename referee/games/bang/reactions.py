@@ -1,0 +1,148 @@
+"""Windows (R43): the shot window (R44, R35, R66, R73), Indians! (R34), the
+Duel (R32, R46), the dying window (R48, R49), General Store picks (R29),
+Lucky Duke's pick (R42), Kit Carlson's keep (R67) and the phase-1 source of
+Jesse Jones and Pedro Ramirez (R65, R70)."""
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import combinations
+from typing import Any
+
+from referee.games.bang.cards import KEY
+from referee.games.bang.characters import (
+    CALAMITY_JANET, JESSE_JONES, JOURDONNAIS, PEDRO_RAMIREZ,
+)
+from referee.games.bang.engine import Ctx, alive_count, eliminate, hit
+from referee.games.bang.flow import apply_check, check
+from referee.games.bang.state import Frame, Player, Seat, State
+from referee.games.bang.turn import sid_moves, store_next
+
+Move = dict[str, Any]
+PASS: Move = {"type": "pass"}
+
+
+def barrel_sources(p: Player, f: Frame) -> list[str]:
+    """Barrel "draw!"s still open in a shot window (R35, R44, R66)."""
+    if f.played or f.misses >= f.needed:
+        return []
+    out = [c for c in sorted(p.in_play) if KEY[c] == "BARREL" and c not in f.used]
+    if p.character == JOURDONNAIS and "jourdonnais" not in f.used:
+        out.append("jourdonnais")
+    return out
+
+
+def answer_keys(p: Player, kind: str) -> tuple[str, ...]:
+    """Card keys that answer a window (Calamity Janet swaps, R63)."""
+    if kind == "shot":
+        return ("MISSED", "BANG") if p.character == CALAMITY_JANET else ("MISSED",)
+    if kind in ("indians", "duel"):
+        return ("BANG", "MISSED") if p.character == CALAMITY_JANET else ("BANG",)
+    return ("BEER",)
+
+
+def prompt_moves(state: State, f: Frame) -> list[Move]:
+    """Every legal answer of ``f.seat`` to the open prompt ``f``."""
+    p = state.players[f.seat]
+    kind = f.kind
+    if kind in ("shot", "indians", "duel", "dying"):
+        out: list[Move] = []
+        if kind == "shot":
+            out.extend({"type": "barrel", "source": b} for b in barrel_sources(p, f))
+        keys = answer_keys(p, kind)
+        out.extend({"type": "respond", "card": c} for c in sorted(p.hand) if KEY[c] in keys)
+        out.extend(sid_moves(p))
+        out.append(PASS)
+        return out
+    if kind in ("store", "lucky"):
+        return [{"type": "choose", "card": c} for c in sorted(state.limbo)]
+    if kind == "kit":
+        return [{"type": "keep", "cards": list(c)} for c in combinations(sorted(state.limbo), 2)]
+    # draw_choice
+    out = [{"type": "draw", "source": "deck"}]
+    if p.character == PEDRO_RAMIREZ and state.discard:
+        out.append({"type": "draw", "source": "discard"})
+    if p.character == JESSE_JONES:
+        out.extend({"type": "draw", "source": "hand", "target": q.seat} for q in state.players
+                   if q.alive and q.seat != f.seat and q.hand)
+    return out
+
+
+def default_answer(state: State, f: Frame) -> Move:
+    """The rule-defined default (R43): pass where passing is legal, else the
+    first legal option."""
+    if f.kind in ("shot", "indians", "duel", "dying"):
+        return dict(PASS)
+    return prompt_moves(state, f)[0]
+
+
+# --- answers -----------------------------------------------------------------
+
+def barrel(ctx: Ctx, seat: Seat, source: str) -> None:
+    check(ctx, seat, "barrel:" + source)
+
+
+def respond(ctx: Ctx, seat: Seat, card: str) -> None:
+    f = ctx.stack.pop()
+    if f.kind == "shot":
+        ctx.emit("card_played", {"seat": seat, "card": card, "response": "missed"})
+        f = replace(f, misses=f.misses + 1, played=f.played + 1)
+        if f.misses < f.needed:
+            ctx.stack.append(f)
+    elif f.kind == "indians":
+        ctx.emit("card_discarded", {"seat": seat, "cards": [card], "reason": "indians"})
+    elif f.kind == "duel":
+        ctx.emit("card_discarded", {"seat": seat, "cards": [card], "reason": "duel"})
+        ctx.stack.append(replace(f, seat=f.other, other=f.seat))
+    else:  # dying: Beer (R25 b, R48, R49)
+        ctx.emit("card_played", {"seat": seat, "card": card, "response": "beer"})
+        if alive_count(ctx.state) > 2:
+            ctx.heal(seat, 1)
+        if ctx.state.players[seat].life < 1:
+            ctx.stack.append(f)
+
+
+def pass_(ctx: Ctx, seat: Seat) -> None:
+    f = ctx.stack.pop()
+    if f.kind == "shot" or f.kind == "indians":
+        hit(ctx, seat, 1, f.src, f.src)
+    elif f.kind == "duel":
+        hit(ctx, seat, 1, f.other, f.src)
+    else:  # dying
+        eliminate(ctx, seat, f.by)
+
+
+def choose(ctx: Ctx, seat: Seat, card: str) -> None:
+    f = ctx.stack.pop()
+    if f.kind == "store":
+        ctx.emit("card_picked", {"seat": seat, "card": card})
+        store_next(ctx, f.src, f.targets)
+        return
+    other = [c for c in ctx.state.limbo if c != card]
+    ctx.emit("draw_checked", {"seat": seat, "cards": other + [card], "card": card,
+                              "reason": f.purpose.split(":")[0], "from": "limbo"})
+    apply_check(ctx, seat, f.purpose, card)
+
+
+def keep(ctx: Ctx, seat: Seat, cards: list[str]) -> None:
+    ctx.stack.pop()
+    returned = [c for c in ctx.state.limbo if c not in cards]
+    ctx.emit("kit_kept", {"seat": seat, "kept": list(cards), "returned": returned})
+    ctx.phase = "play"
+
+
+def draw_from(ctx: Ctx, seat: Seat, source: str, target: int | None) -> None:
+    ctx.stack.pop()
+    if source == "deck":
+        ctx.draw(seat, 2, "draw")
+    else:
+        if source == "discard":
+            card = ctx.state.discard[-1]
+            ctx.emit("card_taken", {"seat": seat, "from": None, "card": card, "zone": "discard",
+                                    "reason": "pedro_ramirez"})
+        else:
+            hand = ctx.state.players[target].hand  # type: ignore[index]
+            card = hand[ctx.rng.below(len(hand))]
+            ctx.emit("card_taken", {"seat": seat, "from": target, "card": card, "zone": "hand",
+                                    "reason": "jesse_jones"})
+        ctx.draw(seat, 1, "draw")
+    ctx.phase = "play"

@@ -1,0 +1,189 @@
+"""Setup (R5, R6, R82) and scenario positions (DESIGN.md, Scenario setup).
+
+Draw order from the game's generator (R78), always in this order:
+
+1. ``rng.shuffle`` of the role cards still to deal (R4 order: sheriff,
+   renegade, outlaw, outlaw, deputy, outlaw, deputy — the first n; the
+   3-player game: deputy, outlaw, renegade), minus those a scenario fixes;
+   the i-th card goes to the i-th seat without a fixed role;
+2. ``rng.shuffle`` of the characters not fixed (R3 table order); the
+   first ones go, in seat order, to the seats without a fixed character;
+3. ``rng.shuffle`` of the cards named nowhere (all 80 in R1 order for a
+   normal game). Hands not fixed are dealt from its top, each player as many
+   cards as his starting life, in seat order starting with the Sheriff (the
+   Deputy in the 3-player game); what is left lies under the scenario's
+   ``deck`` (top first) and is the deck.
+
+Then the first turn starts (R9 checks, then phase 1) unless the scenario
+names another ``phase`` (``draw``: phase 1 without the checks; ``play``).
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from referee.games.base import Event, GameConfig, InvalidSetup
+from referee.games.bang.cards import ALL_CARDS, BLUE, CARD_SET, KEY, WEAPON_OF
+from referee.games.bang.characters import (
+    CHARACTERS, DEPUTY, LIFE, ROLE_DECK, ROLES, SHERIFF, max_life,
+)
+from referee.games.bang.engine import Ctx, GameOver, end_result
+from referee.games.bang.events import evolve
+from referee.games.bang.flow import act, start_turn
+from referee.games.bang.state import Frame
+from referee.games.rng import Rng
+
+SCENARIO_KEYS = frozenset({"turn", "phase", "seats", "deck", "discard"})
+SEAT_KEYS = frozenset({"role", "character", "life", "hand", "in_play", "alive"})
+PHASES = ("start", "draw", "play")
+
+
+def _bad(detail: str, rule: str | None = None) -> InvalidSetup:
+    return InvalidSetup("invalid_setup", detail=detail, rule=rule)
+
+
+def _cards(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise _bad(f"{where} must be a list of card IDs", "R1")
+    for c in value:
+        if c not in CARD_SET:
+            raise _bad(f"{where}: unknown card {c!r}", "R1")
+    return list(value)
+
+
+def game_started(config: GameConfig, rng: Rng) -> dict[str, Any]:
+    """The data of the opening ``game_started`` event."""
+    n = config.players
+    three = bool(config.options.get("three_player", False))
+    sc: Mapping[str, Any] = config.scenario or {}
+    if not isinstance(sc, Mapping):
+        raise _bad("setup must be an object")
+    unknown = sorted(set(sc) - SCENARIO_KEYS)
+    if unknown:
+        raise _bad(f"BANG! setup does not use {', '.join(unknown)}")
+    specs = sc.get("seats", [{} for _ in range(n)])
+    if not isinstance(specs, list) or len(specs) != n:
+        raise _bad(f"seats must list all {n} seats", "R5")
+    for i, spec in enumerate(specs):
+        if not isinstance(spec, Mapping):
+            raise _bad(f"seats[{i}] must be an object")
+        extra = sorted(set(spec) - SEAT_KEYS)
+        if extra:
+            raise _bad(f"seats[{i}]: BANG! seats do not use {', '.join(extra)}")
+
+    # 1. roles (R4)
+    pool = list(ROLE_DECK[n])
+    roles: list[str | None] = []
+    for i, spec in enumerate(specs):
+        r = spec.get("role")
+        if r is not None:
+            if r not in ROLES:
+                raise _bad(f"seats[{i}]: unknown role {r!r}", "R4")
+            if r not in pool:
+                raise _bad(f"seats[{i}]: one {r} too many for {n} players", "R4")
+            pool.remove(r)
+        roles.append(r)
+    dealt = iter(rng.shuffle(pool))
+    roles = [r if r is not None else next(dealt) for r in roles]
+
+    # 2. characters (R3)
+    chars: list[str | None] = []
+    for i, spec in enumerate(specs):
+        c = spec.get("character")
+        if c is not None and c not in LIFE:
+            raise _bad(f"seats[{i}]: unknown character {c!r}", "R3")
+        if c is not None and c in chars:
+            raise _bad(f"seats[{i}]: character {c} dealt twice", "R3")
+        chars.append(c)
+    free = iter(rng.shuffle([c for c in CHARACTERS if c not in chars]))
+    chars = [c if c is not None else next(free) for c in chars]
+
+    # life, alive, cards in play
+    named: list[str] = []
+    seats: list[dict[str, Any]] = []
+    for i, spec in enumerate(specs):
+        role, ch = roles[i], chars[i]
+        top = max_life(ch, role, three)  # type: ignore[arg-type]
+        alive = spec.get("alive", True)
+        if not isinstance(alive, bool):
+            raise _bad(f"seats[{i}]: alive must be true or false")
+        life = spec.get("life", top if alive else 0)
+        if type(life) is not int:
+            raise _bad(f"seats[{i}]: life must be an integer", "R47")
+        if alive and not 1 <= life <= top:
+            raise _bad(f"seats[{i}]: life {life} outside 1..{top}", "R47")
+        if not alive and life != 0:
+            raise _bad(f"seats[{i}]: an eliminated player has life 0", "R51")
+        hand = _cards(spec["hand"], f"seats[{i}].hand") if "hand" in spec else None
+        in_play = _cards(spec.get("in_play", []), f"seats[{i}].in_play")
+        if not alive and (hand or in_play):
+            raise _bad(f"seats[{i}]: an eliminated player holds no cards", "R51")
+        keys = [KEY[c] for c in in_play]
+        if any(c not in BLUE for c in in_play):
+            raise _bad(f"seats[{i}]: only blue cards lie in play", "R21")
+        if len(set(keys)) != len(keys):
+            raise _bad(f"seats[{i}]: two identical cards in play", "R19")
+        if sum(1 for c in in_play if c in WEAPON_OF) > 1:
+            raise _bad(f"seats[{i}]: more than one weapon in play", "R20")
+        if "JAIL" in keys and role == SHERIFF:
+            raise _bad(f"seats[{i}]: the Sheriff cannot be jailed", "R38")
+        named.extend(hand or [])
+        named.extend(in_play)
+        seats.append({"seat": i, "role": role, "character": ch, "life": life, "max_life": top,
+                      "alive": alive, "hand": hand, "in_play": in_play})
+    deck_top = _cards(sc.get("deck", []), "deck")
+    discard = _cards(sc.get("discard", []), "discard")
+    named.extend(deck_top)
+    named.extend(discard)
+    if len(set(named)) != len(named):
+        dup = sorted({c for c in named if named.count(c) > 1})
+        raise _bad(f"cards in two places: {', '.join(dup)}", "R1")
+
+    # 3. the deck (R6 step 4)
+    taken = set(named)
+    rest = rng.shuffle([c for c in ALL_CARDS if c not in taken])
+    first = next((i for i, r in enumerate(roles) if r == (DEPUTY if three else SHERIFF)), 0)
+    for k in range(n):
+        s = seats[(first + k) % n]
+        if s["hand"] is None:
+            count = s["life"] if s["alive"] else 0
+            s["hand"], rest = rest[:count], rest[count:]
+
+    turn = sc.get("turn", first)
+    if type(turn) is not int or not 0 <= turn < n or not seats[turn]["alive"]:
+        raise _bad("turn must be the seat of an alive player", "R7")
+    phase = sc.get("phase", "start")
+    if phase not in PHASES:
+        raise _bad(f"phase is one of {', '.join(PHASES)}", "R8")
+    return {"three_player": three, "turn": turn, "phase": phase, "players": seats,
+            "deck": deck_top + rest, "discard": discard}
+
+
+def setup(config: GameConfig, rng: Rng) -> list[Event]:
+    """The opening events: ``game_started``, then the first turn's start."""
+    data = game_started(config, rng)
+    first = Event("game_started", data)
+    state = evolve(None, first)
+    for p in state.players:
+        if not p.alive:
+            if end_result(state, p.seat, -1) is not None:
+                raise _bad("the game would already be over", "R57")
+    if sum(1 for p in state.players if p.alive) < 2:
+        raise _bad("at least two players must be alive", "R57")
+    ctx = Ctx(state, rng)
+    phase = data["phase"]
+    turn = data["turn"]
+    try:
+        if phase == "play":
+            ctx.emit("turn_started", {"seat": turn})
+            ctx.phase = "play"
+            ctx.bangs = 0
+            ctx.finish()
+        else:
+            act(ctx, lambda c: start_turn(c, turn, "dynamite" if phase == "start" else "draw"))
+            ctx.finish()
+    except GameOver:
+        pass
+    return [first] + ctx.events
+
+
+__all__ = ["setup", "game_started", "Frame"]

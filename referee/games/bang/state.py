@@ -1,0 +1,153 @@
+"""The folded state: frozen dataclasses, tuples, nothing mutable (R6–R12).
+
+``State.stack`` is the referee's agenda: the open prompts (windows, R43) and
+the automatic steps still to run beneath them, top last. A *prompt* frame
+waits for the move of ``Frame.seat``; a *process* frame is run by the engine
+(``engine.run``) without waiting.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.games.bang.cards import KEY
+
+Seat = int
+
+#: frames that wait for a move of ``Frame.seat`` (R43, R77)
+PROMPTS: frozenset[str] = frozenset(
+    {"shot", "indians", "duel", "dying", "store", "lucky", "kit", "draw_choice"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One seat: role, character, life and cards (hand in the order received,
+    in play in the order played — R51's discard order)."""
+
+    seat: Seat
+    role: str
+    character: str
+    life: int
+    max_life: int
+    alive: bool = True
+    hand: tuple[str, ...] = ()
+    in_play: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One agenda entry. Fields unused by a kind keep their defaults.
+
+    kinds — prompts: ``shot`` (seat = target, src = shooter, card = the card's key, needed,
+    misses, used = Barrel sources used, played = Missed! cards played),
+    ``indians`` (seat, src, card), ``duel`` (seat = duellist to answer,
+    other = the other duellist, src = who played it, card), ``dying``
+    (seat, by = credited player or -1), ``store`` (seat = chooser, targets =
+    later choosers, src), ``lucky`` (seat, purpose), ``kit`` (seat),
+    ``draw_choice`` (seat); processes: ``turn`` (seat, step), ``multi``
+    (src, card, targets), ``after_hit`` (seat, src = card player, amount).
+    """
+
+    kind: str
+    seat: Seat = -1
+    src: Seat = -1
+    card: str = ""
+    needed: int = 0
+    misses: int = 0
+    used: tuple[str, ...] = ()
+    played: int = 0
+    other: Seat = -1
+    by: Seat = -1
+    targets: tuple[Seat, ...] = ()
+    amount: int = 0
+    step: str = ""
+    purpose: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        for name, default in _DEFAULTS:
+            value = getattr(self, name)
+            if value != default:
+                out[name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    @staticmethod
+    def from_json(data: Any) -> "Frame":
+        kw = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items()}
+        return Frame(**kw)
+
+
+_DEFAULTS: tuple[tuple[str, Any], ...] = (
+    ("seat", -1), ("src", -1), ("card", ""), ("needed", 0), ("misses", 0), ("used", ()),
+    ("played", 0), ("other", -1), ("by", -1), ("targets", ()), ("amount", 0),
+    ("step", ""), ("purpose", ""),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """Everything the rules need. ``phase``: ``start`` | ``draw`` | ``play`` |
+    ``discard`` | ``over``. ``limbo`` holds cards between places (General
+    Store, Lucky Duke's two "draw!" cards, Kit Carlson's three). ``pub``:
+    hand cards whose identity everybody saw arrive; ``priv``: (card, seat)
+    pairs a seat privately knows the place of (R83)."""
+
+    players: tuple[Player, ...]
+    deck: tuple[str, ...]
+    discard: tuple[str, ...]
+    turn: Seat
+    phase: str
+    three_player: bool = False
+    bangs: int = 0
+    limbo: tuple[str, ...] = ()
+    stack: tuple[Frame, ...] = ()
+    result: Any = None
+    pub: frozenset[str] = frozenset()
+    priv: frozenset[tuple[str, Seat]] = frozenset()
+    #: seats of Suzy Lafayette and Vulture Sam (-1: not in the game)
+    suzy: Seat = -1
+    vulture: Seat = -1
+    memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    def top(self) -> Frame | None:
+        """The open prompt, if the top frame is one."""
+        if self.stack:
+            f = self.stack[-1]
+            if f.kind in PROMPTS:
+                return f
+        return None
+
+    def alive_seats(self) -> list[Seat]:
+        return [p.seat for p in self.players if p.alive]
+
+
+def next_alive(state: State, seat: Seat) -> Seat:
+    """The next alive seat clockwise after ``seat`` (R7)."""
+    n = len(state.players)
+    players = state.players
+    for k in range(1, n + 1):
+        s = (seat + k) % n
+        if players[s].alive:
+            return s
+    return seat
+
+
+def clockwise_from(state: State, seat: Seat, include: bool) -> list[Seat]:
+    """Alive seats clockwise starting at ``seat`` (included or not), R45/R79."""
+    n = len(state.players)
+    players = state.players
+    start = 0 if include else 1
+    return [(seat + k) % n for k in range(start, n) if players[(seat + k) % n].alive]
+
+
+def has_key(cards: tuple[str, ...], key: str) -> str | None:
+    """The card with ``key`` among ``cards``, if any."""
+    for c in cards:
+        if KEY[c] == key:
+            return c
+    return None

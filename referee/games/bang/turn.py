@@ -1,0 +1,232 @@
+"""Phase 2 and 3 (R11, R12): playing cards (R18–R40), Sid Ketchum's ability
+(R72), ending phase 2 and the hand-limit discard."""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from referee.games.bang.cards import BLUE, KEY, WEAPON_OF
+from referee.games.bang.characters import (
+    CALAMITY_JANET, SHERIFF, SID_KETCHUM, SLAB_THE_KILLER, WILLY_THE_KID,
+)
+from referee.games.bang.distance import distances_from, reach
+from referee.games.bang.engine import Ctx, TurnEnds, alive_count
+from referee.games.bang.state import Frame, Player, Seat, State, clockwise_from
+
+Move = dict[str, Any]
+
+#: cards that take a ``target`` (R23, R30–R32, R38); Missed! only for Calamity Janet
+TARGETED = frozenset({"BANG", "MISSED", "PANIC", "CATBALOU", "DUEL", "JAIL"})
+PICKED = frozenset({"PANIC", "CATBALOU"})
+
+
+def plays_as_bang(p: Player, card: str) -> bool:
+    """A BANG! card, or a Missed! in Calamity Janet's hand (R23, R63)."""
+    k = KEY[card]
+    return k == "BANG" or (k == "MISSED" and p.character == CALAMITY_JANET)
+
+
+def bang_allowed(state: State, p: Player) -> bool:
+    """R18: one BANG! per turn unless Willy the Kid or a Volcanic in play."""
+    if state.bangs < 1 or p.character == WILLY_THE_KID:
+        return True
+    return any(KEY[c] == "VOLCANIC" for c in p.in_play)
+
+
+def _picks(t: Player) -> list[str]:
+    return (["hand"] if t.hand else []) + sorted(t.in_play)
+
+
+def card_moves(state: State, seat: Seat, card: str, dist: dict[Seat, int] | None = None) -> list[Move]:
+    """Every legal phase-2 ``play`` move of ``card`` from ``seat``'s hand."""
+    p = state.players[seat]
+    k = KEY[card]
+    players = state.players
+    if k in TARGETED:
+        if k == "MISSED" and p.character != CALAMITY_JANET:
+            return []  # R24
+        if k in ("BANG", "MISSED") and not bang_allowed(state, p):
+            return []
+        if dist is None:
+            dist = distances_from(state, seat)
+        out: list[Move] = []
+        if k in ("BANG", "MISSED"):
+            r = reach(p)
+            for t in sorted(dist):
+                if dist[t] <= r:
+                    out.append({"type": "play", "card": card, "target": t})
+        elif k == "PANIC" or k == "CATBALOU":
+            for t in sorted(dist):
+                if k == "PANIC" and dist[t] > 1:
+                    continue
+                for pick in _picks(players[t]):
+                    out.append({"type": "play", "card": card, "target": t, "pick": pick})
+        elif k == "DUEL":
+            for t in sorted(dist):
+                out.append({"type": "play", "card": card, "target": t})
+        else:  # JAIL
+            for t in sorted(dist):
+                q = players[t]
+                if (q.role != SHERIFF or state.three_player) and not any(KEY[c] == "JAIL" for c in q.in_play):
+                    out.append({"type": "play", "card": card, "target": t})
+        return out
+    if card in BLUE and card not in WEAPON_OF and any(KEY[c] == k for c in p.in_play):
+        return []  # R19
+    return [{"type": "play", "card": card}]
+
+
+def why_not(state: State, seat: Seat, move: Move) -> tuple[str, str, str]:
+    """(code, rule, detail) for a ``play`` that ``card_moves`` does not offer."""
+    card = move["card"]
+    p = state.players[seat]
+    k = KEY[card]
+    target = move.get("target")
+    if k == "MISSED" and p.character != CALAMITY_JANET:
+        return "missed_only_in_response", "R24", "Missed! is played only against a shot aimed at you"
+    rule = {"BANG": "R23", "MISSED": "R63", "PANIC": "R30", "CATBALOU": "R31", "DUEL": "R32",
+            "JAIL": "R38"}.get(k, "R19")
+    if k in ("BANG", "MISSED") and not bang_allowed(state, p):
+        return "bang_limit", "R18", "one BANG! per turn unless Volcanic or Willy the Kid"
+    if target is not None:
+        if not 0 <= target < state.n or target == seat or not state.players[target].alive:
+            return "invalid_target", rule, "the target must be another alive player"
+        t = state.players[target]
+        dist = distances_from(state, seat)[target]
+        if k in ("BANG", "MISSED"):
+            return "out_of_range", "R16", f"seat {target} is at distance {dist}, reach {reach(p)}"
+        if k == "PANIC" and dist > 1:
+            return "out_of_range", "R17", f"Panic! needs distance 1, seat {target} is at {dist}"
+        if k == "JAIL":
+            if t.role == SHERIFF and not state.three_player:
+                return "jail_on_sheriff", "R38", "the Sheriff cannot be jailed"
+            return "duplicate_in_play", "R19", "that player already has a Jail"
+        if k in PICKED:
+            if not t.hand and not t.in_play:
+                return "target_has_no_cards", rule, "the target has no cards"
+            return "invalid_pick", rule, "pick 'hand' (a non-empty hand) or a card in play in front of the target"
+    if card in BLUE:
+        return "duplicate_in_play", "R19", f"a {k} is already in play in front of you"
+    return "illegal_play", "R11", "this card cannot be played now"
+
+
+def play_moves(state: State, seat: Seat) -> list[Move]:
+    """Every phase-2 move: plays, Sid Ketchum's ability, end of phase 2."""
+    p = state.players[seat]
+    dist = distances_from(state, seat)
+    out: list[Move] = []
+    for card in sorted(p.hand):
+        out.extend(card_moves(state, seat, card, dist))
+    out.extend(sid_moves(p))
+    out.append({"type": "end_turn"})
+    return out
+
+
+def sid_moves(p: Player) -> list[Move]:
+    """Sid Ketchum: discard 2 → +1 life, not at full life (R72)."""
+    if p.character != SID_KETCHUM or p.life >= p.max_life or len(p.hand) < 2:
+        return []
+    h = sorted(p.hand)
+    return [{"type": "sid", "cards": [a, b]} for i, a in enumerate(h) for b in h[i + 1:]]
+
+
+def discard_moves(p: Player) -> list[Move]:
+    """Phase 3: every way to discard exactly the excess (R12), hand order."""
+    excess = len(p.hand) - max(p.life, 0)
+    if excess <= 0:
+        return []
+    return [{"type": "discard", "cards": list(c)} for c in combinations(p.hand, excess)]
+
+
+# --- effects -----------------------------------------------------------------
+
+def play(ctx: Ctx, seat: Seat, move: Move) -> None:
+    """Play a card in phase 2 (R21–R40)."""
+    card = move["card"]
+    target = move.get("target")
+    s = ctx.state
+    p = s.players[seat]
+    k = KEY[card]
+    if plays_as_bang(p, card):
+        ctx.bangs += 1
+        ctx.emit("card_played", {"seat": seat, "card": card, "target": target})
+        needed = 2 if p.character == SLAB_THE_KILLER else 1
+        ctx.stack.append(Frame("shot", target, src=seat, card=k, needed=needed))
+        return
+    if card in WEAPON_OF:
+        old = next((c for c in p.in_play if c in WEAPON_OF), None)
+        if old is not None:
+            ctx.emit("card_discarded", {"seat": seat, "cards": [old], "reason": "replaced"})
+    data: dict[str, Any] = {"seat": seat, "card": card}
+    if target is not None:
+        data["target"] = target
+    if "pick" in move:
+        data["pick"] = move["pick"]
+    ctx.emit("card_played", data)
+    if k == "BEER":
+        if alive_count(ctx.state) > 2:
+            ctx.heal(seat, 1)
+    elif k == "SALOON":
+        for q in clockwise_from(ctx.state, seat, True):
+            ctx.heal(q, 1)
+    elif k == "STAGECOACH":
+        ctx.draw(seat, 2, "stagecoach")
+    elif k == "WELLSFARGO":
+        ctx.draw(seat, 3, "wells_fargo")
+    elif k == "GENERALSTORE":
+        order = clockwise_from(ctx.state, seat, True)
+        ctx.reveal(seat, len(order), "general_store")
+        store_next(ctx, seat, order)
+    elif k == "PANIC" or k == "CATBALOU":
+        pick = move["pick"]
+        t = ctx.state.players[target]  # type: ignore[index]
+        if pick == "hand":
+            taken = t.hand[ctx.rng.below(len(t.hand))]
+            zone = "hand"
+        else:
+            taken, zone = pick, "in_play"
+        if k == "PANIC":
+            ctx.emit("card_taken", {"seat": seat, "from": target, "card": taken, "zone": zone,
+                                    "reason": "panic"})
+        else:
+            ctx.emit("card_discarded", {"seat": target, "cards": [taken], "reason": "cat_balou"})
+    elif k == "DUEL":
+        ctx.stack.append(Frame("duel", target, other=seat, src=seat, card=k))  # type: ignore[arg-type]
+    elif k == "GATLING" or k == "INDIANS":
+        targets = tuple(clockwise_from(ctx.state, seat, False))
+        ctx.stack.append(Frame("multi", src=seat, card=k, targets=targets))
+
+
+def store_next(ctx: Ctx, src: Seat, order: list[Seat] | tuple[Seat, ...]) -> None:
+    """Next General Store chooser; the last card goes by itself (R29)."""
+    limbo = ctx.state.limbo
+    if not limbo or not order:
+        return
+    if len(limbo) == 1:
+        ctx.emit("card_picked", {"seat": order[0], "card": limbo[0]})
+        return
+    ctx.stack.append(Frame("store", order[0], src=src, targets=tuple(order[1:])))
+
+
+def sid(ctx: Ctx, seat: Seat, cards: list[str]) -> None:
+    """Sid Ketchum discards two cards and regains one life (R72); a dying
+    window closes at life ≥ 1 (R48)."""
+    ctx.emit("card_discarded", {"seat": seat, "cards": list(cards), "reason": "sid_ketchum"})
+    ctx.heal(seat, 1)
+    top = ctx.stack[-1] if ctx.stack else None
+    if top is not None and top.kind == "dying" and top.seat == seat and ctx.state.players[seat].life >= 1:
+        ctx.stack.pop()
+
+
+def end_turn(ctx: Ctx, seat: Seat) -> None:
+    """End of phase 2; phase 3 only if the hand exceeds life (R12)."""
+    p = ctx.state.players[seat]
+    if len(p.hand) > p.life:
+        ctx.phase = "discard"
+        return
+    raise TurnEnds
+
+
+def discard(ctx: Ctx, seat: Seat, cards: list[str]) -> None:
+    """Phase 3: discard the excess, then the turn passes (R12)."""
+    ctx.emit("card_discarded", {"seat": seat, "cards": list(cards), "reason": "hand_limit"})
+    raise TurnEnds

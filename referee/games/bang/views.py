@@ -1,0 +1,163 @@
+"""What each seat may see (R83): ``view``, ``redact``, ``hidden``.
+
+View shape (JSON)::
+
+    {"seat": s | null, "turn": t, "phase": "start|draw|play|discard|over",
+     "bangs": k, "deck": <count>, "discard": [ids, bottom first],
+     "players": [{"seat", "character", "life", "max_life", "alive",
+                  "hand": <count>, "in_play": [ids], "role": role | null}],
+     "hand": [own ids] | null, "role": own role | null,
+     "pending": null | {"kind", "awaiting": [seats], ...context,
+                        "moves": [legal moves] | null, "default": move | null},
+     "result": null | {...}}
+
+A role is shown for the Sheriff, the eliminated, one's own seat, everyone in
+the 3-player game (R82) and everyone once the game is over. ``moves`` and
+``default`` are given only to the awaited seat.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.games.base import Event
+from referee.games.bang.characters import SHERIFF
+from referee.games.bang.state import Seat, State
+
+Json = dict[str, Any]
+
+
+def _players(state: State) -> list[tuple[Json, str, bool]]:
+    """Public seat entries, cached per state: (entry without role, role, public?)."""
+    cached = state.memo.get("players")
+    if cached is None:
+        over = state.phase == "over"
+        cached = [({"seat": p.seat, "character": p.character, "life": p.life,
+                    "max_life": p.max_life, "alive": p.alive, "hand": len(p.hand),
+                    "in_play": list(p.in_play)},
+                   p.role, p.role == SHERIFF or not p.alive or state.three_player or over)
+                  for p in state.players]
+        state.memo["players"] = cached
+    return cached
+
+
+def pending(state: State, seat: Seat | None) -> Json | None:
+    """The open prompt as ``seat`` may see it."""
+    from referee.games.bang import decider  # the prompt lists legal moves
+
+    top = state.top()
+    if top is not None:
+        who = top.seat
+        out: Json = {"kind": top.kind, "awaiting": [who]}
+        k = top.kind
+        if k == "shot":
+            out.update(shooter=top.src, card=top.card, needed=top.needed, misses=top.misses,
+                       barrels_used=list(top.used))
+        elif k in ("indians", "duel"):
+            out.update(source=top.src, card=top.card)
+            if k == "duel":
+                out["other"] = top.other
+        elif k == "dying":
+            out["life"] = state.players[who].life
+        elif k == "store":
+            out.update(cards=list(state.limbo), order=[who, *top.targets], source=top.src)
+        elif k == "lucky":
+            out.update(cards=list(state.limbo), purpose=top.purpose.split(":")[0])
+        elif k == "kit":
+            out["cards"] = list(state.limbo) if seat == who else len(state.limbo)
+    elif state.phase == "discard":
+        who = state.turn
+        p = state.players[who]
+        out = {"kind": "discard", "awaiting": [who], "count": len(p.hand) - p.life}
+    else:
+        return None
+    if seat == who:
+        out["moves"] = decider.legal_moves(state, who)
+        out["default"] = decider.default_move(state, who)
+    else:
+        out["moves"] = None
+        out["default"] = None
+    return out
+
+
+def view(state: State, seat: Seat | None) -> Json:
+    """Public state plus ``seat``'s own hand and role (R83)."""
+    players = []
+    for entry, role, public in _players(state):
+        e = dict(entry)
+        e["role"] = role if public or entry["seat"] == seat else None
+        players.append(e)
+    own = state.players[seat] if seat is not None else None
+    return {
+        "seat": seat,
+        "turn": state.turn,
+        "phase": state.phase,
+        "bangs": state.bangs,
+        "deck": len(state.deck),
+        "discard": list(state.discard),
+        "players": players,
+        "hand": list(own.hand) if own is not None else None,
+        "role": own.role if own is not None else None,
+        "pending": pending(state, seat),
+        "result": state.result,
+    }
+
+
+def _count(data: Any, field: str) -> Json:
+    out = {k: v for k, v in data.items() if k != field}
+    out[field] = len(data[field])
+    return out
+
+
+def redact(event: Event, seat: Seat | None) -> Event:
+    """The event as ``seat`` may see it: hidden cards become counts (R83)."""
+    t, d = event.type, event.data
+    if t == "cards_drawn":
+        if seat != d["seat"]:
+            return Event(t, _count(d, "cards"))
+    elif t == "deck_reshuffled":
+        return Event(t, _count(d, "deck"))
+    elif t == "card_taken":
+        if d["zone"] == "hand" and seat != d["seat"] and seat != d["from"]:
+            return Event(t, {k: v for k, v in d.items() if k != "card"})
+    elif t == "cards_revealed":
+        if d["reason"] == "kit_carlson" and seat != d["seat"]:
+            return Event(t, _count(d, "cards"))
+    elif t == "kit_kept":
+        if seat != d["seat"]:
+            return Event(t, _count(_count(d, "kept"), "returned"))
+    elif t == "cards_inherited":
+        if seat != d["seat"] and seat != d["from"]:
+            return Event(t, _count(d, "hand"))
+    elif t == "game_started":
+        return Event(t, _redact_start(d, seat))
+    return event
+
+
+def _redact_start(d: Any, seat: Seat | None) -> Json:
+    players = []
+    for p in d["players"]:
+        mine = p["seat"] == seat
+        q = dict(p)
+        if not mine:
+            q["hand"] = len(p["hand"])
+            if not (p["role"] == SHERIFF or d["three_player"] or not p["alive"]):
+                q["role"] = None
+        players.append(q)
+    out = dict(d)
+    out["players"] = players
+    out["deck"] = len(d["deck"])
+    return out
+
+
+def hidden(state: State, seat: Seat | None) -> set[str]:
+    """Card IDs ``seat`` must not find in what it receives now: the deck,
+    other hands (less cards seen arriving), Kit Carlson's look (R83)."""
+    known = {c for c, s in state.priv if s == seat} if seat is not None and state.priv else set()
+    out = set(state.deck)
+    for p in state.players:
+        if p.seat != seat and p.hand:
+            out.update(c for c in p.hand if c not in state.pub)
+    top = state.top()
+    if top is not None and top.kind == "kit" and top.seat != seat:
+        out.update(state.limbo)
+    return out - known if known else out
