@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator, Mapping, Protocol
 
 from referee.errors import ApiError, game_over, not_found, version_conflict
 from referee.games import registry
-from referee.games.base import Event, GameConfig, InvalidSetup, Json, Move, Ruleset, Seat, fold
+from referee.games.base import Event, GameConfig, Json, Move, RefereeError, Ruleset, Seat, fold
 from referee.games.rng import Rng
 from referee.store import EventStore, canonical, chain_hash, sha256_hex
 
@@ -192,7 +192,7 @@ class GameService:
                     idempotency_key: str | None = None) -> bytes:
         """Validate and record a seat's move; returns the 201 body (bytes, so
         an idempotent retry gets it back byte for byte)."""
-        game = self.load(game_id)
+        game = self.cached(game_id)
         if token is None:
             raise ApiError(401, "token_required", "moves need a seat token: Authorization: Bearer <token>")
         seat = self.seat_of(game, token)
@@ -200,51 +200,81 @@ class GameService:
 
     def submit_system(self, game_id: str, move: Move, *, expected_version: int, idempotency_key: str) -> bytes:
         """A system command (``timeout``) from a worker, through the same path."""
-        return self._submit(self.load(game_id), None, move, expected_version, idempotency_key)
+        return self._submit(self.cached(game_id), None, move, expected_version, idempotency_key)
+
+    def cached(self, game_id: str) -> Game:
+        """The cached game, possibly stale (the append's version check catches
+        that); loads it if this process has never seen it."""
+        with self._lock:
+            game = self._cache.get(game_id)
+        return game if game is not None else self.load(game_id)
 
     def _submit(self, game: Game, seat: Seat | None, move: Move, expected_version: int | None,
                 idempotency_key: str | None) -> bytes:
+        """Decide against the cached state and append with its version as the
+        expectation; if another process moved the game on, reload and decide
+        again (or 409 when the client stated the version it expects)."""
         fingerprint = sha256_hex(canonical({"seat": seat, "move": move, "expected_version": expected_version}))
-        if idempotency_key is not None:
-            record = self.store.idem_record(game.id, idempotency_key)
-            if record is not None:
-                return self._replay_idempotent(record, fingerprint)
+        fresh = False
         for _ in range(MAX_CONFLICT_RETRIES):
-            if expected_version is not None and expected_version != game.version:
-                raise version_conflict(game.version, expected_version)
-            if game.status != "active":
-                raise game_over(game.version)
-            now = self.clock()
-            rng = Rng(game.seed.encode(), game.rng)
-            events = game.ruleset.decide(game.state, seat, move, rng=rng, now=now)
-            state = fold(game.ruleset, events, game.state)
-            result = game.ruleset.result(state)
-            produced: list[tuple[Seat | None, Event]] = [(seat, Event(MOVE, {"move": move, "rng": game.rng}))]
-            produced += [(seat, e) for e in events]
-            if result is not None:
-                produced.append((None, Event(SEED_REVEALED, {"seed": game.seed, "result": result})))
-            envelopes, last_hash = self._envelopes(game.last_hash, game.version, produced, now)
-            status = "finished" if result is not None else "active"
-            version = game.version + len(envelopes)
-            body = canonical({"version": version, "status": status,
-                              "events": [self.present(game, e, seat, status) for e in envelopes]}).encode()
-            appended = self.store.append(game.id, game.version, envelopes, last_hash=last_hash, rng=rng.position,
-                                         status=status, idem_key=idempotency_key,
-                                         idem_record=fingerprint.encode() + b"\n" + body)
-            if appended.outcome == "ok":
-                new = replace(game, version=version, last_hash=last_hash, rng=rng.position, status=status,
-                              state=state)
-                self._remember(new)
-                self._notify(new, game)
+            try:
+                if expected_version is not None and expected_version != game.version:
+                    if not fresh:
+                        game, fresh = self.load(game.id), True
+                        continue
+                    raise version_conflict(game.version, expected_version)
+                if game.status != "active":
+                    if not fresh:
+                        game, fresh = self.load(game.id), True
+                        continue
+                    raise game_over(game.version)
+                body, appended = self._decide_and_append(game, seat, move, expected_version,
+                                                         idempotency_key, fingerprint)
+            except RefereeError:
+                if idempotency_key is not None:  # a retry of a move that was already applied
+                    record = self.store.idem_record(game.id, idempotency_key)
+                    if record is not None:
+                        return self._replay_idempotent(record, fingerprint)
+                if not fresh:  # judged on a stale cache: judge again on the latest state
+                    game, fresh = self.load(game.id), True
+                    continue
+                raise
+            if appended is not None:
                 return body
-            if appended.outcome == "idem" and appended.record is not None:
-                return self._replay_idempotent(appended.record, fingerprint)
-            if appended.outcome == "missing":
-                raise not_found(game.id)
-            if expected_version is not None:
-                raise version_conflict(appended.version, expected_version)
-            game = self.load(game.id)  # lost a race without a stated version: decide again
-        raise version_conflict(game.version, game.version)
+            game, fresh = self.load(game.id), True
+        raise version_conflict(game.version, expected_version if expected_version is not None else game.version)
+
+    def _decide_and_append(self, game: Game, seat: Seat | None, move: Move, expected_version: int | None,
+                           idempotency_key: str | None, fingerprint: str) -> tuple[bytes, Game | None]:
+        """One attempt: ``(body, new game)``, or ``(b"", None)`` when the
+        cached version was stale."""
+        now = self.clock()
+        rng = Rng(game.seed.encode(), game.rng)
+        events = game.ruleset.decide(game.state, seat, move, rng=rng, now=now)
+        state = fold(game.ruleset, events, game.state)
+        result = game.ruleset.result(state)
+        produced: list[tuple[Seat | None, Event]] = [(seat, Event(MOVE, {"move": move, "rng": game.rng}))]
+        produced += [(seat, e) for e in events]
+        if result is not None:
+            produced.append((None, Event(SEED_REVEALED, {"seed": game.seed, "result": result})))
+        envelopes, last_hash = self._envelopes(game.last_hash, game.version, produced, now)
+        status = "finished" if result is not None else "active"
+        version = game.version + len(envelopes)
+        body = canonical({"version": version, "status": status,
+                          "events": [self.present(game, e, seat, status) for e in envelopes]}).encode()
+        appended = self.store.append(game.id, game.version, envelopes, last_hash=last_hash, rng=rng.position,
+                                     status=status, idem_key=idempotency_key,
+                                     idem_record=fingerprint.encode() + b"\n" + body)
+        if appended.outcome == "ok":
+            new = replace(game, version=version, last_hash=last_hash, rng=rng.position, status=status, state=state)
+            self._remember(new)
+            self._notify(new, game)
+            return body, new
+        if appended.outcome == "idem" and appended.record is not None:
+            return self._replay_idempotent(appended.record, fingerprint), game
+        if appended.outcome == "missing":
+            raise not_found(game.id)
+        return b"", None
 
     @staticmethod
     def _replay_idempotent(record: bytes, fingerprint: str) -> bytes:

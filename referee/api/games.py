@@ -10,11 +10,12 @@ from referee.audit import audit_log
 from referee.schemas import CreateGame, EventsQuery, MoveRequest, ReplayQuery
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
+CREATE, MOVE, EVENTS, REPLAY = CreateGame(), MoveRequest(), EventsQuery(), ReplayQuery()
 
 
 @bp.post("")
 def create_game() -> tuple[dict, int]:
-    body = json_body(CreateGame())
+    body = json_body(CREATE)
     return service().create_game(body["ruleset"], players=body.get("players"), seats=body.get("seats"),
                                  options=body.get("options"), seed=body.get("seed"),
                                  setup=body.get("setup")), 201
@@ -27,7 +28,7 @@ def view_game(game_id: str) -> dict:
 
 @bp.post("/<game_id>/moves")
 def submit_move(game_id: str) -> Response:
-    body = json_body(MoveRequest())
+    body = json_body(MOVE)
     accepted = service().submit_move(game_id, bearer_token(), body["move"],
                                      expected_version=body.get("expected_version"),
                                      idempotency_key=request.headers.get("Idempotency-Key"))
@@ -36,13 +37,13 @@ def submit_move(game_id: str) -> Response:
 
 @bp.get("/<game_id>/events")
 def list_events(game_id: str) -> dict:
-    args = query(EventsQuery())
+    args = query(EVENTS)
     return service().events(game_id, bearer_token(), args["after"], args["wait"])
 
 
 @bp.get("/<game_id>/events/stream")
 def stream_events(game_id: str) -> Response:
-    args = query(EventsQuery())
+    args = query(EVENTS)
     after = int(request.headers.get("Last-Event-ID", args["after"]) or 0)
     events = service().stream(game_id, bearer_token(), after)
     first = next(events)  # authenticate and 404 before the 200 goes out
@@ -57,7 +58,7 @@ def _chain(first: str, rest):  # type: ignore[no-untyped-def]
 
 @bp.get("/<game_id>/replay")
 def replay(game_id: str) -> dict:
-    args = query(ReplayQuery())
+    args = query(REPLAY)
     svc = service()
     version = args.get("version")
     return svc.replay(game_id, version if version is not None else svc.load(game_id).version)

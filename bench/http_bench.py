@@ -1,0 +1,186 @@
+"""Issue 2's HTTP benchmark: moves/s and p50/p99 of the move endpoint next to
+`/health` req/s in the same run, and the time to load a game's state at
+versions 20, 200 and 2000."""
+from __future__ import annotations
+
+import http.client
+import json
+import multiprocessing as mp
+import statistics
+import threading
+import time
+from typing import Any
+from urllib.parse import urlparse
+
+import redis
+
+from bench.server import live_server
+from referee.games import registry
+from referee.games.rng import Rng
+from referee.games.sim import Table
+from referee.service import GameService
+from referee.store import EventStore
+
+PROCESSES, THREADS = 2, 4
+
+
+class Conn:
+    """One keep-alive HTTP/1.1 connection."""
+
+    def __init__(self, url: str) -> None:
+        u = urlparse(url)
+        self.conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        self.conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+        response = self.conn.getresponse()
+        data = response.read()
+        return response.status, (json.loads(data) if data else None)
+
+
+def _health_worker(url: str, seconds: float, out: "mp.Queue[list[float]]") -> None:
+    def loop(samples: list[float]) -> None:
+        conn = Conn(url)
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            t = time.perf_counter()
+            conn.call("GET", "/health")
+            samples.append(time.perf_counter() - t)
+    _threads(loop, out)
+
+
+def _move_worker(url: str, seconds: float, out: "mp.Queue[list[float]]") -> None:
+    rs = registry.get("bluffaneer")
+
+    def loop(samples: list[float]) -> None:
+        conn = Conn(url)
+        end = time.perf_counter() + seconds
+        game_no = 0
+        pick = Rng(f"{threading.get_ident()}".encode())
+        while time.perf_counter() < end:
+            game_no += 1
+            seed = f"bench-{threading.get_ident()}-{game_no}-{time.time_ns()}"
+            options = {"claim_window_ms": 60000}
+            status, game = conn.call("POST", "/v1/games", {"ruleset": "bluffaneer", "players": 4,
+                                                           "seed": seed, "options": options})
+            assert status == 201, game
+            # a local mirror of the same seeded game picks legal moves without extra requests
+            table = Table(rs, 4, options=options, seed=seed)
+            while rs.result(table.state) is None and time.perf_counter() < end:
+                seats = sorted(rs.to_act(table.state))
+                seat = seats[pick.below(len(seats))]
+                move = pick.choice(rs.legal_moves(table.state, seat))
+                t = time.perf_counter()
+                status, body = conn.call("POST", f"/v1/games/{game['id']}/moves", {"move": move},
+                                         game["seats"][seat]["token"])
+                samples.append(time.perf_counter() - t)
+                assert status == 201, body
+                table.play(seat, move, at=body["events"][0]["at"])
+    _threads(loop, out)
+
+
+def _threads(loop: Any, out: "mp.Queue[list[float]]") -> None:
+    samples: list[list[float]] = [[] for _ in range(THREADS)]
+    threads = [threading.Thread(target=loop, args=(s,)) for s in samples]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    out.put([x for s in samples for x in s])
+
+
+def _load(target: Any, url: str, seconds: float) -> tuple[float, list[float]]:
+    ctx = mp.get_context("fork")
+    out: "mp.Queue[list[float]]" = ctx.Queue()
+    procs = [ctx.Process(target=target, args=(url, seconds, out)) for _ in range(PROCESSES)]
+    started = time.perf_counter()
+    for p in procs:
+        p.start()
+    samples = [x for _ in procs for x in out.get()]
+    for p in procs:
+        p.join()
+    return time.perf_counter() - started, samples
+
+
+def _pct(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+def _long_game(svc: GameService, target: int) -> str:
+    """A custom Bluffaneer game pushed to at least ``target`` events: queued
+    dice match nobody's card and everybody passes, so it never ends early."""
+    setup = {"turn": 0, "dice": ["SHIP", "SKULL"] * (target // 4 + 10),
+             "seats": [{"card": "CHEST-SWORD-1"}, {"card": "CHEST-SWORD-2"},
+                       {"card": "CHEST-SWORD-3"}, {"card": "CHEST-SHIP-1"}]}
+    game = svc.create_game("bluffaneer", players=4, setup=setup, options={"claim_window_ms": 60000})
+    tokens = [s["token"] for s in game["seats"]]
+    loaded = svc.load(game["id"])
+    while loaded.version < target:
+        seat = min(loaded.ruleset.to_act(loaded.state))
+        moves = loaded.ruleset.legal_moves(loaded.state, seat)
+        move = {"type": "pass"} if {"type": "pass"} in moves else moves[0]
+        svc.submit_move(game["id"], tokens[seat], move)
+        loaded = svc.load(game["id"])
+    return str(game["id"])
+
+
+def load_times(url: str, redis_url: str, versions: tuple[int, ...] = (20, 200, 2000)) -> dict[int, dict[str, float]]:
+    """Median view latency per game version, requests interleaved round-robin
+    across the games so that machine noise hits every version alike."""
+    client = redis.Redis.from_url(redis_url)
+    svc = GameService(EventStore(client), scheduler=None)
+    games = {target: _long_game(svc, target) for target in versions}
+    out: dict[int, dict[str, float]] = {}
+    for target, game_id in games.items():
+        t = time.perf_counter()
+        GameService(EventStore(client), scheduler=None).load(game_id)
+        out[target] = {"version": svc.load(game_id).version, "cold_replay_ms": (time.perf_counter() - t) * 1000}
+    conn = Conn(url)
+    samples: dict[int, list[float]] = {target: [] for target in versions}
+    for round_no in range(510):
+        for target, game_id in games.items():
+            t = time.perf_counter()
+            conn.call("GET", f"/v1/games/{game_id}")
+            if round_no >= 10:  # the first rounds warm every server process's cache
+                samples[target].append(time.perf_counter() - t)
+    for target in versions:
+        out[target]["view_ms_median"] = statistics.median(samples[target]) * 1000
+    return out
+
+
+def run(seconds: float = 8.0, rounds: int = 4) -> dict[str, Any]:
+    """Health and moves alternate in ``rounds`` windows, so both see the same machine."""
+    h: list[float] = []
+    m: list[float] = []
+    h_elapsed = m_elapsed = 0.0
+    with live_server() as (url, redis_url):
+        _load(_health_worker, url, 1.0)  # warm up
+        for _ in range(rounds):
+            elapsed, samples = _load(_health_worker, url, seconds / rounds)
+            h_elapsed, h = h_elapsed + elapsed, h + samples
+            elapsed, samples = _load(_move_worker, url, seconds / rounds)
+            m_elapsed, m = m_elapsed + elapsed, m + samples
+        loads = load_times(url, redis_url)
+    health_rps = len(h) / h_elapsed
+    moves_ps = len(m) / m_elapsed
+    return {
+        "health_rps": health_rps, "health_p50_ms": _pct(h, 0.5), "health_p99_ms": _pct(h, 0.99),
+        "moves_per_s": moves_ps, "move_p50_ms": _pct(m, 0.5), "move_p99_ms": _pct(m, 0.99),
+        "moves_vs_health": moves_ps / health_rps, "load": loads,
+        "load_2000_vs_20": loads[2000]["view_ms_median"] / loads[20]["view_ms_median"],
+    }
+
+
+def report(r: dict[str, Any]) -> None:
+    print(f"HTTP (gunicorn 2 workers x 8 threads; {PROCESSES} client processes x {THREADS} threads, keep-alive)")
+    print(f"  GET /health        {r['health_rps']:8.0f} req/s   p50 {r['health_p50_ms']:.2f} ms  p99 {r['health_p99_ms']:.2f} ms")
+    print(f"  POST .../moves     {r['moves_per_s']:8.0f} moves/s p50 {r['move_p50_ms']:.2f} ms  p99 {r['move_p99_ms']:.2f} ms")
+    print(f"  ratio moves/health {r['moves_vs_health']:.2f}   (target >= 0.40)")
+    print("Loading a game's state (GET /v1/games/{id}, median of 500 interleaved, warm cache; cold = fold every event)")
+    for target, row in r["load"].items():
+        print(f"  version {row['version']:5d}: view {row['view_ms_median']:.2f} ms   cold replay {row['cold_replay_ms']:.1f} ms")
+    print(f"  ratio v2000/v20    {r['load_2000_vs_20']:.2f}   (target <= 1.20)")

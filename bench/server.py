@@ -1,0 +1,42 @@
+"""Start a throwaway Redis and `referee serve` for a benchmark run."""
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Iterator
+
+import requests
+
+from referee.redis_server import free_port, start
+
+REFEREE = str(Path(sys.executable).parent / "referee")
+
+
+@contextlib.contextmanager
+def live_server(workers: int = 2, threads: int = 8) -> Iterator[tuple[str, str]]:
+    """Yields ``(api_url, redis_url)``; everything stops on exit."""
+    redis_port = free_port()
+    redis_proc = start(redis_port, None)
+    redis_url = f"redis://127.0.0.1:{redis_port}/0"
+    env = {**os.environ, "REDIS_URL": redis_url}
+    port = free_port()
+    serve = subprocess.Popen([REFEREE, "serve", "--port", str(port), "--workers", str(workers),
+                              "--threads", str(threads)], env=env, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                if requests.get(url + "/health", timeout=1).ok:
+                    break
+            except requests.RequestException:
+                time.sleep(0.05)
+        yield url, redis_url
+    finally:
+        serve.terminate()
+        serve.wait(timeout=10)
+        redis_proc.terminate()
+        redis_proc.wait(timeout=10)
