@@ -135,7 +135,7 @@ class Bluffaneer:
             broken.append(f"phase {state.phase!r} is not a settled phase")
         if (state.phase == CLAIMS) != (state.deadline is not None):
             broken.append("F18: a deadline without an open claim window, or the reverse")
-        if (state.phase == DECISION) != (state.claimant is not None):
+        if state.phase != OVER and (state.phase == DECISION) != (state.claimant is not None):
             broken.append("F21: a claimant without a decision pending, or the reverse")
         return broken
 
