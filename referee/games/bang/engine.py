@@ -14,7 +14,7 @@ from typing import Any
 from referee.games.base import Event
 from referee.games.bang.characters import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_3P
 from referee.games.bang.events import EVOLVE
-from referee.games.bang.state import Frame, Seat, State
+from referee.games.bang.state import Frame, Seat, State, but
 from referee.games.rng import Rng
 
 
@@ -39,17 +39,20 @@ class Ctx:
         self.phase = state.phase
         self.bangs = state.bangs
 
-    def emit(self, type_: str, data: dict[str, Any]) -> None:
-        """Record one event and fold it; Suzy Lafayette draws as soon as her
-        hand becomes empty (R74)."""
-        self.events.append(Event(type_, data))
+    def emit(self, type_: str, data: dict[str, Any], after: State | None = None) -> None:
+        """Record one event and fold it (``after``: its fold, if known);
+        Suzy Lafayette draws as soon as her hand becomes empty (R74)."""
+        ev = Event(type_, data)
+        self.events.append(ev)
         s = self.state
+        nxt = EVOLVE[type_](s, data) if after is None else after
+        s.memo["next"] = (ev, nxt)
+        self.state = nxt
         su = s.suzy
         if su < 0:
-            self.state = EVOLVE[type_](s, data)
             return
         had = bool(s.players[su].hand)
-        s = self.state = EVOLVE[type_](s, data)
+        s = nxt
         if had and not s.players[su].hand and s.players[su].alive:
             self.draw(su, 1, "suzy_lafayette")
 
@@ -96,7 +99,8 @@ class Ctx:
         stack = tuple(self.stack)
         if stack != s.stack or self.phase != s.phase or self.bangs != s.bangs:
             self.emit("awaiting", {"phase": self.phase, "bangs": self.bangs,
-                                   "stack": [f.to_json() for f in stack]})
+                                   "stack": [f.to_json() for f in stack]},
+                      but(s, phase=self.phase, bangs=self.bangs, stack=stack))
 
 
 def alive_count(state: State) -> int:

@@ -35,12 +35,11 @@ type                   data
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from referee.games.bang.cards import BLUE
 from referee.games.bang.characters import SUZY_LAFAYETTE, VULTURE_SAM
-from referee.games.bang.state import Frame, Player, State
+from referee.games.bang.state import Frame, Player, State, but, pbut
 
 Data = Mapping[str, Any]
 
@@ -88,13 +87,13 @@ def _game_started(state: State | None, d: Data) -> State:
 
 
 def _turn_started(s: State, d: Data) -> State:
-    return replace(s, turn=d["seat"], bangs=0, phase="start")
+    return but(s, turn=d["seat"], bangs=0, phase="start")
 
 
 def _deck_reshuffled(s: State, d: Data) -> State:
     deck = tuple(d["deck"])
     pub, priv = _forget(s, deck)
-    return replace(s, deck=deck, discard=(), pub=pub, priv=priv)
+    return but(s, deck=deck, discard=(), pub=pub, priv=priv)
 
 
 def _cards_drawn(s: State, d: Data) -> State:
@@ -102,48 +101,48 @@ def _cards_drawn(s: State, d: Data) -> State:
     seat = d["seat"]
     p = s.players[seat]
     pub, priv = _forget(s, cards)
-    return replace(s, deck=s.deck[len(cards):], pub=pub, priv=priv,
-                   players=_set(s, seat, replace(p, hand=p.hand + tuple(cards))))
+    return but(s, deck=s.deck[len(cards):], pub=pub, priv=priv,
+                   players=_set(s, seat, pbut(p, hand=p.hand + tuple(cards))))
 
 
 def _card_shown(s: State, d: Data) -> State:
-    return replace(s, pub=s.pub | {d["card"]})
+    return but(s, pub=s.pub | {d["card"]})
 
 
 def _card_taken(s: State, d: Data) -> State:
     seat, src, card, zone = d["seat"], d["from"], d["card"], d["zone"]
     pub, priv = _forget(s, (card,))
     if zone == "discard":
-        s = replace(s, discard=_without(s.discard, (card,)))
+        s = but(s, discard=_without(s.discard, (card,)))
         pub = pub | {card}
     else:
         q = s.players[src]
         if zone == "hand":
-            q = replace(q, hand=_without(q.hand, (card,)))
+            q = pbut(q, hand=_without(q.hand, (card,)))
             priv = priv | {(card, src)}
         else:
-            q = replace(q, in_play=_without(q.in_play, (card,)))
+            q = pbut(q, in_play=_without(q.in_play, (card,)))
             pub = pub | {card}
-        s = replace(s, players=_set(s, src, q))
+        s = but(s, players=_set(s, src, q))
     p = s.players[seat]
-    return replace(s, pub=pub, priv=priv,
-                   players=_set(s, seat, replace(p, hand=p.hand + (card,))))
+    return but(s, pub=pub, priv=priv,
+                   players=_set(s, seat, pbut(p, hand=p.hand + (card,))))
 
 
 def _card_played(s: State, d: Data) -> State:
     seat, card = d["seat"], d["card"]
     p = s.players[seat]
-    p = replace(p, hand=_without(p.hand, (card,)))
+    p = pbut(p, hand=_without(p.hand, (card,)))
     if card not in BLUE:
-        return replace(s, players=_set(s, seat, p), discard=s.discard + (card,))
+        return but(s, players=_set(s, seat, p), discard=s.discard + (card,))
     target = d.get("target")
     if target is None or target == seat:
-        return replace(s, players=_set(s, seat, replace(p, in_play=p.in_play + (card,))))
+        return but(s, players=_set(s, seat, pbut(p, in_play=p.in_play + (card,))))
     ps = list(s.players)
     ps[seat] = p
     t = ps[target]
-    ps[target] = replace(t, in_play=t.in_play + (card,))
-    return replace(s, players=tuple(ps))
+    ps[target] = pbut(t, in_play=t.in_play + (card,))
+    return but(s, players=tuple(ps))
 
 
 def _card_discarded(s: State, d: Data) -> State:
@@ -151,28 +150,28 @@ def _card_discarded(s: State, d: Data) -> State:
     p = s.players[seat]
     hand = _without(p.hand, cards) if any(c in p.hand for c in cards) else p.hand
     in_play = _without(p.in_play, cards) if any(c in p.in_play for c in cards) else p.in_play
-    return replace(s, discard=s.discard + tuple(cards),
-                   players=_set(s, seat, replace(p, hand=hand, in_play=in_play)))
+    return but(s, discard=s.discard + tuple(cards),
+                   players=_set(s, seat, pbut(p, hand=hand, in_play=in_play)))
 
 
 def _cards_revealed(s: State, d: Data) -> State:
     cards = d["cards"]
-    return replace(s, deck=s.deck[len(cards):], limbo=s.limbo + tuple(cards))
+    return but(s, deck=s.deck[len(cards):], limbo=s.limbo + tuple(cards))
 
 
 def _draw_checked(s: State, d: Data) -> State:
     cards = tuple(d["cards"])
     if d["from"] == "limbo":
-        return replace(s, limbo=_without(s.limbo, cards), discard=s.discard + cards)
-    return replace(s, deck=s.deck[len(cards):], discard=s.discard + cards)
+        return but(s, limbo=_without(s.limbo, cards), discard=s.discard + cards)
+    return but(s, deck=s.deck[len(cards):], discard=s.discard + cards)
 
 
 def _card_picked(s: State, d: Data) -> State:
     seat, card = d["seat"], d["card"]
     p = s.players[seat]
     pub, priv = _forget(s, (card,))
-    return replace(s, limbo=_without(s.limbo, (card,)), pub=pub | {card}, priv=priv,
-                   players=_set(s, seat, replace(p, hand=p.hand + (card,))))
+    return but(s, limbo=_without(s.limbo, (card,)), pub=pub | {card}, priv=priv,
+                   players=_set(s, seat, pbut(p, hand=p.hand + (card,))))
 
 
 def _kit_kept(s: State, d: Data) -> State:
@@ -180,31 +179,31 @@ def _kit_kept(s: State, d: Data) -> State:
     p = s.players[seat]
     pub, priv = _forget(s, kept + returned)
     priv = priv | {(c, seat) for c in returned}
-    return replace(s, limbo=(), deck=returned + s.deck, pub=pub, priv=priv,
-                   players=_set(s, seat, replace(p, hand=p.hand + kept)))
+    return but(s, limbo=(), deck=returned + s.deck, pub=pub, priv=priv,
+                   players=_set(s, seat, pbut(p, hand=p.hand + kept)))
 
 
 def _card_passed(s: State, d: Data) -> State:
     seat, to, card = d["seat"], d["to"], d["card"]
     ps = list(s.players)
-    ps[seat] = replace(ps[seat], in_play=_without(ps[seat].in_play, (card,)))
-    ps[to] = replace(ps[to], in_play=ps[to].in_play + (card,))
-    return replace(s, players=tuple(ps))
+    ps[seat] = pbut(ps[seat], in_play=_without(ps[seat].in_play, (card,)))
+    ps[to] = pbut(ps[to], in_play=ps[to].in_play + (card,))
+    return but(s, players=tuple(ps))
 
 
 def _life_lost(s: State, d: Data) -> State:
     p = s.players[d["seat"]]
-    return replace(s, players=_set(s, p.seat, replace(p, life=p.life - d["amount"])))
+    return but(s, players=_set(s, p.seat, pbut(p, life=p.life - d["amount"])))
 
 
 def _life_gained(s: State, d: Data) -> State:
     p = s.players[d["seat"]]
-    return replace(s, players=_set(s, p.seat, replace(p, life=min(p.max_life, p.life + d["amount"]))))
+    return but(s, players=_set(s, p.seat, pbut(p, life=min(p.max_life, p.life + d["amount"]))))
 
 
 def _player_eliminated(s: State, d: Data) -> State:
     p = s.players[d["seat"]]
-    return replace(s, players=_set(s, p.seat, replace(p, alive=False, life=0)))
+    return but(s, players=_set(s, p.seat, pbut(p, alive=False, life=0)))
 
 
 def _cards_inherited(s: State, d: Data) -> State:
@@ -213,18 +212,18 @@ def _cards_inherited(s: State, d: Data) -> State:
     pub, priv = _forget(s, hand)
     priv = priv | {(c, src) for c in hand}
     ps = list(s.players)
-    ps[src] = replace(ps[src], hand=(), in_play=())
-    ps[seat] = replace(ps[seat], hand=ps[seat].hand + hand + in_play)
-    return replace(s, players=tuple(ps), pub=pub | set(in_play), priv=priv)
+    ps[src] = pbut(ps[src], hand=(), in_play=())
+    ps[seat] = pbut(ps[seat], hand=ps[seat].hand + hand + in_play)
+    return but(s, players=tuple(ps), pub=pub | set(in_play), priv=priv)
 
 
 def _awaiting(s: State, d: Data) -> State:
-    return replace(s, phase=d["phase"], bangs=d["bangs"],
+    return but(s, phase=d["phase"], bangs=d["bangs"],
                    stack=tuple(Frame.from_json(f) for f in d["stack"]))
 
 
 def _game_over(s: State, d: Data) -> State:
-    return replace(s, phase="over", stack=(), result=d["result"])
+    return but(s, phase="over", stack=(), result=d["result"])
 
 
 EVOLVE: dict[str, Callable[[Any, Data], State]] = {
@@ -251,7 +250,15 @@ EVOLVE: dict[str, Callable[[Any, Data], State]] = {
 
 
 def evolve(state: Any, event: Any) -> Any:
-    """Apply one recorded event (never validates; unknown types change nothing)."""
+    """Apply one recorded event (never validates; unknown types change nothing).
+
+    The decider folds each event it emits at once and remembers the result
+    on the state it came from, so the service's own fold of the very same
+    event object is a lookup."""
+    if state is not None:
+        done = state.memo.get("next")
+        if done is not None and done[0] is event:
+            return done[1]
     fn = EVOLVE.get(event.type)
     if fn is None:
         return state

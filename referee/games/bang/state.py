@@ -126,6 +126,38 @@ class State:
         return [p.seat for p in self.players if p.alive]
 
 
+def but(s: State, *, players: tuple[Player, ...] | None = None, deck: tuple[str, ...] | None = None,
+        discard: tuple[str, ...] | None = None, turn: Seat | None = None, phase: str | None = None,
+        bangs: int | None = None, limbo: tuple[str, ...] | None = None,
+        stack: tuple[Frame, ...] | None = None, result: Any = None,
+        pub: frozenset[str] | None = None, priv: frozenset[tuple[str, Seat]] | None = None) -> State:
+    """A copy of ``s`` with the given fields changed (a fast ``dataclasses.replace``)."""
+    return State(
+        s.players if players is None else players,
+        s.deck if deck is None else deck,
+        s.discard if discard is None else discard,
+        s.turn if turn is None else turn,
+        s.phase if phase is None else phase,
+        s.three_player,
+        s.bangs if bangs is None else bangs,
+        s.limbo if limbo is None else limbo,
+        s.stack if stack is None else stack,
+        s.result if result is None else result,
+        s.pub if pub is None else pub,
+        s.priv if priv is None else priv,
+        s.suzy,
+        s.vulture,
+    )
+
+
+def pbut(p: Player, *, life: int | None = None, alive: bool | None = None,
+         hand: tuple[str, ...] | None = None, in_play: tuple[str, ...] | None = None) -> Player:
+    """A copy of ``p`` with the given fields changed."""
+    return Player(p.seat, p.role, p.character, p.life if life is None else life, p.max_life,
+                  p.alive if alive is None else alive, p.hand if hand is None else hand,
+                  p.in_play if in_play is None else in_play)
+
+
 def next_alive(state: State, seat: Seat) -> Seat:
     """The next alive seat clockwise after ``seat`` (R7)."""
     n = len(state.players)

@@ -20,30 +20,30 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games.base import Event
+from referee.games.bang import decider
 from referee.games.bang.characters import SHERIFF
 from referee.games.bang.state import Seat, State
 
 Json = dict[str, Any]
 
 
-def _players(state: State) -> list[tuple[Json, str, bool]]:
-    """Public seat entries, cached per state: (entry without role, role, public?)."""
-    cached = state.memo.get("players")
+def _public(state: State) -> tuple[list[Json], list[str], Json | None]:
+    """What every seat sees alike, built once per state (the seat entries with
+    public roles only, the discard pile, the prompt without its moves)."""
+    cached = state.memo.get("public")
     if cached is None:
-        over = state.phase == "over"
-        cached = [({"seat": p.seat, "character": p.character, "life": p.life,
+        show_all = state.three_player or state.phase == "over"
+        players = [{"seat": p.seat, "character": p.character, "life": p.life,
                     "max_life": p.max_life, "alive": p.alive, "hand": len(p.hand),
-                    "in_play": list(p.in_play)},
-                   p.role, p.role == SHERIFF or not p.alive or state.three_player or over)
-                  for p in state.players]
-        state.memo["players"] = cached
+                    "in_play": list(p.in_play),
+                    "role": p.role if show_all or p.role == SHERIFF or not p.alive else None}
+                   for p in state.players]
+        cached = (players, list(state.discard), _prompt(state))
+        state.memo["public"] = cached
     return cached
 
 
-def pending(state: State, seat: Seat | None) -> Json | None:
-    """The open prompt as ``seat`` may see it."""
-    from referee.games.bang import decider  # the prompt lists legal moves
-
+def _prompt(state: State) -> Json | None:
     top = state.top()
     if top is not None:
         who = top.seat
@@ -63,37 +63,46 @@ def pending(state: State, seat: Seat | None) -> Json | None:
         elif k == "lucky":
             out.update(cards=list(state.limbo), purpose=top.purpose.split(":")[0])
         elif k == "kit":
-            out["cards"] = list(state.limbo) if seat == who else len(state.limbo)
+            out["cards"] = len(state.limbo)
     elif state.phase == "discard":
-        who = state.turn
-        p = state.players[who]
-        out = {"kind": "discard", "awaiting": [who], "count": len(p.hand) - p.life}
+        p = state.players[state.turn]
+        out = {"kind": "discard", "awaiting": [state.turn], "count": len(p.hand) - p.life}
     else:
         return None
-    if seat == who:
-        out["moves"] = decider.legal_moves(state, who)
-        out["default"] = decider.default_move(state, who)
-    else:
-        out["moves"] = None
-        out["default"] = None
+    out["moves"] = None
+    out["default"] = None
+    return out
+
+
+def pending(state: State, seat: Seat | None) -> Json | None:
+    """The open prompt as ``seat`` may see it: the awaited seat also gets its
+    legal ``moves`` and the ``default`` (R43)."""
+    prompt = _public(state)[2]
+    if prompt is None or seat != prompt["awaiting"][0]:
+        return prompt
+    out = dict(prompt)
+    if out["kind"] == "kit":
+        out["cards"] = list(state.limbo)
+    out["moves"] = decider.legal_moves(state, seat)
+    out["default"] = decider.default_move(state, seat)
     return out
 
 
 def view(state: State, seat: Seat | None) -> Json:
-    """Public state plus ``seat``'s own hand and role (R83)."""
-    players = []
-    for entry, role, public in _players(state):
-        e = dict(entry)
-        e["role"] = role if public or entry["seat"] == seat else None
-        players.append(e)
+    """Public state plus ``seat``'s own hand and role (R83). Parts every seat
+    sees alike are shared between the views of one state: do not mutate."""
+    players, discard, _ = _public(state)
     own = state.players[seat] if seat is not None else None
+    if own is not None and players[seat]["role"] is None:
+        players = list(players)
+        players[seat] = dict(players[seat], role=own.role)
     return {
         "seat": seat,
         "turn": state.turn,
         "phase": state.phase,
         "bangs": state.bangs,
         "deck": len(state.deck),
-        "discard": list(state.discard),
+        "discard": discard,
         "players": players,
         "hand": list(own.hand) if own is not None else None,
         "role": own.role if own is not None else None,
