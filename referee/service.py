@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator, Mapping, Protocol
 
 from referee.errors import ApiError, game_over, not_found, version_conflict
 from referee.games import registry
-from referee.games.base import Event, GameConfig, Json, Move, RefereeError, Ruleset, Seat, fold
+from referee.games.base import Event, GameConfig, Json, Move, RefereeError, Ruleset, Seat, fold, seat_view
 from referee.games.rng import Rng
 from referee.store import EventStore, canonical, chain_hash, sha256_hex
 
@@ -332,18 +332,11 @@ class GameService:
 
     def view_of(self, game: Game, seat: Seat | None) -> Json:
         rs = game.ruleset
-        state = game.state
-        active = game.status == "active"
-        to_act = sorted(rs.to_act(state)) if active else []
-        body = dict(rs.view(state, seat))
-        pending = body.pop("pending", None)
         return {
             "id": game.id, "ruleset": rs.name, "ruleset_version": rs.version, "version": game.version,
-            "status": game.status, "seat": seat, "to_act": to_act,
-            "legal_moves": rs.legal_moves(state, seat) if active and seat is not None and seat in to_act else [],
-            "pending": pending, "deadline": rs.deadline(state) if active else None,
-            "result": rs.result(state), "state": body, "seats": game.header["seats"],
-            "custom": game.header["custom"], "seed_commitment": game.header["seed_commitment"],
+            "status": game.status, **seat_view(rs, game.state, seat, active=game.status == "active"),
+            "seats": game.header["seats"], "custom": game.header["custom"],
+            "seed_commitment": game.header["seed_commitment"],
         }
 
     def events(self, game_id: str, token: str | None, after: int, wait_s: float) -> Json:

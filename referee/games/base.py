@@ -144,3 +144,21 @@ def fold(ruleset: Ruleset, events: list[Event], state: Any = None) -> Any:
     for event in events:
         state = evolve(state, event)
     return state
+
+
+def seat_view(ruleset: Ruleset, state: Any, seat: Seat | None, *, active: bool | None = None) -> Json:
+    """What one seat is shown of a game, as the API and every bot receive it:
+    ``seat``, ``to_act``, ``legal_moves`` (only when ``seat`` is awaited),
+    ``pending``, ``deadline``, ``result`` and the ruleset's ``state`` view."""
+    result = ruleset.result(state)
+    if active is None:
+        active = result is None
+    to_act = sorted(ruleset.to_act(state)) if active else []
+    body = dict(ruleset.view(state, seat))
+    pending = body.pop("pending", None)
+    return {
+        "seat": seat, "to_act": to_act,
+        "legal_moves": ruleset.legal_moves(state, seat) if active and seat is not None and seat in to_act else [],
+        "pending": pending, "deadline": ruleset.deadline(state) if active else None,
+        "result": result, "state": body,
+    }
