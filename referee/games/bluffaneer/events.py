@@ -21,7 +21,6 @@ one ``decide`` produced.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from referee.games.base import Event
@@ -61,7 +60,7 @@ def _rolled(s: State, d: Data) -> State:
     a, b = d["dice"]
     # F12, F13: a sword or ship double waits for the roller's target.
     phase = STEAL if a == b and a in (SWORD, SHIP) else RESOLVING
-    return replace(s, dice=(a, b), phase=phase, dice_queue=s.dice_queue[d["queued"]:])
+    return s.replace(dice=(a, b), phase=phase, dice_queue=s.dice_queue[d["queued"]:])
 
 
 def _coins(s: State, d: Data) -> State:
@@ -73,36 +72,36 @@ def _coins(s: State, d: Data) -> State:
             box += t["amount"]
         else:
             coins[t["to"]] += t["amount"]
-    return replace(s, coins=tuple(coins), box=box)
+    return s.replace(coins=tuple(coins), box=box)
 
 
 def _revealed(s: State, d: Data) -> State:
     # F24: a revealed card goes face up onto the discard pile at once.
     hands = list(s.hands)
     hands[d["seat"]] = None
-    return replace(s, hands=tuple(hands), discard=s.discard + (d["card"],), phase=RESOLVING)
+    return s.replace(hands=tuple(hands), discard=s.discard + (d["card"],), phase=RESOLVING)
 
 
 def _reshuffled(s: State, d: Data) -> State:
-    return replace(s, deck=tuple(d["order"]), discard=())
+    return s.replace(deck=tuple(d["order"]), discard=())
 
 
 def _drawn(s: State, d: Data) -> State:
     hands = list(s.hands)
     hands[d["seat"]] = d["card"]
-    return replace(s, hands=tuple(hands), deck=s.deck[1:])
+    return s.replace(hands=tuple(hands), deck=s.deck[1:])
 
 
 def _opened(s: State, d: Data) -> State:
-    return replace(s, phase=CLAIMS, opened_at=d["opened_at"], deadline=d["deadline"])
+    return s.replace(phase=CLAIMS, opened_at=d["opened_at"], deadline=d["deadline"])
 
 
 def _claimed(s: State, d: Data) -> State:
-    return replace(s, claims=s.claims + ((d["seat"], d["at"]),))
+    return s.replace(claims=s.claims + ((d["seat"], d["at"]),))
 
 
 def _passed(s: State, d: Data) -> State:
-    return replace(s, passes=s.passes + (d["seat"],))
+    return s.replace(passes=s.passes + (d["seat"],))
 
 
 def _flip(kind: str, d: Data) -> Flip | None:
@@ -113,28 +112,28 @@ def _flip(kind: str, d: Data) -> Flip | None:
 
 def _closed(s: State, d: Data) -> State:
     flip = _flip("claim", d)
-    return replace(
-        s, phase=DECISION if d["winner"] is not None else RESOLVING, deadline=None,
+    return s.replace(
+        phase=DECISION if d["winner"] is not None else RESOLVING, deadline=None,
         claimant=d["winner"], last_flip=flip or s.last_flip,
         flip_queue=s.flip_queue[1:] if d["queued"] else s.flip_queue,
     )
 
 
 def _decided(s: State, _: Data) -> State:
-    return replace(s, phase=RESOLVING)
+    return s.replace(phase=RESOLVING)
 
 
 def _turn_ended(s: State, d: Data) -> State:
-    return replace(
-        s, phase=ROLL, turn=d["next"], dice=None, opened_at=None, deadline=None,
+    return s.replace(
+        phase=ROLL, turn=d["next"], dice=None, opened_at=None, deadline=None,
         claims=(), passes=(), claimant=None,
     )
 
 
 def _game_ended(s: State, d: Data) -> State:
     flip = _flip("final", d)
-    return replace(
-        s, phase=OVER, winner=d["winner"], deadline=None, last_flip=flip or s.last_flip,
+    return s.replace(
+        phase=OVER, winner=d["winner"], deadline=None, last_flip=flip or s.last_flip,
         flip_queue=s.flip_queue[1:] if d["queued"] else s.flip_queue,
     )
 

@@ -59,7 +59,7 @@ def validate_options(options: Mapping[str, Any], players: int) -> dict[str, Any]
     if unknown:
         raise _bad(f"unknown option(s): {', '.join(map(str, unknown))}", "F33")
     out: dict[str, Any] = {}
-    if "first_seat" in options and options["first_seat"] is not None:
+    if "first_seat" in options:
         seat = options["first_seat"]
         if not _is_int(seat) or not 0 <= seat < players:
             raise _bad(f"first_seat must be a seat 0..{players - 1}, not {seat!r}", "F8")

@@ -4,7 +4,7 @@ from __future__ import annotations
 from referee.games.base import Event, Json
 from referee.games.bluffaneer.events import CARD_DRAWN, DECK_RESHUFFLED, GAME_STARTED
 from referee.games.bluffaneer.prompts import pending
-from referee.games.bluffaneer.state import Flip, Seat, State
+from referee.games.bluffaneer.state import OVER, Flip, Seat, State
 from referee.games.bluffaneer.symbols import card_json
 
 
@@ -63,7 +63,10 @@ def redact(event: Event, seat: Seat | None) -> Event:
 
 def hidden(state: State, seat: Seat | None) -> set[str]:
     """Ids ``seat`` must not see: other players' cards and the draw pile
-    (for a spectator every hand and the draw pile) (F31)."""
+    (for a spectator every hand and the draw pile) (F31). Nothing once the
+    game is over: the service then publishes the whole log."""
+    if state.phase == OVER:
+        return set()
     out = {card for s, card in enumerate(state.hands) if s != seat and card is not None}
     out.update(state.deck)
     return out

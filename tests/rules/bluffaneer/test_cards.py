@@ -107,3 +107,10 @@ def test_f31_revealed_cards_are_public_in_the_discard_pile() -> None:
     for seat in (1, 2, None):
         assert given.view(seat)["discard"] == [{"id": "SWORD-SHIP-1", "symbols": ["SWORD", "SHIP"]}]
         assert RULES.redact(given.last[1], seat) == given.last[1]
+
+
+def test_f31_once_the_game_is_over_nothing_is_hidden_any_more() -> None:
+    given = game(3, coins=[10, 1, 10], dice=["CHEST", "CHEST"])
+    assert RULES.hidden(given.state, 0)
+    given.play(0, ROLL)
+    assert RULES.hidden(given.state, 0) == set() and RULES.hidden(given.state, None) == set()

@@ -208,3 +208,37 @@ def test_f32_scenario_flip_no_seat_count_can_reach_is_refused() -> None:
         setup_of(3, {"flips": [3]})
     with raises_rule("F32", "invalid_setup"):
         setup_of(3, {"flips": [True]})
+
+
+# options (F3, F8, F18) ---------------------------------------------------------
+
+def test_f18_claim_window_ms_defaults_to_5000_within_1000_to_60000() -> None:
+    assert RULES.validate_options({}, 4) == {"claim_window_ms": 5000,
+                                             "die_faces": ["CHEST", "SHIP", "SWORD", "SWORD",
+                                                           "SKULL", "SKULL"]}
+    assert RULES.validate_options({"claim_window_ms": 60000}, 4)["claim_window_ms"] == 60000
+    for bad in (999, 60001, True, "5000", None):
+        with raises_rule("F18", "invalid_options"):
+            RULES.validate_options({"claim_window_ms": bad}, 4)
+
+
+def test_f8_first_seat_option_must_be_an_integer_seat() -> None:
+    assert RULES.validate_options({"first_seat": 2}, 3)["first_seat"] == 2
+    for bad in (None, True, "1", -1):
+        with raises_rule("F8", "invalid_options"):
+            RULES.validate_options({"first_seat": bad}, 3)
+
+
+def test_f3_unknown_options_are_refused() -> None:
+    with pytest.raises(InvalidSetup) as info:
+        RULES.validate_options({"colour": "red"}, 3)
+    assert info.value.code == "invalid_options"
+
+
+def test_f3_the_options_schema_agrees_with_validate_options() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = RULES.options_schema
+    jsonschema.validate(RULES.validate_options({"first_seat": 1}, 3), schema)
+    for bad in ({"die_faces": ["CHEST"] * 6}, {"claim_window_ms": 10}, {"x": 1}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(bad, schema)
