@@ -2,6 +2,7 @@
 leak checks after every step, for 3..6 players over many seeds."""
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
@@ -9,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.games import registry
-from referee.games.base import Event
+from referee.games.base import Event, fold
 from referee.games.bluffaneer.state import TOTAL_COINS, State
 from referee.games.bluffaneer.symbols import CARD_IDS, SYMBOLS
 from referee.games.rng import Rng
@@ -88,6 +89,10 @@ def test_f28_random_legal_play_always_reaches_a_result(players: int, seed: bytes
     winner = result["winners"][0]
     assert table.state.coins[winner] == max(table.state.coins)
     assert [s["outcome"] for s in result["seats"]].count("win") == 1
+    # events survive storage as JSON: replaying the stored log rebuilds the state
+    stored = [Event(e.type, json.loads(json.dumps(e.data))) for e in table.events]
+    assert stored == table.events
+    assert fold(RULES, stored) == table.state
 
 
 faces = st.lists(st.sampled_from(SYMBOLS), min_size=6, max_size=6).filter(
