@@ -24,9 +24,9 @@ from typing import Any, Mapping
 from referee.games.base import Event, GameConfig, InvalidSetup
 from referee.games.bang.cards import ALL_CARDS, BLUE, CARD_SET, KEY, WEAPON_OF
 from referee.games.bang.characters import (
-    CHARACTERS, DEPUTY, LIFE, ROLE_DECK, ROLES, SHERIFF, max_life,
+    CHARACTERS, DEPUTY, LIFE, OUTLAW, RENEGADE, ROLE_DECK, ROLES, SHERIFF, max_life,
 )
-from referee.games.bang.engine import Ctx, GameOver, end_result
+from referee.games.bang.engine import Ctx, GameOver
 from referee.games.bang.events import evolve
 from referee.games.bang.flow import act, start_turn
 from referee.games.bang.state import Frame
@@ -148,6 +148,10 @@ def game_started(config: GameConfig, rng: Rng) -> dict[str, Any]:
             count = s["life"] if s["alive"] else 0
             s["hand"], rest = rest[:count], rest[count:]
 
+    alive_roles = [s["role"] for s in seats if s["alive"]]
+    if len(alive_roles) < 2 or (not three and (SHERIFF not in alive_roles or not any(
+            r in (OUTLAW, RENEGADE) for r in alive_roles))):
+        raise _bad("the game would already be over", "R57")
     turn = sc.get("turn", first)
     if type(turn) is not int or not 0 <= turn < n or not seats[turn]["alive"]:
         raise _bad("turn must be the seat of an alive player", "R7")
@@ -163,12 +167,6 @@ def setup(config: GameConfig, rng: Rng) -> list[Event]:
     data = game_started(config, rng)
     first = Event("game_started", data)
     state = evolve(None, first)
-    for p in state.players:
-        if not p.alive:
-            if end_result(state, p.seat, -1) is not None:
-                raise _bad("the game would already be over", "R57")
-    if sum(1 for p in state.players if p.alive) < 2:
-        raise _bad("at least two players must be alive", "R57")
     ctx = Ctx(state, rng)
     phase = data["phase"]
     turn = data["turn"]
