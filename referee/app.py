@@ -49,9 +49,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         kwargs["clock"] = app.config["CLOCK"]
     app.extensions["referee.service"] = GameService(EventStore(client), **kwargs)
 
-    from referee.api import games, meta
+    from referee.api import bots, games, meta
     app.register_blueprint(games.bp)
     app.register_blueprint(meta.bp)
+    app.register_blueprint(bots.bp)
     _register_errors(app)
     _register_metrics(app)
     return app

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import signal
 import subprocess
@@ -27,15 +28,77 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    """A non-forking RQ worker (with the scheduler) on the referee queue."""
+    """A non-forking RQ worker (with the scheduler) on the referee queue, and
+    a sweeper thread that re-enqueues turns a dead worker lost."""
+    import threading
+
     import redis
     from rq import SimpleWorker
 
     from referee.scheduling import QUEUE
     client = redis.Redis.from_url(_redis_url())
+    if not args.burst:
+        threading.Thread(target=_sweeper, args=(client, args.stall_s), daemon=True).start()
     worker = SimpleWorker([QUEUE], connection=client)
     worker.work(burst=args.burst, with_scheduler=True, logging_level="WARNING")
     return 0
+
+
+def _sweeper(client: "redis.Redis", stall_s: float) -> None:  # type: ignore[name-defined]
+    """Every second, one worker at a time (a Redis lock) sweeps stalled games."""
+    from workers.jobs import service_from_env, sweep
+    while True:
+        time.sleep(1.0)
+        try:
+            if client.set("referee:sweeper", os.getpid(), nx=True, px=900):
+                sweep(service_from_env(), stall_ms=int(stall_s * 1000))
+        except Exception as exc:  # keep sweeping through a Redis hiccup
+            print(f"referee worker: sweep failed: {exc!r}", file=sys.stderr, flush=True)
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """Run a tournament through the API, show progress, print the standings."""
+    from referee.client import RefereeClient
+    client = RefereeClient(args.url)
+    body: dict[str, object] = {"ruleset": args.ruleset, "entrants": args.entrants, "games": args.games}
+    if args.players:
+        body["players"] = args.players
+    if args.seed:
+        body["seed"] = args.seed
+    if args.option:
+        body["options"] = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
+    tournament = client._call("POST", "/v1/tournaments", json=body).json()
+    tid = tournament["id"]
+    print(f"tournament {tid}: {args.games} {args.ruleset} games, entrants {', '.join(args.entrants)}")
+    while True:
+        tournament = client._call("GET", f"/v1/tournaments/{tid}").json()
+        done, total = tournament["games_finished"], tournament["games_total"]
+        bar = "#" * int(40 * done / total)
+        print(f"\r[{bar:<40}] {done}/{total}", end="", flush=True)
+        if tournament["status"] == "finished":
+            break
+        time.sleep(args.poll)
+    print()
+    if args.audit:
+        failed = [g["id"] for g in tournament["games"] if not client.audit(g["id"])["ok"]]
+        print(f"audit: {len(tournament['games']) - len(failed)}/{len(tournament['games'])} games clean"
+              + (f"; FAILED: {', '.join(failed)}" if failed else ""))
+    print(format_standings(tournament["standings"]))
+    return 0
+
+
+def format_standings(rows: list[dict]) -> str:  # type: ignore[type-arg]
+    roles = sorted({r for row in rows for r in row["roles"]})
+    head = f"{'#':>2} {'entrant':<22} {'games':>5} {'wins':>5} {'win%':>6} " + \
+        "".join(f"{r[:9]:>10}" for r in roles) + f" {'mu':>6} {'sigma':>6} {'ordinal':>8}"
+    lines = [head, "-" * len(head)]
+    for i, row in enumerate(rows, 1):
+        cells = "".join(f"{100 * row['roles'][r]['win_rate']:>9.1f}%" if r in row["roles"] else f"{'-':>10}"
+                        for r in roles)
+        lines.append(f"{i:>2} {row['name'][:22]:<22} {row['games']:>5} {row['wins']:>5} "
+                     f"{100 * row['win_rate']:>5.1f}% {cells} {row['rating']['mu']:>6.2f} "
+                     f"{row['rating']['sigma']:>6.2f} {row['rating']['ordinal']:>8.2f}")
+    return "\n".join(lines)
 
 
 def cmd_redis(args: argparse.Namespace) -> int:
@@ -92,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.set_defaults(func=cmd_serve)
     worker = sub.add_parser("worker", help="run an RQ worker (bots, timeouts, tournaments)")
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
+    worker.add_argument("--stall-s", type=float, default=float(os.environ.get("REFEREE_STALL_S", 10)),
+                        help="re-enqueue a bot turn or deadline that has not moved for this long")
     worker.set_defaults(func=cmd_worker)
     red = sub.add_parser("redis", help="run a real Redis server in the foreground")
     red.add_argument("--port", type=int, default=DEFAULT_REDIS_PORT)
@@ -103,6 +168,17 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--dir", default="var/redis")
     run.add_argument("--workers", type=int, default=2)
     run.set_defaults(func=cmd_run)
+    tour = sub.add_parser("tournament", help="run a tournament through the API and print the standings")
+    tour.add_argument("--url", default=os.environ.get("REFEREE_URL", "http://127.0.0.1:8000"))
+    tour.add_argument("--ruleset", required=True)
+    tour.add_argument("--entrants", nargs="+", required=True, help="bot ids or built-in bots (random, heuristic)")
+    tour.add_argument("--games", type=int, required=True)
+    tour.add_argument("--players", type=int)
+    tour.add_argument("--seed")
+    tour.add_argument("--option", action="append", help="a game option, NAME=JSON (repeatable)")
+    tour.add_argument("--audit", action="store_true", help="audit every game at the end")
+    tour.add_argument("--poll", type=float, default=1.0)
+    tour.set_defaults(func=cmd_tournament)
     args = parser.parse_args(argv)
     return int(args.func(args) or 0)
 

@@ -1,25 +1,68 @@
-"""What the service hands to RQ after each accepted move: a ``timeout`` job
-at every newly opened deadline (DESIGN.md, Time)."""
+"""What the service hands to RQ after each change of a game (DESIGN.md, Time):
+a ``timeout`` job at every newly opened rules deadline, a turn-clock job at
+every turn deadline, and a bot-turn job for every awaited bot seat. Games
+that wait on a worker are kept in a watch set so a sweeper can re-enqueue
+what a dead worker lost."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 import redis
-from rq import Queue
+from rq import Queue, Retry
 
 from referee.games.base import Seat
 
 QUEUE = "referee"
+WATCH = "referee:watch"
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A game as it is after an accepted move (or at creation)."""
+
+    game_id: str
+    version: int
+    active: bool
+    at: int  # receipt time of the change, ms
+    to_act: frozenset[Seat] = frozenset()
+    bots: dict[Seat, str] = field(default_factory=dict)  # awaited seats played by a bot
+    deadline: int | None = None  # the rules' deadline, when newly opened
+    turn_deadline: int | None = None  # the turn clock's deadline
+    tournament: str | None = None
+
+
+def _when(ms: int) -> datetime:
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
 
 
 class RqScheduler:
     """Enqueues plain RQ jobs (``workers.jobs``) on the ``referee`` queue."""
 
     def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
         self.queue = Queue(QUEUE, connection=client)
 
-    def game_changed(self, game_id: str, version: int, deadline: int | None, to_act: set[Seat]) -> None:
-        if deadline is not None:
-            at = datetime.fromtimestamp(deadline / 1000, tz=timezone.utc)
-            self.queue.enqueue_at(at, "workers.jobs.fire_timeout", game_id,
-                                  job_id=f"timeout-{game_id}-{deadline}", result_ttl=60)
+    def game_changed(self, change: Change, *, attempt: str = "") -> None:
+        gid, version = change.game_id, change.version
+        if change.deadline is not None:
+            self.queue.enqueue_at(_when(change.deadline), "workers.jobs.fire_timeout", gid,
+                                  job_id=f"timeout-{gid}-{change.deadline}{attempt}", result_ttl=60)
+        if change.turn_deadline is not None:
+            self.queue.enqueue_at(_when(change.turn_deadline), "workers.jobs.fire_turn_clock", gid, version,
+                                  job_id=f"clock-{gid}-{version}{attempt}", result_ttl=60)
+        for seat, _bot in sorted(change.bots.items()):
+            self.queue.enqueue("workers.jobs.play_bot_turn", gid, seat, version,
+                               job_id=f"bot-{gid}-{version}-{seat}{attempt}", result_ttl=60,
+                               job_timeout=60, retry=Retry(max=2))
+        if not change.active and change.tournament is not None:
+            self.queue.enqueue("workers.jobs.tournament_game_finished", change.tournament, gid,
+                               job_id=f"tgame-{gid}{attempt}", result_ttl=300)
+        if change.active and (change.bots or change.turn_deadline is not None or change.deadline is not None):
+            self.redis.zadd(WATCH, {gid: change.at})
+        elif not attempt:
+            self.redis.zrem(WATCH, gid)
+
+    def start_tournament(self, tournament_id: str) -> None:
+        self.queue.enqueue("workers.jobs.start_tournament", tournament_id,
+                           job_id=f"tstart-{tournament_id}", result_ttl=300)

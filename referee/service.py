@@ -14,11 +14,14 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator, Mapping, Protocol
 
+from referee.bots import BUILT_IN
 from referee.errors import ApiError, game_over, not_found, version_conflict
 from referee.games import registry
 from referee.games.base import Event, GameConfig, Json, Move, RefereeError, Ruleset, Seat, fold, seat_view
 from referee.games.rng import Rng
+from referee.scheduling import Change
 from referee.store import EventStore, canonical, chain_hash, sha256_hex
+from referee.store.bots import BotDirectory
 
 #: platform events in a game's stream; every other type belongs to the ruleset
 MOVE = "move"
@@ -32,9 +35,11 @@ def wall_ms() -> int:
 
 
 class Scheduler(Protocol):
-    """What the service asks of the job queue after each accepted move."""
+    """What the service asks of the job queue after each change of a game."""
 
-    def game_changed(self, game_id: str, version: int, deadline: int | None, to_act: set[Seat]) -> None: ...
+    def game_changed(self, change: Change, *, attempt: str = "") -> None: ...
+
+    def start_tournament(self, tournament_id: str) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +57,36 @@ class Game:
     rng: int
     status: str
     state: Any
+    last_at: int = 0
 
     @property
     def players(self) -> int:
         return int(self.header["players"])
+
+    @property
+    def turn_timeout_ms(self) -> int | None:
+        seconds = self.header.get("turn_timeout_s")
+        return None if seconds is None else int(seconds * 1000)
+
+    def turn_deadline(self) -> int | None:
+        """When the turn clock applies the default move (``None``: no clock)."""
+        timeout = self.turn_timeout_ms
+        if timeout is None or self.status != "active" or not self.ruleset.to_act(self.state):
+            return None
+        return self.last_at + timeout
+
+    def bot_of(self, seat: Seat) -> str | None:
+        bot: str | None = self.header["seats"][seat].get("bot")
+        return bot
+
+
+def _turn_timeout(value: Any) -> float | None:
+    """The platform option ``turn_timeout_s`` (1 s to 1 day), or ``None``."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 1 <= value <= 86_400:
+        raise ApiError(422, "invalid_options", "turn_timeout_s is a number of seconds from 1 to 86400")
+    return value
 
 
 def _ruleset_events(envelopes: list[Json]) -> list[Event]:
@@ -74,6 +105,7 @@ class GameService:
     def __init__(self, store: EventStore, *, clock: Callable[[], int] = wall_ms,
                  scheduler: Scheduler | None = None, cache_size: int = 4096) -> None:
         self.store = store
+        self.bots = BotDirectory(store.redis)
         self.clock = clock
         self.scheduler = scheduler
         self._cache: OrderedDict[str, Game] = OrderedDict()
@@ -83,8 +115,13 @@ class GameService:
     # -- creation -------------------------------------------------------------
     def create_game(self, ruleset_name: str, *, players: int | None = None, seats: list[Json] | None = None,
                     options: Mapping[str, Any] | None = None, seed: str | None = None,
-                    setup: Mapping[str, Any] | None = None) -> Json:
-        """Deal a new game; returns the 201 body with each seat's secret token."""
+                    setup: Mapping[str, Any] | None = None, tournament: str | None = None,
+                    tournament_seed: str | None = None) -> Json:
+        """Deal a new game; returns the 201 body with each seat's secret token.
+
+        ``tournament_seed`` is a seed the referee itself derived for a
+        tournament game: unlike a client's ``seed`` it does not make the game
+        custom (the tournament's own seed stays secret until it ends)."""
         try:
             ruleset = registry.get(ruleset_name)
         except KeyError:
@@ -96,9 +133,13 @@ class GameService:
         if not ruleset.min_players <= n <= ruleset.max_players:
             raise ApiError(422, "bad_player_count",
                            f"{ruleset.name} takes {ruleset.min_players}–{ruleset.max_players} players, not {n}")
-        opts = ruleset.validate_options(dict(options or {}), n)
+        opts = dict(options or {})
+        turn_timeout_s = _turn_timeout(opts.pop("turn_timeout_s", None))
+        opts = ruleset.validate_options(opts, n)
+        for spec in seat_specs:
+            self._check_bot(spec.get("bot"), ruleset.name)
         custom = seed is not None or setup is not None
-        seed = seed if seed is not None else secrets.token_hex(32)
+        seed = seed if seed is not None else tournament_seed if tournament_seed is not None else secrets.token_hex(32)
         rng = Rng(seed.encode())
         events = ruleset.setup(GameConfig(players=n, options=opts, scenario=setup), rng)
         state = fold(ruleset, events)
@@ -111,17 +152,22 @@ class GameService:
                       for i, s in enumerate(seat_specs)],
             "seed_commitment": sha256_hex(seed), "created_at": now, "custom": custom,
         }
+        if turn_timeout_s is not None:
+            header["turn_timeout_s"] = turn_timeout_s
+        if tournament is not None:
+            header["tournament"] = tournament
         header_hash = sha256_hex(canonical(header))
         envelopes, last_hash = self._envelopes(header_hash, 0, [(None, e) for e in events], now)
         tokens = [secrets.token_urlsafe(24) for _ in range(n)]
         status = "finished" if ruleset.result(state) is not None else "active"
         meta = {"version": str(len(envelopes)), "last_hash": last_hash, "rng": str(rng.position),
                 "status": status, "header": canonical(header), "header_hash": header_hash,
-                "tokens": json.dumps([sha256_hex(t) for t in tokens]), "ruleset": ruleset.name}
+                "tokens": json.dumps([sha256_hex(t) for t in tokens]), "ruleset": ruleset.name,
+                "last_at": str(now)}
         if not self.store.create(game_id, meta, {"seed": seed}, envelopes):
             raise ApiError(409, "game_exists", "a game with this id exists; try again")
         game = Game(game_id, ruleset, header, header_hash, tuple(json.loads(meta["tokens"])), seed,
-                    len(envelopes), last_hash, rng.position, status, state)
+                    len(envelopes), last_hash, rng.position, status, state, now)
         self._remember(game)
         self._notify(game, None)
         return {
@@ -132,13 +178,22 @@ class GameService:
                        "bot": header["seats"][i]["bot"]} for i in range(n)],
         }
 
+    def _check_bot(self, bot: str | None, ruleset: str) -> None:
+        if bot is None or bot in BUILT_IN:
+            return
+        found = self.bots.get(bot)
+        if found is None:
+            raise ApiError(422, "unknown_bot", f"no built-in or registered bot {bot!r} (built-in: {', '.join(BUILT_IN)})")
+        if ruleset not in found[0]["rulesets"]:
+            raise ApiError(422, "bot_ruleset", f"bot {bot} is registered for {found[0]['rulesets']}, not {ruleset}")
+
     # -- loading --------------------------------------------------------------
     def load(self, game_id: str) -> Game:
         """The game at its latest version: cached state plus any newer events."""
         head = self.store.head(game_id)
         if head is None:
             raise not_found(game_id)
-        version, last_hash, rng, status = head
+        version, last_hash, rng, status, last_at = head
         with self._lock:
             cached = self._cache.get(game_id)
         if cached is not None and cached.version == version:
@@ -147,7 +202,8 @@ class GameService:
             cached = self._load_header(game_id)
         tail = self.store.read(game_id, after=cached.version, upto=version)
         state = fold(cached.ruleset, _ruleset_events(tail), cached.state)
-        game = replace(cached, version=version, last_hash=last_hash, rng=rng, status=status, state=state)
+        game = replace(cached, version=version, last_hash=last_hash, rng=rng, status=status, state=state,
+                       last_at=last_at)
         self._remember(game)
         return game
 
@@ -202,6 +258,13 @@ class GameService:
         """A system command (``timeout``) from a worker, through the same path."""
         return self._submit(self.cached(game_id), None, move, expected_version, idempotency_key)
 
+    def submit_for_seat(self, game_id: str, seat: Seat, move: Move, *, expected_version: int,
+                        idempotency_key: str, by: Json) -> bytes:
+        """A move a worker makes for a seat (a bot's, or a default applied by
+        the turn clock), through the same path as a client's; ``by`` says who
+        chose it and is recorded with the move."""
+        return self._submit(self.cached(game_id), seat, move, expected_version, idempotency_key, by)
+
     def cached(self, game_id: str) -> Game:
         """The cached game, possibly stale (the append's version check catches
         that); loads it if this process has never seen it."""
@@ -210,7 +273,7 @@ class GameService:
         return game if game is not None else self.load(game_id)
 
     def _submit(self, game: Game, seat: Seat | None, move: Move, expected_version: int | None,
-                idempotency_key: str | None) -> bytes:
+                idempotency_key: str | None, by: Json | None = None) -> bytes:
         """Decide against the cached state and append with its version as the
         expectation; if another process moved the game on, reload and decide
         again (or 409 when the client stated the version it expects)."""
@@ -228,8 +291,7 @@ class GameService:
                         game, fresh = self.load(game.id), True
                         continue
                     raise game_over(game.version)
-                body, appended = self._decide_and_append(game, seat, move, expected_version,
-                                                         idempotency_key, fingerprint)
+                body, appended = self._decide_and_append(game, seat, move, idempotency_key, fingerprint, by)
             except RefereeError:
                 if idempotency_key is not None:  # a retry of a move that was already applied
                     record = self.store.idem_record(game.id, idempotency_key)
@@ -244,8 +306,8 @@ class GameService:
             game, fresh = self.load(game.id), True
         raise version_conflict(game.version, expected_version if expected_version is not None else game.version)
 
-    def _decide_and_append(self, game: Game, seat: Seat | None, move: Move, expected_version: int | None,
-                           idempotency_key: str | None, fingerprint: str) -> tuple[bytes, Game | None]:
+    def _decide_and_append(self, game: Game, seat: Seat | None, move: Move, idempotency_key: str | None,
+                           fingerprint: str, by: Json | None) -> tuple[bytes, Game | None]:
         """One attempt: ``(body, new game)``, or ``(b"", None)`` when the
         cached version was stale."""
         now = self.clock()
@@ -253,7 +315,10 @@ class GameService:
         events = game.ruleset.decide(game.state, seat, move, rng=rng, now=now)
         state = fold(game.ruleset, events, game.state)
         result = game.ruleset.result(state)
-        produced: list[tuple[Seat | None, Event]] = [(seat, Event(MOVE, {"move": move, "rng": game.rng}))]
+        record: Json = {"move": move, "rng": game.rng}
+        if by is not None:
+            record["by"] = by
+        produced: list[tuple[Seat | None, Event]] = [(seat, Event(MOVE, record))]
         produced += [(seat, e) for e in events]
         if result is not None:
             produced.append((None, Event(SEED_REVEALED, {"seed": game.seed, "result": result})))
@@ -263,10 +328,11 @@ class GameService:
         body = canonical({"version": version, "status": status,
                           "events": [self.present(game, e, seat, status) for e in envelopes]}).encode()
         appended = self.store.append(game.id, game.version, envelopes, last_hash=last_hash, rng=rng.position,
-                                     status=status, idem_key=idempotency_key,
+                                     status=status, at=now, idem_key=idempotency_key,
                                      idem_record=fingerprint.encode() + b"\n" + body)
         if appended.outcome == "ok":
-            new = replace(game, version=version, last_hash=last_hash, rng=rng.position, status=status, state=state)
+            new = replace(game, version=version, last_hash=last_hash, rng=rng.position, status=status, state=state,
+                          last_at=now)
             self._remember(new)
             self._notify(new, game)
             return body, new
@@ -284,13 +350,22 @@ class GameService:
                            "this Idempotency-Key was used for a different move or seat")
         return body
 
+    def change_of(self, game: Game, before: Game | None = None) -> Change:
+        """What the job queue must know of ``game`` now; the rules deadline is
+        included only when ``before`` did not already have it open."""
+        active = game.status == "active"
+        rs = game.ruleset
+        to_act = frozenset(rs.to_act(game.state)) if active else frozenset()
+        deadline = rs.deadline(game.state) if active else None
+        if before is not None and before.status == "active" and rs.deadline(before.state) == deadline:
+            deadline = None
+        bots = {s: b for s in to_act if (b := game.bot_of(s)) is not None}
+        return Change(game.id, game.version, active, game.last_at, to_act, bots, deadline,
+                      game.turn_deadline(), game.header.get("tournament"))
+
     def _notify(self, game: Game, before: Game | None) -> None:
-        if self.scheduler is None:
-            return
-        deadline = game.ruleset.deadline(game.state) if game.status == "active" else None
-        previous = before.ruleset.deadline(before.state) if before is not None and before.status == "active" else None
-        self.scheduler.game_changed(game.id, game.version, deadline if deadline != previous else None,
-                                    game.ruleset.to_act(game.state) if game.status == "active" else set())
+        if self.scheduler is not None:
+            self.scheduler.game_changed(self.change_of(game, before))
 
     @staticmethod
     def _envelopes(prev: str, version: int, produced: list[tuple[Seat | None, Event]], at: int
@@ -335,8 +410,8 @@ class GameService:
         return {
             "id": game.id, "ruleset": rs.name, "ruleset_version": rs.version, "version": game.version,
             "status": game.status, **seat_view(rs, game.state, seat, active=game.status == "active"),
-            "seats": game.header["seats"], "custom": game.header["custom"],
-            "seed_commitment": game.header["seed_commitment"],
+            "turn_deadline": game.turn_deadline(), "seats": game.header["seats"],
+            "custom": game.header["custom"], "seed_commitment": game.header["seed_commitment"],
         }
 
     def events(self, game_id: str, token: str | None, after: int, wait_s: float) -> Json:

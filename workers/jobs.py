@@ -1,4 +1,10 @@
-"""RQ jobs: plain functions whose arguments are ids and ints (STYLE.md §7)."""
+"""RQ jobs: plain functions whose arguments are ids and ints (STYLE.md §7).
+
+Every job reloads the game and acts only if it is still at the version it
+was scheduled for; moves go through the same service path as HTTP, with
+``expected_version`` and an idempotency key derived from game, version and
+seat — so a duplicated, retried or late job never plays twice.
+"""
 from __future__ import annotations
 
 import os
@@ -6,10 +12,12 @@ from functools import lru_cache
 
 import redis
 
+from referee import bots
+from referee.bots.webhook import BotFailure, UrlPolicy, ask
 from referee.errors import ApiError
 from referee.games.base import RefereeError
-from referee.scheduling import RqScheduler
-from referee.service import GameService
+from referee.scheduling import WATCH, RqScheduler
+from referee.service import Game, GameService
 from referee.store import EventStore
 
 TIMEOUT = {"type": "timeout"}
@@ -21,8 +29,17 @@ def service_from_env() -> GameService:
     return GameService(EventStore(client), scheduler=RqScheduler(client))
 
 
+def _retry_on_conflict(attempt: "callable[[], str]") -> str:  # type: ignore[valid-type]
+    try:
+        return attempt()
+    except ApiError as err:
+        return "stale" if err.code in ("version_conflict", "game_over") else err.code
+    except RefereeError as err:
+        return err.code
+
+
 def fire_timeout(game_id: str, svc: GameService | None = None) -> str:
-    """Submit the system ``timeout`` if a deadline is still open and due.
+    """Submit the system ``timeout`` if a rules deadline is open and due.
 
     Checked against the game's version *now*, not when the job was scheduled:
     claims or passes may have come in since. A late or duplicate job is
@@ -36,7 +53,8 @@ def fire_timeout(game_id: str, svc: GameService | None = None) -> str:
         if deadline is None:
             return "stale"
         if svc.clock() < deadline:
-            svc.scheduler and svc.scheduler.game_changed(game_id, game.version, deadline, set())
+            if svc.scheduler is not None:
+                svc.scheduler.game_changed(svc.change_of(game), attempt=f"-early{svc.clock()}")
             return "early"
         try:
             svc.submit_system(game_id, TIMEOUT, expected_version=game.version,
@@ -48,3 +66,104 @@ def fire_timeout(game_id: str, svc: GameService | None = None) -> str:
         except RefereeError as err:
             return err.code
     return "busy"
+
+
+def fire_turn_clock(game_id: str, version: int, svc: GameService | None = None) -> str:
+    """The turn clock ran out at ``version``: apply the rule-defined default
+    move of the lowest awaited seat (recorded as ``by: {"clock": ...}``)."""
+    svc = svc or service_from_env()
+    game = svc.load(game_id)
+    if game.version != version or game.status != "active":
+        return "stale"
+    deadline = game.turn_deadline()
+    if deadline is None:
+        return "stale"
+    if svc.clock() < deadline:
+        if svc.scheduler is not None:
+            svc.scheduler.game_changed(svc.change_of(game), attempt=f"-early{svc.clock()}")
+        return "early"
+    for seat in sorted(game.ruleset.to_act(game.state)):
+        move = game.ruleset.default_move(game.state, seat)
+        if move is None:
+            continue
+        return _retry_on_conflict(lambda: (svc.submit_for_seat(
+            game_id, seat, move, expected_version=version, idempotency_key=f"clock:{version}",
+            by={"default": "turn_clock"}), "defaulted")[1])
+    return "nothing_owed"
+
+
+def _bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[dict, dict]:
+    """``(move, by)``: the bot's choice, or the prompt's default when a webhook
+    bot fails or answers a move that is not legal."""
+    view = svc.view_of(game, seat)
+    legal = view["legal_moves"]
+    if bot in bots.BUILT_IN:
+        return bots.choose(bot, game.ruleset.name, view, legal, seed=f"{game.id}:{game.version}:{seat}"), {"bot": bot}
+    found = svc.bots.get(bot)
+    cause = "unknown_bot"
+    if found is not None:
+        record, secret = found
+        payload = {"game": game.id, "ruleset": game.ruleset.name, "seat": seat, "version": game.version,
+                   "view": view, "legal_moves": legal, "deadline": view.get("turn_deadline")}
+        try:
+            move = ask(record["url"], secret, payload, delivery=f"{game.id}:{game.version}:{seat}",
+                       policy=UrlPolicy.from_env(os.environ),
+                       timeout_s=float(os.environ.get("REFEREE_BOT_TIMEOUT_S", "5")))
+            if move in legal:
+                return move, {"bot": bot}
+            cause = "illegal_move"
+        except BotFailure as failure:
+            cause = failure.cause
+    default = game.ruleset.default_move(game.state, seat)
+    return (default if default is not None else legal[0]), {"bot": bot, "default": cause}
+
+
+def play_bot_turn(game_id: str, seat: int, version: int, svc: GameService | None = None) -> str:
+    """Play one move for a bot seat if the game still awaits it at ``version``."""
+    svc = svc or service_from_env()
+    game = svc.load(game_id)
+    if game.version != version or game.status != "active" or seat not in game.ruleset.to_act(game.state):
+        return "stale"
+    bot = game.bot_of(seat)
+    if bot is None:
+        return "not_a_bot"
+    move, by = _bot_move(svc, game, seat, bot)
+    return _retry_on_conflict(lambda: (svc.submit_for_seat(
+        game_id, seat, move, expected_version=version, idempotency_key=f"bot:{version}:{seat}", by=by),
+        "defaulted" if "default" in by else "played")[1])
+
+
+def sweep(svc: GameService | None = None, *, stall_ms: int = 10_000) -> int:
+    """Re-enqueue the jobs of games that wait on a worker and have not moved
+    for ``stall_ms`` (a worker died mid-job, a job was lost). Harmless when
+    nothing was lost: every job checks the version and keys its move."""
+    svc = svc or service_from_env()
+    now = svc.clock()
+    client = svc.store.redis
+    revived = 0
+    for raw in client.zrangebyscore(WATCH, 0, now - stall_ms, start=0, num=100):
+        game_id = raw.decode()
+        try:
+            game = svc.load(game_id)
+        except ApiError:
+            client.zrem(WATCH, game_id)
+            continue
+        change = svc.change_of(game)
+        if svc.scheduler is None or not change.active:
+            client.zrem(WATCH, game_id)
+            continue
+        client.zadd(WATCH, {game_id: now})  # next look after another stall period
+        svc.scheduler.game_changed(change, attempt=f"-sweep{now}")
+        revived += 1
+    return revived
+
+
+def tournament_game_finished(tournament_id: str, game_id: str) -> str:
+    """Record a finished tournament game and start the next one."""
+    from referee.tournaments import Tournaments
+    return Tournaments(service_from_env()).game_finished(tournament_id, game_id)
+
+
+def start_tournament(tournament_id: str) -> str:
+    from referee.tournaments import Tournaments
+    return Tournaments(service_from_env()).start(tournament_id)

@@ -62,3 +62,49 @@ class ReplayQuery(Schema):
         unknown = RAISE
 
     version = fields.Integer(validate=validate.Range(min=0))
+
+
+class RegisterBot(Schema):
+    """``POST /v1/bots``."""
+
+    class Meta:
+        unknown = RAISE
+
+    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    url = fields.String(required=True, validate=validate.Length(min=1, max=2048))
+    rulesets = fields.List(fields.String(), required=True, validate=validate.Length(min=1, max=8))
+
+
+class Entrant(Schema):
+    class Meta:
+        unknown = RAISE
+
+    bot = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    name = fields.String(validate=validate.Length(min=1, max=64))
+
+
+class EntrantField(fields.Field):
+    """An entrant: a bot id or built-in name, or ``{bot, name}``."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str) and 0 < len(value) <= 64:
+            return value
+        if isinstance(value, dict):
+            loaded: dict[str, Any] = Entrant().load(value)
+            return loaded
+        raise ValidationError("an entrant is a bot id or {bot, name}")
+
+
+class CreateTournament(Schema):
+    """``POST /v1/tournaments``."""
+
+    class Meta:
+        unknown = RAISE
+
+    ruleset = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    entrants = fields.List(EntrantField(), required=True, validate=validate.Length(min=2, max=64))
+    games = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=10_000))
+    players = fields.Integer(strict=True, validate=validate.Range(min=1, max=16))
+    options = fields.Dict(keys=fields.String())
+    seed = fields.String(validate=validate.Length(min=1, max=256))
+    parallel = fields.Integer(strict=True, validate=validate.Range(min=1, max=64))

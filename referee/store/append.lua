@@ -1,7 +1,7 @@
 -- Append all events of one move atomically (DESIGN.md, Architecture).
 -- KEYS[1] events stream, KEYS[2] meta hash, KEYS[3] idempotency key ("" for none)
 -- ARGV[1] expected version, ARGV[2] new last hash, ARGV[3] rng position,
--- ARGV[4] status, ARGV[5] idempotency fingerprint, ARGV[6] idempotency record,
+-- ARGV[4] status, ARGV[5] receipt time of the move (ms), ARGV[6] idempotency record,
 -- ARGV[7] idempotency ttl (s), ARGV[8] number of events, ARGV[9..] event JSON
 -- Returns {"ok", version} | {"conflict", version} | {"idem", record} | {"missing", 0}
 if KEYS[3] ~= "" then
@@ -17,7 +17,8 @@ for i = 1, n do
   seq = seq + 1
   redis.call("XADD", KEYS[1], tostring(seq) .. "-0", "e", ARGV[8 + i])
 end
-redis.call("HSET", KEYS[2], "version", seq, "last_hash", ARGV[2], "rng", ARGV[3], "status", ARGV[4])
+redis.call("HSET", KEYS[2], "version", seq, "last_hash", ARGV[2], "rng", ARGV[3], "status", ARGV[4],
+           "last_at", ARGV[5])
 if KEYS[3] ~= "" then
   redis.call("SET", KEYS[3], ARGV[6], "EX", tonumber(ARGV[7]))
 end

@@ -59,12 +59,13 @@ class EventStore:
         return bool(self._create(keys=[events, meta_key, secret_key], args=args))
 
     def append(self, game_id: str, expected: int, envelopes: list[dict[str, Any]], *, last_hash: str,
-               rng: int, status: str, idem_key: str | None = None, idem_record: bytes = b"") -> AppendResult:
+               rng: int, status: str, at: int = 0, idem_key: str | None = None,
+               idem_record: bytes = b"") -> AppendResult:
         """Append ``envelopes`` if the game is still at ``expected``; store the
         idempotency record in the same step."""
         events, meta_key, _ = _keys(game_id)
         ikey = self.idem_key(game_id, idem_key) if idem_key else ""
-        args: list[Any] = [expected, last_hash, rng, status, "", idem_record, IDEMPOTENCY_TTL_S,
+        args: list[Any] = [expected, last_hash, rng, status, at, idem_record, IDEMPOTENCY_TTL_S,
                            len(envelopes), *(canonical(e) for e in envelopes)]
         outcome, value = self._append(keys=[events, meta_key, ikey], args=args)
         outcome = outcome.decode() if isinstance(outcome, bytes) else outcome
@@ -80,13 +81,14 @@ class EventStore:
             return None
         return {k.decode(): v.decode() for k, v in raw.items()}
 
-    def head(self, game_id: str) -> tuple[int, str, int, str] | None:
-        """(version, last_hash, rng position, status) in one round trip."""
+    def head(self, game_id: str) -> tuple[int, str, int, str, int] | None:
+        """(version, last_hash, rng position, status, last receipt time) in one round trip."""
         _, meta_key, _ = _keys(game_id)
-        version, last_hash, rng, status = self.redis.hmget(meta_key, "version", "last_hash", "rng", "status")
+        version, last_hash, rng, status, last_at = self.redis.hmget(
+            meta_key, "version", "last_hash", "rng", "status", "last_at")
         if version is None:
             return None
-        return int(version), last_hash.decode(), int(rng), status.decode()
+        return int(version), last_hash.decode(), int(rng), status.decode(), int(last_at or 0)
 
     def seed(self, game_id: str) -> str:
         _, _, secret_key = _keys(game_id)

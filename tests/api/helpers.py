@@ -12,7 +12,8 @@ def auth(token: str) -> dict[str, str]:
 
 
 def create(client: FlaskClient, ruleset: str = "bluffaneer", players: int = 4, **body: Any) -> dict[str, Any]:
-    response = client.post("/v1/games", json={"ruleset": ruleset, "players": players, **body})
+    sizing = {} if "seats" in body else {"players": players}
+    response = client.post("/v1/games", json={"ruleset": ruleset, **sizing, **body})
     assert response.status_code == 201, response.get_json()
     created: dict[str, Any] = response.get_json()
     return created

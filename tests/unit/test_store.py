@@ -40,7 +40,7 @@ def test_append_checks_the_expected_version(redis_client: redis.Redis) -> None:
     stale = store.append("g1", 1, [_env(2, last)], last_hash="x", rng=0, status="active")
     assert (stale.outcome, stale.version) == ("conflict", 2)
     assert [e["seq"] for e in store.read("g1")] == [1, 2]
-    assert store.head("g1") == (2, e2["hash"], 0, "active")
+    assert store.head("g1") == (2, e2["hash"], 0, "active", 0)
 
 
 def test_append_to_a_missing_game_says_missing(redis_client: redis.Redis) -> None:

@@ -1,0 +1,52 @@
+"""``/v1/bots`` and ``/v1/tournaments``."""
+from __future__ import annotations
+
+import os
+
+from flask import Blueprint, current_app
+
+from referee.api.context import bearer_token, json_body, service
+from referee.bots.webhook import UrlPolicy
+from referee.errors import ApiError
+from referee.games import registry
+from referee.schemas import CreateTournament, RegisterBot
+from referee.tournaments import Tournaments
+
+bp = Blueprint("bots", __name__)
+REGISTER, TOURNAMENT = RegisterBot(), CreateTournament()
+
+
+def _policy() -> UrlPolicy:
+    configured = current_app.config.get("BOT_URL_POLICY")
+    return configured if configured is not None else UrlPolicy.from_env(os.environ)
+
+
+@bp.post("/v1/bots")
+def register_bot() -> tuple[dict, int]:
+    body = json_body(REGISTER)
+    unknown = [r for r in body["rulesets"] if r not in registry.names()]
+    if unknown:
+        raise ApiError(422, "unknown_ruleset", f"no ruleset {unknown[0]!r}")
+    _policy().check(body["url"])
+    svc = service()
+    return svc.bots.register(body["name"], body["url"], body["rulesets"], svc.clock()), 201
+
+
+@bp.get("/v1/bots/<bot_id>")
+def get_bot(bot_id: str) -> dict:
+    return service().bots.owner_view(bot_id, bearer_token())
+
+
+@bp.post("/v1/tournaments")
+def create_tournament() -> tuple[dict, int]:
+    body = json_body(TOURNAMENT)
+    svc = service()
+    created = Tournaments(svc).create(body)
+    if svc.scheduler is not None:
+        svc.scheduler.start_tournament(created["id"])
+    return created, 201
+
+
+@bp.get("/v1/tournaments/<tournament_id>")
+def get_tournament(tournament_id: str) -> dict:
+    return Tournaments(service()).get(tournament_id)

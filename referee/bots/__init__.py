@@ -1,0 +1,20 @@
+"""Built-in bots: ``random`` (uniform over the legal moves) and ``heuristic``
+(sensible play from its own seat's view only). Pure: a bot gets what the API
+shows its seat — ``seat_view`` — and a seeded ``Rng``, nothing else."""
+from __future__ import annotations
+
+from referee.games.base import Json, Move
+from referee.games.rng import Rng
+
+BUILT_IN = ("random", "heuristic")
+
+
+def choose(kind: str, ruleset: str, view: Json, legal_moves: list[Move], seed: str) -> Move:
+    """The move built-in bot ``kind`` plays; ``seed`` makes it reproducible."""
+    rng = Rng(seed.encode())
+    if kind == "random":
+        return rng.choice(legal_moves)
+    if kind == "heuristic":
+        from referee.bots.heuristic import CHOOSERS
+        return CHOOSERS[ruleset](view, legal_moves, rng)
+    raise KeyError(f"no built-in bot {kind!r}")

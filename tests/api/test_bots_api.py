@@ -1,0 +1,218 @@
+"""Bots, turn clocks and tournaments through the API, with jobs run by a real
+RQ SimpleWorker (burst) on the test Redis."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+import pytest
+from rq import Queue, SimpleWorker
+
+import workers.jobs as jobs
+from referee.bots.webhook import UrlPolicy, sign, verify
+from referee.scheduling import QUEUE
+from referee.tournaments import seating
+from tests.api.helpers import auth, create, move, ndjson, view
+from tests.webhook_bot import WebhookBot
+
+
+@pytest.fixture
+def work(service: Any, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Run queued jobs in this process (a real RQ SimpleWorker, burst mode)."""
+    monkeypatch.setattr(jobs, "service_from_env", lambda: service)
+    monkeypatch.setenv("REFEREE_BOT_ALLOW_PRIVATE", "1")
+
+    def run(max_rounds: int = 500) -> None:
+        queue = Queue(QUEUE, connection=redis_client)
+        for _ in range(max_rounds):
+            if queue.count == 0:
+                return
+            SimpleWorker([queue], connection=redis_client).work(burst=True, logging_level="ERROR")
+    return run
+
+
+@pytest.fixture
+def loopback_app(app: Any) -> Any:
+    app.config["BOT_URL_POLICY"] = UrlPolicy(allow_private=True)
+    return app
+
+
+def _moves(client: Any, game_id: str) -> list[dict]:
+    log = ndjson(client.get(f"/v1/games/{game_id}/log", headers=auth("admin-secret")).get_data(as_text=True))
+    return [e for e in log[1:] if e["type"] == "move"]
+
+
+# -- bot seats ---------------------------------------------------------------
+def test_unknown_bot_seat_is_refused(client: Any) -> None:
+    r = client.post("/v1/games", json={"ruleset": "bluffaneer", "seats": [{"bot": "nobody"}, {}, {}]})
+    assert r.status_code == 422 and r.get_json()["code"] == "unknown_bot"
+
+
+def test_random_bots_play_a_whole_game_through_the_service_path(client: Any, work: Any) -> None:
+    game = create(client, seats=[{"bot": "random"}] * 4)
+    work()
+    final = view(client, game)
+    assert final["status"] == "finished"
+    moves = _moves(client, game["id"])
+    assert moves and all(m["data"]["by"] == {"bot": "random"} for m in moves)
+    assert client.get(f"/v1/games/{game['id']}/audit").get_json()["ok"]
+
+
+def test_a_duplicated_bot_job_never_plays_twice(client: Any, service: Any, work: Any) -> None:
+    game = create(client, seats=[{"bot": "random"}, {}, {}])
+    version = view(client, game)["version"]
+    # the job enqueued at creation, plus the same turn run twice more by hand
+    assert jobs.play_bot_turn(game["id"], 0, version, svc=service) == "played"
+    assert jobs.play_bot_turn(game["id"], 0, version, svc=service) == "stale"
+    work()
+    assert len(_moves(client, game["id"])) == 1
+
+
+def test_mixed_table_human_waits_while_bots_play(client: Any, work: Any) -> None:
+    game = create(client, seats=[{"name": "ann"}, {"bot": "random"}, {"bot": "random"}],
+                  setup={"turn": 0, "dice": ["SHIP", "SKULL"], "seats": [{"card": ["CHEST", "SWORD"]}, {}, {}]})
+    assert move(client, game, 0, {"type": "roll"}).status_code == 201
+    work()  # both bots answer the claim window
+    after = view(client, game)
+    assert 1 not in after["to_act"] and 2 not in after["to_act"]
+
+
+# -- webhook bots ------------------------------------------------------------
+def test_register_bot_returns_a_secret_and_owner_reads_it(loopback_app: Any) -> None:
+    client = loopback_app.test_client()
+    r = client.post("/v1/bots", json={"name": "b", "url": "http://127.0.0.1:9/turn", "rulesets": ["bluffaneer"]})
+    assert r.status_code == 201
+    bot = r.get_json()
+    got = client.get(f"/v1/bots/{bot['id']}", headers=auth(bot["secret"]))
+    assert got.status_code == 200 and "secret" not in got.get_json()
+    assert client.get(f"/v1/bots/{bot['id']}", headers=auth("wrong")).status_code == 401
+    assert client.get("/v1/bots/bot_missing").status_code == 404
+
+
+def test_private_and_loopback_bot_urls_are_refused_unless_allowed(client: Any) -> None:
+    for url in ("http://127.0.0.1:8000/x", "http://10.0.0.1/x", "http://localhost/x", "ftp://example.com/x"):
+        r = client.post("/v1/bots", json={"name": "b", "url": url, "rulesets": ["bluffaneer"]})
+        assert r.status_code == 422 and r.get_json()["code"] == "bot_url_refused", url
+
+
+def test_bot_url_allowlist() -> None:
+    policy = UrlPolicy(allowlist=("bots.example.org",), allow_private=True)
+    with pytest.raises(Exception):
+        policy.check("http://127.0.0.1/x")
+
+
+def test_signature_is_hmac_of_timestamp_and_body_and_refuses_stale() -> None:
+    sig = sign("s3cret", 1000, b'{"a":1}')
+    assert verify("s3cret", "1000", b'{"a":1}', sig, now=1000)
+    assert not verify("s3cret", "1000", b'{"a":2}', sig, now=1000)
+    assert not verify("s3cret", "1000", b'{"a":1}', sig, now=1000 + 301)  # replayed too late
+    assert not verify("other", "1000", b'{"a":1}', sig, now=1000)
+
+
+def _register(client: Any, bot: WebhookBot) -> str:
+    r = client.post("/v1/bots", json={"name": "hook", "url": bot.url, "rulesets": ["bluffaneer"]})
+    assert r.status_code == 201, r.get_json()
+    bot.secret = r.get_json()["secret"]
+    return str(r.get_json()["id"])
+
+
+def test_webhook_bot_plays_with_signed_requests(loopback_app: Any, work: Any) -> None:
+    client = loopback_app.test_client()
+    with WebhookBot("first") as hook:
+        bot_id = _register(client, hook)
+        game = create(client, seats=[{"bot": bot_id}, {"bot": "random"}, {"bot": "random"}])
+        work()
+        assert view(client, game)["status"] == "finished"
+        assert hook.requests and hook.bad_signatures == 0
+        first = hook.requests[0]
+        assert set(first) >= {"game", "seat", "version", "view", "legal_moves", "deadline", "delivery"}
+        hooked = [m for m in _moves(client, game["id"]) if m["actor"] == 0]
+        assert hooked and all(m["data"]["by"] == {"bot": bot_id} for m in hooked)
+
+
+@pytest.mark.parametrize("mode", ["nonsense", "error", "garbage", "sleep"])
+def test_webhook_failure_or_illegal_answer_gets_the_default_move_recorded_as_such(
+        loopback_app: Any, work: Any, monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
+    monkeypatch.setenv("REFEREE_BOT_TIMEOUT_S", "0.3")
+    client = loopback_app.test_client()
+    with WebhookBot(mode, sleep_s=1.0) as hook:
+        bot_id = _register(client, hook)
+        game = create(client, seats=[{"bot": bot_id}, {}, {}], setup={"turn": 0})
+        work()
+        first = _moves(client, game["id"])[0]
+        assert first["actor"] == 0 and first["data"]["move"] == {"type": "roll"}  # F21's default: the roll
+        assert first["data"]["by"]["default"] in {"illegal_move", "http_500", "not_json", "timeout"}
+        if mode in ("error", "sleep"):
+            assert len(hook.requests) == 2  # one bounded retry, same delivery id
+            assert hook.requests[0]["delivery"] == hook.requests[1]["delivery"]
+
+
+# -- turn clocks -------------------------------------------------------------
+def test_turn_clock_deadline_is_in_the_view_and_applies_the_default(client: Any, clock: Any, service: Any) -> None:
+    game = create(client, players=3, options={"turn_timeout_s": 30}, setup={"turn": 1})
+    seen = view(client, game)
+    assert seen["turn_deadline"] == clock.now + 30_000
+    assert jobs.fire_turn_clock(game["id"], seen["version"], svc=service) == "early"
+    clock.advance(30_000)
+    assert jobs.fire_turn_clock(game["id"], seen["version"] - 1, svc=service) == "stale"
+    assert jobs.fire_turn_clock(game["id"], seen["version"], svc=service) == "defaulted"
+    assert jobs.fire_turn_clock(game["id"], seen["version"], svc=service) == "stale"
+    record = _moves(client, game["id"])[0]
+    assert record["actor"] == 1 and record["data"]["by"] == {"default": "turn_clock"}
+
+
+def test_turn_timeout_option_is_validated(client: Any) -> None:
+    r = client.post("/v1/games", json={"ruleset": "bluffaneer", "players": 3, "options": {"turn_timeout_s": 0}})
+    assert r.status_code == 422 and r.get_json()["code"] == "invalid_options"
+
+
+# -- tournaments ---------------------------------------------------------------
+def test_seating_rotates_every_entrant_through_every_seat() -> None:
+    seats = Counter((e, s) for g in range(8) for s, e in enumerate(seating(g, 4, 4)))
+    assert set(seats.values()) == {2} and len(seats) == 16
+
+
+def test_seating_rotates_roles_when_the_ruleset_deals_them() -> None:
+    roles = ["outlaw", "sheriff", "renegade", "outlaw"]
+    got = Counter()
+    for g in range(4):
+        order = seating(g, 4, 4, roles)
+        for seat, entrant in enumerate(order):
+            got[(entrant, roles[seat])] += 1
+    assert all(got[(e, "sheriff")] == 1 and got[(e, "renegade")] == 1 and got[(e, "outlaw")] == 2
+               for e in range(4))
+
+
+def test_tournament_runs_in_workers_and_reports_standings(client: Any, work: Any) -> None:
+    r = client.post("/v1/tournaments", json={"ruleset": "bluffaneer", "games": 8, "parallel": 3,
+                                             "entrants": ["random", "random", "random", {"bot": "random", "name": "r4"}]})
+    assert r.status_code == 201, r.get_json()
+    tid = r.get_json()["id"]
+    work(max_rounds=2000)
+    t = client.get(f"/v1/tournaments/{tid}").get_json()
+    assert t["status"] == "finished" and t["games_finished"] == 8 and len(t["games"]) == 8
+    assert {row["name"] for row in t["standings"]} == {"random", "random#2", "random#3", "r4"}
+    assert all(row["games"] == 8 for row in t["standings"])
+    assert sum(row["wins"] for row in t["standings"]) == 8
+    assert all(row["rating"]["sigma"] > 0 for row in t["standings"])
+    assert t["seed"] is not None
+    for g in t["games"]:
+        game = client.get(f"/v1/games/{g['id']}").get_json()
+        assert game["custom"] is False
+        assert client.get(f"/v1/games/{g['id']}/audit").get_json()["ok"]
+    seat_of = Counter()
+    for g in t["games"]:
+        for s in client.get(f"/v1/games/{g['id']}").get_json()["seats"]:
+            seat_of[(s["name"], s["seat"])] += 1
+    assert set(seat_of.values()) == {2}
+
+
+def test_tournament_validation(client: Any) -> None:
+    r = client.post("/v1/tournaments", json={"ruleset": "bluffaneer", "games": 2, "entrants": ["random", "ghost"]})
+    assert r.status_code == 422 and r.get_json()["code"] == "unknown_bot"
+    r = client.post("/v1/tournaments", json={"ruleset": "bluffaneer", "games": 2, "entrants": ["random", "random"]})
+    assert r.status_code == 422 and r.get_json()["code"] == "too_few_entrants"
+    r = client.post("/v1/tournaments", json={"ruleset": "bluffaneer", "games": 0, "entrants": ["random"] * 3})
+    assert r.status_code == 400
+    assert client.get("/v1/tournaments/t_missing").status_code == 404

@@ -1,0 +1,71 @@
+"""A webhook bot served on loopback for the tests: it verifies each request's
+signature, records it, and answers as its ``mode`` says."""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from referee.bots.webhook import verify
+
+
+class WebhookBot:
+    def __init__(self, mode: str = "first", sleep_s: float = 0.0) -> None:
+        self.mode, self.sleep_s = mode, sleep_s
+        self.secret = ""
+        self.requests: list[dict[str, Any]] = []
+        self.bad_signatures = 0
+        self.hang_first = 0  # this many first requests sleep `sleep_s` before answering
+        bot = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                if not verify(bot.secret, self.headers.get("X-Referee-Timestamp", ""), body,
+                              self.headers.get("X-Referee-Signature", "")):
+                    bot.bad_signatures += 1
+                    self._send(401, b"{}")
+                    return
+                payload = json.loads(body)
+                bot.requests.append({"delivery": self.headers.get("X-Referee-Delivery"), **payload})
+                if bot.hang_first > 0:
+                    bot.hang_first -= 1
+                    time.sleep(bot.sleep_s)
+                if bot.mode == "sleep":
+                    time.sleep(bot.sleep_s)
+                if bot.mode == "error":
+                    self._send(500, b"boom")
+                elif bot.mode == "garbage":
+                    self._send(200, b"<html>not json</html>")
+                elif bot.mode == "nonsense":
+                    self._send(200, json.dumps({"move": {"type": "fly", "to": "moon"}}).encode())
+                else:
+                    self._send(200, json.dumps({"move": payload["legal_moves"][-1]}).encode())
+
+            def _send(self, status: int, data: bytes) -> None:
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except OSError:  # the caller gave up (timeout): nothing to answer
+                    pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/turn"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> "WebhookBot":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.shutdown()
+        self.server.server_close()
