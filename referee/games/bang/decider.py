@@ -39,9 +39,19 @@ def to_act(state: State | None) -> set[Seat]:
 
 
 def legal_moves(state: State | None, seat: Seat) -> list[Move]:
-    """Every move ``decide`` accepts from ``seat`` now, in a stable order."""
+    """Every move ``decide`` accepts from ``seat`` now, in a stable order.
+    Computed once per state and seat: callers must not mutate the list."""
     if state is None or state.phase == "over":
         return []
+    memo = state.memo
+    key = ("legal", seat)
+    cached = memo.get(key)
+    if cached is None:
+        cached = memo[key] = _legal(state, seat)
+    return cached  # type: ignore[no-any-return]
+
+
+def _legal(state: State, seat: Seat) -> list[Move]:
     top = state.top()
     if top is not None:
         return reactions.prompt_moves(state, top) if top.seat == seat else []
@@ -107,7 +117,7 @@ def _validate(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
         card = m["card"]
         if card not in p.hand:
             raise _no("card_not_in_hand", "R11", f"{card} is not in your hand")
-        if m not in turn.card_moves(state, seat, card):
+        if m not in legal_moves(state, seat):
             code, rule, detail = turn.why_not(state, seat, m)
             raise _no(code, rule, detail)
         return lambda ctx: turn.play(ctx, seat, m)

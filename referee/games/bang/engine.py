@@ -97,7 +97,9 @@ class Ctx:
         """Write the agenda, phase and BANG! count if they changed."""
         s = self.state
         stack = tuple(self.stack)
-        if stack != s.stack or self.phase != s.phase or self.bangs != s.bangs:
+        old = s.stack
+        same = len(stack) == len(old) and all(a is b for a, b in zip(stack, old))
+        if not same or self.phase != s.phase or self.bangs != s.bangs:
             self.emit("awaiting", {"phase": self.phase, "bangs": self.bangs,
                                    "stack": [f.to_json() for f in stack]},
                       but(s, phase=self.phase, bangs=self.bangs, stack=stack))

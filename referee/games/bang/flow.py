@@ -3,7 +3,6 @@
 abilities (R50, R61, R64)."""
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable
 
 from referee.games.bang.cards import explodes, is_heart, red
@@ -103,8 +102,8 @@ def apply_check(ctx: Ctx, seat: Seat, purpose: str, card: str | None) -> None:
     else:
         source = purpose.split(":", 1)[1]
         shot = ctx.stack.pop()
-        shot = replace(shot, used=shot.used + (source,),
-                       misses=shot.misses + (1 if is_heart(card) else 0))
+        shot = Frame("shot", shot.seat, shot.src, shot.card, shot.needed,
+                     shot.misses + (1 if is_heart(card) else 0), shot.used + (source,), shot.played)
         if shot.misses < shot.needed:
             ctx.stack.append(shot)
 
@@ -115,11 +114,11 @@ def _turn(ctx: Ctx, f: Frame) -> None:
     seat = f.seat
     p = ctx.state.players[seat]
     if f.step == "dynamite":
-        ctx.stack.append(replace(f, step="jail"))
+        ctx.stack.append(Frame("turn", seat, step="jail"))
         if has_key(p.in_play, "DYNAMITE"):
             check(ctx, seat, "dynamite")
     elif f.step == "jail":
-        ctx.stack.append(replace(f, step="draw"))
+        ctx.stack.append(Frame("turn", seat, step="draw"))
         if has_key(p.in_play, "JAIL"):
             check(ctx, seat, "jail")
     else:
@@ -160,7 +159,7 @@ def _multi(ctx: Ctx, f: Frame) -> None:
     if not targets:
         return
     if len(targets) > 1:
-        ctx.stack.append(replace(f, targets=tuple(targets[1:])))
+        ctx.stack.append(Frame("multi", src=f.src, card=f.card, targets=tuple(targets[1:])))
     if f.card == "GATLING":
         ctx.stack.append(Frame("shot", targets[0], src=f.src, card=f.card, needed=1))
     else:

@@ -4,7 +4,6 @@ Lucky Duke's pick (R42), Kit Carlson's keep (R67) and the phase-1 source of
 Jesse Jones and Pedro Ramirez (R65, R70)."""
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
@@ -85,14 +84,14 @@ def respond(ctx: Ctx, seat: Seat, card: str) -> None:
     f = ctx.stack.pop()
     if f.kind == "shot":
         ctx.emit("card_played", {"seat": seat, "card": card, "response": "missed"})
-        f = replace(f, misses=f.misses + 1, played=f.played + 1)
+        f = Frame("shot", f.seat, f.src, f.card, f.needed, f.misses + 1, f.used, f.played + 1)
         if f.misses < f.needed:
             ctx.stack.append(f)
     elif f.kind == "indians":
         ctx.emit("card_discarded", {"seat": seat, "cards": [card], "reason": "indians"})
     elif f.kind == "duel":
         ctx.emit("card_discarded", {"seat": seat, "cards": [card], "reason": "duel"})
-        ctx.stack.append(replace(f, seat=f.other, other=f.seat))
+        ctx.stack.append(Frame("duel", f.other, src=f.src, card=f.card, other=f.seat))
     else:  # dying: Beer (R25 b, R48, R49)
         ctx.emit("card_played", {"seat": seat, "card": card, "response": "beer"})
         if alive_count(ctx.state) > 2:

@@ -65,24 +65,35 @@ class Frame:
     purpose: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind}
-        for name, default in _DEFAULTS:
-            value = getattr(self, name)
-            if value != default:
-                out[name] = list(value) if isinstance(value, tuple) else value
+        """Only the fields that differ from their defaults."""
+        out: dict[str, Any] = {"kind": self.kind, "seat": self.seat}
+        if self.src != -1:
+            out["src"] = self.src
+        if self.card:
+            out["card"] = self.card
+        if self.needed:
+            out["needed"] = self.needed
+            out["misses"] = self.misses
+            out["used"] = list(self.used)
+            out["played"] = self.played
+        if self.other != -1:
+            out["other"] = self.other
+        if self.by != -1:
+            out["by"] = self.by
+        if self.targets:
+            out["targets"] = list(self.targets)
+        if self.amount:
+            out["amount"] = self.amount
+        if self.step:
+            out["step"] = self.step
+        if self.purpose:
+            out["purpose"] = self.purpose
         return out
 
     @staticmethod
     def from_json(data: Any) -> "Frame":
         kw = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items()}
         return Frame(**kw)
-
-
-_DEFAULTS: tuple[tuple[str, Any], ...] = (
-    ("seat", -1), ("src", -1), ("card", ""), ("needed", 0), ("misses", 0), ("used", ()),
-    ("played", 0), ("other", -1), ("by", -1), ("targets", ()), ("amount", 0),
-    ("step", ""), ("purpose", ""),
-)
 
 
 @dataclass(frozen=True, slots=True)

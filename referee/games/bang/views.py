@@ -74,10 +74,11 @@ def _prompt(state: State) -> Json | None:
     return out
 
 
-def pending(state: State, seat: Seat | None) -> Json | None:
+def pending(state: State, seat: Seat | None, prompt: Json | None = None) -> Json | None:
     """The open prompt as ``seat`` may see it: the awaited seat also gets its
     legal ``moves`` and the ``default`` (R43)."""
-    prompt = _public(state)[2]
+    if prompt is None:
+        prompt = _public(state)[2]
     if prompt is None or seat != prompt["awaiting"][0]:
         return prompt
     out = dict(prompt)
@@ -91,7 +92,7 @@ def pending(state: State, seat: Seat | None) -> Json | None:
 def view(state: State, seat: Seat | None) -> Json:
     """Public state plus ``seat``'s own hand and role (R83). Parts every seat
     sees alike are shared between the views of one state: do not mutate."""
-    players, discard, _ = _public(state)
+    players, discard, prompt = _public(state)
     own = state.players[seat] if seat is not None else None
     if own is not None and players[seat]["role"] is None:
         players = list(players)
@@ -106,7 +107,7 @@ def view(state: State, seat: Seat | None) -> Json:
         "players": players,
         "hand": list(own.hand) if own is not None else None,
         "role": own.role if own is not None else None,
-        "pending": pending(state, seat),
+        "pending": pending(state, seat, prompt) if prompt is not None else None,
         "result": state.result,
     }
 
