@@ -15,12 +15,18 @@ def seat_distance(state: State, a: Seat, b: Seat) -> int:
     return min(k, m - k)
 
 
+_SCOPES = frozenset(c for c in KEY if KEY[c] == "SCOPE")
+_MUSTANGS = frozenset(c for c in KEY if KEY[c] == "MUSTANG")
+
+
 def _scope(p: Player) -> int:
-    return sum(1 for c in p.in_play if KEY[c] == "SCOPE") + (1 if p.character == ROSE_DOOLAN else 0)
+    n = 1 if p.character == ROSE_DOOLAN else 0
+    return n + len(_SCOPES.intersection(p.in_play)) if p.in_play else n
 
 
 def _mustang(p: Player) -> int:
-    return sum(1 for c in p.in_play if KEY[c] == "MUSTANG") + (1 if p.character == PAUL_REGRET else 0)
+    n = 1 if p.character == PAUL_REGRET else 0
+    return n + len(_MUSTANGS.intersection(p.in_play)) if p.in_play else n
 
 
 def sees_at(state: State, a: Seat, b: Seat) -> int:

@@ -62,28 +62,42 @@ def _card(value: str, field: str) -> None:
         raise _bad(f"{field}: unknown card {value!r}")
 
 
+#: type -> (required field names, every allowed field name incl. "type")
+_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    t: (frozenset(req), frozenset(req) | frozenset(opt) | {"type"}) for t, (req, opt) in SHAPES.items()
+}
+
+
 def parse(move: Any) -> Move:
     """Check the shape of ``move``; return it unchanged if well formed."""
-    if not isinstance(move, dict):
+    if type(move) is not dict:
         raise _bad("a move is a JSON object")
     t = move.get("type")
-    if not isinstance(t, str) or t not in SHAPES:
+    shape = _KEYS.get(t) if type(t) is str else None
+    if shape is None:
         raise _bad(f"unknown move type {t!r}")
-    required, optional = SHAPES[t]
-    for name in move:
-        if name != "type" and name not in required and name not in optional:
-            raise _bad(f"{t}: unexpected field {name!r}")
-    for name in required:
-        if name not in move:
-            raise _bad(f"{t}: missing field {name!r}")
+    required, allowed = shape
+    if not allowed.issuperset(move):
+        extra = sorted(k for k in move if k not in allowed)
+        raise _bad(f"{t}: unexpected field {extra[0]!r}")
+    if not required.issubset(move):
+        missing = sorted(k for k in required if k not in move)
+        raise _bad(f"{t}: missing field {missing[0]!r}")
+    if len(move) == 1:
+        return move
+    req, opt = SHAPES[t]
     for name, value in move.items():
-        kind = required.get(name) or optional.get(name)
-        if kind == _STR and not isinstance(value, str):
-            raise _bad(f"{t}: {name} must be a string")
-        if kind == _INT and type(value) is not int:
-            raise _bad(f"{t}: {name} must be an integer")
-        if kind == _CARDS:
-            if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        if name == "type":
+            continue
+        kind = req.get(name) or opt.get(name)
+        if kind == _STR:
+            if type(value) is not str:
+                raise _bad(f"{t}: {name} must be a string")
+        elif kind == _INT:
+            if type(value) is not int:
+                raise _bad(f"{t}: {name} must be an integer")
+        else:
+            if type(value) is not list or not all(type(c) is str for c in value):
                 raise _bad(f"{t}: {name} must be a list of card IDs")
             for c in value:
                 _card(c, name)
