@@ -367,3 +367,19 @@ def test_r83_bang_decides_from_the_view_only() -> None:
     assert view_of(one, 1) == view_of(two, 1)
     for i in range(10):
         assert ask(one, 1, bytes([i])) == ask(two, 1, bytes([i]))
+
+
+# --- a small match -------------------------------------------------------------------
+
+
+def test_heuristic_beats_random_in_a_small_match() -> None:
+    """The seats are rotated so each side sits everywhere equally (bench/bots_bench.py)."""
+    from bench.bots_bench import run
+
+    result = run(bluffaneer_games=40, bang_games=40)
+    bluff = result["bluffaneer"]["sides"]
+    assert bluff["heuristic"]["win_rate"] > bluff["random"]["win_rate"]
+    assert bluff["heuristic"]["win_rate"] > result["bluffaneer"]["fair_share"]
+    bang = result["bang"]["roles"]["overall"]
+    assert bang["heuristic"]["win_rate"] > bang["random"]["win_rate"]
+    assert bang["heuristic"]["win_rate"] > result["bang"]["fair_share"]
