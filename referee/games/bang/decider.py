@@ -45,10 +45,10 @@ def legal_moves(state: State | None, seat: Seat) -> list[Move]:
         return []
     memo = state.memo
     key = ("legal", seat)
-    cached = memo.get(key)
+    cached: list[Move] | None = memo.get(key)
     if cached is None:
         cached = memo[key] = _legal(state, seat)
-    return cached  # type: ignore[no-any-return]
+    return cached
 
 
 def _legal(state: State, seat: Seat) -> list[Move]:
@@ -142,14 +142,14 @@ def _validate(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
             raise _no(what[0], what[1], f"{card} does not answer a {kind} window")
         return lambda ctx: reactions.respond(ctx, seat, card)
     if t == "barrel":
-        src = m["source"]
-        if src in top.used:
+        barrel: str = m["source"]
+        if barrel in top.used:
             raise _no("barrel_used", "R35", "one \"draw!\" per Barrel per shot")
         if top.played:
             raise _no("barrel_after_missed", "R44", "Barrel draws come before the first Missed!")
-        if src not in reactions.barrel_sources(p, top):
-            raise _no("no_barrel", "R35", f"no Barrel {src!r} in front of you")
-        return lambda ctx: reactions.barrel(ctx, seat, src)
+        if barrel not in reactions.barrel_sources(p, top):
+            raise _no("no_barrel", "R35", f"no Barrel {barrel!r} in front of you")
+        return lambda ctx: reactions.barrel(ctx, seat, barrel)
     if t == "choose":
         card = m["card"]
         if card not in state.limbo:
@@ -161,7 +161,8 @@ def _validate(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
             raise _no("not_offered", "R67", "keep two of the three cards you looked at")
         return lambda ctx: reactions.keep(ctx, seat, cards)
     # draw (Jesse Jones / Pedro Ramirez)
-    src, target = m["source"], m.get("target")
+    src: str = m["source"]
+    target: int = m.get("target", -1)
     if src == "discard" and (p.character != PEDRO_RAMIREZ or not state.discard):
         raise _no("invalid_source", "R70", "only Pedro Ramirez draws from a non-empty discard pile")
     if src == "hand":

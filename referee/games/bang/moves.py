@@ -85,7 +85,7 @@ def parse(move: Any) -> Move:
         raise _bad(f"{t}: missing field {missing[0]!r}")
     if len(move) == 1:
         return move
-    req, opt = SHAPES[t]
+    req, opt = SHAPES[str(t)]
     for name, value in move.items():
         if name == "type":
             continue

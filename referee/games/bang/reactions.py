@@ -129,7 +129,7 @@ def keep(ctx: Ctx, seat: Seat, cards: list[str]) -> None:
     ctx.phase = "play"
 
 
-def draw_from(ctx: Ctx, seat: Seat, source: str, target: int | None) -> None:
+def draw_from(ctx: Ctx, seat: Seat, source: str, target: int) -> None:
     ctx.stack.pop()
     if source == "deck":
         ctx.draw(seat, 2, "draw")
@@ -139,7 +139,7 @@ def draw_from(ctx: Ctx, seat: Seat, source: str, target: int | None) -> None:
             ctx.emit("card_taken", {"seat": seat, "from": None, "card": card, "zone": "discard",
                                     "reason": "pedro_ramirez"})
         else:
-            hand = ctx.state.players[target].hand  # type: ignore[index]
+            hand = ctx.state.players[target].hand
             card = hand[ctx.rng.below(len(hand))]
             ctx.emit("card_taken", {"seat": seat, "from": target, "card": card, "zone": "hand",
                                     "reason": "jesse_jones"})

@@ -92,7 +92,7 @@ class Frame:
 
     @staticmethod
     def from_json(data: Any) -> "Frame":
-        kw = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items()}
+        kw: dict[str, Any] = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items()}
         return Frame(**kw)
 
 
@@ -173,7 +173,7 @@ def but(s: State, *, players: tuple[Player, ...] | None = None, deck: tuple[str,
     _s_suzy(n, s.suzy)
     _s_vulture(n, s.vulture)
     _s_memo(n, {})
-    return n  # type: ignore[no-any-return]
+    return n
 
 
 def pbut(p: Player, *, life: int | None = None, alive: bool | None = None,
@@ -188,7 +188,7 @@ def pbut(p: Player, *, life: int | None = None, alive: bool | None = None,
     _p_alive(n, p.alive if alive is None else alive)
     _p_hand(n, p.hand if hand is None else hand)
     _p_in_play(n, p.in_play if in_play is None else in_play)
-    return n  # type: ignore[no-any-return]
+    return n
 
 
 def next_alive(state: State, seat: Seat) -> Seat:

@@ -142,7 +142,7 @@ def discard_moves(p: Player) -> list[Move]:
 def play(ctx: Ctx, seat: Seat, move: Move) -> None:
     """Play a card in phase 2 (R21–R40)."""
     card = move["card"]
-    target = move.get("target")
+    target: int = move.get("target", -1)
     s = ctx.state
     p = s.players[seat]
     k = KEY[card]
@@ -157,7 +157,7 @@ def play(ctx: Ctx, seat: Seat, move: Move) -> None:
         if old is not None:
             ctx.emit("card_discarded", {"seat": seat, "cards": [old], "reason": "replaced"})
     data: dict[str, Any] = {"seat": seat, "card": card}
-    if target is not None:
+    if target >= 0:
         data["target"] = target
     if "pick" in move:
         data["pick"] = move["pick"]
@@ -178,7 +178,7 @@ def play(ctx: Ctx, seat: Seat, move: Move) -> None:
         store_next(ctx, seat, order)
     elif k == "PANIC" or k == "CATBALOU":
         pick = move["pick"]
-        t = ctx.state.players[target]  # type: ignore[index]
+        t = ctx.state.players[target]
         if pick == "hand":
             taken = t.hand[ctx.rng.below(len(t.hand))]
             zone = "hand"
@@ -190,7 +190,7 @@ def play(ctx: Ctx, seat: Seat, move: Move) -> None:
         else:
             ctx.emit("card_discarded", {"seat": target, "cards": [taken], "reason": "cat_balou"})
     elif k == "DUEL":
-        ctx.stack.append(Frame("duel", target, other=seat, src=seat, card=k))  # type: ignore[arg-type]
+        ctx.stack.append(Frame("duel", target, other=seat, src=seat, card=k))
     elif k == "GATLING" or k == "INDIANS":
         targets = tuple(clockwise_from(ctx.state, seat, False))
         ctx.stack.append(Frame("multi", src=seat, card=k, targets=targets))

@@ -79,7 +79,7 @@ def pending(state: State, seat: Seat | None, prompt: Json | None = None) -> Json
     legal ``moves`` and the ``default`` (R43)."""
     if prompt is None:
         prompt = _public(state)[2]
-    if prompt is None or seat != prompt["awaiting"][0]:
+    if prompt is None or seat is None or seat != prompt["awaiting"][0]:
         return prompt
     out = dict(prompt)
     if out["kind"] == "kit":
@@ -94,9 +94,9 @@ def view(state: State, seat: Seat | None) -> Json:
     sees alike are shared between the views of one state: do not mutate."""
     players, discard, prompt = _public(state)
     own = state.players[seat] if seat is not None else None
-    if own is not None and players[seat]["role"] is None:
+    if own is not None and players[own.seat]["role"] is None:
         players = list(players)
-        players[seat] = dict(players[seat], role=own.role)
+        players[own.seat] = dict(players[own.seat], role=own.role)
     return {
         "seat": seat,
         "turn": state.turn,
