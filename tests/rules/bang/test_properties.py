@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.games.base import Event
 from referee.games.bang import RULESET as R
 from referee.games.bang.cards import ALL_CARDS
 from referee.games.rng import Rng
@@ -97,6 +98,8 @@ def play_random_game(n: int, seed: int) -> int:
                 both = R.hidden(st_, viewer) & R.hidden(nxt, viewer)
                 leaked = [c for c in both if f'"{c}"' in text]
                 assert not leaked, (viewer, e, leaked)
+                if e.type not in ("game_started", "player_eliminated", "game_over"):
+                    assert "role" not in text, e
                 if e.type == "game_started":
                     for p in red.data["players"]:
                         if p["seat"] != viewer and not (p["role"] == "sheriff" or s.three_player):
@@ -112,6 +115,12 @@ def play_random_game(n: int, seed: int) -> int:
     steps = playout(table, random_chooser(Rng(f"choose-{seed}".encode())),
                     pick_seat=Rng(b"seat"), on_step=step)
     _check_result(table.state, n)
+    # the stored log (JSON) replays to the same state: evolve needs no seed (R78)
+    replayed = None
+    for e in table.events:
+        raw = json.loads(json.dumps(e.to_json()))
+        replayed = R.evolve(replayed, Event(raw["type"], raw["data"]))
+    assert replayed == table.state
     assert R.to_act(table.state) == set()
     return steps
 
