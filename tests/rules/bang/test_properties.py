@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.games.base import Event
+from referee.games.base import Event, IllegalMove, MalformedMove
 from referee.games.bang import RULESET as R
 from referee.games.bang.cards import ALL_CARDS
 from referee.games.rng import Rng
@@ -62,6 +62,32 @@ def _role_public(state, seat, viewer) -> bool:
             or state.phase == "over")
 
 
+def _norm(m: dict) -> str:
+    m = dict(m)
+    if isinstance(m.get("cards"), list):
+        m["cards"] = sorted(m["cards"])
+    return json.dumps(m, sort_keys=True)
+
+
+def _candidates(state, seat: int, n: int) -> list[dict]:
+    """Well-formed moves, legal or not, for the converse check."""
+    p = state.players[seat]
+    cards = list(p.hand) + list(state.limbo)
+    out: list[dict] = [{"type": "pass"}, {"type": "end_turn"}, {"type": "draw", "source": "deck"},
+                       {"type": "draw", "source": "discard"}, {"type": "barrel", "source": "jourdonnais"}]
+    for c in cards:
+        out += [{"type": "respond", "card": c}, {"type": "choose", "card": c},
+                {"type": "play", "card": c}, {"type": "barrel", "source": c}]
+        for t in range(n):
+            out.append({"type": "play", "card": c, "target": t})
+            out.append({"type": "play", "card": c, "target": t, "pick": "hand"})
+            out.append({"type": "draw", "source": "hand", "target": t})
+    if len(p.hand) >= 2:
+        out.append({"type": "sid", "cards": list(p.hand[:2])})
+        out.append({"type": "discard", "cards": list(p.hand[:2])})
+    return out
+
+
 def play_random_game(n: int, seed: int) -> int:
     table = Table(R, n, seed=f"prop-{n}-{seed}")
     seats = list(range(n)) + [None]
@@ -111,6 +137,17 @@ def play_random_game(n: int, seed: int) -> int:
             for m in R.legal_moves(s, seat):
                 R.decide(s, seat, m, rng=Rng(b"probe", checked_rng.position), now=0)
             assert R.default_move(s, seat) in R.legal_moves(s, seat)
+            legal = {_norm(m) for m in R.legal_moves(s, seat)}
+            assert len(legal) == len(R.legal_moves(s, seat))
+            for m in _candidates(s, seat, n):
+                try:
+                    R.decide(s, seat, m, rng=Rng(b"probe"), now=0)
+                    accepted = True
+                except MalformedMove:
+                    continue
+                except IllegalMove:
+                    accepted = False
+                assert accepted == (_norm(m) in legal), (m, accepted)
 
     steps = playout(table, random_chooser(Rng(f"choose-{seed}".encode())),
                     pick_seat=Rng(b"seat"), on_step=step)
