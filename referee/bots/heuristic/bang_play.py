@@ -88,7 +88,7 @@ def _duel_ok(seen: Seen, target: int) -> bool:
         return True
     if seen.my["life"] <= 1:
         return False
-    return mine + 0.5 >= BANG_SHARE * p["hand"]
+    return bool(mine + 0.5 >= BANG_SHARE * p["hand"])
 
 
 def _weapon_score(seen: Seen, card: str) -> float:
@@ -123,7 +123,7 @@ def _store_score(seen: Seen) -> float:
 def _dynamite_ok(seen: Seen) -> bool:
     """Dynamite (R39) hurts someone at random: a gamble for the side with
     more enemies around the table, never for the Sheriff's side."""
-    life = seen.my["life"]
+    life = int(seen.my["life"])
     if seen.role == OUTLAW:
         return life >= 3
     if seen.role == RENEGADE:

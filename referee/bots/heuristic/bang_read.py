@@ -122,9 +122,10 @@ class Seen:
 def read(view: Json) -> Seen:
     """Read a ``seat_view`` of the ``bang`` ruleset."""
     state = view.get("state") or {}
-    me = view.get("seat")
-    if me is None:
-        me = state.get("seat")
+    seat = view.get("seat")
+    if seat is None:
+        seat = state.get("seat")
+    me = int(seat) if seat is not None else 0
     players: list[Json] = list(state.get("players") or [])
     role = state.get("role")
     alive = [p["seat"] for p in players if p.get("alive")]
