@@ -30,6 +30,7 @@ from typing import Any, Mapping
 
 from referee.games.base import Event, GameConfig, InvalidSetup, Json, Move, Seat
 from referee.games.bang import decider, events, invariants as _inv, scenario, views
+from referee.games.bang.characters import LIFE
 from referee.games.bang.state import State
 from referee.games.rng import Rng
 
@@ -49,6 +50,12 @@ class BangRuleset:
                 "type": "boolean",
                 "description": "the optional 3-player game (R82); required for, and only for, 3 players",
             },
+            "characters": {
+                "type": "array",
+                "items": {"type": ["string", "null"]},
+                "description": "per seat, a character kept from the previous game (R84) or null "
+                               "for a random one; the service fills it from carry_characters_from",
+            },
         },
         "additionalProperties": False,
     }
@@ -56,7 +63,7 @@ class BangRuleset:
     def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
         if not isinstance(options, Mapping):
             raise InvalidSetup("invalid_options", detail="options must be an object")
-        unknown = sorted(set(options) - {"three_player"})
+        unknown = sorted(set(options) - {"three_player", "characters"})
         if unknown:
             raise InvalidSetup("invalid_options", detail=f"unknown options: {', '.join(unknown)}")
         three = options.get("three_player", players == 3)
@@ -67,7 +74,19 @@ class BangRuleset:
         if three != (players == 3):
             raise InvalidSetup("invalid_options", rule="R5",
                                detail="three_player is the 3-player game (R82): 3 players exactly")
-        return {"three_player": three}
+        out: dict[str, Any] = {"three_player": three}
+        if "characters" in options:
+            chars = options["characters"]
+            if not isinstance(chars, list) or len(chars) != players:
+                raise InvalidSetup("invalid_options", rule="R84",
+                                   detail=f"characters lists one entry per seat ({players})")
+            named = [c for c in chars if c is not None]
+            if any(not isinstance(c, str) or c not in LIFE for c in named):
+                raise InvalidSetup("invalid_options", rule="R3", detail="unknown character")
+            if len(set(named)) != len(named):
+                raise InvalidSetup("invalid_options", rule="R3", detail="a character named twice")
+            out["characters"] = list(chars)
+        return out
 
     def setup(self, config: GameConfig, rng: Rng) -> list[Event]:
         return scenario.setup(config, rng)

@@ -6,8 +6,9 @@ Draw order from the game's generator (R78), always in this order:
    renegade, outlaw, outlaw, deputy, outlaw, deputy — the first n; the
    3-player game: deputy, outlaw, renegade), minus those a scenario fixes;
    the i-th card goes to the i-th seat without a fixed role;
-2. ``rng.shuffle`` of the characters not fixed (R3 table order); the
-   first ones go, in seat order, to the seats without a fixed character;
+2. ``rng.shuffle`` of the characters not fixed (R3 table order) by the
+   scenario or by the ``characters`` option (R84); the first ones go, in
+   seat order, to the seats without a fixed character;
 3. ``rng.shuffle`` of the cards named nowhere (all 80 in R1 order for a
    normal game). Hands not fixed are dealt from its top, each player as many
    cards as his starting life, in seat order starting with the Sheriff (the
@@ -85,10 +86,11 @@ def game_started(config: GameConfig, rng: Rng) -> dict[str, Any]:
     dealt = iter(rng.shuffle(pool))
     roles = [r if r is not None else next(dealt) for r in roles]
 
-    # 2. characters (R3)
+    # 2. characters (R3; kept from a previous game: R84)
+    kept = config.options.get("characters") or [None] * n
     chars: list[str | None] = []
     for i, spec in enumerate(specs):
-        c = spec.get("character")
+        c = spec.get("character", kept[i])
         if c is not None and c not in LIFE:
             raise _bad(f"seats[{i}]: unknown character {c!r}", "R3")
         if c is not None and c in chars:

@@ -118,3 +118,20 @@ def test_r84_a_new_game_can_carry_characters_via_the_scenario():
     # the platform's carry-over (R84) builds on scenario characters
     t = game(4, chars={0: "sid_ketchum", 1: "suzy_lafayette"})
     assert P(t, 0).character == "sid_ketchum" and P(t, 1).character == "suzy_lafayette"
+
+
+def test_r84_new_game_keeps_survivors_characters_and_deals_the_rest():
+    t = scenario("bang", 4, seed="again",
+                 options={"characters": ["sid_ketchum", None, "suzy_lafayette", None]})
+    chars = [p.character for p in t.state.players]
+    assert chars[0] == "sid_ketchum" and chars[2] == "suzy_lafayette"
+    assert len(set(chars)) == 4
+    assert all(len(p.hand) >= p.life for p in t.state.players)  # hands dealt anew
+
+
+def test_r84_kept_characters_are_validated():
+    import pytest
+    from referee.games.base import InvalidSetup
+    for bad in (["sid_ketchum"], ["nobody", None, None, None], ["sid_ketchum", "sid_ketchum", None, None]):
+        with pytest.raises(InvalidSetup):
+            R.validate_options({"characters": bad}, 4)
