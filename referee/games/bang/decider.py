@@ -17,7 +17,7 @@ from referee.games.bang.characters import JESSE_JONES, PEDRO_RAMIREZ, SID_KETCHU
 from referee.games.bang.engine import Ctx, GameOver
 from referee.games.bang.flow import act
 from referee.games.bang.moves import parse
-from referee.games.bang.state import Frame, Seat, State
+from referee.games.bang.state import Seat, State
 from referee.games.rng import Rng
 
 Move = dict[str, Any]
@@ -200,7 +200,3 @@ def decide(state: State | None, actor: Seat | None, move: Move, *, rng: Rng, now
     except GameOver:
         pass
     return ctx.events
-
-
-def frame_of(state: State) -> Frame | None:
-    return state.top()

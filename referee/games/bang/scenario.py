@@ -30,7 +30,6 @@ from referee.games.bang.characters import (
 from referee.games.bang.engine import Ctx, GameOver
 from referee.games.bang.events import evolve
 from referee.games.bang.flow import act, start_turn
-from referee.games.bang.state import Frame
 from referee.games.rng import Rng
 
 SCENARIO_KEYS = frozenset({"turn", "phase", "seats", "deck", "discard"})
@@ -186,4 +185,4 @@ def setup(config: GameConfig, rng: Rng) -> list[Event]:
     return [first] + ctx.events
 
 
-__all__ = ["setup", "game_started", "Frame"]
+__all__ = ["setup", "game_started"]
