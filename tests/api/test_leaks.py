@@ -1,0 +1,67 @@
+"""Hidden information over the API (DESIGN.md, Hidden information): play
+whole games with random legal moves and scan every response each seat (and a
+spectator) receives — views, event pages, move responses — for the ids the
+rules hide from it at that moment."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from referee.games import registry
+from referee.games.rng import Rng
+from tests.api.helpers import auth, create
+
+CASES = [("bluffaneer", 3, "leak-a"), ("bluffaneer", 4, "leak-b"), ("bluffaneer", 6, "leak-c")]
+if "bang" in registry.names():
+    CASES += [("bang", 4, "leak-d"), ("bang", 5, "leak-e"), ("bang", 7, "leak-f")]
+
+
+def _scan(body: Any, hidden: set[str], who: Any, what: str) -> None:
+    text = json.dumps(body)
+    leaked = sorted(h for h in hidden if f'"{h}"' in text)
+    assert not leaked, f"{what} to seat {who} leaks {leaked}"
+
+
+def _scan_events(service: Any, game_id: str, events: list[Any], who: Any, what: str) -> None:
+    """Each event against what was hidden right after it (a card revealed and
+    then shuffled back into the deck was public when it was shown)."""
+    rs = service.load(game_id).ruleset
+    for event in events:
+        _, state = service.state_at(game_id, event["seq"])
+        _scan(event, rs.hidden(state, who), who, f"{what} (event {event['seq']} {event['type']})")
+
+
+@pytest.mark.parametrize("ruleset,players,seed", CASES)
+def test_no_response_to_a_seat_contains_what_the_rules_hide_from_it(
+        client: Any, service: Any, clock: Any, ruleset: str, players: int, seed: str) -> None:
+    from workers.jobs import fire_timeout
+    game = create(client, ruleset=ruleset, players=players, seed=seed)
+    rs = registry.get(ruleset)
+    seats: list[int | None] = [*range(players), None]
+    headers = {s: auth(game["seats"][s]["token"]) if s is not None else {} for s in seats}
+    seen = {s: 0 for s in seats}
+    pick = Rng(seed.encode())
+    for step in range(3000):
+        state = service.load(game["id"]).state
+        for s in seats:
+            hidden = rs.hidden(state, s)
+            _scan(client.get(f"/v1/games/{game['id']}", headers=headers[s]).get_json(), hidden, s, "view")
+            page = client.get(f"/v1/games/{game['id']}/events?after={seen[s]}", headers=headers[s]).get_json()
+            _scan_events(service, game["id"], page["events"], s, "events")
+            seen[s] = page["version"]
+        spectator = client.get(f"/v1/games/{game['id']}").get_json()
+        if spectator["status"] != "active":
+            return
+        if not spectator["to_act"]:
+            clock.now = max(clock.now, spectator["deadline"])
+            assert fire_timeout(game["id"], service) == "fired"
+            continue
+        seat = spectator["to_act"][pick.below(len(spectator["to_act"]))]
+        moves = client.get(f"/v1/games/{game['id']}", headers=headers[seat]).get_json()["legal_moves"]
+        r = client.post(f"/v1/games/{game['id']}/moves", json={"move": pick.choice(moves)}, headers=headers[seat])
+        assert r.status_code == 201, r.get_json()
+        _scan_events(service, game["id"], r.get_json()["events"], seat, "move response")
+        clock.advance(1)
+    raise AssertionError("the game did not end")
