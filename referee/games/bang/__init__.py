@@ -6,8 +6,9 @@ Moves (JSON; every ``legal_moves`` entry is complete and accepted unchanged):
   ``"target": seat`` (BANG!, Missed! for Calamity Janet, Panic!, Cat Balou,
   Duel, Jail); Panic! and Cat Balou add ``"pick": "hand"`` (a random hand
   card) or the ID of a card in play in front of the target;
-  ``{"type": "sid", "cards": [ID, ID]}`` (Sid Ketchum, R72, also in his
-  windows); ``{"type": "end_turn"}`` ends phase 2;
+  ``{"type": "sid", "cards": [ID, ID]}`` (Sid Ketchum, R72: also in his
+  shot, Indians!, Duel and dying windows, never at full life);
+  ``{"type": "end_turn"}`` ends phase 2;
 * phase 3 (R12): ``{"type": "discard", "cards": [IDs]}``, exactly the excess;
 * phase 1 choices: ``{"type": "draw", "source": "deck" | "discard"}`` (Pedro
   Ramirez), ``{"type": "draw", "source": "hand", "target": seat}`` (Jesse
