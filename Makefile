@@ -4,7 +4,7 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 
-.PHONY: run test bench install lint clean
+.PHONY: run test bench soak install lint clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PY) >/dev/null 2>&1 || { echo "need $(PY)"; exit 1; }
@@ -23,6 +23,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+soak: $(STAMP)
+	$(BIN)/python -m bench soak 1000
 
 lint: $(STAMP)
 	$(BIN)/python -m mypy referee workers

@@ -1,16 +1,32 @@
-"""`make bench`: every benchmark, each reporting ratios measured in one run."""
+"""`make bench`: every benchmark, each reporting ratios measured in one run.
+
+    python -m bench                 http, rules, bots
+    python -m bench http|rules|bots|soak [GAMES]
+"""
 from __future__ import annotations
 
 import sys
 
-from bench import http_bench
-
 
 def main(argv: list[str]) -> int:
-    which = set(argv) or {"http"}
+    which = [a for a in argv if not a.isdigit()] or ["http", "rules", "bots"]
+    numbers = [int(a) for a in argv if a.isdigit()]
+    failed = False
     if "http" in which:
+        from bench import http_bench
         http_bench.report(http_bench.run())
-    return 0
+    if "rules" in which:
+        from bench import rules_bench
+        rules_bench.report(rules_bench.run())
+    if "bots" in which:
+        from bench import bots_bench
+        bots_bench.report(bots_bench.run())
+    if "soak" in which:
+        from bench import soak
+        result = soak.run(numbers[0] if numbers else 1000)
+        soak.report(result)
+        failed = any(row["broken"] for rows in result.values() for row in rows.values())
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

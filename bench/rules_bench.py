@@ -1,0 +1,48 @@
+"""In-process random legal play: actions/s per ruleset and player count,
+building every seat's view at every step (issue 3's speed measure)."""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from referee.games import registry
+from referee.games.rng import Rng
+from referee.games.sim import Table, playout, random_chooser
+
+
+def actions_per_second(ruleset: str, players: int, seconds: float = 5.0) -> dict[str, float]:
+    rs = registry.get(ruleset)
+    seats = range(players)
+    view = rs.view
+
+    def every_view(table: Table) -> None:
+        state = table.state
+        for seat in seats:
+            view(state, seat)
+
+    actions = games = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        table = Table(rs, players, seed=f"bench-{ruleset}-{players}-{games}")
+        rng = Rng(f"pick-{games}".encode())
+        actions += playout(table, random_chooser(rng), pick_seat=rng, on_step=every_view)
+        games += 1
+    elapsed = time.perf_counter() - started
+    return {"actions_per_s": actions / elapsed, "games": games, "actions": actions}
+
+
+def run(seconds: float = 5.0) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for ruleset, counts in (("bang", (4, 5, 7)), ("bluffaneer", (4, 6))):
+        if ruleset in registry.names():
+            out[ruleset] = {n: actions_per_second(ruleset, n, seconds) for n in counts}
+    return out
+
+
+def report(result: dict[str, Any]) -> None:
+    print("Random legal play in-process, every seat's view built at every step")
+    for ruleset, rows in result.items():
+        for n, row in rows.items():
+            target = "   (target >= 14000 with 4 players)" if ruleset == "bang" and n == 4 else ""
+            print(f"  {ruleset:<11} {n} players: {row['actions_per_s']:8.0f} actions/s "
+                  f"({row['games']} games, {row['actions']} actions){target}")
