@@ -49,7 +49,8 @@ def test_no_response_to_a_seat_contains_what_the_rules_hide_from_it(
             hidden = rs.hidden(state, s)
             _scan(client.get(f"/v1/games/{game['id']}", headers=headers[s]).get_json(), hidden, s, "view")
             page = client.get(f"/v1/games/{game['id']}/events?after={seen[s]}", headers=headers[s]).get_json()
-            _scan_events(service, game["id"], page["events"], s, "events")
+            if page["status"] == "active":  # once over, the whole log is public by design
+                _scan_events(service, game["id"], page["events"], s, "events")
             seen[s] = page["version"]
         spectator = client.get(f"/v1/games/{game['id']}").get_json()
         if spectator["status"] != "active":
@@ -62,6 +63,7 @@ def test_no_response_to_a_seat_contains_what_the_rules_hide_from_it(
         moves = client.get(f"/v1/games/{game['id']}", headers=headers[seat]).get_json()["legal_moves"]
         r = client.post(f"/v1/games/{game['id']}/moves", json={"move": pick.choice(moves)}, headers=headers[seat])
         assert r.status_code == 201, r.get_json()
-        _scan_events(service, game["id"], r.get_json()["events"], seat, "move response")
+        if r.get_json()["status"] == "active":
+            _scan_events(service, game["id"], r.get_json()["events"], seat, "move response")
         clock.advance(1)
     raise AssertionError("the game did not end")
