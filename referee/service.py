@@ -135,6 +135,9 @@ class GameService:
                            f"{ruleset.name} takes {ruleset.min_players}–{ruleset.max_players} players, not {n}")
         opts = dict(options or {})
         turn_timeout_s = _turn_timeout(opts.pop("turn_timeout_s", None))
+        carry = opts.pop("carry_characters_from", None)
+        if carry is not None:
+            opts["characters"] = self._carried_characters(carry, ruleset, n)
         opts = ruleset.validate_options(opts, n)
         for spec in seat_specs:
             self._check_bot(spec.get("bot"), ruleset.name)
@@ -177,6 +180,23 @@ class GameService:
             "seats": [{"seat": i, "token": tokens[i], "name": header["seats"][i]["name"],
                        "bot": header["seats"][i]["bot"]} for i in range(n)],
         }
+
+    def _carried_characters(self, game_id: Any, ruleset: Ruleset, players: int) -> list[str | None]:
+        """R84: the characters of the players still alive at the end of a
+        finished game of the same ruleset and size (public once it is over)."""
+        if "characters" not in ruleset.options_schema.get("properties", {}):
+            raise ApiError(422, "invalid_options", f"{ruleset.name} has no carry_characters_from")
+        if not isinstance(game_id, str):
+            raise ApiError(422, "invalid_options", "carry_characters_from is a game id")
+        try:
+            previous = self.load(game_id)
+        except ApiError:
+            raise ApiError(422, "invalid_options", f"carry_characters_from: no game {game_id!r}", rule="R84") from None
+        if previous.ruleset.name != ruleset.name or previous.players != players or previous.status != "finished":
+            raise ApiError(422, "invalid_options", "carry_characters_from names a finished game of the same "
+                           "ruleset and number of players", rule="R84")
+        seats = previous.ruleset.view(previous.state, None)["players"]
+        return [p["character"] if p["alive"] else None for p in seats]
 
     def _check_bot(self, bot: str | None, ruleset: str) -> None:
         if bot is None or bot in BUILT_IN:

@@ -8,8 +8,11 @@ from typing import Any, Iterator
 import pytest
 import redis
 from flask.testing import FlaskClient
+from rq import Queue, SimpleWorker
 
 from referee.app import create_app
+from referee.bots.webhook import UrlPolicy
+from referee.scheduling import QUEUE
 from referee.redis_server import free_port, start
 from tests import contract
 
@@ -76,3 +79,25 @@ def client(app: Any) -> FlaskClient:
 @pytest.fixture
 def service(app: Any) -> Any:
     return app.extensions["referee.service"]
+
+
+@pytest.fixture
+def work(service: Any, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Run queued jobs in this process (a real RQ SimpleWorker, burst mode)."""
+    import workers.jobs as jobs
+    monkeypatch.setattr(jobs, "service_from_env", lambda: service)
+    monkeypatch.setenv("REFEREE_BOT_ALLOW_PRIVATE", "1")
+
+    def run(max_rounds: int = 500) -> None:
+        queue = Queue(QUEUE, connection=redis_client)
+        for _ in range(max_rounds):
+            if queue.count == 0:
+                return
+            SimpleWorker([queue], connection=redis_client).work(burst=True, logging_level="ERROR")
+    return run
+
+
+@pytest.fixture
+def loopback_app(app: Any) -> Any:
+    app.config["BOT_URL_POLICY"] = UrlPolicy(allow_private=True)
+    return app

@@ -114,6 +114,8 @@ class Ruleset(Protocol):
       tests scan every response for them.
     * ``invariants(state)`` -> list of broken invariants (empty when sound);
       the property tests call it after every step.
+    * optional ``roles(state)`` -> each seat's dealt role, for rulesets with
+      roles (tournaments rotate entrants through them).
     """
 
     name: str

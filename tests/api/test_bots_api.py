@@ -7,35 +7,11 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from rq import Queue, SimpleWorker
-
 import workers.jobs as jobs
 from referee.bots.webhook import UrlPolicy, sign, verify
-from referee.scheduling import QUEUE
 from referee.tournaments import seating
 from tests.api.helpers import auth, create, move, ndjson, view
 from tests.webhook_bot import WebhookBot
-
-
-@pytest.fixture
-def work(service: Any, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Run queued jobs in this process (a real RQ SimpleWorker, burst mode)."""
-    monkeypatch.setattr(jobs, "service_from_env", lambda: service)
-    monkeypatch.setenv("REFEREE_BOT_ALLOW_PRIVATE", "1")
-
-    def run(max_rounds: int = 500) -> None:
-        queue = Queue(QUEUE, connection=redis_client)
-        for _ in range(max_rounds):
-            if queue.count == 0:
-                return
-            SimpleWorker([queue], connection=redis_client).work(burst=True, logging_level="ERROR")
-    return run
-
-
-@pytest.fixture
-def loopback_app(app: Any) -> Any:
-    app.config["BOT_URL_POLICY"] = UrlPolicy(allow_private=True)
-    return app
 
 
 def _moves(client: Any, game_id: str) -> list[dict]:

@@ -125,6 +125,11 @@ class BangRuleset:
     def invariants(self, state: Any) -> list[str]:
         return _inv.invariants(state)
 
+    def roles(self, state: Any) -> list[str]:
+        """Each seat's role as dealt (R3, R4) — for tournament role rotation,
+        computed by the referee from the seed before the game is created."""
+        return [p.role for p in state.players]
+
 
 RULESET = BangRuleset()
 

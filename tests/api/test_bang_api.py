@@ -1,0 +1,77 @@
+"""BANG! through the API: creation, hidden roles and hands, rule refusals,
+a whole game, R84 carry-over, and a tournament rotating roles."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from referee.games.rng import Rng
+from tests.api.helpers import auth, create, move, play_to_end, view
+
+
+def _random_pick(seed: str) -> Any:
+    rng = Rng(seed.encode())
+    return lambda seat, moves, step: rng.choice(moves)
+
+
+def test_r83_a_seat_sees_its_own_hand_and_role_and_only_the_sheriff_of_others(client: Any) -> None:
+    game = create(client, ruleset="bang", players=5, seed="r83")
+    me = view(client, game, 2)["state"]
+    assert me["role"] in ("sheriff", "deputy", "outlaw", "renegade") and me["hand"]
+    shown = [p["role"] for p in me["players"] if p["seat"] != 2]
+    assert shown.count("sheriff") + shown.count(None) == 4
+    spectator = view(client, game)["state"]
+    assert spectator["hand"] in (None, [])
+
+
+def test_r18_style_refusals_name_the_rule(client: Any) -> None:
+    game = create(client, ruleset="bang", players=4, seed="refuse")
+    spectator = view(client, game)
+    actor = spectator["to_act"][0]
+    other = next(s for s in range(4) if s not in spectator["to_act"])
+    r = move(client, game, other, {"type": "end_turn"})
+    assert r.status_code == 403 and r.get_json()["rule"].startswith("R")
+    r = move(client, game, actor, {"type": "play", "card": "NOT-A-CARD"})
+    assert r.status_code in (400, 422)
+    r = move(client, game, actor, {"type": "discard", "cards": []})
+    assert r.status_code == 422 and r.get_json()["rule"].startswith("R")
+
+
+def test_a_five_player_game_to_the_end_with_a_clean_audit(client: Any, clock: Any, service: Any) -> None:
+    game = create(client, ruleset="bang", players=5, seed="five")
+    final = play_to_end(client, game, clock, service, pick=_random_pick("five"))
+    result = final["result"]
+    assert result["winners"] and len(result["seats"]) == 5
+    report = client.get(f"/v1/games/{game['id']}/audit").get_json()
+    assert report["ok"], report
+
+
+def test_r84_carry_characters_from_a_finished_game(client: Any, clock: Any, service: Any) -> None:
+    first = create(client, ruleset="bang", players=4, seed="r84")
+    r = client.post("/v1/games", json={"ruleset": "bang", "players": 4,
+                                       "options": {"carry_characters_from": first["id"]}})
+    assert r.status_code == 422 and r.get_json()["rule"] == "R84"  # not over yet
+    end = play_to_end(client, first, clock, service, pick=_random_pick("r84"))
+    survivors = {p["seat"]: p["character"] for p in end["state"]["players"] if p["alive"]}
+    second = create(client, ruleset="bang", players=4, options={"carry_characters_from": first["id"]})
+    players = view(client, second)["state"]["players"]
+    assert all(players[s]["character"] == c for s, c in survivors.items())
+
+
+def test_bang_tournament_rotates_roles(client: Any, work: Any) -> None:
+    r = client.post("/v1/tournaments", json={"ruleset": "bang", "games": 5, "parallel": 5,
+                                             "entrants": ["heuristic", "random", "random", "random", "random"]})
+    assert r.status_code == 201, r.get_json()
+    work(max_rounds=5000)
+    t = client.get(f"/v1/tournaments/{r.get_json()['id']}").get_json()
+    assert t["status"] == "finished"
+    sheriffs = Counter()
+    for g in t["games"]:
+        log = client.get(f"/v1/games/{g['id']}/log").get_data(as_text=True)
+        result = json.loads(log.strip().splitlines()[-1])["data"]["result"]
+        names = [s["name"] for s in client.get(f"/v1/games/{g['id']}").get_json()["seats"]]
+        sheriffs[next(names[s["seat"]] for s in result["seats"] if s["role"] == "sheriff")] += 1
+    assert sorted(sheriffs.values()) == [1, 1, 1, 1, 1]  # each entrant is Sheriff once in 5 games
+    heuristic = next(row for row in t["standings"] if row["name"] == "heuristic")
+    assert heuristic["games"] == 5 and "sheriff" in heuristic["roles"]
