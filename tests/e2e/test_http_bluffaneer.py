@@ -21,7 +21,7 @@ def _play(client: RefereeClient, game: dict, *, let_windows_expire_every: int) -
         if spectator["status"] != "active":
             return spectator, expired
         pending = spectator["pending"] or {}
-        if pending.get("kind") == "claim_window" and step % let_windows_expire_every == 0:
+        if pending.get("kind") == "claim_window" and expired < 2 and step % let_windows_expire_every == 0:
             # nobody answers: the worker's timeout job must close the window
             deadline_wait = max(0.0, spectator["deadline"] / 1000 - time.time()) + 5
             client.events(game["id"], after=spectator["version"], wait=min(30, deadline_wait))
