@@ -6,7 +6,7 @@ Pure like the rules: time is a counter the caller moves, chance is an ``Rng``.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Protocol
 
 from referee.games.base import Event, GameConfig, Json, Move, Ruleset, Seat, fold
 from referee.games.rng import Rng
@@ -78,6 +78,12 @@ class Table:
 Chooser = Callable[[Table, Seat, list[Move]], Move]
 
 
+class Picker(Protocol):
+    """Anything that draws ``below(n)``: the game's ``Rng``, or a bench's faster player randomness."""
+
+    def below(self, n: int) -> int: ...
+
+
 def random_chooser(rng: Rng) -> Chooser:
     """Uniform over ``legal_moves`` — the ``random`` bot's policy."""
     return lambda table, seat, moves: rng.choice(moves)
@@ -87,7 +93,7 @@ def playout(
     table: Table,
     choose: Chooser,
     *,
-    pick_seat: Rng,
+    pick_seat: Picker,
     max_steps: int = 100_000,
     on_step: Callable[[Table], None] | None = None,
 ) -> int:
