@@ -87,6 +87,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_webhook_bot(args: argparse.Namespace) -> int:
+    """A sample webhook bot playing a built-in policy, with signature checks."""
+    from referee.bots.example_server import serve
+    serve(args.port, args.secret, args.policy, args.host)
+    return 0
+
+
 def format_standings(rows: list[dict]) -> str:  # type: ignore[type-arg]
     roles = sorted({r for row in rows for r in row["roles"]})
     head = f"{'#':>2} {'entrant':<22} {'games':>5} {'wins':>5} {'win%':>6} " + \
@@ -179,6 +186,12 @@ def main(argv: list[str] | None = None) -> int:
     tour.add_argument("--audit", action="store_true", help="audit every game at the end")
     tour.add_argument("--poll", type=float, default=1.0)
     tour.set_defaults(func=cmd_tournament)
+    hook = sub.add_parser("webhook-bot", help="serve a sample webhook bot (register it first for its secret)")
+    hook.add_argument("--port", type=int, default=9100)
+    hook.add_argument("--host", default="127.0.0.1")
+    hook.add_argument("--secret", required=True, help="the secret POST /v1/bots returned")
+    hook.add_argument("--policy", choices=["random", "heuristic"], default="heuristic")
+    hook.set_defaults(func=cmd_webhook_bot)
     args = parser.parse_args(argv)
     return int(args.func(args) or 0)
 

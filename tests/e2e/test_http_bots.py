@@ -96,20 +96,31 @@ def test_e2e_a_killed_worker_mid_job_loses_no_turn_and_plays_none_twice(stack: S
         assert len(bot_moves) == 1 and bot_moves[0]["data"]["by"] == {"bot": bot_id}
 
 
-def test_e2e_tournament_with_a_webhook_bot_against_built_in_bots(stack: Stack) -> None:
+def test_e2e_tournament_with_webhook_bots_against_built_in_bots(stack: Stack) -> None:
     stack.worker()
     stack.worker()
-    with WebhookBot("first") as hook:
-        bot_id = stack.register(hook, ["bluffaneer"])
-        body = {"ruleset": "bluffaneer", "games": 8, "parallel": 4,
-                "entrants": [bot_id, "heuristic", "random", "random"]}
-        t = stack.client._call("POST", "/v1/tournaments", json=body).json()
-        _wait(lambda: stack.client._call("GET", f"/v1/tournaments/{t['id']}").json()["status"] == "finished",
-              120, "the tournament to finish")
+    port = free_port()
+    sample = stack.client._call("POST", "/v1/bots", json={"name": "sample", "url": f"http://127.0.0.1:{port}/",
+                                                          "rulesets": ["bluffaneer"]}).json()
+    server = subprocess.Popen([REFEREE, "webhook-bot", "--port", str(port), "--secret", sample["secret"]])
+    try:
+        with WebhookBot("first") as hook:
+            bot_id = stack.register(hook, ["bluffaneer"])
+            body = {"ruleset": "bluffaneer", "games": 8, "parallel": 4,
+                    "entrants": [bot_id, sample["id"], "heuristic", "random"]}
+            t = stack.client._call("POST", "/v1/tournaments", json=body).json()
+            _wait(lambda: stack.client._call("GET", f"/v1/tournaments/{t['id']}").json()["status"] == "finished",
+                  120, "the tournament to finish")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
     t = stack.client._call("GET", f"/v1/tournaments/{t['id']}").json()
     assert t["games_finished"] == 8 and hook.requests and hook.bad_signatures == 0
     assert [row["games"] for row in t["standings"]] == [8, 8, 8, 8]
-    assert {row["name"] for row in t["standings"]} == {"hook", "heuristic", "random", "random#2"}
+    assert {row["name"] for row in t["standings"]} == {"hook", "sample", "heuristic", "random"}
+    log = stack.client.log(t["games"][0]["id"])
+    assert not any("default" in e["data"].get("by", {}) for e in log[1:] if e["type"] == "move"), \
+        "a webhook bot fell back to the default move"
     for g in t["games"]:
         assert stack.client.audit(g["id"])["ok"]
     out = subprocess.run([REFEREE, "tournament", "--url", stack.url, "--ruleset", "bluffaneer", "--games", "4",
