@@ -3,7 +3,7 @@ benchmarks and the command line). Every error is raised as ``HttpProblem``."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 import requests
 
@@ -38,10 +38,10 @@ class RefereeClient:
         return response
 
     def create_game(self, ruleset: str, **body: Any) -> dict[str, Any]:
-        return self._call("POST", "/v1/games", json={"ruleset": ruleset, **body}).json()
+        return cast(dict[str, Any], self._call("POST", "/v1/games", json={"ruleset": ruleset, **body}).json())
 
     def view(self, game_id: str, token: str | None = None) -> dict[str, Any]:
-        return self._call("GET", f"/v1/games/{game_id}", token).json()
+        return cast(dict[str, Any], self._call("GET", f"/v1/games/{game_id}", token).json())
 
     def move(self, game_id: str, token: str, move: dict[str, Any], *, expected_version: int | None = None,
              idempotency_key: str | None = None) -> dict[str, Any]:
@@ -49,17 +49,17 @@ class RefereeClient:
         if expected_version is not None:
             body["expected_version"] = expected_version
         headers = {"Idempotency-Key": idempotency_key} if idempotency_key else {}
-        return self._call("POST", f"/v1/games/{game_id}/moves", token, json=body, headers=headers).json()
+        return cast(dict[str, Any], self._call("POST", f"/v1/games/{game_id}/moves", token, json=body, headers=headers).json())
 
     def events(self, game_id: str, token: str | None = None, *, after: int = 0, wait: float = 0) -> dict[str, Any]:
-        return self._call("GET", f"/v1/games/{game_id}/events", token, params={"after": after, "wait": wait}).json()
+        return cast(dict[str, Any], self._call("GET", f"/v1/games/{game_id}/events", token, params={"after": after, "wait": wait}).json())
 
     def log(self, game_id: str, token: str | None = None) -> list[dict[str, Any]]:
         text = self._call("GET", f"/v1/games/{game_id}/log", token).text
         return [json.loads(line) for line in text.splitlines() if line]
 
     def audit(self, game_id: str) -> dict[str, Any]:
-        return self._call("GET", f"/v1/games/{game_id}/audit").json()
+        return cast(dict[str, Any], self._call("GET", f"/v1/games/{game_id}/audit").json())
 
     def health(self) -> dict[str, Any]:
-        return self._call("GET", "/health").json()
+        return cast(dict[str, Any], self._call("GET", "/health").json())

@@ -148,7 +148,7 @@ class GameService:
         state = fold(ruleset, events)
         game_id = secrets.token_hex(8)
         now = self.clock()
-        header = {
+        header: Json = {
             "id": game_id, "ruleset": ruleset.name, "ruleset_version": ruleset.version,
             "players": n, "options": opts, "setup": setup,
             "seats": [{"seat": i, "name": s.get("name") or f"seat {i}", "bot": s.get("bot")}

@@ -50,7 +50,7 @@ def seating(index: int, entrants: int, players: int, roles: Sequence[str] | None
 class Tournaments:
     def __init__(self, svc: GameService) -> None:
         self.svc = svc
-        self.redis = svc.store.redis
+        self.redis: Any = svc.store.redis
 
     @staticmethod
     def _key(tid: str, part: str = "") -> str:

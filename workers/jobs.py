@@ -8,14 +8,15 @@ seat — so a duplicated, retried or late job never plays twice.
 from __future__ import annotations
 
 import os
-from functools import lru_cache
+from functools import lru_cache, partial
+from typing import Any, Callable
 
 import redis
 
 from referee import bots
 from referee.bots.webhook import BotFailure, UrlPolicy, ask
 from referee.errors import ApiError
-from referee.games.base import RefereeError
+from referee.games.base import Json, RefereeError
 from referee.scheduling import WATCH, RqScheduler
 from referee.service import Game, GameService
 from referee.store import EventStore
@@ -29,9 +30,11 @@ def service_from_env() -> GameService:
     return GameService(EventStore(client), scheduler=RqScheduler(client))
 
 
-def _retry_on_conflict(attempt: "callable[[], str]") -> str:  # type: ignore[valid-type]
+def _outcome(submit: Callable[[], object], done: str) -> str:
+    """Run one submission; a lost race or a refusal is a harmless outcome."""
     try:
-        return attempt()
+        submit()
+        return done
     except ApiError as err:
         return "stale" if err.code in ("version_conflict", "game_over") else err.code
     except RefereeError as err:
@@ -86,13 +89,12 @@ def fire_turn_clock(game_id: str, version: int, svc: GameService | None = None) 
         move = game.ruleset.default_move(game.state, seat)
         if move is None:
             continue
-        return _retry_on_conflict(lambda: (svc.submit_for_seat(
-            game_id, seat, move, expected_version=version, idempotency_key=f"clock:{version}",
-            by={"default": "turn_clock"}), "defaulted")[1])
+        return _outcome(partial(svc.submit_for_seat, game_id, seat, move, expected_version=version,
+                                idempotency_key=f"clock:{version}", by={"default": "turn_clock"}), "defaulted")
     return "nothing_owed"
 
 
-def _bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[dict, dict]:
+def _bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[Json, Json]:
     """``(move, by)``: the bot's choice, or the prompt's default when a webhook
     bot fails or answers a move that is not legal."""
     view = svc.view_of(game, seat)
@@ -128,9 +130,9 @@ def play_bot_turn(game_id: str, seat: int, version: int, svc: GameService | None
     if bot is None:
         return "not_a_bot"
     move, by = _bot_move(svc, game, seat, bot)
-    return _retry_on_conflict(lambda: (svc.submit_for_seat(
-        game_id, seat, move, expected_version=version, idempotency_key=f"bot:{version}:{seat}", by=by),
-        "defaulted" if "default" in by else "played")[1])
+    return _outcome(partial(svc.submit_for_seat, game_id, seat, move, expected_version=version,
+                            idempotency_key=f"bot:{version}:{seat}", by=by),
+                    "defaulted" if "default" in by else "played")
 
 
 def sweep(svc: GameService | None = None, *, stall_ms: int = 10_000) -> int:
@@ -139,7 +141,7 @@ def sweep(svc: GameService | None = None, *, stall_ms: int = 10_000) -> int:
     nothing was lost: every job checks the version and keys its move."""
     svc = svc or service_from_env()
     now = svc.clock()
-    client = svc.store.redis
+    client: Any = svc.store.redis
     revived = 0
     for raw in client.zrangebyscore(WATCH, 0, now - stall_ms, start=0, num=100):
         game_id = raw.decode()

@@ -1,6 +1,8 @@
 """``/v1/bots`` and ``/v1/tournaments``."""
 from __future__ import annotations
 
+from referee.games.base import Json
+
 import os
 
 from flask import Blueprint, current_app
@@ -22,7 +24,7 @@ def _policy() -> UrlPolicy:
 
 
 @bp.post("/v1/bots")
-def register_bot() -> tuple[dict, int]:
+def register_bot() -> tuple[Json, int]:
     body = json_body(REGISTER)
     unknown = [r for r in body["rulesets"] if r not in registry.names()]
     if unknown:
@@ -33,12 +35,12 @@ def register_bot() -> tuple[dict, int]:
 
 
 @bp.get("/v1/bots/<bot_id>")
-def get_bot(bot_id: str) -> dict:
+def get_bot(bot_id: str) -> Json:
     return service().bots.owner_view(bot_id, bearer_token())
 
 
 @bp.post("/v1/tournaments")
-def create_tournament() -> tuple[dict, int]:
+def create_tournament() -> tuple[Json, int]:
     body = json_body(TOURNAMENT)
     svc = service()
     created = Tournaments(svc).create(body)
@@ -48,5 +50,5 @@ def create_tournament() -> tuple[dict, int]:
 
 
 @bp.get("/v1/tournaments/<tournament_id>")
-def get_tournament(tournament_id: str) -> dict:
+def get_tournament(tournament_id: str) -> Json:
     return Tournaments(service()).get(tournament_id)

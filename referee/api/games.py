@@ -1,6 +1,8 @@
 """``/v1/games``: create, view, moves, events, stream, replay, log, audit."""
 from __future__ import annotations
 
+from referee.games.base import Json
+
 import json
 
 from flask import Blueprint, Response, request, stream_with_context
@@ -14,7 +16,7 @@ CREATE, MOVE, EVENTS, REPLAY = CreateGame(), MoveRequest(), EventsQuery(), Repla
 
 
 @bp.post("")
-def create_game() -> tuple[dict, int]:
+def create_game() -> tuple[Json, int]:
     body = json_body(CREATE)
     return service().create_game(body["ruleset"], players=body.get("players"), seats=body.get("seats"),
                                  options=body.get("options"), seed=body.get("seed"),
@@ -22,7 +24,7 @@ def create_game() -> tuple[dict, int]:
 
 
 @bp.get("/<game_id>")
-def view_game(game_id: str) -> dict:
+def view_game(game_id: str) -> Json:
     return service().view(game_id, bearer_token())
 
 
@@ -36,7 +38,7 @@ def submit_move(game_id: str) -> Response:
 
 
 @bp.get("/<game_id>/events")
-def list_events(game_id: str) -> dict:
+def list_events(game_id: str) -> Json:
     args = query(EVENTS)
     return service().events(game_id, bearer_token(), args["after"], args["wait"])
 
@@ -57,7 +59,7 @@ def _chain(first: str, rest):  # type: ignore[no-untyped-def]
 
 
 @bp.get("/<game_id>/replay")
-def replay(game_id: str) -> dict:
+def replay(game_id: str) -> Json:
     args = query(REPLAY)
     svc = service()
     version = args.get("version")
@@ -71,7 +73,7 @@ def log(game_id: str) -> Response:
 
 
 @bp.get("/<game_id>/audit")
-def audit(game_id: str) -> dict:
+def audit(game_id: str) -> Json:
     lines = [json.loads(line) for line in service().log_lines(game_id, is_admin())]
     head = lines[0]
     return {"id": game_id, **audit_log(head["header"], head["hash"], lines[1:])}

@@ -1,6 +1,8 @@
 """Rulesets, health, metrics and the contract."""
 from __future__ import annotations
 
+from referee.games.base import Json
+
 from pathlib import Path
 
 from flask import Blueprint, Response
@@ -14,7 +16,7 @@ bp = Blueprint("meta", __name__)
 
 
 @bp.get("/v1/rulesets")
-def rulesets() -> dict:
+def rulesets() -> Json:
     out = []
     for name in registry.names():
         rs = registry.get(name)
@@ -25,7 +27,7 @@ def rulesets() -> dict:
 
 
 @bp.get("/health")
-def health() -> dict:
+def health() -> Json:
     try:
         service().store.ping()
     except Exception as exc:  # any failure to reach Redis means unhealthy

@@ -83,7 +83,7 @@ class Entrant(Schema):
     name = fields.String(validate=validate.Length(min=1, max=64))
 
 
-class EntrantField(fields.Field):
+class EntrantField(fields.Field):  # type: ignore[type-arg]
     """An entrant: a bot id or built-in name, or ``{bot, name}``."""
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:

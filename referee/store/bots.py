@@ -14,7 +14,7 @@ from referee.store.redis_store import sha256_hex
 
 class BotDirectory:
     def __init__(self, client: redis.Redis) -> None:
-        self.redis = client
+        self.redis: Any = client  # sync client, bytes replies (see EventStore)
 
     @staticmethod
     def _key(bot_id: str) -> str:

@@ -42,7 +42,9 @@ class EventStore:
     """All Redis access of the referee's games goes through here."""
 
     def __init__(self, client: redis.Redis) -> None:
-        self.redis = client
+        # redis-py types every reply as a sync/async union; this store only
+        # ever uses the sync client with bytes replies
+        self.redis: Any = client
         lua = resources.files("referee.store")
         self._append = client.register_script(lua.joinpath("append.lua").read_text())
         self._create = client.register_script(lua.joinpath("create.lua").read_text())
@@ -55,7 +57,7 @@ class EventStore:
     def create(self, game_id: str, meta: Mapping[str, str], secret: Mapping[str, str],
                envelopes: list[dict[str, Any]]) -> bool:
         events, meta_key, secret_key = _keys(game_id)
-        args = [json.dumps(meta), json.dumps(secret), len(envelopes), *(canonical(e) for e in envelopes)]
+        args: list[Any] = [json.dumps(meta), json.dumps(secret), len(envelopes), *(canonical(e) for e in envelopes)]
         return bool(self._create(keys=[events, meta_key, secret_key], args=args))
 
     def append(self, game_id: str, expected: int, envelopes: list[dict[str, Any]], *, last_hash: str,
