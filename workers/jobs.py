@@ -41,6 +41,13 @@ def _outcome(submit: Callable[[], object], done: str) -> str:
         return err.code
 
 
+def _too_early(svc: GameService, game: Game) -> str:
+    """The job ran before its deadline (the RQ scheduler polls): schedule again."""
+    if svc.scheduler is not None:
+        svc.scheduler.game_changed(svc.change_of(game), attempt=f"-early{svc.clock()}")
+    return "early"
+
+
 def fire_timeout(game_id: str, svc: GameService | None = None) -> str:
     """Submit the system ``timeout`` if a rules deadline is open and due.
 
@@ -56,9 +63,7 @@ def fire_timeout(game_id: str, svc: GameService | None = None) -> str:
         if deadline is None:
             return "stale"
         if svc.clock() < deadline:
-            if svc.scheduler is not None:
-                svc.scheduler.game_changed(svc.change_of(game), attempt=f"-early{svc.clock()}")
-            return "early"
+            return _too_early(svc, game)
         try:
             svc.submit_system(game_id, TIMEOUT, expected_version=game.version,
                               idempotency_key=f"timeout:{game.version}")
@@ -82,9 +87,7 @@ def fire_turn_clock(game_id: str, version: int, svc: GameService | None = None) 
     if deadline is None:
         return "stale"
     if svc.clock() < deadline:
-        if svc.scheduler is not None:
-            svc.scheduler.game_changed(svc.change_of(game), attempt=f"-early{svc.clock()}")
-        return "early"
+        return _too_early(svc, game)
     for seat in sorted(game.ruleset.to_act(game.state)):
         move = game.ruleset.default_move(game.state, seat)
         if move is None:

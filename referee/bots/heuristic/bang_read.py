@@ -12,20 +12,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+# the rules' public facts about roles (R4, R82): one source, shared with the ruleset
+from referee.games.bang.characters import DEPUTY, OUTLAW, RENEGADE, ROLE_DECK, SHERIFF, TARGET_3P
+
+__all__ = ["DEPUTY", "OUTLAW", "RENEGADE", "ROLE_DECK", "SHERIFF", "TARGET_3P"]
+
 Json = dict[str, Any]
-
-SHERIFF, DEPUTY, OUTLAW, RENEGADE = "sheriff", "deputy", "outlaw", "renegade"
-
-#: player count -> the role cards in the game (R4; R82 for three players)
-ROLE_DECK: dict[int, tuple[str, ...]] = {
-    3: (DEPUTY, OUTLAW, RENEGADE),
-    4: (SHERIFF, RENEGADE, OUTLAW, OUTLAW),
-    5: (SHERIFF, RENEGADE, OUTLAW, OUTLAW, DEPUTY),
-    6: (SHERIFF, RENEGADE, OUTLAW, OUTLAW, OUTLAW, DEPUTY),
-    7: (SHERIFF, RENEGADE, OUTLAW, OUTLAW, OUTLAW, DEPUTY, DEPUTY),
-}
-#: each role's own target in the 3-player game (R82)
-TARGET_3P: dict[str, str] = {DEPUTY: RENEGADE, RENEGADE: OUTLAW, OUTLAW: DEPUTY}
 
 #: weapon key -> range (R16)
 WEAPON_RANGE: dict[str, int] = {
