@@ -17,7 +17,8 @@ from typing import Any, Callable, Iterator, Mapping, Protocol
 from referee.bots import BUILT_IN
 from referee.errors import ApiError, game_over, not_found, version_conflict
 from referee.games import registry
-from referee.games.base import Event, GameConfig, Json, Move, RefereeError, Ruleset, Seat, fold, seat_view
+from referee.games.base import (Event, GameConfig, Json, Move, RefereeError, Ruleset, Seat, draw_default, fold,
+                                 seat_view)
 from referee.games.rng import Rng
 from referee.scheduling import Change
 from referee.store import EventStore, canonical, chain_hash, sha256_hex
@@ -278,11 +279,13 @@ class GameService:
         """A system command (``timeout``) from a worker, through the same path."""
         return self._submit(self.cached(game_id), None, move, expected_version, idempotency_key)
 
-    def submit_for_seat(self, game_id: str, seat: Seat, move: Move, *, expected_version: int,
+    def submit_for_seat(self, game_id: str, seat: Seat, move: Move | None, *, expected_version: int,
                         idempotency_key: str, by: Json) -> bytes:
-        """A move a worker makes for a seat (a bot's, or a default applied by
-        the turn clock), through the same path as a client's; ``by`` says who
-        chose it and is recorded with the move."""
+        """A move a worker makes for a seat, through the same path as a
+        client's; ``by`` says who chose it and is recorded with the move.
+        ``move=None`` applies the seat's rule-defined default, drawn from the
+        game's generator where the rules make it a random choice (recorded as
+        ``by.drawn_from``, so the audit re-derives it)."""
         return self._submit(self.cached(game_id), seat, move, expected_version, idempotency_key, by)
 
     def cached(self, game_id: str) -> Game:
@@ -292,7 +295,7 @@ class GameService:
             game = self._cache.get(game_id)
         return game if game is not None else self.load(game_id)
 
-    def _submit(self, game: Game, seat: Seat | None, move: Move, expected_version: int | None,
+    def _submit(self, game: Game, seat: Seat | None, move: Move | None, expected_version: int | None,
                 idempotency_key: str | None, by: Json | None = None) -> bytes:
         """Decide against the cached state and append with its version as the
         expectation; if another process moved the game on, reload and decide
@@ -326,12 +329,18 @@ class GameService:
             game, fresh = self.load(game.id), True
         raise version_conflict(game.version, expected_version if expected_version is not None else game.version)
 
-    def _decide_and_append(self, game: Game, seat: Seat | None, move: Move, idempotency_key: str | None,
+    def _decide_and_append(self, game: Game, seat: Seat | None, move: Move | None, idempotency_key: str | None,
                            fingerprint: str, by: Json | None) -> tuple[bytes, Game | None]:
         """One attempt: ``(body, new game)``, or ``(b"", None)`` when the
         cached version was stale."""
         now = self.clock()
         rng = Rng(game.seed.encode(), game.rng)
+        if move is None:
+            drawn = draw_default(game.ruleset, game.state, seat, rng) if seat is not None else None
+            if drawn is None:
+                raise ApiError(422, "nothing_owed", f"seat {seat} owes no move now")
+            move, options = drawn
+            by = {**(by or {}), "drawn_from": options} if options > 1 else by
         events = game.ruleset.decide(game.state, seat, move, rng=rng, now=now)
         state = fold(game.ruleset, events, game.state)
         result = game.ruleset.result(state)

@@ -16,7 +16,7 @@ import redis
 from referee import bots
 from referee.bots.webhook import BotFailure, UrlPolicy, ask
 from referee.errors import ApiError
-from referee.games.base import Json, RefereeError
+from referee.games.base import Json, RefereeError, default_options
 from referee.scheduling import WATCH, RqScheduler
 from referee.service import Game, GameService
 from referee.store import EventStore
@@ -89,17 +89,16 @@ def fire_turn_clock(game_id: str, version: int, svc: GameService | None = None) 
     if svc.clock() < deadline:
         return _too_early(svc, game)
     for seat in sorted(game.ruleset.to_act(game.state)):
-        move = game.ruleset.default_move(game.state, seat)
-        if move is None:
+        if not default_options(game.ruleset, game.state, seat):
             continue
-        return _outcome(partial(svc.submit_for_seat, game_id, seat, move, expected_version=version,
+        return _outcome(partial(svc.submit_for_seat, game_id, seat, None, expected_version=version,
                                 idempotency_key=f"clock:{version}", by={"default": "turn_clock"}), "defaulted")
     return "nothing_owed"
 
 
-def _bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[Json, Json]:
-    """``(move, by)``: the bot's choice, or the prompt's default when a webhook
-    bot fails or answers a move that is not legal."""
+def _bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[Json | None, Json]:
+    """``(move, by)``: the bot's choice, or ``None`` — the prompt's default —
+    when a webhook bot fails or answers a move that is not legal."""
     view = svc.view_of(game, seat)
     legal = view["legal_moves"]
     if bot in bots.BUILT_IN:
@@ -119,8 +118,7 @@ def _bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[Json, 
             cause = "illegal_move"
         except BotFailure as failure:
             cause = failure.cause
-    default = game.ruleset.default_move(game.state, seat)
-    return (default if default is not None else legal[0]), {"bot": bot, "default": cause}
+    return None, {"bot": bot, "default": cause}
 
 
 def play_bot_turn(game_id: str, seat: int, version: int, svc: GameService | None = None) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games import registry
-from referee.games.base import Event, GameConfig, Json, RefereeError, fold
+from referee.games.base import Event, GameConfig, Json, RefereeError, default_options, fold
 from referee.games.rng import Rng
 from referee.store import canonical, chain_hash, sha256_hex
 
@@ -89,6 +89,12 @@ def _redecide(header: Json, seed: str, envelopes: list[Json], recorded_result: A
         if env["data"].get("rng") != rng.position:
             return checks + [_check("randomness", False, f"move at event {env['seq']} drew from word "
                                     f"{env['data'].get('rng')}, not {rng.position}")]
+        drawn_from = (env["data"].get("by") or {}).get("drawn_from")
+        if drawn_from is not None:  # a timeout's default drawn from the generator (e.g. BANG! R43)
+            options = default_options(rs, state, env["actor"])
+            if len(options) != drawn_from or not _same(options[rng.below(drawn_from)], env["data"]["move"]):
+                return checks + [_check("randomness", False, f"the default move at event {env['seq']} is not "
+                                        "the one the generator draws")]
         try:
             expected = rs.decide(state, env["actor"], env["data"]["move"], rng=rng, now=env["at"])
         except RefereeError as err:

@@ -116,6 +116,10 @@ class Ruleset(Protocol):
       the property tests call it after every step.
     * optional ``roles(state)`` -> each seat's dealt role, for rulesets with
       roles (tournaments rotate entrants through them).
+    * optional ``default_options(state, seat)`` -> the moves a timeout's
+      default is drawn from, uniformly with the game's generator, when the
+      rules make it a random choice (BANG! R43); without it the default is
+      ``default_move``.
     """
 
     name: str
@@ -164,3 +168,23 @@ def seat_view(ruleset: Ruleset, state: Any, seat: Seat | None, *, active: bool |
         "pending": pending, "deadline": ruleset.deadline(state) if active else None,
         "result": result, "state": body,
     }
+
+
+def default_options(ruleset: Ruleset, state: Any, seat: Seat) -> list[Move]:
+    """The moves the rule-defined default for ``seat`` is drawn from (one
+    element: a fixed default; none: the seat owes nothing)."""
+    options = getattr(ruleset, "default_options", None)
+    if options is not None:
+        return list(options(state, seat))
+    fixed = ruleset.default_move(state, seat)
+    return [] if fixed is None else [fixed]
+
+
+def draw_default(ruleset: Ruleset, state: Any, seat: Seat, rng: Rng) -> tuple[Move, int] | None:
+    """The default move and how many options it was drawn from; the draw
+    (``below(n)``, only when n > 1) comes from the game's generator, so an
+    auditor can re-derive it."""
+    options = default_options(ruleset, state, seat)
+    if not options:
+        return None
+    return (options[rng.below(len(options))] if len(options) > 1 else options[0]), len(options)

@@ -75,3 +75,39 @@ def test_bang_tournament_rotates_roles(client: Any, work: Any) -> None:
     assert sorted(sheriffs.values()) == [1, 1, 1, 1, 1]  # each entrant is Sheriff once in 5 games
     heuristic = next(row for row in t["standings"] if row["name"] == "heuristic")
     assert heuristic["games"] == 5 and "sheriff" in heuristic["roles"]
+
+
+def test_r43_a_timed_out_discard_is_drawn_from_the_generator_and_audited(
+        client: Any, clock: Any, service: Any) -> None:
+    import workers.jobs as jobs
+    hand = ["BANG-AS", "MISSED-10C", "BEER-6H", "STAGECOACH-9S-1", "PANIC-JH", "SALOON-5H"]
+    game = create(client, ruleset="bang", players=4, options={"turn_timeout_s": 60}, setup={
+        "turn": 0, "phase": "play",
+        "seats": [{"role": "sheriff", "character": "paul_regret", "life": 2, "hand": hand}, {}, {}, {}]})
+    assert move(client, game, 0, {"type": "end_turn"}).status_code == 201
+    seen = view(client, game, 0)
+    assert seen["state"]["phase"] == "discard" and len(seen["legal_moves"]) == 15  # C(6, 4)
+    clock.advance(60_000)
+    assert jobs.fire_turn_clock(game["id"], seen["version"], svc=service) == "defaulted"
+    log = client.get(f"/v1/games/{game['id']}/log", headers=auth("admin-secret")).get_data(as_text=True)
+    record = [json.loads(line) for line in log.splitlines()[1:] if '"type":"move"' in line][-1]
+    assert record["data"]["by"] == {"default": "turn_clock", "drawn_from": 15}
+    assert record["data"]["move"] in seen["legal_moves"]
+    clock.advance(1)
+    play_to_end(client, game, clock, service, pick=_random_pick("r43"))
+    assert client.get(f"/v1/games/{game['id']}/audit").get_json()["ok"]
+    # a referee that swapped the drawn default and rebuilt the chain is still caught
+    from referee.audit import audit_log
+    from referee.store import chain_hash
+    lines = [json.loads(x) for x in client.get(f"/v1/games/{game['id']}/log").get_data(as_text=True).splitlines()]
+    head, events = lines[0], lines[1:]
+    target = next(e for e in events if (e["data"].get("by") or {}).get("drawn_from"))
+    target["data"]["move"] = next(m for m in seen["legal_moves"] if m != target["data"]["move"])
+    prev = head["hash"]
+    for env in events:
+        env["prev"] = prev
+        env["hash"] = prev = chain_hash(prev, {k: v for k, v in env.items() if k != "hash"})
+    report = audit_log(head["header"], head["hash"], events)
+    assert not report["ok"]
+    assert next(c for c in report["checks"] if c["name"] == "hash_chain")["ok"]
+    assert any(c["name"] == "randomness" and not c["ok"] for c in report["checks"])

@@ -119,6 +119,9 @@ class BangRuleset:
     def default_move(self, state: Any, seat: Seat) -> Move | None:
         return decider.default_move(state, seat)
 
+    def default_options(self, state: Any, seat: Seat) -> list[Move]:
+        return decider.default_options(state, seat)
+
     def hidden(self, state: Any, seat: Seat | None) -> set[str]:
         return views.hidden(state, seat) if state is not None else set()
 

@@ -78,6 +78,18 @@ def default_move(state: State | None, seat: Seat) -> Move | None:
     return moves[0] if moves else None
 
 
+def default_options(state: State | None, seat: Seat) -> list[Move]:
+    """The moves a timeout's default is drawn from (R43 RULING): the pass,
+    decline or end of phase 2 where that is legal; otherwise every legal
+    option, one to be drawn uniformly with the game's generator (R78)."""
+    fixed = default_move(state, seat)
+    if fixed is None:
+        return []
+    if fixed["type"] in ("pass", "end_turn"):
+        return [fixed]
+    return legal_moves(state, seat)
+
+
 def _no(code: str, rule: str, detail: str) -> IllegalMove:
     return IllegalMove(code, rule=rule, detail=detail)
 
