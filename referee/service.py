@@ -240,8 +240,8 @@ class GameService:
     def state_at(self, game_id: str, version: int) -> tuple[Game, Any]:
         """The latest game and the state as it was at ``version`` (replay)."""
         game = self.load(game_id)
-        if not 0 <= version <= game.version:
-            raise ApiError(422, "bad_version", f"version must be within 0..{game.version}")
+        if not 1 <= version <= game.version:  # version 1 is the deal: before it there is no game
+            raise ApiError(422, "bad_version", f"version must be within 1..{game.version}")
         envs = self.store.read(game_id, after=0, upto=version)
         return game, fold(game.ruleset, _ruleset_events(envs))
 

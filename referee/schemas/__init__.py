@@ -61,7 +61,7 @@ class ReplayQuery(Schema):
     class Meta:
         unknown = RAISE
 
-    version = fields.Integer(validate=validate.Range(min=0))
+    version = fields.Integer(validate=validate.Range(min=1))
 
 
 class RegisterBot(Schema):

@@ -265,6 +265,8 @@ def test_replay_at_a_version_and_full_views_at_the_end(client: Any, clock: Any, 
     early = client.get(f"/v1/games/{game['id']}/replay?version=1").get_json()
     assert early["version"] == 1 and "views" not in early
     assert client.get(f"/v1/games/{game['id']}/replay?version=99999").status_code == 422
+    # regression: version 0 (before the deal) crashed the ruleset with a 500; found by test_fuzz
+    assert client.get(f"/v1/games/{game['id']}/replay?version=0").status_code == 400
     end = play_to_end(client, game, clock, service)
     final = client.get(f"/v1/games/{game['id']}/replay").get_json()
     assert final["result"] == end["result"] and len(final["views"]) == 3

@@ -1,0 +1,69 @@
+"""No input produces a 500: arbitrary JSON into every body and query the API
+takes, for both rulesets (hypothesis). Bad input is a 4xx problem response."""
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings, strategies as st
+
+from tests.api.helpers import auth, create
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12)
+SETUP_KEYS = ["turn", "phase", "seats", "deck", "discard", "dice", "flips", "blue_deck", "arrow_pile", "nuggets"]
+SEAT_KEYS = ["role", "character", "life", "hand", "in_play", "alive", "coins", "card", "arrows", "position"]
+CARDS = ["BANG-AS", "MISSED-10C", "BEER-6H", "CHEST-SWORD-1", "SHIP-SKULL-2", "BARREL-QS", "NOPE"]
+VALUES = JSON | st.sampled_from(CARDS) | st.lists(st.sampled_from(CARDS), max_size=4) | \
+    st.lists(st.sampled_from(["CHEST", "SWORD", "SHIP", "SKULL", "X"]), max_size=3) | \
+    st.sampled_from(["sheriff", "outlaw", "bart_cassidy", "play", "draw", "start"])
+SETUPS = st.fixed_dictionaries({}, optional={
+    k: VALUES | st.lists(st.dictionaries(st.sampled_from(SEAT_KEYS), VALUES, max_size=4), max_size=8)
+    for k in SETUP_KEYS})
+MOVE_TYPES = ["roll", "steal", "claim", "pass", "accept", "challenge", "timeout", "play", "draw", "discard",
+              "end_turn", "respond", "barrel", "choose", "keep", "sid"]
+MOVES = st.builds(lambda t, extra: {"type": t, **extra}, st.sampled_from(MOVE_TYPES),
+                  st.dictionaries(st.sampled_from(["target", "card", "cards", "source", "pick", "x"]), VALUES,
+                                  max_size=3))
+OK = {200, 201, 400, 401, 403, 404, 409, 410, 413, 422}
+
+
+def test_create_never_fails_with_a_500(client: Any) -> None:
+    @settings(max_examples=300, deadline=None)
+    @given(ruleset=st.sampled_from(["bang", "bluffaneer", "x"]), players=st.integers(0, 8) | JSON,
+           options=st.dictionaries(st.sampled_from(["three_player", "characters", "first_seat", "claim_window_ms",
+                                                   "die_faces", "turn_timeout_s", "carry_characters_from"]),
+                                   VALUES, max_size=3) | JSON,
+           setup=SETUPS | JSON, seed=st.text(max_size=5) | JSON)
+    def check(ruleset: Any, players: Any, options: Any, setup: Any, seed: Any) -> None:
+        r = client.post("/v1/games", json={"ruleset": ruleset, "players": players, "options": options,
+                                           "setup": setup, "seed": seed})
+        assert r.status_code in OK, r.get_json()
+
+    check()
+
+
+def test_moves_and_queries_never_fail_with_a_500(client: Any) -> None:
+    games = [create(client, ruleset="bluffaneer", players=4, seed="fuzz-a"),
+             create(client, ruleset="bang", players=5, seed="fuzz-b")]
+
+    @settings(max_examples=400, deadline=None)
+    @given(which=st.integers(0, 1), seat=st.integers(0, 3), move=MOVES | JSON,
+           expected=st.none() | st.integers(-2, 50) | JSON, key=st.none() | st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=6),
+           query=st.dictionaries(st.sampled_from(["after", "wait", "version", "token"]),
+                                 st.text(max_size=5) | st.integers(-5, 50).map(str), max_size=2))
+    def check(which: int, seat: int, move: Any, expected: Any, key: Any, query: dict[str, str]) -> None:
+        game = games[which]
+        headers = auth(game["seats"][seat]["token"])
+        if key:
+            headers["Idempotency-Key"] = key
+        body = {"move": move} if expected is None else {"move": move, "expected_version": expected}
+        r = client.post(f"/v1/games/{game['id']}/moves", json=body, headers=headers)
+        assert r.status_code in OK, r.get_json()
+        for path in ("", "/events", "/replay"):
+            q = {k: v for k, v in query.items() if not (k == "wait" and v not in ("0", ""))}
+            r = client.get(f"/v1/games/{game['id']}{path}", query_string=q, headers=headers)
+            assert r.status_code in OK, (path, q, r.get_json())
+
+    check()
