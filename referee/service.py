@@ -117,12 +117,14 @@ class GameService:
     def create_game(self, ruleset_name: str, *, players: int | None = None, seats: list[Json] | None = None,
                     options: Mapping[str, Any] | None = None, seed: str | None = None,
                     setup: Mapping[str, Any] | None = None, tournament: str | None = None,
-                    tournament_seed: str | None = None) -> Json:
+                    tournament_seed: str | None = None, tournament_custom: bool = False) -> Json:
         """Deal a new game; returns the 201 body with each seat's secret token.
 
         ``tournament_seed`` is a seed the referee itself derived for a
         tournament game: unlike a client's ``seed`` it does not make the game
-        custom (the tournament's own seed stays secret until it ends)."""
+        custom (the tournament's own seed stays secret until it ends) — unless
+        the tournament's seed came from a client (``tournament_custom``):
+        whoever knows it knows every hand, so such games never count."""
         try:
             ruleset = registry.get(ruleset_name)
         except KeyError:
@@ -142,7 +144,7 @@ class GameService:
         opts = ruleset.validate_options(opts, n)
         for spec in seat_specs:
             self._check_bot(spec.get("bot"), ruleset.name)
-        custom = seed is not None or setup is not None
+        custom = seed is not None or setup is not None or tournament_custom
         seed = seed if seed is not None else tournament_seed if tournament_seed is not None else secrets.token_hex(32)
         rng = Rng(seed.encode())
         events = ruleset.setup(GameConfig(players=n, options=opts, scenario=setup), rng)

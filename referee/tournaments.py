@@ -123,7 +123,8 @@ class Tournaments:
         if turn_timeout is not None:
             options["turn_timeout_s"] = turn_timeout
         game = self.svc.create_game(rs.name, seats=[{"name": s["name"], "bot": s["bot"]} for s in seats],
-                                    options=options, tournament=tid, tournament_seed=seed)
+                                    options=options, tournament=tid, tournament_seed=seed,
+                                    tournament_custom=spec["seeded_by_client"])
         self.redis.hset(self._key(tid, "games"), str(index), game["id"])
         return str(game["id"])
 
@@ -133,7 +134,7 @@ class Tournaments:
         result = game.ruleset.result(game.state)
         if result is None:
             return "not_finished"
-        entry = {"game": game_id, "result": result,
+        entry = {"game": game_id, "result": result, "custom": game.header["custom"],
                  "entrants": [s["name"] for s in game.header["seats"]]}
         if not self.redis.hsetnx(self._key(tid, "results"), game_id, json.dumps(entry)):
             return "duplicate"
@@ -167,14 +168,16 @@ class Tournaments:
             "games_total": spec["games"], "games_finished": int(finished or 0), "options": spec["options"],
             "entrants": spec["entrants"], "seed_commitment": spec["seed_commitment"],
             "seed": seed if status == "finished" else None, "created_at": spec["created_at"],
+            "rated": not spec["seeded_by_client"],
             "games": games, "standings": standings([e["name"] for e in spec["entrants"]], ordered),
         }
 
 
 def standings(names: list[str], results: list[Json]) -> list[Json]:
     """Per entrant: games, wins, win rate, win rate per role and an OpenSkill
-    (Plackett–Luce) rating, folded over ``results`` in game order; sorted by
-    the rating's conservative ordinal (mu - 3 sigma)."""
+    (Plackett–Luce) rating, folded over the non-custom ``results`` in game
+    order; sorted by the rating's conservative ordinal (mu - 3 sigma), then
+    by wins."""
     model = PlackettLuce()
     ratings = {name: model.rating(name=name) for name in names}
     table: dict[str, Json] = {name: {"name": name, "games": 0, "wins": 0, "roles": {}} for name in names}
@@ -193,7 +196,8 @@ def standings(names: list[str], results: list[Json]) -> list[Json]:
             cell["games"] += 1
             cell["wins"] += int(won)
         names_in_game = [entry["entrants"][s["seat"]] for s in seats]
-        if len(set(names_in_game)) == len(names_in_game):  # an entrant in two seats cannot be rated
+        # custom games never count toward ratings; an entrant in two seats cannot be rated
+        if not entry.get("custom") and len(set(names_in_game)) == len(names_in_game):
             teams = model.rate([[ratings[n]] for n in names_in_game],
                                ranks=[1 if s["seat"] in winners else 2 for s in seats])
             for n, team in zip(names_in_game, teams):
@@ -206,5 +210,5 @@ def standings(names: list[str], results: list[Json]) -> list[Json]:
             cell["win_rate"] = cell["wins"] / cell["games"]
         row["rating"] = {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()}
         out.append(row)
-    out.sort(key=lambda row: -row["rating"]["ordinal"])
+    out.sort(key=lambda row: (-row["rating"]["ordinal"], -row["wins"]))
     return out

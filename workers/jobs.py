@@ -102,7 +102,9 @@ def _bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[Json |
     view = svc.view_of(game, seat)
     legal = view["legal_moves"]
     if bot in bots.BUILT_IN:
-        return bots.choose(bot, game.ruleset.name, view, legal, seed=f"{game.id}:{game.version}:{seat}"), {"bot": bot}
+        # seeded from the game's public commitment: the same game plays out alike
+        seed = f"{game.header['seed_commitment']}:{game.version}:{seat}"
+        return bots.choose(bot, game.ruleset.name, view, legal, seed=seed), {"bot": bot}
     found = svc.bots.get(bot)
     cause = "unknown_bot"
     if found is not None:

@@ -193,3 +193,17 @@ def test_tournament_validation(client: Any) -> None:
     r = client.post("/v1/tournaments", json={"ruleset": "bluffaneer", "games": 0, "entrants": ["random"] * 3})
     assert r.status_code == 400
     assert client.get("/v1/tournaments/t_missing").status_code == 404
+
+
+def test_a_client_seeded_tournament_is_reproducible_custom_and_unrated(client: Any, work: Any) -> None:
+    # BANG! (no timing rule: Bluffaneer's claim race depends on receipt times)
+    body = {"ruleset": "bang", "games": 3, "entrants": ["random", "heuristic", "random", "random"], "seed": "known"}
+    runs = []
+    for _ in range(2):
+        tid = client.post("/v1/tournaments", json=body).get_json()["id"]
+        work(max_rounds=2000)
+        runs.append(client.get(f"/v1/tournaments/{tid}").get_json())
+    a, b = runs
+    assert a["rated"] is False and [g["winners"] for g in a["games"]] == [g["winners"] for g in b["games"]]
+    assert all(client.get(f"/v1/games/{g['id']}").get_json()["custom"] for g in a["games"])
+    assert all(row["rating"]["mu"] == 25.0 for row in a["standings"])  # custom games never count
