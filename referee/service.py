@@ -462,7 +462,7 @@ class GameService:
         game = self.load(game_id)
         seat = self.seat_of(game, token)
         started = time.monotonic()
-        yield "retry: 2000\n\n"
+        yield "retry: 500\n\n"
         while True:
             game = self.load(game_id)
             for env in self.store.read(game_id, after=after, upto=game.version):
@@ -474,7 +474,7 @@ class GameService:
                 return
             if max_s is not None and time.monotonic() - started > max_s:
                 return
-            self.store.wait(game_id, after, keepalive_s)
+            self.store.wait(game_id, after, min(keepalive_s, max_s) if max_s is not None else keepalive_s)
             yield ": keepalive\n\n"
 
     def replay(self, game_id: str, version: int) -> Json:

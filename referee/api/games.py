@@ -13,6 +13,7 @@ from referee.schemas import CreateGame, EventsQuery, MoveRequest, ReplayQuery
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
 CREATE, MOVE, EVENTS, REPLAY = CreateGame(), MoveRequest(), EventsQuery(), ReplayQuery()
+STREAM_MAX_S = 60.0
 
 
 @bp.post("")
@@ -47,7 +48,9 @@ def list_events(game_id: str) -> Json:
 def stream_events(game_id: str) -> Response:
     args = query(EVENTS)
     after = int(request.headers.get("Last-Event-ID", args["after"]) or 0)
-    events = service().stream(game_id, bearer_token(), after)
+    # a stream holds a server thread: it ends after STREAM_MAX_S and the client's
+    # EventSource reconnects with Last-Event-ID, resuming where it stopped
+    events = service().stream(game_id, bearer_token(), after, max_s=STREAM_MAX_S)
     first = next(events)  # authenticate and 404 before the 200 goes out
     return Response(stream_with_context(_chain(first, events)), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

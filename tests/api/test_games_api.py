@@ -312,3 +312,29 @@ def test_audit_catches_an_altered_event(client: Any, clock: Any, service: Any, r
 def test_audit_before_the_end_is_refused(client: Any) -> None:
     game = create(client)
     assert client.get(f"/v1/games/{game['id']}/audit").status_code == 403
+
+
+def test_redis_down_is_a_503_problem_not_a_500() -> None:
+    from referee.app import create_app
+    from referee.redis_server import free_port
+    from tests.conftest import ContractClient
+    app = create_app({"REDIS_URL": f"redis://127.0.0.1:{free_port()}/0", "ENQUEUE_JOBS": False})
+    app.test_client_class = ContractClient
+    client = app.test_client()
+    r = client.get("/health")
+    assert r.status_code == 503 and r.get_json()["code"] == "redis_unavailable"
+    r = client.post("/v1/games", json={"ruleset": "bluffaneer", "players": 3})
+    assert r.status_code == 503 and r.get_json()["code"] == "redis_unavailable"
+
+
+def test_sse_stream_of_an_active_game_ends_and_resumes(app: Any) -> None:
+    import referee.api.games as games_api
+    client = app.test_client()
+    game = create(client, setup={**SETUP, "dice": ["SHIP", "SKULL"]})
+    old, games_api.STREAM_MAX_S = games_api.STREAM_MAX_S, 0.2
+    try:
+        text = client.get(f"/v1/games/{game['id']}/events/stream").get_data(as_text=True)
+    finally:
+        games_api.STREAM_MAX_S = old
+    ids = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
+    assert ids == [1] and "event: end" not in text
