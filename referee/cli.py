@@ -10,6 +10,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 DEFAULT_REDIS_PORT = 6390
 
@@ -44,7 +45,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     return 0
 
 
-def _sweeper(client: "redis.Redis", stall_s: float) -> None:  # type: ignore[name-defined]
+def _sweeper(client: Any, stall_s: float) -> None:
     """Every second, one worker at a time (a Redis lock) sweeps stalled games."""
     from workers.jobs import service_from_env, sweep
     while True:

@@ -4,7 +4,6 @@ so a bot can never do what a client cannot.
 """
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import secrets
@@ -12,7 +11,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterator, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 from referee.bots import BUILT_IN
 from referee.errors import ApiError, game_over, not_found, version_conflict
@@ -20,14 +19,11 @@ from referee.games import registry
 from referee.games.base import (Event, GameConfig, Json, Move, RefereeError, Ruleset, Seat, draw_default, fold,
                                  seat_view)
 from referee.games.rng import Rng
+from referee.reading import MOVE, PLATFORM_EVENTS, SEED_REVEALED, present
 from referee.scheduling import Change
 from referee.store import EventStore, canonical, chain_hash, sha256_hex
 from referee.store.bots import BotDirectory
 
-#: platform events in a game's stream; every other type belongs to the ruleset
-MOVE = "move"
-SEED_REVEALED = "seed_revealed"
-PLATFORM_EVENTS = frozenset({MOVE, SEED_REVEALED})
 MAX_CONFLICT_RETRIES = 8
 
 
@@ -92,12 +88,6 @@ def _turn_timeout(value: Any) -> float | None:
 
 def _ruleset_events(envelopes: list[Json]) -> list[Event]:
     return [Event(e["type"], e["data"]) for e in envelopes if e["type"] not in PLATFORM_EVENTS]
-
-
-def seal(seed: str, seq: int, data: Any) -> str:
-    """Salted commitment to a hidden event's data, opened once the seed is revealed."""
-    salt = hmac.new(seed.encode(), f"seal:{seq}".encode(), hashlib.sha256).hexdigest()
-    return sha256_hex(salt + canonical(data))
 
 
 class GameService:
@@ -357,7 +347,7 @@ class GameService:
         status = "finished" if result is not None else "active"
         version = game.version + len(envelopes)
         body = canonical({"version": version, "status": status,
-                          "events": [self.present(game, e, seat, status) for e in envelopes]}).encode()
+                          "events": [present(game, e, seat, status) for e in envelopes]}).encode()
         appended = self.store.append(game.id, game.version, envelopes, last_hash=last_hash, rng=rng.position,
                                      status=status, at=now, idem_key=idempotency_key,
                                      idem_record=fingerprint.encode() + b"\n" + body)
@@ -410,28 +400,6 @@ class GameService:
         return out, prev
 
     # -- reading --------------------------------------------------------------
-    def present(self, game: Game, env: Json, seat: Seat | None, status: str | None = None) -> Json:
-        """An envelope as ``seat`` may see it (DESIGN.md, Hidden information).
-
-        Once the game is over the log is public and nothing is redacted. A
-        redacted event carries a salted ``sealed`` commitment instead of its
-        chain hash (which would let anyone brute-force the hidden part)."""
-        if (status or game.status) != "active":
-            return env
-        base = {"seq": env["seq"], "type": env["type"], "actor": env["actor"], "at": env["at"]}
-        if env["type"] == MOVE:
-            if seat is not None and env["actor"] == seat:
-                return env
-            shown: Json | None = {"move": {"type": env["data"]["move"].get("type")}}
-        elif env["type"] == SEED_REVEALED:
-            return env
-        else:
-            redacted = game.ruleset.redact(Event(env["type"], env["data"]), seat)
-            if redacted is not None and redacted.type == env["type"] and dict(redacted.data) == env["data"]:
-                return env
-            shown = dict(redacted.data) if redacted is not None else None
-        return {**base, "data": shown, "redacted": True, "sealed": seal(game.seed, env["seq"], env["data"])}
-
     def view(self, game_id: str, token: str | None) -> Json:
         game = self.load(game_id)
         return self.view_of(game, self.seat_of(game, token))
@@ -444,56 +412,3 @@ class GameService:
             "turn_deadline": game.turn_deadline(), "seats": game.header["seats"],
             "custom": game.header["custom"], "seed_commitment": game.header["seed_commitment"],
         }
-
-    def events(self, game_id: str, token: str | None, after: int, wait_s: float) -> Json:
-        """Events after ``after`` as the caller may see them; long-polls up to ``wait_s``."""
-        game = self.load(game_id)
-        seat = self.seat_of(game, token)
-        if wait_s > 0 and game.version <= after and game.status == "active":
-            self.store.wait(game_id, after, wait_s)
-            game = self.load(game_id)
-        envs = self.store.read(game_id, after=after, upto=game.version)
-        return {"id": game_id, "version": game.version, "status": game.status,
-                "events": [self.present(game, e, seat) for e in envs]}
-
-    def stream(self, game_id: str, token: str | None, after: int, *, keepalive_s: float = 15.0,
-               max_s: float | None = None) -> Iterator[str]:
-        """Server-Sent Events from ``after`` on; ends when the game is over."""
-        game = self.load(game_id)
-        seat = self.seat_of(game, token)
-        started = time.monotonic()
-        yield "retry: 500\n\n"
-        while True:
-            game = self.load(game_id)
-            for env in self.store.read(game_id, after=after, upto=game.version):
-                shown = self.present(game, env, seat)
-                yield f"id: {env['seq']}\nevent: {env['type']}\ndata: {canonical(shown)}\n\n"
-                after = env["seq"]
-            if game.status != "active":
-                yield f"event: end\ndata: {canonical({'status': game.status, 'version': game.version})}\n\n"
-                return
-            if max_s is not None and time.monotonic() - started > max_s:
-                return
-            self.store.wait(game_id, after, min(keepalive_s, max_s) if max_s is not None else keepalive_s)
-            yield ": keepalive\n\n"
-
-    def replay(self, game_id: str, version: int) -> Json:
-        """The spectator view at ``version``; every seat's view too once the game is over."""
-        game, state = self.state_at(game_id, version)
-        rs = game.ruleset
-        finished_at = rs.result(state) is not None
-        at = replace(game, version=version, state=state, status="finished" if finished_at else "active")
-        out = self.view_of(at, None)
-        if game.status != "active":
-            out["views"] = [rs.view(state, s) for s in range(game.players)]
-        out["latest_version"] = game.version
-        return out
-
-    def log_lines(self, game_id: str, admin: bool) -> Iterator[str]:
-        """The full, unredacted log as NDJSON: the header first, then every event."""
-        game = self.load(game_id)
-        if game.status == "active" and not admin:
-            raise ApiError(403, "log_not_public", "the log is public once the game is over (or with the admin token)")
-        yield canonical({"header": game.header, "hash": game.header_hash}) + "\n"
-        for env in self.store.iter_envelopes(game_id):
-            yield canonical(env) + "\n"

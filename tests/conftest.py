@@ -2,7 +2,6 @@
 and a test client whose every response is checked against openapi.yaml."""
 from __future__ import annotations
 
-import os
 from typing import Any, Iterator
 
 import pytest

@@ -7,6 +7,7 @@ import json
 
 from flask import Blueprint, Response, request, stream_with_context
 
+from referee import reading
 from referee.api.context import bearer_token, is_admin, json_body, query, service
 from referee.audit import audit_log
 from referee.schemas import CreateGame, EventsQuery, MoveRequest, ReplayQuery
@@ -41,7 +42,7 @@ def submit_move(game_id: str) -> Response:
 @bp.get("/<game_id>/events")
 def list_events(game_id: str) -> Json:
     args = query(EVENTS)
-    return service().events(game_id, bearer_token(), args["after"], args["wait"])
+    return reading.events(service(), game_id, bearer_token(), args["after"], args["wait"])
 
 
 @bp.get("/<game_id>/events/stream")
@@ -50,7 +51,7 @@ def stream_events(game_id: str) -> Response:
     after = int(request.headers.get("Last-Event-ID", args["after"]) or 0)
     # a stream holds a server thread: it ends after STREAM_MAX_S and the client's
     # EventSource reconnects with Last-Event-ID, resuming where it stopped
-    events = service().stream(game_id, bearer_token(), after, max_s=STREAM_MAX_S)
+    events = reading.stream(service(), game_id, bearer_token(), after, max_s=STREAM_MAX_S)
     first = next(events)  # authenticate and 404 before the 200 goes out
     return Response(stream_with_context(_chain(first, events)), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
@@ -63,20 +64,17 @@ def _chain(first: str, rest):  # type: ignore[no-untyped-def]
 
 @bp.get("/<game_id>/replay")
 def replay(game_id: str) -> Json:
-    args = query(REPLAY)
-    svc = service()
-    version = args.get("version")
-    return svc.replay(game_id, version if version is not None else svc.load(game_id).version)
+    return reading.replay(service(), game_id, query(REPLAY).get("version"))
 
 
 @bp.get("/<game_id>/log")
 def log(game_id: str) -> Response:
-    lines = list(service().log_lines(game_id, is_admin()))
+    lines = list(reading.log_lines(service(), game_id, is_admin()))
     return Response("".join(lines), mimetype="application/x-ndjson")
 
 
 @bp.get("/<game_id>/audit")
 def audit(game_id: str) -> Json:
-    lines = [json.loads(line) for line in service().log_lines(game_id, is_admin())]
+    lines = [json.loads(line) for line in reading.log_lines(service(), game_id, is_admin())]
     head = lines[0]
     return {"id": game_id, **audit_log(head["header"], head["hash"], lines[1:])}

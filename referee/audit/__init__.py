@@ -11,9 +11,8 @@ from typing import Any
 from referee.games import registry
 from referee.games.base import Event, GameConfig, Json, RefereeError, default_options, fold
 from referee.games.rng import Rng
+from referee.reading import MOVE, SEED_REVEALED
 from referee.store import canonical, chain_hash, sha256_hex
-
-MOVE, SEED_REVEALED = "move", "seed_revealed"
 
 
 def _check(name: str, ok: bool, detail: str) -> Json:

@@ -2,7 +2,6 @@
 RQ SimpleWorker (burst) on the test Redis."""
 from __future__ import annotations
 
-import json
 from collections import Counter
 from typing import Any
 

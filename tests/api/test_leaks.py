@@ -37,7 +37,7 @@ class States:
     def at(self, seq: int) -> Any:
         if seq > self.seq:
             from referee.games.base import Event
-            from referee.service import PLATFORM_EVENTS
+            from referee.reading import PLATFORM_EVENTS
             for env in self.service.store.read(self.game_id, after=self.seq, upto=seq):
                 if env["type"] not in PLATFORM_EVENTS:
                     self.state = self.rs.evolve(self.state, Event(env["type"], env["data"]))

@@ -2,7 +2,6 @@
 `referee worker` processes and a webhook bot served on loopback."""
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -10,7 +9,6 @@ import time
 from typing import Iterator
 
 import pytest
-import requests
 
 from referee.client import RefereeClient
 from referee.redis_server import free_port, start
