@@ -29,6 +29,11 @@ def legal_moves(state: State, seat: Seat) -> list[Move]:
     is not known here: a claim or pass at or after it is still refused."""
     if seat not in to_act(state):
         return []
+    return _moves(state, seat)
+
+
+def _moves(state: State, seat: Seat) -> list[Move]:
+    """``legal_moves`` for a seat already known to be awaited."""
     if state.phase == ROLL:
         return [dict(m) for m in _ROLL]
     if state.phase == STEAL:
@@ -43,6 +48,11 @@ def default_move(state: State, seat: Seat) -> Move | None:
     player on the roller's left; pass in the claim window (F18); accept."""
     if seat not in to_act(state):
         return None
+    return _default(state, seat)
+
+
+def _default(state: State, seat: Seat) -> Move:
+    """``default_move`` for a seat already known to be awaited."""
     if state.phase == ROLL:
         return moves.simple(moves.ROLL)
     if state.phase == STEAL:
@@ -67,7 +77,7 @@ def pending(state: State) -> Json | None:
         "kind": kind,
         "rule": rule,
         "awaiting": awaited,
-        "moves": {str(seat): legal_moves(state, seat) for seat in awaited},
+        "moves": {str(seat): _moves(state, seat) for seat in awaited},
         "deadline": state.deadline if state.phase == CLAIMS else None,
-        "default": {str(seat): default_move(state, seat) for seat in awaited},
+        "default": {str(seat): _default(state, seat) for seat in awaited},
     }

@@ -84,4 +84,7 @@ class State:
 
     def awaited_claimers(self) -> tuple[Seat, ...]:
         """Non-rollers who have neither claimed nor passed, ascending (F17)."""
-        return tuple(s for s in range(self.players) if s != self.turn and not self.answered(s))
+        done = {s for s, _ in self.claims}
+        done.update(self.passes)
+        done.add(self.turn)
+        return tuple(s for s in range(self.players) if s not in done)
