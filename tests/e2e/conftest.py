@@ -15,8 +15,24 @@ import requests
 
 from referee.client import RefereeClient
 from referee.redis_server import free_port, start
+from tests import contract
 
 REFEREE = str(Path(sys.executable).parent / "referee")
+
+
+def checked_client(url: str) -> RefereeClient:
+    """A client whose every response from the real server is checked against openapi.yaml."""
+    client = RefereeClient(url)
+
+    def check(response: requests.Response, *args: object, **kwargs: object) -> None:
+        path = requests.utils.urlparse(response.url).path
+        if response.headers.get("Content-Type", "").startswith("text/event-stream"):
+            return
+        contract.check(response.request.method or "GET", path, response.status_code,
+                       response.headers.get("Content-Type", ""), response.content)
+
+    client.http.hooks["response"].append(check)
+    return client
 
 
 @dataclass
@@ -54,7 +70,7 @@ def live() -> Iterator[Live]:
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_healthy(url, procs)
-        yield Live(url, env["REDIS_URL"], RefereeClient(url), env)
+        yield Live(url, env["REDIS_URL"], checked_client(url), env)
     finally:
         for proc in procs:
             proc.terminate()

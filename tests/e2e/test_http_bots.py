@@ -10,9 +10,8 @@ from typing import Iterator
 
 import pytest
 
-from referee.client import RefereeClient
 from referee.redis_server import free_port, start
-from tests.e2e.conftest import REFEREE, _wait_healthy
+from tests.e2e.conftest import REFEREE, _wait_healthy, checked_client
 from tests.webhook_bot import WebhookBot
 
 pytestmark = pytest.mark.e2e
@@ -30,7 +29,7 @@ class Stack:
         self.serve = subprocess.Popen([REFEREE, "serve", "--port", str(port)], env=self.env)
         self.workers: list[subprocess.Popen[bytes]] = []
         _wait_healthy(self.url, [self.serve])
-        self.client = RefereeClient(self.url)
+        self.client = checked_client(self.url)
 
     def worker(self) -> subprocess.Popen[bytes]:
         proc = subprocess.Popen([REFEREE, "worker"], env=self.env)
