@@ -22,7 +22,7 @@ def live_server(workers: int = 2, threads: int = 8) -> Iterator[tuple[str, str]]
     redis_port = free_port()
     redis_proc = start(redis_port, None)
     redis_url = f"redis://127.0.0.1:{redis_port}/0"
-    env = {**os.environ, "REDIS_URL": redis_url}
+    env = {**os.environ, "REDIS_URL": redis_url, "REFEREE_RATE_LIMIT": "off"}  # capacity, not policy
     port = free_port()
     serve = subprocess.Popen([REFEREE, "serve", "--port", str(port), "--workers", str(workers),
                               "--threads", str(threads)], env=env, stderr=subprocess.DEVNULL)

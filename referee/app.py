@@ -13,7 +13,9 @@ from werkzeug.exceptions import HTTPException
 from referee.games.base import IllegalMove, RefereeError
 from referee.metrics import LATENCY, REQUESTS
 from referee.service import GameService
-from referee.store import EventStore, canonical
+from referee.ratelimit import RateLimiter
+from referee.ratelimit import parse as parse_limit
+from referee.store import EventStore, canonical, sha256_hex
 
 PROBLEM = "application/problem+json"
 
@@ -36,6 +38,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=64 * 1024,
         SCHEDULER=None,
         CLOCK=None,
+        RATE_LIMIT=os.environ.get("REFEREE_RATE_LIMIT", "50/100"),
     )
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -55,7 +58,33 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(bots.bp)
     _register_errors(app)
     _register_metrics(app)
+    _register_rate_limit(app)
     return app
+
+
+#: probes and the contract are never limited
+UNLIMITED = frozenset({"meta.health", "meta.metrics", "meta.openapi"})
+
+
+def _register_rate_limit(app: Flask) -> None:
+    limits = parse_limit(app.config["RATE_LIMIT"])
+    if limits is None:
+        return
+    limiter = RateLimiter(*limits)
+
+    @app.before_request
+    def limit() -> Response | None:
+        if request.endpoint in UNLIMITED:
+            return None
+        header = request.headers.get("Authorization", "")
+        key = "t:" + sha256_hex(header) if header else "a:" + (request.remote_addr or "?")
+        wait = limiter.take(key)
+        if wait <= 0:
+            return None
+        response = problem(429, "rate_limited", f"too many requests: retry in {wait:.2f} s",
+                           retry_after=round(wait, 3))
+        response.headers["Retry-After"] = str(max(1, int(wait + 0.999)))
+        return response
 
 
 def _register_errors(app: Flask) -> None:

@@ -65,7 +65,8 @@ class ContractClient(FlaskClient):
 
 @pytest.fixture
 def app(redis_client: redis.Redis, clock: Clock) -> Any:
-    app = create_app({"REDIS": redis_client, "CLOCK": clock, "TESTING": True, "ADMIN_TOKEN": "admin-secret"})
+    app = create_app({"REDIS": redis_client, "CLOCK": clock, "TESTING": True, "ADMIN_TOKEN": "admin-secret",
+                      "RATE_LIMIT": "off"})
     app.test_client_class = ContractClient
     return app
 

@@ -61,7 +61,8 @@ def _wait_healthy(url: str, procs: list[subprocess.Popen[bytes]]) -> None:
 def live() -> Iterator[Live]:
     redis_port = free_port()
     redis_proc = start(redis_port, None)
-    env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0", "REFEREE_ADMIN_TOKEN": "e2e-admin"}
+    env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0", "REFEREE_ADMIN_TOKEN": "e2e-admin",
+           "REFEREE_RATE_LIMIT": "off"}
     port = free_port()
     procs = [
         subprocess.Popen([REFEREE, "serve", "--port", str(port), "--workers", "2"], env=env),

@@ -23,7 +23,7 @@ class Stack:
         self.redis = start(self.redis_port, None)
         self.env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{self.redis_port}/0",
                     "REFEREE_BOT_ALLOW_PRIVATE": "1", "REFEREE_STALL_S": "2", "REFEREE_BOT_TIMEOUT_S": "30",
-                    "REFEREE_ADMIN_TOKEN": "e2e-admin"}
+                    "REFEREE_ADMIN_TOKEN": "e2e-admin", "REFEREE_RATE_LIMIT": "off"}
         port = free_port()
         self.url = f"http://127.0.0.1:{port}"
         self.serve = subprocess.Popen([REFEREE, "serve", "--port", str(port)], env=self.env)
