@@ -30,6 +30,15 @@ class Change:
     deadline: int | None = None  # the rules' deadline, when newly opened
     turn_deadline: int | None = None  # the turn clock's deadline
     tournament: str | None = None
+    open_deadline: int | None = None  # the rules' deadline while open, new or not
+
+    def due(self) -> int | None:
+        """When a worker owes this game something: a bot's turn at once, a
+        deadline when it falls. ``None``: nothing (humans to move, no clock)."""
+        times = [t for t in (self.open_deadline, self.turn_deadline) if t is not None]
+        if self.bots:
+            times.append(self.at)
+        return min(times) if self.active and times else None
 
 
 def _when(ms: int) -> datetime:
@@ -58,9 +67,10 @@ class RqScheduler:
         if not change.active and change.tournament is not None:
             self.queue.enqueue("workers.jobs.tournament_game_finished", change.tournament, gid,
                                job_id=f"tgame-{gid}{attempt}", result_ttl=300)
-        if change.active and (change.bots or change.turn_deadline is not None or change.deadline is not None):
-            self.redis.zadd(WATCH, {gid: change.at})
-        elif not attempt:
+        due = change.due()
+        if due is not None and not attempt:  # the sweeper looks once it is overdue
+            self.redis.zadd(WATCH, {gid: due})
+        elif due is None:
             self.redis.zrem(WATCH, gid)
 
     def start_tournament(self, tournament_id: str) -> None:

@@ -377,12 +377,12 @@ class GameService:
         active = game.status == "active"
         rs = game.ruleset
         to_act = frozenset(rs.to_act(game.state)) if active else frozenset()
-        deadline = rs.deadline(game.state) if active else None
+        open_deadline = deadline = rs.deadline(game.state) if active else None
         if before is not None and before.status == "active" and rs.deadline(before.state) == deadline:
             deadline = None
         bots = {s: b for s in to_act if (b := game.bot_of(s)) is not None}
         return Change(game.id, game.version, active, game.last_at, to_act, bots, deadline,
-                      game.turn_deadline(), game.header.get("tournament"))
+                      game.turn_deadline(), game.header.get("tournament"), open_deadline)
 
     def _notify(self, game: Game, before: Game | None) -> None:
         if self.scheduler is not None:

@@ -139,9 +139,11 @@ def play_bot_turn(game_id: str, seat: int, version: int, svc: GameService | None
 
 
 def sweep(svc: GameService | None = None, *, stall_ms: int = 10_000) -> int:
-    """Re-enqueue the jobs of games that wait on a worker and have not moved
-    for ``stall_ms`` (a worker died mid-job, a job was lost). Harmless when
-    nothing was lost: every job checks the version and keys its move."""
+    """Re-enqueue the jobs of games a worker owes something for ``stall_ms``
+    past its due time (a bot's turn, a deadline that fell): a worker died
+    mid-job, or a job was lost. Games waiting on humans, or on a deadline
+    still to come, are left alone. Harmless when nothing was lost: every job
+    checks the version and keys its move."""
     svc = svc or service_from_env()
     now = svc.clock()
     client: Any = svc.store.redis

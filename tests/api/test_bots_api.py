@@ -206,3 +206,22 @@ def test_a_client_seeded_tournament_is_reproducible_custom_and_unrated(client: A
     assert a["rated"] is False and [g["winners"] for g in a["games"]] == [g["winners"] for g in b["games"]]
     assert all(client.get(f"/v1/games/{g['id']}").get_json()["custom"] for g in a["games"])
     assert all(row["rating"]["mu"] == 25.0 for row in a["standings"])  # custom games never count
+
+
+def test_sweeper_revives_an_overdue_bot_turn_but_not_a_clock_still_running(
+        client: Any, service: Any, clock: Any, redis_client: Any, work: Any) -> None:
+    from rq import Queue
+    from referee.scheduling import QUEUE
+    waiting = create(client, players=3, options={"turn_timeout_s": 3600}, setup={"turn": 0})
+    bot = create(client, seats=[{"bot": "random"}, {}, {}], setup={"turn": 0})
+    Queue(QUEUE, connection=redis_client).empty()  # the bot's job is lost
+    clock.advance(20_000)
+    assert jobs.sweep(service, stall_ms=10_000) == 1  # only the bot's turn is overdue
+    work()
+    assert len(_moves(client, bot["id"])) >= 1
+    assert len(_moves(client, waiting["id"])) == 0
+    from referee.scheduling import WATCH
+    assert redis_client.zscore(WATCH, waiting["id"]) == clock.now - 20_000 + 3600_000  # due when the clock runs out
+    clock.advance(3600_000)
+    assert jobs.sweep(service, stall_ms=10_000) >= 1  # now the clock has run out too
+    assert redis_client.zscore(WATCH, waiting["id"]) == clock.now  # revived; looked at again after a stall
