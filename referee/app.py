@@ -39,6 +39,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         SCHEDULER=None,
         CLOCK=None,
         RATE_LIMIT=os.environ.get("REFEREE_RATE_LIMIT", "50/100"),
+        CORS_ORIGINS=os.environ.get("REFEREE_CORS_ORIGINS", "*"),
     )
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -59,7 +60,33 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     _register_errors(app)
     _register_metrics(app)
     _register_rate_limit(app)
+    _register_cors(app)
     return app
+
+
+def _register_cors(app: Flask) -> None:
+    """Browser tables on other origins may call the API: seat tokens travel in
+    the Authorization header, never in cookies, so no credentials are allowed.
+    ``REFEREE_CORS_ORIGINS``: ``*`` (default), a comma-separated list, or ``off``."""
+    setting = str(app.config["CORS_ORIGINS"]).strip()
+    if setting.lower() in ("off", ""):
+        return
+    allowed = None if setting == "*" else {o.strip() for o in setting.split(",") if o.strip()}
+
+    @app.after_request
+    def cors(response: Response) -> Response:
+        origin = request.headers.get("Origin")
+        if origin is None or (allowed is not None and origin not in allowed):
+            return response
+        response.headers["Access-Control-Allow-Origin"] = "*" if allowed is None else origin
+        if allowed is not None:
+            response.headers.add("Vary", "Origin")
+        response.headers["Access-Control-Allow-Headers"] = \
+            "Authorization, Content-Type, Idempotency-Key, Last-Event-ID"
+        response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
+        response.headers["Access-Control-Expose-Headers"] = "Retry-After"
+        response.headers["Access-Control-Max-Age"] = "600"
+        return response
 
 
 #: probes and the contract are never limited

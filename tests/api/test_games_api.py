@@ -366,3 +366,26 @@ def test_rate_limit_setting_is_parsed_strictly() -> None:
     assert [limiter.take("k") for _ in range(3)] == [0.0, 0.0, 0.5]
     now[0] = 0.5
     assert limiter.take("k") == 0.0
+
+
+def test_browser_tables_on_other_origins_may_call_the_api(app: Any) -> None:
+    client = app.test_client()
+    preflight = client.options("/v1/games", headers={"Origin": "https://table.example",
+                                                     "Access-Control-Request-Method": "POST"})
+    assert preflight.status_code == 200
+    assert preflight.headers["Access-Control-Allow-Origin"] == "*"
+    assert "Authorization" in preflight.headers["Access-Control-Allow-Headers"]
+    r = client.get("/v1/rulesets", headers={"Origin": "https://table.example"})
+    assert r.headers["Access-Control-Allow-Origin"] == "*"
+    assert "Access-Control-Allow-Origin" not in client.get("/v1/rulesets").headers
+
+
+def test_cors_can_be_narrowed_to_listed_origins(redis_client: Any) -> None:
+    from referee.app import create_app
+    app = create_app({"REDIS": redis_client, "CORS_ORIGINS": "https://a.example", "RATE_LIMIT": "off",
+                      "ENQUEUE_JOBS": False})
+    client = app.test_client()
+    assert client.get("/v1/rulesets", headers={"Origin": "https://a.example"}).headers[
+        "Access-Control-Allow-Origin"] == "https://a.example"
+    assert "Access-Control-Allow-Origin" not in client.get(
+        "/v1/rulesets", headers={"Origin": "https://b.example"}).headers
