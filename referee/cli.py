@@ -24,7 +24,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="referee-prom-"))
     argv = [sys.executable, "-m", "gunicorn", "referee.wsgi:app", "--bind", f"{args.host}:{args.port}",
             "--workers", str(args.workers), "--worker-class", "gthread", "--threads", str(args.threads),
-            "--access-logfile", "-" if args.access_log else "/dev/null", "--timeout", "60"]
+            "--access-logfile", "-" if args.access_log else "/dev/null", "--timeout", "60",
+            "--no-control-socket"]  # one per user home: several referees on a machine would share it
     os.execv(sys.executable, argv)
 
 
