@@ -1,5 +1,6 @@
-"""Tournaments: bots play many games in workers; seats and roles rotate so
-every entrant plays every seat (or every role) equally; standings carry wins,
+"""Tournaments: bots play many games in workers; seats and public roles
+rotate so every entrant plays every seat (or public role) equally, hidden
+roles stay as the deal made them; standings carry wins,
 win rate per role and an OpenSkill rating with its uncertainty.
 
 Redis keys: ``tournament:{ID}`` (hash: spec, status, seed, next, finished,
@@ -29,20 +30,28 @@ MAX_GAMES = 10_000
 ROLE_ORDER = {"sheriff": 0, "renegade": 1, "outlaw": 2, "deputy": 3}
 
 
-def seating(index: int, entrants: int, players: int, roles: Sequence[str] | None = None) -> list[int]:
+def seating(index: int, entrants: int, players: int, public_roles: Sequence[str | None] | None = None
+            ) -> list[int]:
     """Entrant index for each seat of game ``index``.
 
-    Participants rotate: slot ``k`` of game ``g`` goes to entrant
-    ``(g + k) % entrants``. Without roles a slot is a seat, so over
-    ``entrants`` consecutive games (when all play) everyone sits everywhere
-    once. With roles (dealt by the game's seed), slots are the seats ordered
-    by role (sheriff, renegade, outlaws, deputies), so everyone takes every
-    role slot equally instead."""
-    slots = list(range(players))
-    if roles is not None:
-        slots.sort(key=lambda seat: (ROLE_ORDER.get(roles[seat], 9), seat))
+    Entrants rotate through *slots*: slot ``k`` of game ``g`` goes to entrant
+    ``(g + k) % entrants``, so over ``entrants`` consecutive games (when all
+    play) everyone takes every slot once. Without roles a slot is a seat.
+    With roles dealt by the game's secret seed, the seats whose role is
+    public (BANG!'s Sheriff; every role in the 3-player game) come first, in
+    role order, then the other seats clockwise from the first of them: the
+    public roles rotate exactly, while a hidden role stays as random as the
+    deal made it. (Rotating hidden roles by a fixed schedule would let any bot
+    work out every other seat's role from the public game index.)"""
+    order = list(range(players))
+    public = [seat for seat in order if public_roles is not None and public_roles[seat] is not None]
+    if public:
+        public.sort(key=lambda seat: (ROLE_ORDER.get(str(public_roles[seat]), 9), seat))  # type: ignore[index]
+        start = public[0]
+        order = public + [(start + i) % players for i in range(1, players + 1)
+                          if (start + i) % players not in public]
     out = [0] * players
-    for k, seat in enumerate(slots):
+    for k, seat in enumerate(order):
         out[seat] = (index + k) % entrants
     return out
 
@@ -114,12 +123,12 @@ class Tournaments:
                         hashlib.sha256).hexdigest()
         options = dict(spec["options"])
         turn_timeout = options.pop("turn_timeout_s", None)
-        roles = None
-        roles_of = getattr(rs, "roles", None)
-        if roles_of is not None:  # the deal this seed will make decides who gets which role slot
+        public = None
+        public_roles = getattr(rs, "public_roles", None)
+        if public_roles is not None:  # the deal this secret seed will make: who holds the public roles
             config = GameConfig(players=spec["players"], options=rs.validate_options(dict(options), spec["players"]))
-            roles = roles_of(fold(rs, rs.setup(config, Rng(seed.encode()))))
-        seats = [spec["entrants"][e] for e in seating(index, len(spec["entrants"]), spec["players"], roles)]
+            public = public_roles(fold(rs, rs.setup(config, Rng(seed.encode()))))
+        seats = [spec["entrants"][e] for e in seating(index, len(spec["entrants"]), spec["players"], public)]
         if turn_timeout is not None:
             options["turn_timeout_s"] = turn_timeout
         game = self.svc.create_game(rs.name, seats=[{"name": s["name"], "bot": s["bot"]} for s in seats],

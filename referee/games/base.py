@@ -114,8 +114,9 @@ class Ruleset(Protocol):
       tests scan every response for them.
     * ``invariants(state)`` -> list of broken invariants (empty when sound);
       the property tests call it after every step.
-    * optional ``roles(state)`` -> each seat's dealt role, for rulesets with
-      roles (tournaments rotate entrants through them).
+    * optional ``public_roles(state)`` -> each seat's role where everyone may
+      see it (``None`` where hidden), for rulesets with roles: tournaments
+      rotate entrants through the public ones.
     * optional ``default_options(state, seat)`` -> the moves a timeout's
       default is drawn from, uniformly with the game's generator, when the
       rules make it a random choice (BANG! R43); without it the default is

@@ -149,15 +149,18 @@ def test_seating_rotates_every_entrant_through_every_seat() -> None:
     assert set(seats.values()) == {2} and len(seats) == 16
 
 
-def test_seating_rotates_roles_when_the_ruleset_deals_them() -> None:
-    roles = ["outlaw", "sheriff", "renegade", "outlaw"]
-    got = Counter()
-    for g in range(4):
-        order = seating(g, 4, 4, roles)
-        for seat, entrant in enumerate(order):
-            got[(entrant, roles[seat])] += 1
-    assert all(got[(e, "sheriff")] == 1 and got[(e, "renegade")] == 1 and got[(e, "outlaw")] == 2
-               for e in range(4))
+def test_seating_rotates_the_public_role_and_keeps_hidden_ones_as_dealt() -> None:
+    public = [None, "sheriff", None, None]  # seat 1 holds the (public) Sheriff
+    sheriffs = [seating(g, 4, 4, public)[1] for g in range(4)]
+    assert sorted(sheriffs) == [0, 1, 2, 3]  # each entrant is Sheriff once in 4 games
+    # the others sit clockwise from the Sheriff in entrant order: nothing about hidden roles follows
+    assert seating(0, 4, 4, public) == [3, 0, 1, 2]
+
+
+def test_seating_rotates_every_role_when_all_are_public() -> None:
+    roles = ["outlaw", "deputy", "renegade"]  # the 3-player game: roles are public (R82)
+    got = Counter((e, roles[s]) for g in range(3) for s, e in enumerate(seating(g, 3, 3, roles)))
+    assert set(got.values()) == {1} and len(got) == 9
 
 
 def test_tournament_runs_in_workers_and_reports_standings(client: Any, work: Any) -> None:

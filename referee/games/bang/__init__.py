@@ -128,10 +128,12 @@ class BangRuleset:
     def invariants(self, state: Any) -> list[str]:
         return _inv.invariants(state)
 
-    def roles(self, state: Any) -> list[str]:
-        """Each seat's role as dealt (R3, R4) — for tournament role rotation,
-        computed by the referee from the seed before the game is created."""
-        return [p.role for p in state.players]
+    def public_roles(self, state: Any) -> list[str | None]:
+        """Each seat's role where everyone may see it (R83): the Sheriff's,
+        every role in the 3-player game (R82), a dead player's; else None.
+        Tournaments rotate entrants through these."""
+        return [p.role if p.role == "sheriff" or state.three_player or not p.alive else None
+                for p in state.players]
 
 
 RULESET = BangRuleset()
