@@ -1,4 +1,4 @@
-"""The Flask app factory: blueprints, problem responses, metrics."""
+"""The Flask app factory: blueprints, problem responses, metrics, rate limit, CORS."""
 from __future__ import annotations
 
 import os

@@ -66,3 +66,33 @@ def test_e2e_problem_responses_over_http(live: Live) -> None:
     with pytest.raises(HttpProblem) as info:
         client.move(game["id"], game["seats"][0]["token"], {"type": "roll"}, expected_version=0)
     assert info.value.status == 409
+
+
+def test_e2e_sse_stream_delivers_live_events_and_resumes(live: Live) -> None:
+    import threading
+
+    import requests
+    client = live.client
+    game = client.create_game("bluffaneer", players=3, options={"first_seat": 0})
+    token = game["seats"][1]["token"]
+    got: list[str] = []
+
+    def listen() -> None:
+        with requests.get(f"{live.url}/v1/games/{game['id']}/events/stream", params={"token": token},
+                          headers={"Last-Event-ID": "0"}, stream=True, timeout=20) as r:
+            assert r.headers["Content-Type"].startswith("text/event-stream")
+            for line in r.iter_lines(decode_unicode=True):
+                if line.startswith("id: "):
+                    got.append(line[4:])
+                if len(got) >= 3:
+                    return
+
+    t = threading.Thread(target=listen)
+    t.start()
+    client.move(game["id"], game["seats"][0]["token"], {"type": "roll"})  # arrives while listening
+    t.join(timeout=20)
+    assert got[:3] == ["1", "2", "3"]
+    with requests.get(f"{live.url}/v1/games/{game['id']}/events/stream", params={"token": token},
+                      headers={"Last-Event-ID": "2"}, stream=True, timeout=20) as r:
+        first = next(line for line in r.iter_lines(decode_unicode=True) if line.startswith("id: "))
+    assert first == "id: 3"
