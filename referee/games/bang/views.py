@@ -8,7 +8,8 @@ View shape (JSON)::
                   "hand": <count>, "in_play": [ids], "role": role | null}],
      "hand": [own ids] | null, "role": own role | null,
      "pending": null | {"kind", "awaiting": [seats], ...context,
-                        "moves": [legal moves] | null, "default": move | null},
+                        "moves": [legal moves] | null, "default": move | null,
+                        "default_drawn": bool},
      "result": null | {...}}
 
 A role is shown for the Sheriff, the eliminated, one's own seat, everyone in
@@ -85,7 +86,11 @@ def pending(state: State, seat: Seat | None, prompt: Json | None = None) -> Json
     if out["kind"] == "kit":
         out["cards"] = list(state.limbo)
     out["moves"] = decider.legal_moves(state, seat)
-    out["default"] = decider.default_move(state, seat)
+    options = decider.default_options(state, seat)
+    # R43: a pass where passing is legal; otherwise one of ``moves`` drawn
+    # with the game's generator when the clock runs out (``default`` null)
+    out["default"] = options[0] if len(options) == 1 else None
+    out["default_drawn"] = len(options) > 1
     return out
 
 
