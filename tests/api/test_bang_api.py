@@ -86,13 +86,17 @@ def test_r43_a_timed_out_discard_is_drawn_from_the_generator_and_audited(
         "seats": [{"role": "sheriff", "character": "paul_regret", "life": 2, "hand": hand}, {}, {}, {}]})
     assert move(client, game, 0, {"type": "end_turn"}).status_code == 201
     seen = view(client, game, 0)
-    assert seen["state"]["phase"] == "discard" and len(seen["legal_moves"]) == 15  # C(6, 4)
-    clock.advance(60_000)
-    assert jobs.fire_turn_clock(game["id"], seen["version"], svc=service) == "defaulted"
-    log = client.get(f"/v1/games/{game['id']}/log", headers=auth("admin-secret")).get_data(as_text=True)
-    record = [json.loads(line) for line in log.splitlines()[1:] if '"type":"move"' in line][-1]
-    assert record["data"]["by"] == {"default": "turn_clock", "drawn_from": 15}
-    assert record["data"]["move"] in seen["legal_moves"]
+    assert seen["state"]["phase"] == "discard" and len(seen["legal_moves"]) == 6  # one card per move
+    assert seen["pending"]["default"] is None and seen["pending"]["default_drawn"] is True
+    for left in (6, 5, 4, 3):  # life 2: four cards go, each drawn by the clock
+        now = view(client, game, 0)
+        clock.advance(60_000)
+        assert jobs.fire_turn_clock(game["id"], now["version"], svc=service) == "defaulted"
+        log = client.get(f"/v1/games/{game['id']}/log", headers=auth("admin-secret")).get_data(as_text=True)
+        record = [json.loads(line) for line in log.splitlines()[1:] if '"type":"move"' in line][-1]
+        assert record["data"]["by"] == {"default": "turn_clock", "drawn_from": left}
+        assert record["data"]["move"] in now["legal_moves"]
+    assert view(client, game)["state"]["turn"] == 1
     clock.advance(1)
     play_to_end(client, game, clock, service, pick=_random_pick("r43"))
     assert client.get(f"/v1/games/{game['id']}/audit").get_json()["ok"]
@@ -101,7 +105,7 @@ def test_r43_a_timed_out_discard_is_drawn_from_the_generator_and_audited(
     from referee.store import chain_hash
     lines = [json.loads(x) for x in client.get(f"/v1/games/{game['id']}/log").get_data(as_text=True).splitlines()]
     head, events = lines[0], lines[1:]
-    target = next(e for e in events if (e["data"].get("by") or {}).get("drawn_from"))
+    target = next(e for e in events if (e["data"].get("by") or {}).get("drawn_from") == 6)
     target["data"]["move"] = next(m for m in seen["legal_moves"] if m != target["data"]["move"])
     prev = head["hash"]
     for env in events:

@@ -319,8 +319,13 @@ def test_r12_keeps_beer_and_missed_when_discarding() -> None:
     t = bang_table(hands={0: ["BEER-6H", "MISSED-2S", "DYNAMITE-2H", "GENERALSTORE-QS", "SCHOFIELD-KS"]},
                    in_play={0: ["REMINGTON-KC"]}, life={0: 2})
     t.play(0, {"type": "end_turn"})
-    move = ask(t, 0)
-    assert move["type"] == "discard" and set(move["cards"]) == {"DYNAMITE-2H", "GENERALSTORE-QS", "SCHOFIELD-KS"}
+    dropped: set[str] = set()
+    while t.state.phase == "discard":  # one card per move (R12)
+        move = ask(t, 0)
+        assert move["type"] == "discard" and len(move["cards"]) == 1
+        dropped.update(move["cards"])
+        t.play(0, move)
+    assert dropped == {"DYNAMITE-2H", "GENERALSTORE-QS", "SCHOFIELD-KS"}
 
 
 def test_r40_equips_a_better_weapon_only() -> None:

@@ -132,13 +132,14 @@ def pick_source(seen: Seen, state: Json, legal: list[Move]) -> Move:
 
 
 def discard_excess(seen: Seen, legal: list[Move]) -> Move:
-    """Phase 3 (R12): keep the most useful cards, discard the rest."""
-    count = len(legal[0].get("cards") or [])
+    """Phase 3 (R12, one card per move): discard the least useful card, so
+    the most useful ones are kept."""
     order = ranked(seen, seen.hand)
-    drop = {card for _, card in order[len(order) - count:]} if count else set()
-    for m in legal:
-        if set(m.get("cards") or []) == drop:
-            return m
+    if order:
+        drop = order[-1][1]
+        for m in legal:
+            if m.get("cards") == [drop]:
+                return m
     return cheapest(seen, legal) or legal[0]
 
 

@@ -9,7 +9,8 @@ Moves (JSON; every ``legal_moves`` entry is complete and accepted unchanged):
   ``{"type": "sid", "cards": [ID, ID]}`` (Sid Ketchum, R72: also in his
   shot, Indians!, Duel and dying windows, never at full life);
   ``{"type": "end_turn"}`` ends phase 2;
-* phase 3 (R12): ``{"type": "discard", "cards": [IDs]}``, exactly the excess;
+* phase 3 (R12): ``{"type": "discard", "cards": [ID]}``, one card per move
+  until the hand is down to life (RULING: keeps the legal moves few);
 * phase 1 choices: ``{"type": "draw", "source": "deck" | "discard"}`` (Pedro
   Ramirez), ``{"type": "draw", "source": "hand", "target": seat}`` (Jesse
   Jones); ``{"type": "keep", "cards": [ID, ID]}`` (Kit Carlson);

@@ -116,8 +116,9 @@ def _validate(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
             if not all(c in p.hand for c in cards):
                 raise _no("card_not_in_hand", "R12", "you can discard only cards from your hand")
             excess = len(p.hand) - p.life
-            if len(cards) != excess:
-                raise _no("wrong_discard_count", "R12", f"discard exactly {excess} cards")
+            if len(cards) != 1:  # one at a time keeps the legal moves few (R12 RULING)
+                raise _no("wrong_discard_count", "R12",
+                          f"discard one card at a time: {excess} still to discard")
             return lambda ctx: turn.discard(ctx, seat, cards)
         if t == "end_turn":
             return lambda ctx: turn.end_turn(ctx, seat)

@@ -2,7 +2,6 @@
 (R72), ending phase 2 and the hand-limit discard."""
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Any
 
 from referee.games.bang.cards import BLUE, KEY, WEAPON_OF
@@ -130,11 +129,16 @@ def sid_moves(p: Player) -> list[Move]:
 
 
 def discard_moves(p: Player) -> list[Move]:
-    """Phase 3: every way to discard exactly the excess (R12), hand order."""
-    excess = len(p.hand) - max(p.life, 0)
-    if excess <= 0:
+    """Phase 3: discard one card of the excess (R12), in hand order.
+
+    RULING: the excess is discarded one card per move, until the hand is
+    down to life. The outcome is the same as choosing the set at once, but
+    the legal moves stay as few as the cards in hand: every set would be
+    C(hand, life) moves — millions for a hand Vulture Sam (R75) or a
+    scenario could build."""
+    if len(p.hand) <= max(p.life, 0):
         return []
-    return [{"type": "discard", "cards": list(c)} for c in combinations(p.hand, excess)]
+    return [{"type": "discard", "cards": [c]} for c in p.hand]
 
 
 # --- effects -----------------------------------------------------------------
@@ -227,6 +231,9 @@ def end_turn(ctx: Ctx, seat: Seat) -> None:
 
 
 def discard(ctx: Ctx, seat: Seat, cards: list[str]) -> None:
-    """Phase 3: discard the excess, then the turn passes (R12)."""
+    """Phase 3: discard one card of the excess; once the hand is down to
+    life, the turn passes (R12)."""
     ctx.emit("card_discarded", {"seat": seat, "cards": list(cards), "reason": "hand_limit"})
-    raise TurnEnds
+    p = ctx.state.players[seat]
+    if len(p.hand) <= max(p.life, 0):
+        raise TurnEnds

@@ -103,3 +103,10 @@ def pass_(t: Table, seat: int) -> Table:
 
 def end_turn(t: Table, seat: int) -> Table:
     return t.play(seat, {"type": "end_turn"})
+
+
+def discard_down(t: Table, seat: int) -> Table:
+    """Phase 3 (R12): the default discard, one card at a time, until the turn passes."""
+    while t.state.phase == "discard" and t.state.turn == seat:
+        t.play(seat, t.ruleset.default_move(t.state, seat))
+    return t

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from referee.games.bang import RULESET as R
 from tests.harness import scenario
-from tests.rules.bang.helpers import P, end_turn, game, hand, kind, life, pass_, play, respond
+from tests.rules.bang.helpers import P, discard_down, end_turn, game, hand, kind, life, pass_, play, respond
 
 
 def test_r82_three_player_roles_public_deputy_first_no_bonus_life():
@@ -44,7 +44,7 @@ def test_r82_last_man_standing_wins():
     pass_(t, 2)
     pass_(t, 2)
     end_turn(t, 1)
-    t.play(1, R.default_move(t.state, 1))  # 3 cards, life 1: discard 2
+    discard_down(t, 1)  # 3 cards, life 1: discard 2
     assert t.state.turn == 0 and hand(t, 0) == ["BANG-3D", "BANG-4D"]
     play(t, 0, "BANG-3D", 1)
     pass_(t, 1)

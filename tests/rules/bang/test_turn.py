@@ -6,7 +6,7 @@ import pytest
 from referee.games.base import IllegalMove, MalformedMove, OutOfTurn
 from referee.games.bang import RULESET as R
 from tests.harness import raises_rule
-from tests.rules.bang.helpers import P, end_turn, events, game, hand, kind, play, types
+from tests.rules.bang.helpers import P, discard_down, end_turn, events, game, hand, kind, play, types
 
 
 def test_r8_turn_outline_start_checks_then_draw_then_play():
@@ -54,18 +54,18 @@ def test_r11_play_phase_ends_only_by_the_players_end_turn():
     assert t.state.turn == 0 and t.state.phase == "play"
 
 
-def test_r12_discard_exactly_the_excess_down_to_life():
+def test_r12_discard_exactly_the_excess_down_to_life_one_card_at_a_time():
     t = game(4, hands={1: ["BANG-2D", "BANG-3D", "BANG-4D", "BANG-5D", "BANG-6D"]}, life={1: 3}, turn=1)
     end_turn(t, 1)
     assert t.state.phase == "discard" and kind(t) == "discard"
-    with raises_rule("R12", "wrong_discard_count"):
-        t.play(1, {"type": "discard", "cards": ["BANG-2D"]})
-    with raises_rule("R12", "wrong_discard_count"):
-        t.play(1, {"type": "discard", "cards": ["BANG-2D", "BANG-3D", "BANG-4D"]})
+    with raises_rule("R12", "wrong_discard_count"):  # RULING: one card per move
+        t.play(1, {"type": "discard", "cards": ["BANG-2D", "BANG-3D"]})
     with raises_rule("R12", "discard_required"):
         end_turn(t, 1)
-    t.play(1, {"type": "discard", "cards": ["BANG-6D", "BANG-2D"]})
-    assert hand(t, 1) == ["BANG-3D", "BANG-4D", "BANG-5D"]
+    t.play(1, {"type": "discard", "cards": ["BANG-6D"]})
+    assert t.state.phase == "discard" and t.state.turn == 1  # one more to go
+    t.play(1, {"type": "discard", "cards": ["BANG-2D"]})
+    assert hand(t, 1) == ["BANG-3D", "BANG-4D", "BANG-5D"]  # down to life: no more, no less
     assert t.state.discard[-2:] == ("BANG-6D", "BANG-2D")
     assert t.state.turn == 2
 
@@ -76,12 +76,19 @@ def test_r12_no_discard_phase_when_hand_within_limit():
     assert t.state.turn == 1
 
 
-def test_r12_discard_moves_list_every_choice_of_the_excess():
+def test_r12_discard_moves_list_every_card_in_hand():
     t = game(4, hands={1: ["BANG-2D", "BANG-3D", "BANG-4D"]}, life={1: 1}, turn=1)
     end_turn(t, 1)
-    moves = t.legal(1)
-    assert len(moves) == 3 and all(len(m["cards"]) == 2 for m in moves)
-    assert R.default_move(t.state, 1) == {"type": "discard", "cards": ["BANG-2D", "BANG-3D"]}
+    assert t.legal(1) == [{"type": "discard", "cards": [c]} for c in ["BANG-2D", "BANG-3D", "BANG-4D"]]
+    assert R.default_options(t.state, 1) == t.legal(1)  # R43: the timeout draws one of them
+
+
+def test_r12_regression_a_huge_hand_has_few_discard_moves():
+    # every set of the excess was C(hand, life) moves: 40 cards at life 4 made 91,390 of them
+    from referee.games.bang.cards import ALL_CARDS
+    t = game(4, hands={0: [c for c in ALL_CARDS if c != "BEER-6H"][:40]}, deck=["BEER-6H"])
+    end_turn(t, 0)
+    assert len(t.legal(0)) == 40
 
 
 def test_r13_out_of_turn_player_cannot_play_cards():
@@ -114,7 +121,7 @@ def test_r59_draw_with_nothing_left_draws_what_there_is():
     t = game(4, hands={0: others[:40], 2: others[40:]}, deck=["BEER-6H"], chars={1: "willy_the_kid"})
     # seat 0 discards down to 5: those cards are the discard pile, reshuffled for seat 1's 2nd card
     t.play(0, {"type": "end_turn"})
-    t.play(0, R.default_move(t.state, 0))
+    discard_down(t, 0)
     assert hand(t, 1)[0] == "BEER-6H" and len(hand(t, 1)) == 2
     assert "deck_reshuffled" in types(t)
 
