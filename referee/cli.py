@@ -159,7 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8000)))
     serve.add_argument("--workers", type=int, default=2)
-    serve.add_argument("--threads", type=int, default=8)
+    # long-polls and event streams each hold a thread while they wait
+    serve.add_argument("--threads", type=int, default=32)
     serve.add_argument("--access-log", action="store_true")
     serve.set_defaults(func=cmd_serve)
     worker = sub.add_parser("worker", help="run an RQ worker (bots, timeouts, tournaments)")

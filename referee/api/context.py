@@ -1,6 +1,8 @@
 """Per-request access to the app's service and the caller's credentials."""
 from __future__ import annotations
 
+import hmac
+
 from typing import Any, Mapping
 
 from flask import current_app, request
@@ -28,7 +30,8 @@ def bearer_token() -> str | None:
 
 def is_admin() -> bool:
     admin = current_app.config.get("ADMIN_TOKEN")
-    return bool(admin) and bearer_token() == admin
+    token = bearer_token()
+    return bool(admin) and token is not None and hmac.compare_digest(token.encode(), str(admin).encode())
 
 
 def json_body(schema: Schema) -> dict[str, Any]:
