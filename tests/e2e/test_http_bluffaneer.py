@@ -96,3 +96,27 @@ def test_e2e_sse_stream_delivers_live_events_and_resumes(live: Live) -> None:
                       headers={"Last-Event-ID": "2"}, stream=True, timeout=20) as r:
         first = next(line for line in r.iter_lines(decode_unicode=True) if line.startswith("id: "))
     assert first == "id: 3"
+
+
+def test_e2e_many_long_polls_do_not_starve_other_requests(live: Live) -> None:
+    import threading
+
+    import requests
+    game = live.client.create_game("bluffaneer", players=3)
+    version = live.client.view(game["id"])["version"]
+    done: list[int] = []
+
+    def poll() -> None:
+        requests.get(f"{live.url}/v1/games/{game['id']}/events", params={"after": version, "wait": 6}, timeout=30)
+        done.append(1)
+
+    polls = [threading.Thread(target=poll) for _ in range(24)]
+    for t in polls:
+        t.start()
+    time.sleep(0.5)  # let every poll reach the server and block
+    assert requests.get(f"{live.url}/health", timeout=30).json()["status"] == "ok"
+    assert live.client.view(game["id"])["version"] == version
+    assert not done, "a long-poll returned before its wait although nothing happened"
+    for t in polls:
+        t.join()
+    assert len(done) == 24
