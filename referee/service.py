@@ -225,7 +225,12 @@ class GameService:
         if meta is None:
             raise not_found(game_id)
         header = json.loads(meta["header"])
-        return Game(game_id, registry.get(header["ruleset"]), header, meta["header_hash"],
+        ruleset = registry.get(header["ruleset"])
+        if ruleset.version != header["ruleset_version"]:  # replaying under other rules would silently diverge
+            raise ApiError(409, "ruleset_version_changed",
+                           f"this game was played under {ruleset.name} v{header['ruleset_version']}; this referee "
+                           f"runs v{ruleset.version} and refuses to replay it under other rules")
+        return Game(game_id, ruleset, header, meta["header_hash"],
                     tuple(json.loads(meta["tokens"])), self.store.seed(game_id), 0, meta["header_hash"], 0,
                     "active", None)
 

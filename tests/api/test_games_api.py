@@ -389,3 +389,17 @@ def test_cors_can_be_narrowed_to_listed_origins(redis_client: Any) -> None:
         "Access-Control-Allow-Origin"] == "https://a.example"
     assert "Access-Control-Allow-Origin" not in client.get(
         "/v1/rulesets", headers={"Origin": "https://b.example"}).headers
+
+
+def test_a_game_is_never_replayed_under_another_rules_version(client: Any, redis_client: Any,
+                                                              monkeypatch: Any) -> None:
+    from referee.app import create_app
+    from referee.games import registry
+    game = create(client)
+    monkeypatch.setattr(type(registry.get("bluffaneer")), "version", "99")
+    from tests.conftest import ContractClient
+    other = create_app({"REDIS": redis_client, "RATE_LIMIT": "off", "ENQUEUE_JOBS": False})
+    other.test_client_class = ContractClient
+    fresh = other.test_client()
+    r = fresh.get(f"/v1/games/{game['id']}")
+    assert r.status_code == 409 and r.get_json()["code"] == "ruleset_version_changed"
