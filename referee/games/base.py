@@ -91,7 +91,8 @@ class Ruleset(Protocol):
     """The protocol object each ``referee.games.<name>`` exposes as ``RULESET``.
 
     * ``setup(config, rng)`` -> the opening events (state starts as ``None``;
-      the first event builds it). Raises ``InvalidSetup``.
+      the first event builds it). Raises ``InvalidSetup`` — also for a
+      scenario that would start with the game already decided.
     * ``evolve(state, event)`` -> next state. Never validates, never raises,
       never mutates its input.
     * ``decide(state, actor, move, *, rng, now)`` -> events. ``actor`` is a
