@@ -66,7 +66,7 @@ class RqScheduler:
                                job_timeout=60, retry=Retry(max=2))
         if not change.active and change.tournament is not None:
             self.queue.enqueue("workers.jobs.tournament_game_finished", change.tournament, gid,
-                               job_id=f"tgame-{gid}{attempt}", result_ttl=300)
+                               job_id=f"tgame-{gid}{attempt}", result_ttl=300, retry=Retry(max=3))
         due = change.due()
         if due is not None and not attempt:  # the sweeper looks once it is overdue
             self.redis.zadd(WATCH, {gid: due})
@@ -75,4 +75,4 @@ class RqScheduler:
 
     def start_tournament(self, tournament_id: str) -> None:
         self.queue.enqueue("workers.jobs.start_tournament", tournament_id,
-                           job_id=f"tstart-{tournament_id}", result_ttl=300)
+                           job_id=f"tstart-{tournament_id}", result_ttl=300, retry=Retry(max=3))
