@@ -19,7 +19,21 @@ if TYPE_CHECKING:
 #: platform events in a game's stream; every other type belongs to the ruleset
 MOVE = "move"
 SEED_REVEALED = "seed_revealed"
-PLATFORM_EVENTS = frozenset({MOVE, SEED_REVEALED})
+SECRETS_SEALED = "secrets_sealed"
+SECRETS_OPENED = "secrets_opened"
+PLATFORM_EVENTS = frozenset({MOVE, SEED_REVEALED, SECRETS_SEALED, SECRETS_OPENED})
+PUBLIC_EVENTS = frozenset({SEED_REVEALED, SECRETS_SEALED, SECRETS_OPENED})
+
+
+def secret_salt(seed: str, name: str) -> str:
+    """The salt of one dealt secret: ``HMAC-SHA256(seed, "secret:" + name)`` hex."""
+    return hmac.new(seed.encode(), f"secret:{name}".encode(), hashlib.sha256).hexdigest()
+
+
+def secret_commitment(salt: str, value: Any) -> str:
+    """``sha256_hex(salt + canonical(value))``: published at creation, opened
+    with ``{value, salt}`` when the secret becomes public."""
+    return sha256_hex(salt + canonical(value))
 
 
 def seal(seed: str, seq: int, data: Any) -> str:
@@ -42,7 +56,7 @@ def present(game: Game, env: Json, seat: Seat | None, status: str | None = None)
         if seat is not None and env["actor"] == seat:
             return env
         shown: Json | None = {"move": {"type": env["data"]["move"].get("type")}}
-    elif env["type"] == SEED_REVEALED:
+    elif env["type"] in PUBLIC_EVENTS:
         return env
     else:
         redacted = game.ruleset.redact(Event(env["type"], env["data"]), seat)

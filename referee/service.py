@@ -10,7 +10,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Protocol
 
 from referee.bots import BUILT_IN
@@ -19,7 +19,8 @@ from referee.games import registry
 from referee.games.base import (Event, GameConfig, Json, Move, RefereeError, Ruleset, Seat, draw_default, fold,
                                  seat_view)
 from referee.games.rng import Rng
-from referee.reading import MOVE, PLATFORM_EVENTS, SEED_REVEALED, present
+from referee.reading import (MOVE, PLATFORM_EVENTS, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED, present,
+                             secret_commitment, secret_salt)
 from referee.scheduling import Change
 from referee.store import EventStore, canonical, chain_hash, sha256_hex
 from referee.store.bots import BotDirectory
@@ -55,6 +56,8 @@ class Game:
     status: str
     state: Any
     last_at: int = 0
+    dealt: Json = field(default_factory=dict)  # the secrets dealt at the start, by name
+    opened: frozenset[str] = frozenset()  # names already opened in the log
 
     @property
     def players(self) -> int:
@@ -84,6 +87,21 @@ def _turn_timeout(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 1 <= value <= 86_400:
         raise ApiError(422, "invalid_options", "turn_timeout_s is a number of seconds from 1 to 86400")
     return value
+
+
+def _dealt_secrets(ruleset: Ruleset, state: Any) -> Json:
+    secrets_of = getattr(ruleset, "secrets", None)
+    return dict(secrets_of(state)) if secrets_of is not None else {}
+
+
+def _openings(ruleset: Ruleset, state: Any, dealt: Json, opened: frozenset[str], seed: str) -> Json:
+    """``{name: {value, salt}}`` for every dealt secret that is public now and
+    not opened yet."""
+    public_of = getattr(ruleset, "public_secrets", None)
+    if not dealt or public_of is None:
+        return {}
+    return {name: {"value": dealt[name], "salt": secret_salt(seed, name)}
+            for name in sorted(public_of(state, dealt) - opened) if name in dealt}
 
 
 def _ruleset_events(envelopes: list[Json]) -> list[Event]:
@@ -153,17 +171,25 @@ class GameService:
         if tournament is not None:
             header["tournament"] = tournament
         header_hash = sha256_hex(canonical(header))
-        envelopes, last_hash = self._envelopes(header_hash, 0, [(None, e) for e in events], now)
+        dealt = _dealt_secrets(ruleset, state)
+        produced: list[tuple[Seat | None, Event]] = [(None, e) for e in events]
+        if dealt:  # DESIGN.md: secrets dealt at the start are sealed in the public log
+            produced.append((None, Event(SECRETS_SEALED, {"commitments": {
+                name: secret_commitment(secret_salt(seed, name), value) for name, value in dealt.items()}})))
+        opening = _openings(ruleset, state, dealt, frozenset(), seed)
+        if opening:
+            produced.append((None, Event(SECRETS_OPENED, {"secrets": opening})))
+        envelopes, last_hash = self._envelopes(header_hash, 0, produced, now)
         tokens = [secrets.token_urlsafe(24) for _ in range(n)]
         status = "finished" if ruleset.result(state) is not None else "active"
         meta = {"version": str(len(envelopes)), "last_hash": last_hash, "rng": str(rng.position),
                 "status": status, "header": canonical(header), "header_hash": header_hash,
                 "tokens": json.dumps([sha256_hex(t) for t in tokens]), "ruleset": ruleset.name,
                 "last_at": str(now)}
-        if not self.store.create(game_id, meta, {"seed": seed}, envelopes):
+        if not self.store.create(game_id, meta, {"seed": seed, "dealt": canonical(dealt)}, envelopes):
             raise ApiError(409, "game_exists", "a game with this id exists; try again")
         game = Game(game_id, ruleset, header, header_hash, tuple(json.loads(meta["tokens"])), seed,
-                    len(envelopes), last_hash, rng.position, status, state, now)
+                    len(envelopes), last_hash, rng.position, status, state, now, dealt, frozenset(opening))
         self._remember(game)
         self._notify(game, None)
         return {
@@ -215,8 +241,9 @@ class GameService:
             cached = self._load_header(game_id)
         tail = self.store.read(game_id, after=cached.version, upto=version)
         state = fold(cached.ruleset, _ruleset_events(tail), cached.state)
+        opened = cached.opened.union(*(e["data"]["secrets"] for e in tail if e["type"] == SECRETS_OPENED))
         game = replace(cached, version=version, last_hash=last_hash, rng=rng, status=status, state=state,
-                       last_at=last_at)
+                       last_at=last_at, opened=opened)
         self._remember(game)
         return game
 
@@ -230,9 +257,9 @@ class GameService:
             raise ApiError(409, "ruleset_version_changed",
                            f"this game was played under {ruleset.name} v{header['ruleset_version']}; this referee "
                            f"runs v{ruleset.version} and refuses to replay it under other rules")
-        return Game(game_id, ruleset, header, meta["header_hash"],
-                    tuple(json.loads(meta["tokens"])), self.store.seed(game_id), 0, meta["header_hash"], 0,
-                    "active", None)
+        seed, dealt = self.store.secret(game_id)
+        return Game(game_id, ruleset, header, meta["header_hash"], tuple(json.loads(meta["tokens"])), seed, 0,
+                    meta["header_hash"], 0, "active", None, 0, dealt)
 
     def state_at(self, game_id: str, version: int) -> tuple[Game, Any]:
         """The latest game and the state as it was at ``version`` (replay)."""
@@ -346,6 +373,9 @@ class GameService:
             record["by"] = by
         produced: list[tuple[Seat | None, Event]] = [(seat, Event(MOVE, record))]
         produced += [(seat, e) for e in events]
+        opening = _openings(game.ruleset, state, game.dealt, game.opened, game.seed)
+        if opening:  # a dealt secret became public: open its seal now, not only at the end
+            produced.append((seat, Event(SECRETS_OPENED, {"secrets": opening})))
         if result is not None:
             produced.append((None, Event(SEED_REVEALED, {"seed": game.seed, "result": result})))
         envelopes, last_hash = self._envelopes(game.last_hash, game.version, produced, now)
@@ -358,7 +388,7 @@ class GameService:
                                      idem_record=fingerprint.encode() + b"\n" + body)
         if appended.outcome == "ok":
             new = replace(game, version=version, last_hash=last_hash, rng=rng.position, status=status, state=state,
-                          last_at=now)
+                          last_at=now, opened=game.opened | set(opening))
             self._remember(new)
             self._notify(new, game)
             return body, new

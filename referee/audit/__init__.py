@@ -11,7 +11,8 @@ from typing import Any
 from referee.games import registry
 from referee.games.base import Event, GameConfig, Json, RefereeError, default_options, fold
 from referee.games.rng import Rng
-from referee.reading import MOVE, SEED_REVEALED
+from referee.reading import (MOVE, PUBLIC_EVENTS, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED, secret_commitment,
+                             secret_salt)
 from referee.store import canonical, chain_hash, sha256_hex
 
 
@@ -36,6 +37,34 @@ def audit_log(header: Json, header_hash: str, envelopes: list[Json]) -> Json:
     checks.extend(_redecide(header, seed, envelopes, seed_env["data"].get("result")))
     return {"ok": all(c["ok"] for c in checks), "checks": checks, "events": len(envelopes),
             "result": seed_env["data"].get("result")}
+
+
+def _check_secrets(rs: Any, seed: str, envelopes: list[Json]) -> Json:
+    """The secrets sealed at creation are the ones the seed deals, and every
+    seal opened during the game opens to its dealt value (DESIGN.md: no role
+    or deck was swapped mid-game)."""
+    secrets_of = getattr(rs, "secrets", None)
+    sealed = [e for e in envelopes if e["type"] == SECRETS_SEALED]
+    if secrets_of is None:
+        return _check("secrets", not sealed, "this ruleset deals no sealed secrets")
+    setup = [Event(e["type"], e["data"]) for e in envelopes[:next(
+        (k for k, e in enumerate(envelopes) if e["type"] in (MOVE, SECRETS_SEALED)), len(envelopes))]]
+    dealt = secrets_of(fold(rs, setup))
+    expected = {n: secret_commitment(secret_salt(seed, n), v) for n, v in dealt.items()}
+    if len(sealed) != 1 or sealed[0]["data"]["commitments"] != expected:
+        return _check("secrets", False, "the sealed commitments are not those of the deal the seed makes")
+    opened = 0
+    for env in envelopes:
+        if env["type"] != SECRETS_OPENED:
+            continue
+        for name, opening in env["data"]["secrets"].items():
+            if name not in dealt or opening["salt"] != secret_salt(seed, name) or \
+                    secret_commitment(opening["salt"], opening["value"]) != expected[name] or \
+                    not _same(opening["value"], dealt[name]):
+                return _check("secrets", False, f"event {env['seq']} opens {name} to something else than was sealed")
+            opened += 1
+    return _check("secrets", True, f"{len(dealt)} dealt secrets sealed at creation; {opened} opened during the game, "
+                  "each to its sealed value")
 
 
 def _check_chain(header: Json, header_hash: str, envelopes: list[Json]) -> Json:
@@ -69,7 +98,7 @@ def _redecide(header: Json, seed: str, envelopes: list[Json], recorded_result: A
         return [_check("replay", False, f"setup refused on replay: {err.code}")]
     checks: list[Json] = []
     i, state, moves = 0, None, 0
-    body = [e for e in envelopes if e["type"] != SEED_REVEALED]
+    body = [e for e in envelopes if e["type"] not in PUBLIC_EVENTS]
     # setup events first, then each move followed by the events it caused
     while True:
         for event in expected:
@@ -102,6 +131,7 @@ def _redecide(header: Json, seed: str, envelopes: list[Json], recorded_result: A
         moves += 1
         i += 1
     checks.append(_check("randomness", True, f"every random outcome re-derived from the seed ({rng.position} words)"))
+    checks.append(_check_secrets(rs, seed, envelopes))
     checks.append(_check("replay", True, f"{moves} moves re-decided; every event matches"))
     final = fold(rs, [], state)
     checks.append(_check("result", _same(rs.result(final), recorded_result),

@@ -118,6 +118,10 @@ class Ruleset(Protocol):
     * optional ``public_roles(state)`` -> each seat's role where everyone may
       see it (``None`` where hidden), for rulesets with roles: tournaments
       rotate entrants through the public ones.
+    * optional ``secrets(state)`` -> ``{name: value}`` of what the deal hides
+      (read right after setup), and ``public_secrets(state, dealt)`` -> the
+      names whose value everyone may see now: the service seals each secret
+      at creation and opens a seal as soon as its secret is public.
     * optional ``default_options(state, seat)`` -> the moves a timeout's
       default is drawn from, uniformly with the game's generator, when the
       rules make it a random choice (BANG! R43); without it the default is

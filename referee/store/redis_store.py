@@ -92,10 +92,11 @@ class EventStore:
             return None
         return int(version), last_hash.decode(), int(rng), status.decode(), int(last_at or 0)
 
-    def seed(self, game_id: str) -> str:
+    def secret(self, game_id: str) -> tuple[str, dict[str, Any]]:
+        """The game's seed and the secrets dealt at its start."""
         _, _, secret_key = _keys(game_id)
-        value = self.redis.hget(secret_key, "seed")
-        return value.decode() if value else ""
+        seed, dealt = self.redis.hmget(secret_key, "seed", "dealt")
+        return (seed.decode() if seed else ""), (json.loads(dealt) if dealt else {})
 
     def idem_record(self, game_id: str, key: str) -> bytes | None:
         value = self.redis.get(self.idem_key(game_id, key))

@@ -129,6 +129,23 @@ class BangRuleset:
     def invariants(self, state: Any) -> list[str]:
         return _inv.invariants(state)
 
+    def secrets(self, state: Any) -> dict[str, Any]:
+        """What the deal hides (R83): each role and starting hand, the deck order."""
+        out: dict[str, Any] = {f"role:{p.seat}": p.role for p in state.players}
+        out.update({f"hand:{p.seat}": list(p.hand) for p in state.players})
+        out["deck"] = list(state.deck)
+        return out
+
+    def public_secrets(self, state: Any, dealt: Mapping[str, Any]) -> set[str]:
+        """Dealt secrets everyone may see now: public roles (the Sheriff's,
+        the dead's, all in the 3-player game) and starting hands whose every
+        card is public by now."""
+        out = {f"role:{s}" for s, role in enumerate(self.public_roles(state)) if role is not None}
+        hidden = views.hidden(state, None)
+        out.update(name for name, cards in dealt.items()
+                   if name.startswith("hand:") and not hidden.intersection(cards))
+        return out
+
     def public_roles(self, state: Any) -> list[str | None]:
         """Each seat's role where everyone may see it (R83): the Sheriff's,
         every role in the 3-player game (R82), a dead player's; else None.

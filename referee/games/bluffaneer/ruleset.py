@@ -113,6 +113,17 @@ class Bluffaneer:
         """Card ids ``seat`` must not find in what it receives (F31)."""
         return views.hidden(state, seat)
 
+    def secrets(self, state: State) -> dict[str, Any]:
+        """What the deal hides (F6, F31): each seat's card and the draw pile's order."""
+        out: dict[str, Any] = {f"card:{s}": card for s, card in enumerate(state.hands)}
+        out["deck"] = list(state.deck)
+        return out
+
+    def public_secrets(self, state: State, dealt: Mapping[str, Any]) -> set[str]:
+        """Dealt cards that are public now: revealed (F16, F22, F23) or the game is over."""
+        hidden = views.hidden(state, None)
+        return {name for name, card in dealt.items() if name.startswith("card:") and card not in hidden}
+
     def invariants(self, state: State) -> list[str]:
         """Broken invariants: coins conserved (F5), nobody below 0 (F26),
         everyone at 1+ while the game runs (F28), one card each (F24), the 18
