@@ -64,6 +64,12 @@ def stack() -> Iterator[Stack]:
         s.stop()
 
 
+def _listening(port: int) -> bool:
+    import socket
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
 def _wait(predicate, seconds: float, what: str) -> None:  # type: ignore[no-untyped-def]
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -100,6 +106,7 @@ def test_e2e_tournament_with_webhook_bots_against_built_in_bots(stack: Stack) ->
     sample = stack.client._call("POST", "/v1/bots", json={"name": "sample", "url": f"http://127.0.0.1:{port}/",
                                                           "rulesets": ["bluffaneer"]}).json()
     server = subprocess.Popen([REFEREE, "webhook-bot", "--port", str(port), "--secret", sample["secret"]])
+    _wait(lambda: _listening(port), 15, "the sample webhook bot to listen")
     try:
         with WebhookBot("first") as hook:
             bot_id = stack.register(hook, ["bluffaneer"])
