@@ -329,14 +329,8 @@ class GameService:
         for _ in range(MAX_CONFLICT_RETRIES):
             try:
                 if expected_version is not None and expected_version != game.version:
-                    if not fresh:
-                        game, fresh = self.load(game.id), True
-                        continue
                     raise version_conflict(game.version, expected_version)
                 if game.status != "active":
-                    if not fresh:
-                        game, fresh = self.load(game.id), True
-                        continue
                     raise game_over(game.version)
                 body, appended = self._decide_and_append(game, seat, move, idempotency_key, fingerprint, by)
             except RefereeError:
@@ -344,7 +338,7 @@ class GameService:
                     record = self.store.idem_record(game.id, idempotency_key)
                     if record is not None:
                         return self._replay_idempotent(record, fingerprint)
-                if not fresh:  # judged on a stale cache: judge again on the latest state
+                if not fresh:  # any refusal judged on a stale cache is judged again on the latest state
                     game, fresh = self.load(game.id), True
                     continue
                 raise

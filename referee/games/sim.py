@@ -28,7 +28,8 @@ class Table:
         now: int = 0,
     ) -> None:
         self.ruleset = ruleset
-        self.rng = Rng(seed.encode() if isinstance(seed, str) else seed)
+        self.seed = seed.encode() if isinstance(seed, str) else seed
+        self.rng = Rng(self.seed)
         self.now = now
         opts = ruleset.validate_options(dict(options or {}), players)
         self.config = GameConfig(players=players, options=opts, scenario=scenario)
@@ -46,7 +47,7 @@ class Table:
         try:
             events = self.ruleset.decide(self.state, actor, move, rng=self.rng, now=now)
         except Exception:
-            self.rng = Rng(self.rng._seed, position)  # a refused move draws nothing
+            self.rng = Rng(self.seed, position)  # a refused move draws nothing
             raise
         self.now = max(self.now, now)
         self.state = fold(self.ruleset, events, self.state)
