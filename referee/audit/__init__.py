@@ -80,11 +80,13 @@ def _check_format(header: Any) -> str:
     return f"log format {LOG_FORMAT}"
 
 
-def _seed_hint(envelopes: Sequence[Any]) -> str | None:
+def _seed_hint(header: Json, envelopes: Sequence[Any]) -> str | None:
+    """The revealed seed, if it matches the commitment (only to name a bad salt)."""
     last = envelopes[-1] if envelopes else None
     if isinstance(last, dict) and last.get("type") == SEED_REVEALED and isinstance(last.get("data"), dict):
         seed = last["data"].get("seed")
-        return seed if isinstance(seed, str) else None
+        if isinstance(seed, str) and sha256_hex(seed) == header.get("seed_commitment"):
+            return seed
     return None
 
 
@@ -95,7 +97,7 @@ def _check_chain(header: Json, recorded_hash: Any, envelopes: Sequence[Any]) -> 
     if computed != recorded_hash:
         raise Diverged("hash_chain", 0, "header", computed, recorded_hash,
                        "the header does not hash to the recorded header hash")
-    seed = _seed_hint(envelopes)
+    seed = _seed_hint(header, envelopes)
     prev = computed
     for pos, env in enumerate(envelopes, start=1):
         if not isinstance(env, dict):
@@ -135,8 +137,8 @@ def _check_chain(header: Json, recorded_hash: Any, envelopes: Sequence[Any]) -> 
 def _check_seed(header: Json, envelopes: Sequence[Json]) -> str:
     last = envelopes[-1] if envelopes else None
     if last is None or last["type"] != SEED_REVEALED:
-        raise Diverged("seed_commitment", len(envelopes), "type", SEED_REVEALED, last["type"] if last else None,
-                       "the seed is not revealed: the game is not over")
+        raise Diverged("seed_commitment", len(envelopes) + 1, "type", SEED_REVEALED, "(end of log)",
+                       "the log ends before the seed is revealed: the game is not over, or the log is cut")
     seed = last["data"].get("seed") if isinstance(last["data"], dict) else None
     if not isinstance(seed, str) or sha256_hex(seed) != header.get("seed_commitment"):
         raise Diverged("seed_commitment", last["seq"], "data.seed",
