@@ -250,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("--seat", type=int, default=None, help="the seat (default: a spectator)")
     rep.set_defaults(func=cmd_replay)
     args = parser.parse_args(argv)
+    if args.func in (cmd_audit, cmd_replay):  # `referee replay … | head` ends quietly
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     return int(args.func(args) or 0)
 
 
