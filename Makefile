@@ -30,6 +30,7 @@ soak: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check --select F,E9 referee workers tests bench
 	$(BIN)/python -m mypy referee workers
+	$(BIN)/lint-imports
 
 clean:
 	rm -rf $(VENV) var build *.egg-info

@@ -22,8 +22,8 @@ from typing import Any, Callable
 
 from referee.bots.heuristic import CHOOSERS
 from referee.games import registry
-from referee.games.base import Move, seat_view
-from referee.games.rng import Rng
+from referee.engine.protocol import Move, seat_view
+from referee.engine.rng import Rng
 from referee.games.sim import Table, playout
 
 BLUFF_PLAYERS, BLUFF_GAMES = 4, 1200

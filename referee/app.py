@@ -10,7 +10,7 @@ from flask import Flask, Response, g, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from referee.games.base import IllegalMove, RefereeError
+from referee.engine.protocol import IllegalMove, RefereeError
 from referee.metrics import LATENCY, REQUESTS
 from referee.service import GameService
 from referee.ratelimit import RateLimiter

@@ -1,4 +1,4 @@
-"""Refusals of the platform (the rules' own live in ``referee.games.base``).
+"""Refusals of the platform (the rules' own live in ``referee.engine.protocol``).
 
 Every refusal becomes an RFC 9457 problem response with a stable ``code``.
 """
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import RefereeError
+from referee.engine.protocol import RefereeError
 
 
 class ApiError(RefereeError):

@@ -16,10 +16,10 @@ from typing import Any, Callable, Mapping, Protocol
 from referee.bots import BUILT_IN
 from referee.errors import ApiError, game_over, not_found, version_conflict
 from referee.games import registry
-from referee.games import record
-from referee.games.base import (Event, GameConfig, Json, Move, RefereeError, Ruleset, Seat, draw_default, fold,
+from referee.engine import record
+from referee.engine.protocol import (Event, GameConfig, Json, Move, RefereeError, Ruleset, Seat, draw_default, fold,
                                  seat_view)
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 from referee.engine import LOG_FORMAT, canonical, envelope, header_hash, sha256_hex
 from referee.engine.platform import PLATFORM_EVENTS, SECRETS_OPENED
 from referee.reading import present
@@ -137,9 +137,9 @@ class GameService:
                            f"{ruleset.name} takes {ruleset.min_players}–{ruleset.max_players} players, not {n}")
         opts = dict(options or {})
         turn_timeout_s = _turn_timeout(opts.pop("turn_timeout_s", None))
-        carry = opts.pop("carry_characters_from", None)
+        carry = opts.pop(ruleset.carry_option, None) if ruleset.carry_option else None
         if carry is not None:
-            opts["characters"] = self._carried_characters(carry, ruleset, n)
+            opts.update(self._carried_over(carry, ruleset, n))
         opts = ruleset.validate_options(opts, n)
         for spec in seat_specs:
             self._check_bot(spec.get("bot"), ruleset.name)
@@ -184,22 +184,22 @@ class GameService:
                        "bot": header["seats"][i]["bot"]} for i in range(n)],
         }
 
-    def _carried_characters(self, game_id: Any, ruleset: Ruleset, players: int) -> list[str | None]:
-        """R84: the characters of the players still alive at the end of a
-        finished game of the same ruleset and size (public once it is over)."""
-        if "characters" not in ruleset.options_schema.get("properties", {}):
-            raise ApiError(422, "invalid_options", f"{ruleset.name} has no carry_characters_from")
+    def _carried_over(self, game_id: Any, ruleset: Ruleset, players: int) -> dict[str, Any]:
+        """The options a finished game of the same ruleset carries into a new
+        one (the ruleset's ``carry_option``, e.g. BANG! R84)."""
+        name = ruleset.carry_option
         if not isinstance(game_id, str):
-            raise ApiError(422, "invalid_options", "carry_characters_from is a game id")
+            raise ApiError(422, "invalid_options", f"{name} is a game id")
         try:
             previous = self.load(game_id)
         except ApiError:
-            raise ApiError(422, "invalid_options", f"carry_characters_from: no game {game_id!r}", rule="R84") from None
-        if previous.ruleset.name != ruleset.name or previous.players != players or previous.status != "finished":
-            raise ApiError(422, "invalid_options", "carry_characters_from names a finished game of the same "
-                           "ruleset and number of players", rule="R84")
-        seats = previous.ruleset.view(previous.state, None)["players"]
-        return [p["character"] if p["alive"] else None for p in seats]
+            raise ApiError(422, "invalid_options", f"{name}: no game {game_id!r}") from None
+        if previous.ruleset.name != ruleset.name:
+            raise ApiError(422, "invalid_options", f"{name} names a game of another ruleset")
+        try:
+            return ruleset.carry_over(previous.state, players)
+        except RefereeError as err:
+            raise ApiError(422, err.code, err.detail, rule=err.rule) from None
 
     def _check_bot(self, bot: str | None, ruleset: str) -> None:
         if bot is None or bot in BUILT_IN:

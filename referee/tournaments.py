@@ -20,17 +20,16 @@ from openskill.models import PlackettLuce
 from referee.bots import BUILT_IN
 from referee.errors import ApiError
 from referee.games import registry
-from referee.games.base import GameConfig, Json, fold
-from referee.games.rng import Rng
+from referee.engine.protocol import GameConfig, Json, fold
+from referee.engine.rng import Rng
 from referee.service import GameService
 from referee.store import sha256_hex
 
 MAX_GAMES = 10_000
-#: role slots in the order they rotate through entrants
-ROLE_ORDER = {"sheriff": 0, "renegade": 1, "outlaw": 2, "deputy": 3}
 
 
-def seating(index: int, entrants: int, players: int, public_roles: Sequence[str | None] | None = None
+def seating(index: int, entrants: int, players: int, public_roles: Sequence[str | None] | None = None,
+            role_order: Sequence[str] = ()
             ) -> list[int]:
     """Entrant index for each seat of game ``index``.
 
@@ -46,7 +45,8 @@ def seating(index: int, entrants: int, players: int, public_roles: Sequence[str 
     order = list(range(players))
     public = [seat for seat in order if public_roles is not None and public_roles[seat] is not None]
     if public:
-        public.sort(key=lambda seat: (ROLE_ORDER.get(str(public_roles[seat]), 9), seat))  # type: ignore[index]
+        rank = {role: i for i, role in enumerate(role_order)}  # the ruleset's rotation order
+        public.sort(key=lambda seat: (rank.get(str(public_roles[seat]), len(rank)), seat))  # type: ignore[index]
         start = public[0]
         order = public + [(start + i) % players for i in range(1, players + 1)
                           if (start + i) % players not in public]
@@ -124,11 +124,11 @@ class Tournaments:
         options = dict(spec["options"])
         turn_timeout = options.pop("turn_timeout_s", None)
         public = None
-        public_roles = getattr(rs, "public_roles", None)
-        if public_roles is not None:  # the deal this secret seed will make: who holds the public roles
+        if rs.role_order:  # the deal this secret seed will make: who holds the public roles
             config = GameConfig(players=spec["players"], options=rs.validate_options(dict(options), spec["players"]))
-            public = public_roles(fold(rs, rs.setup(config, Rng(seed.encode()))))
-        seats = [spec["entrants"][e] for e in seating(index, len(spec["entrants"]), spec["players"], public)]
+            public = rs.public_roles(fold(rs, rs.setup(config, Rng(seed.encode()))))
+        seats = [spec["entrants"][e] for e in seating(index, len(spec["entrants"]), spec["players"], public,
+                                                       rs.role_order)]
         if turn_timeout is not None:
             options["turn_timeout_s"] = turn_timeout
         game = self.svc.create_game(rs.name, seats=[{"name": s["name"], "bot": s["bot"]} for s in seats],

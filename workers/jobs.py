@@ -18,7 +18,7 @@ from referee import bots
 from referee.bots.webhook import BotFailure, UrlPolicy, ask
 from referee.engine import bot_seed
 from referee.errors import ApiError
-from referee.games.base import Json, RefereeError, default_options
+from referee.engine.protocol import Json, RefereeError, default_options
 from referee.scheduling import WATCH, RqScheduler
 from referee.service import Game, GameService
 from referee.store import EventStore

@@ -1,7 +1,7 @@
 """``/v1/bots`` and ``/v1/tournaments``."""
 from __future__ import annotations
 
-from referee.games.base import Json
+from referee.engine.protocol import Json
 
 import os
 
@@ -36,7 +36,13 @@ def register_bot() -> tuple[Json, int]:
 
 @bp.get("/v1/bots/<bot_id>")
 def get_bot(bot_id: str) -> Json:
-    return service().bots.owner_view(bot_id, bearer_token())
+    bots = service().bots
+    if bots.get(bot_id) is None:
+        raise ApiError(404, "bot_not_found", f"no bot with id {bot_id!r}")
+    record = bots.owned_by(bot_id, bearer_token())
+    if record is None:
+        raise ApiError(401, "bad_token", "only the bot's owner (Bearer <secret>) may read it")
+    return record
 
 
 @bp.post("/v1/tournaments")

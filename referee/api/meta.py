@@ -1,7 +1,7 @@
 """Rulesets, health, metrics and the contract."""
 from __future__ import annotations
 
-from referee.games.base import Json
+from referee.engine.protocol import Json
 
 from pathlib import Path
 

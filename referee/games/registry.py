@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import importlib
 
-from referee.games.base import Ruleset
+from referee.engine.protocol import Ruleset
 
 #: name -> module that exposes ``RULESET``
 MODULES: dict[str, str] = {

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Protocol
 
-from referee.games.base import Event, GameConfig, Json, Move, Ruleset, Seat, fold
-from referee.games.rng import Rng
+from referee.engine.protocol import Event, GameConfig, Json, Move, Ruleset, Seat, fold
+from referee.engine.rng import Rng
 
 TIMEOUT: Move = {"type": "timeout"}
 

@@ -6,7 +6,7 @@ import json
 from collections import Counter
 from typing import Any
 
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 from tests.api.helpers import auth, create, move, play_to_end, view
 
 

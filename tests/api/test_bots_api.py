@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 import workers.jobs as jobs
 from referee.bots.webhook import UrlPolicy, sign, verify
+from referee.games import registry
 from referee.tournaments import seating
 from tests.api.helpers import auth, create, move, ndjson, view
 from tests.webhook_bot import WebhookBot
@@ -159,8 +160,11 @@ def test_seating_rotates_the_public_role_and_keeps_hidden_ones_as_dealt() -> Non
 
 def test_seating_rotates_every_role_when_all_are_public() -> None:
     roles = ["outlaw", "deputy", "renegade"]  # the 3-player game: roles are public (R82)
-    got = Counter((e, roles[s]) for g in range(3) for s, e in enumerate(seating(g, 3, 3, roles)))
+    order = registry.get("bang").role_order
+    got = Counter((e, roles[s]) for g in range(3) for s, e in enumerate(seating(g, 3, 3, roles, order)))
     assert set(got.values()) == {1} and len(got) == 9
+    # slots follow the ruleset's role order: the renegade's slot first, then the outlaw's, then the deputy's
+    assert seating(0, 3, 3, roles, order) == [1, 2, 0]
 
 
 def test_tournament_runs_in_workers_and_reports_standings(client: Any, work: Any) -> None:

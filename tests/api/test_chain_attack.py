@@ -28,8 +28,8 @@ from referee.api import games as games_api
 from referee.engine import canonical
 from referee.engine.platform import PLATFORM_EVENTS
 from referee.games import registry
-from referee.games.base import Event
-from referee.games.rng import Rng
+from referee.engine.protocol import Event
+from referee.engine.rng import Rng
 from tests.api.helpers import auth, create
 
 HEX64 = re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])")

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from referee.games import registry
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 from tests.api.helpers import auth, create
 
 CASES = [("bluffaneer", 3, "leak-a"), ("bluffaneer", 4, "leak-b"), ("bluffaneer", 6, "leak-c")]
@@ -36,7 +36,7 @@ class States:
 
     def at(self, seq: int) -> Any:
         if seq > self.seq:
-            from referee.games.base import Event
+            from referee.engine.protocol import Event
             from referee.reading import PLATFORM_EVENTS
             for env in self.service.store.read(self.game_id, after=self.seq, upto=seq):
                 if env["type"] not in PLATFORM_EVENTS:

@@ -14,8 +14,8 @@ import pytest
 from referee.bots.heuristic import CHOOSERS
 from referee.bots.heuristic import bluffaneer as hb
 from referee.games import registry
-from referee.games.base import Json, Move, seat_view
-from referee.games.rng import Rng
+from referee.engine.protocol import Json, Move, seat_view
+from referee.engine.rng import Rng
 from referee.games.sim import Table, playout
 
 RULESETS = ("bluffaneer", "bang")

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Callable
 
 from referee.bots.heuristic import bang, bluffaneer
-from referee.games.base import Json, Move
-from referee.games.rng import Rng
+from referee.engine.protocol import Json, Move
+from referee.engine.rng import Rng
 
 Chooser = Callable[[Json, list[Move], Rng], Move]
 

@@ -30,22 +30,27 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from referee.games.base import Event, GameConfig, InvalidSetup, Json, Move, Seat
+from referee.engine.base import RulesetBase
+from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, Move, Seat
 from referee.games.bang import decider, events, invariants as _inv, scenario, views
-from referee.games.bang.characters import LIFE
+from referee.games.bang.characters import DEPUTY, LIFE, OUTLAW, RENEGADE, SHERIFF
 from referee.games.bang.state import State
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 
 
-class BangRuleset:
-    """The decider protocol object for BANG! (referee.games.base.Ruleset)."""
+class BangRuleset(RulesetBase):
+    """The decider protocol object for BANG! (referee.engine.protocol.Ruleset)."""
 
+    #: tournaments rotate entrants through the public roles in this order (R83)
+    role_order = (SHERIFF, RENEGADE, OUTLAW, DEPUTY)
+    #: R84: a new game may keep the surviving characters of a finished one
+    carry_option = "carry_characters_from"
     name = "bang"
     version = "1"
     title = "BANG!"
     min_players = 3
     max_players = 7
-    options_schema: Json = {
+    options_schema = {
         "type": "object",
         "properties": {
             "three_player": {
@@ -114,9 +119,6 @@ class BangRuleset:
     def result(self, state: Any) -> Json | None:
         return None if state is None else state.result
 
-    def deadline(self, state: Any) -> int | None:
-        return None
-
     def default_move(self, state: Any, seat: Seat) -> Move | None:
         return decider.default_move(state, seat)
 
@@ -145,6 +147,18 @@ class BangRuleset:
         out.update(name for name, cards in dealt.items()
                    if name.startswith("hand:") and not hidden.intersection(cards))
         return out
+
+    def carry_over(self, finished: Any, players: int) -> dict[str, Any]:
+        """R84: the characters of the players still alive at the end of a
+        finished game of the same size (public once it is over); the dead
+        draw new ones."""
+        if finished.result is None:
+            raise InvalidSetup("invalid_options", rule="R84", detail=f"{self.carry_option} names a game "
+                               "that is not over")
+        if len(finished.players) != players:
+            raise InvalidSetup("invalid_options", rule="R84", detail=f"{self.carry_option} names a game of "
+                               f"{len(finished.players)} players, not {players}")
+        return {"characters": [p.character if p.alive else None for p in finished.players]}
 
     def public_roles(self, state: Any) -> list[str | None]:
         """Each seat's role where everyone may see it (R83): the Sheriff's,

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import MalformedMove
+from referee.engine.protocol import MalformedMove
 from referee.games.bang.cards import CARD_SET, KEY
 
 Move = dict[str, Any]

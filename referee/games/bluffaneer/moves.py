@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import MalformedMove, Move
+from referee.engine.protocol import MalformedMove, Move
 
 ROLL = "roll"
 STEAL = "steal"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from referee.games.base import InvalidSetup, Json
+from referee.engine.protocol import InvalidSetup, Json
 from referee.games.bluffaneer.symbols import DEFAULT_DIE_FACES, SYMBOLS
 
 MIN_PLAYERS = 3
