@@ -20,7 +20,6 @@ import time
 from collections import defaultdict
 from typing import Any, Callable
 
-from referee.bots.heuristic import CHOOSERS
 from referee.games import registry
 from referee.engine.protocol import Move, seat_view
 from referee.engine.rng import Rng
@@ -49,7 +48,7 @@ class _Clock:
 def _chooser(ruleset: str, heuristic: tuple[bool, ...], game: str,
              clock: _Clock) -> Callable[[Table, int, list[Move]], Move]:
     """Seat -> policy: the heuristic on its seat's view, or uniform random."""
-    choose = CHOOSERS[ruleset]
+    choose = registry.heuristic(ruleset)
     bot_rng = Rng(f"heuristic:{game}".encode())
     random_rng = Rng(f"random:{game}".encode())
 

@@ -202,6 +202,9 @@ class GameService:
             raise ApiError(422, err.code, err.detail, rule=err.rule) from None
 
     def _check_bot(self, bot: str | None, ruleset: str) -> None:
+        if bot == "heuristic" and registry.heuristic(ruleset) is None:
+            raise ApiError(422, "no_heuristic", f"{ruleset} has no built-in heuristic bot; seat 'random' or a "
+                           "registered bot instead")
         if bot is None or bot in BUILT_IN:
             return
         found = self.bots.get(bot)
