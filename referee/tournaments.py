@@ -9,7 +9,7 @@ token, or the admin token): no new game starts, the games already being
 played finish and count.
 
 Redis keys, all in the tournament's hash slot: ``tournament:{ID}`` (hash:
-spec, status ``running|finished|cancelled``, seed, cancel_hash, started,
+spec, status ``running|finished|cancelled``, seed, cancel_hash,
 next = games launched, finished), ``…:games`` (hash: index -> game id),
 ``…:index`` (hash: game id -> index), ``…:results`` (hash: game id -> result
 with entrants), ``…:winners`` (hash: game id -> winners' names) and
@@ -180,11 +180,11 @@ class Tournaments:
 
     # -- running --------------------------------------------------------------
     def start(self, tid: str) -> str:
-        """Launch the first ``parallel`` games, once (a retried job launches none)."""
+        """Launch games up to ``parallel``: the first ones, or, when a start
+        job is retried, the ones a failed run did not launch (never more)."""
         spec = self._spec(tid)
-        if not self.redis.hsetnx(self._key(tid), "started", 1):
-            return "already_started"
-        launched = sum(1 for _ in range(min(spec["parallel"], spec["games"])) if self._launch_next(tid, spec))
+        wanted = min(spec["parallel"], spec["games"]) - int(self.redis.hget(self._key(tid), "next") or 0)
+        launched = sum(1 for _ in range(max(0, wanted)) if self._launch_next(tid, spec))
         return f"launched {launched}"
 
     def _launch_next(self, tid: str, spec: Json) -> str | None:
@@ -238,8 +238,11 @@ class Tournaments:
         self._migrate(tid, spec)
         game_id = entry["game"]
         raw_index = self.redis.hget(self._key(tid, "index"), game_id)
-        if raw_index is None:
-            raise ApiError(404, "game_not_in_tournament", f"game {game_id} is not a game of {tid}")
+        if raw_index is None:  # launched by a referee from before the index (a rolling upgrade)
+            raw_index = next((k for k, v in self.redis.hgetall(self._key(tid, "games")).items()
+                              if v.decode() == game_id), None)
+            if raw_index is None:
+                raise ApiError(404, "game_not_in_tournament", f"game {game_id} is not a game of {tid}")
         results, table_key = self._key(tid, "results"), self._key(tid, "standings")
         with self.redis.pipeline(transaction=True) as pipe:
             while True:

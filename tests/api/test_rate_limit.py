@@ -172,7 +172,8 @@ def test_a_token_in_the_url_is_refused_except_on_the_stream(client: Any, monkeyp
     # Regression: ?token= was accepted on every route (moves, /log and /audit with the
     # admin token), so secrets landed in access logs and proxies.
     game = create(client, players=3)
-    gid, token = game["id"], game["seats"][0]["token"]
+    seat = view(client, game)["to_act"][0]
+    gid, token = game["id"], game["seats"][seat]["token"]
     before = view(client, game)["version"]
     refused = [
         client.post(f"/v1/games/{gid}/moves?token={token}", json={"move": {"type": "pass"}}),
@@ -188,8 +189,8 @@ def test_a_token_in_the_url_is_refused_except_on_the_stream(client: Any, monkeyp
         assert "Authorization" in r.get_json()["detail"]
     assert view(client, game)["version"] == before
     # the same move with the header is accepted
-    legal = view(client, game, 0)["legal_moves"]
-    assert move(client, game, 0, legal[0]).status_code == 201
+    legal = view(client, game, seat)["legal_moves"]
+    assert move(client, game, seat, legal[0]).status_code == 201
     # EventSource cannot set headers: the stream alone reads ?token=
     import referee.api.games as games_api
     monkeypatch.setattr(games_api, "STREAM_MAX_S", 0.1)
