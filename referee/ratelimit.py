@@ -131,7 +131,7 @@ class TokenHashes:
     """The seat-token hashes of games, by id: they never change, so a small
     per-process LRU saves the lookup (one HGETALL on a miss)."""
 
-    def __init__(self, size: int = 10_000) -> None:
+    def __init__(self, size: int = 4096) -> None:
         self.size = size
         self._hashes: OrderedDict[str, tuple[str, ...]] = OrderedDict()
         self._lock = threading.Lock()

@@ -63,6 +63,8 @@ class Caps:
 
     games: int = ANONYMOUS_MAX_GAMES
     parallel: int = DEFAULT_PARALLEL
+
+
 #: role slots in the order they rotate through entrants
 ROLE_ORDER = {"sheriff": 0, "renegade": 1, "outlaw": 2, "deputy": 3}
 
