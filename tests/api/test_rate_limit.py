@@ -69,6 +69,22 @@ def test_a_valid_seat_token_has_its_own_bucket_a_junk_one_does_not(redis_client:
     assert client.get("/v1/rulesets", headers=auth("admin-secret")).status_code == 200  # the admin's own
 
 
+def test_a_bot_secret_and_a_cancel_token_are_identities_on_their_own_routes(redis_client: Any) -> None:
+    from referee.bots.webhook import UrlPolicy
+    app = limited_app(redis_client, RATE_LIMIT="0.001/3", BOT_URL_POLICY=UrlPolicy(allow_private=True))
+    client = app.test_client()
+    bot = client.post("/v1/bots", json={"name": "b", "url": "http://127.0.0.1:9/", "rulesets": ["bluffaneer"]})
+    t = client.post("/v1/tournaments", json={"ruleset": "bluffaneer", "games": 1, "entrants": ["random"] * 3})
+    assert client.get("/v1/rulesets").status_code == 200
+    assert client.get("/v1/rulesets").status_code == 429  # the address is spent
+    secret, bot_id = bot.get_json()["secret"], bot.get_json()["id"]
+    assert client.get(f"/v1/bots/{bot_id}", headers=auth(secret)).status_code == 200
+    tid, cancel = t.get_json()["id"], t.get_json()["cancel_token"]
+    assert client.delete(f"/v1/tournaments/{tid}", headers=auth(cancel)).status_code == 200
+    # the same secrets elsewhere prove nothing: the address counts
+    assert client.get(f"/v1/tournaments/{tid}", headers=auth(secret)).status_code == 429
+
+
 def test_guessing_tokens_is_limited_per_address_and_then_even_a_good_token_is_refused(
         redis_client: Any) -> None:
     # Regression: token and admin-token guessing were unthrottled (each guess its own bucket).
