@@ -221,8 +221,8 @@ def install(app: Flask, client: Any) -> Limiter | None:
         return None
     auth = parse(_setting(app, "AUTH_FAIL_LIMIT", DEFAULT_AUTH_FAIL))
     hashes = TokenHashes()
-    app_limits: list[str | Callable[[], str] | ApplicationLimit] = [ApplicationLimit(general, key_function=caller_key(hashes), scope="calls",
-                                   on_breach=_refusal("too many requests"))]
+    app_limits: list[str | Callable[[], str] | ApplicationLimit] = [ApplicationLimit(
+        general, key_function=caller_key(hashes), scope="calls", on_breach=_refusal("too many requests"))]
     if auth is not None:
         app_limits.append(ApplicationLimit(
             auth, key_function=address_key, scope="auth-failures", exempt_when=lambda: not carries_credential(),
