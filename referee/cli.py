@@ -25,6 +25,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     argv = [sys.executable, "-m", "gunicorn", "referee.wsgi:app", "--bind", f"{args.host}:{args.port}",
             "--workers", str(args.workers), "--worker-class", "gthread", "--threads", str(args.threads),
             "--access-logfile", "-" if args.access_log else "/dev/null", "--timeout", "60",
+            "--logger-class", "referee.accesslog.RedactingLogger",  # no ?token= in the access log
             "--no-control-socket"]  # one per user home: several referees on a machine would share it
     os.execv(sys.executable, argv)
 
@@ -77,7 +78,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         done, total = tournament["games_finished"], tournament["games_total"]
         bar = "#" * int(40 * done / total)
         print(f"\r[{bar:<40}] {done}/{total}", end="", flush=True)
-        if tournament["status"] == "finished":
+        if tournament["status"] != "running":  # finished, or cancelled
             break
         time.sleep(args.poll)
     print()

@@ -7,12 +7,12 @@ import os
 
 from flask import Blueprint, current_app
 
-from referee.api.context import bearer_token, json_body, service
+from referee.api.context import bearer_token, is_admin, json_body, service
 from referee.bots.webhook import UrlPolicy
 from referee.errors import ApiError
 from referee.games import registry
 from referee.schemas import CreateTournament, RegisterBot
-from referee.tournaments import Tournaments
+from referee.tournaments import ANONYMOUS_MAX_GAMES, DEFAULT_PARALLEL, Caps, Tournaments
 
 bp = Blueprint("bots", __name__)
 REGISTER, TOURNAMENT = RegisterBot(), CreateTournament()
@@ -45,11 +45,20 @@ def get_bot(bot_id: str) -> Json:
     return record
 
 
+def _caps() -> Caps:
+    """Anonymous tournaments' caps: app config, else the environment."""
+    def setting(name: str, default: int) -> int:
+        value = current_app.config.get(name)
+        return int(value if value is not None else os.environ.get(f"REFEREE_{name}", default))
+    return Caps(games=setting("TOURNAMENT_MAX_GAMES", ANONYMOUS_MAX_GAMES),
+                parallel=setting("TOURNAMENT_MAX_PARALLEL", DEFAULT_PARALLEL))
+
+
 @bp.post("/v1/tournaments")
 def create_tournament() -> tuple[Json, int]:
     body = json_body(TOURNAMENT)
     svc = service()
-    created = Tournaments(svc).create(body)
+    created = Tournaments(svc).create(body, None if is_admin() else _caps())
     if svc.scheduler is not None:
         svc.scheduler.start_tournament(created["id"])
     return created, 201
@@ -58,3 +67,8 @@ def create_tournament() -> tuple[Json, int]:
 @bp.get("/v1/tournaments/<tournament_id>")
 def get_tournament(tournament_id: str) -> Json:
     return Tournaments(service()).get(tournament_id)
+
+
+@bp.delete("/v1/tournaments/<tournament_id>")
+def cancel_tournament(tournament_id: str) -> Json:
+    return Tournaments(service()).cancel(tournament_id, bearer_token(), admin=is_admin())
