@@ -134,7 +134,8 @@ class GameService:
         n = len(seat_specs)
         if not ruleset.min_players <= n <= ruleset.max_players:
             raise ApiError(422, "bad_player_count",
-                           f"{ruleset.name} takes {ruleset.min_players}–{ruleset.max_players} players, not {n}")
+                           f"{ruleset.name} takes {ruleset.min_players}–{ruleset.max_players} players, not {n}",
+                           rule=ruleset.platform_rules.get("player_count"))
         opts = dict(options or {})
         turn_timeout_s = _turn_timeout(opts.pop("turn_timeout_s", None))
         carry = opts.pop(ruleset.carry_option, None) if ruleset.carry_option else None
@@ -317,6 +318,7 @@ class GameService:
         expectation; if another process moved the game on, reload and decide
         again (or 409 when the client stated the version it expects).
         ``scope`` is the caller's idempotency namespace (a seat's, or the worker's)."""
+        now = self.clock()  # the receipt time: a retry after a conflict keeps it (a claim met its deadline)
         idem = (scope, idempotency_key) if idempotency_key is not None else None
         fingerprint = sha256_hex(canonical({"seat": seat, "move": move, "expected_version": expected_version}))
         fresh = False
@@ -325,8 +327,8 @@ class GameService:
                 if expected_version is not None and expected_version != game.version:
                     raise version_conflict(game.version, expected_version)
                 if game.status != "active":
-                    raise game_over(game.version)
-                body, appended = self._decide_and_append(game, seat, move, idem, fingerprint, by)
+                    raise game_over(game.version, game.ruleset.platform_rules.get("game_over"))
+                body, appended = self._decide_and_append(game, seat, move, idem, fingerprint, by, now)
             except RefereeError:
                 if idem is not None:  # a retry of a move that was already applied
                     record = self.store.idem_record(game.id, idem)
@@ -342,11 +344,11 @@ class GameService:
         raise version_conflict(game.version, expected_version if expected_version is not None else game.version)
 
     def _decide_and_append(self, game: Game, seat: Seat | None, move: Move | None,
-                           idempotency_key: tuple[str, str] | None, fingerprint: str, by: Json | None
-                           ) -> tuple[bytes, Game | None]:
+                           idempotency_key: tuple[str, str] | None, fingerprint: str, by: Json | None,
+                           now: int) -> tuple[bytes, Game | None]:
         """One attempt: ``(body, new game)``, or ``(b"", None)`` when the
-        cached version was stale."""
-        now = self.clock()
+        cached version was stale. ``now`` is the move's receipt time, stamped
+        once when it arrived and kept across retries."""
         rng = Rng(game.seed.encode(), game.rng)
         if move is None:
             drawn = draw_default(game.ruleset, game.state, seat, rng) if seat is not None else None

@@ -25,6 +25,9 @@ class RulesetBase:
     role_order: ClassVar[tuple[str, ...]] = ()
     #: a creation option naming a finished game that carries into the new one (see ``carry_over``)
     carry_option: ClassVar[str | None] = None
+    #: the rule IDs of the refusals the platform makes for the ruleset:
+    #: ``game_over`` (a move after the end), ``player_count`` (at creation)
+    platform_rules: ClassVar[dict[str, str]] = {}
 
     # -- required -------------------------------------------------------------
     def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:

@@ -45,6 +45,8 @@ class BangRuleset(RulesetBase):
     role_order = (SHERIFF, RENEGADE, OUTLAW, DEPUTY)
     #: R84: a new game may keep the surviving characters of a finished one
     carry_option = "carry_characters_from"
+    #: a move after the end: the referee awaits no decision (R77); player counts (R5)
+    platform_rules = {"game_over": "R77", "player_count": "R5"}
     name = "bang"
     version = "1"
     title = "BANG!"

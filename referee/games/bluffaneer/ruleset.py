@@ -42,6 +42,7 @@ class Bluffaneer(RulesetBase):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     options_schema = OPTIONS_SCHEMA
+    platform_rules = {"game_over": "F33", "player_count": "F1"}
 
     def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
         """Options with defaults filled in (F1, F3, F8, F18)."""
