@@ -97,6 +97,12 @@ def cmd_webhook_bot(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_contract(args: argparse.Namespace) -> int:
+    """openapi.yaml's generated part against the rulesets' code."""
+    from referee import contract
+    return contract.main(["--write"] if args.write else [])
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
     """Verify an exported log offline (no Redis, no server); exit 0 only if it all holds."""
     from referee.audit import audit_lines
@@ -250,6 +256,9 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("--at", type=int, required=True, help="the version (an event's seq)")
     rep.add_argument("--seat", type=int, default=None, help="the seat (default: a spectator)")
     rep.set_defaults(func=cmd_replay)
+    con = sub.add_parser("contract", help="check (or --write) openapi.yaml's schemas generated from the rulesets")
+    con.add_argument("--write", action="store_true")
+    con.set_defaults(func=cmd_contract)
     args = parser.parse_args(argv)
     if args.func in (cmd_audit, cmd_replay):  # `referee replay … | head` ends quietly
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)

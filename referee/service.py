@@ -356,6 +356,7 @@ class GameService:
                 raise ApiError(422, "nothing_owed", f"seat {seat} owes no move now")
             move, options = drawn
             by = {**(by or {}), "drawn_from": options} if options > 1 else by
+        game.ruleset.check_move(move)  # the published move schema, enforced
         events = game.ruleset.decide(game.state, seat, move, rng=rng, now=now)
         entry: Json = {"move": move, "rng": game.rng}
         if by is not None:

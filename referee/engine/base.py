@@ -3,10 +3,24 @@ the required methods, and the optional hooks with their defaults, so the
 platform never discovers a hook with ``getattr``."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, ClassVar, Mapping
 
-from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, Move, Seat
+from jsonschema import Draft202012Validator
+
+from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, MalformedMove, Move, Seat
 from referee.engine.rng import Rng
+
+
+@lru_cache(maxsize=64)
+def _compiled(schema_text: str) -> Draft202012Validator:
+    import json
+    return Draft202012Validator(json.loads(schema_text))
+
+
+def _validator(schema: Json) -> Draft202012Validator:
+    import json
+    return _compiled(json.dumps(schema, sort_keys=True))
 
 
 class RulesetBase:
@@ -21,6 +35,8 @@ class RulesetBase:
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options_schema: ClassVar[Json] = {"type": "object", "properties": {}, "additionalProperties": False}
+    #: move type -> the JSON Schema of the whole move object (published and enforced)
+    move_schemas: ClassVar[dict[str, Json]] = {}
     #: the order tournaments rotate entrants through the public roles (none: seats rotate)
     role_order: ClassVar[tuple[str, ...]] = ()
     #: a creation option naming a finished game that carries into the new one (see ``carry_over``)
@@ -29,9 +45,49 @@ class RulesetBase:
     #: ``game_over`` (a move after the end), ``player_count`` (at creation)
     platform_rules: ClassVar[dict[str, str]] = {}
 
-    # -- required -------------------------------------------------------------
+    # -- options: the published schema is what is enforced ------------------------
     def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
-        raise NotImplementedError
+        """Validate ``options`` against ``options_schema`` (the schema ``GET
+        /v1/rulesets`` publishes), then ``check_options``. A refusal names the
+        option and the rule in its property's ``x-rule``."""
+        if not isinstance(options, Mapping):
+            raise InvalidSetup("invalid_options", detail="options must be an object")
+        error = min(_validator(self.options_schema).iter_errors(dict(options)),
+                    key=lambda e: [str(p) for p in e.path], default=None)
+        if error is not None:
+            name = str(error.path[0]) if error.path else None
+            if name is None and error.validator == "additionalProperties":
+                name = next((k for k in options if k not in self.options_schema.get("properties", {})), None)
+            prop = self.options_schema.get("properties", {}).get(name, {}) if name is not None else {}
+            rule = prop.get("x-rule", self.options_schema.get("x-rule"))
+            where = ".".join(str(p) for p in error.path) or "options"
+            raise InvalidSetup("invalid_options", rule=rule, detail=f"{where}: {error.message}")
+        return self.check_options(dict(options), players)
+
+    def check_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
+        """What the schema cannot say (a seat below ``players``…) and the
+        defaults filled in; default: the options as given."""
+        return options
+
+    # -- moves: the published schemas are what is enforced -----------------------
+    def check_move(self, move: Any) -> None:
+        """``MalformedMove`` (400, with the move's rule) unless ``move`` is an
+        object whose ``type`` is in ``move_schemas`` and that matches its
+        schema; the service checks every move so before ``decide``."""
+        if not self.move_schemas:
+            return
+        if not isinstance(move, dict) or move.get("type") not in self.move_schemas:
+            kind = move.get("type") if isinstance(move, dict) else None
+            raise MalformedMove("malformed_move", detail=f"unknown move type {kind!r}; one of "
+                                f"{', '.join(sorted(self.move_schemas))}")
+        schema = self.move_schemas[move["type"]]
+        error = min(_validator(schema).iter_errors(move), key=lambda e: [str(p) for p in e.path], default=None)
+        if error is not None:
+            where = ".".join(str(p) for p in error.path) or "move"
+            raise MalformedMove("malformed_move", rule=schema.get("x-rule"),
+                                detail=f"a {move['type']} move: {where}: {error.message}")
+
+    # -- required -------------------------------------------------------------
 
     def setup(self, config: GameConfig, rng: Rng) -> list[Event]:
         raise NotImplementedError

@@ -13,9 +13,10 @@ from referee.games import registry
 from referee.engine.rng import Rng
 from tests.api.helpers import auth, create
 
-CASES = [("bluffaneer", 3, "leak-a"), ("bluffaneer", 4, "leak-b"), ("bluffaneer", 6, "leak-c")]
-if "bang" in registry.names():
-    CASES += [("bang", 4, "leak-d"), ("bang", 5, "leak-e"), ("bang", 7, "leak-f")]
+#: every registered ruleset at its smallest, a middle and its largest table
+CASES = [(name, n, f"leak-{name}-{n}") for name in registry.names()
+         for n in sorted({registry.get(name).min_players, registry.get(name).max_players,
+                          (registry.get(name).min_players + registry.get(name).max_players + 1) // 2})]
 
 
 def _scan(body: Any, hidden: set[str], who: Any, what: str) -> None:

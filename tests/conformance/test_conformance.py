@@ -52,6 +52,7 @@ def _check_step(table: Table, before: Any) -> None:
         moves = rs.legal_moves(state, seat)
         assert (seat in awaited and not over) == bool(moves) or rs.deadline(state) is not None
         for move in moves:  # decide is pure: deciding on the state is deciding on a copy
+            rs.check_move(move)  # every legal move matches the schema the ruleset publishes
             rs.decide(state, seat, json.loads(json.dumps(move)), rng=Rng(b"probe", probe_rng.position),
                       now=table.now + 1)
         if seat not in awaited:

@@ -32,7 +32,7 @@ from typing import Any, Mapping
 
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, Move, Seat
-from referee.games.bang import decider, events, invariants as _inv, scenario, views
+from referee.games.bang import decider, events, invariants as _inv, moves, scenario, views
 from referee.games.bang.characters import DEPUTY, LIFE, OUTLAW, RENEGADE, SHERIFF
 from referee.games.bang.state import State
 from referee.engine.rng import Rng
@@ -47,6 +47,7 @@ class BangRuleset(RulesetBase):
     carry_option = "carry_characters_from"
     #: a move after the end: the referee awaits no decision (R77); player counts (R5)
     platform_rules = {"game_over": "R77", "player_count": "R5"}
+    move_schemas = moves.MOVE_SCHEMAS
     name = "bang"
     version = "1"
     title = "BANG!"
@@ -58,18 +59,20 @@ class BangRuleset(RulesetBase):
             "three_player": {
                 "type": "boolean",
                 "description": "the optional 3-player game (R82); required for, and only for, 3 players",
+                "x-rule": "R5",
             },
             "characters": {
                 "type": "array",
                 "items": {"type": ["string", "null"]},
                 "description": "per seat, a character kept from the previous game (R84) or null "
                                "for a random one; the service fills it from carry_characters_from",
+                "x-rule": "R84",
             },
         },
         "additionalProperties": False,
     }
 
-    def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
+    def check_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
         if not isinstance(options, Mapping):
             raise InvalidSetup("invalid_options", detail="options must be an object")
         unknown = sorted(set(options) - {"three_player", "characters"})

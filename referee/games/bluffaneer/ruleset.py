@@ -43,9 +43,10 @@ class Bluffaneer(RulesetBase):
     max_players = MAX_PLAYERS
     options_schema = OPTIONS_SCHEMA
     platform_rules = {"game_over": "F33", "player_count": "F1"}
+    move_schemas = moves.MOVE_SCHEMAS
 
-    def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
-        """Options with defaults filled in (F1, F3, F8, F18)."""
+    def check_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
+        """Options with defaults filled in (F1, F3, F8, F18), past the schema."""
         return check_options(options, players)
 
     def setup(self, config: GameConfig, rng: Rng) -> list[Event]:

@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import (Event, GameConfig, IllegalMove, InvalidSetup, Json, MalformedMove, Move,
@@ -30,19 +30,19 @@ class Nim(RulesetBase):
     title = "Nim"
     min_players = 2
     max_players = 2
-    options_schema = {"type": "object", "additionalProperties": False, "properties": {
+    options_schema = {"type": "object", "additionalProperties": False, "x-rule": "N1", "properties": {
         "piles": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 20},
-                  "minItems": 1, "maxItems": 6, "description": "stones per pile (N1)"}}}
+                  "minItems": 1, "maxItems": 6, "default": [3, 4, 5], "x-rule": "N1",
+                  "description": "stones per pile (N1)"}}}
+    platform_rules = {"game_over": "N4", "player_count": "N1"}
+    move_schemas = {"take": {"type": "object", "additionalProperties": False, "x-rule": "N3",
+                             "required": ["type", "pile", "count"],
+                             "properties": {"type": {"const": "take"}, "pile": {"type": "integer", "minimum": 0},
+                                            "count": {"type": "integer", "minimum": 1}}}}
 
-    def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
-        unknown = set(options) - {"piles"}
-        if unknown:
-            raise InvalidSetup("invalid_options", rule="N1", detail=f"unknown options: {sorted(unknown)}")
-        piles = options.get("piles", [3, 4, 5])
-        if not isinstance(piles, list) or not 1 <= len(piles) <= 6 or any(
-                type(p) is not int or not 1 <= p <= 20 for p in piles):
-            raise InvalidSetup("invalid_options", rule="N1", detail="piles: 1 to 6 piles of 1 to 20 stones")
-        return {"piles": piles}
+    def check_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
+        """The schema checked the shape; fill in the default piles (N1)."""
+        return {"piles": list(options.get("piles", [3, 4, 5]))}
 
     def setup(self, config: GameConfig, rng: Rng) -> list[Event]:
         if config.scenario is not None:
