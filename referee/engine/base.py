@@ -144,6 +144,11 @@ class RulesetBase:
         """Each seat's role where public, ``None`` where hidden; default: the ruleset has no roles."""
         return None
 
+    def options_for(self, players: int) -> dict[str, Any]:
+        """The options a game of ``players`` needs to be playable at all (the
+        conformance suite, benches and tools use them); default: none."""
+        return {}
+
     def carry_over(self, finished: Any, players: int) -> dict[str, Any]:
         """The options a new game of ``players`` takes from the game named by
         ``carry_option`` (its state; it is of this ruleset); ``InvalidSetup``

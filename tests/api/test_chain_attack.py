@@ -147,7 +147,8 @@ def play_and_record(client: Any, service: Any, clock: Any, ruleset: str, players
                     monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, Any], list[Viewer], list[str]]:
     from workers.jobs import fire_timeout
     monkeypatch.setattr(games_api, "STREAM_MAX_S", 0.0)  # each stream request gives what is there and ends
-    game = create(client, ruleset=ruleset, players=players, seed=seed)
+    game = create(client, ruleset=ruleset, players=players, seed=seed,
+                  options=registry.get(ruleset).options_for(players))
     rs = registry.get(ruleset)
     viewers = [Viewer(s) for s in [*range(players), None]]
     headers = {v.seat: auth(game["seats"][v.seat]["token"]) if v.seat is not None else {} for v in viewers}

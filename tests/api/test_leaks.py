@@ -59,7 +59,8 @@ def _scan_events(states: States, events: list[Any], who: Any, what: str) -> None
 def test_no_response_to_a_seat_contains_what_the_rules_hide_from_it(
         client: Any, service: Any, clock: Any, ruleset: str, players: int, seed: str) -> None:
     from workers.jobs import fire_timeout
-    game = create(client, ruleset=ruleset, players=players, seed=seed)
+    game = create(client, ruleset=ruleset, players=players, seed=seed,
+                  options=registry.get(ruleset).options_for(players))
     rs = registry.get(ruleset)
     seats: list[int | None] = [*range(players), None]
     headers = {s: auth(game["seats"][s]["token"]) if s is not None else {} for s in seats}

@@ -92,7 +92,8 @@ def test_random_legal_play_keeps_the_invariants_to_one_result(ruleset: str, play
 def test_a_finished_game_replays_to_its_state_and_audits_clean(
         client: Any, clock: Any, service: Any, ruleset: str) -> None:
     rs = registry.get(ruleset)
-    game = create(client, ruleset=ruleset, players=rs.max_players, seed=f"conform-{ruleset}")
+    game = create(client, ruleset=ruleset, players=rs.min_players, seed=f"conform-{ruleset}",
+                  options=rs.options_for(rs.min_players))
     pick = Rng(b"conform-api")
     play_to_end(client, game, clock, service, pick=lambda seat, moves, step: moves[pick.below(len(moves))])
     served = service.load(game["id"])

@@ -58,7 +58,9 @@ class BangRuleset(RulesetBase):
         "properties": {
             "three_player": {
                 "type": "boolean",
-                "description": "the optional 3-player game (R82); required for, and only for, 3 players",
+                "description": "the optional 3-player game (R82): true is required for, and only allowed "
+                               "with, 3 players (R5); default false",
+                "default": False,
                 "x-rule": "R5",
             },
             "characters": {
@@ -78,14 +80,15 @@ class BangRuleset(RulesetBase):
         unknown = sorted(set(options) - {"three_player", "characters"})
         if unknown:
             raise InvalidSetup("invalid_options", detail=f"unknown options: {', '.join(unknown)}")
-        three = options.get("three_player", players == 3)
+        three = options.get("three_player", False)
         if not isinstance(three, bool):
             raise InvalidSetup("invalid_options", detail="three_player must be true or false")
         if type(players) is not int or not 3 <= players <= 7:
             raise InvalidSetup("invalid_options", rule="R5", detail="BANG! is for 3 to 7 players")
-        if three != (players == 3):
+        if three != (players == 3):  # R5: 3 players only as the optional 3-player game, asked for by name
             raise InvalidSetup("invalid_options", rule="R5",
-                               detail="three_player is the 3-player game (R82): 3 players exactly")
+                               detail="three_player: true is the 3-player game (R82), for 3 players exactly; "
+                                      "3 players need it, 4 to 7 cannot have it")
         out: dict[str, Any] = {"three_player": three}
         if "characters" in options:
             chars = options["characters"]
@@ -152,6 +155,10 @@ class BangRuleset(RulesetBase):
         out.update(name for name, cards in dealt.items()
                    if name.startswith("hand:") and not hidden.intersection(cards))
         return out
+
+    def options_for(self, players: int) -> dict[str, Any]:
+        """3 players play the optional 3-player game, asked for by name (R5, R82)."""
+        return {"three_player": True} if players == 3 else {}
 
     def carry_over(self, finished: Any, players: int) -> dict[str, Any]:
         """R84: the characters of the players still alive at the end of a

@@ -63,8 +63,10 @@ def test_r5_other_player_counts_cannot_be_created(n):
 
 
 def test_r5_three_players_only_with_the_three_player_option():
-    assert R.validate_options({}, 3) == {"three_player": True}
+    assert R.validate_options({"three_player": True}, 3) == {"three_player": True}
     assert R.validate_options({}, 5) == {"three_player": False}
+    with raises_rule("R5"):  # 3 players play the optional game only when it is asked for by name
+        R.validate_options({}, 3)
     with raises_rule("R5"):
         R.validate_options({"three_player": True}, 4)
     with raises_rule("R5"):
