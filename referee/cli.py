@@ -30,19 +30,29 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    """A non-forking RQ worker (with the scheduler) on the referee queue, and
-    a sweeper thread that re-enqueues turns a dead worker lost."""
+    """A non-forking RQ worker on the referee queue, RQ's scheduler in a
+    thread of it (never a child that could outlive it: workers/scheduler.py),
+    and a sweeper thread that re-enqueues turns a dead worker lost. SIGTERM
+    or SIGINT: the current job ends, then the scheduler releases its lock."""
     import threading
 
     import redis
     from rq import SimpleWorker
 
     from referee.scheduling import QUEUE
+    from workers.scheduler import SchedulerThread
     client = redis.Redis.from_url(_redis_url())
+    scheduler = None
     if not args.burst:
         threading.Thread(target=_sweeper, args=(client, args.stall_s), daemon=True).start()
+        scheduler = SchedulerThread(client, [QUEUE])
+        scheduler.start()
     worker = SimpleWorker([QUEUE], connection=client)
-    worker.work(burst=args.burst, with_scheduler=True, logging_level="WARNING")
+    try:  # burst: RQ moves due jobs once, in this process
+        worker.work(burst=args.burst, with_scheduler=args.burst, logging_level="WARNING")
+    finally:
+        if scheduler is not None:
+            scheduler.stop()
     return 0
 
 

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import stat
 import subprocess
 import sys
 import time
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
 
 from referee import redis_server
+from referee.scheduling import QUEUE
 
 ROOT = Path(__file__).resolve().parents[2]
 MAKE = shutil.which("make")
@@ -120,7 +124,7 @@ def _config(port: int, proc: subprocess.Popen[bytes], name: str) -> str:
     """``CONFIG GET name`` of the server on ``port`` once it answers."""
     client = redis.Redis(port=port, socket_timeout=5)
     for _ in range(600):
-        assert proc.poll() is None, f"{proc.args} exited with {proc.returncode}"
+        assert proc.poll() is None, f"{proc.args!r} exited with {proc.returncode}"
         try:
             return str(client.config_get(name)[name])
         except redis.exceptions.ConnectionError:
@@ -183,3 +187,81 @@ def test_referee_run_starts_its_redis_with_the_chosen_fsync_policy(tmp_path: Pat
         assert _config(redis_port, proc, "appendfsync") == "always"
     finally:
         _stop(proc)
+
+
+# -- the worker's scheduler thread ------------------------------------------------
+def _holder(client: redis.Redis, name: str, hostname: str, pid: int) -> None:
+    """A scheduler ``name`` registered from ``hostname`` as ``pid``, holding the referee queue's lock."""
+    from rq.scheduler import RQScheduler
+    from rq.utils import now
+    holder = RQScheduler([QUEUE], connection=client, name=name)
+    holder.hostname, holder.pid, holder.last_heartbeat = hostname, pid, now()
+    holder.save()
+    client.set(_lock_key(), name, ex=61)
+
+
+def _due_job(client: redis.Redis) -> Any:
+    from rq import Queue
+    return Queue(QUEUE, connection=client).enqueue_at(datetime.now(timezone.utc) - timedelta(seconds=1),
+                                                      "os.getpid")
+
+
+def _lock_key() -> str:
+    from rq.scheduler import RQScheduler
+    return str(RQScheduler.get_locking_key(QUEUE))
+
+
+def _lock(client: redis.Redis) -> bytes | None:
+    value = client.get(_lock_key())
+    return value if isinstance(value, bytes) else None
+
+
+def test_the_scheduler_waits_for_a_lock_held_elsewhere_and_takes_it_when_it_expires(
+        redis_client: redis.Redis) -> None:
+    from rq.job import JobStatus
+    from workers.scheduler import SchedulerThread
+    _holder(redis_client, "elsewhere", "another-host", 4242)
+    job = _due_job(redis_client)
+    mine = SchedulerThread(redis_client, [QUEUE])
+    mine.tick()
+    assert _lock(redis_client) == b"elsewhere", "a holder on another host cannot be checked: wait"
+    assert job.get_status(refresh=True) == JobStatus.SCHEDULED
+    redis_client.delete(_lock_key())  # the holder stopped refreshing: its lock expired
+    mine.tick()  # the next tick, not RQ's 10-minute maintenance round, takes it
+    assert _lock(redis_client) == mine.name.encode()
+    assert job.get_status(refresh=True) == JobStatus.QUEUED
+
+
+def test_the_scheduler_takes_over_at_once_from_a_killed_worker_on_this_host(redis_client: redis.Redis) -> None:
+    from rq.job import JobStatus
+    from workers.scheduler import SchedulerThread
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # a pid that no longer exists: a worker killed with SIGKILL
+    _holder(redis_client, "killed", socket.gethostname(), gone.pid)
+    job = _due_job(redis_client)
+    mine = SchedulerThread(redis_client, [QUEUE])
+    mine.tick()
+    assert _lock(redis_client) == mine.name.encode()
+    assert not redis_client.exists("rq:scheduler:killed")
+    assert job.get_status(refresh=True) == JobStatus.QUEUED
+
+
+def test_the_scheduler_leaves_the_lock_of_a_live_worker_on_this_host(redis_client: redis.Redis) -> None:
+    from workers.scheduler import SchedulerThread
+    _holder(redis_client, "alive", socket.gethostname(), os.getpid())
+    SchedulerThread(redis_client, [QUEUE]).tick()
+    assert _lock(redis_client) == b"alive"
+
+
+def test_a_stopped_scheduler_thread_releases_its_lock(redis_client: redis.Redis) -> None:
+    from workers.scheduler import SchedulerThread
+    mine = SchedulerThread(redis_client, [QUEUE])
+    mine.start()
+    for _ in range(600):
+        if _lock(redis_client) == mine.name.encode():
+            break
+        time.sleep(0.05)
+    assert _lock(redis_client) == mine.name.encode()
+    mine.stop()
+    assert _lock(redis_client) is None
+    assert not redis_client.exists(f"rq:scheduler:{mine.name}")
