@@ -41,17 +41,24 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
     from referee.scheduling import QUEUE
     from workers.scheduler import SchedulerThread
+    def stop_now(signum: int, frame: object) -> None:
+        raise SystemExit(0)  # through the finally below; RQ installs its own handlers once it works
+    signal.signal(signal.SIGTERM, stop_now)
+    signal.signal(signal.SIGINT, stop_now)
     client = redis.Redis.from_url(_redis_url())
     scheduler = None
-    if not args.burst:
-        threading.Thread(target=_sweeper, args=(client, args.stall_s), daemon=True).start()
-        scheduler = SchedulerThread(client, [QUEUE])
-        scheduler.start()
-    worker = SimpleWorker([QUEUE], connection=client)
-    try:  # burst: RQ moves due jobs once, in this process
+    try:
+        if not args.burst:
+            threading.Thread(target=_sweeper, args=(client, args.stall_s), daemon=True).start()
+            scheduler = SchedulerThread(client, [QUEUE])
+            scheduler.start()
+        worker = SimpleWorker([QUEUE], connection=client)
+        # burst: RQ moves due jobs once, in this process
         worker.work(burst=args.burst, with_scheduler=args.burst, logging_level="WARNING")
     finally:
         if scheduler is not None:
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the lock is released within a second
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
             scheduler.stop()
     return 0
 
@@ -129,7 +136,7 @@ def cmd_redis(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Redis (unless REDIS_URL is set), a worker and the API; Ctrl+C stops all."""
-    from referee.redis_server import fsync_from_env, start
+    from referee.redis_server import die_with_parent, fsync_from_env, start
     children: list[subprocess.Popen[bytes]] = []
     env = dict(os.environ)
     if "REDIS_URL" not in os.environ:
@@ -139,9 +146,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         children.append(start(args.redis_port, Path(args.dir), quiet=True, appendfsync=fsync))
         env["REDIS_URL"] = f"redis://127.0.0.1:{args.redis_port}/0"
     exe = [sys.executable, "-m", "referee.cli"]
-    children.append(subprocess.Popen(exe + ["worker"], env=env))
+    # each child ends with this process, even when it is killed with SIGKILL
+    children.append(subprocess.Popen(exe + ["worker"], env=env, preexec_fn=die_with_parent()))
     children.append(subprocess.Popen(exe + ["serve", "--port", str(args.port), "--workers", str(args.workers)],
-                                     env=env))
+                                     env=env, preexec_fn=die_with_parent()))
     print(f"referee: API on http://127.0.0.1:{args.port}  (Ctrl+C stops everything)", flush=True)
 
     def stop(*_: object) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Callable, Iterator, TypeVar
 
 import pytest
 import redis
+import requests
 from rq import Queue
 from rq.job import JobStatus
 from rq.scheduler import RQScheduler
@@ -94,6 +96,13 @@ def children_of(pid: int) -> set[int]:
     return found
 
 
+def descendants(pid: int) -> set[int]:
+    found = children_of(pid)
+    for child in list(found):
+        found |= descendants(child)
+    return found
+
+
 def running(pid: int) -> bool:
     """A live (not zombie) process ``pid``."""
     try:
@@ -143,3 +152,59 @@ def test_a_stopped_worker_ends_its_scheduler_and_releases_the_lock(
     assert [pid for pid in family if running(pid)] == []
     assert r.get(LOCK) is None, "released at once, not left to expire"
     assert not r.exists(f"rq:scheduler:{owner}")
+
+
+
+def test_a_worker_stopped_at_any_moment_of_its_start_leaves_no_lock_behind(
+        r: redis.Redis, workers: Callable[[], subprocess.Popen[bytes]]) -> None:
+    # regression (of this fix): a SIGTERM before RQ installed its handlers killed the
+    # worker outright, leaving the lock its scheduler thread had just taken
+    for moment in ("at once", "0.5 s", "1 s", "the lock taken", "the lock taken", "the lock taken"):
+        worker = workers()
+        if moment == "the lock taken":  # the scheduler thread may take it before RQ's handlers are in
+            deadline = time.monotonic() + 30
+            while r.get(LOCK) is None and time.monotonic() < deadline:
+                pass
+        elif moment != "at once":
+            time.sleep(float(moment.split()[0]))
+        family = descendants(worker.pid)
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(timeout=30)
+        assert [pid for pid in family if running(pid)] == []
+        assert r.get(LOCK) is None, f"a lock left behind after a SIGTERM {moment}"
+
+# -- nothing outlives `referee run` either -----------------------------------------
+def test_redis_started_by_a_process_ends_when_that_process_is_killed() -> None:
+    # regression: the throwaway Redis of a killed test run or `referee run` lived on with ppid 1
+    parent = subprocess.Popen([sys.executable, "-c", "import time\nfrom referee.redis_server import free_port, start\n"
+                               "print(start(free_port()).pid, flush=True)\ntime.sleep(600)"],
+                              stdout=subprocess.PIPE)
+    assert parent.stdout is not None
+    server = int(parent.stdout.readline())
+    assert running(server)
+    parent.kill()
+    parent.wait(timeout=10)
+    wait_for("the Redis server ends with its parent", lambda: not running(server))
+
+
+def test_every_child_of_referee_run_ends_when_it_is_killed(tmp_path: Path) -> None:
+    redis_port, api_port = free_port(), free_port()
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    run = subprocess.Popen([REFEREE, "run", "--port", str(api_port), "--redis-port", str(redis_port),
+                            "--dir", str(tmp_path / "aof"), "--workers", "1"], env=env)
+    try:
+        api = f"http://127.0.0.1:{api_port}/health"
+        wait_for("the API answers", lambda: _healthy(api))
+        family = descendants(run.pid)
+        assert len(family) >= 4, family  # redis, worker, gunicorn and its worker
+    finally:
+        run.kill()
+        run.wait(timeout=10)
+    wait_for("every child of `referee run` ends", lambda: not [pid for pid in family if running(pid)])
+
+
+def _healthy(url: str) -> bool:
+    try:
+        return requests.get(url, timeout=2).status_code == 200
+    except requests.RequestException:
+        return False
