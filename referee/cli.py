@@ -41,6 +41,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
     from referee.scheduling import QUEUE
     from workers.scheduler import SchedulerThread
+
     def stop_now(signum: int, frame: object) -> None:
         raise SystemExit(0)  # through the finally below; RQ installs its own handlers once it works
     signal.signal(signal.SIGTERM, stop_now)
@@ -57,7 +58,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
         worker.work(burst=args.burst, with_scheduler=args.burst, logging_level="WARNING")
     finally:
         if scheduler is not None:
-            signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the lock is released within a second
+            # a second signal must not cut the release short (a few Redis calls)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             scheduler.stop()
     return 0
