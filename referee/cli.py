@@ -31,19 +31,38 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    """A non-forking RQ worker (with the scheduler) on the referee queue, and
-    a sweeper thread that re-enqueues turns a dead worker lost."""
+    """A non-forking RQ worker on the referee queue, RQ's scheduler in a
+    thread of it (never a child that could outlive it: workers/scheduler.py),
+    and a sweeper thread that re-enqueues turns a dead worker lost. SIGTERM
+    or SIGINT: the current job ends, then the scheduler releases its lock."""
     import threading
 
     import redis
     from rq import SimpleWorker
 
     from referee.scheduling import QUEUE
+    from workers.scheduler import SchedulerThread
+
+    def stop_now(signum: int, frame: object) -> None:
+        raise SystemExit(0)  # through the finally below; RQ installs its own handlers once it works
+    signal.signal(signal.SIGTERM, stop_now)
+    signal.signal(signal.SIGINT, stop_now)
     client = redis.Redis.from_url(_redis_url())
-    if not args.burst:
-        threading.Thread(target=_sweeper, args=(client, args.stall_s), daemon=True).start()
-    worker = SimpleWorker([QUEUE], connection=client)
-    worker.work(burst=args.burst, with_scheduler=True, logging_level="WARNING")
+    scheduler = None
+    try:
+        if not args.burst:
+            threading.Thread(target=_sweeper, args=(client, args.stall_s), daemon=True).start()
+            scheduler = SchedulerThread(client, [QUEUE])
+            scheduler.start()
+        worker = SimpleWorker([QUEUE], connection=client)
+        # burst: RQ moves due jobs once, in this process
+        worker.work(burst=args.burst, with_scheduler=args.burst, logging_level="WARNING")
+    finally:
+        if scheduler is not None:
+            # a second signal must not cut the release short (a few Redis calls)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            scheduler.stop()
     return 0
 
 
@@ -163,24 +182,28 @@ def format_standings(rows: list[dict]) -> str:  # type: ignore[type-arg]
 
 
 def cmd_redis(args: argparse.Namespace) -> int:
-    """A real Redis in the foreground, AOF on, data in ``--dir``."""
-    from referee.redis_server import command
-    os.execv(command(args.port, Path(args.dir))[0], command(args.port, Path(args.dir)))
+    """A real Redis in the foreground, AOF on (fsync per ``--appendfsync``), data in ``--dir``."""
+    from referee.redis_server import command, fsync_from_env
+    argv = command(args.port, Path(args.dir), appendfsync=args.appendfsync or fsync_from_env())
+    os.execv(argv[0], argv)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Redis (unless REDIS_URL is set), a worker and the API; Ctrl+C stops all."""
-    from referee.redis_server import start
+    from referee.redis_server import die_with_parent, fsync_from_env, start
     children: list[subprocess.Popen[bytes]] = []
     env = dict(os.environ)
     if "REDIS_URL" not in os.environ:
-        print(f"referee: starting Redis on 127.0.0.1:{args.redis_port} (AOF in {args.dir})", flush=True)
-        children.append(start(args.redis_port, Path(args.dir), quiet=True))
+        fsync = args.appendfsync or fsync_from_env()
+        print(f"referee: starting Redis on 127.0.0.1:{args.redis_port} (AOF in {args.dir}, "
+              f"appendfsync {fsync})", flush=True)
+        children.append(start(args.redis_port, Path(args.dir), quiet=True, appendfsync=fsync))
         env["REDIS_URL"] = f"redis://127.0.0.1:{args.redis_port}/0"
     exe = [sys.executable, "-m", "referee.cli"]
-    children.append(subprocess.Popen(exe + ["worker"], env=env))
+    # each child ends with this process, even when it is killed with SIGKILL
+    children.append(subprocess.Popen(exe + ["worker"], env=env, preexec_fn=die_with_parent()))
     children.append(subprocess.Popen(exe + ["serve", "--port", str(args.port), "--workers", str(args.workers)],
-                                     env=env))
+                                     env=env, preexec_fn=die_with_parent()))
     print(f"referee: API on http://127.0.0.1:{args.port}  (Ctrl+C stops everything)", flush=True)
 
     def stop(*_: object) -> None:
@@ -204,6 +227,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 1
 
 
+def _fsync_option(parser: argparse.ArgumentParser) -> None:
+    from referee.redis_server import FSYNC_POLICIES
+    parser.add_argument("--appendfsync", choices=FSYNC_POLICIES, default=None,
+                        help="when the AOF is synced to disk: always (every write), everysec (the default: "
+                             "at most ~1 s of writes lost on a power cut) or no (when the OS flushes); "
+                             "env REFEREE_REDIS_FSYNC")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="referee", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -223,12 +254,14 @@ def main(argv: list[str] | None = None) -> int:
     red = sub.add_parser("redis", help="run a real Redis server in the foreground")
     red.add_argument("--port", type=int, default=DEFAULT_REDIS_PORT)
     red.add_argument("--dir", default="var/redis")
+    _fsync_option(red)
     red.set_defaults(func=cmd_redis)
     run = sub.add_parser("run", help="Redis + worker + API together")
     run.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8000)))
     run.add_argument("--redis-port", type=int, default=DEFAULT_REDIS_PORT)
     run.add_argument("--dir", default="var/redis")
     run.add_argument("--workers", type=int, default=2)
+    _fsync_option(run)
     run.set_defaults(func=cmd_run)
     tour = sub.add_parser("tournament", help="run a tournament through the API and print the standings")
     tour.add_argument("--url", default=os.environ.get("REFEREE_URL", "http://127.0.0.1:8000"))
