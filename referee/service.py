@@ -147,6 +147,7 @@ class GameService:
         custom = seed is not None or setup is not None or tournament_custom
         seed = seed if seed is not None else tournament_seed if tournament_seed is not None else secrets.token_hex(32)
         rng = Rng(seed.encode())
+        ruleset.check_scenario(setup)  # the published setup schema, enforced
         events = ruleset.setup(GameConfig(players=n, options=opts, scenario=setup), rng)
         produced, state, dealt, opened = record.deal(ruleset, events, seed)
         game_id = secrets.token_hex(8)

@@ -37,6 +37,9 @@ class RulesetBase:
     options_schema: ClassVar[Json] = {"type": "object", "properties": {}, "additionalProperties": False}
     #: move type -> the JSON Schema of the whole move object (published and enforced)
     move_schemas: ClassVar[dict[str, Json]] = {}
+    #: the scenario ``setup`` object: every field, its default, what leaving it out means
+    setup_schema: ClassVar[Json] = {"type": "object", "additionalProperties": False, "properties": {},
+                                    "description": "This ruleset takes no scenario."}
     #: the order tournaments rotate entrants through the public roles (none: seats rotate)
     role_order: ClassVar[tuple[str, ...]] = ()
     #: a creation option naming a finished game that carries into the new one (see ``carry_over``)
@@ -68,6 +71,24 @@ class RulesetBase:
         """What the schema cannot say (a seat below ``players``…) and the
         defaults filled in; default: the options as given."""
         return options
+
+    # -- scenarios: the published schema is what is enforced -----------------------
+    def check_scenario(self, scenario: Any) -> None:
+        """``InvalidSetup`` (422, naming the field and its rule) unless the
+        scenario ``setup`` matches ``setup_schema``; the ruleset's ``setup``
+        then checks what a schema cannot (a card in two places…)."""
+        if scenario is None:
+            return
+        error = min(_validator(self.setup_schema).iter_errors(scenario), key=lambda e: [str(p) for p in e.path],
+                    default=None)
+        if error is not None:
+            name = str(error.path[0]) if error.path else None
+            if name is None and error.validator == "additionalProperties" and isinstance(scenario, dict):
+                name = next((k for k in scenario if k not in self.setup_schema.get("properties", {})), None)
+            prop = self.setup_schema.get("properties", {}).get(name, {}) if name is not None else {}
+            where = "setup." + ".".join(str(p) for p in error.path) if error.path else "setup"
+            raise InvalidSetup("invalid_setup", rule=prop.get("x-rule", self.setup_schema.get("x-rule")),
+                               detail=f"{where}: {error.message}")
 
     # -- moves: the published schemas are what is enforced -----------------------
     def check_move(self, move: Any) -> None:

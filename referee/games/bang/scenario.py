@@ -37,6 +37,38 @@ SEAT_KEYS = frozenset({"role", "character", "life", "hand", "in_play", "alive"})
 PHASES = ("start", "draw", "play")
 
 
+_CARDS: dict[str, Any] = {"type": "array", "items": {"type": "string", "enum": sorted(CARD_SET)}, "uniqueItems": True}
+
+#: the scenario ``setup`` object (DESIGN.md), published by ``GET /v1/rulesets``
+#: and enforced before ``setup``: every field, its default, what leaving it out means
+SETUP_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False, "x-rule": "R6",
+    "description": "A BANG! start position. Anything left out is dealt from the seeded generator as usual.",
+    "properties": {
+        "turn": {"type": "integer", "minimum": 0, "maximum": 6, "x-rule": "R7",
+                 "description": "The seat whose turn it is (alive). Left out: the Sheriff (the Deputy in the "
+                                "3-player game)."},
+        "phase": {"enum": list(PHASES), "default": "start", "x-rule": "R8",
+                  "description": "start: the turn begins (R9 checks, then phase 1); draw: phase 1 without the "
+                                 "checks; play: phase 2."},
+        "seats": {"type": "array", "maxItems": 7, "x-rule": "R6",
+                  "description": "Per seat, in seat order, only what is fixed (one object per seat, {} for none).",
+                  "items": {"type": "object", "additionalProperties": False, "properties": {
+                      "role": {"enum": list(ROLES), "description": "Left out: dealt (R4)."},
+                      "character": {"enum": sorted(CHARACTERS), "description": "Left out: dealt (R3)."},
+                      "life": {"type": "integer", "minimum": 0, "description": "Left out: the maximum (R6), 0 if "
+                                                                              "not alive."},
+                      "hand": {**_CARDS, "description": "Left out: dealt, as many cards as life (R6); [] is an "
+                                                        "empty hand."},
+                      "in_play": {**_CARDS, "description": "Cards in front of the player. Left out: none."},
+                      "alive": {"type": "boolean", "default": True},
+                  }}},
+        "deck": {**_CARDS, "x-rule": "R1", "description": "Top first. Cards named nowhere go below it, shuffled."},
+        "discard": {**_CARDS, "x-rule": "R60", "description": "Bottom first. Left out: empty."},
+    },
+}
+
+
 def _bad(detail: str, rule: str | None = None) -> InvalidSetup:
     return InvalidSetup("invalid_setup", detail=detail, rule=rule)
 
