@@ -23,6 +23,22 @@ def _validator(schema: Json) -> Draft202012Validator:
     return _compiled(json.dumps(schema, sort_keys=True))
 
 
+def first_refusal(schema: Json, value: Any, root: str) -> tuple[str | None, str] | None:
+    """``(rule, detail)`` of the first place where ``value`` breaks ``schema``
+    (``None``: it matches). The rule is the ``x-rule`` of the top-level
+    property at fault, else the schema's own; the detail names the field."""
+    error = min(_validator(schema).iter_errors(value), key=lambda e: [str(p) for p in e.path], default=None)
+    if error is None:
+        return None
+    props = schema.get("properties", {})
+    name = str(error.path[0]) if error.path else None
+    if name is None and error.validator == "additionalProperties" and isinstance(value, dict):
+        name = next((k for k in value if k not in props), None)
+    rule = props.get(name, {}).get("x-rule", schema.get("x-rule")) if name is not None else schema.get("x-rule")
+    where = ".".join([root, *(str(p) for p in error.path)]) if error.path else root
+    return rule, f"{where}: {error.message}"
+
+
 class RulesetBase:
     """Subclass it, set the class attributes, implement the required methods
     (they raise ``NotImplementedError`` here) and override the hooks the
@@ -55,16 +71,9 @@ class RulesetBase:
         option and the rule in its property's ``x-rule``."""
         if not isinstance(options, Mapping):
             raise InvalidSetup("invalid_options", detail="options must be an object")
-        error = min(_validator(self.options_schema).iter_errors(dict(options)),
-                    key=lambda e: [str(p) for p in e.path], default=None)
-        if error is not None:
-            name = str(error.path[0]) if error.path else None
-            if name is None and error.validator == "additionalProperties":
-                name = next((k for k in options if k not in self.options_schema.get("properties", {})), None)
-            prop = self.options_schema.get("properties", {}).get(name, {}) if name is not None else {}
-            rule = prop.get("x-rule", self.options_schema.get("x-rule"))
-            where = ".".join(str(p) for p in error.path) or "options"
-            raise InvalidSetup("invalid_options", rule=rule, detail=f"{where}: {error.message}")
+        refused = first_refusal(self.options_schema, dict(options), "options")
+        if refused is not None:
+            raise InvalidSetup("invalid_options", rule=refused[0], detail=refused[1])
         return self.check_options(dict(options), players)
 
     def check_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
@@ -79,16 +88,9 @@ class RulesetBase:
         then checks what a schema cannot (a card in two places…)."""
         if scenario is None:
             return
-        error = min(_validator(self.setup_schema).iter_errors(scenario), key=lambda e: [str(p) for p in e.path],
-                    default=None)
-        if error is not None:
-            name = str(error.path[0]) if error.path else None
-            if name is None and error.validator == "additionalProperties" and isinstance(scenario, dict):
-                name = next((k for k in scenario if k not in self.setup_schema.get("properties", {})), None)
-            prop = self.setup_schema.get("properties", {}).get(name, {}) if name is not None else {}
-            where = "setup." + ".".join(str(p) for p in error.path) if error.path else "setup"
-            raise InvalidSetup("invalid_setup", rule=prop.get("x-rule", self.setup_schema.get("x-rule")),
-                               detail=f"{where}: {error.message}")
+        refused = first_refusal(self.setup_schema, scenario, "setup")
+        if refused is not None:
+            raise InvalidSetup("invalid_setup", rule=refused[0], detail=refused[1])
 
     # -- moves: the published schemas are what is enforced -----------------------
     def check_move(self, move: Any) -> None:
@@ -101,12 +103,9 @@ class RulesetBase:
             kind = move.get("type") if isinstance(move, dict) else None
             raise MalformedMove("malformed_move", detail=f"unknown move type {kind!r}; one of "
                                 f"{', '.join(sorted(self.move_schemas))}")
-        schema = self.move_schemas[move["type"]]
-        error = min(_validator(schema).iter_errors(move), key=lambda e: [str(p) for p in e.path], default=None)
-        if error is not None:
-            where = ".".join(str(p) for p in error.path) or "move"
-            raise MalformedMove("malformed_move", rule=schema.get("x-rule"),
-                                detail=f"a {move['type']} move: {where}: {error.message}")
+        refused = first_refusal(self.move_schemas[move["type"]], move, f"a {move['type']} move")
+        if refused is not None:
+            raise MalformedMove("malformed_move", rule=refused[0], detail=refused[1])
 
     # -- required -------------------------------------------------------------
 
