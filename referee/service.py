@@ -22,7 +22,7 @@ from referee.engine.protocol import (Event, GameConfig, Json, Move, RefereeError
 from referee.engine.rng import Rng
 from referee.engine import LOG_FORMAT, canonical, envelope, header_hash, sha256_hex
 from referee.engine.platform import PLATFORM_EVENTS, SECRETS_OPENED
-from referee.reading import present
+from referee.engine.presentation import shown
 from referee.scheduling import Change
 from referee.store import EventStore
 
@@ -368,7 +368,7 @@ class GameService:
         status = "finished" if result is not None else "active"
         version = game.version + len(envelopes)
         body = canonical({"version": version, "status": status,
-                          "events": [present(game, e, seat, status) for e in envelopes]}).encode()
+                          "events": [shown(game.ruleset, e, seat, active=status == "active") for e in envelopes]}).encode()
         appended = self.store.append(game.id, game.version, envelopes, last_hash=last_hash, rng=rng.position,
                                      status=status, at=now, idem_key=idempotency_key,
                                      idem_record=fingerprint.encode() + b"\n" + body)
