@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.engine.base import RulesetBase
+from referee.engine.decision import Decision
 from referee.engine.protocol import (Event, GameConfig, IllegalMove, InvalidSetup, Json, MalformedMove, Move,
                                      OutOfTurn, Seat)
 from referee.engine.rng import Rng
@@ -68,7 +69,9 @@ class Nim(RulesetBase):
         pile, count = move["pile"], move["count"]
         if not 0 <= pile < len(state.piles) or not 1 <= count <= state.piles[pile]:
             raise IllegalMove("bad_take", rule="N3", detail="take 1 or more stones from one pile that has them")
-        return [Event("taken", {"seat": actor, "pile": pile, "count": count})]
+        decision = Decision(state, self.evolve)  # the engine's emit-and-fold builder
+        decision.emit("taken", {"seat": actor, "pile": pile, "count": count})
+        return decision.events
 
     def legal_moves(self, state: State, seat: Seat) -> list[Move]:
         if state.winner is not None or seat != state.turn:
