@@ -36,6 +36,16 @@ class Nim(RulesetBase):
                   "minItems": 1, "maxItems": 6, "default": [3, 4, 5], "x-rule": "N1",
                   "description": "stones per pile (N1)"}}}
     platform_rules = {"game_over": "N4", "player_count": "N1"}
+    setup_schema = {"type": "null", "description": "Nim takes no scenario (N1)."}
+    view_schema = {"type": "object", "additionalProperties": False, "required": ["piles", "turn"],
+                   "properties": {"piles": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+                                  "turn": {"type": "integer", "minimum": 0, "maximum": 1}}}
+    event_schemas = {
+        "game_started": {"type": "object", "additionalProperties": False, "required": ["piles"],
+                         "properties": {"piles": {"type": "array", "items": {"type": "integer"}}}},
+        "taken": {"type": "object", "additionalProperties": False, "required": ["seat", "pile", "count"],
+                  "properties": {"seat": {"type": "integer"}, "pile": {"type": "integer"},
+                                 "count": {"type": "integer"}}}}
     move_schemas = {"take": {"type": "object", "additionalProperties": False, "x-rule": "N3",
                              "required": ["type", "pile", "count"],
                              "properties": {"type": {"const": "take"}, "pile": {"type": "integer", "minimum": 0},
