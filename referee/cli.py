@@ -26,6 +26,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "--workers", str(args.workers), "--worker-class", "gthread", "--threads", str(args.threads),
             "--access-logfile", "-" if args.access_log else "/dev/null", "--timeout", "60",
             "--no-control-socket"]  # one per user home: several referees on a machine would share it
+    argv += ["--config", "python:referee.gunicorn_conf"]  # gunicorn's own 400/414/431 as problem+json
     os.execv(sys.executable, argv)
 
 

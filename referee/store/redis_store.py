@@ -9,7 +9,11 @@ from typing import Any, Iterable, Mapping
 
 import redis
 
+from referee.store.clients import blocking_twin
+
 IDEMPOTENCY_TTL_S = 7 * 24 * 3600
+#: the longest one blocking read holds (a long-poll's ``wait`` is at most 30 s)
+BLOCK_MAX_S = 30.0
 
 
 def canonical(obj: Any) -> str:
@@ -41,10 +45,12 @@ def _keys(game_id: str) -> tuple[str, str, str]:
 class EventStore:
     """All Redis access of the referee's games goes through here."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, blocking: redis.Redis | None = None) -> None:
         # redis-py types every reply as a sync/async union; this store only
         # ever uses the sync client with bytes replies
         self.redis: Any = client
+        # blocking reads outlast the ordinary socket timeout: their own pool
+        self._blocking: Any = blocking if blocking is not None else blocking_twin(client, BLOCK_MAX_S)
         lua = resources.files("referee.store")
         self._append = client.register_script(lua.joinpath("append.lua").read_text())
         self._create = client.register_script(lua.joinpath("create.lua").read_text())
@@ -112,9 +118,11 @@ class EventStore:
         return [json.loads(fields[b"e"]) for _, fields in entries]
 
     def wait(self, game_id: str, after: int, timeout_s: float) -> None:
-        """Block until an event with ``seq > after`` exists or the timeout passes."""
+        """Block until an event with ``seq > after`` exists or the timeout
+        (at most :data:`BLOCK_MAX_S`) passes."""
         events, _, _ = _keys(game_id)
-        self.redis.xread({events: f"{after}-0"}, count=1, block=max(1, int(timeout_s * 1000)))
+        block_ms = max(1, int(min(timeout_s, BLOCK_MAX_S) * 1000))
+        self._blocking.xread({events: f"{after}-0"}, count=1, block=block_ms)
 
     def iter_envelopes(self, game_id: str, batch: int = 1000) -> Iterable[dict[str, Any]]:
         after = 0
