@@ -126,7 +126,10 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(RefereeError)
     def refused(err: RefereeError) -> Response:
         kind = "illegal_move" if isinstance(err, IllegalMove) else err.code
-        return problem(err.status, err.code, err.detail, kind=kind, rule=err.rule, **getattr(err, "extra", {}))
+        response = problem(err.status, err.code, err.detail, kind=kind, rule=err.rule, **getattr(err, "extra", {}))
+        if err.status == 503:  # /health's redis_unavailable, like every other route's
+            response.headers["Retry-After"] = "1"
+        return response
 
     @app.errorhandler(ValidationError)
     def invalid(err: ValidationError) -> Response:
