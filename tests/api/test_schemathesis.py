@@ -30,7 +30,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from tests.api.helpers import auth, create, play_to_end
 
-MAX_EXAMPLES = 12
+MAX_EXAMPLES = 30
 SEED = 8
 PROBLEM = "application/problem+json"
 #: schema-valid requests may still be refused by credentials, the rules or the
