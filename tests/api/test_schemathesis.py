@@ -4,17 +4,18 @@ Every operation of ``openapi.yaml`` is called in-process (WSGI) on the Flask
 app of the ``app`` fixture, against the real throwaway Redis, with
 schema-valid and schema-invalid requests (positive and negative modes, plus
 schemathesis's coverage phase: boundaries, missing parameters, undeclared
-methods). Most cases are pointed at real games this test creates (active
-and finished, as a seat, the admin or a spectator), and an awaited seat
-sometimes posts one of its legal moves, so the 2xx bodies are checked too.
+methods). Most cases are pointed at real resources this test creates (games active
+and finished, as a seat, the admin or a spectator; a bot as its owner; a
+tournament); an awaited seat sometimes posts one of its legal moves and a
+creation sometimes a body the referee takes, so 2xx bodies are checked too.
 
 Every schemathesis check runs: no 5xx; status code, content type, headers
 and body as documented (SSE events included); schema-valid data accepted
 (or refused by the rules: 401/403/404/409/410/422), schema-invalid data
 refused; a 405 carries ``Allow``. On top: every error is problem+json.
 
-Bounded and reproducible: derandomized with a fixed seed, MAX_EXAMPLES per
-operation and mode."""
+Bounded and reproducible: derandomized with a fixed seed, MAX_EXAMPLES
+generated cases an operation (on top of the coverage phase's)."""
 from __future__ import annotations
 
 import json
@@ -28,6 +29,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
+from referee.bots.webhook import UrlPolicy
 from tests.api.helpers import auth, create, play_to_end
 
 MAX_EXAMPLES = 30
@@ -63,19 +65,32 @@ schema.app = CURRENT
 
 
 @pytest.fixture
-def games(client: FlaskClient, clock: Any, service: Any) -> dict[str, dict[str, Any]]:
-    """Real games: an active one of each kind and a finished one."""
+def world(app: Any, client: FlaskClient, clock: Any, service: Any) -> dict[str, dict[str, Any]]:
+    """Real resources: an active game of each kind, a finished one, a bot (on
+    loopback, which this app allows) and a tournament."""
+    app.config["BOT_URL_POLICY"] = UrlPolicy(allow_private=True)
     finished = create(client, ruleset="bluffaneer", players=3, seed="end")
     play_to_end(client, finished, clock, service)
+    bot = client.post("/v1/bots", json=GOOD_BODIES["/v1/bots"]).get_json()
+    tournament = client.post("/v1/tournaments", json=GOOD_BODIES["/v1/tournaments"]).get_json()
     return {"bluffaneer": create(client, ruleset="bluffaneer", players=3, seed="st-a"),
             "bang": create(client, ruleset="bang", players=4, seed="st-b"),
-            "finished": finished}
+            "finished": finished, "bot": bot, "tournament": tournament}
+
+
+#: creation bodies the referee takes, sent now and then in place of a
+#: schema-valid one (a generated ruleset or URL is nearly always a 422)
+GOOD_BODIES: dict[str, dict[str, Any]] = {
+    "/v1/games": {"ruleset": "bluffaneer", "players": 3},
+    "/v1/bots": {"name": "bot", "url": "http://127.0.0.1:9/turn", "rulesets": ["bluffaneer"]},
+    "/v1/tournaments": {"ruleset": "bluffaneer", "games": 1, "entrants": ["random", "random", "heuristic"]},
+}
 
 
 def _pick(case: Any, buckets: int) -> int:
     """A deterministic choice from the generated data (derandomized runs repeat it)."""
-    return sum(json.dumps([case.query, case.body, dict(case.headers or {})], sort_keys=True,
-                          default=str).encode()) % buckets
+    data = [case.path_parameters, case.query, case.body, dict(case.headers or {})]
+    return sum(json.dumps(data, sort_keys=True, default=str).encode()) % buckets
 
 
 def _awaited_seat(client: FlaskClient, game: dict[str, Any]) -> tuple[int, list[dict[str, Any]]]:
@@ -86,33 +101,42 @@ def _awaited_seat(client: FlaskClient, game: dict[str, Any]) -> tuple[int, list[
     return seat, mine.get("legal_moves", [])
 
 
-def _use_real_game(case: Any, games: dict[str, dict[str, Any]], client: FlaskClient) -> None:
-    """Point most cases with a schema-valid ``game_id`` at a real game, as an
-    awaited seat, the admin or a spectator (a generated id is nearly always a
-    404 and would test little else); keep the generated id now and then."""
+def _use_real_resources(case: Any, world: dict[str, dict[str, Any]], client: FlaskClient) -> None:
+    """Point most schema-valid cases at real resources (a generated id is
+    nearly always a 404 and would test little else): a game as an awaited
+    seat (now and then with one of its legal moves), the admin or a
+    spectator; the bot as its owner; the tournament. Now and then a creation
+    sends a body the referee takes. The generated data stays otherwise."""
     meta = case.meta
-    if "game_id" not in case.path_parameters or (meta is not None and meta.is_negative_at(ParameterLocation.PATH)):
-        return
+    negative = {loc for loc in ParameterLocation if meta is not None and meta.is_negative_at(loc)}
     pick = _pick(case, 7)
-    if pick == 6:
-        return  # the generated id: 404
-    game = [games["bluffaneer"], games["bang"], games["finished"]][pick % 3]
-    case.path_parameters["game_id"] = game["id"]
-    if meta is not None and meta.is_negative_at(ParameterLocation.HEADER):
-        return
+    if case.method == "POST" and case.path in GOOD_BODIES and not negative and pick < 2:
+        case.body = dict(GOOD_BODIES[case.path])
+    if pick == 6 or ParameterLocation.PATH in negative:
+        return  # the generated id (404)
     headers = dict(case.headers or {})
-    if pick < 3:
-        seat, legal = _awaited_seat(client, game)
-        headers["Authorization"] = f"Bearer {game['seats'][seat]['token']}"
-        body_ok = meta is None or not meta.is_negative_at(ParameterLocation.BODY)
-        if case.path.endswith("/moves") and legal and body_ok and isinstance(case.body, dict) and pick < 2:
-            case.body = {**case.body, "move": legal[0]}  # a move the rules take: 201
-            case.body.pop("expected_version", None)
-    elif pick == 3:
-        headers["Authorization"] = "Bearer admin-secret"  # the app fixture's admin token
-    else:
-        headers.pop("Authorization", None)
-    case.headers = headers
+    if "bot_id" in case.path_parameters:
+        case.path_parameters["bot_id"] = world["bot"]["id"]
+        if pick < 4:
+            headers["Authorization"] = f"Bearer {world['bot']['secret']}"
+    if "tournament_id" in case.path_parameters:
+        case.path_parameters["tournament_id"] = world["tournament"]["id"]
+    if "game_id" in case.path_parameters:
+        game = [world["bluffaneer"], world["bang"], world["finished"]][pick % 3]
+        case.path_parameters["game_id"] = game["id"]
+        if pick < 3:
+            seat, legal = _awaited_seat(client, game)
+            headers["Authorization"] = f"Bearer {game['seats'][seat]['token']}"
+            if case.path.endswith("/moves") and legal and pick < 2 and ParameterLocation.BODY not in negative \
+                    and isinstance(case.body, dict):
+                case.body = {**case.body, "move": legal[0]}  # a move the rules take: 201
+                case.body.pop("expected_version", None)
+        elif pick == 3:
+            headers["Authorization"] = "Bearer admin-secret"  # the app fixture's admin token
+        else:
+            headers.pop("Authorization", None)
+    if ParameterLocation.HEADER not in negative:
+        case.headers = headers
 
 
 def _number(value: Any) -> float:
@@ -134,13 +158,13 @@ def _code(response: Any) -> str | None:
 @settings(max_examples=MAX_EXAMPLES, derandomize=True, database=None, deadline=None,
           suppress_health_check=list(HealthCheck))
 def test_every_operation_keeps_the_contract(case: Any, app: Any, client: FlaskClient,
-                                            games: dict[str, dict[str, Any]],
+                                            world: dict[str, dict[str, Any]],
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     # a stream ends after its first pass and a long-poll waits a moment, not 30 s
     monkeypatch.setattr("referee.api.games.STREAM_MAX_S", 0.0)
     if isinstance(case.query, dict) and 0.01 < _number(case.query.get("wait")) <= 30:
         case.query["wait"] = 0.01
-    _use_real_game(case, games, client)
+    _use_real_resources(case, world, client)
     CURRENT.app = app
     response = case.call()
     # a move's shape is the game's ruleset's, which no schema of the body can
