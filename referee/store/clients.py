@@ -8,6 +8,8 @@ One socket timeout cannot do both, so blocking reads get their own pool.
 """
 from __future__ import annotations
 
+import threading
+
 import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
@@ -44,3 +46,27 @@ def blocking_twin(client: redis.Redis, block_max_s: float) -> redis.Redis:
     timeout = kwargs.get("socket_timeout")
     kwargs["socket_timeout"] = None if timeout is None else block_max_s + float(timeout)
     return redis.Redis(connection_pool=redis.ConnectionPool(connection_class=pool.connection_class, **kwargs))
+
+
+#: a blocking read's time is rounded up to one of these steps (s), each with a
+#: pool of its own: a read is cut about its own block plus the margin, not the longest
+BLOCK_STEPS_S = (1.0, 2.0, 5.0, 10.0, 15.0, 30.0)
+
+
+class BlockingReads:
+    """Twins of ``client`` for blocking reads (see :func:`blocking_twin`), one
+    for each of :data:`BLOCK_STEPS_S`, made when first needed."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self._client = client
+        self._twins: dict[float, redis.Redis] = {}
+        self._lock = threading.Lock()
+
+    def client(self, block_s: float) -> tuple[redis.Redis, float]:
+        """A client for a read blocking ``block_s`` (at most the last step), and that block."""
+        step = next((s for s in BLOCK_STEPS_S if s >= block_s), BLOCK_STEPS_S[-1])
+        with self._lock:
+            twin = self._twins.get(step)
+            if twin is None:
+                twin = self._twins[step] = blocking_twin(self._client, step)
+        return twin, min(block_s, step)

@@ -9,11 +9,9 @@ from typing import Any, Iterable, Mapping
 
 import redis
 
-from referee.store.clients import blocking_twin
+from referee.store.clients import BlockingReads
 
 IDEMPOTENCY_TTL_S = 7 * 24 * 3600
-#: the longest one blocking read holds (a long-poll's ``wait`` is at most 30 s)
-BLOCK_MAX_S = 30.0
 
 
 def canonical(obj: Any) -> str:
@@ -45,12 +43,12 @@ def _keys(game_id: str) -> tuple[str, str, str]:
 class EventStore:
     """All Redis access of the referee's games goes through here."""
 
-    def __init__(self, client: redis.Redis, blocking: redis.Redis | None = None) -> None:
+    def __init__(self, client: redis.Redis) -> None:
         # redis-py types every reply as a sync/async union; this store only
         # ever uses the sync client with bytes replies
         self.redis: Any = client
-        # blocking reads outlast the ordinary socket timeout: their own pool
-        self._blocking: Any = blocking if blocking is not None else blocking_twin(client, BLOCK_MAX_S)
+        # blocking reads outlast the ordinary socket timeout: pools of their own
+        self._blocking = BlockingReads(client)
         lua = resources.files("referee.store")
         self._append = client.register_script(lua.joinpath("append.lua").read_text())
         self._create = client.register_script(lua.joinpath("create.lua").read_text())
@@ -119,10 +117,12 @@ class EventStore:
 
     def wait(self, game_id: str, after: int, timeout_s: float) -> None:
         """Block until an event with ``seq > after`` exists or the timeout
-        (at most :data:`BLOCK_MAX_S`) passes."""
+        (at most 30 s) passes. A Redis that stops answering meanwhile raises
+        ``TimeoutError`` after the block (rounded up to a step of
+        ``clients.BLOCK_STEPS_S``) plus the ordinary socket timeout."""
         events, _, _ = _keys(game_id)
-        block_ms = max(1, int(min(timeout_s, BLOCK_MAX_S) * 1000))
-        self._blocking.xread({events: f"{after}-0"}, count=1, block=block_ms)
+        client, block_s = self._blocking.client(timeout_s)
+        client.xread({events: f"{after}-0"}, count=1, block=max(1, int(block_s * 1000)))
 
     def iter_envelopes(self, game_id: str, batch: int = 1000) -> Iterable[dict[str, Any]]:
         after = 0

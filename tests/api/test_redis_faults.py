@@ -21,6 +21,7 @@ from referee.app import create_app
 from referee.bots.webhook import UrlPolicy
 from referee.redis_server import free_port, start
 from referee.store import EventStore
+from referee.store.clients import REDIS_UNAVAILABLE, connect
 from tests.api.helpers import auth, create
 from tests.conftest import ContractClient
 
@@ -132,6 +133,21 @@ def test_a_blocking_read_holds_longer_than_the_socket_timeout(redis_client: redi
     began = time.monotonic()
     store.wait("no-such-game", 0, 4 * TIMEOUT_S)  # nothing comes: the full wait, no error
     assert time.monotonic() - began >= 4 * TIMEOUT_S * 0.9
+
+
+def test_a_blocking_read_on_a_stopped_redis_gives_up_after_its_own_block(
+        stoppable: tuple[int, subprocess.Popen[bytes]]) -> None:
+    # Blocking reads run with a longer socket timeout than other commands; it
+    # must follow the block asked for (0.5 s: its 1 s step + 0.25 s), not the
+    # longest one (30 s), so a stalled Redis frees a long-poll's thread soon.
+    port, proc = stoppable
+    store = EventStore(connect(f"redis://127.0.0.1:{port}/0", timeout_s=TIMEOUT_S))
+    store.wait("g", 0, 0.01)  # while Redis answers: the step's pool holds a connection
+    with stopped(proc):
+        began = time.monotonic()
+        with pytest.raises(REDIS_UNAVAILABLE):
+            store.wait("g", 0, 0.5)
+        assert time.monotonic() - began < PROMPT_S
 
 
 def test_a_long_poll_past_5_s_holds_its_full_wait(client: Any) -> None:
