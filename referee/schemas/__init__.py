@@ -72,7 +72,7 @@ class EventsQuery(Schema):
 
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INT))
     wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=30))
-    token = fields.String(validate=validate.Length(max=256))
+    token = fields.String()
 
 
 class ReplayQuery(Schema):
