@@ -5,7 +5,6 @@ import os
 import time
 from typing import Any, Mapping
 
-import redis
 from flask import Flask, Response, g, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
@@ -16,24 +15,32 @@ from referee.metrics import LATENCY, REQUESTS
 from referee.service import GameService
 from referee import ratelimit
 from referee.store import EventStore, canonical
+from referee.store.clients import DEFAULT_TIMEOUT_S, REDIS_UNAVAILABLE, connect
 
 PROBLEM = "application/problem+json"
 
 
-def problem(status: int, code: str, detail: str, *, kind: str | None = None, **extra: Any) -> Response:
-    """An RFC 9457 problem response with a stable machine ``code``; ``kind``
+def problem_json(status: int, code: str, detail: str, *, kind: str | None = None, **extra: Any) -> bytes:
+    """The body of an RFC 9457 problem with a stable machine ``code``; ``kind``
     (default: the code) names the problem type, e.g. ``illegal_move``."""
     kind = kind or code
     body = {"type": f"https://referee.dev/problems/{kind}", "title": kind.replace("_", " "),
             "status": status, "code": code, "detail": detail}
     body.update({k: v for k, v in extra.items() if v is not None})
-    return Response(canonical(body), status=status, mimetype=PROBLEM)
+    # a detail may quote client text: never let it break the error response itself
+    return canonical(body).encode("utf-8", "backslashreplace")
+
+
+def problem(status: int, code: str, detail: str, *, kind: str | None = None, **extra: Any) -> Response:
+    """An ``application/problem+json`` response (see :func:`problem_json`)."""
+    return Response(problem_json(status, code, detail, kind=kind, **extra), status=status, mimetype=PROBLEM)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(
         REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        REDIS_TIMEOUT_S=float(os.environ.get("REFEREE_REDIS_TIMEOUT_S", DEFAULT_TIMEOUT_S)),
         ADMIN_TOKEN=os.environ.get("REFEREE_ADMIN_TOKEN"),
         MAX_CONTENT_LENGTH=64 * 1024,
         SCHEDULER=None,
@@ -43,7 +50,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    client = app.config.get("REDIS") or redis.Redis.from_url(app.config["REDIS_URL"])
+    client = app.config.get("REDIS") or connect(app.config["REDIS_URL"],
+                                                timeout_s=float(app.config["REDIS_TIMEOUT_S"]))
     scheduler = app.config["SCHEDULER"]
     if scheduler is None and app.config.get("ENQUEUE_JOBS", True):
         from referee.scheduling import RqScheduler
@@ -102,7 +110,10 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(RefereeError)
     def refused(err: RefereeError) -> Response:
         kind = "illegal_move" if isinstance(err, IllegalMove) else err.code
-        return problem(err.status, err.code, err.detail, kind=kind, rule=err.rule, **getattr(err, "extra", {}))
+        response = problem(err.status, err.code, err.detail, kind=kind, rule=err.rule, **getattr(err, "extra", {}))
+        if err.status == 503:  # /health's redis_unavailable, like every other route's
+            response.headers["Retry-After"] = "1"
+        return response
 
     @app.errorhandler(ValidationError)
     def invalid(err: ValidationError) -> Response:
@@ -112,11 +123,23 @@ def _register_errors(app: Flask) -> None:
     def http(err: HTTPException) -> Response:
         codes = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large", 415: "unsupported_media_type"}
         status = err.code or 500
-        return problem(status, codes.get(status, f"http_{status}"), err.description or err.name)
+        response = problem(status, codes.get(status, f"http_{status}"), err.description or err.name)
+        for name, value in err.get_headers():  # e.g. a 405's Allow (RFC 9110)
+            if name.lower() not in ("content-type", "content-length"):
+                response.headers[name] = value
+        return response
 
-    @app.errorhandler(redis.exceptions.ConnectionError)
     def redis_down(err: Exception) -> Response:
-        return problem(503, "redis_unavailable", "the event store is unreachable; retry later")
+        # a stopped, paused, loading or failing-over Redis; a move that timed out
+        # may have been recorded: a retry with its Idempotency-Key is safe
+        app.logger.warning("Redis unavailable: %r", err)
+        response = problem(503, "redis_unavailable",
+                           f"the event store does not answer ({type(err).__name__}); retry later")
+        response.headers["Retry-After"] = "1"
+        return response
+
+    for unavailable in REDIS_UNAVAILABLE:
+        app.register_error_handler(unavailable, redis_down)
 
     @app.errorhandler(Exception)
     def crashed(err: Exception) -> Response:

@@ -27,6 +27,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "--access-logfile", "-" if args.access_log else "/dev/null", "--timeout", "60",
             "--logger-class", "referee.accesslog.RedactingLogger",  # no ?token= in the access log
             "--no-control-socket"]  # one per user home: several referees on a machine would share it
+    argv += ["--config", "python:referee.gunicorn_conf"]  # gunicorn's own 400/414/431 as problem+json
     os.execv(sys.executable, argv)
 
 

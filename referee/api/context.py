@@ -9,7 +9,11 @@ from flask import current_app, g, request
 from marshmallow import Schema
 
 from referee.errors import ApiError
+from referee.schemas.guard import check_value, load_json
 from referee.service import GameService
+
+#: the longest ``Idempotency-Key`` a move may carry (openapi.yaml)
+IDEMPOTENCY_KEY_MAX = 256
 
 
 def service() -> GameService:
@@ -60,8 +64,11 @@ def is_admin() -> bool:
 
 
 def json_body(schema: Schema) -> dict[str, Any]:
-    """The request's JSON object, validated (400 on anything malformed)."""
-    body = request.get_json(silent=True)
+    """The request's JSON object, validated (400 on anything malformed: bad
+    syntax, too deep, not Unicode, or not what ``schema`` takes)."""
+    if not request.is_json:
+        raise ApiError(400, "invalid_json", "the body must be a JSON object (Content-Type: application/json)")
+    body = load_json(request.get_data(cache=True))  # over MAX_CONTENT_LENGTH: 413
     if not isinstance(body, dict):
         raise ApiError(400, "invalid_json", "the body must be a JSON object (Content-Type: application/json)")
     loaded: dict[str, Any] = schema.load(body)
@@ -69,5 +76,17 @@ def json_body(schema: Schema) -> dict[str, Any]:
 
 
 def query(schema: Schema, args: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    loaded: dict[str, Any] = schema.load(dict(args if args is not None else request.args))
+    """The query string, validated by ``schema`` (400 when it does not fit)."""
+    raw = dict(args if args is not None else request.args)
+    check_value(raw)
+    loaded: dict[str, Any] = schema.load(raw)
     return loaded
+
+
+def idempotency_key() -> str | None:
+    """The move's ``Idempotency-Key`` header (at most 256 characters)."""
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and len(key) > IDEMPOTENCY_KEY_MAX:
+        raise ApiError(400, "invalid_idempotency_key",
+                       f"Idempotency-Key is at most {IDEMPOTENCY_KEY_MAX} characters, not {len(key)}")
+    return key

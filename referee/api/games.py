@@ -3,16 +3,21 @@ from __future__ import annotations
 
 from referee.engine.protocol import Json
 
+import re
+
 from flask import Blueprint, Response, request, stream_with_context
 
 from referee import reading
-from referee.api.context import bearer_token, is_admin, json_body, query, service
+from referee.api.context import bearer_token, idempotency_key, is_admin, json_body, query, service
 from referee.audit import audit_lines
+from referee.errors import ApiError
 from referee.schemas import CreateGame, EventsQuery, MoveRequest, ReplayQuery
+from referee.store.clients import REDIS_UNAVAILABLE
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
 CREATE, MOVE, EVENTS, REPLAY = CreateGame(), MoveRequest(), EventsQuery(), ReplayQuery()
 STREAM_MAX_S = 60.0
+LAST_EVENT_ID = re.compile(r"[0-9]{0,15}")  # 10**15 - 1 < 2**53: openapi.yaml's bound on seqs
 
 
 @bp.post("")
@@ -33,7 +38,7 @@ def submit_move(game_id: str) -> Response:
     body = json_body(MOVE)
     accepted = service().submit_move(game_id, bearer_token(), body["move"],
                                      expected_version=body.get("expected_version"),
-                                     idempotency_key=request.headers.get("Idempotency-Key"))
+                                     idempotency_key=idempotency_key())
     return Response(accepted, status=201, mimetype="application/json")
 
 
@@ -46,7 +51,7 @@ def list_events(game_id: str) -> Json:
 @bp.get("/<game_id>/events/stream")
 def stream_events(game_id: str) -> Response:
     args = query(EVENTS)
-    after = int(request.headers.get("Last-Event-ID", args["after"]) or 0)
+    after = _last_event_id(request.headers.get("Last-Event-ID"), args["after"])
     # a stream holds a server thread: it ends after STREAM_MAX_S and the client's
     # EventSource reconnects with Last-Event-ID, resuming where it stopped
     events = reading.stream(service(), game_id, bearer_token(), after, max_s=STREAM_MAX_S)
@@ -55,9 +60,26 @@ def stream_events(game_id: str) -> Response:
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
+def _last_event_id(header: str | None, after: int) -> int:
+    """Where a stream resumes: the ``Last-Event-ID`` an EventSource sends back
+    (the seq of the last event it got; up to 15 digits, empty for 0), else ``after``."""
+    if header is None:
+        return after
+    if not LAST_EVENT_ID.fullmatch(header):
+        shown = header[:40].encode("ascii", "backslashreplace").decode()
+        raise ApiError(400, "invalid_last_event_id",
+                       f"Last-Event-ID is the seq of an event (up to 15 digits), not {shown!r}")
+    return int(header or 0)
+
+
 def _chain(first: str, rest):  # type: ignore[no-untyped-def]
     yield first
-    yield from rest
+    try:
+        yield from rest
+    except REDIS_UNAVAILABLE:
+        # the 200 is out: end the stream; the EventSource reconnects with
+        # Last-Event-ID and gets a 503 until Redis answers again
+        yield ": redis unavailable\n\n"
 
 
 @bp.get("/<game_id>/replay")

@@ -5,6 +5,24 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+#: the largest version, seq or count a client may name: 2**53 - 1, the largest
+#: integer every JSON parser reads exactly (and far below Redis's 2**64 stream ids)
+MAX_INT = 2**53 - 1
+
+
+class WholeNumber(fields.Integer):
+    """A JSON integer as JSON Schema (and so ``openapi.yaml``) counts them:
+    ``3`` and ``3.0``, never ``"3"``, ``true`` or ``3.5``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        loaded: int = super()._deserialize(value, attr, data, **kwargs)
+        return loaded
+
 
 class SeatSpec(Schema):
     class Meta:
@@ -21,7 +39,7 @@ class CreateGame(Schema):
         unknown = RAISE
 
     ruleset = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    players = fields.Integer(strict=True, validate=validate.Range(min=1, max=16))
+    players = WholeNumber(validate=validate.Range(min=1, max=16))
     seats = fields.List(fields.Nested(SeatSpec), validate=validate.Length(min=1, max=16))
     options = fields.Dict(keys=fields.String())
     seed = fields.String(validate=validate.Length(min=1, max=256))
@@ -40,7 +58,7 @@ class MoveRequest(Schema):
         unknown = RAISE
 
     move = fields.Dict(keys=fields.String(), required=True)
-    expected_version = fields.Integer(strict=True, validate=validate.Range(min=0))
+    expected_version = WholeNumber(validate=validate.Range(min=0, max=MAX_INT))
 
     @validates_schema
     def _move_has_type(self, data: dict[str, Any], **_: Any) -> None:
@@ -52,7 +70,7 @@ class EventsQuery(Schema):
     class Meta:
         unknown = RAISE
 
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INT))
     wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=30))
     token = fields.String()
 
@@ -61,7 +79,7 @@ class ReplayQuery(Schema):
     class Meta:
         unknown = RAISE
 
-    version = fields.Integer(validate=validate.Range(min=1))
+    version = fields.Integer(validate=validate.Range(min=1, max=MAX_INT))
 
 
 class RegisterBot(Schema):
@@ -103,8 +121,8 @@ class CreateTournament(Schema):
 
     ruleset = fields.String(required=True, validate=validate.Length(min=1, max=64))
     entrants = fields.List(EntrantField(), required=True, validate=validate.Length(min=2, max=64))
-    games = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=10_000))
-    players = fields.Integer(strict=True, validate=validate.Range(min=1, max=16))
+    games = WholeNumber(required=True, validate=validate.Range(min=1, max=10_000))
+    players = WholeNumber(validate=validate.Range(min=1, max=16))
     options = fields.Dict(keys=fields.String())
     seed = fields.String(validate=validate.Length(min=1, max=256))
-    parallel = fields.Integer(strict=True, validate=validate.Range(min=1, max=64))
+    parallel = WholeNumber(validate=validate.Range(min=1, max=64))

@@ -9,6 +9,7 @@ from typing import Any, Iterable, Mapping
 import redis
 
 from referee.engine import canonical, sha256_hex
+from referee.store.clients import BlockingReads
 from referee.store.retention import Retention
 
 IDEMPOTENCY_TTL_S = 7 * 24 * 3600
@@ -34,6 +35,8 @@ class EventStore:
         # redis-py types every reply as a sync/async union; this store only
         # ever uses the sync client with bytes replies
         self.redis: Any = client
+        # blocking reads outlast the ordinary socket timeout: pools of their own
+        self._blocking = BlockingReads(client)
         lua = resources.files("referee.store")
         self._append = client.register_script(lua.joinpath("append.lua").read_text())
         self._create = client.register_script(lua.joinpath("create.lua").read_text())
@@ -106,9 +109,13 @@ class EventStore:
         return [json.loads(fields[b"e"]) for _, fields in entries]
 
     def wait(self, game_id: str, after: int, timeout_s: float) -> None:
-        """Block until an event with ``seq > after`` exists or the timeout passes."""
+        """Block until an event with ``seq > after`` exists or the timeout
+        (at most 30 s) passes. A Redis that stops answering meanwhile raises
+        ``TimeoutError`` after the block (rounded up to a step of
+        ``clients.BLOCK_STEPS_S``) plus the ordinary socket timeout."""
         events, _, _ = _keys(game_id)
-        self.redis.xread({events: f"{after}-0"}, count=1, block=max(1, int(timeout_s * 1000)))
+        client, block_s = self._blocking.client(timeout_s)
+        client.xread({events: f"{after}-0"}, count=1, block=max(1, int(block_s * 1000)))
 
     def iter_envelopes(self, game_id: str, batch: int = 1000) -> Iterable[dict[str, Any]]:
         after = 0

@@ -2,6 +2,7 @@
 takes, for both rulesets (hypothesis). Bad input is a 4xx problem response."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from hypothesis import given, settings, strategies as st
@@ -65,5 +66,53 @@ def test_moves_and_queries_never_fail_with_a_500(client: Any) -> None:
             q = {k: v for k, v in query.items() if not (k == "wait" and v not in ("0", ""))}
             r = client.get(f"/v1/games/{game['id']}{path}", query_string=q, headers=headers)
             assert r.status_code in OK, (path, q, r.get_json())
+
+    check()
+
+
+# Any text, lone surrogates included (hypothesis leaves them out by default),
+# integers past 64 bits and floats at the edges: what a hostile client sends.
+WILD_TEXT = st.text(st.characters(codec=None, exclude_categories=()), max_size=8)
+WILD = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**80, 2**80) | st.floats(allow_nan=False) | WILD_TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(WILD_TEXT, inner, max_size=3),
+    max_leaves=10)
+
+
+def _bury(value: Any, depth: int, key: str) -> str:
+    """JSON text of ``value`` under ``depth`` levels of lists and objects
+    (written out: ``json.dumps`` itself recurses)."""
+    opening, closing = [], []
+    for level in range(depth):
+        opening.append("[" if level % 2 else "{%s:" % json.dumps(key))
+        closing.append("]" if level % 2 else "}")
+    return "".join(opening) + json.dumps(value) + "".join(reversed(closing))
+
+
+def test_hostile_bodies_never_fail_with_a_500(client: Any) -> None:
+    """Issue 8 (Found 2): lone surrogates anywhere and deep nesting anywhere in
+    every body the API takes are a 4xx problem, never a 500."""
+    game = create(client, ruleset="bluffaneer", players=3, seed="fuzz-c")
+    token = game["seats"][0]["token"]
+
+    @settings(max_examples=150, deadline=None)
+    @given(route=st.sampled_from(["games", "moves", "bots", "tournaments"]),
+           field=st.sampled_from(["name", "seed", "type", "options", "setup", "move", "url", "entrants", "x"]),
+           value=WILD, depth=st.sampled_from([0, 1, 5, 40, 1200, 3000]), key=WILD_TEXT)
+    def check(route: str, field: str, value: Any, depth: int, key: str) -> None:
+        base: dict[str, Any] = {
+            "games": {"ruleset": "bluffaneer", "seats": [{"name": "a"}, {}, {}]},
+            "moves": {"move": {"type": "roll"}},
+            "bots": {"name": "b", "url": "http://127.0.0.1:9/", "rulesets": ["bluffaneer"]},
+            "tournaments": {"ruleset": "bluffaneer", "games": 1, "entrants": ["random"] * 3},
+        }[route]
+        target = base["move"] if route == "moves" and field == "type" else base
+        target[field] = "@@"
+        path = {"games": "/v1/games", "moves": f"/v1/games/{game['id']}/moves", "bots": "/v1/bots",
+                "tournaments": "/v1/tournaments"}[route]
+        # ensure_ascii: a lone surrogate travels as its \\udXXX escape
+        text = json.dumps(base).replace('"@@"', _bury(value, depth, key))
+        r = client.post(path, data=text, content_type="application/json", headers=auth(token))
+        assert r.status_code in OK, (r.status_code, r.get_json())
 
     check()
