@@ -7,7 +7,7 @@ import json
 
 from flask import Blueprint, Response, request, stream_with_context
 
-from referee import reading
+from referee import reading, streams
 from referee.api.context import bearer_token, is_admin, json_body, query, service
 from referee.audit import audit_log
 from referee.schemas import CreateGame, EventsQuery, MoveRequest, ReplayQuery
@@ -15,6 +15,7 @@ from referee.schemas import CreateGame, EventsQuery, MoveRequest, ReplayQuery
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
 CREATE, MOVE, EVENTS, REPLAY = CreateGame(), MoveRequest(), EventsQuery(), ReplayQuery()
 STREAM_MAX_S = 60.0
+bp.register_error_handler(streams.StreamsBusy, streams.busy_response)  # 429/503 with Retry-After
 
 
 @bp.post("")
@@ -42,17 +43,17 @@ def submit_move(game_id: str) -> Response:
 @bp.get("/<game_id>/events")
 def list_events(game_id: str) -> Json:
     args = query(EVENTS)
-    return reading.events(service(), game_id, bearer_token(), args["after"], args["wait"])
+    return reading.events(service(), game_id, bearer_token(), args["after"], args["wait"], slot=streams.slot)
 
 
 @bp.get("/<game_id>/events/stream")
 def stream_events(game_id: str) -> Response:
     args = query(EVENTS)
     after = int(request.headers.get("Last-Event-ID", args["after"]) or 0)
-    # a stream holds a server thread: it ends after STREAM_MAX_S and the client's
-    # EventSource reconnects with Last-Event-ID, resuming where it stopped
-    events = reading.stream(service(), game_id, bearer_token(), after, max_s=STREAM_MAX_S)
-    first = next(events)  # authenticate and 404 before the 200 goes out
+    # a stream holds a slot (a cap per client and in all, referee.streams): it ends after
+    # STREAM_MAX_S and the client's EventSource reconnects with Last-Event-ID, resuming there
+    events = reading.stream(service(), game_id, bearer_token(), after, max_s=STREAM_MAX_S, slot=streams.slot)
+    first = next(events)  # authenticate, 404 and take a slot (or 429/503) before the 200 goes out
     return Response(stream_with_context(_chain(first, events)), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
