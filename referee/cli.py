@@ -129,6 +129,51 @@ def cmd_webhook_bot(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_audit(args: argparse.Namespace) -> int:
+    """Verify an exported log offline (no Redis, no server); exit 0 only if it all holds."""
+    from referee.audit import audit_lines
+    with _open_log(args.log) as lines:
+        report = audit_lines(lines)
+    print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else format_audit(report))
+    return 0 if report["ok"] else 1
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Print what a seat (or a spectator) saw at a version, folded from the log alone."""
+    from referee.audit import Diverged, audit_lines, view_at
+    with _open_log(args.log) as lines:
+        text = list(lines)
+    report = audit_lines(text)
+    if not report["ok"] and report["divergence"]["check"] in ("format", "hash_chain"):
+        print(f"referee replay: warning: the log does not verify: {report['checks'][-1]['detail']}", file=sys.stderr)
+    try:
+        shown = view_at(text, args.at, args.seat)
+    except (Diverged, ValueError, KeyError) as err:
+        print(f"referee replay: {err}", file=sys.stderr)
+        return 2
+    print(json.dumps(shown, indent=2, ensure_ascii=False))
+    return 0
+
+
+def _open_log(path: str) -> Any:
+    import contextlib
+    if path == "-":
+        return contextlib.nullcontext(sys.stdin)
+    return open(path, encoding="utf-8")
+
+
+def format_audit(report: dict[str, Any]) -> str:
+    lines = [f"{'ok  ' if c['ok'] else 'FAIL'}  {c['name']:<16} {c['detail']}" for c in report["checks"]]
+    d = report["divergence"]
+    if d is None:
+        lines.append(f"OK: {report['events']} events verified")
+    else:
+        lines += [f"FAILED at seq {d['seq']} ({d['check']})", f"  field:    {d['field']}",
+                  f"  expected: {json.dumps(d['expected'], ensure_ascii=False)}",
+                  f"  found:    {json.dumps(d['found'], ensure_ascii=False)}"]
+    return "\n".join(lines)
+
+
 def format_standings(rows: list[dict]) -> str:  # type: ignore[type-arg]
     roles = sorted({r for row in rows for r in row["roles"]})
     head = f"{'#':>2} {'entrant':<22} {'games':>5} {'wins':>5} {'win%':>6} " + \
@@ -234,6 +279,15 @@ def main(argv: list[str] | None = None) -> int:
     hook.add_argument("--secret", required=True, help="the secret POST /v1/bots returned")
     hook.add_argument("--policy", choices=["random", "heuristic"], default="heuristic")
     hook.set_defaults(func=cmd_webhook_bot)
+    aud = sub.add_parser("audit", help="verify an exported log (NDJSON) offline: no Redis, no server")
+    aud.add_argument("log", help="the log file (GET /v1/games/{id}/log), or - for standard input")
+    aud.add_argument("--json", action="store_true", help="print the report as JSON")
+    aud.set_defaults(func=cmd_audit)
+    rep = sub.add_parser("replay", help="print what a seat saw at a version of an exported log")
+    rep.add_argument("log", help="the log file, or - for standard input")
+    rep.add_argument("--at", type=int, required=True, help="the version (an event's seq)")
+    rep.add_argument("--seat", type=int, default=None, help="the seat (default: a spectator)")
+    rep.set_defaults(func=cmd_replay)
     args = parser.parse_args(argv)
     return int(args.func(args) or 0)
 

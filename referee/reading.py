@@ -4,56 +4,40 @@ information). Everything here is derived from the stream; nothing writes."""
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import hmac
 import time
 from contextlib import AbstractContextManager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
+from referee.engine import LINK_FIELDS, canonical, commitment, secret_salt
+from referee.engine.platform import MOVE, PLATFORM_EVENTS, PUBLIC_EVENTS, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED
 from referee.errors import ApiError
 from referee.games.base import Event, Json, Seat
-from referee.store import canonical, sha256_hex
 
 if TYPE_CHECKING:
     from referee.service import Game, GameService
 
-#: platform events in a game's stream; every other type belongs to the ruleset
-MOVE = "move"
-SEED_REVEALED = "seed_revealed"
-SECRETS_SEALED = "secrets_sealed"
-SECRETS_OPENED = "secrets_opened"
-PLATFORM_EVENTS = frozenset({MOVE, SEED_REVEALED, SECRETS_SEALED, SECRETS_OPENED})
-PUBLIC_EVENTS = frozenset({SEED_REVEALED, SECRETS_SEALED, SECRETS_OPENED})
-
-
-def secret_salt(seed: str, name: str) -> str:
-    """The salt of one dealt secret: ``HMAC-SHA256(seed, "secret:" + name)`` hex."""
-    return hmac.new(seed.encode(), f"secret:{name}".encode(), hashlib.sha256).hexdigest()
+__all__ = ["MOVE", "PLATFORM_EVENTS", "PUBLIC_EVENTS", "SECRETS_OPENED", "SECRETS_SEALED", "SEED_REVEALED",
+           "events", "log_lines", "present", "replay", "secret_commitment", "secret_salt", "stream"]
 
 
 def secret_commitment(salt: str, value: Any) -> str:
     """``sha256_hex(salt + canonical(value))``: published at creation, opened
     with ``{value, salt}`` when the secret becomes public."""
-    return sha256_hex(salt + canonical(value))
-
-
-def seal(seed: str, seq: int, data: Any) -> str:
-    """Salted commitment to a hidden event's data, opened once the seed is revealed."""
-    salt = hmac.new(seed.encode(), f"seal:{seq}".encode(), hashlib.sha256).hexdigest()
-    return sha256_hex(salt + canonical(data))
+    return commitment(salt, value)
 
 
 def present(game: Game, env: Json, seat: Seat | None, status: str | None = None) -> Json:
     """An envelope as ``seat`` may see it.
 
-    Once the game is over the log is public and nothing is redacted. A
-    redacted event carries a salted ``sealed`` commitment instead of its
-    chain hash (which would let anyone brute-force the hidden part); another
-    seat's move shows only its type (a move may name a card its owner keeps)."""
+    Once the game is over the log is public and nothing is redacted. An event
+    whose data the seat may see whole comes with its ``data`` and ``salt``
+    (the seat can open its ``commit``); any other comes with its chained
+    fields, ``hash`` and the ``data`` the seat may see, but no salt: its
+    ``commit`` hides the rest (README, "The hash chain"). Another seat's move
+    shows only its type (a move may name a card its owner keeps)."""
     if (status or game.status) != "active":
         return env
-    base = {"seq": env["seq"], "type": env["type"], "actor": env["actor"], "at": env["at"]}
     if env["type"] == MOVE:
         if seat is not None and env["actor"] == seat:
             return env
@@ -65,7 +49,9 @@ def present(game: Game, env: Json, seat: Seat | None, status: str | None = None)
         if redacted is not None and redacted.type == env["type"] and dict(redacted.data) == env["data"]:
             return env
         shown = dict(redacted.data) if redacted is not None else None
-    return {**base, "data": shown, "redacted": True, "sealed": seal(game.seed, env["seq"], env["data"])}
+    out = {name: env[name] for name in LINK_FIELDS}
+    out.update(hash=env["hash"], data=shown, redacted=True)
+    return out
 
 
 #: the longest single blocking read: below redis-py's default 5 s socket

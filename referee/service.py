@@ -16,13 +16,19 @@ from typing import Any, Callable, Mapping, Protocol
 from referee.bots import BUILT_IN
 from referee.errors import ApiError, game_over, not_found, version_conflict
 from referee.games import registry
+from referee.games import record
 from referee.games.base import (Event, GameConfig, Json, Move, RefereeError, Ruleset, Seat, draw_default, fold,
                                  seat_view)
 from referee.games.rng import Rng
-from referee.reading import (MOVE, PLATFORM_EVENTS, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED, present,
-                             secret_commitment, secret_salt)
+from referee.engine import LOG_FORMAT, canonical, envelope, header_hash, sha256_hex
+from referee.engine.platform import PLATFORM_EVENTS, SECRETS_OPENED
+from referee.reading import present
 from referee.scheduling import Change
-from referee.store import EventStore, canonical, chain_hash, sha256_hex
+from referee.store import EventStore
+
+#: the idempotency scope of every move a worker submits (timeouts, bots, turn
+#: clocks); a client's keys live in its seat's scope, so it can never take one
+WORKER_SCOPE = "worker"
 from referee.store.bots import BotDirectory
 
 MAX_CONFLICT_RETRIES = 8
@@ -89,21 +95,6 @@ def _turn_timeout(value: Any) -> float | None:
     return value
 
 
-def _dealt_secrets(ruleset: Ruleset, state: Any) -> Json:
-    secrets_of = getattr(ruleset, "secrets", None)
-    return dict(secrets_of(state)) if secrets_of is not None else {}
-
-
-def _openings(ruleset: Ruleset, state: Any, dealt: Json, opened: frozenset[str], seed: str) -> Json:
-    """``{name: {value, salt}}`` for every dealt secret that is public now and
-    not opened yet."""
-    public_of = getattr(ruleset, "public_secrets", None)
-    if not dealt or public_of is None:
-        return {}
-    return {name: {"value": dealt[name], "salt": secret_salt(seed, name)}
-            for name in sorted(public_of(state, dealt) - opened) if name in dealt}
-
-
 def _ruleset_events(envelopes: list[Json]) -> list[Event]:
     return [Event(e["type"], e["data"]) for e in envelopes if e["type"] not in PLATFORM_EVENTS]
 
@@ -156,7 +147,7 @@ class GameService:
         seed = seed if seed is not None else tournament_seed if tournament_seed is not None else secrets.token_hex(32)
         rng = Rng(seed.encode())
         events = ruleset.setup(GameConfig(players=n, options=opts, scenario=setup), rng)
-        state = fold(ruleset, events)
+        produced, state, dealt, opened = record.deal(ruleset, events, seed)
         game_id = secrets.token_hex(8)
         now = self.clock()
         header: Json = {
@@ -165,31 +156,24 @@ class GameService:
             "seats": [{"seat": i, "name": s.get("name") or f"seat {i}", "bot": s.get("bot")}
                       for i, s in enumerate(seat_specs)],
             "seed_commitment": sha256_hex(seed), "created_at": now, "custom": custom,
+            "log_format": LOG_FORMAT,
         }
         if turn_timeout_s is not None:
             header["turn_timeout_s"] = turn_timeout_s
         if tournament is not None:
             header["tournament"] = tournament
-        header_hash = sha256_hex(canonical(header))
-        dealt = _dealt_secrets(ruleset, state)
-        produced: list[tuple[Seat | None, Event]] = [(None, e) for e in events]
-        if dealt:  # DESIGN.md: secrets dealt at the start are sealed in the public log
-            produced.append((None, Event(SECRETS_SEALED, {"commitments": {
-                name: secret_commitment(secret_salt(seed, name), value) for name, value in dealt.items()}})))
-        opening = _openings(ruleset, state, dealt, frozenset(), seed)
-        if opening:
-            produced.append((None, Event(SECRETS_OPENED, {"secrets": opening})))
-        envelopes, last_hash = self._envelopes(header_hash, 0, produced, now)
+        first_prev = header_hash(header)
+        envelopes, last_hash = self._envelopes(seed, first_prev, 0, produced, now)
         tokens = [secrets.token_urlsafe(24) for _ in range(n)]
         status = "finished" if ruleset.result(state) is not None else "active"
         meta = {"version": str(len(envelopes)), "last_hash": last_hash, "rng": str(rng.position),
-                "status": status, "header": canonical(header), "header_hash": header_hash,
+                "status": status, "header": canonical(header), "header_hash": first_prev,
                 "tokens": json.dumps([sha256_hex(t) for t in tokens]), "ruleset": ruleset.name,
                 "last_at": str(now)}
         if not self.store.create(game_id, meta, {"seed": seed, "dealt": canonical(dealt)}, envelopes):
             raise ApiError(409, "game_exists", "a game with this id exists; try again")
-        game = Game(game_id, ruleset, header, header_hash, tuple(json.loads(meta["tokens"])), seed,
-                    len(envelopes), last_hash, rng.position, status, state, now, dealt, frozenset(opening))
+        game = Game(game_id, ruleset, header, first_prev, tuple(json.loads(meta["tokens"])), seed,
+                    len(envelopes), last_hash, rng.position, status, state, now, dealt, opened)
         self._remember(game)
         self._notify(game, None)
         return {
@@ -257,6 +241,10 @@ class GameService:
             raise ApiError(409, "ruleset_version_changed",
                            f"this game was played under {ruleset.name} v{header['ruleset_version']}; this referee "
                            f"runs v{ruleset.version} and refuses to replay it under other rules")
+        if header.get("log_format") != LOG_FORMAT:  # format 1's chain let anyone brute-force hidden cards
+            raise ApiError(409, "log_format_changed",
+                           f"this game's log is of format {header.get('log_format', 1)}; this referee serves "
+                           f"format {LOG_FORMAT} only (README, \"The hash chain\")")
         seed, dealt = self.store.secret(game_id)
         return Game(game_id, ruleset, header, meta["header_hash"], tuple(json.loads(meta["tokens"])), seed, 0,
                     meta["header_hash"], 0, "active", None, 0, dealt)
@@ -297,11 +285,11 @@ class GameService:
         if token is None:
             raise ApiError(401, "token_required", "moves need a seat token: Authorization: Bearer <token>")
         seat = self.seat_of(game, token)
-        return self._submit(game, seat, move, expected_version, idempotency_key)
+        return self._submit(game, seat, move, expected_version, idempotency_key, scope=f"seat:{seat}")
 
     def submit_system(self, game_id: str, move: Move, *, expected_version: int, idempotency_key: str) -> bytes:
         """A system command (``timeout``) from a worker, through the same path."""
-        return self._submit(self.cached(game_id), None, move, expected_version, idempotency_key)
+        return self._submit(self.cached(game_id), None, move, expected_version, idempotency_key, scope=WORKER_SCOPE)
 
     def submit_for_seat(self, game_id: str, seat: Seat, move: Move | None, *, expected_version: int,
                         idempotency_key: str, by: Json) -> bytes:
@@ -310,7 +298,8 @@ class GameService:
         ``move=None`` applies the seat's rule-defined default, drawn from the
         game's generator where the rules make it a random choice (recorded as
         ``by.drawn_from``, so the audit re-derives it)."""
-        return self._submit(self.cached(game_id), seat, move, expected_version, idempotency_key, by)
+        return self._submit(self.cached(game_id), seat, move, expected_version, idempotency_key, by,
+                            scope=WORKER_SCOPE)
 
     def cached(self, game_id: str) -> Game:
         """The cached game, possibly stale (the append's version check catches
@@ -320,10 +309,12 @@ class GameService:
         return game if game is not None else self.load(game_id)
 
     def _submit(self, game: Game, seat: Seat | None, move: Move | None, expected_version: int | None,
-                idempotency_key: str | None, by: Json | None = None) -> bytes:
+                idempotency_key: str | None, by: Json | None = None, *, scope: str) -> bytes:
         """Decide against the cached state and append with its version as the
         expectation; if another process moved the game on, reload and decide
-        again (or 409 when the client stated the version it expects)."""
+        again (or 409 when the client stated the version it expects).
+        ``scope`` is the caller's idempotency namespace (a seat's, or the worker's)."""
+        idem = (scope, idempotency_key) if idempotency_key is not None else None
         fingerprint = sha256_hex(canonical({"seat": seat, "move": move, "expected_version": expected_version}))
         fresh = False
         for _ in range(MAX_CONFLICT_RETRIES):
@@ -332,10 +323,10 @@ class GameService:
                     raise version_conflict(game.version, expected_version)
                 if game.status != "active":
                     raise game_over(game.version)
-                body, appended = self._decide_and_append(game, seat, move, idempotency_key, fingerprint, by)
+                body, appended = self._decide_and_append(game, seat, move, idem, fingerprint, by)
             except RefereeError:
-                if idempotency_key is not None:  # a retry of a move that was already applied
-                    record = self.store.idem_record(game.id, idempotency_key)
+                if idem is not None:  # a retry of a move that was already applied
+                    record = self.store.idem_record(game.id, idem)
                     if record is not None:
                         return self._replay_idempotent(record, fingerprint)
                 if not fresh:  # any refusal judged on a stale cache is judged again on the latest state
@@ -347,8 +338,9 @@ class GameService:
             game, fresh = self.load(game.id), True
         raise version_conflict(game.version, expected_version if expected_version is not None else game.version)
 
-    def _decide_and_append(self, game: Game, seat: Seat | None, move: Move | None, idempotency_key: str | None,
-                           fingerprint: str, by: Json | None) -> tuple[bytes, Game | None]:
+    def _decide_and_append(self, game: Game, seat: Seat | None, move: Move | None,
+                           idempotency_key: tuple[str, str] | None, fingerprint: str, by: Json | None
+                           ) -> tuple[bytes, Game | None]:
         """One attempt: ``(body, new game)``, or ``(b"", None)`` when the
         cached version was stale."""
         now = self.clock()
@@ -360,19 +352,12 @@ class GameService:
             move, options = drawn
             by = {**(by or {}), "drawn_from": options} if options > 1 else by
         events = game.ruleset.decide(game.state, seat, move, rng=rng, now=now)
-        state = fold(game.ruleset, events, game.state)
-        result = game.ruleset.result(state)
-        record: Json = {"move": move, "rng": game.rng}
+        entry: Json = {"move": move, "rng": game.rng}
         if by is not None:
-            record["by"] = by
-        produced: list[tuple[Seat | None, Event]] = [(seat, Event(MOVE, record))]
-        produced += [(seat, e) for e in events]
-        opening = _openings(game.ruleset, state, game.dealt, game.opened, game.seed)
-        if opening:  # a dealt secret became public: open its seal now, not only at the end
-            produced.append((seat, Event(SECRETS_OPENED, {"secrets": opening})))
-        if result is not None:
-            produced.append((None, Event(SEED_REVEALED, {"seed": game.seed, "result": result})))
-        envelopes, last_hash = self._envelopes(game.last_hash, game.version, produced, now)
+            entry["by"] = by
+        produced, state, result, opened = record.move(game.ruleset, game.state, seat, entry, events, game.dealt,
+                                                      game.opened, game.seed)
+        envelopes, last_hash = self._envelopes(game.seed, game.last_hash, game.version, produced, now)
         status = "finished" if result is not None else "active"
         version = game.version + len(envelopes)
         body = canonical({"version": version, "status": status,
@@ -382,7 +367,7 @@ class GameService:
                                      idem_record=fingerprint.encode() + b"\n" + body)
         if appended.outcome == "ok":
             new = replace(game, version=version, last_hash=last_hash, rng=rng.position, status=status, state=state,
-                          last_at=now, opened=game.opened | set(opening))
+                          last_at=now, opened=opened)
             self._remember(new)
             self._notify(new, game)
             return body, new
@@ -418,13 +403,13 @@ class GameService:
             self.scheduler.game_changed(self.change_of(game, before))
 
     @staticmethod
-    def _envelopes(prev: str, version: int, produced: list[tuple[Seat | None, Event]], at: int
+    def _envelopes(seed: str, prev: str, version: int, produced: list[tuple[Seat | None, Event]], at: int
                    ) -> tuple[list[Json], str]:
+        """Chain ``produced`` after ``prev`` (README, "The hash chain")."""
         out = []
         for offset, (actor, event) in enumerate(produced, start=1):
-            env: Json = {"seq": version + offset, "type": event.type, "data": dict(event.data),
-                         "actor": actor, "at": at, "prev": prev}
-            env["hash"] = prev = chain_hash(prev, env)
+            env = envelope(seed, version + offset, event.type, event.data, actor, at, prev)
+            prev = env["hash"]
             out.append(env)
         return out, prev
 

@@ -3,7 +3,8 @@
 Every job reloads the game and acts only if it is still at the version it
 was scheduled for; moves go through the same service path as HTTP, with
 ``expected_version`` and an idempotency key derived from game, version and
-seat — so a duplicated, retried or late job never plays twice.
+seat, in the worker's own idempotency scope (no client can occupy it) — so a
+duplicated, retried or late job never plays twice.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import redis
 
 from referee import bots
 from referee.bots.webhook import BotFailure, UrlPolicy, ask
+from referee.engine import bot_seed
 from referee.errors import ApiError
 from referee.games.base import Json, RefereeError, default_options
 from referee.scheduling import WATCH, RqScheduler
@@ -102,8 +104,9 @@ def _bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[Json |
     view = svc.view_of(game, seat)
     legal = view["legal_moves"]
     if bot in bots.BUILT_IN:
-        # seeded from the game's public commitment: the same game plays out alike
-        seed = f"{game.header['seed_commitment']}:{game.version}:{seat}"
+        # a stream from the game's secret seed: no opponent can predict it; the
+        # audit re-derives it once the seed is revealed
+        seed = bot_seed(game.seed, seat, game.version)
         return bots.choose(bot, game.ruleset.name, view, legal, seed=seed), {"bot": bot}
     found = svc.bots.get(bot)
     cause = "unknown_bot"

@@ -3,13 +3,11 @@ from __future__ import annotations
 
 from referee.games.base import Json
 
-import json
-
 from flask import Blueprint, Response, request, stream_with_context
 
 from referee import reading, streams
 from referee.api.context import bearer_token, is_admin, json_body, query, service
-from referee.audit import audit_log
+from referee.audit import audit_lines
 from referee.schemas import CreateGame, EventsQuery, MoveRequest, ReplayQuery
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
@@ -76,6 +74,4 @@ def log(game_id: str) -> Response:
 
 @bp.get("/<game_id>/audit")
 def audit(game_id: str) -> Json:
-    lines = [json.loads(line) for line in reading.log_lines(service(), game_id, is_admin())]
-    head = lines[0]
-    return {"id": game_id, **audit_log(head["header"], head["hash"], lines[1:])}
+    return {"id": game_id, **audit_lines(reading.log_lines(service(), game_id, is_admin()))}

@@ -1,139 +1,334 @@
-"""Verify a game's log (DESIGN.md, Randomness that anyone can check).
+"""Verify a game's log, offline (README, "Settling a dispute").
 
-``audit_log(header, header_hash, envelopes)`` needs nothing but the NDJSON log:
-it re-checks the hash chain, opens the seed commitment, re-decides the whole
-game from the seed and the recorded moves, and compares event by event.
+``audit_lines(lines)`` needs nothing but the NDJSON log: no Redis, no server
+(this package imports neither). In order it checks the log format, the
+header hash and every link of the chain with every commitment opened, the
+seed against its commitment, every salt against the seed, then re-decides the
+whole game from the seed and the recorded moves — every random draw, every
+built-in bot's choice, every seal and opening of a dealt secret — comparing
+event by event, and the result. The report names the first divergence by
+``seq`` (0: the header), ``field``, ``expected`` and ``found``.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable, Sequence
 
-from referee.games import registry
-from referee.games.base import Event, GameConfig, Json, RefereeError, default_options, fold
+from referee import bots
+from referee.engine import LOG_FORMAT, bot_seed, canonical, commitment, event_salt, header_hash, link_hash, sha256_hex
+from referee.engine.platform import MOVE, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED
+from referee.games import record, registry
+from referee.games.base import Event, GameConfig, Json, RefereeError, Ruleset, default_options, seat_view
 from referee.games.rng import Rng
-from referee.reading import (MOVE, PUBLIC_EVENTS, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED, secret_commitment,
-                             secret_salt)
-from referee.store import canonical, chain_hash, sha256_hex
+
+#: the fields of every event of a finished game's log
+EVENT_FIELDS = ("seq", "type", "actor", "at", "commit", "prev", "hash", "data", "salt")
+CHECKS = ("format", "hash_chain", "seed_commitment", "salts", "ruleset_version", "randomness", "secrets", "bots",
+          "replay", "result")
 
 
-def _check(name: str, ok: bool, detail: str) -> Json:
-    return {"name": name, "ok": ok, "detail": detail}
+class Diverged(Exception):
+    """The first place where the log is not what it must be."""
+
+    def __init__(self, check: str, seq: int, field: str, expected: Any, found: Any, detail: str) -> None:
+        super().__init__(detail)
+        self.check, self.seq, self.field, self.expected, self.found, self.detail = \
+            check, seq, field, expected, found, detail
+
+    def to_json(self) -> Json:
+        return {"check": self.check, "seq": self.seq, "field": self.field, "expected": self.expected,
+                "found": self.found}
+
+
+def _ok(name: str, detail: str) -> Json:
+    return {"name": name, "ok": True, "detail": detail}
 
 
 def _same(a: Any, b: Any) -> bool:
     return canonical(a) == canonical(b)
 
 
-def audit_log(header: Json, header_hash: str, envelopes: list[Json]) -> Json:
-    """A report ``{ok, checks: [{name, ok, detail}], events, result}``."""
-    checks = [_check_chain(header, header_hash, envelopes)]
-    seed_env = envelopes[-1] if envelopes and envelopes[-1]["type"] == SEED_REVEALED else None
-    if seed_env is None:
-        checks.append(_check("seed_commitment", False, "the seed is not revealed: the game is not over"))
-        return {"ok": False, "checks": checks, "events": len(envelopes)}
-    seed = str(seed_env["data"]["seed"])
-    checks.append(_check("seed_commitment", sha256_hex(seed) == header["seed_commitment"],
-                         "sha256(seed) equals the commitment published at creation"))
-    checks.extend(_redecide(header, seed, envelopes, seed_env["data"].get("result")))
-    return {"ok": all(c["ok"] for c in checks), "checks": checks, "events": len(envelopes),
-            "result": seed_env["data"].get("result")}
+def _diff(expected: Any, found: Any, path: str) -> tuple[str, Any, Any] | None:
+    """The first field (a dotted path) where ``found`` differs from ``expected``."""
+    if isinstance(expected, dict) and isinstance(found, dict):
+        for key in sorted(set(expected) | set(found)):
+            if key not in found:
+                return f"{path}.{key}", expected[key], "(missing)"
+            if key not in expected:
+                return f"{path}.{key}", "(absent)", found[key]
+            inner = _diff(expected[key], found[key], f"{path}.{key}")
+            if inner is not None:
+                return inner
+        return None
+    if isinstance(expected, list) and isinstance(found, list) and len(expected) == len(found):
+        for i, (a, b) in enumerate(zip(expected, found)):
+            inner = _diff(a, b, f"{path}[{i}]")
+            if inner is not None:
+                return inner
+        return None
+    return None if _same(expected, found) else (path, expected, found)
 
 
-def _check_secrets(rs: Any, seed: str, envelopes: list[Json]) -> Json:
-    """The secrets sealed at creation are the ones the seed deals, and every
-    seal opened during the game opens to its dealt value (DESIGN.md: no role
-    or deck was swapped mid-game)."""
-    secrets_of = getattr(rs, "secrets", None)
-    sealed = [e for e in envelopes if e["type"] == SECRETS_SEALED]
-    if secrets_of is None:
-        return _check("secrets", not sealed, "this ruleset deals no sealed secrets")
-    setup = [Event(e["type"], e["data"]) for e in envelopes[:next(
-        (k for k, e in enumerate(envelopes) if e["type"] in (MOVE, SECRETS_SEALED)), len(envelopes))]]
-    dealt = secrets_of(fold(rs, setup))
-    expected = {n: secret_commitment(secret_salt(seed, n), v) for n, v in dealt.items()}
-    if len(sealed) != 1 or sealed[0]["data"]["commitments"] != expected:
-        return _check("secrets", False, "the sealed commitments are not those of the deal the seed makes")
-    opened = 0
-    for env in envelopes:
-        if env["type"] != SECRETS_OPENED:
-            continue
-        for name, opening in env["data"]["secrets"].items():
-            if name not in dealt or opening["salt"] != secret_salt(seed, name) or \
-                    secret_commitment(opening["salt"], opening["value"]) != expected[name] or \
-                    not _same(opening["value"], dealt[name]):
-                return _check("secrets", False, f"event {env['seq']} opens {name} to something else than was sealed")
-            opened += 1
-    return _check("secrets", True, f"{len(dealt)} dealt secrets sealed at creation; {opened} opened during the game, "
-                  "each to its sealed value")
+# -- the log as it is written ------------------------------------------------
+def _check_format(header: Any) -> str:
+    if not isinstance(header, dict):
+        raise Diverged("format", 0, "header", "an object", header, "the first line has no header object")
+    found = header.get("log_format", 1)
+    if found != LOG_FORMAT:
+        raise Diverged("format", 0, "header.log_format", LOG_FORMAT, found,
+                       f"log format {found} is refused: this verifier reads format {LOG_FORMAT} only (format 1 "
+                       "hashed hidden data straight into the chain; see README, \"The hash chain\")")
+    return f"log format {LOG_FORMAT}"
 
 
-def _check_chain(header: Json, header_hash: str, envelopes: list[Json]) -> Json:
-    if sha256_hex(canonical(header)) != header_hash:
-        return _check("hash_chain", False, "the header does not hash to the recorded header hash")
-    prev = header_hash
-    for expected_seq, env in enumerate(envelopes, start=1):
-        if env.get("seq") != expected_seq:
-            return _check("hash_chain", False, f"event {expected_seq}: seq is {env.get('seq')}")
-        body = {k: v for k, v in env.items() if k != "hash"}
-        if env.get("prev") != prev or chain_hash(prev, body) != env.get("hash"):
-            return _check("hash_chain", False, f"event {expected_seq} does not chain to its predecessor")
+def _seed_hint(header: Json, envelopes: Sequence[Any]) -> str | None:
+    """The revealed seed, if it matches the commitment (only to name a bad salt)."""
+    last = envelopes[-1] if envelopes else None
+    if isinstance(last, dict) and last.get("type") == SEED_REVEALED and isinstance(last.get("data"), dict):
+        seed = last["data"].get("seed")
+        if isinstance(seed, str) and sha256_hex(seed) == header.get("seed_commitment"):
+            return seed
+    return None
+
+
+def _check_chain(header: Json, recorded_hash: Any, envelopes: Sequence[Any]) -> str:
+    """The header hash, then every event: its fields, ``seq``, ``prev``, its
+    commitment opened by its data and salt, its link hashed to its ``hash``."""
+    computed = header_hash(header)
+    if computed != recorded_hash:
+        raise Diverged("hash_chain", 0, "header", computed, recorded_hash,
+                       "the header does not hash to the recorded header hash")
+    seed = _seed_hint(header, envelopes)
+    prev = computed
+    for pos, env in enumerate(envelopes, start=1):
+        if not isinstance(env, dict):
+            raise Diverged("hash_chain", pos, "event", "an object", env, f"line {pos + 1} is not an event object")
+        for name in EVENT_FIELDS:
+            if name not in env:
+                raise Diverged("hash_chain", pos, name, "(present)", "(missing)", f"event {pos} has no {name}")
+        for name in env:
+            if name not in EVENT_FIELDS:
+                raise Diverged("hash_chain", pos, name, "(absent)", env[name], f"event {pos} has a field {name!r}")
+        if env["seq"] != pos or isinstance(env["seq"], bool):
+            raise Diverged("hash_chain", pos, "seq", pos, env["seq"],
+                           f"position {pos} holds seq {env['seq']!r}: an event is missing, repeated or moved")
+        if env["prev"] != prev:
+            raise Diverged("hash_chain", pos, "prev", prev, env["prev"], f"event {pos} does not chain to its predecessor")
+        salt = env["salt"]
+        opens = isinstance(salt, str) and commitment(salt, env["data"]) == env["commit"]
+        linked = link_hash(env)
+        if linked != env["hash"]:
+            after = envelopes[pos] if pos < len(envelopes) else None
+            if opens and (after is None or (isinstance(after, dict) and after.get("prev") == linked)):
+                raise Diverged("hash_chain", pos, "hash", linked, env["hash"], f"event {pos}'s hash was altered")
+            field = "type, actor or at" if opens else "commit"
+            raise Diverged("hash_chain", pos, field, f"fields that hash to {env['hash']}",
+                           {name: env[name] for name in ("type", "actor", "at", "commit")},
+                           f"event {pos}'s chained fields do not hash to its hash")
+        if not opens:
+            if seed is not None and salt != event_salt(seed, pos):
+                raise Diverged("hash_chain", pos, "salt", event_salt(seed, pos), salt,
+                               f"event {pos}'s salt is not the one its seed derives")
+            raise Diverged("hash_chain", pos, "data", f"data that opens commit {env['commit']}", env["data"],
+                           f"event {pos}'s data does not open its commit")
         prev = env["hash"]
-    return _check("hash_chain", True, f"{len(envelopes)} events chain from the header hash")
+    return f"{len(envelopes)} events chain from the header hash; each event's data and salt open its commit"
 
 
-def _redecide(header: Json, seed: str, envelopes: list[Json], recorded_result: Any) -> list[Json]:
+def _check_seed(header: Json, envelopes: Sequence[Json]) -> str:
+    last = envelopes[-1] if envelopes else None
+    if last is None or last["type"] != SEED_REVEALED:
+        raise Diverged("seed_commitment", len(envelopes) + 1, "type", SEED_REVEALED, "(end of log)",
+                       "the log ends before the seed is revealed: the game is not over, or the log is cut")
+    seed = last["data"].get("seed") if isinstance(last["data"], dict) else None
+    if not isinstance(seed, str) or sha256_hex(seed) != header.get("seed_commitment"):
+        raise Diverged("seed_commitment", last["seq"], "data.seed",
+                       f"a seed whose sha256 is {header.get('seed_commitment')}", seed,
+                       "the revealed seed does not match the commitment published at creation")
+    return seed
+
+
+def _check_salts(seed: str, envelopes: Sequence[Json]) -> str:
+    for env in envelopes:
+        expected = event_salt(seed, env["seq"])
+        if env["salt"] != expected:
+            raise Diverged("salts", env["seq"], "salt", expected, env["salt"],
+                           f"event {env['seq']}'s salt is not HMAC-SHA256(seed, \"event:{env['seq']}\")")
+    return 'every salt is HMAC-SHA256(seed, "event:<seq>")'
+
+
+def _ruleset(header: Json) -> Ruleset:
     try:
-        rs = registry.get(header["ruleset"])
+        rs = registry.get(str(header.get("ruleset")))
     except KeyError:
-        return [_check("replay", False, f"unknown ruleset {header['ruleset']!r}")]
-    if rs.version != header["ruleset_version"]:
-        return [_check("ruleset_version", False,
-                       f"the log was written under {rs.name} v{header['ruleset_version']}, "
-                       f"this referee has v{rs.version}: replay refused")]
+        raise Diverged("ruleset_version", 0, "header.ruleset", "a ruleset of this referee", header.get("ruleset"),
+                       f"unknown ruleset {header.get('ruleset')!r}") from None
+    if rs.version != header.get("ruleset_version"):
+        raise Diverged("ruleset_version", 0, "header.ruleset_version", rs.version, header.get("ruleset_version"),
+                       f"the log was written under {rs.name} v{header.get('ruleset_version')}, this referee has "
+                       f"v{rs.version}: replay refused")
+    return rs
+
+
+# -- the game re-decided -------------------------------------------------------
+_CHECK_OF = {SECRETS_SEALED: "secrets", SECRETS_OPENED: "secrets", SEED_REVEALED: "result"}
+
+
+def _expect(produced: record.Produced, envelopes: Sequence[Json], pos: int, at: Any) -> int:
+    """The log from ``pos`` on holds ``produced``, all stamped ``at``; the
+    position after them."""
+    for actor, event in produced:
+        check = _CHECK_OF.get(event.type, "replay")
+        if pos >= len(envelopes):
+            raise Diverged(check, pos + 1, "type", event.type, "(end of log)",
+                           f"the log ends where the rules decide {event.type}")
+        env = envelopes[pos]
+        found = {"type": env["type"], "actor": env["actor"], "at": env["at"], "data": env["data"]}
+        first = _diff({"type": event.type, "actor": actor, "at": at, "data": dict(event.data)}, found, "")
+        if first is not None:
+            field, want, got = first
+            raise Diverged(check, env["seq"], field.lstrip("."), want, got,
+                           f"at event {env['seq']} the log differs from what the rules decide ({event.type} "
+                           f"expected)")
+        pos += 1
+    return pos
+
+
+def _redecide(rs: Ruleset, header: Json, seed: str, envelopes: Sequence[Json]) -> list[Json]:
     rng = Rng(seed.encode())
     try:
-        expected = rs.setup(GameConfig(players=header["players"], options=header["options"],
-                                       scenario=header.get("setup")), rng)
+        events = rs.setup(GameConfig(players=header["players"], options=header["options"],
+                                     scenario=header.get("setup")), rng)
     except RefereeError as err:
-        return [_check("replay", False, f"setup refused on replay: {err.code}")]
-    checks: list[Json] = []
-    i, state, moves = 0, None, 0
-    body = [e for e in envelopes if e["type"] not in PUBLIC_EVENTS]
-    # setup events first, then each move followed by the events it caused
-    while True:
-        for event in expected:
-            if i >= len(body) or body[i]["type"] == MOVE or not _same(
-                    [body[i]["type"], body[i]["data"]], [event.type, event.data]):
-                where = body[i]["seq"] if i < len(body) else "end"
-                return checks + [_check("replay", False, f"at event {where}: the log differs from "
-                                        f"what the rules decide ({event.type} expected)")]
-            state = rs.evolve(state, Event(body[i]["type"], body[i]["data"]))
-            i += 1
-        if i < len(body) and body[i]["type"] != MOVE:
-            return checks + [_check("replay", False, f"event {body[i]['seq']} was caused by no move")]
-        if i >= len(body):
-            break
-        env = body[i]
-        if env["data"].get("rng") != rng.position:
-            return checks + [_check("randomness", False, f"move at event {env['seq']} drew from word "
-                                    f"{env['data'].get('rng')}, not {rng.position}")]
-        drawn_from = (env["data"].get("by") or {}).get("drawn_from")
-        if drawn_from is not None:  # a timeout's default drawn from the generator (e.g. BANG! R43)
-            options = default_options(rs, state, env["actor"])
-            if len(options) != drawn_from or not _same(options[rng.below(drawn_from)], env["data"]["move"]):
-                return checks + [_check("randomness", False, f"the default move at event {env['seq']} is not "
-                                        "the one the generator draws")]
+        raise Diverged("replay", 0, "header.setup", "a start the rules accept", err.code,
+                       f"setup refused on replay: {err.code}") from None
+    produced, state, dealt, opened = record.deal(rs, events, seed)
+    pos = _expect(produced, envelopes, 0, header.get("created_at"))
+    moves = drawn = by_bots = 0
+    result: Json | None = None
+    while pos < len(envelopes):
+        env = envelopes[pos]
+        seq, data, actor = env["seq"], env["data"], env["actor"]
+        if result is not None or env["type"] != MOVE:
+            raise Diverged("replay", seq, "type", "(end of log)" if result is not None else MOVE, env["type"],
+                           f"event {seq} was caused by no move")
+        if not isinstance(data, dict) or "move" not in data or set(data) - {"move", "rng", "by"}:
+            raise Diverged("replay", seq, "data", "{move, rng, by?}", data, f"event {seq} is no move record")
+        if data.get("rng") != rng.position:
+            raise Diverged("randomness", seq, "data.rng", rng.position, data.get("rng"),
+                           f"the move at event {seq} drew from another position of the generator")
+        by = data.get("by") or {}
+        if by.get("drawn_from") is not None:  # a timeout's default drawn from the generator (BANG! R43)
+            options = default_options(rs, state, actor)
+            if len(options) != by["drawn_from"]:
+                raise Diverged("randomness", seq, "data.by.drawn_from", len(options), by["drawn_from"],
+                               f"the default at event {seq} was drawn from another set of moves")
+            pick = options[rng.below(len(options))]
+            if not _same(pick, data["move"]):
+                raise Diverged("randomness", seq, "data.move", pick, data["move"],
+                               f"the default move at event {seq} is not the one the generator draws")
+            drawn += 1
+        if by.get("bot") in bots.BUILT_IN and "default" not in by:
+            view = seat_view(rs, state, actor, active=True)
+            chosen = bots.choose(by["bot"], rs.name, view, view["legal_moves"], seed=bot_seed(seed, actor, seq - 1))
+            if not _same(chosen, data["move"]):
+                raise Diverged("bots", seq, "data.move", chosen, data["move"],
+                               f"the {by['bot']} bot's move at event {seq} is not the one its secret stream draws")
+            by_bots += 1
         try:
-            expected = rs.decide(state, env["actor"], env["data"]["move"], rng=rng, now=env["at"])
+            events = rs.decide(state, actor, data["move"], rng=rng, now=env["at"])
         except RefereeError as err:
-            return checks + [_check("replay", False, f"move at event {env['seq']} is refused on replay: "
-                                    f"{err.code} ({err.rule})")]
+            raise Diverged("replay", seq, "data.move", "a move the rules accept", data["move"],
+                           f"the move at event {seq} is refused on replay: {err.code} ({err.rule})") from None
+        produced, state, result, opened = record.move(rs, state, actor, data, events, dealt, opened, seed)
+        pos = _expect(produced, envelopes, pos, env["at"])
         moves += 1
-        i += 1
-    checks.append(_check("randomness", True, f"every random outcome re-derived from the seed ({rng.position} words)"))
-    checks.append(_check_secrets(rs, seed, envelopes))
-    checks.append(_check("replay", True, f"{moves} moves re-decided; every event matches"))
-    final = fold(rs, [], state)
-    checks.append(_check("result", _same(rs.result(final), recorded_result),
-                         "replay reaches the recorded result"))
-    return checks
+    if result is None:
+        raise Diverged("result", len(envelopes), "type", "more moves", "(end of log)",
+                       "the log ends before the rules end the game")
+    return [
+        _ok("randomness", f"every random outcome re-derived from the seed ({rng.position} words, {drawn} drawn "
+            "defaults)"),
+        _ok("secrets", f"{len(dealt)} dealt secrets sealed at creation; {len(opened)} opened, each to its sealed "
+            "value" if dealt else "this ruleset deals no sealed secrets"),
+        _ok("bots", f"{by_bots} built-in bot moves re-derived from their secret streams"),
+        _ok("replay", f"{moves} moves re-decided; every event matches"),
+        _ok("result", "replay reaches the recorded result"),
+    ]
+
+
+# -- entry points -------------------------------------------------------------
+def audit_log(header: Any, recorded_hash: Any, envelopes: Sequence[Any]) -> Json:
+    """A report ``{ok, format, events, result, checks: [{name, ok, detail}],
+    divergence}``; ``divergence`` is ``None`` or the first place where the log
+    is not what it must be: ``{check, seq, field, expected, found}``."""
+    checks: list[Json] = []
+    result = None
+    try:
+        checks.append(_ok("format", _check_format(header)))
+        checks.append(_ok("hash_chain", _check_chain(header, recorded_hash, envelopes)))
+        seed = _check_seed(header, envelopes)
+        checks.append(_ok("seed_commitment", "sha256(seed) equals the commitment published at creation"))
+        checks.append(_ok("salts", _check_salts(seed, envelopes)))
+        rs = _ruleset(header)
+        checks.append(_ok("ruleset_version", f"{rs.name} v{rs.version}"))
+        checks.extend(_redecide(rs, header, seed, envelopes))
+        result = envelopes[-1]["data"].get("result")
+    except Diverged as d:
+        checks.append({"name": d.check, "ok": False, "detail": d.detail})
+        return {"ok": False, "format": LOG_FORMAT, "events": len(envelopes), "result": None, "checks": checks,
+                "divergence": d.to_json()}
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:  # a forged log of a bad shape
+        checks.append({"name": "replay", "ok": False, "detail": f"the log is malformed: {err!r}"})
+        return {"ok": False, "format": LOG_FORMAT, "events": len(envelopes), "result": None, "checks": checks,
+                "divergence": {"check": "replay", "seq": 0, "field": "log", "expected": "a well-formed log",
+                               "found": repr(err)}}
+    return {"ok": True, "format": LOG_FORMAT, "events": len(envelopes), "result": result, "checks": checks,
+            "divergence": None}
+
+
+def parse_log(lines: Iterable[str]) -> tuple[Any, Any, list[Any]]:
+    """``(header, header hash, events)`` of an NDJSON log; ``Diverged`` at the
+    first line that is not JSON."""
+    import json
+    parsed: list[Any] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            parsed.append(json.loads(line))
+        except ValueError:
+            raise Diverged("format", number - 1, "line", "a JSON object", line[:80],
+                           f"line {number} is not JSON") from None
+    if not parsed or not isinstance(parsed[0], dict) or "header" not in parsed[0]:
+        raise Diverged("format", 0, "header", '{"header", "hash"}', parsed[0] if parsed else None,
+                       "the first line must be {\"header\", \"hash\"}")
+    return parsed[0]["header"], parsed[0].get("hash"), parsed[1:]
+
+
+def audit_lines(lines: Iterable[str]) -> Json:
+    """The audit of an NDJSON log (the header line, then every event)."""
+    try:
+        header, recorded, envelopes = parse_log(lines)
+    except Diverged as d:
+        return {"ok": False, "format": LOG_FORMAT, "events": 0, "result": None,
+                "checks": [{"name": d.check, "ok": False, "detail": d.detail}], "divergence": d.to_json()}
+    return audit_log(header, recorded, envelopes)
+
+
+def view_at(lines: Iterable[str], version: int, seat: int | None) -> Json:
+    """What ``seat`` (``None``: a spectator) was shown at ``version``, folded
+    from the log alone (``referee replay``)."""
+    from referee.engine.platform import PLATFORM_EVENTS
+    header, _, envelopes = parse_log(lines)
+    rs = registry.get(header["ruleset"])
+    if not 1 <= version <= len(envelopes):
+        raise ValueError(f"version must be within 1..{len(envelopes)}")
+    if seat is not None and not 0 <= seat < header["players"]:
+        raise ValueError(f"seat must be within 0..{header['players'] - 1}")
+    state: Any = None
+    for env in envelopes[:version]:
+        if env["type"] not in PLATFORM_EVENTS:
+            state = rs.evolve(state, Event(env["type"], env["data"]))
+    over = rs.result(state) is not None
+    return {"id": header["id"], "ruleset": rs.name, "version": version, "status": "finished" if over else "active",
+            **seat_view(rs, state, seat)}

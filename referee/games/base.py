@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol
 
+from referee.engine import commitment, secret_salt
 from referee.games.rng import Rng
 
 Seat = int
@@ -194,3 +195,32 @@ def draw_default(ruleset: Ruleset, state: Any, seat: Seat, rng: Rng) -> tuple[Mo
     if not options:
         return None
     return (options[rng.below(len(options))] if len(options) > 1 else options[0]), len(options)
+
+
+def dealt_secrets(ruleset: Ruleset, state: Any) -> Json:
+    """``{name: value}`` of what the deal hides (empty for a ruleset that
+    seals nothing), read from the state right after setup."""
+    secrets_of = getattr(ruleset, "secrets", None)
+    return dict(secrets_of(state)) if secrets_of is not None else {}
+
+
+def newly_public(ruleset: Ruleset, state: Any, dealt: Json, opened: frozenset[str]) -> list[str]:
+    """The names of dealt secrets that are public in ``state`` and not opened
+    yet, sorted: the service opens their seals now, the audit expects it."""
+    public_of = getattr(ruleset, "public_secrets", None)
+    if not dealt or public_of is None:
+        return []
+    return [name for name in sorted(public_of(state, dealt) - opened) if name in dealt]
+
+
+def openings(ruleset: Ruleset, state: Any, dealt: Json, opened: frozenset[str], seed: str) -> Json:
+    """``{name: {value, salt}}`` for every dealt secret that is public now and
+    not opened yet (the data of a ``secrets_opened`` event)."""
+    return {name: {"value": dealt[name], "salt": secret_salt(seed, name)}
+            for name in newly_public(ruleset, state, dealt, opened)}
+
+
+def seals(dealt: Json, seed: str) -> Json:
+    """``{name: sha256_hex(salt + canonical(value))}`` of every dealt secret
+    (the data of the ``secrets_sealed`` event, published at creation)."""
+    return {name: commitment(secret_salt(seed, name), value) for name, value in dealt.items()}

@@ -9,7 +9,7 @@ from typing import Any
 import redis
 
 from referee.errors import ApiError
-from referee.store.redis_store import sha256_hex
+from referee.engine import sha256_hex
 
 
 class BotDirectory:

@@ -1,7 +1,6 @@
 """Redis implementation of the event store: atomic append, reads, waits."""
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from importlib import resources
@@ -9,21 +8,9 @@ from typing import Any, Iterable, Mapping
 
 import redis
 
+from referee.engine import canonical, sha256_hex
+
 IDEMPOTENCY_TTL_S = 7 * 24 * 3600
-
-
-def canonical(obj: Any) -> str:
-    """DESIGN.md's canonical JSON: sorted keys, no spaces, UTF-8 as is."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def sha256_hex(text: str | bytes) -> str:
-    return hashlib.sha256(text.encode() if isinstance(text, str) else text).hexdigest()
-
-
-def chain_hash(prev: str, envelope_without_hash: Mapping[str, Any]) -> str:
-    """``sha256_hex(prev + canonical(event without "hash"))``."""
-    return sha256_hex(prev + canonical(envelope_without_hash))
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +37,10 @@ class EventStore:
         self._create = client.register_script(lua.joinpath("create.lua").read_text())
 
     @staticmethod
-    def idem_key(game_id: str, key: str) -> str:
-        return f"game:{{{game_id}}}:idem:{sha256_hex(key)}"
+    def idem_key(game_id: str, scope: str, key: str) -> str:
+        """One namespace per caller (``seat:<n>``, ``worker``): a client can
+        never occupy a key the worker will use."""
+        return f"game:{{{game_id}}}:idem:{sha256_hex(canonical([scope, key]))}"
 
     # -- writes -------------------------------------------------------------
     def create(self, game_id: str, meta: Mapping[str, str], secret: Mapping[str, str],
@@ -61,12 +50,12 @@ class EventStore:
         return bool(self._create(keys=[events, meta_key, secret_key], args=args))
 
     def append(self, game_id: str, expected: int, envelopes: list[dict[str, Any]], *, last_hash: str,
-               rng: int, status: str, at: int = 0, idem_key: str | None = None,
+               rng: int, status: str, at: int = 0, idem_key: tuple[str, str] | None = None,
                idem_record: bytes = b"") -> AppendResult:
         """Append ``envelopes`` if the game is still at ``expected``; store the
         idempotency record in the same step."""
         events, meta_key, _ = _keys(game_id)
-        ikey = self.idem_key(game_id, idem_key) if idem_key else ""
+        ikey = self.idem_key(game_id, *idem_key) if idem_key else ""
         args: list[Any] = [expected, last_hash, rng, status, at, idem_record, IDEMPOTENCY_TTL_S,
                            len(envelopes), *(canonical(e) for e in envelopes)]
         outcome, value = self._append(keys=[events, meta_key, ikey], args=args)
@@ -98,8 +87,9 @@ class EventStore:
         seed, dealt = self.redis.hmget(secret_key, "seed", "dealt")
         return (seed.decode() if seed else ""), (json.loads(dealt) if dealt else {})
 
-    def idem_record(self, game_id: str, key: str) -> bytes | None:
-        value = self.redis.get(self.idem_key(game_id, key))
+    def idem_record(self, game_id: str, key: tuple[str, str]) -> bytes | None:
+        """The record stored under ``(scope, key)``."""
+        value = self.redis.get(self.idem_key(game_id, *key))
         return bytes(value) if value is not None else None
 
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:

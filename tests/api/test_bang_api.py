@@ -102,16 +102,13 @@ def test_r43_a_timed_out_discard_is_drawn_from_the_generator_and_audited(
     assert client.get(f"/v1/games/{game['id']}/audit").get_json()["ok"]
     # a referee that swapped the drawn default and rebuilt the chain is still caught
     from referee.audit import audit_log
-    from referee.store import chain_hash
+    from tests.forge import rechain
     lines = [json.loads(x) for x in client.get(f"/v1/games/{game['id']}/log").get_data(as_text=True).splitlines()]
     head, events = lines[0], lines[1:]
     target = next(e for e in events if (e["data"].get("by") or {}).get("drawn_from") == 6)
     target["data"]["move"] = next(m for m in seen["legal_moves"] if m != target["data"]["move"])
-    prev = head["hash"]
-    for env in events:
-        env["prev"] = prev
-        env["hash"] = prev = chain_hash(prev, {k: v for k, v in env.items() if k != "hash"})
-    report = audit_log(head["header"], head["hash"], events)
+    report = audit_log(head["header"], head["hash"], rechain(head["hash"], events))
     assert not report["ok"]
     assert next(c for c in report["checks"] if c["name"] == "hash_chain")["ok"]
     assert any(c["name"] == "randomness" and not c["ok"] for c in report["checks"])
+    assert report["divergence"]["seq"] == target["seq"] and report["divergence"]["field"] == "data.move"

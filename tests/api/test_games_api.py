@@ -7,7 +7,8 @@ import json
 import threading
 from typing import Any
 
-from referee.store import canonical, chain_hash, sha256_hex
+from referee.engine import verify_received
+from referee.store import canonical, sha256_hex
 from tests.api.helpers import auth, create, move, ndjson, play_to_end, view
 
 SETUP = {"turn": 0, "seats": [{"card": ["CHEST", "SWORD"]}, {"card": ["SHIP", "SKULL"]},
@@ -175,8 +176,12 @@ def test_idempotent_retry_returns_the_original_bytes_and_appends_nothing(client:
     again = move(client, game, 0, {"type": "roll"}, headers=key)
     assert again.status_code == 201 and again.get_data() == first.get_data()
     assert view(client, game)["version"] == version
+    changed = move(client, game, 0, {"type": "pass"}, headers=key)
+    assert changed.status_code == 422 and changed.get_json()["code"] == "idempotency_key_reused"
+    # keys are scoped to their caller: another seat's same key is its own, and
+    # learns nothing of seat 0's
     other = move(client, game, 1, {"type": "pass"}, headers=key)
-    assert other.status_code == 422 and other.get_json()["code"] == "idempotency_key_reused"
+    assert other.status_code == 201 and other.get_json()["version"] == version + 2
 
 
 def test_race_many_threads_on_one_version_exactly_one_wins(app: Any) -> None:
@@ -200,10 +205,7 @@ def test_race_many_threads_on_one_version_exactly_one_wins(app: Any) -> None:
         t.join()
     assert statuses.count(201) == 1 and statuses.count(409) == 14
     log = ndjson(client.get(f"/v1/games/{game['id']}/log", headers=auth("admin-secret")).get_data(as_text=True))
-    prev = log[0]["hash"]
-    for env in log[1:]:
-        assert env["prev"] == prev and chain_hash(prev, {k: v for k, v in env.items() if k != "hash"}) == env["hash"]
-        prev = env["hash"]
+    assert verify_received(log[1:], prev=log[0]["hash"]) == []
 
 
 def test_moves_after_the_end_are_410(client: Any, clock: Any, service: Any) -> None:
@@ -219,9 +221,11 @@ def test_events_are_redacted_per_seat_and_sealed(client: Any) -> None:
     mine = client.get(f"/v1/games/{game['id']}/events", headers=auth(game["seats"][0]["token"])).get_json()
     text = json.dumps(mine)
     assert "CHEST-SWORD" in text and "SHIP-SKULL" not in text
-    sealed = [e for e in mine["events"] if e.get("redacted")]
-    assert sealed and all(len(e["sealed"]) == 64 and "hash" not in e for e in sealed)
+    redacted = [e for e in mine["events"] if e.get("redacted")]
+    assert redacted and all(len(e["commit"]) == 64 and "salt" not in e for e in redacted)
+    assert all("salt" in e for e in mine["events"] if not e.get("redacted"))
     assert [e["seq"] for e in mine["events"]] == list(range(1, mine["version"] + 1))
+    assert verify_received(mine["events"]) == []  # a seat checks the chain over what it received
 
 
 def test_events_after_n_and_long_poll_wakes_on_a_move(app: Any) -> None:

@@ -5,13 +5,12 @@ import threading
 
 import redis
 
-from referee.store import EventStore, canonical, chain_hash, sha256_hex
+from referee.engine import envelope
+from referee.store import EventStore, canonical, sha256_hex
 
 
 def _env(seq: int, prev: str) -> dict:
-    env = {"seq": seq, "type": "x", "data": {"n": seq}, "actor": 0, "at": 1, "prev": prev}
-    env["hash"] = chain_hash(prev, env)
-    return env
+    return envelope("seed", seq, "x", {"n": seq}, 0, 1, prev)
 
 
 def _new(store: EventStore, gid: str = "g1") -> str:
@@ -73,9 +72,9 @@ def test_idempotency_record_is_written_with_the_append(redis_client: redis.Redis
     last = _new(store)
     e2 = _env(2, last)
     assert store.append("g1", 1, [e2], last_hash=e2["hash"], rng=0, status="active",
-                        idem_key="k", idem_record=b"fp\nbody").outcome == "ok"
+                        idem_key=("seat:0", "k"), idem_record=b"fp\nbody").outcome == "ok"
     again = store.append("g1", 2, [_env(3, e2["hash"])], last_hash="z", rng=0, status="active",
-                         idem_key="k", idem_record=b"other")
+                         idem_key=("seat:0", "k"), idem_record=b"other")
     assert (again.outcome, again.record) == ("idem", b"fp\nbody")
     assert store.head("g1")[0] == 2
 

@@ -1,0 +1,104 @@
+"""The hash chain of a game's log, format 2 (README, "The hash chain").
+
+An event's data enters the chain only through a salted commitment, so every
+value of the chain is a function of what a viewer may see plus salts he
+cannot guess (DESIGN.md, "The chain must hide what it protects")::
+
+    salt(seq)   = hex(HMAC-SHA256(key=utf8(seed), msg=utf8("event:" + str(seq))))
+    commit(seq) = sha256_hex(salt(seq) + canonical(data))
+    link(seq)   = the event's {"seq", "type", "actor", "at", "commit", "prev"}
+    hash(seq)   = sha256_hex(prev + canonical(link(seq)))
+
+``prev`` is the previous event's ``hash``; for event 1 it is the header hash
+``sha256_hex(canonical(header))``. A salt is handed out with its event to
+whoever may see the event's data (everyone, for a public event) and to
+everyone once the game is over (the seed is revealed, every salt follows).
+Format 1 hashed the data straight into the chain: a hidden card could be
+brute-forced from its neighbours' hashes, so its logs are refused.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from typing import Any, Mapping, Sequence
+
+#: the log format this referee writes and the verifier reads (the header's ``log_format``)
+LOG_FORMAT = 2
+#: the fields of an event that are chained; ``data`` only through ``commit``
+LINK_FIELDS = ("seq", "type", "actor", "at", "commit", "prev")
+
+
+def canonical(obj: Any) -> str:
+    """DESIGN.md's canonical JSON: sorted keys, ``(",", ":")`` separators, UTF-8 as is."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def sha256_hex(text: str | bytes) -> str:
+    return hashlib.sha256(text.encode() if isinstance(text, str) else text).hexdigest()
+
+
+def _hmac_hex(seed: str, label: str) -> str:
+    return hmac.new(seed.encode(), label.encode(), hashlib.sha256).hexdigest()
+
+
+def event_salt(seed: str, seq: int) -> str:
+    """The salt of event ``seq``: ``HMAC-SHA256(seed, "event:<seq>")`` hex."""
+    return _hmac_hex(seed, f"event:{seq}")
+
+
+def secret_salt(seed: str, name: str) -> str:
+    """The salt of one dealt secret: ``HMAC-SHA256(seed, "secret:<name>")`` hex."""
+    return _hmac_hex(seed, f"secret:{name}")
+
+
+def bot_seed(seed: str, seat: int, version: int) -> str:
+    """The key of a built-in bot's generator for one decision:
+    ``HMAC-SHA256(seed, "bot:<seat>:<version>")`` hex. Secret while the game
+    runs (no opponent can predict a bluff), re-derived by the audit after it."""
+    return _hmac_hex(seed, f"bot:{seat}:{version}")
+
+
+def commitment(salt: str, value: Any) -> str:
+    """``sha256_hex(salt + canonical(value))``."""
+    return sha256_hex(salt + canonical(value))
+
+
+def header_hash(header: Mapping[str, Any]) -> str:
+    return sha256_hex(canonical(header))
+
+
+def link_hash(event: Mapping[str, Any]) -> str:
+    """``sha256_hex(prev + canonical(link))`` over the chained fields only."""
+    link = {name: event[name] for name in LINK_FIELDS}
+    return sha256_hex(str(event["prev"]) + canonical(link))
+
+
+def envelope(seed: str, seq: int, type_: str, data: Mapping[str, Any], actor: int | None, at: int,
+             prev: str) -> dict[str, Any]:
+    """A stored event: its chained fields, ``hash``, and the opening ``{data, salt}``."""
+    salt = event_salt(seed, seq)
+    env: dict[str, Any] = {"seq": seq, "type": type_, "actor": actor, "at": at,
+                           "commit": commitment(salt, dict(data)), "prev": prev}
+    env["hash"] = link_hash(env)
+    env["data"], env["salt"] = dict(data), salt
+    return env
+
+
+def verify_received(events: Sequence[Mapping[str, Any]], prev: str | None = None) -> list[str]:
+    """What a viewer can check at any moment over the events he received
+    (consecutive, as a page or a stream gives them): every link hashes to its
+    ``hash`` and chains to the one before (to ``prev`` for the first, when
+    given), and every event that came with its ``salt`` opens its ``commit``.
+    Returns the problems found (none: the chain holds)."""
+    problems: list[str] = []
+    for event in events:
+        seq = event.get("seq")
+        if prev is not None and event.get("prev") != prev:
+            problems.append(f"event {seq}: prev does not chain to the event before")
+        if link_hash(event) != event.get("hash"):
+            problems.append(f"event {seq}: its link does not hash to its hash")
+        if "salt" in event and commitment(str(event["salt"]), event.get("data")) != event.get("commit"):
+            problems.append(f"event {seq}: data and salt do not open its commit")
+        prev = str(event.get("hash"))
+    return problems

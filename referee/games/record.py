@@ -1,0 +1,42 @@
+"""What a game's log records around the rules' own events (README, design
+notes): the platform events of the deal and of each move. The service writes
+exactly this and the audit expects exactly this, so both come from here."""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.platform import MOVE, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED
+from referee.games.base import Event, Json, Ruleset, Seat, dealt_secrets, fold, openings, seals
+
+Produced = list[tuple[Seat | None, Event]]
+
+
+def deal(ruleset: Ruleset, events: list[Event], seed: str) -> tuple[Produced, Any, Json, frozenset[str]]:
+    """``(produced, state, dealt, opened)`` of a new game: the setup events,
+    the seals of the dealt secrets, and the openings of those already public."""
+    state = fold(ruleset, events)
+    dealt = dealt_secrets(ruleset, state)
+    produced: Produced = [(None, e) for e in events]
+    if dealt:  # DESIGN.md: secrets dealt at the start are sealed in the public log
+        produced.append((None, Event(SECRETS_SEALED, {"commitments": seals(dealt, seed)})))
+    opening = openings(ruleset, state, dealt, frozenset(), seed)
+    if opening:
+        produced.append((None, Event(SECRETS_OPENED, {"secrets": opening})))
+    return produced, state, dealt, frozenset(opening)
+
+
+def move(ruleset: Ruleset, state: Any, seat: Seat | None, record: Json, events: list[Event], dealt: Json,
+         opened: frozenset[str], seed: str) -> tuple[Produced, Any, Json | None, frozenset[str]]:
+    """``(produced, state, result, opened)`` after one accepted move: the
+    ``move`` record, the rules' events, the seals opened by what became public
+    (then and there, not only at the end), and ``seed_revealed`` at the end."""
+    state = fold(ruleset, events, state)
+    result = ruleset.result(state)
+    produced: Produced = [(seat, Event(MOVE, record))]
+    produced += [(seat, e) for e in events]
+    opening = openings(ruleset, state, dealt, opened, seed)
+    if opening:
+        produced.append((seat, Event(SECRETS_OPENED, {"secrets": opening})))
+    if result is not None:
+        produced.append((None, Event(SEED_REVEALED, {"seed": seed, "result": result})))
+    return produced, state, result, opened | frozenset(opening)
