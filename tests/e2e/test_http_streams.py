@@ -84,11 +84,20 @@ class Opened:
         head, sep, _ = self.buf.partition(b"\r\n\r\n")
         return int(head.split(b" ", 2)[1]) if sep else None
 
+    @property
+    def refused_whole(self) -> bool:
+        """A refusal (not a 200) whose whole body has arrived."""
+        head, _, body = self.buf.partition(b"\r\n\r\n")
+        if self.status in (None, 200):
+            return False
+        length = [line.split(b":", 1)[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")]
+        return bool(length) and len(body) >= int(length[0])
+
 
 def open_streams(server: Server, paths: list[str], sources: list[str], *, within_s: float = 20.0,
                  until: bytes = b"retry:") -> list[Opened]:
     """Open one raw HTTP connection per path (from the matching loopback
-    source address) and read each until ``until`` or an error status, all at
+    source address) and read each until ``until`` or a whole refusal, all at
     once, for at most ``within_s``."""
     opened = []
     for path, source in zip(paths, sources):
@@ -108,7 +117,7 @@ def open_streams(server: Server, paths: list[str], sources: list[str], *, within
                 item = key.data
                 chunk = item.sock.recv(65536)
                 item.buf += chunk
-                if not chunk or until in item.buf or (item.status is not None and item.status != 200):
+                if not chunk or until in item.buf or item.refused_whole:
                     sel.unregister(item.sock)
     return opened
 
