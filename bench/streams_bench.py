@@ -112,7 +112,7 @@ class Timed:
         u = urlparse(url)
         self.host, self.port = u.hostname or "127.0.0.1", u.port or 80
         self.conn = http.client.HTTPConnection(self.host, self.port, timeout=TIMEOUT_S)
-        self.timeouts = 0
+        self.timeouts = self.errors = 0
 
     def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[float, int, Any]:
         headers = {"Content-Type": "application/json"}
@@ -128,6 +128,8 @@ class Timed:
             self.conn.close()
             self.conn = http.client.HTTPConnection(self.host, self.port, timeout=TIMEOUT_S)
             return TIMEOUT_S, 0, None
+        if response.status >= 500:
+            self.errors += 1
         return time.perf_counter() - started, response.status, json.loads(data) if data else None
 
 
@@ -167,7 +169,7 @@ class Player:
             self.table.play(seat, move, at=body["events"][0]["at"])
             if self.rs.result(self.table.state) is not None:
                 self.new_game()
-        elif status != 0:
+        elif status < 500 and status != 0:
             raise RuntimeError(f"move refused: {status} {body}")
         return elapsed
 
@@ -187,19 +189,21 @@ def _pct(samples: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else float("nan")
 
 
-def _summary(samples: dict[str, list[float]], timeouts: int) -> dict[str, Any]:
-    out: dict[str, Any] = {"timeouts": timeouts}
+def _summary(samples: dict[str, list[float]], timed: Timed) -> dict[str, Any]:
+    out: dict[str, Any] = {"timeouts": timed.timeouts, "errors": timed.errors}
     for kind, values in samples.items():
         out[kind] = {"n": len(values), "p50_ms": _pct(values, 0.5), "p99_ms": _pct(values, 0.99)}
     return out
 
 
-def run(streams: int = STREAMS, *, worker_class: str | None = None, phase_s: float = PHASE_S) -> dict[str, Any]:
-    """Latency with no stream, then with ``streams`` idle streams, on one server."""
+def run(streams: int = STREAMS, *, worker_class: str | None = None, threads: int | None = None,
+        phase_s: float = PHASE_S) -> dict[str, Any]:
+    """Latency with no stream, then with ``streams`` idle streams, on one server
+    (`referee serve`'s defaults unless ``worker_class``/``threads`` are given)."""
     raise_nofile(streams + 1024)
     extra = ["--worker-class", worker_class] if worker_class else []
     env = {"REFEREE_STREAMS_PER_CLIENT": "off"}  # every stream comes from 127.0.0.1: capacity, not policy
-    with live_server(threads=None, extra_args=extra, extra_env=env) as (url, _):
+    with live_server(threads=threads, extra_args=extra, extra_env=env) as (url, _):
         timed = Timed(url)
         player = Player(timed)
         games = []
@@ -207,8 +211,8 @@ def run(streams: int = STREAMS, *, worker_class: str | None = None, phase_s: flo
             _, _, game = timed.call("POST", "/v1/games", {"ruleset": "bluffaneer", "players": 4})
             games.append(game["id"])
         _phase(timed, player, 1.0)  # warm up every worker's cache
-        timed.timeouts = 0
-        quiet = _summary(_phase(timed, player, phase_s), timed.timeouts)
+        timed.timeouts = timed.errors = 0
+        quiet = _summary(_phase(timed, player, phase_s), timed)
         paths = [f"/v1/games/{games[i % len(games)]}/events/stream?after=1000" for i in range(streams)]
         ctx = mp.get_context("fork")
         ours, theirs = ctx.Pipe()
@@ -216,8 +220,8 @@ def run(streams: int = STREAMS, *, worker_class: str | None = None, phase_s: flo
         holder.start()
         try:
             held: Held = ours.recv()
-            timed.timeouts = 0
-            busy = _summary(_phase(timed, player, phase_s), timed.timeouts)
+            timed.timeouts = timed.errors = 0
+            busy = _summary(_phase(timed, player, phase_s), timed)
         finally:
             ours.send("stop")
             holder.join(timeout=30)
@@ -243,6 +247,6 @@ def report(r: dict[str, Any]) -> None:
             cells.append(f"p50 {row['p50_ms']:8.2f} p99 {row['p99_ms']:8.2f} ms")
         print(f"  {label:22} {cells[0]:>28}   {cells[1]:>28}")
     print(f"  timed out (> {TIMEOUT_S:.0f} s): {r['none']['timeouts']} with none open, {r['open']['timeouts']} "
-          f"with {r['streams']} open")
+          f"with {r['streams']} open; 5xx: {r['none']['errors']} and {r['open']['errors']}")
     ratio = max(r["open"][k]["p99_ms"] / r["none"][k]["p99_ms"] for k in labels)
     print(f"  worst p99 ratio open/none {ratio:.2f}")
