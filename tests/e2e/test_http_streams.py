@@ -229,7 +229,7 @@ def test_long_poll_from_a_capped_client_answers_429(server: Server) -> None:
         close_all(mine)
 
 
-def test_half_sent_bodies_are_dropped_after_the_read_timeout_and_block_nobody(server: Server) -> None:
+def test_half_sent_bodies_and_headers_are_dropped_after_the_read_timeout_and_block_nobody(server: Server) -> None:
     # bug: 150 connections each holding a half-sent body held every request thread
     game = new_game(server)
     target = f"/v1/games/{game['id']}/moves"
@@ -239,6 +239,11 @@ def test_half_sent_bodies_are_dropped_after_the_read_timeout_and_block_nobody(se
         sock.sendall(f"POST {target} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                      f"Content-Length: 200\r\n\r\n{{\"move\": ".encode())
         stalled.append(sock)
+    slow_heads = []
+    for _ in range(50):  # and a slowloris: headers that never end
+        sock = socket.create_connection((server.host, server.port), timeout=5)
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+        slow_heads.append(sock)
     try:
         started = time.monotonic()
         check_answering(server, game)
@@ -258,9 +263,15 @@ def test_half_sent_bodies_are_dropped_after_the_read_timeout_and_block_nobody(se
             head, _, body = answer.partition(b"\r\n\r\n")
             assert b"application/problem+json" in head
             assert json.loads(body)["code"] == "request_timeout"
+        for sock in slow_heads:  # closed without an answer once the read timeout passes
+            sock.settimeout(max(0.1, deadline - time.monotonic()))
+            try:
+                assert sock.recv(65536) == b""
+            except TimeoutError:
+                pytest.fail("half-sent headers still hold their connection")
         assert time.monotonic() - started < 10 * READ_TIMEOUT_S + 5
     finally:
-        for sock in stalled:
+        for sock in stalled + slow_heads:
             sock.close()
 
 
