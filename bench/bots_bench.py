@@ -20,10 +20,9 @@ import time
 from collections import defaultdict
 from typing import Any, Callable
 
-from referee.bots.heuristic import CHOOSERS
 from referee.games import registry
-from referee.games.base import Move, seat_view
-from referee.games.rng import Rng
+from referee.engine.protocol import Move, seat_view
+from referee.engine.rng import Rng
 from referee.games.sim import Table, playout
 
 BLUFF_PLAYERS, BLUFF_GAMES = 4, 1200
@@ -49,7 +48,7 @@ class _Clock:
 def _chooser(ruleset: str, heuristic: tuple[bool, ...], game: str,
              clock: _Clock) -> Callable[[Table, int, list[Move]], Move]:
     """Seat -> policy: the heuristic on its seat's view, or uniform random."""
-    choose = CHOOSERS[ruleset]
+    choose = registry.heuristic(ruleset)
     bot_rng = Rng(f"heuristic:{game}".encode())
     random_rng = Rng(f"random:{game}".encode())
 

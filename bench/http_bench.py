@@ -16,7 +16,7 @@ import redis
 
 from bench.server import live_server
 from referee.games import registry
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 from referee.games.sim import Table
 from referee.service import GameService
 from referee.store import EventStore

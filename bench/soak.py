@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from referee.games import registry
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 from referee.games.sim import Table, playout, random_chooser
 
 

@@ -10,12 +10,12 @@ from flask import Flask, Response, g, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from referee.games.base import IllegalMove, RefereeError
+from referee.api.context import refuse_token_in_url
+from referee.engine.protocol import IllegalMove, RefereeError
 from referee.metrics import LATENCY, REQUESTS
 from referee.service import GameService
-from referee.ratelimit import RateLimiter
-from referee.ratelimit import parse as parse_limit
-from referee.store import EventStore, canonical, sha256_hex
+from referee import ratelimit
+from referee.store import EventStore, canonical
 
 PROBLEM = "application/problem+json"
 
@@ -59,6 +59,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(bots.bp)
     _register_errors(app)
     _register_metrics(app)
+    app.before_request(refuse_token_in_url)
     _register_rate_limit(app)
     _register_cors(app)
     return app
@@ -89,29 +90,12 @@ def _register_cors(app: Flask) -> None:
         return response
 
 
-#: probes and the contract are never limited
-UNLIMITED = frozenset({"meta.health", "meta.metrics", "meta.openapi"})
-
-
 def _register_rate_limit(app: Flask) -> None:
-    limits = parse_limit(app.config["RATE_LIMIT"])
-    if limits is None:
-        return
-    limiter = RateLimiter(*limits)
-
-    @app.before_request
-    def limit() -> Response | None:
-        if request.endpoint in UNLIMITED:
-            return None
-        header = request.headers.get("Authorization", "")
-        key = "t:" + sha256_hex(header) if header else "a:" + (request.remote_addr or "?")
-        wait = limiter.take(key)
-        if wait <= 0:
-            return None
-        response = problem(429, "rate_limited", f"too many requests: retry in {wait:.2f} s",
-                           retry_after=round(wait, 3))
-        response.headers["Retry-After"] = str(max(1, int(wait + 0.999)))
-        return response
+    """Flask-Limiter on the app's Redis, keyed on the verified caller, failed
+    authentication counted per address; the client address honours
+    ``REFEREE_TRUSTED_PROXIES`` (see ``referee.ratelimit``)."""
+    ratelimit.trust_proxies(app)
+    ratelimit.install(app, app.extensions["referee.service"].store.redis)
 
 
 def _register_errors(app: Flask) -> None:

@@ -29,6 +29,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     argv = [sys.executable, "-m", "gunicorn", "referee.wsgi:app", "--bind", f"{args.host}:{args.port}",
             "--workers", str(args.workers), "--worker-class", args.worker_class,
             "--access-logfile", "-" if args.access_log else "/dev/null",
+            "--logger-class", "referee.accesslog.RedactingLogger",  # no ?token= in the access log
             # gevent: a request's headers (and an idle keep-alive connection) get this long;
             # referee.wsgi gives its body as long again
             "--keep-alive", str(read_timeout), "--timeout", "60",
@@ -63,19 +64,38 @@ def _raise_open_files(wanted: int) -> None:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    """A non-forking RQ worker (with the scheduler) on the referee queue, and
-    a sweeper thread that re-enqueues turns a dead worker lost."""
+    """A non-forking RQ worker on the referee queue, RQ's scheduler in a
+    thread of it (never a child that could outlive it: workers/scheduler.py),
+    and a sweeper thread that re-enqueues turns a dead worker lost. SIGTERM
+    or SIGINT: the current job ends, then the scheduler releases its lock."""
     import threading
 
     import redis
     from rq import SimpleWorker
 
     from referee.scheduling import QUEUE
+    from workers.scheduler import SchedulerThread
+
+    def stop_now(signum: int, frame: object) -> None:
+        raise SystemExit(0)  # through the finally below; RQ installs its own handlers once it works
+    signal.signal(signal.SIGTERM, stop_now)
+    signal.signal(signal.SIGINT, stop_now)
     client = redis.Redis.from_url(_redis_url())
-    if not args.burst:
-        threading.Thread(target=_sweeper, args=(client, args.stall_s), daemon=True).start()
-    worker = SimpleWorker([QUEUE], connection=client)
-    worker.work(burst=args.burst, with_scheduler=True, logging_level="WARNING")
+    scheduler = None
+    try:
+        if not args.burst:
+            threading.Thread(target=_sweeper, args=(client, args.stall_s), daemon=True).start()
+            scheduler = SchedulerThread(client, [QUEUE])
+            scheduler.start()
+        worker = SimpleWorker([QUEUE], connection=client)
+        # burst: RQ moves due jobs once, in this process
+        worker.work(burst=args.burst, with_scheduler=args.burst, logging_level="WARNING")
+    finally:
+        if scheduler is not None:
+            # a second signal must not cut the release short (a few Redis calls)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            scheduler.stop()
     return 0
 
 
@@ -110,7 +130,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         done, total = tournament["games_finished"], tournament["games_total"]
         bar = "#" * int(40 * done / total)
         print(f"\r[{bar:<40}] {done}/{total}", end="", flush=True)
-        if tournament["status"] == "finished":
+        if tournament["status"] != "running":  # finished, or cancelled
             break
         time.sleep(args.poll)
     print()
@@ -127,6 +147,12 @@ def cmd_webhook_bot(args: argparse.Namespace) -> int:
     from referee.bots.example_server import serve
     serve(args.port, args.secret, args.policy, args.host)
     return 0
+
+
+def cmd_contract(args: argparse.Namespace) -> int:
+    """openapi.yaml's generated part against the rulesets' code."""
+    from referee import contract
+    return contract.main(["--write"] if args.write else [])
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
@@ -189,24 +215,28 @@ def format_standings(rows: list[dict]) -> str:  # type: ignore[type-arg]
 
 
 def cmd_redis(args: argparse.Namespace) -> int:
-    """A real Redis in the foreground, AOF on, data in ``--dir``."""
-    from referee.redis_server import command
-    os.execv(command(args.port, Path(args.dir))[0], command(args.port, Path(args.dir)))
+    """A real Redis in the foreground, AOF on (fsync per ``--appendfsync``), data in ``--dir``."""
+    from referee.redis_server import command, fsync_from_env
+    argv = command(args.port, Path(args.dir), appendfsync=args.appendfsync or fsync_from_env())
+    os.execv(argv[0], argv)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Redis (unless REDIS_URL is set), a worker and the API; Ctrl+C stops all."""
-    from referee.redis_server import start
+    from referee.redis_server import die_with_parent, fsync_from_env, start
     children: list[subprocess.Popen[bytes]] = []
     env = dict(os.environ)
     if "REDIS_URL" not in os.environ:
-        print(f"referee: starting Redis on 127.0.0.1:{args.redis_port} (AOF in {args.dir})", flush=True)
-        children.append(start(args.redis_port, Path(args.dir), quiet=True))
+        fsync = args.appendfsync or fsync_from_env()
+        print(f"referee: starting Redis on 127.0.0.1:{args.redis_port} (AOF in {args.dir}, "
+              f"appendfsync {fsync})", flush=True)
+        children.append(start(args.redis_port, Path(args.dir), quiet=True, appendfsync=fsync))
         env["REDIS_URL"] = f"redis://127.0.0.1:{args.redis_port}/0"
     exe = [sys.executable, "-m", "referee.cli"]
-    children.append(subprocess.Popen(exe + ["worker"], env=env))
+    # each child ends with this process, even when it is killed with SIGKILL
+    children.append(subprocess.Popen(exe + ["worker"], env=env, preexec_fn=die_with_parent()))
     children.append(subprocess.Popen(exe + ["serve", "--port", str(args.port), "--workers", str(args.workers)],
-                                     env=env))
+                                     env=env, preexec_fn=die_with_parent()))
     print(f"referee: API on http://127.0.0.1:{args.port}  (Ctrl+C stops everything)", flush=True)
 
     def stop(*_: object) -> None:
@@ -228,6 +258,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     print("referee: a child process exited; stopping the rest", file=sys.stderr, flush=True)
     stop()
     return 1
+
+
+def _fsync_option(parser: argparse.ArgumentParser) -> None:
+    from referee.redis_server import FSYNC_POLICIES
+    parser.add_argument("--appendfsync", choices=FSYNC_POLICIES, default=None,
+                        help="when the AOF is synced to disk: always (every write), everysec (the default: "
+                             "at most ~1 s of writes lost on a power cut) or no (when the OS flushes); "
+                             "env REFEREE_REDIS_FSYNC")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -255,12 +293,14 @@ def main(argv: list[str] | None = None) -> int:
     red = sub.add_parser("redis", help="run a real Redis server in the foreground")
     red.add_argument("--port", type=int, default=DEFAULT_REDIS_PORT)
     red.add_argument("--dir", default="var/redis")
+    _fsync_option(red)
     red.set_defaults(func=cmd_redis)
     run = sub.add_parser("run", help="Redis + worker + API together")
     run.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8000)))
     run.add_argument("--redis-port", type=int, default=DEFAULT_REDIS_PORT)
     run.add_argument("--dir", default="var/redis")
     run.add_argument("--workers", type=int, default=2)
+    _fsync_option(run)
     run.set_defaults(func=cmd_run)
     tour = sub.add_parser("tournament", help="run a tournament through the API and print the standings")
     tour.add_argument("--url", default=os.environ.get("REFEREE_URL", "http://127.0.0.1:8000"))
@@ -288,7 +328,12 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("--at", type=int, required=True, help="the version (an event's seq)")
     rep.add_argument("--seat", type=int, default=None, help="the seat (default: a spectator)")
     rep.set_defaults(func=cmd_replay)
+    con = sub.add_parser("contract", help="check (or --write) openapi.yaml's schemas generated from the rulesets")
+    con.add_argument("--write", action="store_true")
+    con.set_defaults(func=cmd_contract)
     args = parser.parse_args(argv)
+    if args.func in (cmd_audit, cmd_replay):  # `referee replay … | head` ends quietly
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     return int(args.func(args) or 0)
 
 

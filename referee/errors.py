@@ -1,4 +1,4 @@
-"""Refusals of the platform (the rules' own live in ``referee.games.base``).
+"""Refusals of the platform (the rules' own live in ``referee.engine.protocol``).
 
 Every refusal becomes an RFC 9457 problem response with a stable ``code``.
 """
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import RefereeError
+from referee.engine.protocol import RefereeError
 
 
 class ApiError(RefereeError):
@@ -28,5 +28,6 @@ def version_conflict(current: int, expected: int) -> ApiError:
                     current_version=current)
 
 
-def game_over(version: int) -> ApiError:
-    return ApiError(410, "game_over", "the game is over: no move is accepted", current_version=version)
+def game_over(version: int, rule: str | None = None) -> ApiError:
+    """410: the game is over (``rule``: the ruleset's rule that says so, e.g. F33)."""
+    return ApiError(410, "game_over", "the game is over: no move is accepted", rule=rule, current_version=version)

@@ -1,48 +1,248 @@
-"""Per-caller rate limiting (HTTP 429): a token bucket per seat token (or,
-without one, per client address), kept in each referee process.
+"""Rate limiting (HTTP 429) with Flask-Limiter, counted in the app's Redis so
+the limit holds across referee processes and machines.
 
-``REFEREE_RATE_LIMIT`` is ``"<per second>/<burst>"`` (default ``50/100``)
-or ``off``. With N gunicorn workers a caller may get up to N times the rate;
-the limit protects the referee from a runaway client, it is not a quota."""
+Who is counted is the caller's *verified* identity: a seat token of the game
+in the URL, a bot's secret on that bot's route, a tournament's cancel token
+on that tournament, or the admin token. Anything else — no credential, or one
+that does not verify — is counted by client address (an IPv6 address by its
+/64), so a fresh junk token per request is limited exactly like no token.
+
+Failed authentication (a 401, or a token refused as the admin token) is also
+counted per address against its own, tighter limit. Once that is spent, every
+request from the address that carries a credential is refused with 429, a
+good one too (a 429 that only wrong guesses got would tell a guesser which
+guess was right); requests without a credential are served as usual.
+
+Settings (app config, else the environment):
+
+- ``RATE_LIMIT`` / ``REFEREE_RATE_LIMIT``: ``<per second>/<burst>`` (default
+  ``50/100``: a moving window of ``burst`` requests per ``ceil(burst/rate)``
+  seconds), or the limits notation (``600/minute``, ``20/second;600/minute``),
+  or ``off`` (no limiting at all);
+- ``AUTH_FAIL_LIMIT`` / ``REFEREE_AUTH_FAIL_LIMIT``: the failed-authentication
+  limit per address (default ``10/minute``), same notations, or ``off``;
+- ``TRUSTED_PROXIES`` / ``REFEREE_TRUSTED_PROXIES``: how many reverse proxies
+  in front of the referee append to ``X-Forwarded-For`` (default ``0``: the
+  socket's address is the client's). See :func:`trust_proxies`.
+"""
 from __future__ import annotations
 
+import hmac
+import ipaddress
+import json
+import math
+import os
+import re
 import threading
 import time
 from collections import OrderedDict
-from typing import Callable
+from typing import Any, Callable, cast
+
+import limits
+import redis
+from flask import Flask, Response, current_app, g, request
+from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded, RequestLimit
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from referee.api.context import QUERY_TOKEN_ENDPOINTS, service
+from referee.engine.protocol import RefereeError
+from referee.store import sha256_hex
+
+DEFAULT = "50/100"
+DEFAULT_AUTH_FAIL = "10/minute"
+#: probes and the contract are never limited
+UNLIMITED = frozenset({"meta.health", "meta.metrics", "meta.openapi"})
+_LEGACY = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(?:/\s*(\d+(?:\.\d+)?))?\s*")
 
 
-def parse(setting: str | None) -> tuple[float, float] | None:
-    """``"50/100"`` -> (50.0, 100.0); ``off`` -> None."""
+def parse(setting: str | None) -> str | None:
+    """A setting as a limits string (``None`` for ``off``): ``"50/100"`` ->
+    ``"100 per 2 second"``, ``"5"`` (burst twice the rate) -> ``"10 per 2
+    second"``; the limits notation passes through once it parses."""
     if setting is None or setting.strip().lower() in ("off", "0", "none", ""):
         return None
-    rate, _, burst = setting.partition("/")
-    r = float(rate)
-    b = float(burst) if burst else 2 * r
-    if r <= 0 or b < 1:
-        raise ValueError(f"bad REFEREE_RATE_LIMIT {setting!r}: use <per second>/<burst> or off")
-    return r, b
+    legacy = _LEGACY.fullmatch(setting)
+    if legacy:
+        rate = float(legacy[1])
+        burst = float(legacy[2]) if legacy[2] else 2 * rate
+        if rate <= 0 or burst < 1:
+            raise ValueError(f"bad rate limit {setting!r}: use <per second>/<burst>, e.g. 50/100, or off")
+        return f"{int(burst)} per {max(1, math.ceil(burst / rate))} second"
+    try:
+        items = limits.parse_many(setting)
+    except ValueError:
+        items = []
+    if not items or any(item.amount < 1 for item in items):
+        raise ValueError(f"bad rate limit {setting!r}: use <per second>/<burst> (50/100), "
+                         "the limits notation (600/minute) or off")
+    return setting.strip()
 
 
-class RateLimiter:
-    def __init__(self, rate: float, burst: float, *, clock: Callable[[], float] = time.monotonic,
-                 max_keys: int = 100_000) -> None:
-        self.rate, self.burst, self.clock, self.max_keys = rate, burst, clock, max_keys
-        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+def trust_proxies(app: Flask) -> None:
+    """Behind ``n`` reverse proxies, the client's address is the ``n``-th
+    entry from the right of ``X-Forwarded-For`` (werkzeug's ProxyFix). Set
+    it to the real number of proxies: with more, a client could name any
+    address it likes; with 0 (default) the header is ignored."""
+    hops = int(_setting(app, "TRUSTED_PROXIES", "0") or 0)
+    if hops < 0:
+        raise ValueError("REFEREE_TRUSTED_PROXIES is a number of proxies, 0 or more")
+    if hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
+
+
+def _setting(app: Flask, name: str, default: str) -> str:
+    value = app.config.get(name)
+    return str(value if value is not None else os.environ.get(f"REFEREE_{name}", default))
+
+
+# -- who is asking --------------------------------------------------------------
+def client_address() -> str:
+    """The client's address (after ProxyFix); an IPv6 client by its /64, the
+    smallest block a single host is usually given."""
+    raw = request.remote_addr or "?"
+    try:
+        ip = ipaddress.ip_address(raw)
+    except ValueError:
+        return raw
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def presented_token() -> str | None:
+    """The credential the request carries, if well formed (no verification)."""
+    header = request.headers.get("Authorization")
+    if header is not None:
+        scheme, _, token = header.partition(" ")
+        return token.strip() or None if scheme.lower() == "bearer" else None
+    if request.endpoint in QUERY_TOKEN_ENDPOINTS:
+        return request.args.get("token") or None
+    return None
+
+
+def carries_credential() -> bool:
+    return "Authorization" in request.headers or (
+        request.endpoint in QUERY_TOKEN_ENDPOINTS and "token" in request.args)
+
+
+class TokenHashes:
+    """The seat-token hashes of games, by id: they never change, so a small
+    per-process LRU saves the lookup (one HGETALL on a miss)."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._hashes: OrderedDict[str, tuple[str, ...]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def take(self, key: str) -> float:
-        """0.0 if ``key`` may make a request now, else the seconds to wait."""
-        now = self.clock()
+    def of(self, game_id: str) -> tuple[str, ...]:
         with self._lock:
-            tokens, last = self._buckets.pop(key, (self.burst, now))
-            tokens = min(self.burst, tokens + (now - last) * self.rate)
-            if tokens >= 1:
-                self._buckets[key] = (tokens - 1, now)
-                wait = 0.0
-            else:
-                self._buckets[key] = (tokens, now)
-                wait = (1 - tokens) / self.rate
-            while len(self._buckets) > self.max_keys:
-                self._buckets.popitem(last=False)
-        return wait
+            found = self._hashes.get(game_id)
+            if found is not None:
+                self._hashes.move_to_end(game_id)
+                return found
+        meta = service().store.meta(game_id)
+        hashes = tuple(json.loads(meta["tokens"])) if meta and "tokens" in meta else ()
+        if hashes:
+            with self._lock:
+                self._hashes[game_id] = hashes
+                while len(self._hashes) > self.size:
+                    self._hashes.popitem(last=False)
+        return hashes
+
+
+def verified_identity(token: str, hashes: TokenHashes) -> str | None:
+    """``admin``, ``seat:<game>:<seat>``, ``bot:<id>`` or ``tournament:<id>``
+    when ``token`` proves it on this route; ``None`` otherwise."""
+    admin = current_app.config.get("ADMIN_TOKEN")
+    if admin and hmac.compare_digest(token.encode(), str(admin).encode()):
+        return "admin"
+    args = request.view_args or {}
+    digest = sha256_hex(token)
+    if "game_id" in args:
+        for seat, expected in enumerate(hashes.of(str(args["game_id"]))):
+            if hmac.compare_digest(digest, expected):
+                return f"seat:{args['game_id']}:{seat}"
+    elif "bot_id" in args:
+        found = service().bots.get(str(args["bot_id"]))
+        if found is not None and hmac.compare_digest(digest, sha256_hex(found[1])):
+            return f"bot:{args['bot_id']}"
+    elif "tournament_id" in args:
+        from referee.tournaments import Tournaments
+        if Tournaments(service()).cancel_token_matches(str(args["tournament_id"]), token):
+            return f"tournament:{args['tournament_id']}"
+    return None
+
+
+def caller_key(hashes: TokenHashes) -> Callable[[], str]:
+    def key() -> str:
+        cached: str | None = g.get("rate_limit_caller")
+        if cached is None:
+            token = presented_token()
+            identity = None
+            if token is not None:
+                try:
+                    identity = verified_identity(token, hashes)
+                except (RefereeError, redis.RedisError, ValueError):
+                    identity = None  # cannot verify now: count by address
+            cached = g.rate_limit_caller = identity or "addr:" + client_address()
+        return cached
+    return key
+
+
+def address_key() -> str:
+    return "addr:" + client_address()
+
+
+def auth_failed(response: Response) -> bool:
+    """The request's credential verified as nothing and was refused for it: a
+    401, or a 403 where it was tried as the admin token (``is_admin``)."""
+    unverified = str(g.get("rate_limit_caller", "addr:")).startswith("addr:")
+    refused = response.status_code == 401 or (response.status_code == 403 and bool(g.get("admin_token_refused")))
+    return unverified and refused
+
+
+# -- the limiter ------------------------------------------------------------------
+def _refusal(detail: str) -> Callable[[RequestLimit], Response]:
+    def refuse(limit: RequestLimit) -> Response:
+        from referee.app import problem
+        wait = max(0.001, limit.window[0] - time.time())
+        response = problem(429, "rate_limited", f"{detail}: retry in {wait:.2f} s", retry_after=round(wait, 3))
+        response.headers["Retry-After"] = str(max(1, math.ceil(wait)))
+        return response
+    return refuse
+
+
+def install(app: Flask, client: Any) -> Limiter | None:
+    """Limit ``app`` (see the module doc); ``client`` is the app's Redis."""
+    general = parse(_setting(app, "RATE_LIMIT", DEFAULT))
+    if general is None:
+        return None
+    auth = parse(_setting(app, "AUTH_FAIL_LIMIT", DEFAULT_AUTH_FAIL))
+    hashes = TokenHashes()
+    app_limits: list[str | Callable[[], str] | ApplicationLimit] = [ApplicationLimit(
+        general, key_function=caller_key(hashes), scope="calls", on_breach=_refusal("too many requests"))]
+    if auth is not None:
+        app_limits.append(ApplicationLimit(
+            auth, key_function=address_key, scope="auth-failures", exempt_when=lambda: not carries_credential(),
+            deduct_when=auth_failed, on_breach=_refusal("too many failed authentications from this address")))
+    limiter = Limiter(
+        caller_key(hashes), application_limits=app_limits, strategy="moving-window",
+        storage_uri="redis://", storage_options=cast(dict[str, str | int], {"connection_pool": client.connection_pool}),
+        key_prefix="referee", request_identifier=lambda: request.endpoint or "unrouted",
+        headers_enabled=False, swallow_errors=False)
+    limiter.request_filter(lambda: request.endpoint in UNLIMITED)
+    limiter.init_app(app)
+    app.register_error_handler(RateLimitExceeded, _limited)
+    return limiter
+
+
+def _limited(err: RateLimitExceeded) -> Response:
+    """The problem response built at the breach (or a plain one, should building it have failed)."""
+    if isinstance(err.response, Response):
+        return err.response
+    from referee.app import problem
+    response = problem(429, "rate_limited", "too many requests: retry later", retry_after=1)
+    response.headers["Retry-After"] = "1"
+    return response

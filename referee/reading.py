@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from referee.engine import LINK_FIELDS, canonical, commitment, secret_salt
 from referee.engine.platform import MOVE, PLATFORM_EVENTS, PUBLIC_EVENTS, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED
 from referee.errors import ApiError
-from referee.games.base import Event, Json, Seat
+from referee.engine.protocol import Event, Json, Seat
 
 if TYPE_CHECKING:
     from referee.service import Game, GameService

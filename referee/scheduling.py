@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 import redis
 from rq import Queue, Retry
 
-from referee.games.base import Seat
+from referee.engine.protocol import Seat
 
 QUEUE = "referee"
 WATCH = "referee:watch"

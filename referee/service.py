@@ -16,10 +16,10 @@ from typing import Any, Callable, Mapping, Protocol
 from referee.bots import BUILT_IN
 from referee.errors import ApiError, game_over, not_found, version_conflict
 from referee.games import registry
-from referee.games import record
-from referee.games.base import (Event, GameConfig, Json, Move, RefereeError, Ruleset, Seat, draw_default, fold,
+from referee.engine import record
+from referee.engine.protocol import (Event, GameConfig, Json, Move, RefereeError, Ruleset, Seat, draw_default, fold,
                                  seat_view)
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 from referee.engine import LOG_FORMAT, canonical, envelope, header_hash, sha256_hex
 from referee.engine.platform import PLATFORM_EVENTS, SECRETS_OPENED
 from referee.reading import present
@@ -134,12 +134,13 @@ class GameService:
         n = len(seat_specs)
         if not ruleset.min_players <= n <= ruleset.max_players:
             raise ApiError(422, "bad_player_count",
-                           f"{ruleset.name} takes {ruleset.min_players}–{ruleset.max_players} players, not {n}")
+                           f"{ruleset.name} takes {ruleset.min_players}–{ruleset.max_players} players, not {n}",
+                           rule=ruleset.platform_rules.get("player_count"))
         opts = dict(options or {})
         turn_timeout_s = _turn_timeout(opts.pop("turn_timeout_s", None))
-        carry = opts.pop("carry_characters_from", None)
+        carry = opts.pop(ruleset.carry_option, None) if ruleset.carry_option else None
         if carry is not None:
-            opts["characters"] = self._carried_characters(carry, ruleset, n)
+            opts.update(self._carried_over(carry, ruleset, n))
         opts = ruleset.validate_options(opts, n)
         for spec in seat_specs:
             self._check_bot(spec.get("bot"), ruleset.name)
@@ -184,24 +185,27 @@ class GameService:
                        "bot": header["seats"][i]["bot"]} for i in range(n)],
         }
 
-    def _carried_characters(self, game_id: Any, ruleset: Ruleset, players: int) -> list[str | None]:
-        """R84: the characters of the players still alive at the end of a
-        finished game of the same ruleset and size (public once it is over)."""
-        if "characters" not in ruleset.options_schema.get("properties", {}):
-            raise ApiError(422, "invalid_options", f"{ruleset.name} has no carry_characters_from")
+    def _carried_over(self, game_id: Any, ruleset: Ruleset, players: int) -> dict[str, Any]:
+        """The options a finished game of the same ruleset carries into a new
+        one (the ruleset's ``carry_option``, e.g. BANG! R84)."""
+        name = ruleset.carry_option
         if not isinstance(game_id, str):
-            raise ApiError(422, "invalid_options", "carry_characters_from is a game id")
+            raise ApiError(422, "invalid_options", f"{name} is a game id")
         try:
             previous = self.load(game_id)
         except ApiError:
-            raise ApiError(422, "invalid_options", f"carry_characters_from: no game {game_id!r}", rule="R84") from None
-        if previous.ruleset.name != ruleset.name or previous.players != players or previous.status != "finished":
-            raise ApiError(422, "invalid_options", "carry_characters_from names a finished game of the same "
-                           "ruleset and number of players", rule="R84")
-        seats = previous.ruleset.view(previous.state, None)["players"]
-        return [p["character"] if p["alive"] else None for p in seats]
+            raise ApiError(422, "invalid_options", f"{name}: no game {game_id!r}") from None
+        if previous.ruleset.name != ruleset.name:
+            raise ApiError(422, "invalid_options", f"{name} names a game of another ruleset")
+        try:
+            return ruleset.carry_over(previous.state, players)
+        except RefereeError as err:
+            raise ApiError(422, err.code, err.detail, rule=err.rule) from None
 
     def _check_bot(self, bot: str | None, ruleset: str) -> None:
+        if bot == "heuristic" and registry.heuristic(ruleset) is None:
+            raise ApiError(422, "no_heuristic", f"{ruleset} has no built-in heuristic bot; seat 'random' or a "
+                           "registered bot instead")
         if bot is None or bot in BUILT_IN:
             return
         found = self.bots.get(bot)
@@ -314,6 +318,7 @@ class GameService:
         expectation; if another process moved the game on, reload and decide
         again (or 409 when the client stated the version it expects).
         ``scope`` is the caller's idempotency namespace (a seat's, or the worker's)."""
+        now = self.clock()  # the receipt time: a retry after a conflict keeps it (a claim met its deadline)
         idem = (scope, idempotency_key) if idempotency_key is not None else None
         fingerprint = sha256_hex(canonical({"seat": seat, "move": move, "expected_version": expected_version}))
         fresh = False
@@ -322,8 +327,8 @@ class GameService:
                 if expected_version is not None and expected_version != game.version:
                     raise version_conflict(game.version, expected_version)
                 if game.status != "active":
-                    raise game_over(game.version)
-                body, appended = self._decide_and_append(game, seat, move, idem, fingerprint, by)
+                    raise game_over(game.version, game.ruleset.platform_rules.get("game_over"))
+                body, appended = self._decide_and_append(game, seat, move, idem, fingerprint, by, now)
             except RefereeError:
                 if idem is not None:  # a retry of a move that was already applied
                     record = self.store.idem_record(game.id, idem)
@@ -339,11 +344,11 @@ class GameService:
         raise version_conflict(game.version, expected_version if expected_version is not None else game.version)
 
     def _decide_and_append(self, game: Game, seat: Seat | None, move: Move | None,
-                           idempotency_key: tuple[str, str] | None, fingerprint: str, by: Json | None
-                           ) -> tuple[bytes, Game | None]:
+                           idempotency_key: tuple[str, str] | None, fingerprint: str, by: Json | None,
+                           now: int) -> tuple[bytes, Game | None]:
         """One attempt: ``(body, new game)``, or ``(b"", None)`` when the
-        cached version was stale."""
-        now = self.clock()
+        cached version was stale. ``now`` is the move's receipt time, stamped
+        once when it arrived and kept across retries."""
         rng = Rng(game.seed.encode(), game.rng)
         if move is None:
             drawn = draw_default(game.ruleset, game.state, seat, rng) if seat is not None else None
@@ -351,6 +356,7 @@ class GameService:
                 raise ApiError(422, "nothing_owed", f"seat {seat} owes no move now")
             move, options = drawn
             by = {**(by or {}), "drawn_from": options} if options > 1 else by
+        game.ruleset.check_move(move)  # the published move schema, enforced
         events = game.ruleset.decide(game.state, seat, move, rng=rng, now=now)
         entry: Json = {"move": move, "rng": game.rng}
         if by is not None:

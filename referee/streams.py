@@ -147,6 +147,8 @@ def slots() -> StreamSlots:
 
 
 def slot() -> contextlib.AbstractContextManager[None]:
-    """One slot for the current request's client address (enter it to hold it)."""
-    from flask import request
-    return slots().hold(request.remote_addr or "unknown")
+    """One slot for the current request's client address (enter it to hold
+    it): the rate limit's notion of an address, so ``REFEREE_TRUSTED_PROXIES``
+    applies and an IPv6 client counts by its /64."""
+    from referee.ratelimit import client_address
+    return slots().hold(client_address())

@@ -8,7 +8,7 @@ from typing import Any, Iterator
 import pytest
 
 from referee.games import registry
-from referee.games.base import IllegalMove, RefereeError
+from referee.engine.protocol import IllegalMove, RefereeError
 from referee.games.sim import Table
 
 

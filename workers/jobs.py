@@ -15,10 +15,10 @@ from typing import Any, Callable
 import redis
 
 from referee import bots
-from referee.bots.webhook import BotFailure, UrlPolicy, ask
+from referee.bots.webhook import BotFailure, CallLimits, UrlPolicy, ask
 from referee.engine import bot_seed
 from referee.errors import ApiError
-from referee.games.base import Json, RefereeError, default_options
+from referee.engine.protocol import Json, RefereeError, default_options
 from referee.scheduling import WATCH, RqScheduler
 from referee.service import Game, GameService
 from referee.store import EventStore
@@ -116,8 +116,7 @@ def _bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[Json |
                    "view": view, "legal_moves": legal, "deadline": view.get("turn_deadline")}
         try:
             move = ask(record["url"], secret, payload, delivery=f"{game.id}:{game.version}:{seat}",
-                       policy=UrlPolicy.from_env(os.environ),
-                       timeout_s=float(os.environ.get("REFEREE_BOT_TIMEOUT_S", "5")))
+                       policy=UrlPolicy.from_env(os.environ), limits=CallLimits.from_env(os.environ))
             if move in legal:
                 return move, {"bot": bot}
             cause = "illegal_move"

@@ -5,7 +5,7 @@ import hmac
 
 from typing import Any, Mapping
 
-from flask import current_app, request
+from flask import current_app, g, request
 from marshmallow import Schema
 
 from referee.errors import ApiError
@@ -17,21 +17,46 @@ def service() -> GameService:
     return svc
 
 
+#: the one route whose clients cannot set headers (EventSource): only it takes ``?token=``
+QUERY_TOKEN_ENDPOINTS = frozenset({"games.stream_events"})
+
+
 def bearer_token() -> str | None:
-    """The token from ``Authorization: Bearer …`` (or ``?token=`` for EventSource)."""
+    """The token from ``Authorization: Bearer …`` (or ``?token=`` on the SSE
+    stream, for EventSource, which cannot set headers)."""
     header = request.headers.get("Authorization")
     if header is not None:
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise ApiError(401, "bad_authorization", "use Authorization: Bearer <seat token>")
         return token.strip()
-    return request.args.get("token") or None
+    if request.endpoint in QUERY_TOKEN_ENDPOINTS:
+        return request.args.get("token") or None
+    return None
+
+
+def refuse_token_in_url() -> None:
+    """``before_request``: a ``token`` query parameter anywhere but the SSE
+    stream is refused (400 ``token_in_url``), not ignored: URLs land in
+    access logs, proxies and browser history, and a client that sends one
+    learns at once to use the header."""
+    if "token" in request.args and request.endpoint not in QUERY_TOKEN_ENDPOINTS:
+        raise ApiError(400, "token_in_url", "tokens in URLs leak into logs and proxies: send "
+                       "Authorization: Bearer <token> (only the SSE stream takes ?token=)")
 
 
 def is_admin() -> bool:
+    """The caller presents the admin token. Any other token presented here is
+    marked refused, so the rate limiter counts it as a failed authentication
+    (guessing the admin token is throttled like guessing a seat's)."""
     admin = current_app.config.get("ADMIN_TOKEN")
     token = bearer_token()
-    return bool(admin) and token is not None and hmac.compare_digest(token.encode(), str(admin).encode())
+    if token is None:
+        return False
+    if bool(admin) and hmac.compare_digest(token.encode(), str(admin).encode()):
+        return True
+    g.admin_token_refused = True
+    return False
 
 
 def json_body(schema: Schema) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """``/v1/games``: create, view, moves, events, stream, replay, log, audit."""
 from __future__ import annotations
 
-from referee.games.base import Json
+from referee.engine.protocol import Json
 
 from flask import Blueprint, Response, request, stream_with_context
 

@@ -1,8 +1,9 @@
 """Rulesets, health, metrics and the contract."""
 from __future__ import annotations
 
-from referee.games.base import Json
+from referee.engine.protocol import Json
 
+from functools import lru_cache
 from pathlib import Path
 
 from flask import Blueprint, Response
@@ -15,15 +16,23 @@ from referee.metrics import render
 bp = Blueprint("meta", __name__)
 
 
+def _described(name: str) -> Json:
+    rs = registry.get(name)
+    return {"name": rs.name, "title": rs.title, "version": rs.version, "min_players": rs.min_players,
+            "max_players": rs.max_players, "options": rs.options_schema, "moves": rs.move_schemas}
+
+
 @bp.get("/v1/rulesets")
 def rulesets() -> Json:
-    out = []
-    for name in registry.names():
-        rs = registry.get(name)
-        out.append({"name": rs.name, "title": rs.title, "version": rs.version,
-                    "min_players": rs.min_players, "max_players": rs.max_players,
-                    "options": rs.options_schema})
-    return {"rulesets": out}
+    return {"rulesets": [_described(name) for name in registry.names()]}
+
+
+@bp.get("/v1/rulesets/<name>")
+def ruleset(name: str) -> Json:
+    """One ruleset: its options and every move as the JSON Schemas it enforces."""
+    if name not in registry.names():
+        raise ApiError(404, "unknown_ruleset", f"no ruleset {name!r}; see GET /v1/rulesets")
+    return _described(name)
 
 
 @bp.get("/health")
@@ -43,5 +52,11 @@ def metrics() -> Response:
 
 @bp.get("/openapi.yaml")
 def openapi() -> Response:
-    text = (Path(__file__).resolve().parents[2] / "openapi.yaml").read_text()
-    return Response(text, mimetype="application/yaml")
+    return Response(_contract(tuple(registry.names())), mimetype="application/yaml")
+
+
+@lru_cache(maxsize=4)
+def _contract(names: tuple[str, ...]) -> str:
+    """openapi.yaml with its generated schemas made for the rulesets installed here."""
+    from referee import contract
+    return contract.render((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text(), list(names))

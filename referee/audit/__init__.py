@@ -16,9 +16,10 @@ from typing import Any, Iterable, Sequence
 from referee import bots
 from referee.engine import LOG_FORMAT, bot_seed, canonical, commitment, event_salt, header_hash, link_hash, sha256_hex
 from referee.engine.platform import MOVE, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED
-from referee.games import record, registry
-from referee.games.base import Event, GameConfig, Json, RefereeError, Ruleset, default_options, seat_view
-from referee.games.rng import Rng
+from referee.engine import record
+from referee.games import registry
+from referee.engine.protocol import Event, GameConfig, Json, RefereeError, Ruleset, default_options, seat_view
+from referee.engine.rng import Rng
 
 #: the fields of every event of a finished game's log
 EVENT_FIELDS = ("seq", "type", "actor", "at", "commit", "prev", "hash", "data", "salt")

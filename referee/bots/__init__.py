@@ -3,8 +3,8 @@
 shows its seat — ``seat_view`` — and a seeded ``Rng``, nothing else."""
 from __future__ import annotations
 
-from referee.games.base import Json, Move
-from referee.games.rng import Rng
+from referee.engine.protocol import Json, Move
+from referee.engine.rng import Rng
 
 BUILT_IN = ("random", "heuristic")
 
@@ -15,6 +15,10 @@ def choose(kind: str, ruleset: str, view: Json, legal_moves: list[Move], seed: s
     if kind == "random":
         return rng.choice(legal_moves)
     if kind == "heuristic":
-        from referee.bots.heuristic import CHOOSERS
-        return CHOOSERS[ruleset](view, legal_moves, rng)
+        from referee.games import registry
+        chooser = registry.heuristic(ruleset)
+        if chooser is None:
+            raise KeyError(f"ruleset {ruleset!r} has no heuristic bot")
+        move: Move = chooser(view, legal_moves, rng)
+        return move
     raise KeyError(f"no built-in bot {kind!r}")

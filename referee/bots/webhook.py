@@ -14,22 +14,43 @@ with a different move (``verify`` does the first two).
 """
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import hmac
-import ipaddress
+import http.client
 import json
+import logging
+import math
 import socket
+import ssl
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
-from urllib.parse import urlparse
+from typing import TYPE_CHECKING, Any, cast
 
-import requests
-
+from referee.bots.bot_url import (
+    Deadline,
+    Target,
+    UrlPolicy,
+    address_refusal,
+    parse_bot_url,
+)
 from referee.errors import ApiError
 
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer, WriteableBuffer
+
+__all__ = ["MAX_SKEW_S", "BotFailure", "CallLimits", "Deadline", "UrlPolicy", "address_refusal", "ask",
+           "connect_tcp", "parse_bot_url", "sign", "verify"]
+
 MAX_SKEW_S = 300
+DEFAULT_TIMEOUT_S = 5.0
+DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024
+HEADER_ALLOWANCE = 64 * 1024  # status line, headers and chunk framing, on top of the body cap
+_CHUNK = 16 * 1024
+_log = logging.getLogger(__name__)
+
+Connector = Callable[[tuple[str, int], float], socket.socket]
+"""``((address, port), timeout) -> connected socket``: ``connect_tcp``, or a recording one in tests."""
 
 
 class BotFailure(Exception):
@@ -40,39 +61,193 @@ class BotFailure(Exception):
         self.cause = cause
 
 
-@dataclass(frozen=True)
-class UrlPolicy:
-    """Which bot URLs may be called: an optional host allowlist (glob
-    patterns) and whether private, loopback and link-local addresses are allowed."""
+class ResponseTooLarge(Exception):
+    """The bot's answer outgrew ``CallLimits.max_response_bytes``."""
 
-    allowlist: tuple[str, ...] = ()
-    allow_private: bool = False
+
+def _setting(env: Mapping[str, str], name: str, kind: Callable[[str], float], default: float) -> float:
+    raw = env.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = kind(raw)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        _log.warning("%s=%r is not a positive number: using %s", name, raw, default)
+        return default
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class CallLimits:
+    """What one webhook call may cost (issue 8, Deliver 4): ``timeout_s`` for the
+    whole call (resolution, connection, TLS, request, answer and the retry
+    together), and at most ``max_response_bytes`` of answer body."""
+
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
 
     @classmethod
-    def from_env(cls, env: Any) -> "UrlPolicy":
-        allow = tuple(p.strip() for p in env.get("REFEREE_BOT_URL_ALLOWLIST", "").split(",") if p.strip())
-        return cls(allow, env.get("REFEREE_BOT_ALLOW_PRIVATE", "") in ("1", "true", "yes"))
+    def from_env(cls, env: Mapping[str, str]) -> CallLimits:
+        """``REFEREE_BOT_TIMEOUT_S`` and ``REFEREE_BOT_MAX_RESPONSE_BYTES``; a
+        value that is not a positive number falls back to the default (logged)."""
+        return cls(_setting(env, "REFEREE_BOT_TIMEOUT_S", float, DEFAULT_TIMEOUT_S),
+                   int(_setting(env, "REFEREE_BOT_MAX_RESPONSE_BYTES", int, DEFAULT_MAX_RESPONSE_BYTES)))
 
-    def check(self, url: str) -> None:
-        """Refuse (422 ``bot_url_refused``) a URL this referee must not call."""
-        parsed = urlparse(url)
-        if parsed.scheme not in ("http", "https") or not parsed.hostname:
-            raise ApiError(422, "bot_url_refused", "a bot URL is an absolute http(s) URL")
-        host = parsed.hostname
-        if self.allowlist and not any(fnmatch.fnmatch(host, pattern) for pattern in self.allowlist):
-            raise ApiError(422, "bot_url_refused", f"{host} is not on the bot URL allowlist")
+
+class _Budget:
+    """What is left to one attempt: the call's deadline, and bytes to read."""
+
+    def __init__(self, deadline: Deadline, max_bytes: int) -> None:
+        self.deadline, self.max_bytes, self.received = deadline, max_bytes, 0
+
+    def count(self, n: int) -> int:
+        self.received += n
+        if self.received > self.max_bytes + HEADER_ALLOWANCE:
+            raise ResponseTooLarge(f"more than {self.max_bytes} bytes")
+        return n
+
+
+class _BoundedSocket(socket.socket):
+    """A TCP socket each of whose operations waits at most what is left of the
+    call's deadline — a socket timeout alone is per operation, so a bot that
+    trickles a byte at a time would never hit it (issue 8, Found 6)."""
+
+    budget: _Budget
+
+    def recv_into(self, buffer: WriteableBuffer, nbytes: int = 0, flags: int = 0) -> int:
+        self.budget.deadline.arm(self)
+        return self.budget.count(super().recv_into(buffer, nbytes, flags))
+
+    def recv(self, bufsize: int, flags: int = 0, /) -> bytes:
+        self.budget.deadline.arm(self)
+        data = super().recv(bufsize, flags)
+        self.budget.count(len(data))
+        return data
+
+    def send(self, data: ReadableBuffer, flags: int = 0, /) -> int:
+        self.budget.deadline.arm(self)
+        return super().send(data, flags)
+
+    def sendall(self, data: ReadableBuffer, flags: int = 0, /) -> None:
+        self.budget.deadline.arm(self)
+        super().sendall(data, flags)
+
+
+class _BoundedTlsSocket(ssl.SSLSocket):
+    """``_BoundedSocket`` for TLS (``SSLContext.sslsocket_class``)."""
+
+    budget: _Budget
+
+    def recv_into(self, buffer: WriteableBuffer, nbytes: int | None = None, flags: int = 0) -> int:
+        self.budget.deadline.arm(self)
+        return self.budget.count(super().recv_into(buffer, nbytes, flags))
+
+    def recv(self, buflen: int = 1024, flags: int = 0) -> bytes:
+        self.budget.deadline.arm(self)
+        data = super().recv(buflen, flags)
+        self.budget.count(len(data))
+        return data
+
+    def send(self, data: ReadableBuffer, flags: int = 0) -> int:
+        self.budget.deadline.arm(self)
+        return super().send(data, flags)
+
+    def sendall(self, data: ReadableBuffer, flags: int = 0) -> None:
+        self.budget.deadline.arm(self)
+        super().sendall(data, flags)
+
+
+def connect_tcp(address: tuple[str, int], timeout: float) -> socket.socket:
+    """Connect to one IP address (never a name: nothing is resolved here)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in address[0] else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.settimeout(timeout)
+        sock.connect(address)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+_default_tls: ssl.SSLContext | None = None
+
+
+def _tls_context() -> ssl.SSLContext:
+    """Certificates verified against certifi's roots, as requests does."""
+    global _default_tls
+    if _default_tls is None:
+        import certifi
+        _default_tls = ssl.create_default_context(cafile=certifi.where())
+    return _default_tls
+
+
+class _PinnedConnection(http.client.HTTPConnection):
+    """http.client to one already-checked address: no DNS of its own, the
+    URL's Host header, and for https SNI and certificate checked against
+    the URL's host name, not the address (issue 8, Deliver 4)."""
+
+    def __init__(self, target: Target, address: str, budget: _Budget, connect: Connector,
+                 tls: ssl.SSLContext | None) -> None:
+        super().__init__(address, target.url.port, timeout=max(budget.deadline.remaining(), 0.001))
+        self._pinned, self._url, self._budget, self._connector, self._tls = address, target.url, budget, connect, tls
+
+    def connect(self) -> None:
+        left = self._budget.deadline.remaining()
+        if not left > 0:
+            raise TimeoutError("the bot's deadline has passed")
+        raw = self._connector((self._pinned, self._url.port), left)
+        sock = _BoundedSocket(raw.family, raw.type, raw.proto, raw.detach())
+        sock.budget = self._budget
+        self.sock = sock  # from here on close() closes it, whatever fails next
+        if self._url.scheme != "https":
+            return
+        context = self._tls or _tls_context()
+        context.sslsocket_class = _BoundedTlsSocket
+        tls = cast(_BoundedTlsSocket, context.wrap_socket(sock, server_hostname=self._url.host,
+                                                          do_handshake_on_connect=False))
+        tls.budget = self._budget
+        self.sock = tls
+        self._budget.deadline.arm(tls)  # the handshake as a whole is bounded by the socket timeout
+        tls.do_handshake()
+
+
+def _read_capped(response: http.client.HTTPResponse, cap: int) -> bytes:
+    """The body, read in chunks and never more than ``cap`` bytes of it (issue 8, Found 6)."""
+    declared = response.getheader("Content-Length", "")
+    if declared.strip().isdigit() and int(declared) > cap:
+        raise ResponseTooLarge(f"announced {declared} bytes")
+    data = bytearray()
+    while chunk := response.read(min(_CHUNK, cap + 1 - len(data))):
+        data += chunk
+        if len(data) > cap:
+            raise ResponseTooLarge(f"more than {cap} bytes")
+    return bytes(data)
+
+
+def _post(target: Target, body: bytes, headers: dict[str, str], budget: _Budget, connect: Connector,
+          tls: ssl.SSLContext | None) -> tuple[int, bytes]:
+    """One POST to the first of the target's checked addresses that accepts a
+    connection: ``(status, body)``, the body only for a 200."""
+    failure: OSError = ConnectionError(f"{target.url.host}: no address")
+    for address in target.addresses:
+        conn = _PinnedConnection(target, address, budget, connect, tls)
         try:
-            infos = socket.getaddrinfo(host, parsed.port or (443 if parsed.scheme == "https" else 80))
-        except socket.gaierror:
-            raise ApiError(422, "bot_url_refused", f"{host} does not resolve") from None
-        for info in infos:
-            address = ipaddress.ip_address(info[4][0])
-            private = (address.is_private or address.is_loopback or address.is_link_local
-                       or address.is_multicast or address.is_reserved or address.is_unspecified)
-            if private and not self.allow_private:
-                raise ApiError(422, "bot_url_refused",
-                               f"{host} resolves to a private or loopback address ({address}); "
-                               "set REFEREE_BOT_ALLOW_PRIVATE=1 to allow it")
+            try:
+                conn.connect()
+            except (TimeoutError, ssl.SSLError):
+                raise
+            except OSError as err:  # refused or unreachable: the next checked address
+                failure = err
+                continue
+            conn.request("POST", target.url.target, body=body,
+                         headers={**headers, "Host": target.url.host_header, "Connection": "close"})
+            response = conn.getresponse()
+            return response.status, (_read_capped(response, budget.max_bytes) if response.status == 200 else b"")
+        finally:
+            conn.close()
+    raise failure
 
 
 def sign(secret: str, timestamp: int, body: bytes) -> str:
@@ -90,40 +265,59 @@ def verify(secret: str, timestamp: str, body: bytes, signature: str, *, now: flo
     return hmac.compare_digest(sign(secret, ts, body), signature)
 
 
+def _move_of(data: bytes) -> dict[str, Any]:
+    try:
+        answer = json.loads(data)
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested too deep to parse
+        raise BotFailure("not_json") from None
+    move = answer.get("move") if isinstance(answer, dict) else None
+    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+        raise BotFailure("no_move")
+    return move
+
+
 def ask(url: str, secret: str, payload: dict[str, Any], *, delivery: str, policy: UrlPolicy,
-        timeout_s: float = 5.0, attempts: int = 2) -> dict[str, Any]:
+        limits: CallLimits | None = None, attempts: int = 2, connect: Connector = connect_tcp,
+        tls: ssl.SSLContext | None = None) -> dict[str, Any]:
     """POST the turn to the bot and return its move; ``BotFailure`` when it
     times out, errs, or answers something that is not ``{"move": {...}}``.
-    Retries (bounded) carry the same delivery id."""
+
+    The whole call — resolving the host once, checking every address,
+    connecting to a checked one, TLS, sending, reading, and one retry after a
+    5xx or a refused connection with the same delivery id — ends by one
+    deadline, and reads at most ``limits.max_response_bytes`` of answer
+    (issue 8, Found 6 and 7, Deliver 4). Redirects are never followed."""
+    limits = limits or CallLimits()
+    deadline = Deadline(limits.timeout_s)
+    try:
+        target = policy.target(url, deadline)
+    except ApiError as err:
+        raise BotFailure("url_refused") from err
+    except TimeoutError:
+        raise BotFailure("timeout") from None
     body = json.dumps(payload, separators=(",", ":")).encode()
     cause = "no_attempt"
-    for _ in range(max(1, attempts)):
-        try:
-            policy.check(url)  # again at call time: DNS may have changed since registration
-        except ApiError as err:
-            raise BotFailure("url_refused") from err
+    for attempt in range(max(1, attempts)):
+        if attempt and not deadline.remaining() > 0:
+            break  # no time left for a retry: the last attempt's cause stands
         ts = int(time.time())
         headers = {"Content-Type": "application/json", "X-Referee-Timestamp": str(ts),
                    "X-Referee-Delivery": delivery, "X-Referee-Signature": sign(secret, ts, body)}
         try:
-            response = requests.post(url, data=body, headers=headers, timeout=timeout_s, allow_redirects=False)
-        except requests.Timeout:
-            cause = "timeout"
-            continue
-        except requests.RequestException:
+            status, data = _post(target, body, headers, _Budget(deadline, limits.max_response_bytes), connect, tls)
+        except TimeoutError:
+            raise BotFailure("timeout") from None  # the deadline is spent: nothing left to retry with
+        except ResponseTooLarge:
+            raise BotFailure("response_too_large") from None
+        except ssl.SSLError:
+            raise BotFailure("tls_error") from None
+        except (OSError, http.client.HTTPException):
             cause = "unreachable"
             continue
-        if response.status_code >= 500:
-            cause = f"http_{response.status_code}"
+        if status >= 500:
+            cause = f"http_{status}"
             continue
-        if response.status_code != 200:
-            raise BotFailure(f"http_{response.status_code}")
-        try:
-            answer = response.json()
-        except ValueError:
-            raise BotFailure("not_json") from None
-        move = answer.get("move") if isinstance(answer, dict) else None
-        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-            raise BotFailure("no_move")
-        return move
+        if status != 200:  # a redirect too: it is not followed
+            raise BotFailure(f"http_{status}")
+        return _move_of(data)
     raise BotFailure(cause)

@@ -1,36 +1,60 @@
-"""The rulesets this referee serves, by name (``GET /v1/rulesets``)."""
+"""The rulesets this referee serves, found through the ``referee.rulesets``
+entry point group (``GET /v1/rulesets``): a package that declares
+
+    [project.entry-points."referee.rulesets"]
+    nim = "my_package:RULESET"
+
+adds a ruleset with ``pip install`` and no edit here. Built-in heuristic bots
+are found the same way, in ``referee.heuristics`` (ruleset name ->
+``choose(view, legal_moves, rng)``)."""
 from __future__ import annotations
 
-import importlib
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any, Callable
 
-from referee.games.base import Ruleset
+from referee.engine.base import RulesetBase
+from referee.engine.protocol import Ruleset
 
-#: name -> module that exposes ``RULESET``
-MODULES: dict[str, str] = {
-    "bluffaneer": "referee.games.bluffaneer",
-    "bang": "referee.games.bang",
-}
+GROUP = "referee.rulesets"
+HEURISTICS = "referee.heuristics"
 
 _loaded: dict[str, Ruleset] = {}
+_heuristics: dict[str, Callable[..., Any]] = {}
+
+
+def _points(group: str) -> dict[str, EntryPoint]:
+    return {ep.name: ep for ep in entry_points(group=group)}
 
 
 def names() -> list[str]:
-    """Names of the rulesets whose package is present, in a stable order."""
-    out = []
-    for name in MODULES:
-        try:
-            get(name)
-        except (ModuleNotFoundError, AttributeError):
-            continue
-        out.append(name)
-    return out
+    """Names of the installed rulesets, sorted."""
+    return sorted(_points(GROUP))
 
 
 def get(name: str) -> Ruleset:
-    """The ruleset called ``name``; ``KeyError`` if there is none."""
+    """The ruleset called ``name``; ``KeyError`` if none is installed."""
     if name not in _loaded:
-        if name not in MODULES:
+        point = _points(GROUP).get(name)
+        if point is None:
             raise KeyError(name)
-        module = importlib.import_module(MODULES[name])
-        _loaded[name] = module.RULESET
+        ruleset = point.load()
+        if not isinstance(ruleset, RulesetBase) or ruleset.name != name:
+            raise TypeError(f"entry point {name} = {point.value} is not a RulesetBase named {name!r}")
+        _loaded[name] = ruleset
     return _loaded[name]
+
+
+def heuristic(name: str) -> Callable[..., Any] | None:
+    """The built-in heuristic bot of ruleset ``name``, if it has one."""
+    if name not in _heuristics:
+        point = _points(HEURISTICS).get(name)
+        if point is None:
+            return None
+        _heuristics[name] = point.load()
+    return _heuristics[name]
+
+
+def refresh() -> None:
+    """Forget what was loaded (after a package was installed at run time)."""
+    _loaded.clear()
+    _heuristics.clear()

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Protocol
 
-from referee.games.base import Event, GameConfig, Json, Move, Ruleset, Seat, fold
-from referee.games.rng import Rng
+from referee.engine.protocol import Event, GameConfig, Json, Move, Ruleset, Seat, fold
+from referee.engine.rng import Rng
 
 TIMEOUT: Move = {"type": "timeout"}
 
@@ -31,7 +31,8 @@ class Table:
         self.seed = seed.encode() if isinstance(seed, str) else seed
         self.rng = Rng(self.seed)
         self.now = now
-        opts = ruleset.validate_options(dict(options or {}), players)
+        # what a game of this size needs (e.g. BANG!'s 3-player game), then the caller's
+        opts = ruleset.validate_options({**ruleset.options_for(players), **(options or {})}, players)
         self.config = GameConfig(players=players, options=opts, scenario=scenario)
         self.events: list[Event] = ruleset.setup(self.config, self.rng)
         self.state: Any = fold(ruleset, self.events)

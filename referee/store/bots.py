@@ -8,7 +8,6 @@ from typing import Any
 
 import redis
 
-from referee.errors import ApiError
 from referee.engine import sha256_hex
 
 
@@ -35,14 +34,10 @@ class BotDirectory:
             return None
         return json.loads(raw[0]), raw[1].decode()
 
-    def require(self, bot_id: str) -> tuple[dict[str, Any], str]:
+    def owned_by(self, bot_id: str, token: str | None) -> dict[str, Any] | None:
+        """The bot's public record if ``token`` is its secret, else ``None``
+        (the API layer says 404 or 401)."""
         found = self.get(bot_id)
-        if found is None:
-            raise ApiError(404, "bot_not_found", f"no bot with id {bot_id!r}")
-        return found
-
-    def owner_view(self, bot_id: str, token: str | None) -> dict[str, Any]:
-        record, secret = self.require(bot_id)
-        if token is None or not hmac.compare_digest(sha256_hex(token), sha256_hex(secret)):
-            raise ApiError(401, "bad_token", "only the bot's owner (Bearer <secret>) may read it")
-        return record
+        if found is None or token is None or not hmac.compare_digest(sha256_hex(token), sha256_hex(found[1])):
+            return None
+        return found[0]

@@ -9,6 +9,7 @@ from typing import Any, Iterable, Mapping
 import redis
 
 from referee.engine import canonical, sha256_hex
+from referee.store.retention import Retention
 
 IDEMPOTENCY_TTL_S = 7 * 24 * 3600
 
@@ -28,7 +29,8 @@ def _keys(game_id: str) -> tuple[str, str, str]:
 class EventStore:
     """All Redis access of the referee's games goes through here."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, retention: Retention | None = None) -> None:
+        self.retention = retention if retention is not None else Retention.from_env()
         # redis-py types every reply as a sync/async union; this store only
         # ever uses the sync client with bytes replies
         self.redis: Any = client
@@ -46,7 +48,8 @@ class EventStore:
     def create(self, game_id: str, meta: Mapping[str, str], secret: Mapping[str, str],
                envelopes: list[dict[str, Any]]) -> bool:
         events, meta_key, secret_key = _keys(game_id)
-        args: list[Any] = [json.dumps(meta), json.dumps(secret), len(envelopes), *(canonical(e) for e in envelopes)]
+        args: list[Any] = [json.dumps(meta), json.dumps(secret), self.retention.game_ttl_ms(meta.get("status", "active")),
+                           len(envelopes), *(canonical(e) for e in envelopes)]
         return bool(self._create(keys=[events, meta_key, secret_key], args=args))
 
     def append(self, game_id: str, expected: int, envelopes: list[dict[str, Any]], *, last_hash: str,
@@ -54,11 +57,12 @@ class EventStore:
                idem_record: bytes = b"") -> AppendResult:
         """Append ``envelopes`` if the game is still at ``expected``; store the
         idempotency record in the same step."""
-        events, meta_key, _ = _keys(game_id)
+        events, meta_key, secret_key = _keys(game_id)
         ikey = self.idem_key(game_id, *idem_key) if idem_key else ""
-        args: list[Any] = [expected, last_hash, rng, status, at, idem_record, IDEMPOTENCY_TTL_S,
+        args: list[Any] = [expected, last_hash, rng, status, at, idem_record,
+                           self.retention.idem_ttl_s(IDEMPOTENCY_TTL_S), self.retention.game_ttl_ms(status),
                            len(envelopes), *(canonical(e) for e in envelopes)]
-        outcome, value = self._append(keys=[events, meta_key, ikey], args=args)
+        outcome, value = self._append(keys=[events, meta_key, ikey, secret_key], args=args)
         outcome = outcome.decode() if isinstance(outcome, bytes) else outcome
         if outcome == "idem":
             return AppendResult("idem", record=value)

@@ -6,7 +6,7 @@ import json
 from collections import Counter
 from typing import Any
 
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 from tests.api.helpers import auth, create, move, play_to_end, view
 
 
@@ -34,8 +34,10 @@ def test_r18_style_refusals_name_the_rule(client: Any) -> None:
     assert r.status_code == 403 and r.get_json()["rule"].startswith("R")
     r = move(client, game, actor, {"type": "play", "card": "NOT-A-CARD"})
     assert r.status_code in (400, 422)
-    r = move(client, game, actor, {"type": "discard", "cards": []})
-    assert r.status_code == 422 and r.get_json()["rule"].startswith("R")
+    r = move(client, game, actor, {"type": "discard", "cards": []})  # off the published schema: malformed
+    assert r.status_code == 400 and r.get_json()["rule"] == "R12"
+    r = move(client, game, actor, {"type": "discard", "cards": ["BANG-AS"]})  # well-formed, not now
+    assert r.status_code in (403, 422) and r.get_json()["rule"].startswith("R")
 
 
 def test_a_five_player_game_to_the_end_with_a_clean_audit(client: Any, clock: Any, service: Any) -> None:

@@ -2,14 +2,17 @@
 RQ SimpleWorker (burst) on the test Redis."""
 from __future__ import annotations
 
+import time
 from collections import Counter
 from typing import Any
 
 import pytest
 import workers.jobs as jobs
 from referee.bots.webhook import UrlPolicy, sign, verify
+from referee.games import registry
 from referee.tournaments import seating
 from tests.api.helpers import auth, create, move, ndjson, view
+from tests.hostile_http import HostileServer
 from tests.webhook_bot import WebhookBot
 
 
@@ -72,6 +75,49 @@ def test_private_and_loopback_bot_urls_are_refused_unless_allowed(client: Any) -
         assert r.status_code == 422 and r.get_json()["code"] == "bot_url_refused", url
 
 
+@pytest.mark.parametrize("url", ["http://[::1/", "http://bot.example:99999/x", "http://bot.example:abc/x",
+                                 f"http://{'a' * 64}.example/x", "http://bot.example:0/x", "http://2130706433/x",
+                                 "http://bot.example/\ud800"])
+def test_found2_malformed_bot_urls_are_a_422_invalid_bot_url_not_a_500(loopback_app: Any, url: str) -> None:
+    """Issue 8, Found 2: these bot URLs raised ValueError/UnicodeError in the check: a 500."""
+    r = loopback_app.test_client().post("/v1/bots", json={"name": "b", "url": url, "rulesets": ["bluffaneer"]})
+    assert r.status_code == 422 and r.get_json()["code"] == "invalid_bot_url", url
+
+
+@pytest.mark.parametrize("url", ["http://100.100.100.200/latest/meta-data", "http://100.64.0.1/",
+                                 "http://[2002:a9fe:a9fe::]/", "http://169.254.169.254/", "http://[::ffff:127.0.0.1]/",
+                                 "http://[64:ff9b::a9fe:a9fe]/", "http://0.0.0.0:8000/", "http://u:p@127.0.0.1/"])
+def test_found7_ssrf_bot_urls_are_refused_even_where_loopback_is_allowed(loopback_app: Any, url: str) -> None:
+    """Issue 8, Found 7: `is_private` accepted CGNAT (a cloud metadata address)
+    and 6to4 of 169.254.169.254; these IP literals need no resolution, so
+    nothing leaves the machine."""
+    r = loopback_app.test_client().post("/v1/bots", json={"name": "b", "url": url, "rulesets": ["bluffaneer"]})
+    assert r.status_code == 422 and r.get_json()["code"] == "bot_url_refused", url
+
+
+@pytest.mark.parametrize(("mode", "cause"), [("trickle_body", "timeout"), ("huge", "response_too_large")])
+def test_found6_a_trickling_or_huge_bot_costs_one_deadline_and_gets_the_default_recorded(
+        loopback_app: Any, work: Any, monkeypatch: pytest.MonkeyPatch, mode: str, cause: str) -> None:
+    """Issue 8, Found 6: a bot trickling a byte every 0.5 s held the worker
+    (here 10 s per turn, then `not_json`), a 50 MB answer was read whole. Each
+    is now cut by REFEREE_BOT_TIMEOUT_S / REFEREE_BOT_MAX_RESPONSE_BYTES and
+    the prompt's default is played, recorded with the cause."""
+    monkeypatch.setenv("REFEREE_BOT_TIMEOUT_S", "1")
+    monkeypatch.setenv("REFEREE_BOT_MAX_RESPONSE_BYTES", "65536")
+    client = loopback_app.test_client()
+    with HostileServer(mode, interval_s=0.5, trickle_bytes=20) as hook:
+        r = client.post("/v1/bots", json={"name": "slow", "url": hook.url, "rulesets": ["bluffaneer"]})
+        game = create(client, seats=[{"bot": r.get_json()["id"]}, {}, {}], setup={"turn": 0})
+        started = time.monotonic()
+        work()
+        elapsed = time.monotonic() - started
+    first = _moves(client, game["id"])[0]
+    assert first["actor"] == 0 and first["data"]["move"] == {"type": "roll"}  # F21's default: the roll
+    assert first["data"]["by"]["default"] == cause
+    # each call costs at most about the deadline (before the fix: 10 s per trickled turn); +2 s for the worker
+    assert elapsed < len(hook.requests) * (1.0 + 1.5) + 2.0
+
+
 def test_bot_url_allowlist() -> None:
     policy = UrlPolicy(allowlist=("bots.example.org",), allow_private=True)
     with pytest.raises(Exception):
@@ -119,9 +165,11 @@ def test_webhook_failure_or_illegal_answer_gets_the_default_move_recorded_as_suc
         first = _moves(client, game["id"])[0]
         assert first["actor"] == 0 and first["data"]["move"] == {"type": "roll"}  # F21's default: the roll
         assert first["data"]["by"]["default"] in {"illegal_move", "http_500", "not_json", "timeout"}
-        if mode in ("error", "sleep"):  # one bounded retry, with the same delivery id
-            first_turn = [r for r in hook.requests if r["delivery"] == hook.requests[0]["delivery"]]
+        first_turn = [r for r in hook.requests if r["delivery"] == hook.requests[0]["delivery"]]
+        if mode == "error":  # one bounded retry, with the same delivery id
             assert len(first_turn) == 2
+        if mode == "sleep":  # the timeout spent the call's one deadline: no time left to retry (issue 8, Deliver 4)
+            assert len(first_turn) == 1 and first["data"]["by"]["default"] == "timeout"
 
 
 # -- turn clocks -------------------------------------------------------------
@@ -159,8 +207,11 @@ def test_seating_rotates_the_public_role_and_keeps_hidden_ones_as_dealt() -> Non
 
 def test_seating_rotates_every_role_when_all_are_public() -> None:
     roles = ["outlaw", "deputy", "renegade"]  # the 3-player game: roles are public (R82)
-    got = Counter((e, roles[s]) for g in range(3) for s, e in enumerate(seating(g, 3, 3, roles)))
+    order = registry.get("bang").role_order
+    got = Counter((e, roles[s]) for g in range(3) for s, e in enumerate(seating(g, 3, 3, roles, order)))
     assert set(got.values()) == {1} and len(got) == 9
+    # slots follow the ruleset's role order: the renegade's slot first, then the outlaw's, then the deputy's
+    assert seating(0, 3, 3, roles, order) == [1, 2, 0]
 
 
 def test_tournament_runs_in_workers_and_reports_standings(client: Any, work: Any) -> None:

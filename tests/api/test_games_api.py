@@ -344,34 +344,6 @@ def test_sse_stream_of_an_active_game_ends_and_resumes(app: Any) -> None:
     assert ids == list(range(1, view(client, game)["version"] + 1)) and "event: end" not in text
 
 
-def test_a_runaway_caller_is_rate_limited_with_429_and_retry_after(redis_client: Any, clock: Any) -> None:
-    from referee.app import create_app
-    from tests.conftest import ContractClient
-    app = create_app({"REDIS": redis_client, "CLOCK": clock, "RATE_LIMIT": "1/3", "ENQUEUE_JOBS": False})
-    app.test_client_class = ContractClient
-    client = app.test_client()
-    statuses = [client.get("/v1/rulesets").status_code for _ in range(5)]
-    assert statuses[:3] == [200, 200, 200] and statuses[3:] == [429, 429]
-    r = client.get("/v1/rulesets")
-    assert r.get_json()["code"] == "rate_limited" and int(r.headers["Retry-After"]) >= 1
-    assert client.get("/health").status_code == 200  # probes are never limited
-    # another caller (a seat token) has its own bucket
-    assert client.get("/v1/rulesets", headers={"Authorization": "Bearer someone"}).status_code == 200
-
-
-def test_rate_limit_setting_is_parsed_strictly() -> None:
-    import pytest as _pytest
-    from referee.ratelimit import RateLimiter, parse
-    assert parse("off") is None and parse("10/20") == (10.0, 20.0) and parse("5") == (5.0, 10.0)
-    with _pytest.raises(ValueError):
-        parse("0/5")
-    now = [0.0]
-    limiter = RateLimiter(2, 2, clock=lambda: now[0])
-    assert [limiter.take("k") for _ in range(3)] == [0.0, 0.0, 0.5]
-    now[0] = 0.5
-    assert limiter.take("k") == 0.0
-
-
 def test_browser_tables_on_other_origins_may_call_the_api(app: Any) -> None:
     client = app.test_client()
     preflight = client.options("/v1/games", headers={"Origin": "https://table.example",

@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 
 from referee.games import registry
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 from tests.api.helpers import auth, create
 
-CASES = [("bluffaneer", 3, "leak-a"), ("bluffaneer", 4, "leak-b"), ("bluffaneer", 6, "leak-c")]
-if "bang" in registry.names():
-    CASES += [("bang", 4, "leak-d"), ("bang", 5, "leak-e"), ("bang", 7, "leak-f")]
+#: every registered ruleset at its smallest, a middle and its largest table
+CASES = [(name, n, f"leak-{name}-{n}") for name in registry.names()
+         for n in sorted({registry.get(name).min_players, registry.get(name).max_players,
+                          (registry.get(name).min_players + registry.get(name).max_players + 1) // 2})]
 
 
 def _scan(body: Any, hidden: set[str], who: Any, what: str) -> None:
@@ -36,7 +37,7 @@ class States:
 
     def at(self, seq: int) -> Any:
         if seq > self.seq:
-            from referee.games.base import Event
+            from referee.engine.protocol import Event
             from referee.reading import PLATFORM_EVENTS
             for env in self.service.store.read(self.game_id, after=self.seq, upto=seq):
                 if env["type"] not in PLATFORM_EVENTS:
@@ -58,7 +59,8 @@ def _scan_events(states: States, events: list[Any], who: Any, what: str) -> None
 def test_no_response_to_a_seat_contains_what_the_rules_hide_from_it(
         client: Any, service: Any, clock: Any, ruleset: str, players: int, seed: str) -> None:
     from workers.jobs import fire_timeout
-    game = create(client, ruleset=ruleset, players=players, seed=seed)
+    game = create(client, ruleset=ruleset, players=players, seed=seed,
+                  options=registry.get(ruleset).options_for(players))
     rs = registry.get(ruleset)
     seats: list[int | None] = [*range(players), None]
     headers = {s: auth(game["seats"][s]["token"]) if s is not None else {} for s in seats}

@@ -15,7 +15,7 @@ import pytest
 
 from referee.audit import audit_log
 from referee.engine import canonical, commitment, event_salt, sha256_hex
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 from tests.api.helpers import create, ndjson, play_to_end, view
 from tests.forge import rechain
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from referee.audit import audit_lines, audit_log
 from referee.engine import bot_seed, sha256_hex
-from referee.games.base import seat_view
+from referee.engine.protocol import seat_view
 from tests.api.helpers import auth, create, ndjson, view
 from tests.forge import rechain
 from workers.jobs import fire_timeout
@@ -81,7 +81,7 @@ def test_built_in_bots_draw_from_the_secret_seed_and_the_audit_re_derives_them(c
     assert bot_seed(seed, 0, 5) != bot_seed(head["header"]["seed_commitment"], 0, 5)
     # a referee that swapped a bot's move for another legal one and rebuilt the chain is caught
     from referee.engine.platform import PLATFORM_EVENTS
-    from referee.games.base import Event
+    from referee.engine.protocol import Event
     rs = service.load(game["id"]).ruleset
     state: Any = None
     for env in events:

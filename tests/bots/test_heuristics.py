@@ -11,11 +11,10 @@ from typing import Any
 
 import pytest
 
-from referee.bots.heuristic import CHOOSERS
 from referee.bots.heuristic import bluffaneer as hb
 from referee.games import registry
-from referee.games.base import Json, Move, seat_view
-from referee.games.rng import Rng
+from referee.engine.protocol import Json, Move, seat_view
+from referee.engine.rng import Rng
 from referee.games.sim import Table, playout
 
 RULESETS = ("bluffaneer", "bang")
@@ -35,7 +34,7 @@ def ask(t: Table, seat: int, seed: bytes = b"bot") -> Move:
     """The heuristic's answer for ``seat``, checked to be a legal move as given."""
     view = view_of(t, seat)
     moves = view["legal_moves"]
-    move = CHOOSERS[t.ruleset.name](view, moves, Rng(seed))
+    move = registry.heuristic(t.ruleset.name)(view, moves, Rng(seed))
     assert any(move is m for m in moves), f"{move} is not one of {moves}"
     return move
 
@@ -44,7 +43,7 @@ def heuristic_chooser(ruleset: str, rng: Rng, seats: set[int] | None = None) -> 
     """A ``playout`` chooser: the heuristic for ``seats`` (all if None), random otherwise.
     Checks every answer is an unchanged element of the legal moves and that
     the view is left untouched."""
-    choose = CHOOSERS[ruleset]
+    choose = registry.heuristic(ruleset)
 
     def chooser(t: Table, seat: int, moves: list[Move]) -> Move:
         if seats is not None and seat not in seats:
@@ -64,7 +63,7 @@ def heuristic_chooser(ruleset: str, rng: Rng, seats: set[int] | None = None) -> 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_chooser_for_every_heuristic_ruleset(ruleset: str) -> None:
-    assert callable(CHOOSERS[ruleset])
+    assert callable(registry.heuristic(ruleset))
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -85,7 +84,7 @@ def test_same_view_and_seed_give_the_same_move(ruleset: str) -> None:
     """Deterministic for a given rng: replaying a game's views gives the same answers."""
     t = table(ruleset, 4, seed="determinism")
     answers: list[tuple[Json, Move]] = []
-    choose = CHOOSERS[ruleset]
+    choose = registry.heuristic(ruleset)
 
     def chooser(tb: Table, seat: int, moves: list[Move]) -> Move:
         view = seat_view(tb.ruleset, tb.state, seat)
@@ -244,13 +243,13 @@ def test_r23_sheriff_never_shoots_a_revealed_deputy() -> None:
     assert {m.get("target") for m in view["legal_moves"] if m["type"] == "play"} == {1, 4}
     # a view where seat 4's role is shown as it would be once revealed
     view["state"]["players"][4]["role"] = "deputy"
-    move = CHOOSERS["bang"](view, view["legal_moves"], Rng(b"x"))
+    move = registry.heuristic("bang")(view, view["legal_moves"], Rng(b"x"))
     assert move == {"type": "play", "card": "BANG-AD", "target": 1}
     # with only the Deputy in reach, the Sheriff holds his fire
     t = bang_table(hands={0: ["BANG-AD"]}, in_play={1: ["MUSTANG-8H"]})
     view = view_of(t, 0)
     view["state"]["players"][4]["role"] = "deputy"
-    assert CHOOSERS["bang"](view, view["legal_moves"], Rng(b"x")) == {"type": "end_turn"}
+    assert registry.heuristic("bang")(view, view["legal_moves"], Rng(b"x")) == {"type": "end_turn"}
 
 
 def test_r4_outlaw_shoots_the_sheriff() -> None:

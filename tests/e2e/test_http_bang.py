@@ -7,7 +7,7 @@ import json
 import pytest
 
 from referee.client import RefereeClient
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 from tests.e2e.conftest import Live
 
 pytestmark = pytest.mark.e2e

@@ -6,7 +6,7 @@ import hmac
 
 from hypothesis import given, strategies as st
 
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 
 
 def _words(seed: bytes, block: int) -> list[int]:

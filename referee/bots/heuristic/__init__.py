@@ -1,4 +1,5 @@
-"""Built-in heuristic bots: one ``choose(view, legal_moves, rng)`` per ruleset.
+"""Built-in heuristic bots: one ``choose(view, legal_moves, rng)`` per ruleset,
+declared in the ``referee.heuristics`` entry point group (pyproject.toml).
 
 Each decides from ``seat_view`` output only (never hidden state), returns
 one element of ``legal_moves`` unchanged, draws chance only from ``rng`` and
@@ -8,16 +9,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from referee.bots.heuristic import bang, bluffaneer
-from referee.games.base import Json, Move
-from referee.games.rng import Rng
+from referee.engine.protocol import Json, Move
+from referee.engine.rng import Rng
 
 Chooser = Callable[[Json, list[Move], Rng], Move]
 
-#: ruleset name -> its heuristic
-CHOOSERS: dict[str, Chooser] = {
-    "bluffaneer": bluffaneer.choose,
-    "bang": bang.choose,
-}
-
-__all__ = ["CHOOSERS", "Chooser"]
+__all__ = ["Chooser"]

@@ -26,7 +26,7 @@ from referee.bots.heuristic.bang_play import cheapest, play_turn
 from referee.bots.heuristic.bang_read import (
     Seen, explodes, gain, key, ranked, read, suit,
 )
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 
 Json = dict[str, Any]
 Move = dict[str, Any]

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from referee.games.base import Json, Move
-from referee.games.rng import Rng
+from referee.engine.protocol import Json, Move
+from referee.engine.rng import Rng
 
 #: copies of each symbol pair in the deck (F4)
 COPIES = 3

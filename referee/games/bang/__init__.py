@@ -30,52 +30,65 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from referee.games.base import Event, GameConfig, InvalidSetup, Json, Move, Seat
-from referee.games.bang import decider, events, invariants as _inv, scenario, views
-from referee.games.bang.characters import LIFE
+from referee.engine.base import RulesetBase
+from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, Move, Seat
+from referee.games.bang import decider, events, invariants as _inv, moves, scenario, views
+from referee.games.bang.characters import DEPUTY, LIFE, OUTLAW, RENEGADE, SHERIFF
 from referee.games.bang.state import State
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 
 
-class BangRuleset:
-    """The decider protocol object for BANG! (referee.games.base.Ruleset)."""
+class BangRuleset(RulesetBase):
+    """The decider protocol object for BANG! (referee.engine.protocol.Ruleset)."""
 
+    #: tournaments rotate entrants through the public roles in this order (R83)
+    role_order = (SHERIFF, RENEGADE, OUTLAW, DEPUTY)
+    #: R84: a new game may keep the surviving characters of a finished one
+    carry_option = "carry_characters_from"
+    #: a move after the end: the referee awaits no decision (R77); player counts (R5)
+    platform_rules = {"game_over": "R77", "player_count": "R5"}
+    move_schemas = moves.MOVE_SCHEMAS
     name = "bang"
     version = "1"
     title = "BANG!"
     min_players = 3
     max_players = 7
-    options_schema: Json = {
+    options_schema = {
         "type": "object",
         "properties": {
             "three_player": {
                 "type": "boolean",
-                "description": "the optional 3-player game (R82); required for, and only for, 3 players",
+                "description": "the optional 3-player game (R82): true is required for, and only allowed "
+                               "with, 3 players (R5); default false",
+                "default": False,
+                "x-rule": "R5",
             },
             "characters": {
                 "type": "array",
                 "items": {"type": ["string", "null"]},
                 "description": "per seat, a character kept from the previous game (R84) or null "
                                "for a random one; the service fills it from carry_characters_from",
+                "x-rule": "R84",
             },
         },
         "additionalProperties": False,
     }
 
-    def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
+    def check_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
         if not isinstance(options, Mapping):
             raise InvalidSetup("invalid_options", detail="options must be an object")
         unknown = sorted(set(options) - {"three_player", "characters"})
         if unknown:
             raise InvalidSetup("invalid_options", detail=f"unknown options: {', '.join(unknown)}")
-        three = options.get("three_player", players == 3)
+        three = options.get("three_player", False)
         if not isinstance(three, bool):
             raise InvalidSetup("invalid_options", detail="three_player must be true or false")
         if type(players) is not int or not 3 <= players <= 7:
             raise InvalidSetup("invalid_options", rule="R5", detail="BANG! is for 3 to 7 players")
-        if three != (players == 3):
+        if three != (players == 3):  # R5: 3 players only as the optional 3-player game, asked for by name
             raise InvalidSetup("invalid_options", rule="R5",
-                               detail="three_player is the 3-player game (R82): 3 players exactly")
+                               detail="three_player: true is the 3-player game (R82), for 3 players exactly; "
+                                      "3 players need it, 4 to 7 cannot have it")
         out: dict[str, Any] = {"three_player": three}
         if "characters" in options:
             chars = options["characters"]
@@ -114,9 +127,6 @@ class BangRuleset:
     def result(self, state: Any) -> Json | None:
         return None if state is None else state.result
 
-    def deadline(self, state: Any) -> int | None:
-        return None
-
     def default_move(self, state: Any, seat: Seat) -> Move | None:
         return decider.default_move(state, seat)
 
@@ -145,6 +155,22 @@ class BangRuleset:
         out.update(name for name, cards in dealt.items()
                    if name.startswith("hand:") and not hidden.intersection(cards))
         return out
+
+    def options_for(self, players: int) -> dict[str, Any]:
+        """3 players play the optional 3-player game, asked for by name (R5, R82)."""
+        return {"three_player": True} if players == 3 else {}
+
+    def carry_over(self, finished: Any, players: int) -> dict[str, Any]:
+        """R84: the characters of the players still alive at the end of a
+        finished game of the same size (public once it is over); the dead
+        draw new ones."""
+        if finished.result is None:
+            raise InvalidSetup("invalid_options", rule="R84", detail=f"{self.carry_option} names a game "
+                               "that is not over")
+        if len(finished.players) != players:
+            raise InvalidSetup("invalid_options", rule="R84", detail=f"{self.carry_option} names a game of "
+                               f"{len(finished.players)} players, not {players}")
+        return {"characters": [p.character if p.alive else None for p in finished.players]}
 
     def public_roles(self, state: Any) -> list[str | None]:
         """Each seat's role where everyone may see it (R83): the Sheriff's,

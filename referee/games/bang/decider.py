@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from referee.games.base import Event, IllegalMove, OutOfTurn
+from referee.engine.protocol import Event, IllegalMove, OutOfTurn
 from referee.games.bang import reactions, turn
 from referee.games.bang.cards import KEY
 from referee.games.bang.characters import JESSE_JONES, PEDRO_RAMIREZ, SID_KETCHUM
@@ -18,7 +18,7 @@ from referee.games.bang.engine import Ctx, GameOver
 from referee.games.bang.flow import act
 from referee.games.bang.moves import parse
 from referee.games.bang.state import Seat, State
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 
 Move = dict[str, Any]
 

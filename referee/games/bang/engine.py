@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import Event
+from referee.engine.protocol import Event
 from referee.games.bang.characters import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_3P
 from referee.games.bang.events import EVOLVE
 from referee.games.bang.state import Frame, Seat, State, but
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 
 
 class GameOver(Exception):

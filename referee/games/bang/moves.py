@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import MalformedMove
+from referee.engine.protocol import MalformedMove
 from referee.games.bang.cards import CARD_SET, KEY
 
 Move = dict[str, Any]
@@ -48,6 +48,32 @@ SHAPES: dict[str, tuple[dict[str, str], dict[str, str]]] = {
     "pass": ({}, {}),
     "timeout": ({}, {}),
 }
+
+_CARD: dict[str, Any] = {"type": "string", "enum": sorted(CARD_SET)}
+_FIELD_SCHEMAS: dict[str, dict[str, Any]] = {
+    "card": _CARD, "target": {"type": "integer", "minimum": 0},
+    "pick": {"type": "string", "enum": ["hand", *sorted(CARD_SET)]},
+    "cards": {"type": "array", "items": _CARD, "minItems": 1},
+}
+_SOURCES = {"draw": ["deck", "discard", "hand"], "barrel": ["jourdonnais", *sorted(CARD_SET)]}
+_RULES = {"play": "R11", "sid": "R72", "end_turn": "R11", "discard": "R12", "draw": "R10", "keep": "R67",
+          "choose": "R43", "barrel": "R35", "respond": "R43", "pass": "R43", "timeout": "R77"}
+
+
+def _move_schema(kind: str) -> dict[str, Any]:
+    required, optional = SHAPES[kind]
+    props: dict[str, Any] = {"type": {"const": kind}}
+    for name in (*required, *optional):
+        props[name] = {"type": "string", "enum": _SOURCES[kind]} if name == "source" else _FIELD_SCHEMAS[name]
+    if kind in ("sid", "keep"):
+        props["cards"] = {**_FIELD_SCHEMAS["cards"], "minItems": 2, "maxItems": 2}
+    return {"type": "object", "additionalProperties": False, "required": ["type", *required],
+            "properties": props, "x-rule": _RULES[kind]}
+
+
+#: the JSON Schema of every move, from ``SHAPES``: published by ``GET
+#: /v1/rulesets`` and enforced before ``decide`` (RulesetBase.check_move)
+MOVE_SCHEMAS: dict[str, dict[str, Any]] = {kind: _move_schema(kind) for kind in SHAPES}
 
 TARGETED = frozenset({"BANG", "PANIC", "CATBALOU", "DUEL", "JAIL"})
 PICKED = frozenset({"PANIC", "CATBALOU"})

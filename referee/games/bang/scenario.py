@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from referee.games.base import Event, GameConfig, InvalidSetup
+from referee.engine.protocol import Event, GameConfig, InvalidSetup
 from referee.games.bang.cards import ALL_CARDS, BLUE, CARD_SET, KEY, WEAPON_OF
 from referee.games.bang.characters import (
     CHARACTERS, DEPUTY, LIFE, OUTLAW, RENEGADE, ROLE_DECK, ROLES, SHERIFF, max_life,
@@ -30,7 +30,7 @@ from referee.games.bang.characters import (
 from referee.games.bang.engine import Ctx, GameOver
 from referee.games.bang.events import evolve
 from referee.games.bang.flow import act, start_turn
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 
 SCENARIO_KEYS = frozenset({"turn", "phase", "seats", "deck", "discard"})
 SEAT_KEYS = frozenset({"role", "character", "life", "hand", "in_play", "alive"})

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import Event
+from referee.engine.protocol import Event
 from referee.games.bang import decider
 from referee.games.bang.characters import SHERIFF
 from referee.games.bang.state import Seat, State

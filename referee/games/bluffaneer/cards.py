@@ -6,7 +6,7 @@ from typing import cast
 from referee.games.bluffaneer.events import CARD_DRAWN, CARD_REVEALED, DECK_RESHUFFLED, Draft
 from referee.games.bluffaneer.state import Seat
 from referee.games.bluffaneer.symbols import CARD_SYMBOLS, matches
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 
 
 def reveal(draft: Draft, seat: Seat, rule: str) -> bool:

@@ -1,7 +1,7 @@
 """The claim window and the roller's decision (F17–F23)."""
 from __future__ import annotations
 
-from referee.games.base import IllegalMove, OutOfTurn
+from referee.engine.protocol import IllegalMove, OutOfTurn
 from referee.games.bluffaneer import payments
 from referee.games.bluffaneer.cards import replace_card, reveal
 from referee.games.bluffaneer.ending import end_turn, flip
@@ -10,7 +10,7 @@ from referee.games.bluffaneer.events import (
 )
 from referee.games.bluffaneer.moves import CLAIM
 from referee.games.bluffaneer.state import CLAIMS, DECISION, Seat, State
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 
 
 def _check_answer(state: State, actor: Seat, kind: str, now: int) -> None:

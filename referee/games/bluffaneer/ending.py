@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from referee.games.base import IllegalMove, Json
+from referee.engine.protocol import IllegalMove, Json
 from referee.games.bluffaneer.events import GAME_ENDED, TURN_ENDED, Draft
 from referee.games.bluffaneer.state import OVER, Seat, State
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 
 REASON = "a player lost his last coin"
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from referee.games.base import Event
+from referee.engine.protocol import Event
 from referee.games.bluffaneer.state import (
     CLAIMS, DECISION, OVER, RESOLVING, ROLL, STEAL, Flip, State,
 )

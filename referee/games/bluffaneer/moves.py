@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import MalformedMove, Move
+from referee.engine.protocol import Json, MalformedMove, Move
 
 ROLL = "roll"
 STEAL = "steal"
@@ -21,6 +21,17 @@ TIMEOUT = "timeout"
 #: move type -> its fields besides ``type`` (all integers)
 FIELDS: dict[str, tuple[str, ...]] = {
     ROLL: (), STEAL: ("target",), CLAIM: (), PASS: (), ACCEPT: (), CHALLENGE: (), TIMEOUT: (),
+}
+
+
+#: the JSON Schema of every move, from ``FIELDS``: published by ``GET
+#: /v1/rulesets`` and enforced before ``decide`` (RulesetBase.check_move)
+MOVE_SCHEMAS: dict[str, Json] = {
+    kind: {"type": "object", "additionalProperties": False, "required": ["type", *fields],
+           "x-rule": {ROLL: "F9", STEAL: "F12", CLAIM: "F17", PASS: "F18", ACCEPT: "F21", CHALLENGE: "F21",
+                      TIMEOUT: "F18"}[kind],
+           "properties": {"type": {"const": kind}, **{f: {"type": "integer", "minimum": 0} for f in fields}}}
+    for kind, fields in FIELDS.items()
 }
 
 

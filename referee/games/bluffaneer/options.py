@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from referee.games.base import InvalidSetup, Json
+from referee.engine.protocol import InvalidSetup, Json
 from referee.games.bluffaneer.symbols import DEFAULT_DIE_FACES, SYMBOLS
 
 MIN_PLAYERS = 3
@@ -15,15 +15,18 @@ MAX_WINDOW_MS = 60000
 OPTIONS_SCHEMA: Json = {
     "type": "object",
     "additionalProperties": False,
+    "x-rule": "F33",
     "properties": {
         "first_seat": {
             "type": "integer", "minimum": 0, "maximum": MAX_PLAYERS - 1,
             "description": "F8: the first roller; left out, the referee picks one from the seed.",
+            "x-rule": "F8",
         },
         "claim_window_ms": {
             "type": "integer", "minimum": MIN_WINDOW_MS, "maximum": MAX_WINDOW_MS,
             "default": DEFAULT_WINDOW_MS,
             "description": "F18: how long the claim window stays open after a roll, in ms.",
+            "x-rule": "F18",
         },
         "die_faces": {
             "type": "array", "minItems": 6, "maxItems": 6,
@@ -31,6 +34,7 @@ OPTIONS_SCHEMA: Json = {
             "allOf": [{"contains": {"const": symbol}} for symbol in SYMBOLS],
             "default": list(DEFAULT_DIE_FACES),
             "description": "F3: the six faces of both dice; each symbol at least once.",
+            "x-rule": "F3",
         },
     },
 }

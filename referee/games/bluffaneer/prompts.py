@@ -2,7 +2,7 @@
 F13, F17, F18, F21)."""
 from __future__ import annotations
 
-from referee.games.base import Json, Move
+from referee.engine.protocol import Json, Move
 from referee.games.bluffaneer import moves
 from referee.games.bluffaneer.state import CLAIMS, DECISION, ROLL, STEAL, Seat, State
 from referee.games.bluffaneer.turn import steal_terms

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any, Mapping, cast
 
-from referee.games.base import Event, GameConfig, IllegalMove, Json, Move, OutOfTurn, Seat
+from referee.engine.base import RulesetBase
+from referee.engine.protocol import Event, GameConfig, IllegalMove, Json, Move, OutOfTurn, Seat
 from referee.games.bluffaneer import claims, moves, prompts, scenario, turn, views
 from referee.games.bluffaneer.ending import result as game_result
 from referee.games.bluffaneer.events import Draft, evolve as fold_event
@@ -16,7 +16,7 @@ from referee.games.bluffaneer.state import (
     CLAIMS, DECISION, OVER, STABLE_PHASES, TOTAL_COINS, State,
 )
 from referee.games.bluffaneer.symbols import CARD_IDS
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 
 
 def _check_actor(state: State, actor: Seat | None, kind: str) -> None:
@@ -33,19 +33,20 @@ def _check_actor(state: State, actor: Seat | None, kind: str) -> None:
         raise OutOfTurn("no_such_seat", rule="F1", detail=f"there is no seat {actor!r}")
 
 
-@dataclass(frozen=True, slots=True)
-class Bluffaneer:
+class Bluffaneer(RulesetBase):
     """Bluffaneer (rules F1–F33): dice, one card each, claims and bluffs."""
 
-    name: str = "bluffaneer"
-    version: str = "1"
-    title: str = "Bluffaneer"
-    min_players: int = MIN_PLAYERS
-    max_players: int = MAX_PLAYERS
-    options_schema: Json = field(default_factory=lambda: OPTIONS_SCHEMA)
+    name = "bluffaneer"
+    version = "1"
+    title = "Bluffaneer"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    options_schema = OPTIONS_SCHEMA
+    platform_rules = {"game_over": "F33", "player_count": "F1"}
+    move_schemas = moves.MOVE_SCHEMAS
 
-    def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
-        """Options with defaults filled in (F1, F3, F8, F18)."""
+    def check_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
+        """Options with defaults filled in (F1, F3, F8, F18), past the schema."""
         return check_options(options, players)
 
     def setup(self, config: GameConfig, rng: Rng) -> list[Event]:

@@ -1,7 +1,7 @@
 """What each seat may see: views, redacted events, hidden ids (F31)."""
 from __future__ import annotations
 
-from referee.games.base import Event, Json
+from referee.engine.protocol import Event, Json
 from referee.games.bluffaneer.events import CARD_DRAWN, DECK_RESHUFFLED, GAME_STARTED
 from referee.games.bluffaneer.prompts import pending
 from referee.games.bluffaneer.state import OVER, Flip, Seat, State

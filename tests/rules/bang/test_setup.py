@@ -5,11 +5,11 @@ from collections import Counter
 
 import pytest
 
-from referee.games.base import GameConfig, InvalidSetup
+from referee.engine.protocol import GameConfig, InvalidSetup
 from referee.games.bang import RULESET as R
 from referee.games.bang.cards import ALL_CARDS, BLUE, KEY, RANK, SUIT, explodes, is_heart
 from referee.games.bang.characters import LIFE
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 from tests.harness import raises_rule, scenario
 from tests.rules.bang.helpers import P, game
 
@@ -63,8 +63,10 @@ def test_r5_other_player_counts_cannot_be_created(n):
 
 
 def test_r5_three_players_only_with_the_three_player_option():
-    assert R.validate_options({}, 3) == {"three_player": True}
+    assert R.validate_options({"three_player": True}, 3) == {"three_player": True}
     assert R.validate_options({}, 5) == {"three_player": False}
+    with raises_rule("R5"):  # 3 players play the optional game only when it is asked for by name
+        R.validate_options({}, 3)
     with raises_rule("R5"):
         R.validate_options({"three_player": True}, 4)
     with raises_rule("R5"):

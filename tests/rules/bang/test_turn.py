@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.games.base import IllegalMove, MalformedMove, OutOfTurn
+from referee.engine.protocol import IllegalMove, MalformedMove, OutOfTurn
 from referee.games.bang import RULESET as R
 from tests.harness import raises_rule
 from tests.rules.bang.helpers import P, discard_down, end_turn, events, game, hand, kind, play, types

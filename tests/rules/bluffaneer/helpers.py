@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from referee.games import registry
-from referee.games.base import Event
+from referee.engine.protocol import Event
 from referee.games.bluffaneer.state import State
 from tests.harness import Table, scenario
 

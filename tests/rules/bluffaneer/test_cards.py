@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from referee.games import registry
 from referee.games.bluffaneer.symbols import CARD_IDS
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 from tests.harness import scenario, text_of
 from tests.rules.bluffaneer.helpers import (
     ACCEPT, CLAIM, PASS, ROLL, game, only, shown, state, types,

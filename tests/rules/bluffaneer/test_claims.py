@@ -5,7 +5,7 @@ from typing import Any, Sequence
 
 from referee.games import registry
 from referee.games.bluffaneer.symbols import CARD_IDS
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 from tests.harness import Table, raises_rule
 from tests.rules.bluffaneer.helpers import (
     ACCEPT, CHALLENGE, CLAIM, PASS, ROLL, TIMEOUT, game, only, state, types,

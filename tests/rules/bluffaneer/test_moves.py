@@ -6,9 +6,9 @@ from typing import Any
 import pytest
 
 from referee.games import registry
-from referee.games.base import IllegalMove, MalformedMove, OutOfTurn
+from referee.engine.protocol import IllegalMove, MalformedMove, OutOfTurn
 from referee.games.bluffaneer.symbols import CARD_IDS, DEFAULT_DIE_FACES
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 from tests.harness import raises_rule, scenario
 from tests.rules.bluffaneer.helpers import (
     ACCEPT, CLAIM, PASS, ROLL, TIMEOUT, game, only, state, steal,

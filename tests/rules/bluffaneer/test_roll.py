@@ -7,7 +7,7 @@ import pytest
 
 from referee.games import registry
 from referee.games.bluffaneer.symbols import CARD_IDS, DEFAULT_DIE_FACES, matches
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 from tests.harness import raises_rule, scenario
 from tests.rules.bluffaneer.helpers import CLAIM, ROLL, game, only, state, steal, types
 

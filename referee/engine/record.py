@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.platform import MOVE, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED
-from referee.games.base import Event, Json, Ruleset, Seat, dealt_secrets, fold, openings, seals
+from referee.engine.protocol import Event, Json, Ruleset, Seat, dealt_secrets, fold, openings, seals
 
 Produced = list[tuple[Seat | None, Event]]
 

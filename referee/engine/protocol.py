@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol
 
-from referee.engine import commitment, secret_salt
-from referee.games.rng import Rng
+from referee.engine.chain import commitment, secret_salt
+from referee.engine.rng import Rng
 
 Seat = int
 Move = dict[str, Any]
@@ -116,25 +116,48 @@ class Ruleset(Protocol):
       tests scan every response for them.
     * ``invariants(state)`` -> list of broken invariants (empty when sound);
       the property tests call it after every step.
-    * optional ``public_roles(state)`` -> each seat's role where everyone may
-      see it (``None`` where hidden), for rulesets with roles: tournaments
-      rotate entrants through the public ones.
-    * optional ``secrets(state)`` -> ``{name: value}`` of what the deal hides
-      (read right after setup), and ``public_secrets(state, dealt)`` -> the
-      names whose value everyone may see now: the service seals each secret
-      at creation and opens a seal as soon as its secret is public.
-    * optional ``default_options(state, seat)`` -> the moves a timeout's
-      default is drawn from, uniformly with the game's generator, when the
-      rules make it a random choice (BANG! R43); without it the default is
-      ``default_move``.
+    Hooks with a default in :class:`referee.engine.base.RulesetBase` (a
+    ruleset overrides only those it needs):
+
+    * ``deadline(state)`` -> ``None`` (no clock of the rules' own);
+    * ``default_options(state, seat)`` -> the moves a timeout's default is
+      drawn from, uniformly with the game's generator, when the rules make it
+      a random choice (BANG! R43); default: ``[default_move]``;
+    * ``secrets(state)`` -> ``{name: value}`` of what the deal hides (read
+      right after setup), and ``public_secrets(state, dealt)`` -> the names
+      whose value everyone may see now: the service seals each secret at
+      creation and opens a seal as soon as its secret is public; default:
+      nothing sealed;
+    * ``public_roles(state)`` -> each seat's role where everyone may see it
+      (``None`` where hidden), and ``role_order``, the order tournaments
+      rotate entrants through the public ones; default: no roles;
+    * ``carry_option`` and ``carry_over(finished_state, players)``: a
+      creation option naming a finished game whose outcome carries into the
+      new one (BANG! R84: ``carry_characters_from``), and the options it
+      sets; default: none.
     """
 
-    name: str
-    version: str
-    title: str
-    min_players: int
-    max_players: int
-    options_schema: Json
+    @property
+    def name(self) -> str: ...
+    @property
+    def version(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def min_players(self) -> int: ...
+    @property
+    def max_players(self) -> int: ...
+    @property
+    def options_schema(self) -> Json: ...
+    @property
+    def role_order(self) -> tuple[str, ...]: ...
+    @property
+    def carry_option(self) -> str | None: ...
+    @property
+    def platform_rules(self) -> dict[str, str]: ...
+    @property
+    def move_schemas(self) -> dict[str, Json]: ...
+    def check_move(self, move: Any) -> None: ...
 
     def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]: ...
     def setup(self, config: GameConfig, rng: Rng) -> list[Event]: ...
@@ -149,6 +172,12 @@ class Ruleset(Protocol):
     def default_move(self, state: Any, seat: Seat) -> Move | None: ...
     def hidden(self, state: Any, seat: Seat | None) -> set[str]: ...
     def invariants(self, state: Any) -> list[str]: ...
+    def default_options(self, state: Any, seat: Seat) -> list[Move]: ...
+    def secrets(self, state: Any) -> dict[str, Any]: ...
+    def public_secrets(self, state: Any, dealt: Mapping[str, Any]) -> set[str]: ...
+    def public_roles(self, state: Any) -> list[str | None] | None: ...
+    def carry_over(self, finished: Any, players: int) -> dict[str, Any]: ...
+    def options_for(self, players: int) -> dict[str, Any]: ...
 
 
 def fold(ruleset: Ruleset, events: list[Event], state: Any = None) -> Any:
@@ -180,11 +209,7 @@ def seat_view(ruleset: Ruleset, state: Any, seat: Seat | None, *, active: bool |
 def default_options(ruleset: Ruleset, state: Any, seat: Seat) -> list[Move]:
     """The moves the rule-defined default for ``seat`` is drawn from (one
     element: a fixed default; none: the seat owes nothing)."""
-    options = getattr(ruleset, "default_options", None)
-    if options is not None:
-        return list(options(state, seat))
-    fixed = ruleset.default_move(state, seat)
-    return [] if fixed is None else [fixed]
+    return list(ruleset.default_options(state, seat))
 
 
 def draw_default(ruleset: Ruleset, state: Any, seat: Seat, rng: Rng) -> tuple[Move, int] | None:
@@ -200,17 +225,15 @@ def draw_default(ruleset: Ruleset, state: Any, seat: Seat, rng: Rng) -> tuple[Mo
 def dealt_secrets(ruleset: Ruleset, state: Any) -> Json:
     """``{name: value}`` of what the deal hides (empty for a ruleset that
     seals nothing), read from the state right after setup."""
-    secrets_of = getattr(ruleset, "secrets", None)
-    return dict(secrets_of(state)) if secrets_of is not None else {}
+    return dict(ruleset.secrets(state))
 
 
 def newly_public(ruleset: Ruleset, state: Any, dealt: Json, opened: frozenset[str]) -> list[str]:
     """The names of dealt secrets that are public in ``state`` and not opened
     yet, sorted: the service opens their seals now, the audit expects it."""
-    public_of = getattr(ruleset, "public_secrets", None)
-    if not dealt or public_of is None:
+    if not dealt:
         return []
-    return [name for name in sorted(public_of(state, dealt) - opened) if name in dealt]
+    return [name for name in sorted(ruleset.public_secrets(state, dealt) - opened) if name in dealt]
 
 
 def openings(ruleset: Ruleset, state: Any, dealt: Json, opened: frozenset[str], seed: str) -> Json:

@@ -1,0 +1,104 @@
+"""The conformance suite (issue 9): what every registered ruleset must do,
+run over every ruleset the registry finds — the built-in ones and any
+installed package's (the throwaway Nim of ``tests/plugins`` among them).
+
+* random legal play to the end, at every player count, keeps the ruleset's
+  declared invariants and ends with exactly one well-formed result;
+* ``decide`` accepts exactly ``legal_moves``: every listed move is accepted,
+  a seat not awaited lists nothing and has its moves refused;
+* the events survive storage as JSON, and replaying them rebuilds the state;
+* no seat's view or events show what the ruleset declares hidden from it;
+* over the API, a finished game's log replays to the served state and its
+  audit is clean.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from referee.engine.protocol import Event, RefereeError, fold
+from referee.engine.rng import Rng
+from referee.games import registry
+from referee.games.sim import Table, playout, random_chooser
+from tests.api.helpers import create, play_to_end
+from tests.harness import text_of
+
+SIZES = [(name, n) for name in registry.names()
+         for n in range(registry.get(name).min_players, registry.get(name).max_players + 1)]
+SEEDS = (b"conform-1", b"conform-2")
+
+
+def _check_step(table: Table, before: Any) -> None:
+    rs, state = table.ruleset, table.state
+    assert rs.invariants(state) == [], rs.invariants(state)
+    players = table.config.players
+    for event in table.last:  # each event, as each seat receives it, shows nothing hidden from it
+        before = rs.evolve(before, event)
+        for seat in [None, *range(players)]:
+            shown = rs.redact(event, seat)
+            hidden = rs.hidden(before, seat)
+            text = text_of(shown.to_json() if shown is not None else None)
+            assert not [h for h in hidden if f'"{h}"' in text], f"{event.type} shows seat {seat} {hidden}"
+    awaited = rs.to_act(state)
+    over = rs.result(state) is not None
+    for seat in [None, *range(players)]:
+        hidden = rs.hidden(state, seat)
+        text = text_of(rs.view(state, seat))
+        assert not [h for h in hidden if f'"{h}"' in text], f"the view of seat {seat} shows what it hides"
+    probe_rng = Rng(b"probe", table.rng.position)
+    for seat in range(players):
+        moves = rs.legal_moves(state, seat)
+        assert (seat in awaited and not over) == bool(moves) or rs.deadline(state) is not None
+        for move in moves:  # decide is pure: deciding on the state is deciding on a copy
+            rs.check_move(move)  # every legal move matches the schema the ruleset publishes
+            rs.decide(state, seat, json.loads(json.dumps(move)), rng=Rng(b"probe", probe_rng.position),
+                      now=table.now + 1)
+        if seat not in awaited:
+            for other in sorted(awaited):
+                for move in rs.legal_moves(state, other)[:3]:
+                    with pytest.raises(RefereeError):
+                        rs.decide(state, seat, dict(move), rng=Rng(b"probe"), now=table.now + 1)
+    for move in ({"type": "no such move"}, {}, {"type": "timeout"}):
+        for seat in range(players):
+            if move not in rs.legal_moves(state, seat):
+                with pytest.raises(RefereeError):
+                    rs.decide(state, seat, move, rng=Rng(b"probe"), now=table.now + 1)
+
+
+@pytest.mark.parametrize("ruleset,players", SIZES)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_legal_play_keeps_the_invariants_to_one_result(ruleset: str, players: int, seed: bytes) -> None:
+    rs = registry.get(ruleset)
+    table = Table(rs, players, seed=seed)
+    history = [table.state]
+
+    def on_step(t: Table) -> None:
+        _check_step(t, history[-1])
+        history.append(t.state)
+
+    playout(table, random_chooser(Rng(seed + b"/moves")), pick_seat=Rng(seed + b"/seats"), on_step=on_step)
+    result = rs.result(table.state)
+    assert result is not None and rs.to_act(table.state) == set()
+    assert sorted(s["seat"] for s in result["seats"]) == list(range(players))
+    assert set(result["winners"]) <= set(range(players)) and result["reason"]
+    assert all((s["outcome"] == "win") == (s["seat"] in result["winners"]) for s in result["seats"])
+    stored = [Event(e.type, json.loads(json.dumps(e.data))) for e in table.events]
+    assert stored == table.events and fold(rs, stored) == table.state
+
+
+@pytest.mark.parametrize("ruleset", registry.names())
+def test_a_finished_game_replays_to_its_state_and_audits_clean(
+        client: Any, clock: Any, service: Any, ruleset: str) -> None:
+    rs = registry.get(ruleset)
+    game = create(client, ruleset=ruleset, players=rs.min_players, seed=f"conform-{ruleset}",
+                  options=rs.options_for(rs.min_players))
+    pick = Rng(b"conform-api")
+    play_to_end(client, game, clock, service, pick=lambda seat, moves, step: moves[pick.below(len(moves))])
+    served = service.load(game["id"])
+    from referee.engine.platform import PLATFORM_EVENTS
+    log = [json.loads(line) for line in client.get(f"/v1/games/{game['id']}/log").get_data(as_text=True).splitlines()]
+    assert fold(rs, [Event(e["type"], e["data"]) for e in log[1:] if e["type"] not in PLATFORM_EVENTS]) == served.state
+    report = client.get(f"/v1/games/{game['id']}/audit").get_json()
+    assert report["ok"], report["divergence"]
