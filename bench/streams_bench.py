@@ -26,7 +26,7 @@ from urllib.parse import urlparse
 
 from bench.server import live_server
 from referee.games import registry
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 from referee.games.sim import Table
 
 STREAMS = 1000
@@ -92,7 +92,7 @@ def _hold(url: str, paths: list[str], pipe: Connection) -> None:
     host, port = u.hostname or "127.0.0.1", u.port or 80
 
     async def main() -> None:
-        held, conns = Held(attempted=len(paths)), []
+        held, conns = Held(attempted=len(paths)), list[asyncio.StreamWriter]()
         gate = asyncio.Semaphore(100)
         started = time.perf_counter()
         await asyncio.gather(*(_open_stream(host, port, p, gate, held, conns) for p in paths))
