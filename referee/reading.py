@@ -63,33 +63,43 @@ WAIT_SLICE_S = 4.0
 Slot = Callable[[], AbstractContextManager[None]]
 
 
+#: whether the client has hung up (checked between waits, so that a stream
+#: whose client left gives its slot back within one WAIT_SLICE_S)
+Gone = Callable[[], bool]
+
+
 def _no_cap() -> AbstractContextManager[None]:
     return contextlib.nullcontext()
 
 
-def wait_for_event(svc: GameService, game_id: str, after: int, timeout_s: float) -> bool:
-    """Block until the game has an event after ``after`` or ``timeout_s``
-    passes; True if it has one. Waits in slices of at most ``WAIT_SLICE_S``."""
+def _never() -> bool:
+    return False
+
+
+def wait_for_event(svc: GameService, game_id: str, after: int, timeout_s: float, *, gone: Gone = _never) -> bool:
+    """Block until the game has an event after ``after``, ``timeout_s``
+    passes or the client is ``gone``; True if it has one. Waits in slices of
+    at most ``WAIT_SLICE_S``."""
     deadline = time.monotonic() + timeout_s
     while True:
         head = svc.store.head(game_id)
         if head is None or head[0] > after:
             return head is not None
         left = deadline - time.monotonic()
-        if left <= 0:
+        if left <= 0 or gone():
             return False
         svc.store.wait(game_id, after, min(left, WAIT_SLICE_S))
 
 
 def events(svc: GameService, game_id: str, token: str | None, after: int, wait_s: float, *,
-           slot: Slot = _no_cap) -> Json:
+           slot: Slot = _no_cap, gone: Gone = _never) -> Json:
     """Events after ``after`` as the caller may see them; long-polls up to
     ``wait_s``, holding a ``slot`` while it waits."""
     game = svc.load(game_id)
     seat = svc.seat_of(game, token)
     if wait_s > 0 and game.version <= after and game.status == "active":
         with slot():
-            wait_for_event(svc, game_id, after, wait_s)
+            wait_for_event(svc, game_id, after, wait_s, gone=gone)
         game = svc.load(game_id)
     envs = svc.store.read(game_id, after=after, upto=game.version)
     return {"id": game_id, "version": game.version, "status": game.status,
@@ -97,7 +107,7 @@ def events(svc: GameService, game_id: str, token: str | None, after: int, wait_s
 
 
 def stream(svc: GameService, game_id: str, token: str | None, after: int, *, keepalive_s: float = 15.0,
-           max_s: float | None = None, slot: Slot = _no_cap) -> Iterator[str]:
+           max_s: float | None = None, slot: Slot = _no_cap, gone: Gone = _never) -> Iterator[str]:
     """Server-Sent Events from ``after`` on; ends when the game is over (or
     after ``max_s``, for the client to resume with ``Last-Event-ID``). The
     first item comes once the caller is authenticated and holds a ``slot``."""
@@ -117,7 +127,9 @@ def stream(svc: GameService, game_id: str, token: str | None, after: int, *, kee
             left = None if max_s is None else max_s - (time.monotonic() - started)
             if left is not None and left <= 0:
                 return
-            wait_for_event(svc, game_id, after, keepalive_s if left is None else min(keepalive_s, left))
+            wait_for_event(svc, game_id, after, keepalive_s if left is None else min(keepalive_s, left), gone=gone)
+            if gone():  # a write would only find out at the second keepalive, 30 s on
+                return
             yield ": keepalive\n\n"
 
 

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
+import socket
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
-from flask import Response
+from flask import Response, current_app, request
 
 from referee.errors import ApiError
 
@@ -136,8 +138,6 @@ class StreamSlots:
 
 def slots() -> StreamSlots:
     """This app's stream caps (made on first use from its config and Redis client)."""
-    from flask import current_app
-
     from referee.api.context import service
     found = current_app.extensions.get("referee.streams")
     if found is None:
@@ -150,5 +150,21 @@ def slot() -> contextlib.AbstractContextManager[None]:
     """One slot for the current request's client address (enter it to hold
     it): the rate limit's notion of an address, so ``REFEREE_TRUSTED_PROXIES``
     applies and an IPv6 client counts by its /64."""
-    from referee.ratelimit import client_address
+    from referee.ratelimit import client_address  # it imports the API: not at module load
     return slots().hold(client_address())
+
+
+def client_gone() -> Callable[[], bool]:
+    """A check that the current request's client has hung up: its socket
+    reads as closed. Without the socket (not under gunicorn) it never says so."""
+    sock = request.environ.get("gunicorn.socket")
+    if sock is None:
+        return lambda: False
+
+    def gone() -> bool:
+        try:
+            readable, _, _ = select.select([sock], [], [], 0)
+            return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+        except (OSError, ValueError):  # closed under us
+            return True
+    return gone

@@ -41,7 +41,8 @@ def submit_move(game_id: str) -> Response:
 @bp.get("/<game_id>/events")
 def list_events(game_id: str) -> Json:
     args = query(EVENTS)
-    return reading.events(service(), game_id, bearer_token(), args["after"], args["wait"], slot=streams.slot)
+    return reading.events(service(), game_id, bearer_token(), args["after"], args["wait"], slot=streams.slot,
+                          gone=streams.client_gone())
 
 
 @bp.get("/<game_id>/events/stream")
@@ -50,7 +51,8 @@ def stream_events(game_id: str) -> Response:
     after = int(request.headers.get("Last-Event-ID", args["after"]) or 0)
     # a stream holds a slot (a cap per client and in all, referee.streams): it ends after
     # STREAM_MAX_S and the client's EventSource reconnects with Last-Event-ID, resuming there
-    events = reading.stream(service(), game_id, bearer_token(), after, max_s=STREAM_MAX_S, slot=streams.slot)
+    events = reading.stream(service(), game_id, bearer_token(), after, max_s=STREAM_MAX_S, slot=streams.slot,
+                            gone=streams.client_gone())
     first = next(events)  # authenticate, 404 and take a slot (or 429/503) before the 200 goes out
     return Response(stream_with_context(_chain(first, events)), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -209,6 +209,30 @@ def test_per_client_cap_answers_429_with_retry_after(server: Server) -> None:
         close_all(mine)
 
 
+def test_a_stream_whose_client_hung_up_gives_its_slot_back_within_seconds(server: Server) -> None:
+    # without a look at the socket, an idle stream noticed its client had left only
+    # when a write failed: at the second keepalive, 30 s on, holding the client's slot
+    game = new_game(server)
+    path = f"/v1/games/{game['id']}/events/stream?after=1000"  # idle: nothing to send
+    mine = open_streams(server, [path] * PER_CLIENT, ["127.0.6.1"] * PER_CLIENT)
+    try:
+        assert [s.status for s in mine] == [200] * PER_CLIENT
+        refused = open_streams(server, [path], ["127.0.6.1"])
+        close_all(refused)
+        assert refused[0].status == 429
+        mine[0].sock.close()
+        hung_up = time.monotonic()
+        while True:
+            again = open_streams(server, [path], ["127.0.6.1"])
+            close_all(again)
+            if again[0].status == 200:
+                break
+            assert time.monotonic() - hung_up < 10, "the slot of a stream whose client left is still held"
+            time.sleep(0.5)
+    finally:
+        close_all(mine)
+
+
 def test_long_poll_from_a_capped_client_answers_429(server: Server) -> None:
     game = new_game(server)
     mine = open_streams(server, [f"/v1/games/{game['id']}/events/stream"] * PER_CLIENT, ["127.0.4.1"] * PER_CLIENT)
