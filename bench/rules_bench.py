@@ -49,11 +49,17 @@ def actions_per_second(ruleset: str, players: int, seconds: float = 5.0) -> dict
     return {"actions_per_s": actions / elapsed, "games": games, "actions": actions}
 
 
+def sizes(ruleset: str) -> list[int]:
+    """Every player count of a ruleset's usual game (BANG!'s 3 is an optional variant: left out)."""
+    rs = registry.get(ruleset)
+    low = rs.min_players + (1 if rs.options_for(rs.min_players) else 0)
+    return list(range(low, rs.max_players + 1))
+
+
 def run(seconds: float = 2.0, rounds: int = 5) -> dict[str, Any]:
     """Each configuration ``rounds`` times for ``seconds``, interleaved so
     that machine noise hits all alike; the median round is reported."""
-    configs = [(ruleset, n) for ruleset, counts in (("bang", (4, 5, 7)), ("bluffaneer", (4, 6)))
-               if ruleset in registry.names() for n in counts]
+    configs = [(ruleset, n) for ruleset in registry.names() for n in sizes(ruleset)]
     samples: dict[tuple[str, int], list[dict[str, float]]] = {c: [] for c in configs}
     for _ in range(rounds):
         for ruleset, n in configs:

@@ -30,7 +30,7 @@ def built_in() -> list[str]:
 
 
 def schemas(names: list[str]) -> dict[str, Any]:
-    """``{<Name>Options, <Name>Move}`` for each ruleset."""
+    """``{<Name>Options, <Name>Move, <Name>Setup}`` for each ruleset."""
     out: dict[str, Any] = {}
     for name in names:
         rs = registry.get(name)
@@ -39,6 +39,7 @@ def schemas(names: list[str]) -> dict[str, Any]:
                                   f"/v1/games (ruleset {name!r}), as enforced."}
         out[f"{camel}Move"] = {"description": f"{rs.title}: every move a seat may POST, as enforced.",
                                "oneOf": [rs.move_schemas[kind] for kind in sorted(rs.move_schemas)]}
+        out[f"{camel}Setup"] = rs.setup_schema
     return out
 
 

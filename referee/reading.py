@@ -9,10 +9,11 @@ from contextlib import AbstractContextManager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from referee.engine import LINK_FIELDS, canonical, commitment, secret_salt
+from referee.engine import canonical, commitment, secret_salt
 from referee.engine.platform import MOVE, PLATFORM_EVENTS, PUBLIC_EVENTS, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED
+from referee.engine.presentation import shown
 from referee.errors import ApiError
-from referee.engine.protocol import Event, Json, Seat
+from referee.engine.protocol import Json, Seat
 
 if TYPE_CHECKING:
     from referee.service import Game, GameService
@@ -28,30 +29,8 @@ def secret_commitment(salt: str, value: Any) -> str:
 
 
 def present(game: Game, env: Json, seat: Seat | None, status: str | None = None) -> Json:
-    """An envelope as ``seat`` may see it.
-
-    Once the game is over the log is public and nothing is redacted. An event
-    whose data the seat may see whole comes with its ``data`` and ``salt``
-    (the seat can open its ``commit``); any other comes with its chained
-    fields, ``hash`` and the ``data`` the seat may see, but no salt: its
-    ``commit`` hides the rest (README, "The hash chain"). Another seat's move
-    shows only its type (a move may name a card its owner keeps)."""
-    if (status or game.status) != "active":
-        return env
-    if env["type"] == MOVE:
-        if seat is not None and env["actor"] == seat:
-            return env
-        shown: Json | None = {"move": {"type": env["data"]["move"].get("type")}}
-    elif env["type"] in PUBLIC_EVENTS:
-        return env
-    else:
-        redacted = game.ruleset.redact(Event(env["type"], env["data"]), seat)
-        if redacted is not None and redacted.type == env["type"] and dict(redacted.data) == env["data"]:
-            return env
-        shown = dict(redacted.data) if redacted is not None else None
-    out = {name: env[name] for name in LINK_FIELDS}
-    out.update(hash=env["hash"], data=shown, redacted=True)
-    return out
+    """An envelope of ``game`` as ``seat`` may see it (``referee.engine.presentation``)."""
+    return shown(game.ruleset, env, seat, active=(status or game.status) == "active")
 
 
 #: the longest single blocking read: below redis-py's default 5 s socket

@@ -22,7 +22,7 @@ from referee.engine.protocol import (Event, GameConfig, Json, Move, RefereeError
 from referee.engine.rng import Rng
 from referee.engine import LOG_FORMAT, canonical, envelope, header_hash, sha256_hex
 from referee.engine.platform import PLATFORM_EVENTS, SECRETS_OPENED
-from referee.reading import present
+from referee.engine.presentation import shown
 from referee.scheduling import Change
 from referee.store import EventStore
 
@@ -147,6 +147,7 @@ class GameService:
         custom = seed is not None or setup is not None or tournament_custom
         seed = seed if seed is not None else tournament_seed if tournament_seed is not None else secrets.token_hex(32)
         rng = Rng(seed.encode())
+        ruleset.check_scenario(setup)  # the published setup schema, enforced
         events = ruleset.setup(GameConfig(players=n, options=opts, scenario=setup), rng)
         produced, state, dealt, opened = record.deal(ruleset, events, seed)
         game_id = secrets.token_hex(8)
@@ -367,7 +368,7 @@ class GameService:
         status = "finished" if result is not None else "active"
         version = game.version + len(envelopes)
         body = canonical({"version": version, "status": status,
-                          "events": [present(game, e, seat, status) for e in envelopes]}).encode()
+                          "events": [shown(game.ruleset, e, seat, active=status == "active") for e in envelopes]}).encode()
         appended = self.store.append(game.id, game.version, envelopes, last_hash=last_hash, rng=rng.position,
                                      status=status, at=now, idem_key=idempotency_key,
                                      idem_record=fingerprint.encode() + b"\n" + body)

@@ -103,6 +103,22 @@ class Tournaments:
     def _key(tid: str, part: str = "") -> str:
         return f"tournament:{{{tid}}}" + (f":{part}" if part else "")
 
+    #: every key of a tournament besides its hash
+    PARTS = ("games", "index", "results", "standings", "winners")
+
+    def _retain(self, tid: str, running: bool) -> None:
+        """A tournament's keys live as long as its games do (README,
+        Operations): the idle retention while it runs, refreshed as each game
+        finishes, the finished retention once it is over; all expire together."""
+        ttl = self.svc.store.retention.game_ttl_ms("active" if running else "finished")
+        pipe = self.redis.pipeline(transaction=False)
+        for key in (self._key(tid), *(self._key(tid, part) for part in self.PARTS)):
+            if ttl:
+                pipe.pexpire(key, ttl)
+            else:
+                pipe.persist(key)
+        pipe.execute()
+
     # -- creation -------------------------------------------------------------
     def create(self, spec: Json, caps: Caps | None = None) -> Json:
         """Validate and store a tournament; the caller enqueues ``start``.
@@ -146,6 +162,7 @@ class Tournaments:
         pipe.hset(self._key(tid), mapping={"spec": json.dumps(record), "status": "running", "seed": seed,
                                            "next": 0, "finished": 0, "cancel_hash": sha256_hex(cancel_token)})
         pipe.execute()
+        self._retain(tid, running=True)
         return {**self.get(tid), "cancel_token": cancel_token}
 
     def _entrant(self, entrant: Any, ruleset: str) -> Json:
@@ -229,7 +246,9 @@ class Tournaments:
             return "duplicate"
         self._launch_next(tid, spec)
         if finished >= spec["games"] and self.redis.eval(_CLOSE, 1, self._key(tid), "finished") == b"running":
+            self._retain(tid, running=False)
             return "tournament_finished"
+        self._retain(tid, running=self.redis.hget(self._key(tid), "status") == b"running")
         return "recorded"
 
     def _record(self, tid: str, spec: Json, entry: Json) -> int | None:

@@ -19,7 +19,8 @@ bp = Blueprint("meta", __name__)
 def _described(name: str) -> Json:
     rs = registry.get(name)
     return {"name": rs.name, "title": rs.title, "version": rs.version, "min_players": rs.min_players,
-            "max_players": rs.max_players, "options": rs.options_schema, "moves": rs.move_schemas}
+            "max_players": rs.max_players, "options": rs.options_schema, "moves": rs.move_schemas,
+            "setup": rs.setup_schema}
 
 
 @bp.get("/v1/rulesets")

@@ -23,6 +23,22 @@ def _validator(schema: Json) -> Draft202012Validator:
     return _compiled(json.dumps(schema, sort_keys=True))
 
 
+def first_refusal(schema: Json, value: Any, root: str) -> tuple[str | None, str] | None:
+    """``(rule, detail)`` of the first place where ``value`` breaks ``schema``
+    (``None``: it matches). The rule is the ``x-rule`` of the top-level
+    property at fault, else the schema's own; the detail names the field."""
+    error = min(_validator(schema).iter_errors(value), key=lambda e: [str(p) for p in e.path], default=None)
+    if error is None:
+        return None
+    props = schema.get("properties", {})
+    name = str(error.path[0]) if error.path else None
+    if name is None and error.validator == "additionalProperties" and isinstance(value, dict):
+        name = next((k for k in value if k not in props), None)
+    rule = props.get(name, {}).get("x-rule", schema.get("x-rule")) if name is not None else schema.get("x-rule")
+    where = ".".join([root, *(str(p) for p in error.path)]) if error.path else root
+    return rule, f"{where}: {error.message}"
+
+
 class RulesetBase:
     """Subclass it, set the class attributes, implement the required methods
     (they raise ``NotImplementedError`` here) and override the hooks the
@@ -37,6 +53,9 @@ class RulesetBase:
     options_schema: ClassVar[Json] = {"type": "object", "properties": {}, "additionalProperties": False}
     #: move type -> the JSON Schema of the whole move object (published and enforced)
     move_schemas: ClassVar[dict[str, Json]] = {}
+    #: the scenario ``setup`` object: every field, its default, what leaving it out means
+    setup_schema: ClassVar[Json] = {"type": "object", "additionalProperties": False, "properties": {},
+                                    "description": "This ruleset takes no scenario."}
     #: the order tournaments rotate entrants through the public roles (none: seats rotate)
     role_order: ClassVar[tuple[str, ...]] = ()
     #: a creation option naming a finished game that carries into the new one (see ``carry_over``)
@@ -52,22 +71,26 @@ class RulesetBase:
         option and the rule in its property's ``x-rule``."""
         if not isinstance(options, Mapping):
             raise InvalidSetup("invalid_options", detail="options must be an object")
-        error = min(_validator(self.options_schema).iter_errors(dict(options)),
-                    key=lambda e: [str(p) for p in e.path], default=None)
-        if error is not None:
-            name = str(error.path[0]) if error.path else None
-            if name is None and error.validator == "additionalProperties":
-                name = next((k for k in options if k not in self.options_schema.get("properties", {})), None)
-            prop = self.options_schema.get("properties", {}).get(name, {}) if name is not None else {}
-            rule = prop.get("x-rule", self.options_schema.get("x-rule"))
-            where = ".".join(str(p) for p in error.path) or "options"
-            raise InvalidSetup("invalid_options", rule=rule, detail=f"{where}: {error.message}")
+        refused = first_refusal(self.options_schema, dict(options), "options")
+        if refused is not None:
+            raise InvalidSetup("invalid_options", rule=refused[0], detail=refused[1])
         return self.check_options(dict(options), players)
 
     def check_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
         """What the schema cannot say (a seat below ``players``…) and the
         defaults filled in; default: the options as given."""
         return options
+
+    # -- scenarios: the published schema is what is enforced -----------------------
+    def check_scenario(self, scenario: Any) -> None:
+        """``InvalidSetup`` (422, naming the field and its rule) unless the
+        scenario ``setup`` matches ``setup_schema``; the ruleset's ``setup``
+        then checks what a schema cannot (a card in two places…)."""
+        if scenario is None:
+            return
+        refused = first_refusal(self.setup_schema, scenario, "setup")
+        if refused is not None:
+            raise InvalidSetup("invalid_setup", rule=refused[0], detail=refused[1])
 
     # -- moves: the published schemas are what is enforced -----------------------
     def check_move(self, move: Any) -> None:
@@ -80,12 +103,9 @@ class RulesetBase:
             kind = move.get("type") if isinstance(move, dict) else None
             raise MalformedMove("malformed_move", detail=f"unknown move type {kind!r}; one of "
                                 f"{', '.join(sorted(self.move_schemas))}")
-        schema = self.move_schemas[move["type"]]
-        error = min(_validator(schema).iter_errors(move), key=lambda e: [str(p) for p in e.path], default=None)
-        if error is not None:
-            where = ".".join(str(p) for p in error.path) or "move"
-            raise MalformedMove("malformed_move", rule=schema.get("x-rule"),
-                                detail=f"a {move['type']} move: {where}: {error.message}")
+        refused = first_refusal(self.move_schemas[move["type"]], move, f"a {move['type']} move")
+        if refused is not None:
+            raise MalformedMove("malformed_move", rule=refused[0], detail=refused[1])
 
     # -- required -------------------------------------------------------------
 

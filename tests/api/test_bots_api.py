@@ -238,6 +238,21 @@ def test_tournament_runs_in_workers_and_reports_standings(client: Any, work: Any
     assert set(seat_of.values()) == {2}
 
 
+def test_a_finished_tournament_expires_with_its_games(client: Any, work: Any, redis_client: Any) -> None:
+    """Retention (issue 8): a tournament's keys carry the idle retention while
+    it runs and the finished one when it is over, like its games'."""
+    r = client.post("/v1/tournaments", json={"ruleset": "bluffaneer", "games": 2, "entrants": ["random"] * 3})
+    tid = r.get_json()["id"]
+    keys = [k for k in redis_client.keys(f"tournament:{{{tid}}}*")]
+    assert keys and all(6 * 86400 < redis_client.ttl(k) <= 7 * 86400 for k in keys)  # running: idle TTL
+    work(max_rounds=500)
+    assert client.get(f"/v1/tournaments/{tid}").get_json()["status"] == "finished"
+    keys = [k for k in redis_client.keys(f"tournament:{{{tid}}}*")]
+    assert len(keys) >= 5 and all(29 * 86400 < redis_client.ttl(k) <= 30 * 86400 for k in keys)
+    game = client.get(f"/v1/tournaments/{tid}").get_json()["games"][0]["id"]
+    assert 29 * 86400 < redis_client.ttl(f"game:{{{game}}}:events") <= 30 * 86400
+
+
 def test_tournament_validation(client: Any) -> None:
     r = client.post("/v1/tournaments", json={"ruleset": "bluffaneer", "games": 2, "entrants": ["random", "ghost"]})
     assert r.status_code == 422 and r.get_json()["code"] == "unknown_bot"

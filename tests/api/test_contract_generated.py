@@ -51,3 +51,14 @@ def test_n1_options_off_the_published_schema_name_the_option_and_the_rule(client
     assert r.status_code == 422 and r.get_json()["rule"] == "F18" and "claim_window_ms" in r.get_json()["detail"]
     r = client.post("/v1/games", json={"ruleset": "nim", "players": 2, "options": {"piles": [0]}})
     assert r.status_code == 422 and r.get_json()["rule"] == "N1"
+
+
+def test_r1_a_setup_off_its_published_schema_names_the_field_and_the_rule(client: Any) -> None:
+    r = client.post("/v1/games", json={"ruleset": "bang", "players": 4, "setup": {"deck_exact": "yes"}})
+    assert r.status_code == 422 and r.get_json()["code"] == "invalid_setup" and r.get_json()["rule"] == "R1"
+    assert "setup.deck_exact" in r.get_json()["detail"]
+    r = client.post("/v1/games", json={"ruleset": "bluffaneer", "players": 4, "setup": {"phase": "play"}})
+    assert r.status_code == 422 and "phase" in r.get_json()["detail"]
+    r = client.post("/v1/games", json={"ruleset": "bang", "players": 4,
+                                       "setup": {"seats": [{"character": "nobody"}, {}, {}, {}]}})
+    assert r.status_code == 422 and "seats.0.character" in r.get_json()["detail"]

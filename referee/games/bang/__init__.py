@@ -48,6 +48,7 @@ class BangRuleset(RulesetBase):
     #: a move after the end: the referee awaits no decision (R77); player counts (R5)
     platform_rules = {"game_over": "R77", "player_count": "R5"}
     move_schemas = moves.MOVE_SCHEMAS
+    setup_schema = scenario.SETUP_SCHEMA
     name = "bang"
     version = "1"
     title = "BANG!"

@@ -17,6 +17,12 @@ Draw order from the game's generator (R78), always in this order:
 
 Then the first turn starts (R9 checks, then phase 1) unless the scenario
 names another ``phase`` (``draw``: phase 1 without the checks; ``play``).
+
+The scenario keys, their defaults and what a left-out key means are
+``SETUP_SCHEMA`` (published and enforced): ``every_seat`` gives fields every
+seat takes unless its own entry says otherwise, ``deck_exact`` makes the deck
+exactly ``deck`` (the cards named nowhere lie, shuffled, under the discard
+pile), a seat's ``max_life`` overrides its bullets.
 """
 from __future__ import annotations
 
@@ -32,9 +38,53 @@ from referee.games.bang.events import evolve
 from referee.games.bang.flow import act, start_turn
 from referee.engine.rng import Rng
 
-SCENARIO_KEYS = frozenset({"turn", "phase", "seats", "deck", "discard"})
-SEAT_KEYS = frozenset({"role", "character", "life", "hand", "in_play", "alive"})
+SCENARIO_KEYS = frozenset({"turn", "phase", "seats", "every_seat", "deck", "deck_exact", "discard"})
+SEAT_KEYS = frozenset({"role", "character", "life", "max_life", "hand", "in_play", "alive"})
+#: what ``every_seat`` may fix for all seats at once (roles and characters are each one seat's)
+EVERY_SEAT_KEYS = frozenset({"life", "max_life", "hand", "in_play"})
 PHASES = ("start", "draw", "play")
+
+
+_CARDS: dict[str, Any] = {"type": "array", "items": {"type": "string", "enum": sorted(CARD_SET)}, "uniqueItems": True}
+
+#: the scenario ``setup`` object (DESIGN.md), published by ``GET /v1/rulesets``
+#: and enforced before ``setup``: every field, its default, what leaving it out means
+SETUP_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False, "x-rule": "R6",
+    "description": "A BANG! start position. Anything left out is dealt from the seeded generator as usual.",
+    "properties": {
+        "turn": {"type": "integer", "minimum": 0, "maximum": 6, "x-rule": "R7",
+                 "description": "The seat whose turn it is (alive). Left out: the Sheriff (the Deputy in the "
+                                "3-player game)."},
+        "phase": {"enum": list(PHASES), "default": "start", "x-rule": "R8",
+                  "description": "start: the turn begins (R9 checks, then phase 1); draw: phase 1 without the "
+                                 "checks; play: phase 2."},
+        "seats": {"type": "array", "maxItems": 7, "x-rule": "R6",
+                  "description": "Per seat, in seat order, only what is fixed (one object per seat, {} for none).",
+                  "items": {"type": "object", "additionalProperties": False, "properties": {
+                      "role": {"enum": list(ROLES), "description": "Left out: dealt (R4)."},
+                      "character": {"enum": sorted(CHARACTERS), "description": "Left out: dealt (R3)."},
+                      "life": {"type": "integer", "minimum": 0, "description": "Left out: the maximum (R6), 0 if "
+                                                                              "not alive."},
+                      "max_life": {"type": "integer", "minimum": 1, "description": "Left out: the character's "
+                                   "bullets, +1 for the Sheriff (R6; none in the 3-player game, R82)."},
+                      "hand": {**_CARDS, "description": "Left out: dealt, as many cards as life (R6); [] is an "
+                                                        "empty hand."},
+                      "in_play": {**_CARDS, "description": "Cards in front of the player. Left out: none."},
+                      "alive": {"type": "boolean", "default": True},
+                  }}},
+        "every_seat": {"type": "object", "additionalProperties": False, "x-rule": "R6",
+                       "description": "Fields every seat takes unless its own entry in seats says otherwise, "
+                                      "e.g. {\"hand\": [], \"in_play\": []}: all hands and tables exactly empty.",
+                       "properties": {"life": {"type": "integer", "minimum": 1}, "max_life": {"type": "integer",
+                                      "minimum": 1}, "hand": _CARDS, "in_play": _CARDS}},
+        "deck": {**_CARDS, "x-rule": "R1", "description": "Top first. Cards named nowhere go below it, shuffled."},
+        "deck_exact": {"type": "boolean", "default": False, "x-rule": "R1",
+                       "description": "true: the deck is exactly `deck`; the cards named nowhere (after any hand "
+                                      "left out is dealt from them) lie, shuffled, under the discard pile."},
+        "discard": {**_CARDS, "x-rule": "R60", "description": "Bottom first. Left out: empty."},
+    },
+}
 
 
 def _bad(detail: str, rule: str | None = None) -> InvalidSetup:
@@ -63,12 +113,17 @@ def game_started(config: GameConfig, rng: Rng) -> dict[str, Any]:
     specs = sc.get("seats", [{} for _ in range(n)])
     if not isinstance(specs, list) or len(specs) != n:
         raise _bad(f"seats must list all {n} seats", "R5")
+    every = sc.get("every_seat", {})
+    if not isinstance(every, Mapping) or set(every) - EVERY_SEAT_KEYS:
+        raise _bad(f"every_seat fixes only {', '.join(sorted(EVERY_SEAT_KEYS))}", "R6")
     for i, spec in enumerate(specs):
         if not isinstance(spec, Mapping):
             raise _bad(f"seats[{i}] must be an object")
         extra = sorted(set(spec) - SEAT_KEYS)
         if extra:
             raise _bad(f"seats[{i}]: BANG! seats do not use {', '.join(extra)}")
+    # what every seat has unless its own entry says otherwise (an empty hand for all, say)
+    specs = [{**every, **spec} for spec in specs]
 
     # 1. roles (R4)
     pool = list(ROLE_DECK[n])
@@ -103,7 +158,9 @@ def game_started(config: GameConfig, rng: Rng) -> dict[str, Any]:
     seats: list[dict[str, Any]] = []
     for i, spec in enumerate(specs):
         role, ch = roles[i], chars[i]
-        top = max_life(ch, role, three)  # type: ignore[arg-type]
+        top = spec.get("max_life", max_life(ch, role, three))  # type: ignore[arg-type]
+        if type(top) is not int or top < 1:
+            raise _bad(f"seats[{i}]: max_life must be an integer of 1 or more", "R6")
         alive = spec.get("alive", True)
         if not isinstance(alive, bool):
             raise _bad(f"seats[{i}]: alive must be true or false")
@@ -139,6 +196,10 @@ def game_started(config: GameConfig, rng: Rng) -> dict[str, Any]:
         dup = sorted({c for c in named if named.count(c) > 1})
         raise _bad(f"cards in two places: {', '.join(dup)}", "R1")
 
+    exact = sc.get("deck_exact", False)
+    if not isinstance(exact, bool):
+        raise _bad("deck_exact must be true or false", "R1")
+
     # 3. the deck (R6 step 4)
     taken = set(named)
     rest = rng.shuffle([c for c in ALL_CARDS if c not in taken])
@@ -159,6 +220,9 @@ def game_started(config: GameConfig, rng: Rng) -> dict[str, Any]:
     phase = sc.get("phase", "start")
     if phase not in PHASES:
         raise _bad(f"phase is one of {', '.join(PHASES)}", "R8")
+    if exact:  # the deck is exactly the listed one: the cards named nowhere lie under the discard pile
+        return {"three_player": three, "turn": turn, "phase": phase, "players": seats,
+                "deck": deck_top, "discard": rest + discard}
     return {"three_player": three, "turn": turn, "phase": phase, "players": seats,
             "deck": deck_top + rest, "discard": discard}
 

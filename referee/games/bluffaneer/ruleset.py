@@ -44,6 +44,7 @@ class Bluffaneer(RulesetBase):
     options_schema = OPTIONS_SCHEMA
     platform_rules = {"game_over": "F33", "player_count": "F1"}
     move_schemas = moves.MOVE_SCHEMAS
+    setup_schema = scenario.SETUP_SCHEMA
 
     def check_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
         """Options with defaults filled in (F1, F3, F8, F18), past the schema."""

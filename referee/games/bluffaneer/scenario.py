@@ -31,6 +31,38 @@ SCENARIO_KEYS = frozenset({"turn", "seats", "deck", "discard", "dice", "flips"})
 SEAT_KEYS = frozenset({"card", "coins"})
 
 
+_CARD_REF: dict[str, Any] = {"oneOf": [
+    {"type": "string", "enum": list(CARD_IDS)},
+    {"type": "array", "items": {"enum": list(SYMBOLS)}, "minItems": 2, "maxItems": 2,
+     "description": "two symbols: the lowest free copy of that card"}]}
+
+#: the scenario ``setup`` object (DESIGN.md), published by ``GET /v1/rulesets``
+#: and enforced before ``setup``: every field, its default, what leaving it out means
+SETUP_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False, "x-rule": "F32",
+    "description": "A Bluffaneer start position. Anything left out is dealt from the seeded generator as usual.",
+    "properties": {
+        "turn": {"type": "integer", "minimum": 0, "maximum": 5, "x-rule": "F8",
+                 "description": "The first roller. Left out: the option first_seat, else drawn (F8)."},
+        "seats": {"type": "array", "maxItems": 6, "x-rule": "F5",
+                  "description": "Per seat, in seat order, only what is fixed ({} for none).",
+                  "items": {"type": "object", "additionalProperties": False, "properties": {
+                      "card": {**_CARD_REF, "description": "Left out: dealt (F6)."},
+                      "coins": {"type": "integer", "minimum": 1,
+                                "description": "Left out: 10, or 8 with six players (F7)."},
+                  }}},
+        "deck": {"type": "array", "items": _CARD_REF, "x-rule": "F4",
+                 "description": "Top first. Cards named nowhere go below it, shuffled."},
+        "discard": {"type": "array", "items": _CARD_REF, "x-rule": "F4", "description": "Bottom first. Left out: empty."},
+        "dice": {"type": "array", "items": {"enum": list(SYMBOLS)}, "x-rule": "F32",
+                 "description": "Die faces shown before the generator rolls (die 1, then die 2, then the next roll)."},
+        "flips": {"type": "array", "items": {"type": "integer", "minimum": 0}, "x-rule": "F32",
+                  "description": "Flip outcomes used before the generator; each must be below the number of "
+                                 "tied seats when it is used."},
+    },
+}
+
+
 def _bad(detail: str, rule: str | None) -> InvalidSetup:
     return InvalidSetup("invalid_setup", rule=rule, detail=detail)
 

@@ -172,3 +172,38 @@ def test_scenario_fixes_hands_deck_and_turn():
     assert t.state.deck[:2] == ("MISSED-2S", "BEER-6H")
     assert len(t.state.deck) == 80 - 1 - 0
     assert t.state.phase == "play" and t.state.turn == 0
+
+
+# -- what scenario authors need (issue 9): every_seat, deck_exact, max_life --------
+def _started(setup: dict) -> dict:
+    return R.setup(GameConfig(players=4, options={"three_player": False}, scenario=setup), Rng(b"sc"))[0].data
+
+
+def test_r6_every_seat_fixes_empty_hands_without_listing_each_seat():
+    data = _started({"seats": [{"role": "sheriff"}, {}, {"hand": ["BANG-AS"]}, {}],
+                     "every_seat": {"hand": [], "in_play": []}, "phase": "play"})
+    assert [p["hand"] for p in data["players"]] == [[], [], ["BANG-AS"], []]
+    assert all(p["in_play"] == [] for p in data["players"])
+    assert len(data["deck"]) + len(data["discard"]) == 79
+
+
+def test_r1_deck_exact_the_deck_is_exactly_the_list_and_the_rest_lies_under_the_discard():
+    data = _started({"seats": [{"role": "sheriff"}, {}, {}, {}], "every_seat": {"hand": []},
+                     "deck": ["BANG-AS", "MISSED-AC"], "discard": ["BEER-6H"], "deck_exact": True, "phase": "play"})
+    assert data["deck"] == ["BANG-AS", "MISSED-AC"]
+    assert data["discard"][-1] == "BEER-6H" and len(data["discard"]) == 78
+    assert sorted(data["deck"] + data["discard"]) == sorted(ALL_CARDS)
+
+
+def test_r6_max_life_fixes_a_seats_bullets():
+    data = _started({"seats": [{"role": "sheriff", "character": "paul_regret", "max_life": 6}, {}, {}, {}]})
+    assert data["players"][0]["max_life"] == 6 and data["players"][0]["life"] == 6
+    with raises_rule("R47"):
+        _started({"seats": [{"role": "sheriff", "max_life": 2, "life": 3}, {}, {}, {}]})
+    with raises_rule("R6"):
+        _started({"seats": [{"role": "sheriff", "max_life": 0}, {}, {}, {}]})
+
+
+def test_r6_every_seat_refuses_what_belongs_to_one_seat():
+    with raises_rule("R6"):
+        _started({"every_seat": {"role": "outlaw"}})

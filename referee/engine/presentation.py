@@ -1,0 +1,36 @@
+"""An event of the log as one viewer may see it (README, "The hash chain").
+
+Pure: the service (move responses), the readers (event pages, streams) and
+any tool call it with the ruleset, the stored envelope and the viewer."""
+from __future__ import annotations
+
+from referee.engine.chain import LINK_FIELDS
+from referee.engine.platform import MOVE, PUBLIC_EVENTS
+from referee.engine.protocol import Event, Json, Ruleset, Seat
+
+
+def shown(ruleset: Ruleset, env: Json, seat: Seat | None, *, active: bool) -> Json:
+    """``env`` as ``seat`` (``None``: a spectator) may see it.
+
+    Once the game is over the log is public and nothing is redacted. An event
+    whose data the seat may see whole comes with its ``data`` and ``salt``
+    (the seat can open its ``commit``); any other comes with its chained
+    fields, ``hash`` and the ``data`` the seat may see, but no salt: its
+    ``commit`` hides the rest. Another seat's move shows only its type (a
+    move may name a card its owner keeps)."""
+    if not active:
+        return env
+    if env["type"] == MOVE:
+        if seat is not None and env["actor"] == seat:
+            return env
+        visible: Json | None = {"move": {"type": env["data"]["move"].get("type")}}
+    elif env["type"] in PUBLIC_EVENTS:
+        return env
+    else:
+        redacted = ruleset.redact(Event(env["type"], env["data"]), seat)
+        if redacted is not None and redacted.type == env["type"] and dict(redacted.data) == env["data"]:
+            return env
+        visible = dict(redacted.data) if redacted is not None else None
+    out = {name: env[name] for name in LINK_FIELDS}
+    out.update(hash=env["hash"], data=visible, redacted=True)
+    return out
