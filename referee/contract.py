@@ -30,7 +30,7 @@ def built_in() -> list[str]:
 
 
 def schemas(names: list[str]) -> dict[str, Any]:
-    """``{<Name>Options, <Name>Move, <Name>Setup}`` for each ruleset."""
+    """``{<Name>Options, <Name>Move, <Name>Setup, <Name>View?, <Name>Event?}`` for each ruleset."""
     out: dict[str, Any] = {}
     for name in names:
         rs = registry.get(name)
@@ -40,6 +40,14 @@ def schemas(names: list[str]) -> dict[str, Any]:
         out[f"{camel}Move"] = {"description": f"{rs.title}: every move a seat may POST, as enforced.",
                                "oneOf": [rs.move_schemas[kind] for kind in sorted(rs.move_schemas)]}
         out[f"{camel}Setup"] = rs.setup_schema
+        if rs.view_schema:
+            out[f"{camel}View"] = rs.view_schema
+        if rs.event_schemas:
+            out[f"{camel}Event"] = {
+                "description": f"{rs.title}: every event, `type` and `data` as stored and as redacted for a seat.",
+                "oneOf": [{"type": "object", "required": ["type", "data"],
+                           "properties": {"type": {"const": kind}, "data": rs.event_schemas[kind]}}
+                          for kind in sorted(rs.event_schemas)]}
     return out
 
 

@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 from typing import Callable
 
-import redis
 
 
 def server_binary() -> str:
@@ -91,6 +90,7 @@ def start(port: int, data_dir: Path | None = None, *, quiet: bool = True,
     out = subprocess.DEVNULL if quiet else None
     proc = subprocess.Popen(command(port, data_dir, appendfsync=appendfsync), stdout=out, stderr=out,
                             preexec_fn=die_with_parent())
+    import redis  # here, not at the top: the offline tools (`referee audit`) import this module's constants
     client = redis.Redis(port=port)
     for _ in range(200):
         if proc.poll() is not None:

@@ -20,7 +20,7 @@ def _described(name: str) -> Json:
     rs = registry.get(name)
     return {"name": rs.name, "title": rs.title, "version": rs.version, "min_players": rs.min_players,
             "max_players": rs.max_players, "options": rs.options_schema, "moves": rs.move_schemas,
-            "setup": rs.setup_schema}
+            "setup": rs.setup_schema, "view": rs.view_schema, "events": rs.event_schemas}
 
 
 @bp.get("/v1/rulesets")

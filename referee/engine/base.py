@@ -53,6 +53,10 @@ class RulesetBase:
     options_schema: ClassVar[Json] = {"type": "object", "properties": {}, "additionalProperties": False}
     #: move type -> the JSON Schema of the whole move object (published and enforced)
     move_schemas: ClassVar[dict[str, Json]] = {}
+    #: the view's ``state`` (what ``view`` returns, less ``pending``), as JSON Schema ({}: not declared yet)
+    view_schema: ClassVar[Json] = {}
+    #: event type -> the JSON Schema of its ``data``, as stored and as redacted for any seat
+    event_schemas: ClassVar[dict[str, Json]] = {}
     #: the scenario ``setup`` object: every field, its default, what leaving it out means
     setup_schema: ClassVar[Json] = {"type": "object", "additionalProperties": False, "properties": {},
                                     "description": "This ruleset takes no scenario."}

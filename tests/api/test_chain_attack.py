@@ -25,7 +25,7 @@ from typing import Any, Iterator
 import pytest
 
 from referee.api import games as games_api
-from referee.engine import canonical
+from referee.engine import canonical, verify_received
 from referee.engine.platform import PLATFORM_EVENTS
 from referee.games import registry
 from referee.engine.protocol import Event
@@ -56,12 +56,15 @@ class Viewer:
     redacted: dict[int, dict[str, Any]] = field(default_factory=dict)  # seq -> the event as shown
     hashes: dict[int, str] = field(default_factory=dict)  # seq -> hash, where shown
     salts: dict[int, str] = field(default_factory=dict)  # seq -> salt, where handed out
+    stream: list[dict[str, Any]] = field(default_factory=list)  # every event page's events, in order
     seen: int = 0
 
     def record(self, body: Any) -> None:
         self.texts.append(json.dumps(body, ensure_ascii=False))
 
-    def take_events(self, events: list[dict[str, Any]]) -> None:
+    def take_events(self, events: list[dict[str, Any]], page: bool = False) -> None:
+        if page:  # event pages come in order, after what was seen: the whole stream as received
+            self.stream.extend(events)
         for e in events:
             if e.get("redacted"):
                 self.redacted[e["seq"]] = e
@@ -164,7 +167,7 @@ def play_and_record(client: Any, service: Any, clock: Any, ruleset: str, players
             if page["status"] != "active":
                 return game, viewers, sorted(universe)
             v.record(page)
-            v.take_events(page["events"])
+            v.take_events(page["events"], page=True)
             if step % 7 == v.seen % 3:
                 sse = client.get(f"/v1/games/{gid}/events/stream", headers={**headers[v.seat],
                                                                               "Last-Event-ID": str(v.seen)})
@@ -215,6 +218,10 @@ def test_no_hidden_value_can_be_recovered_from_any_response(
     truth = {e["seq"]: e for e in stored}
     universe = _universe_of(service, game["id"], universe)
     redacted = sum(len(v.redacted) for v in viewers)
+    # every viewer could check, link by link, everything it received, redacted or not
+    for v in viewers:
+        assert [e["seq"] for e in v.stream] == list(range(1, len(v.stream) + 1))
+        assert verify_received(v.stream, prev=service.load(game["id"]).header_hash) == [], v.seat
     # format 2, as the referee served it: nothing recovered (not even another seat's move, whose body
     # is hidden until the end)
     assert attack(truth, universe, viewers, {v.seat: v.hexes() for v in viewers}) == []

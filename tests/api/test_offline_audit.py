@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,13 +17,21 @@ import pytest
 from referee.audit import audit_log
 from referee.engine import canonical, commitment, event_salt, sha256_hex
 from referee.engine.rng import Rng
+from referee.games import registry
 from tests.api.helpers import create, ndjson, play_to_end, view
 from tests.forge import rechain
 
 REFEREE = str(Path(sys.executable).parent / "referee")
-GAMES = [("bluffaneer", 3, "dispute-a"), ("bang", 4, "dispute-b")]
+#: a finished log of every registered ruleset (at its smallest usual table)
+GAMES = [(name, registry.get(name).min_players + (1 if registry.get(name).options_for(registry.get(name).min_players)
+                                                  else 0), f"dispute-{name}") for name in registry.names()]
 #: the verifier must run with these unimportable: it needs neither a store nor a server
 NO_SERVER = "import sys\nfor m in ('redis', 'flask', 'rq', 'werkzeug', 'marshmallow', 'requests'): sys.modules[m] = None\n"
+
+
+#: no Redis to reach; the rulesets installed for this run (tests/plugins) importable, as for any user
+OFFLINE_ENV = {"PATH": "/usr/bin:/bin", "REDIS_URL": "redis://127.0.0.1:1/0",
+               "PYTHONPATH": os.pathsep.join(p for p in sys.path if "referee-plugins" in p)}
 
 
 def _finished_log(client: Any, clock: Any, service: Any, ruleset: str, players: int, seed: str) -> str:
@@ -37,7 +46,7 @@ def _offline(*args: str) -> subprocess.CompletedProcess[str]:
     """``referee …`` in a process where importing Redis, Flask or requests fails."""
     code = NO_SERVER + "from referee.cli import main\nsys.exit(main(sys.argv[1:]))"
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120,
-                          env={"PATH": "/usr/bin:/bin", "REDIS_URL": "redis://127.0.0.1:1/0"})
+                          env=OFFLINE_ENV)
 
 
 @pytest.mark.parametrize("ruleset,players,seed", GAMES)
@@ -51,7 +60,8 @@ def test_an_exported_log_verifies_offline_and_an_edit_is_named(
     as_json = json.loads(_offline("audit", str(path), "--json").stdout)
     assert as_json["ok"] and as_json["divergence"] is None
     # the console script too, as a user runs it
-    assert subprocess.run([REFEREE, "audit", str(path)], capture_output=True, timeout=120).returncode == 0
+    assert subprocess.run([REFEREE, "audit", str(path)], capture_output=True, timeout=120,
+                          env=OFFLINE_ENV).returncode == 0
 
     lines = path.read_text().splitlines()
     edited = json.loads(lines[7])

@@ -17,6 +17,7 @@ import json
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from referee.engine.protocol import Event, RefereeError, fold
 from referee.engine.rng import Rng
@@ -30,14 +31,26 @@ SIZES = [(name, n) for name in registry.names()
 SEEDS = (b"conform-1", b"conform-2")
 
 
+def _conforms(schema: dict[str, Any], value: Any, what: str) -> None:
+    """``value`` matches the schema the ruleset publishes (when it declares one)."""
+    if schema:
+        errors = [f"{list(e.path)}: {e.message}" for e in Draft202012Validator(schema).iter_errors(value)][:3]
+        assert not errors, f"{what} breaks its published schema: {errors}"
+
+
 def _check_step(table: Table, before: Any) -> None:
     rs, state = table.ruleset, table.state
     assert rs.invariants(state) == [], rs.invariants(state)
     players = table.config.players
     for event in table.last:  # each event, as each seat receives it, shows nothing hidden from it
         before = rs.evolve(before, event)
+        if rs.event_schemas:
+            assert event.type in rs.event_schemas, f"{event.type} is not in the published events"
+            _conforms(rs.event_schemas[event.type], json.loads(json.dumps(event.data)), event.type)
         for seat in [None, *range(players)]:
             shown = rs.redact(event, seat)
+            if shown is not None and rs.event_schemas:
+                _conforms(rs.event_schemas[shown.type], json.loads(json.dumps(shown.data)), f"{event.type} redacted")
             hidden = rs.hidden(before, seat)
             text = text_of(shown.to_json() if shown is not None else None)
             assert not [h for h in hidden if f'"{h}"' in text], f"{event.type} shows seat {seat} {hidden}"
@@ -45,7 +58,10 @@ def _check_step(table: Table, before: Any) -> None:
     over = rs.result(state) is not None
     for seat in [None, *range(players)]:
         hidden = rs.hidden(state, seat)
-        text = text_of(rs.view(state, seat))
+        body = rs.view(state, seat)
+        text = text_of(body)
+        _conforms(rs.view_schema, json.loads(json.dumps({k: v for k, v in body.items() if k != "pending"})),
+                  f"the view of seat {seat}")
         assert not [h for h in hidden if f'"{h}"' in text], f"the view of seat {seat} shows what it hides"
     probe_rng = Rng(b"probe", table.rng.position)
     for seat in range(players):

@@ -12,10 +12,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-# the rules' public facts about roles (R4, R82): one source, shared with the ruleset
-from referee.games.bang.characters import DEPUTY, OUTLAW, RENEGADE, ROLE_DECK, SHERIFF, TARGET_3P
+# the role names of the view; the role facts (R4, R82) come with every view
+# (`roles_in_game`, `targets`): a bot sees the engine and views only
+SHERIFF, DEPUTY, OUTLAW, RENEGADE = "sheriff", "deputy", "outlaw", "renegade"
 
-__all__ = ["DEPUTY", "OUTLAW", "RENEGADE", "ROLE_DECK", "SHERIFF", "TARGET_3P"]
+__all__ = ["DEPUTY", "OUTLAW", "RENEGADE", "SHERIFF"]
 
 Json = dict[str, Any]
 
@@ -122,7 +123,8 @@ def read(view: Json) -> Seen:
     role = state.get("role")
     alive = [p["seat"] for p in players if p.get("alive")]
     three = len(players) == 3
-    hostility = _hostility(players, me, role, alive, three)
+    facts = (list(state.get("roles_in_game") or []), dict(state.get("targets") or {}))
+    hostility = _hostility(players, me, role, alive, three, facts)
     dist = distances(players, alive, me)
     return Seen(me=me, role=role, players=players, hand=list(state.get("hand") or []),
                 alive=alive, three=three, hostility=hostility, dist=dist,
@@ -149,12 +151,12 @@ def distances(players: list[Json], alive: list[int], a: int) -> dict[int, int]:
     return out
 
 
-def role_chances(players: list[Json]) -> dict[int, dict[str, float]]:
+def role_chances(players: list[Json], roles_in_game: list[str]) -> dict[int, dict[str, float]]:
     """For every alive player, the chance of each role given what is public:
     the roles of the game (R4) less the known ones (the Sheriff, the dead,
     the bot's own), spread evenly over the alive players whose role is
     hidden (R83)."""
-    left = Counter(ROLE_DECK.get(len(players), ()))
+    left = Counter(roles_in_game)
     hidden: list[int] = []
     out: dict[int, dict[str, float]] = {}
     for p in players:
@@ -197,23 +199,24 @@ def _weights(role: str | None, players: list[Json], alive: list[int],
 
 
 def _hostility(players: list[Json], me: int | None, role: str | None, alive: list[int],
-               three: bool) -> dict[int, float]:
+               three: bool, facts: tuple[list[str], dict[str, str]]) -> dict[int, float]:
     """For every other alive player, how much the bot wants him hurt: +1 a
     sure enemy, −1 a sure friend, in between by the role chances."""
     if me is None or not players:
         return {}
     if three:
-        return _hostility_3p(players, me, role, alive)
-    chances = role_chances(players)
+        return _hostility_3p(players, me, role, alive, facts[1])
+    chances = role_chances(players, facts[0])
     weights = _weights(role, players, alive, chances)
     return {s: sum(weights.get(r, 0.0) * p for r, p in chances.get(s, {}).items())
             for s in alive if s != me}
 
 
-def _hostility_3p(players: list[Json], me: int, role: str | None, alive: list[int]) -> dict[int, float]:
+def _hostility_3p(players: list[Json], me: int, role: str | None, alive: list[int],
+                  targets: dict[str, str]) -> dict[int, float]:
     """The 3-player game (R82): hunt the own target; the other survivor hunts
     the bot; once the target is gone, the last one standing wins."""
-    target = TARGET_3P.get(role or "")
+    target = targets.get(role or "")
     target_alive = any(p.get("role") == target and p.get("alive") for p in players)
     out: dict[int, float] = {}
     for s in alive:

@@ -33,7 +33,7 @@ from typing import Any, Mapping
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, Move, Seat
 from referee.games.bang import decider, events, invariants as _inv, moves, scenario, views
-from referee.games.bang.characters import DEPUTY, LIFE, OUTLAW, RENEGADE, SHERIFF
+from referee.games.bang.characters import DEPUTY, LIFE, OUTLAW, RENEGADE, ROLE_DECK, SHERIFF, TARGET_3P
 from referee.games.bang.state import State
 from referee.engine.rng import Rng
 
@@ -117,7 +117,15 @@ class BangRuleset(RulesetBase):
         return decider.legal_moves(state, seat)
 
     def view(self, state: Any, seat: Seat | None) -> Json:
-        return views.view(state, seat)
+        """``views.view`` plus the public role facts a table or a bot needs
+        without the rules' code: the role cards of this game (R4) and, in the
+        3-player game, each role's target (R82)."""
+        out = views.view(state, seat)
+        if state is not None:
+            out = {**out, "roles_in_game": list(ROLE_DECK[len(state.players)])}
+            if state.three_player:
+                out["targets"] = dict(TARGET_3P)
+        return out
 
     def redact(self, event: Event, seat: Seat | None) -> Event | None:
         return views.redact(event, seat)

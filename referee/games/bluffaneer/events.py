@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
+from referee.engine.decision import Decision
 from referee.engine.protocol import Event
 from referee.games.bluffaneer.state import (
     CLAIMS, DECISION, OVER, RESOLVING, ROLL, STEAL, Flip, State,
@@ -154,18 +155,15 @@ def evolve(state: State | None, event: Event) -> State | None:
     return state if apply is None else apply(state, event.data)
 
 
-class Draft:
+class Draft(Decision[State]):
     """The events of one decision, folded as they are emitted, so each rule
-    sees the outcome of the previous one (F27)."""
+    sees the outcome of the previous one (F27): the engine's builder, with
+    the event's fields as keyword arguments."""
 
-    __slots__ = ("state", "events")
+    __slots__ = ()
 
     def __init__(self, state: State) -> None:
-        self.state = state
-        self.events: list[Event] = []
+        super().__init__(state, lambda s, e: _APPLY[e.type](s, e.data))
 
-    def emit(self, type_: str, **data: Any) -> State:
-        event = Event(type_, data)
-        self.events.append(event)
-        self.state = _APPLY[type_](self.state, data)
-        return self.state
+    def emit(self, type_: str, data: Mapping[str, Any] | None = None, **fields: Any) -> State:
+        return super().emit(type_, fields if data is None else data)

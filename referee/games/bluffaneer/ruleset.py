@@ -6,7 +6,7 @@ from typing import Any, Mapping, cast
 
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import Event, GameConfig, IllegalMove, Json, Move, OutOfTurn, Seat
-from referee.games.bluffaneer import claims, moves, prompts, scenario, turn, views
+from referee.games.bluffaneer import claims, moves, prompts, scenario, schemas, turn, views
 from referee.games.bluffaneer.ending import result as game_result
 from referee.games.bluffaneer.events import Draft, evolve as fold_event
 from referee.games.bluffaneer.options import (
@@ -45,6 +45,8 @@ class Bluffaneer(RulesetBase):
     platform_rules = {"game_over": "F33", "player_count": "F1"}
     move_schemas = moves.MOVE_SCHEMAS
     setup_schema = scenario.SETUP_SCHEMA
+    view_schema = schemas.VIEW_SCHEMA
+    event_schemas = schemas.EVENT_SCHEMAS
 
     def check_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
         """Options with defaults filled in (F1, F3, F8, F18), past the schema."""

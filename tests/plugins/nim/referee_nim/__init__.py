@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.engine.base import RulesetBase
+from referee.engine.decision import Decision
 from referee.engine.protocol import (Event, GameConfig, IllegalMove, InvalidSetup, Json, MalformedMove, Move,
                                      OutOfTurn, Seat)
 from referee.engine.rng import Rng
@@ -35,6 +36,16 @@ class Nim(RulesetBase):
                   "minItems": 1, "maxItems": 6, "default": [3, 4, 5], "x-rule": "N1",
                   "description": "stones per pile (N1)"}}}
     platform_rules = {"game_over": "N4", "player_count": "N1"}
+    setup_schema = {"type": "null", "description": "Nim takes no scenario (N1)."}
+    view_schema = {"type": "object", "additionalProperties": False, "required": ["piles", "turn"],
+                   "properties": {"piles": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+                                  "turn": {"type": "integer", "minimum": 0, "maximum": 1}}}
+    event_schemas = {
+        "game_started": {"type": "object", "additionalProperties": False, "required": ["piles"],
+                         "properties": {"piles": {"type": "array", "items": {"type": "integer"}}}},
+        "taken": {"type": "object", "additionalProperties": False, "required": ["seat", "pile", "count"],
+                  "properties": {"seat": {"type": "integer"}, "pile": {"type": "integer"},
+                                 "count": {"type": "integer"}}}}
     move_schemas = {"take": {"type": "object", "additionalProperties": False, "x-rule": "N3",
                              "required": ["type", "pile", "count"],
                              "properties": {"type": {"const": "take"}, "pile": {"type": "integer", "minimum": 0},
@@ -68,7 +79,9 @@ class Nim(RulesetBase):
         pile, count = move["pile"], move["count"]
         if not 0 <= pile < len(state.piles) or not 1 <= count <= state.piles[pile]:
             raise IllegalMove("bad_take", rule="N3", detail="take 1 or more stones from one pile that has them")
-        return [Event("taken", {"seat": actor, "pile": pile, "count": count})]
+        decision = Decision(state, self.evolve)  # the engine's emit-and-fold builder
+        decision.emit("taken", {"seat": actor, "pile": pile, "count": count})
+        return decision.events
 
     def legal_moves(self, state: State, seat: Seat) -> list[Move]:
         if state.winner is not None or seat != state.turn:

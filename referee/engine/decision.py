@@ -1,0 +1,28 @@
+"""The emit-and-fold builder every ruleset's ``decide`` uses: the events of
+one decision, each folded into the state as it is emitted, so every rule
+sees the outcome of the one before (and replay folds the very same events)."""
+from __future__ import annotations
+
+from typing import Any, Callable, Generic, Mapping, TypeVar
+
+from referee.engine.protocol import Event
+
+S = TypeVar("S")
+
+
+class Decision(Generic[S]):
+    """``state`` after the events so far; ``events`` in the order emitted."""
+
+    __slots__ = ("state", "events", "_fold")
+
+    def __init__(self, state: S, fold: Callable[[S, Event], S]) -> None:
+        self.state = state
+        self.events: list[Event] = []
+        self._fold = fold
+
+    def emit(self, type_: str, data: Mapping[str, Any]) -> S:
+        """Record one event and fold it; the new state."""
+        event = Event(type_, data)
+        self.events.append(event)
+        self.state = self._fold(self.state, event)
+        return self.state
