@@ -1,7 +1,7 @@
 """`make bench`: every benchmark, each reporting ratios measured in one run.
 
-    python -m bench                 http, rules, bots
-    python -m bench http|rules|bots|soak [GAMES]
+    python -m bench                 http, rules, bots, streams
+    python -m bench http|rules|bots|streams|soak [GAMES or STREAMS]
 """
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 
 
 def main(argv: list[str]) -> int:
-    which = [a for a in argv if not a.isdigit()] or ["http", "rules", "bots"]
+    which = [a for a in argv if not a.isdigit()] or ["http", "rules", "bots", "streams"]
     numbers = [int(a) for a in argv if a.isdigit()]
     failed = False
     if "http" in which:
@@ -21,6 +21,9 @@ def main(argv: list[str]) -> int:
     if "bots" in which:
         from bench import bots_bench
         bots_bench.report(bots_bench.run())
+    if "streams" in which:
+        from bench import streams_bench
+        streams_bench.report(streams_bench.run(numbers[0] if numbers and "soak" not in which else 1000))
     if "soak" in which:
         from bench import soak
         result = soak.run(numbers[0] if numbers else 1000)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import json
 import multiprocessing as mp
+import os
 import statistics
 import threading
 import time
@@ -176,7 +177,9 @@ def run(seconds: float = 8.0, rounds: int = 4) -> dict[str, Any]:
 
 
 def report(r: dict[str, Any]) -> None:
-    print(f"HTTP (gunicorn 2 workers x 8 threads; {PROCESSES} client processes x {THREADS} threads, keep-alive)")
+    server = os.environ.get("REFEREE_WORKER_CLASS", "gevent")
+    server = "gthread, 2 workers x 8 threads" if server == "gthread" else f"{server}, 2 workers"
+    print(f"HTTP (`referee serve` {server}; {PROCESSES} client processes x {THREADS} threads, keep-alive)")
     print(f"  GET /health        {r['health_rps']:8.0f} req/s   p50 {r['health_p50_ms']:.2f} ms  p99 {r['health_p99_ms']:.2f} ms")
     print(f"  POST .../moves     {r['moves_per_s']:8.0f} moves/s p50 {r['move_p50_ms']:.2f} ms  p99 {r['move_p99_ms']:.2f} ms")
     print(f"  ratio moves/health {r['moves_vs_health']:.2f}   (target >= 0.40)")

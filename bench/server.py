@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
 
 import requests
 
@@ -17,15 +17,20 @@ REFEREE = str(Path(sys.executable).parent / "referee")
 
 
 @contextlib.contextmanager
-def live_server(workers: int = 2, threads: int = 8) -> Iterator[tuple[str, str]]:
-    """Yields ``(api_url, redis_url)``; everything stops on exit."""
+def live_server(workers: int = 2, threads: int | None = 8, extra_args: Sequence[str] = (),
+                extra_env: dict[str, str] | None = None) -> Iterator[tuple[str, str]]:
+    """Yields ``(api_url, redis_url)``; everything stops on exit. ``threads=None``
+    keeps `referee serve`'s default; ``extra_args``/``extra_env`` go to it as they are."""
     redis_port = free_port()
     redis_proc = start(redis_port, None)
     redis_url = f"redis://127.0.0.1:{redis_port}/0"
-    env = {**os.environ, "REDIS_URL": redis_url, "REFEREE_RATE_LIMIT": "off"}  # capacity, not policy
+    env = {**os.environ, "REDIS_URL": redis_url, "REFEREE_RATE_LIMIT": "off",  # capacity, not policy
+           **(extra_env or {})}
     port = free_port()
-    serve = subprocess.Popen([REFEREE, "serve", "--port", str(port), "--workers", str(workers),
-                              "--threads", str(threads)], env=env, stderr=subprocess.DEVNULL)
+    argv = [REFEREE, "serve", "--port", str(port), "--workers", str(workers), *extra_args]
+    if threads is not None:
+        argv += ["--threads", str(threads)]
+    serve = subprocess.Popen(argv, env=env, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):
@@ -37,6 +42,10 @@ def live_server(workers: int = 2, threads: int = 8) -> Iterator[tuple[str, str]]
         yield url, redis_url
     finally:
         serve.terminate()
-        serve.wait(timeout=10)
+        try:
+            serve.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            serve.kill()
+            serve.wait(timeout=10)
         redis_proc.terminate()
         redis_proc.wait(timeout=10)

@@ -20,15 +20,48 @@ def _redis_url() -> str:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """The API under gunicorn (threads, so long-polls do not block others)."""
+    """The API under gunicorn. The default ``gevent`` worker class serves each
+    connection on a greenlet (redis-py's sockets are patched to cooperate), so
+    thousands of idle event streams and long-polls cost memory, not request
+    threads; ``gthread`` is the older thread-per-request setup."""
     os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="referee-prom-"))
+    read_timeout = _read_timeout_s()
     argv = [sys.executable, "-m", "gunicorn", "referee.wsgi:app", "--bind", f"{args.host}:{args.port}",
-            "--workers", str(args.workers), "--worker-class", "gthread", "--threads", str(args.threads),
-            "--access-logfile", "-" if args.access_log else "/dev/null", "--timeout", "60",
+            "--workers", str(args.workers), "--worker-class", args.worker_class,
+            "--access-logfile", "-" if args.access_log else "/dev/null",
             "--logger-class", "referee.accesslog.RedactingLogger",  # no ?token= in the access log
+            # gevent: a request's headers (and an idle keep-alive connection) get this long;
+            # referee.wsgi gives its body as long again
+            "--keep-alive", str(read_timeout), "--timeout", "60",
+            # open streams never finish by themselves: on a stop their clients reconnect elsewhere
+            "--graceful-timeout", "5",
             "--no-control-socket"]  # one per user home: several referees on a machine would share it
     argv += ["--config", "python:referee.gunicorn_conf"]  # gunicorn's own 400/414/431 as problem+json
+    if args.worker_class == "gevent":
+        argv += ["--worker-connections", str(args.worker_connections)]
+        # each open stream holds a client socket and a Redis connection
+        _raise_open_files(2 * args.worker_connections + 1024)
+    else:
+        argv += ["--threads", str(args.threads)]
     os.execv(sys.executable, argv)
+
+
+def _read_timeout_s() -> int:
+    """``REFEREE_READ_TIMEOUT_S`` (default 10): the most a request's headers,
+    and then its body, may take to arrive."""
+    value = int(os.environ.get("REFEREE_READ_TIMEOUT_S", "10"))
+    if value < 1:
+        raise SystemExit("REFEREE_READ_TIMEOUT_S must be a whole number of seconds >= 1")
+    return value
+
+
+def _raise_open_files(wanted: int) -> None:
+    """Raise the soft open-files limit towards ``wanted`` (never past the hard limit)."""
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
@@ -243,7 +276,13 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8000)))
     serve.add_argument("--workers", type=int, default=2)
-    # long-polls and event streams each hold a thread while they wait
+    serve.add_argument("--worker-class", choices=["gevent", "gthread"],
+                       default=os.environ.get("REFEREE_WORKER_CLASS", "gevent"),
+                       help="gevent (default): a greenlet per connection; gthread: a thread per request")
+    serve.add_argument("--worker-connections", type=int,
+                       default=int(os.environ.get("REFEREE_WORKER_CONNECTIONS", 10000)),
+                       help="gevent: open connections per worker (streams included)")
+    # gthread only: long-polls and event streams each hold a thread while they wait
     serve.add_argument("--threads", type=int, default=32)
     serve.add_argument("--access-log", action="store_true")
     serve.set_defaults(func=cmd_serve)

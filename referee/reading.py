@@ -3,9 +3,11 @@ Events, replay at a version and the public log (DESIGN.md, Hidden
 information). Everything here is derived from the stream; nothing writes."""
 from __future__ import annotations
 
+import contextlib
 import time
+from contextlib import AbstractContextManager
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from referee.engine import canonical, commitment, secret_salt
 from referee.engine.platform import MOVE, PLATFORM_EVENTS, PUBLIC_EVENTS, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED
@@ -31,12 +33,52 @@ def present(game: Game, env: Json, seat: Seat | None, status: str | None = None)
     return shown(game.ruleset, env, seat, active=(status or game.status) == "active")
 
 
-def events(svc: GameService, game_id: str, token: str | None, after: int, wait_s: float) -> Json:
-    """Events after ``after`` as the caller may see them; long-polls up to ``wait_s``."""
+#: the longest single blocking read: below redis-py's default 5 s socket
+#: timeout, which would otherwise cut a long wait short with an error
+WAIT_SLICE_S = 4.0
+
+#: a cap on open streams: entered for as long as a stream or long-poll waits
+#: (referee.streams: 429/503 when full)
+Slot = Callable[[], AbstractContextManager[None]]
+
+
+#: whether the client has hung up (checked between waits, so that a stream
+#: whose client left gives its slot back within one WAIT_SLICE_S)
+Gone = Callable[[], bool]
+
+
+def _no_cap() -> AbstractContextManager[None]:
+    return contextlib.nullcontext()
+
+
+def _never() -> bool:
+    return False
+
+
+def wait_for_event(svc: GameService, game_id: str, after: int, timeout_s: float, *, gone: Gone = _never) -> bool:
+    """Block until the game has an event after ``after``, ``timeout_s``
+    passes or the client is ``gone``; True if it has one. Waits in slices of
+    at most ``WAIT_SLICE_S``."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        head = svc.store.head(game_id)
+        if head is None or head[0] > after:
+            return head is not None
+        left = deadline - time.monotonic()
+        if left <= 0 or gone():
+            return False
+        svc.store.wait(game_id, after, min(left, WAIT_SLICE_S))
+
+
+def events(svc: GameService, game_id: str, token: str | None, after: int, wait_s: float, *,
+           slot: Slot = _no_cap, gone: Gone = _never) -> Json:
+    """Events after ``after`` as the caller may see them; long-polls up to
+    ``wait_s``, holding a ``slot`` while it waits."""
     game = svc.load(game_id)
     seat = svc.seat_of(game, token)
     if wait_s > 0 and game.version <= after and game.status == "active":
-        svc.store.wait(game_id, after, wait_s)
+        with slot():
+            wait_for_event(svc, game_id, after, wait_s, gone=gone)
         game = svc.load(game_id)
     envs = svc.store.read(game_id, after=after, upto=game.version)
     return {"id": game_id, "version": game.version, "status": game.status,
@@ -44,25 +86,30 @@ def events(svc: GameService, game_id: str, token: str | None, after: int, wait_s
 
 
 def stream(svc: GameService, game_id: str, token: str | None, after: int, *, keepalive_s: float = 15.0,
-           max_s: float | None = None) -> Iterator[str]:
+           max_s: float | None = None, slot: Slot = _no_cap, gone: Gone = _never) -> Iterator[str]:
     """Server-Sent Events from ``after`` on; ends when the game is over (or
-    after ``max_s``, for the client to resume with ``Last-Event-ID``)."""
+    after ``max_s``, for the client to resume with ``Last-Event-ID``). The
+    first item comes once the caller is authenticated and holds a ``slot``."""
     game = svc.load(game_id)
     seat = svc.seat_of(game, token)
-    started = time.monotonic()
-    yield "retry: 500\n\n"
-    while True:
-        game = svc.load(game_id)
-        for env in svc.store.read(game_id, after=after, upto=game.version):
-            yield f"id: {env['seq']}\nevent: {env['type']}\ndata: {canonical(present(game, env, seat))}\n\n"
-            after = env["seq"]
-        if game.status != "active":
-            yield f"event: end\ndata: {canonical({'status': game.status, 'version': game.version})}\n\n"
-            return
-        if max_s is not None and time.monotonic() - started > max_s:
-            return
-        svc.store.wait(game_id, after, min(keepalive_s, max_s) if max_s is not None else keepalive_s)
-        yield ": keepalive\n\n"
+    with slot():
+        started = time.monotonic()
+        yield "retry: 500\n\n"
+        while True:
+            game = svc.load(game_id)
+            for env in svc.store.read(game_id, after=after, upto=game.version):
+                yield f"id: {env['seq']}\nevent: {env['type']}\ndata: {canonical(present(game, env, seat))}\n\n"
+                after = env["seq"]
+            if game.status != "active":
+                yield f"event: end\ndata: {canonical({'status': game.status, 'version': game.version})}\n\n"
+                return
+            left = None if max_s is None else max_s - (time.monotonic() - started)
+            if left is not None and left <= 0:
+                return
+            wait_for_event(svc, game_id, after, keepalive_s if left is None else min(keepalive_s, left), gone=gone)
+            if gone():  # a write would only find out at the second keepalive, 30 s on
+                return
+            yield ": keepalive\n\n"
 
 
 def replay(svc: GameService, game_id: str, version: int | None) -> Json:

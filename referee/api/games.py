@@ -7,7 +7,7 @@ import re
 
 from flask import Blueprint, Response, request, stream_with_context
 
-from referee import reading
+from referee import reading, streams
 from referee.api.context import bearer_token, idempotency_key, is_admin, json_body, query, service
 from referee.audit import audit_lines
 from referee.errors import ApiError
@@ -18,6 +18,7 @@ bp = Blueprint("games", __name__, url_prefix="/v1/games")
 CREATE, MOVE, EVENTS, REPLAY = CreateGame(), MoveRequest(), EventsQuery(), ReplayQuery()
 STREAM_MAX_S = 60.0
 LAST_EVENT_ID = re.compile(r"[0-9]{0,15}")  # 10**15 - 1 < 2**53: openapi.yaml's bound on seqs
+bp.register_error_handler(streams.StreamsBusy, streams.busy_response)  # 429/503 with Retry-After
 
 
 @bp.post("")
@@ -45,17 +46,19 @@ def submit_move(game_id: str) -> Response:
 @bp.get("/<game_id>/events")
 def list_events(game_id: str) -> Json:
     args = query(EVENTS)
-    return reading.events(service(), game_id, bearer_token(), args["after"], args["wait"])
+    return reading.events(service(), game_id, bearer_token(), args["after"], args["wait"], slot=streams.slot,
+                          gone=streams.client_gone())
 
 
 @bp.get("/<game_id>/events/stream")
 def stream_events(game_id: str) -> Response:
     args = query(EVENTS)
     after = _last_event_id(request.headers.get("Last-Event-ID"), args["after"])
-    # a stream holds a server thread: it ends after STREAM_MAX_S and the client's
-    # EventSource reconnects with Last-Event-ID, resuming where it stopped
-    events = reading.stream(service(), game_id, bearer_token(), after, max_s=STREAM_MAX_S)
-    first = next(events)  # authenticate and 404 before the 200 goes out
+    # a stream holds a slot (a cap per client and in all, referee.streams): it ends after
+    # STREAM_MAX_S and the client's EventSource reconnects with Last-Event-ID, resuming there
+    events = reading.stream(service(), game_id, bearer_token(), after, max_s=STREAM_MAX_S, slot=streams.slot,
+                            gone=streams.client_gone())
+    first = next(events)  # authenticate, 404 and take a slot (or 429/503) before the 200 goes out
     return Response(stream_with_context(_chain(first, events)), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
