@@ -44,6 +44,8 @@ def refuse_token_in_url() -> None:
     stream is refused (400 ``token_in_url``), not ignored: URLs land in
     access logs, proxies and browser history, and a client that sends one
     learns at once to use the header."""
+    if request.routing_exception is not None:  # no such route or method: its 404/405 says so
+        return
     if "token" in request.args and request.endpoint not in QUERY_TOKEN_ENDPOINTS:
         raise ApiError(400, "token_in_url", "tokens in URLs leak into logs and proxies: send "
                        "Authorization: Bearer <token> (only the SSE stream takes ?token=)")
