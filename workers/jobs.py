@@ -12,7 +12,6 @@ import os
 from functools import lru_cache, partial
 from typing import Any, Callable
 
-import redis
 
 from referee import bots
 from referee.bots.webhook import BotFailure, CallLimits, UrlPolicy, ask
@@ -22,13 +21,16 @@ from referee.engine.protocol import Json, RefereeError, default_options
 from referee.scheduling import WATCH, RqScheduler
 from referee.service import Game, GameService
 from referee.store import EventStore
+from referee.store.clients import DEFAULT_TIMEOUT_S, connect
 
 TIMEOUT = {"type": "timeout"}
 
 
 @lru_cache(maxsize=1)
 def service_from_env() -> GameService:
-    client = redis.Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    # short timeouts like the API's: a stalled Redis fails a job fast (RQ retries it), never hangs a worker
+    client = connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+                     timeout_s=float(os.environ.get("REFEREE_REDIS_TIMEOUT_S", DEFAULT_TIMEOUT_S)))
     return GameService(EventStore(client), scheduler=RqScheduler(client))
 
 
