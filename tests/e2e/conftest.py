@@ -16,6 +16,7 @@ import requests
 from referee.client import RefereeClient
 from referee.redis_server import free_port, start
 from tests import contract
+from tests.processes import stop
 
 REFEREE = str(Path(sys.executable).parent / "referee")
 
@@ -73,12 +74,4 @@ def live() -> Iterator[Live]:
         _wait_healthy(url, procs)
         yield Live(url, env["REDIS_URL"], checked_client(url), env)
     finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        redis_proc.terminate()
-        redis_proc.wait(timeout=10)
+        stop(*procs, redis_proc)

@@ -23,6 +23,7 @@ import requests
 
 from referee.redis_server import free_port, start
 from tests.e2e.conftest import REFEREE, _wait_healthy
+from tests.processes import stop
 
 pytestmark = pytest.mark.e2e
 
@@ -55,13 +56,7 @@ def server() -> Iterator[Server]:
         _wait_healthy(url, [proc])
         yield Server(url, "127.0.0.1", port, env["REDIS_URL"])
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        redis_proc.terminate()
-        redis_proc.wait(timeout=10)
+        stop(proc, redis_proc)
 
 
 @pytest.fixture(autouse=True)

@@ -18,6 +18,7 @@ import redis
 
 from referee import redis_server
 from referee.scheduling import QUEUE
+from tests.processes import stop
 
 ROOT = Path(__file__).resolve().parents[2]
 MAKE = shutil.which("make")
@@ -133,12 +134,7 @@ def _config(port: int, proc: subprocess.Popen[bytes], name: str) -> str:
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    stop(proc)
 
 
 @pytest.mark.parametrize(("flag", "env_value", "expected"), [
