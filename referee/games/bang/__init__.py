@@ -41,7 +41,7 @@ class BangRuleset:
     """The decider protocol object for BANG! (referee.games.base.Ruleset)."""
 
     name = "bang"
-    version = "1"
+    version = "2"
     title = "BANG!"
     min_players = 3
     max_players = 7
@@ -99,7 +99,7 @@ class BangRuleset:
     def decide(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int) -> list[Event]:
         return decider.decide(state, actor, move, rng=rng, now=now)
 
-    def legal_moves(self, state: Any, seat: Seat) -> list[Move]:
+    def legal_moves(self, state: Any, seat: Seat) -> tuple[Move, ...]:
         return decider.legal_moves(state, seat)
 
     def view(self, state: Any, seat: Seat | None) -> Json:
@@ -120,7 +120,7 @@ class BangRuleset:
     def default_move(self, state: Any, seat: Seat) -> Move | None:
         return decider.default_move(state, seat)
 
-    def default_options(self, state: Any, seat: Seat) -> list[Move]:
+    def default_options(self, state: Any, seat: Seat) -> tuple[Move, ...]:
         return decider.default_options(state, seat)
 
     def hidden(self, state: Any, seat: Seat | None) -> set[str]:
