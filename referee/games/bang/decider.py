@@ -136,7 +136,7 @@ def _validate(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
         card = m["card"]
         if card not in p.hand:
             raise _no("card_not_in_hand", "R11", f"{card} is not in your hand")
-        if m not in turn.card_moves(state, seat, card):
+        if m not in legal_moves(state, seat):
             code, rule, detail = turn.why_not(state, seat, m)
             raise _no(code, rule, detail)
         return lambda ctx: turn.play(ctx, seat, m)

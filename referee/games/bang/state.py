@@ -1,4 +1,4 @@
-"""The folded state: named tuples, tuples, frozensets, nothing mutable (R6–R12).
+"""The folded state: frozen dataclasses, tuples, nothing mutable (R6–R12).
 
 ``State.stack`` is the referee's agenda: the open prompts (windows, R43) and
 the automatic steps still to run beneath them, top last. A *prompt* frame
@@ -7,6 +7,7 @@ waits for the move of ``Frame.seat``; a *process* frame is run by the engine
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from referee.games.bang.cards import KEY
@@ -19,7 +20,8 @@ PROMPTS: frozenset[str] = frozenset(
 )
 
 
-class Player(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Player:
     """One seat: role, character, life and cards (hand in the order received,
     in play in the order played — R51's discard order)."""
 
@@ -65,9 +67,9 @@ class Frame(NamedTuple):
     purpose: str = ""
 
 
-class State(NamedTuple):
-    """Everything the rules need: an immutable value (a named tuple, so a
-    changed copy is one tuple build — ``but`` — and equality is by value). ``phase``: ``start`` | ``draw`` | ``play`` |
+@dataclass(frozen=True, slots=True)
+class State:
+    """Everything the rules need: an immutable value (equality is by value). ``phase``: ``start`` | ``draw`` | ``play`` |
     ``discard`` | ``over``. ``limbo`` holds cards between places (General
     Store, Lucky Duke's two "draw!" cards, Kit Carlson's three). ``pub``:
     hand cards whose identity everybody saw arrive; ``priv``: (card, seat)
@@ -105,7 +107,18 @@ class State(NamedTuple):
         return [p.seat for p in self.players if p.alive]
 
 
-_tuple = tuple.__new__
+# Fast copies. A frozen dataclass's __init__ pays one object.__setattr__ per
+# field; the slot descriptors' own setters do the same job at a fraction of
+# the cost and leave the classes frozen for everybody else.
+_new = object.__new__
+(_s_players, _s_deck, _s_discard, _s_turn, _s_phase, _s_three, _s_bangs, _s_limbo, _s_stack,
+ _s_result, _s_pub, _s_priv, _s_suzy, _s_vulture) = (
+    State.__dict__[f].__set__ for f in (
+        "players", "deck", "discard", "turn", "phase", "three_player", "bangs", "limbo", "stack",
+        "result", "pub", "priv", "suzy", "vulture"))
+(_p_seat, _p_role, _p_character, _p_life, _p_max_life, _p_alive, _p_hand, _p_in_play) = (
+    Player.__dict__[f].__set__ for f in (
+        "seat", "role", "character", "life", "max_life", "alive", "hand", "in_play"))
 
 
 def but(s: State, *, players: tuple[Player, ...] | None = None, deck: tuple[str, ...] | None = None,
@@ -113,23 +126,38 @@ def but(s: State, *, players: tuple[Player, ...] | None = None, deck: tuple[str,
         bangs: int | None = None, limbo: tuple[str, ...] | None = None,
         stack: tuple[Frame, ...] | None = None, result: Any = None,
         pub: frozenset[str] | None = None, priv: frozenset[tuple[str, Seat]] | None = None) -> State:
-    """A copy of ``s`` with the given fields changed (a fast ``_replace``)."""
-    return _tuple(State, (
-        s.players if players is None else players, s.deck if deck is None else deck,
-        s.discard if discard is None else discard, s.turn if turn is None else turn,
-        s.phase if phase is None else phase, s.three_player, s.bangs if bangs is None else bangs,
-        s.limbo if limbo is None else limbo, s.stack if stack is None else stack,
-        s.result if result is None else result, s.pub if pub is None else pub,
-        s.priv if priv is None else priv, s.suzy, s.vulture))
+    """A copy of ``s`` with the given fields changed (a fast ``dataclasses.replace``)."""
+    n = _new(State)
+    _s_players(n, s.players if players is None else players)
+    _s_deck(n, s.deck if deck is None else deck)
+    _s_discard(n, s.discard if discard is None else discard)
+    _s_turn(n, s.turn if turn is None else turn)
+    _s_phase(n, s.phase if phase is None else phase)
+    _s_three(n, s.three_player)
+    _s_bangs(n, s.bangs if bangs is None else bangs)
+    _s_limbo(n, s.limbo if limbo is None else limbo)
+    _s_stack(n, s.stack if stack is None else stack)
+    _s_result(n, s.result if result is None else result)
+    _s_pub(n, s.pub if pub is None else pub)
+    _s_priv(n, s.priv if priv is None else priv)
+    _s_suzy(n, s.suzy)
+    _s_vulture(n, s.vulture)
+    return n
 
 
 def pbut(p: Player, *, life: int | None = None, alive: bool | None = None,
          hand: tuple[str, ...] | None = None, in_play: tuple[str, ...] | None = None) -> Player:
     """A copy of ``p`` with the given fields changed."""
-    return _tuple(Player, (
-        p.seat, p.role, p.character, p.life if life is None else life, p.max_life,
-        p.alive if alive is None else alive, p.hand if hand is None else hand,
-        p.in_play if in_play is None else in_play))
+    n = _new(Player)
+    _p_seat(n, p.seat)
+    _p_role(n, p.role)
+    _p_character(n, p.character)
+    _p_life(n, p.life if life is None else life)
+    _p_max_life(n, p.max_life)
+    _p_alive(n, p.alive if alive is None else alive)
+    _p_hand(n, p.hand if hand is None else hand)
+    _p_in_play(n, p.in_play if in_play is None else in_play)
+    return n
 
 
 def next_alive(state: State, seat: Seat) -> Seat:
