@@ -114,3 +114,20 @@ def test_r43_a_timed_out_discard_is_drawn_from_the_generator_and_audited(
     assert next(c for c in report["checks"] if c["name"] == "hash_chain")["ok"]
     assert any(c["name"] == "randomness" and not c["ok"] for c in report["checks"])
     assert report["divergence"]["seq"] == target["seq"] and report["divergence"]["field"] == "data.move"
+
+
+def test_r14_r17_a_seat_view_gives_distance_and_reach_to_every_other_seat(client: Any) -> None:
+    seats = [{"character": "bart_cassidy", "in_play": ["SCOPE-AS"]},
+             {"character": "black_jack", "in_play": ["MUSTANG-8H"]},
+             {"character": "el_gringo", "in_play": []},
+             {"character": "kit_carlson", "in_play": ["SCHOFIELD-KS"]}]
+    game = create(client, ruleset="bang", players=4, seed="r15", setup={"seats": seats})
+    me = view(client, game, 0)["state"]["distances"]
+    # R15: Scope −1 (never below 1) against seat 1's Mustang +1; R16: the Colt .45 reaches 1
+    assert me == {"reach": 1, "distance": [None, 1, 1, 1], "in_reach": [None, True, True, True]}
+    two = view(client, game, 2)["state"]["distances"]
+    assert two == {"reach": 1, "distance": [2, 2, None, 1], "in_reach": [False, False, None, True]}
+    three = view(client, game, 3)["state"]["distances"]
+    assert three["reach"] == 2 and three["distance"] == [1, 3, 1, None]  # R16: Schofield
+    assert three["in_reach"] == [True, False, True, None]
+    assert view(client, game)["state"]["distances"] is None  # a spectator sees from no seat

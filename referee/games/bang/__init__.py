@@ -50,7 +50,7 @@ class BangRuleset(RulesetBase):
     move_schemas = moves.MOVE_SCHEMAS
     setup_schema = scenario.SETUP_SCHEMA
     name = "bang"
-    version = "1"
+    version = "2"
     title = "BANG!"
     min_players = 3
     max_players = 7
@@ -113,7 +113,7 @@ class BangRuleset(RulesetBase):
     def decide(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int) -> list[Event]:
         return decider.decide(state, actor, move, rng=rng, now=now)
 
-    def legal_moves(self, state: Any, seat: Seat) -> list[Move]:
+    def legal_moves(self, state: Any, seat: Seat) -> tuple[Move, ...]:
         return decider.legal_moves(state, seat)
 
     def view(self, state: Any, seat: Seat | None) -> Json:
@@ -139,7 +139,7 @@ class BangRuleset(RulesetBase):
     def default_move(self, state: Any, seat: Seat) -> Move | None:
         return decider.default_move(state, seat)
 
-    def default_options(self, state: Any, seat: Seat) -> list[Move]:
+    def default_options(self, state: Any, seat: Seat) -> tuple[Move, ...]:
         return decider.default_options(state, seat)
 
     def hidden(self, state: Any, seat: Seat | None) -> set[str]:

@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from referee.engine.protocol import Event, IllegalMove, OutOfTurn
 from referee.games.bang import reactions, turn
+from referee.games.bang.cache import derived
 from referee.games.bang.cards import KEY
 from referee.games.bang.characters import JESSE_JONES, PEDRO_RAMIREZ, SID_KETCHUM
 from referee.games.bang.engine import Ctx, GameOver
@@ -25,6 +26,8 @@ Move = dict[str, Any]
 #: window kind -> the rule that governs it
 WINDOW_RULE = {"shot": "R44", "indians": "R34", "duel": "R46", "dying": "R48", "store": "R29",
                "lucky": "R42", "kit": "R67", "draw_choice": "R10"}
+#: windows a pass answers (R43): their default is the pass
+PASSABLE = frozenset({"shot", "indians", "duel", "dying"})
 WINDOW_MOVES = {"shot": ("barrel", "respond", "sid", "pass"),
                 "indians": ("respond", "sid", "pass"), "duel": ("respond", "sid", "pass"),
                 "dying": ("respond", "sid", "pass"), "store": ("choose",), "lucky": ("choose",),
@@ -38,17 +41,16 @@ def to_act(state: State | None) -> set[Seat]:
     return {top.seat} if top is not None else {state.turn}
 
 
-def legal_moves(state: State | None, seat: Seat) -> list[Move]:
-    """Every move ``decide`` accepts from ``seat`` now, in a stable order.
-    Computed once per state and seat: callers must not mutate the list."""
+def legal_moves(state: State | None, seat: Seat) -> tuple[Move, ...]:
+    """Every move ``decide`` accepts from ``seat`` now, in a stable order
+    (R43, R77): an immutable tuple, JSON-encoded as a list."""
     if state is None or state.phase == "over":
-        return []
-    memo = state.memo
-    key = ("legal", seat)
-    cached: list[Move] | None = memo.get(key)
-    if cached is None:
-        cached = memo[key] = _legal(state, seat)
-    return cached
+        return ()
+    known = derived(state).legal  # computed once per state and seat (``cache.py``)
+    moves: tuple[Move, ...] | None = known.get(seat)
+    if moves is None:
+        moves = known[seat] = tuple(_legal(state, seat))
+    return moves
 
 
 def _legal(state: State, seat: Seat) -> list[Move]:
@@ -78,16 +80,20 @@ def default_move(state: State | None, seat: Seat) -> Move | None:
     return moves[0] if moves else None
 
 
-def default_options(state: State | None, seat: Seat) -> list[Move]:
+def default_options(state: State | None, seat: Seat,
+                    moves: tuple[Move, ...] | None = None) -> tuple[Move, ...]:
     """The moves a timeout's default is drawn from (R43 RULING): the pass,
     decline or end of phase 2 where that is legal; otherwise every legal
-    option, one to be drawn uniformly with the game's generator (R78)."""
-    fixed = default_move(state, seat)
-    if fixed is None:
-        return []
-    if fixed["type"] in ("pass", "end_turn"):
-        return [fixed]
-    return legal_moves(state, seat)
+    option (``moves``, if the caller has them), one to be drawn uniformly
+    with the game's generator (R78)."""
+    if state is None or state.phase == "over" or seat not in to_act(state):
+        return ()
+    top = state.top()
+    if top is not None and top.kind in PASSABLE:
+        return (dict(reactions.PASS),)
+    if top is None and state.phase == "play":
+        return ({"type": "end_turn"},)
+    return legal_moves(state, seat) if moves is None else moves
 
 
 def _no(code: str, rule: str, detail: str) -> IllegalMove:

@@ -1,6 +1,8 @@
 """Distance and reach (R14–R17)."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from referee.games.bang.cards import KEY, WEAPON_OF
 from referee.games.bang.characters import PAUL_REGRET, ROSE_DOOLAN
 from referee.games.bang.state import Player, Seat, State
@@ -19,14 +21,22 @@ _SCOPES = frozenset(c for c in KEY if KEY[c] == "SCOPE")
 _MUSTANGS = frozenset(c for c in KEY if KEY[c] == "MUSTANG")
 
 
+def _scope_of(character: str, in_play: tuple[str, ...]) -> int:
+    n = 1 if character == ROSE_DOOLAN else 0
+    return n + len(_SCOPES.intersection(in_play)) if in_play else n
+
+
+def _mustang_of(character: str, in_play: tuple[str, ...]) -> int:
+    n = 1 if character == PAUL_REGRET else 0
+    return n + len(_MUSTANGS.intersection(in_play)) if in_play else n
+
+
 def _scope(p: Player) -> int:
-    n = 1 if p.character == ROSE_DOOLAN else 0
-    return n + len(_SCOPES.intersection(p.in_play)) if p.in_play else n
+    return _scope_of(p.character, p.in_play)
 
 
 def _mustang(p: Player) -> int:
-    n = 1 if p.character == PAUL_REGRET else 0
-    return n + len(_MUSTANGS.intersection(p.in_play)) if p.in_play else n
+    return _mustang_of(p.character, p.in_play)
 
 
 def sees_at(state: State, a: Seat, b: Seat) -> int:
@@ -54,8 +64,59 @@ def distances_from(state: State, a: Seat) -> dict[Seat, int]:
 
 def reach(p: Player) -> int:
     """The range of his weapon, or 1 for the Colt .45 (R16)."""
-    for c in p.in_play:
+    return _reach_of(p.in_play)
+
+
+def _reach_of(in_play: tuple[str, ...]) -> int:
+    for c in in_play:
         r = WEAPON_OF.get(c)
         if r is not None:
             return r
     return 1
+
+
+#: what one seat sees: (reach, distance to each seat, whether it is in reach),
+#: None for itself and for the eliminated
+Sight = tuple[int, tuple[int | None, ...], tuple[bool | None, ...]]
+#: per seat, what distance depends on: (character, cards in play), None if eliminated
+Table = tuple[tuple[str, tuple[str, ...]] | None, ...]
+
+
+def sights(state: State) -> tuple[Sight | None, ...]:
+    """What each seat sees around the table (R14–R17): its weapon's reach,
+    the distance at which it sees every seat (``sees_at``) and whether that
+    is within reach of a BANG! (R16); None for an eliminated seat.
+
+    Distance depends only on who is alive and on characters and cards in
+    play, which change far less often than the state: the table is computed
+    once per such configuration (a pure function, cached)."""
+    return _sights(tuple([(p.character, p.in_play) if p.alive else None for p in state.players]))
+
+
+@lru_cache(maxsize=4096)
+def _sights(table: Table) -> tuple[Sight | None, ...]:
+    n = len(table)
+    alive = [s for s in range(n) if table[s] is not None]
+    plus = [0] * n  # Mustang, Paul Regret: seen from farther (R15)
+    minus = [0] * n  # Scope, Rose Doolan: sees closer (R15)
+    ranges = [1] * n  # the weapon (R16)
+    for s in alive:
+        character, in_play = table[s]  # type: ignore[misc]  # alive: not None
+        plus[s] = _mustang_of(character, in_play)
+        minus[s] = _scope_of(character, in_play)
+        ranges[s] = _reach_of(in_play)
+    m = len(alive)
+    out: list[Sight | None] = [None] * n
+    for i, a in enumerate(alive):
+        r, less = ranges[a], minus[a]
+        dist: list[int | None] = [None] * n
+        near: list[bool | None] = [None] * n
+        for j, b in enumerate(alive):
+            if b != a:
+                k = (j - i) % m
+                d = (k if k < m - k else m - k) + plus[b] - less
+                d = d if d > 1 else 1
+                dist[b] = d
+                near[b] = d <= r
+        out[a] = (r, tuple(dist), tuple(near))
+    return tuple(out)

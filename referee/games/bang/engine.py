@@ -13,6 +13,8 @@ from typing import Any
 
 from referee.engine.protocol import Event
 from referee.games.bang.characters import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_3P
+from referee.games.bang.agenda import awaiting
+from referee.games.bang.cache import remember_fold
 from referee.games.bang.events import EVOLVE
 from referee.games.bang.state import Frame, Seat, State, but
 from referee.engine.rng import Rng
@@ -46,7 +48,7 @@ class Ctx:
         self.events.append(ev)
         s = self.state
         nxt = EVOLVE[type_](s, data) if after is None else after
-        s.memo["next"] = (ev, nxt)
+        remember_fold(s, type_, data, nxt)  # the caller folds this event again
         self.state = nxt
         su = s.suzy
         if su < 0:
@@ -100,8 +102,7 @@ class Ctx:
         old = s.stack
         same = len(stack) == len(old) and all(a is b for a, b in zip(stack, old))
         if not same or self.phase != s.phase or self.bangs != s.bangs:
-            self.emit("awaiting", {"phase": self.phase, "bangs": self.bangs,
-                                   "stack": [f.to_json() for f in stack]},
+            self.emit("awaiting", awaiting(s.turn, self.phase, self.bangs, stack),
                       but(s, phase=self.phase, bangs=self.bangs, stack=stack))
 
 

@@ -29,7 +29,8 @@ type                   data
 ``life_gained``        seat, amount — R25, R26, R72
 ``player_eliminated``  seat, role, by — R51 step 1
 ``cards_inherited``    seat (Vulture Sam), from, hand, in_play — R75
-``awaiting``           phase, bangs, stack — what the referee waits for (R43)
+``awaiting``           to_act, phase, bangs, prompt, then — what the referee
+                       waits for and what it still owes (R43; ``agenda.py``)
 ``game_over``          result — R55–R58, R82
 =====================  ==========================================================
 """
@@ -39,7 +40,9 @@ from typing import Any, Callable, Mapping
 
 from referee.games.bang.cards import BLUE
 from referee.games.bang.characters import SUZY_LAFAYETTE, VULTURE_SAM
-from referee.games.bang.state import Frame, Player, State, but, pbut
+from referee.games.bang.agenda import stack_of
+from referee.games.bang.cache import folded
+from referee.games.bang.state import Player, State, but, pbut
 
 Data = Mapping[str, Any]
 
@@ -218,8 +221,7 @@ def _cards_inherited(s: State, d: Data) -> State:
 
 
 def _awaiting(s: State, d: Data) -> State:
-    return but(s, phase=d["phase"], bangs=d["bangs"],
-                   stack=tuple(Frame.from_json(f) for f in d["stack"]))
+    return but(s, phase=d["phase"], bangs=d["bangs"], stack=stack_of(d))
 
 
 def _game_over(s: State, d: Data) -> State:
@@ -250,15 +252,14 @@ EVOLVE: dict[str, Callable[[Any, Data], State]] = {
 
 
 def evolve(state: Any, event: Any) -> Any:
-    """Apply one recorded event (never validates; unknown types change nothing).
-
-    The decider folds each event it emits at once and remembers the result
-    on the state it came from, so the service's own fold of the very same
-    event object is a lookup."""
+    """Apply one recorded event (never validates; unknown types change
+    nothing): a plain function of ``state`` and ``event``. A result the
+    decider already computed for this state and an equal event is looked up
+    (``cache.folded``) rather than computed again."""
     if state is not None:
-        done = state.memo.get("next")
-        if done is not None and done[0] is event:
-            return done[1]
+        known = folded(state, event.type, event.data)
+        if known is not None:
+            return known
     fn = EVOLVE.get(event.type)
     if fn is None:
         return state

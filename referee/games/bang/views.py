@@ -7,6 +7,8 @@ View shape (JSON)::
      "players": [{"seat", "character", "life", "max_life", "alive",
                   "hand": <count>, "in_play": [ids], "role": role | null}],
      "hand": [own ids] | null, "role": own role | null,
+     "distances": null | {"reach": r, "distance": [d | null, one per seat],
+                          "in_reach": [bool | null, one per seat]},
      "pending": null | {"kind", "awaiting": [seats], ...context,
                         "moves": [legal moves] | null, "default": move | null,
                         "default_drawn": bool},
@@ -15,6 +17,24 @@ View shape (JSON)::
 A role is shown for the Sheriff, the eliminated, one's own seat, everyone in
 the 3-player game (R82) and everyone once the game is over. ``moves`` and
 ``default`` are given only to the awaited seat.
+
+``distances`` is what the viewing seat sees around the table, so a client
+never re-implements R14–R17: ``reach`` is the range of its weapon (1 for
+the Colt .45, R16); ``distance[t]`` is the distance at which the viewer sees
+seat ``t`` (R14: seats counted the shorter way round, skipping the
+eliminated; R15: +1 per Mustang in front of ``t`` and for Paul Regret, −1
+per Scope in front of the viewer and for Rose Doolan, at least 1);
+``in_reach[t]`` is ``distance[t] <= reach``: a BANG! from the viewer may
+target ``t`` (R16; Panic! needs distance 1, R17). Both lists have one entry
+per seat, ``null`` for the viewer's own seat and for eliminated seats.
+``in_reach`` says nothing of whether a BANG! may be played now (a BANG! card
+in hand, one per turn unless Volcanic or Willy the Kid, R18): ``moves``
+says that. ``distances`` is ``null`` for a spectator (who sees the table
+from no seat: each seat asks for its own) and for an eliminated viewer.
+
+A view is built from the state alone. Parts every seat sees alike are
+built once per state and shared between its views (``cache.py``): do not
+mutate a view.
 """
 from __future__ import annotations
 
@@ -23,15 +43,22 @@ from typing import Any
 from referee.engine.protocol import Event
 from referee.games.bang import decider
 from referee.games.bang.characters import SHERIFF
+from referee.games.bang.cache import derived
+from referee.games.bang.distance import Sight, sights
 from referee.games.bang.state import Seat, State
 
 Json = dict[str, Any]
 
 
-def _public(state: State) -> tuple[list[Json], list[str], Json | None]:
-    """What every seat sees alike, built once per state (the seat entries with
-    public roles only, the discard pile, the prompt without its moves)."""
-    cached = state.memo.get("public")
+Public = tuple[list[Json], list[str], "Json | None", "tuple[Sight | None, ...]"]
+
+
+def _public(state: State) -> Public:
+    """What every seat sees alike (the seat entries with public roles only,
+    R83; the discard pile; the prompt without its moves; the distances
+    around the table, R14–R17), built once per state."""
+    d = derived(state)
+    cached: Public | None = d.public
     if cached is None:
         show_all = state.three_player or state.phase == "over"
         players = [{"seat": p.seat, "character": p.character, "life": p.life,
@@ -39,8 +66,7 @@ def _public(state: State) -> tuple[list[Json], list[str], Json | None]:
                     "in_play": list(p.in_play),
                     "role": p.role if show_all or p.role == SHERIFF or not p.alive else None}
                    for p in state.players]
-        cached = (players, list(state.discard), _prompt(state))
-        state.memo["public"] = cached
+        cached = d.public = (players, list(state.discard), _prompt(state), sights(state))
     return cached
 
 
@@ -75,6 +101,21 @@ def _prompt(state: State) -> Json | None:
     return out
 
 
+def distances(state: State, seat: Seat | None) -> Json | None:
+    """What ``seat`` sees around the table (R14–R17): its weapon's ``reach``,
+    the ``distance`` at which it sees each seat and whether that is
+    ``in_reach`` of a BANG! (one entry per seat, None for itself and the
+    eliminated). None for a spectator and for an eliminated seat."""
+    return _distances(_public(state)[3], seat)
+
+
+def _distances(table: tuple[Sight | None, ...], seat: Seat | None) -> Json | None:
+    seen = table[seat] if seat is not None else None
+    if seen is None:
+        return None
+    return {"reach": seen[0], "distance": list(seen[1]), "in_reach": list(seen[2])}
+
+
 def pending(state: State, seat: Seat | None, prompt: Json | None = None) -> Json | None:
     """The open prompt as ``seat`` may see it: the awaited seat also gets its
     legal ``moves`` and the ``default`` (R43)."""
@@ -85,8 +126,9 @@ def pending(state: State, seat: Seat | None, prompt: Json | None = None) -> Json
     out = dict(prompt)
     if out["kind"] == "kit":
         out["cards"] = list(state.limbo)
-    out["moves"] = decider.legal_moves(state, seat)
-    options = decider.default_options(state, seat)
+    moves = decider.legal_moves(state, seat)
+    out["moves"] = list(moves)
+    options = decider.default_options(state, seat, moves)
     # R43: a pass where passing is legal; otherwise one of ``moves`` drawn
     # with the game's generator when the clock runs out (``default`` null)
     out["default"] = options[0] if len(options) == 1 else None
@@ -95,9 +137,10 @@ def pending(state: State, seat: Seat | None, prompt: Json | None = None) -> Json
 
 
 def view(state: State, seat: Seat | None) -> Json:
-    """Public state plus ``seat``'s own hand and role (R83). Parts every seat
-    sees alike are shared between the views of one state: do not mutate."""
-    players, discard, prompt = _public(state)
+    """Public state plus ``seat``'s own hand and role (R83) and what it sees
+    around the table (R14–R17). Parts every seat sees alike are shared
+    between the views of one state: do not mutate."""
+    players, discard, prompt, table = _public(state)
     own = state.players[seat] if seat is not None else None
     if own is not None and players[own.seat]["role"] is None:
         players = list(players)
@@ -112,6 +155,7 @@ def view(state: State, seat: Seat | None) -> Json:
         "players": players,
         "hand": list(own.hand) if own is not None else None,
         "role": own.role if own is not None else None,
+        "distances": _distances(table, seat),
         "pending": pending(state, seat, prompt) if prompt is not None else None,
         "result": state.result,
     }

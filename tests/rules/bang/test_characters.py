@@ -77,7 +77,7 @@ def test_r65_jesse_jones_may_draw_first_card_from_a_hand():
     t = game(4, turn=3, chars={0: "jesse_jones"}, hands={2: ["BEER-6H"]}, deck=["BANG-2D", "BANG-3D"])
     end_turn(t, 3)
     assert kind(t) == "draw_choice"
-    assert t.legal(0) == [{"type": "draw", "source": "deck"},
+    assert list(t.legal(0)) == [{"type": "draw", "source": "deck"},
                           {"type": "draw", "source": "hand", "target": 2}]
     t.play(0, {"type": "draw", "source": "hand", "target": 2})
     assert hand(t, 0) == ["BEER-6H", "BANG-2D"] and t.state.phase == "play"
@@ -131,7 +131,7 @@ def test_r69_paul_regret_seen_at_plus_one():
 def test_r70_pedro_ramirez_may_take_the_top_discard():
     t = game(4, turn=3, chars={0: "pedro_ramirez"}, discard=["MISSED-2S", "BEER-6H"], deck=["BANG-2D"])
     end_turn(t, 3)
-    assert t.legal(0) == [{"type": "draw", "source": "deck"}, {"type": "draw", "source": "discard"}]
+    assert list(t.legal(0)) == [{"type": "draw", "source": "deck"}, {"type": "draw", "source": "discard"}]
     t.play(0, {"type": "draw", "source": "discard"})
     assert hand(t, 0) == ["BEER-6H", "BANG-2D"] and t.state.discard == ("MISSED-2S",)
 

@@ -40,7 +40,7 @@ def test_r48_saloon_cannot_be_played_when_dying():
     t = game(4, hands={0: ["BANG-AS"], 1: ["SALOON-5H"]}, life={1: 1})
     play(t, 0, "BANG-AS", 1)
     pass_(t, 1)
-    assert t.legal(1) == [{"type": "pass"}]
+    assert list(t.legal(1)) == [{"type": "pass"}]
 
 
 def test_r49_beer_has_no_effect_with_two_players_alive():

@@ -66,7 +66,7 @@ def test_r43_window_waits_for_an_explicit_pass_even_with_an_empty_hand():
     t = game(4, hands={0: ["BANG-AS"]})
     play(t, 0, "BANG-AS", 1)
     assert hand(t, 1) == [] and R.to_act(t.state) == {1}
-    assert t.legal(1) == [{"type": "pass"}]
+    assert list(t.legal(1)) == [{"type": "pass"}]
     assert R.default_move(t.state, 1) == {"type": "pass"}
 
 

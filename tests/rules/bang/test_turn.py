@@ -79,7 +79,7 @@ def test_r12_no_discard_phase_when_hand_within_limit():
 def test_r12_discard_moves_list_every_card_in_hand():
     t = game(4, hands={1: ["BANG-2D", "BANG-3D", "BANG-4D"]}, life={1: 1}, turn=1)
     end_turn(t, 1)
-    assert t.legal(1) == [{"type": "discard", "cards": [c]} for c in ["BANG-2D", "BANG-3D", "BANG-4D"]]
+    assert list(t.legal(1)) == [{"type": "discard", "cards": [c]} for c in ["BANG-2D", "BANG-3D", "BANG-4D"]]
     assert R.default_options(t.state, 1) == t.legal(1)  # R43: the timeout draws one of them
 
 
@@ -174,7 +174,7 @@ def test_r77_moves_after_the_end_are_game_over():
     assert R.result(t.state) is not None
     with raises_rule("R57", "game_over"):
         end_turn(t, 0)
-    assert R.legal_moves(t.state, 0) == [] and R.to_act(t.state) == set()
+    assert R.legal_moves(t.state, 0) == () and R.to_act(t.state) == set()
 
 
 def test_r11_illegal_move_never_changes_state():
