@@ -81,7 +81,10 @@ def test_private_and_loopback_bot_urls_are_refused_unless_allowed(client: Any) -
 def test_found2_malformed_bot_urls_are_a_422_invalid_bot_url_not_a_500(loopback_app: Any, url: str) -> None:
     """Issue 8, Found 2: these bot URLs raised ValueError/UnicodeError in the check: a 500."""
     r = loopback_app.test_client().post("/v1/bots", json={"name": "b", "url": url, "rulesets": ["bluffaneer"]})
-    assert r.status_code == 422 and r.get_json()["code"] == "invalid_bot_url", url
+    if "\ud800" in url:  # a lone surrogate is refused at the body boundary, before any field is read
+        assert r.status_code == 400 and r.get_json()["code"] == "invalid_unicode", url
+    else:
+        assert r.status_code == 422 and r.get_json()["code"] == "invalid_bot_url", url
 
 
 @pytest.mark.parametrize("url", ["http://100.100.100.200/latest/meta-data", "http://100.64.0.1/",
