@@ -50,36 +50,3 @@ def derived(state: Any) -> Derived:
 def clear() -> None:
     """Drop every entry (tests: results must not change)."""
     _entries.clear()
-    _folded.clear()
-
-
-# --- evolve's results, as the decider computed them -------------------------
-#
-# ``decide`` folds each event it emits (its rules read the state as it goes),
-# and the caller then folds the same events again. ``evolve`` is a pure
-# function, so the decider records each result here — keyed by the input
-# state object and the event's *value* (type and data compared by equality,
-# never by the event object's identity) — and ``evolve`` returns a recorded
-# result instead of computing it again. Dropping every entry changes nothing
-# but the speed.
-
-#: entries kept at most (a decide emits a handful of events; all are dropped
-#: at once when full)
-FOLDED_SIZE = 256
-
-_folded: dict[int, tuple[Any, str, Any, Any]] = {}
-
-
-def remember_fold(state: Any, type_: str, data: Any, after: Any) -> None:
-    """Record that ``evolve(state, Event(type_, data))`` is ``after``."""
-    if len(_folded) >= FOLDED_SIZE:
-        _folded.clear()
-    _folded[id(state)] = (state, type_, data, after)
-
-
-def folded(state: Any, type_: str, data: Any) -> Any:
-    """The recorded ``evolve(state, Event(type_, data))``, or None."""
-    entry = _folded.get(id(state))
-    if entry is not None and entry[0] is state and entry[1] == type_ and entry[2] == data:
-        return entry[3]
-    return None

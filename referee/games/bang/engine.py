@@ -14,7 +14,6 @@ from typing import Any
 from referee.engine.protocol import Event
 from referee.games.bang.characters import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_3P
 from referee.games.bang.agenda import awaiting
-from referee.games.bang.cache import remember_fold
 from referee.games.bang.events import EVOLVE
 from referee.games.bang.state import Frame, Seat, State, but
 from referee.engine.rng import Rng
@@ -48,7 +47,6 @@ class Ctx:
         self.events.append(ev)
         s = self.state
         nxt = EVOLVE[type_](s, data) if after is None else after
-        remember_fold(s, type_, data, nxt)  # the caller folds this event again
         self.state = nxt
         su = s.suzy
         if su < 0:

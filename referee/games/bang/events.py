@@ -41,7 +41,6 @@ from typing import Any, Callable, Mapping
 from referee.games.bang.cards import BLUE
 from referee.games.bang.characters import SUZY_LAFAYETTE, VULTURE_SAM
 from referee.games.bang.agenda import stack_of
-from referee.games.bang.cache import folded
 from referee.games.bang.state import Player, State, but, pbut
 
 Data = Mapping[str, Any]
@@ -253,13 +252,7 @@ EVOLVE: dict[str, Callable[[Any, Data], State]] = {
 
 def evolve(state: Any, event: Any) -> Any:
     """Apply one recorded event (never validates; unknown types change
-    nothing): a plain function of ``state`` and ``event``. A result the
-    decider already computed for this state and an equal event is looked up
-    (``cache.folded``) rather than computed again."""
-    if state is not None:
-        known = folded(state, event.type, event.data)
-        if known is not None:
-            return known
+    nothing): a plain function of ``state`` and ``event``."""
     fn = EVOLVE.get(event.type)
     if fn is None:
         return state

@@ -62,10 +62,30 @@ def test_r43_awaiting_data_round_trips_through_the_agenda(played: list[Table]) -
     assert seen > 100
 
 
-def test_r77_a_fold_the_decider_recorded_is_used_only_for_an_equal_event() -> None:
-    t = game(4, hands={0: ["BANG-AS", "BEER-6H"]})
-    s = t.state
-    events = R.decide(s, 0, {"type": "play", "card": "BANG-AS", "target": 1}, rng=Rng(b"x"), now=0)
-    assert R.evolve(s, events[0]).players[0].hand == ("BEER-6H",)  # recorded by decide
-    other = Event("card_played", {"seat": 0, "card": "BEER-6H"})  # same state and type, other data
-    assert R.evolve(s, other).players[0].hand == ("BANG-AS",)
+def test_r77_evolve_is_a_plain_function_of_state_and_event(played: list[Table]) -> None:
+    for t in played:
+        state = None
+        for e in t.events:
+            before = copy.deepcopy(state)
+            twin = Event(e.type, json.loads(json.dumps(e.data)))  # another object, same data
+            nxt = R.evolve(state, e)
+            assert R.evolve(state, twin) == nxt
+            assert state == before  # the input is not changed
+            state = nxt
+        assert state == t.state
+
+
+def test_r77_legal_moves_and_views_do_not_depend_on_the_cache() -> None:
+    t = Table(R, 5, seed="pure-cache")
+    chooser = random_chooser(Rng(b"pure-cache"))
+
+    def step(table: Table) -> None:
+        s = table.state
+        first = [(R.legal_moves(s, seat), R.view(s, seat)) for seat in range(5)]
+        spectator = R.view(s, None)
+        cache.clear()
+        again = [(R.legal_moves(s, seat), R.view(s, seat)) for seat in range(5)]
+        assert first == again and spectator == R.view(s, None)
+        assert all(isinstance(moves, tuple) for moves, _ in again)
+
+    playout(t, chooser, pick_seat=Rng(b"seat"), on_step=step)
