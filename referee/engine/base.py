@@ -4,7 +4,7 @@ platform never discovers a hook with ``getattr``."""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Mapping, Sequence
 
 from jsonschema import Draft202012Validator
 
@@ -122,7 +122,7 @@ class RulesetBase:
     def decide(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int) -> list[Event]:
         raise NotImplementedError
 
-    def legal_moves(self, state: Any, seat: Seat) -> list[Move]:
+    def legal_moves(self, state: Any, seat: Seat) -> Sequence[Move]:
         raise NotImplementedError
 
     def view(self, state: Any, seat: Seat | None) -> Json:
@@ -151,7 +151,7 @@ class RulesetBase:
         """When a ``timeout`` command becomes acceptable; default: never (no clock of the rules' own)."""
         return None
 
-    def default_options(self, state: Any, seat: Seat) -> list[Move]:
+    def default_options(self, state: Any, seat: Seat) -> Sequence[Move]:
         """The moves a timeout's default is drawn from; default: the one ``default_move``."""
         fixed = self.default_move(state, seat)
         return [] if fixed is None else [fixed]

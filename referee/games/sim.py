@@ -6,7 +6,7 @@ Pure like the rules: time is a counter the caller moves, chance is an ``Rng``.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from referee.engine.protocol import Event, GameConfig, Json, Move, Ruleset, Seat, fold
 from referee.engine.rng import Rng
@@ -67,7 +67,7 @@ class Table:
     def to_act(self) -> set[Seat]:
         return self.ruleset.to_act(self.state)
 
-    def legal(self, seat: Seat) -> list[Move]:
+    def legal(self, seat: Seat) -> Sequence[Move]:
         return self.ruleset.legal_moves(self.state, seat)
 
     def view(self, seat: Seat | None) -> Json:
@@ -77,7 +77,7 @@ class Table:
         return self.ruleset.result(self.state)
 
 
-Chooser = Callable[[Table, Seat, list[Move]], Move]
+Chooser = Callable[[Table, Seat, Sequence[Move]], Move]
 
 
 class Picker(Protocol):

@@ -8,11 +8,11 @@ import json
 
 import pytest
 
-from referee.games.base import Event
+from referee.engine.protocol import Event
 from referee.games.bang import RULESET as R
 from referee.games.bang import cache
 from referee.games.bang.agenda import encode_frame, stack_of
-from referee.games.rng import Rng
+from referee.engine.rng import Rng
 from referee.games.sim import Table, playout, random_chooser
 from tests.rules.bang.helpers import events, game, play
 
