@@ -358,11 +358,11 @@ class GameService:
             move, options = drawn
             by = {**(by or {}), "drawn_from": options} if options > 1 else by
         game.ruleset.check_move(move)  # the published move schema, enforced
-        events = game.ruleset.decide(game.state, seat, move, rng=rng, now=now)
+        events, state = game.ruleset.decide_and_fold(game.state, seat, move, rng=rng, now=now)
         entry: Json = {"move": move, "rng": game.rng}
         if by is not None:
             entry["by"] = by
-        produced, state, result, opened = record.move(game.ruleset, game.state, seat, entry, events, game.dealt,
+        produced, result, opened = record.move(game.ruleset, state, seat, entry, events, game.dealt,
                                                       game.opened, game.seed)
         envelopes, last_hash = self._envelopes(game.seed, game.last_hash, game.version, produced, now)
         status = "finished" if result is not None else "active"

@@ -236,11 +236,11 @@ def _redecide(rs: Ruleset, header: Json, seed: str, envelopes: Sequence[Json]) -
                                f"the {by['bot']} bot's move at event {seq} is not the one its secret stream draws")
             by_bots += 1
         try:
-            events = rs.decide(state, actor, data["move"], rng=rng, now=env["at"])
+            events, state = rs.decide_and_fold(state, actor, data["move"], rng=rng, now=env["at"])
         except RefereeError as err:
             raise Diverged("replay", seq, "data.move", "a move the rules accept", data["move"],
                            f"the move at event {seq} is refused on replay: {err.code} ({err.rule})") from None
-        produced, state, result, opened = record.move(rs, state, actor, data, events, dealt, opened, seed)
+        produced, result, opened = record.move(rs, state, actor, data, events, dealt, opened, seed)
         pos = _expect(produced, envelopes, pos, env["at"])
         moves += 1
     if result is None:

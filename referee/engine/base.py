@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 
 from jsonschema import Draft202012Validator
 
-from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, MalformedMove, Move, Seat
+from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, MalformedMove, Move, Seat, fold
 from referee.engine.rng import Rng
 
 
@@ -130,6 +130,14 @@ class RulesetBase:
 
     def redact(self, event: Event, seat: Seat | None) -> Event | None:
         raise NotImplementedError
+
+    def decide_and_fold(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int
+                        ) -> tuple[list[Event], Any]:
+        """``decide`` and the state its events fold to, in one pass where the
+        ruleset's decision already folded them (override); default: decide,
+        then fold."""
+        events = self.decide(state, actor, move, rng=rng, now=now)
+        return events, fold(self, events, state)
 
     def to_act(self, state: Any) -> set[Seat]:
         raise NotImplementedError

@@ -26,11 +26,11 @@ def deal(ruleset: Ruleset, events: list[Event], seed: str) -> tuple[Produced, An
 
 
 def move(ruleset: Ruleset, state: Any, seat: Seat | None, record: Json, events: list[Event], dealt: Json,
-         opened: frozenset[str], seed: str) -> tuple[Produced, Any, Json | None, frozenset[str]]:
-    """``(produced, state, result, opened)`` after one accepted move: the
-    ``move`` record, the rules' events, the seals opened by what became public
-    (then and there, not only at the end), and ``seed_revealed`` at the end."""
-    state = fold(ruleset, events, state)
+         opened: frozenset[str], seed: str) -> tuple[Produced, Json | None, frozenset[str]]:
+    """``(produced, result, opened)`` after one accepted move whose
+    ``events`` brought the game to ``state``: the ``move`` record, the rules'
+    events, the seals opened by what became public (then and there, not only
+    at the end), and ``seed_revealed`` at the end."""
     result = ruleset.result(state)
     produced: Produced = [(seat, Event(MOVE, record))]
     produced += [(seat, e) for e in events]
@@ -39,4 +39,4 @@ def move(ruleset: Ruleset, state: Any, seat: Seat | None, record: Json, events: 
         produced.append((seat, Event(SECRETS_OPENED, {"secrets": opening})))
     if result is not None:
         produced.append((None, Event(SEED_REVEALED, {"seed": seed, "result": result})))
-    return produced, state, result, opened | frozenset(opening)
+    return produced, result, opened | frozenset(opening)

@@ -46,12 +46,12 @@ class Table:
         now = self.now + 1 if at is None else at
         position = self.rng.position
         try:
-            events = self.ruleset.decide(self.state, actor, move, rng=self.rng, now=now)
+            events, state = self.ruleset.decide_and_fold(self.state, actor, move, rng=self.rng, now=now)
         except Exception:
             self.rng = Rng(self.seed, position)  # a refused move draws nothing
             raise
         self.now = max(self.now, now)
-        self.state = fold(self.ruleset, events, self.state)
+        self.state = state
         self.events.extend(events)
         self.last = events
         return self

@@ -41,6 +41,8 @@ def _conforms(schema: dict[str, Any], value: Any, what: str) -> None:
 def _check_step(table: Table, before: Any) -> None:
     rs, state = table.ruleset, table.state
     assert rs.invariants(state) == [], rs.invariants(state)
+    # the state a decision folded its events into is the state replay folds them into
+    assert fold(rs, table.last, before) == state, "decide_and_fold's state differs from a fresh fold"
     players = table.config.players
     for event in table.last:  # each event, as each seat receives it, shows nothing hidden from it
         before = rs.evolve(before, event)

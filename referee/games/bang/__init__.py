@@ -33,7 +33,7 @@ from typing import Any, Mapping
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, Move, Seat
 from referee.games.bang import decider, events, invariants as _inv, moves, scenario, views
-from referee.games.bang.characters import DEPUTY, LIFE, OUTLAW, RENEGADE, ROLE_DECK, SHERIFF, TARGET_3P
+from referee.games.bang.characters import DEPUTY, LIFE, OUTLAW, RENEGADE, SHERIFF
 from referee.games.bang.state import State
 from referee.engine.rng import Rng
 
@@ -113,19 +113,17 @@ class BangRuleset(RulesetBase):
     def decide(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int) -> list[Event]:
         return decider.decide(state, actor, move, rng=rng, now=now)
 
+    def decide_and_fold(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int
+                        ) -> tuple[list[Event], Any]:
+        return decider.decide_and_fold(state, actor, move, rng=rng, now=now)
+
     def legal_moves(self, state: Any, seat: Seat) -> tuple[Move, ...]:
         return decider.legal_moves(state, seat)
 
     def view(self, state: Any, seat: Seat | None) -> Json:
-        """``views.view`` plus the public role facts a table or a bot needs
-        without the rules' code: the role cards of this game (R4) and, in the
-        3-player game, each role's target (R82)."""
-        out = views.view(state, seat)
-        if state is not None:
-            out = {**out, "roles_in_game": list(ROLE_DECK[len(state.players)])}
-            if state.three_player:
-                out["targets"] = dict(TARGET_3P)
-        return out
+        """``views.view``: the public state, the seat's own hand and role, its
+        distances (R14–R17) and the public role facts (R4, R82)."""
+        return views.view(state, seat)
 
     def redact(self, event: Event, seat: Seat | None) -> Event | None:
         return views.redact(event, seat)

@@ -37,16 +37,24 @@ class Derived:
 _entries: dict[int, Derived] = {}
 
 
+_last: list[Derived] = [Derived(None)]  # the entry asked for last: views and moves of one state come together
+
+
 def derived(state: Any) -> Derived:
     """The cache entry of ``state`` (a new, empty one if there is none)."""
-    d = _entries.get(id(state))
+    d = _last[0]
+    if d.state is state:
+        return d
+    d = _entries.get(id(state))  # type: ignore[assignment]
     if d is None or d.state is not state:
         if len(_entries) >= SIZE:
             _entries.clear()
         d = _entries[id(state)] = Derived(state)
+    _last[0] = d
     return d
 
 
 def clear() -> None:
     """Drop every entry (tests: results must not change)."""
     _entries.clear()
+    _last[0] = Derived(None)

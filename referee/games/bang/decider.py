@@ -195,6 +195,13 @@ def _validate(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
 
 def decide(state: State | None, actor: Seat | None, move: Move, *, rng: Rng, now: int) -> list[Event]:
     """Check ``move`` by ``actor``; return the events it causes (R77)."""
+    return decide_and_fold(state, actor, move, rng=rng, now=now)[0]
+
+
+def decide_and_fold(state: State | None, actor: Seat | None, move: Move, *, rng: Rng, now: int
+                    ) -> tuple[list[Event], State]:
+    """``decide``, and the state its events fold to (the decision folded
+    each one as it emitted it)."""
     if state is None:
         raise _no("no_game", "R6", "the game has not been set up")
     if state.phase == "over":
@@ -218,4 +225,4 @@ def decide(state: State | None, actor: Seat | None, move: Move, *, rng: Rng, now
         ctx.finish()
     except GameOver:
         pass
-    return ctx.events
+    return ctx.events, ctx.state

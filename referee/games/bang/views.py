@@ -42,15 +42,20 @@ from typing import Any
 
 from referee.engine.protocol import Event
 from referee.games.bang import decider
-from referee.games.bang.characters import SHERIFF
+from referee.games.bang.characters import ROLE_DECK, SHERIFF, TARGET_3P
 from referee.games.bang.cache import derived
 from referee.games.bang.distance import Sight, sights
 from referee.games.bang.state import Seat, State
 
 Json = dict[str, Any]
 
+#: the role cards of a game of n players (R4; R82 for three), shared JSON: do not mutate
+ROLES_IN_GAME: dict[int, list[str]] = {n: list(roles) for n, roles in ROLE_DECK.items()}
+#: each role's target in the 3-player game (R82), shared JSON
+TARGETS_3P: dict[str, str] = dict(TARGET_3P)
 
-Public = tuple[list[Json], list[str], "Json | None", "tuple[Sight | None, ...]"]
+
+Public = tuple[list[Json], list[str], "Json | None", "tuple[Json | None, ...]"]
 
 
 def _public(state: State) -> Public:
@@ -66,7 +71,8 @@ def _public(state: State) -> Public:
                     "in_play": list(p.in_play),
                     "role": p.role if show_all or p.role == SHERIFF or not p.alive else None}
                    for p in state.players]
-        cached = d.public = (players, list(state.discard), _prompt(state), sights(state))
+        cached = d.public = (players, list(state.discard), _prompt(state),
+                             tuple(_sight_json(seen) for seen in sights(state)))
     return cached
 
 
@@ -109,8 +115,12 @@ def distances(state: State, seat: Seat | None) -> Json | None:
     return _distances(_public(state)[3], seat)
 
 
-def _distances(table: tuple[Sight | None, ...], seat: Seat | None) -> Json | None:
-    seen = table[seat] if seat is not None else None
+def _distances(table: tuple[Json | None, ...], seat: Seat | None) -> Json | None:
+    return table[seat] if seat is not None else None
+
+
+def _sight_json(seen: Sight | None) -> Json | None:
+    """One seat's distances as JSON, built once per state and shared."""
     if seen is None:
         return None
     return {"reach": seen[0], "distance": list(seen[1]), "in_reach": list(seen[2])}
@@ -145,7 +155,7 @@ def view(state: State, seat: Seat | None) -> Json:
     if own is not None and players[own.seat]["role"] is None:
         players = list(players)
         players[own.seat] = dict(players[own.seat], role=own.role)
-    return {
+    out = {
         "seat": seat,
         "turn": state.turn,
         "phase": state.phase,
@@ -158,7 +168,12 @@ def view(state: State, seat: Seat | None) -> Json:
         "distances": _distances(table, seat),
         "pending": pending(state, seat, prompt) if prompt is not None else None,
         "result": state.result,
+        # the public role facts a table or a bot needs without the rules' code (R4, R82)
+        "roles_in_game": ROLES_IN_GAME[len(state.players)],
     }
+    if state.three_player:
+        out["targets"] = TARGETS_3P
+    return out
 
 
 def _count(data: Any, field: str) -> Json:

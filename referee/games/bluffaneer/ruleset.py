@@ -64,6 +64,16 @@ class Bluffaneer(RulesetBase):
                now: int) -> list[Event]:
         """Check ``move`` by ``actor`` received at ``now``; the events it
         causes, or a refusal that changes nothing (F33)."""
+        return self._decision(state, actor, move, rng, now).events
+
+    def decide_and_fold(self, state: State, actor: Seat | None, move: Move, *, rng: Rng,
+                        now: int) -> tuple[list[Event], State]:
+        """``decide`` and the state its events fold to (folded as emitted)."""
+        draft = self._decision(state, actor, move, rng, now)
+        return draft.events, draft.state
+
+    @staticmethod
+    def _decision(state: State, actor: Seat | None, move: Move, rng: Rng, now: int) -> Draft:
         kind, target = moves.parse(move)
         if state.phase == OVER:
             raise IllegalMove("game_over", rule="F28", detail="the game is over")
@@ -71,7 +81,7 @@ class Bluffaneer(RulesetBase):
         draft = Draft(state)
         if kind == moves.TIMEOUT:
             claims.timeout(draft, rng, now)
-            return draft.events
+            return draft
         seat = cast(Seat, actor)  # _check_actor: a seat of this game
         if kind == moves.ROLL:
             turn.roll(draft, seat, rng, now)
@@ -83,7 +93,7 @@ class Bluffaneer(RulesetBase):
             claims.accept(draft, seat, rng)
         else:
             claims.challenge(draft, seat, rng)
-        return draft.events
+        return draft
 
     def legal_moves(self, state: State, seat: Seat) -> list[Move]:
         """Every move ``seat`` may send now, sorted."""
