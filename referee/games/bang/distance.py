@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from referee.games.bang.cards import KEY, WEAPON_OF
 from referee.games.bang.characters import PAUL_REGRET, ROSE_DOOLAN
@@ -120,3 +121,16 @@ def _sights(table: Table) -> tuple[Sight | None, ...]:
                 near[b] = d <= r
         out[a] = (r, tuple(dist), tuple(near))
     return tuple(out)
+
+
+def sights_json(state: State) -> tuple[dict[str, Any] | None, ...]:
+    """``sights`` as each seat's view shows them, ``{reach, distance,
+    in_reach}`` (None for an eliminated seat): built once per configuration
+    and shared by every view of it (JSON: do not mutate)."""
+    return _sights_json(tuple([(p.character, p.in_play) if p.alive else None for p in state.players]))
+
+
+@lru_cache(maxsize=4096)
+def _sights_json(table: Table) -> tuple[dict[str, Any] | None, ...]:
+    return tuple(None if seen is None else {"reach": seen[0], "distance": list(seen[1]), "in_reach": list(seen[2])}
+                 for seen in _sights(table))

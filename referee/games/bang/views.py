@@ -44,7 +44,7 @@ from referee.engine.protocol import Event
 from referee.games.bang import decider
 from referee.games.bang.characters import ROLE_DECK, SHERIFF, TARGET_3P
 from referee.games.bang.cache import derived
-from referee.games.bang.distance import Sight, sights
+from referee.games.bang.distance import sights_json
 from referee.games.bang.state import Seat, State
 
 Json = dict[str, Any]
@@ -71,8 +71,7 @@ def _public(state: State) -> Public:
                     "in_play": list(p.in_play),
                     "role": p.role if show_all or p.role == SHERIFF or not p.alive else None}
                    for p in state.players]
-        cached = d.public = (players, list(state.discard), _prompt(state),
-                             tuple(_sight_json(seen) for seen in sights(state)))
+        cached = d.public = (players, list(state.discard), _prompt(state), sights_json(state))
     return cached
 
 
@@ -117,13 +116,6 @@ def distances(state: State, seat: Seat | None) -> Json | None:
 
 def _distances(table: tuple[Json | None, ...], seat: Seat | None) -> Json | None:
     return table[seat] if seat is not None else None
-
-
-def _sight_json(seen: Sight | None) -> Json | None:
-    """One seat's distances as JSON, built once per state and shared."""
-    if seen is None:
-        return None
-    return {"reach": seen[0], "distance": list(seen[1]), "in_reach": list(seen[2])}
 
 
 def pending(state: State, seat: Seat | None, prompt: Json | None = None) -> Json | None:
