@@ -32,7 +32,7 @@ from typing import Any, Mapping
 
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, Move, Seat
-from referee.games.bang import decider, events, invariants as _inv, moves, scenario, views
+from referee.games.bang import decider, events, invariants as _inv, moves, scenario, schemas, views
 from referee.games.bang.characters import DEPUTY, LIFE, OUTLAW, RENEGADE, SHERIFF
 from referee.games.bang.state import State
 from referee.engine.rng import Rng
@@ -49,6 +49,8 @@ class BangRuleset(RulesetBase):
     platform_rules = {"game_over": "R77", "player_count": "R5"}
     move_schemas = moves.MOVE_SCHEMAS
     setup_schema = scenario.SETUP_SCHEMA
+    view_schema = schemas.VIEW_SCHEMA
+    event_schemas = schemas.EVENT_SCHEMAS
     name = "bang"
     version = "2"
     title = "BANG!"
