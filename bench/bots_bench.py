@@ -1,14 +1,12 @@
 """Built-in bots in process: the ``heuristic`` bot against the ``random`` one.
 
-* Bluffaneer, 4 players: 2 heuristic + 2 random; the pattern H H R R is
-  rotated over the seats, so each side sits in every seat equally, and each
-  deal (seed) is played in all four rotations. The fair share of a player
-  is 1/4 (one winner per game, F29).
-* BANG!, 5 players: the pattern H R H R R and its complement R H R H H, each
-  in its five rotations, are played on every deal (ten games a deal): each
-  seat — hence each role, which the seed deals — is played by each side
-  equally often. The fair share is the win rate of all seats together
-  (several players win each game, R55–R58), per role and overall.
+Every registered ruleset with a built-in heuristic, one seat above its
+smallest usual table (Bluffaneer 4 players, BANG! 5): the pattern (H R H R
+…, half the seats heuristic) and its complement, each in every rotation, are
+played on every deal, so each seat — hence each role the seed deals — is
+played by each side equally often. The fair share is the win rate of all
+seats together (several players may win a game, R55–R58), per role where the
+result names roles, and overall.
 
 Every game is driven by ``referee.games.sim.playout`` with a chooser that
 maps each seat to its policy; the heuristic is given the seat's
@@ -25,10 +23,8 @@ from referee.engine.protocol import Move, seat_view
 from referee.engine.rng import Rng
 from referee.games.sim import Table, playout
 
-BLUFF_PLAYERS, BLUFF_GAMES = 4, 1200
-BANG_PLAYERS, BANG_GAMES = 5, 600
-BLUFF_PATTERN = (True, True, False, False)      # True: heuristic
-BANG_PATTERN = (True, False, True, False, False)
+#: games per ruleset (a multiple of twice the players keeps seats balanced); others: 20 per seat
+GAMES = {"bluffaneer": 1200, "bang": 600}
 SIDES = ("heuristic", "random")
 
 
@@ -69,55 +65,41 @@ def _side(heuristic: bool) -> str:
     return "heuristic" if heuristic else "random"
 
 
-def run_bluffaneer(games: int = BLUFF_GAMES) -> dict[str, Any]:
-    """``games`` Bluffaneer games (a multiple of 4 keeps the seats balanced)."""
-    ruleset = registry.get("bluffaneer")
-    rotations = _rotations(BLUFF_PATTERN)
-    seats: dict[str, int] = defaultdict(int)
-    wins: dict[str, int] = defaultdict(int)
-    clock = _Clock()
-    start = time.perf_counter()
-    for g in range(games):
-        heuristic = rotations[g % len(rotations)]
-        deal = f"bluffaneer:{g // len(rotations)}"
-        t = Table(ruleset, BLUFF_PLAYERS, seed=deal)
-        playout(t, _chooser("bluffaneer", heuristic, f"{deal}:{g}", clock),
-                pick_seat=Rng(f"pick:{deal}:{g}".encode()))
-        result = t.result() or {}
-        for s in range(BLUFF_PLAYERS):
-            seats[_side(heuristic[s])] += 1
-        for w in result.get("winners", []):
-            wins[_side(heuristic[w])] += 1
-    return {
-        "games": games, "players": BLUFF_PLAYERS, "fair_share": 1 / BLUFF_PLAYERS,
-        "sides": {side: {"seats": seats[side], "wins": wins[side],
-                         "win_rate": wins[side] / seats[side] if seats[side] else 0.0}
-                  for side in SIDES},
-        "seconds": time.perf_counter() - start,
-        "decision_us": 1e6 * clock.seconds / clock.calls if clock.calls else 0.0,
-    }
+def table_for(name: str) -> tuple[int, tuple[bool, ...], int]:
+    """(players, heuristic pattern, games) for a ruleset: one seat above its
+    smallest usual table (Bluffaneer 4, BANG! 5), half the seats heuristic
+    (rounded down), and a number of games that a multiple of the rotations."""
+    rs = registry.get(name)
+    low = rs.min_players + (1 if rs.options_for(rs.min_players) else 0)
+    players = low + 1 if low + 1 <= rs.max_players else low
+    pattern = tuple(i % 2 == 0 and i // 2 < players // 2 for i in range(players))
+    return players, pattern, GAMES.get(name, 20 * players)
 
 
-def run_bang(games: int = BANG_GAMES) -> dict[str, Any]:
-    """``games`` BANG! games (a multiple of 10 keeps seats and roles balanced)."""
-    ruleset = registry.get("bang")
-    complement = tuple(not h for h in BANG_PATTERN)
-    rotations = _rotations(BANG_PATTERN) + _rotations(complement)
+def run_ruleset(name: str, games: int | None = None) -> dict[str, Any]:
+    """The heuristic against random on ``name``: the pattern and its
+    complement, each in every rotation, on every deal, so each seat (and each
+    role the seed deals) is played by each side equally often. Win rates per
+    role where the result names roles (BANG!), and overall; the fair share is
+    the win rate of all seats together."""
+    ruleset = registry.get(name)
+    players, pattern, default_games = table_for(name)
+    games = default_games if games is None else games
+    rotations = _rotations(pattern) + _rotations(tuple(not h for h in pattern))
     seats: dict[tuple[str, str], int] = defaultdict(int)
     wins: dict[tuple[str, str], int] = defaultdict(int)
     clock = _Clock()
     start = time.perf_counter()
     for g in range(games):
         heuristic = rotations[g % len(rotations)]
-        deal = f"bang:{g // len(rotations)}"
-        t = Table(ruleset, BANG_PLAYERS, seed=deal)
-        playout(t, _chooser("bang", heuristic, f"{deal}:{g}", clock),
-                pick_seat=Rng(f"pick:{deal}:{g}".encode()))
+        deal = f"{name}:{g // len(rotations)}"
+        t = Table(ruleset, players, seed=deal)
+        playout(t, _chooser(name, heuristic, f"{deal}:{g}", clock), pick_seat=Rng(f"pick:{deal}:{g}".encode()))
         result = t.result() or {}
         for row in result.get("seats", []):
-            side, role = _side(heuristic[row["seat"]]), row["role"]
-            won = row["outcome"] == "win"
-            for k in ((side, role), (side, "overall"), ("all", role), ("all", "overall")):
+            side, role = _side(heuristic[row["seat"]]), row.get("role") or "overall"
+            won = row["seat"] in result.get("winners", [])
+            for k in {(side, role), (side, "overall"), ("all", role), ("all", "overall")}:
                 seats[k] += 1
                 wins[k] += int(won)
     roles = sorted({role for _, role in seats if role != "overall"}) + ["overall"]
@@ -126,10 +108,12 @@ def run_bang(games: int = BANG_GAMES) -> dict[str, Any]:
         n = seats[(side, role)]
         return {"seats": n, "wins": wins[(side, role)], "win_rate": wins[(side, role)] / n if n else 0.0}
 
+    overall = {side: cell(side, "overall") for side in (*SIDES, "all")}
     return {
-        "games": games, "players": BANG_PLAYERS,
+        "games": games, "players": players, "pattern": "".join("H" if h else "R" for h in pattern),
         "roles": {role: {side: cell(side, role) for side in (*SIDES, "all")} for role in roles},
-        "fair_share": cell("all", "overall")["win_rate"],
+        "fair_share": overall["all"]["win_rate"],
+        "ratio": _ratio(overall["heuristic"]["win_rate"], overall["random"]["win_rate"]),
         "seconds": time.perf_counter() - start,
         "decision_us": 1e6 * clock.seconds / clock.calls if clock.calls else 0.0,
     }
@@ -139,39 +123,24 @@ def _ratio(a: float, b: float) -> float:
     return a / b if b else float("inf")
 
 
-def run(bluffaneer_games: int = BLUFF_GAMES, bang_games: int = BANG_GAMES) -> dict[str, Any]:
-    """Both tournaments; win rates per side (and per role for BANG!) and the
-    ratio heuristic/random of the win rates."""
-    bluff = run_bluffaneer(bluffaneer_games)
-    bang = run_bang(bang_games)
-    bluff["ratio"] = _ratio(bluff["sides"]["heuristic"]["win_rate"], bluff["sides"]["random"]["win_rate"])
-    overall = bang["roles"]["overall"]
-    bang["ratio"] = _ratio(overall["heuristic"]["win_rate"], overall["random"]["win_rate"])
-    return {"bluffaneer": bluff, "bang": bang}
+def run(games: int | None = None) -> dict[str, Any]:
+    """A heuristic-against-random tournament on every registered ruleset that
+    has a built-in heuristic."""
+    return {name: run_ruleset(name, games) for name in registry.names() if registry.heuristic(name) is not None}
 
 
 def report(result: dict[str, Any]) -> None:
-    """Print both tables: win rate of each side, against the fair share."""
-    b = result["bluffaneer"]
-    fair = b["fair_share"]
-    print(f"Bluffaneer, {b['players']} players (2 heuristic + 2 random, seats rotated), "
-          f"{b['games']} games, {b['seconds']:.1f} s, {b['decision_us']:.0f} us/decision")
-    print(f"  {'side':10s} {'seats':>6s} {'wins':>6s} {'win rate':>9s} {'/ fair':>7s}")
-    for side in SIDES:
-        row = b["sides"][side]
-        print(f"  {side:10s} {row['seats']:6d} {row['wins']:6d} {row['win_rate']:9.1%} "
-              f"{_ratio(row['win_rate'], fair):6.2f}x")
-    print(f"  fair share (baseline) {fair:.1%} per player; ratio heuristic/random {b['ratio']:.2f}")
-    g = result["bang"]
-    fair = g["fair_share"]
-    print(f"BANG!, {g['players']} players (heuristic and random rotated over seats; roles dealt by seed), "
-          f"{g['games']} games, {g['seconds']:.1f} s, {g['decision_us']:.0f} us/decision")
-    print(f"  {'role':9s} {'heuristic':>17s} {'random':>17s} {'fair share':>11s} {'ratio':>6s}")
-    for role, row in g["roles"].items():
-        h, r, a = row["heuristic"], row["random"], row["all"]
-        print(f"  {role:9s} {h['win_rate']:8.1%} ({h['seats']:4d})  {r['win_rate']:8.1%} ({r['seats']:4d})  "
-              f"{a['win_rate']:10.1%} {_ratio(h['win_rate'], r['win_rate']):6.2f}")
-    print(f"  fair share (baseline) {fair:.1%} per seat; ratio heuristic/random {g['ratio']:.2f}")
+    """Per ruleset: the win rate of each side per role (and overall), against the fair share."""
+    for name, g in result.items():
+        print(f"{registry.get(name).title}, {g['players']} players (pattern {g['pattern']} and its complement "
+              f"rotated over the seats), {g['games']} games, {g['seconds']:.1f} s, {g['decision_us']:.0f} "
+              "us/decision")
+        print(f"  {'role':9s} {'heuristic':>17s} {'random':>17s} {'fair share':>11s} {'ratio':>6s}")
+        for role, row in g["roles"].items():
+            h, r, a = row["heuristic"], row["random"], row["all"]
+            print(f"  {role:9s} {h['win_rate']:8.1%} ({h['seats']:4d})  {r['win_rate']:8.1%} ({r['seats']:4d})  "
+                  f"{a['win_rate']:10.1%} {_ratio(h['win_rate'], r['win_rate']):6.2f}")
+        print(f"  fair share (baseline) {g['fair_share']:.1%} per seat; ratio heuristic/random {g['ratio']:.2f}")
 
 
 if __name__ == "__main__":
