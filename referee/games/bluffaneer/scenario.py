@@ -56,9 +56,9 @@ SETUP_SCHEMA: dict[str, Any] = {
         "discard": {"type": "array", "items": _CARD_REF, "x-rule": "F4", "description": "Bottom first. Left out: empty."},
         "dice": {"type": "array", "items": {"enum": list(SYMBOLS)}, "x-rule": "F32",
                  "description": "Die faces shown before the generator rolls (die 1, then die 2, then the next roll)."},
-        "flips": {"type": "array", "items": {"type": "integer", "minimum": 0}, "x-rule": "F32",
-                  "description": "Flip outcomes used before the generator; each must be below the number of "
-                                 "tied seats when it is used."},
+        "flips": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 1}, "x-rule": "F32",
+                  "description": "Flip outcomes used before the generator, 0 or 1: the only ones that fit "
+                                 "every tie (2 seats or more) a flip may meet."},
     },
 }
 
@@ -154,9 +154,11 @@ def _queues(scenario: Mapping[str, Any], players: int) -> tuple[list[str], list[
             raise _bad(f"setup.dice: unknown symbol {face!r}", "F2")
     flips = _list(scenario, "flips")
     for flip in flips:
-        if not _is_int(flip) or not 0 <= flip < players:
-            raise _bad(f"setup.flips: {flip!r} is no index among at most {players} tied seats",
-                       "F32")
+        # a tie is between 2 seats or more, and which tie a queued flip meets depends on play: only
+        # 0 and 1 fit every tie, so only they can be checked here and never refuse an innocent move later
+        if not _is_int(flip) or not 0 <= flip <= 1:
+            raise _bad(f"setup.flips: {flip!r} does not fit every tie it may meet (a tie has 2 seats or more): "
+                       "a queued flip is 0 or 1", "F32")
     return dice, flips
 
 

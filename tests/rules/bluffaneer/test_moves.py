@@ -43,12 +43,16 @@ def test_f32_queued_dice_come_before_the_generator() -> None:
     assert state(table2).dice_queue == ()
 
 
-def test_f32_a_queued_flip_must_be_below_the_number_of_tied_seats() -> None:
-    given = game(4, cards=[["CHEST", "SWORD"]], dice=["SHIP", "SKULL"], flips=[2])
+def test_f32_a_queued_flip_that_may_not_fit_its_tie_is_refused_at_creation() -> None:
+    """A flip of 2 would not fit a 2-seat tie: refused when the game is
+    created, never later on an innocent move (here seat 3's pass closing a
+    2-claim window)."""
+    with raises_rule("F32", "invalid_setup"):
+        game(4, cards=[["CHEST", "SWORD"]], dice=["SHIP", "SKULL"], flips=[2])
+    given = game(4, cards=[["CHEST", "SWORD"]], dice=["SHIP", "SKULL"], flips=[1])
     given.play(0, ROLL, at=10).play(1, CLAIM, at=20).play(2, CLAIM, at=20)
-    with raises_rule("F32", "queued_flip_out_of_range"):
-        given.play(3, PASS, at=30)
-    assert state(given).phase == "claims"
+    given.play(3, PASS, at=30)
+    assert state(given).claimant == 2  # the queued flip picked the second of the tied claimants
 
 
 # F33 --------------------------------------------------------------------------
