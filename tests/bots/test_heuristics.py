@@ -380,10 +380,9 @@ def test_heuristic_beats_random_in_a_small_match() -> None:
     """The seats are rotated so each side sits everywhere equally (bench/bots_bench.py)."""
     from bench.bots_bench import run
 
-    result = run(bluffaneer_games=40, bang_games=40)
-    bluff = result["bluffaneer"]["sides"]
-    assert bluff["heuristic"]["win_rate"] > bluff["random"]["win_rate"]
-    assert bluff["heuristic"]["win_rate"] > result["bluffaneer"]["fair_share"]
-    bang = result["bang"]["roles"]["overall"]
-    assert bang["heuristic"]["win_rate"] > bang["random"]["win_rate"]
-    assert bang["heuristic"]["win_rate"] > result["bang"]["fair_share"]
+    result = run(games=40)
+    assert set(result) >= {"bluffaneer", "bang"}  # every ruleset with a heuristic
+    for name, match in result.items():
+        overall = match["roles"]["overall"]
+        assert overall["heuristic"]["win_rate"] > overall["random"]["win_rate"], name
+        assert overall["heuristic"]["win_rate"] > match["fair_share"], name
