@@ -3,47 +3,19 @@ the required methods, and the optional hooks with their defaults, so the
 platform never discovers a hook with ``getattr``."""
 from __future__ import annotations
 
-from functools import lru_cache
+from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Mapping, Sequence
-
-from jsonschema import Draft202012Validator
 
 from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, MalformedMove, Move, Seat, fold
 from referee.engine.rng import Rng
+from referee.engine.schema import first_refusal
 
 
-@lru_cache(maxsize=64)
-def _compiled(schema_text: str) -> Draft202012Validator:
-    import json
-    return Draft202012Validator(json.loads(schema_text))
-
-
-def _validator(schema: Json) -> Draft202012Validator:
-    import json
-    return _compiled(json.dumps(schema, sort_keys=True))
-
-
-def first_refusal(schema: Json, value: Any, root: str) -> tuple[str | None, str] | None:
-    """``(rule, detail)`` of the first place where ``value`` breaks ``schema``
-    (``None``: it matches). The rule is the ``x-rule`` of the top-level
-    property at fault, else the schema's own; the detail names the field."""
-    error = min(_validator(schema).iter_errors(value), key=lambda e: [str(p) for p in e.path], default=None)
-    if error is None:
-        return None
-    props = schema.get("properties", {})
-    name = str(error.path[0]) if error.path else None
-    if name is None and error.validator == "additionalProperties" and isinstance(value, dict):
-        name = next((k for k in value if k not in props), None)
-    rule = props.get(name, {}).get("x-rule", schema.get("x-rule")) if name is not None else schema.get("x-rule")
-    where = ".".join([root, *(str(p) for p in error.path)]) if error.path else root
-    return rule, f"{where}: {error.message}"
-
-
-class RulesetBase:
-    """Subclass it, set the class attributes, implement the required methods
-    (they raise ``NotImplementedError`` here) and override the hooks the
-    rules need; ``RULESET = MyRuleset()`` in the package is what the registry
-    serves."""
+class RulesetBase(ABC):
+    """Subclass it, set the class attributes, implement the abstract methods
+    (a subclass that misses one cannot be instantiated) and override the
+    hooks the rules need; ``RULESET = MyRuleset()`` in the package is what
+    the registry serves."""
 
     name: ClassVar[str]
     version: ClassVar[str]
@@ -113,24 +85,51 @@ class RulesetBase:
 
     # -- required -------------------------------------------------------------
 
+    @abstractmethod
     def setup(self, config: GameConfig, rng: Rng) -> list[Event]:
-        raise NotImplementedError
+        """The opening events (the state starts as ``None``)."""
 
+    @abstractmethod
     def evolve(self, state: Any, event: Event) -> Any:
-        raise NotImplementedError
+        """The next state; never validates, never raises, never mutates its input."""
 
+    @abstractmethod
     def decide(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int) -> list[Event]:
-        raise NotImplementedError
+        """The events ``move`` by ``actor`` causes, or a refusal (``RefereeError``)."""
 
+    @abstractmethod
     def legal_moves(self, state: Any, seat: Seat) -> Sequence[Move]:
-        raise NotImplementedError
+        """Every move ``seat`` may send now, each complete, in a stable order."""
 
+    @abstractmethod
     def view(self, state: Any, seat: Seat | None) -> Json:
-        raise NotImplementedError
+        """What ``seat`` (``None``: a spectator) may see; ``pending`` holds the prompt."""
 
+    @abstractmethod
     def redact(self, event: Event, seat: Seat | None) -> Event | None:
-        raise NotImplementedError
+        """The event as ``seat`` may see it, or ``None`` to hide it."""
 
+    @abstractmethod
+    def to_act(self, state: Any) -> set[Seat]:
+        """The seats whose move the referee awaits."""
+
+    @abstractmethod
+    def result(self, state: Any) -> Json | None:
+        """``None`` until the end, then winners, per-seat outcome and reason."""
+
+    @abstractmethod
+    def default_move(self, state: Any, seat: Seat) -> Move | None:
+        """The rule-defined default of ``seat`` now, or ``None``."""
+
+    @abstractmethod
+    def hidden(self, state: Any, seat: Seat | None) -> set[str]:
+        """Identifiers ``seat`` must not find in anything it receives now."""
+
+    @abstractmethod
+    def invariants(self, state: Any) -> list[str]:
+        """The broken invariants of ``state`` (none: sound)."""
+
+    # -- hooks with defaults -----------------------------------------------------
     def decide_and_fold(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int
                         ) -> tuple[list[Event], Any]:
         """``decide`` and the state its events fold to, in one pass where the
@@ -139,22 +138,6 @@ class RulesetBase:
         events = self.decide(state, actor, move, rng=rng, now=now)
         return events, fold(self, events, state)
 
-    def to_act(self, state: Any) -> set[Seat]:
-        raise NotImplementedError
-
-    def result(self, state: Any) -> Json | None:
-        raise NotImplementedError
-
-    def default_move(self, state: Any, seat: Seat) -> Move | None:
-        raise NotImplementedError
-
-    def hidden(self, state: Any, seat: Seat | None) -> set[str]:
-        raise NotImplementedError
-
-    def invariants(self, state: Any) -> list[str]:
-        raise NotImplementedError
-
-    # -- hooks with defaults -----------------------------------------------------
     def deadline(self, state: Any) -> int | None:
         """When a ``timeout`` command becomes acceptable; default: never (no clock of the rules' own)."""
         return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.engine.schema import closed_object
 from referee.games.bang.cards import CARD_SET
 from referee.games.bang.characters import CHARACTERS, ROLES
 
@@ -29,23 +30,15 @@ FRAME: Schema = {"type": "object", "required": ["kind"], "properties": {
 RESULT: Schema = {"type": "object", "required": ["winners", "seats", "reason"]}
 
 
-def _obj(required: dict[str, Schema], optional: dict[str, Schema] | None = None, description: str = "") -> Schema:
-    out: Schema = {"type": "object", "additionalProperties": False, "required": sorted(required),
-                   "properties": {**required, **(optional or {})}}
-    if description:
-        out["description"] = description
-    return out
-
-
 LIFE: Schema = {"type": "integer", "description": "below 1 while the player is dying (R48); 0 once eliminated"}
-PLAYER_SHOWN: Schema = _obj({"seat": SEAT, "character": CHARACTER, "life": LIFE, "max_life": COUNT,
+PLAYER_SHOWN: Schema = closed_object({"seat": SEAT, "character": CHARACTER, "life": LIFE, "max_life": COUNT,
                              "alive": {"type": "boolean"}, "hand": COUNT, "in_play": CARDS, "role": MAYBE_ROLE})
-SIGHT: Schema = {"oneOf": [{"type": "null"}, _obj({
+SIGHT: Schema = {"oneOf": [{"type": "null"}, closed_object({
     "reach": {"type": "integer", "minimum": 1},
     "distance": {"type": "array", "items": {"type": ["integer", "null"], "minimum": 1}},
     "in_reach": {"type": "array", "items": {"type": ["boolean", "null"]}}})]}
 
-VIEW_SCHEMA: Schema = _obj({
+VIEW_SCHEMA: Schema = closed_object({
     "seat": MAYBE_SEAT, "turn": SEAT, "phase": PHASE, "bangs": COUNT, "deck": COUNT, "discard": CARDS,
     "players": {"type": "array", "items": PLAYER_SHOWN}, "hand": {"oneOf": [CARDS, {"type": "null"}]},
     "role": MAYBE_ROLE, "distances": SIGHT, "result": {"oneOf": [RESULT, {"type": "null"}]},
@@ -54,39 +47,39 @@ VIEW_SCHEMA: Schema = _obj({
     "BANG!: a seat's view (`state` of GET /v1/games/{id}): its own hand and role, public cards and roles (R83), "
     "distances (R14-R17), the role cards of the game (R4) and, with three players, each role's target (R82).")
 
-_PLAYER_DEALT: Schema = _obj({"seat": SEAT, "role": MAYBE_ROLE, "character": CHARACTER, "life": LIFE,
+_PLAYER_DEALT: Schema = closed_object({"seat": SEAT, "role": MAYBE_ROLE, "character": CHARACTER, "life": LIFE,
                               "max_life": COUNT, "alive": {"type": "boolean"}, "hand": CARDS_OR_COUNT,
                               "in_play": CARDS})
 
 EVENT_SCHEMAS: dict[str, Schema] = {
-    "game_started": _obj({"three_player": {"type": "boolean"}, "turn": SEAT, "phase": PHASE,
+    "game_started": closed_object({"three_player": {"type": "boolean"}, "turn": SEAT, "phase": PHASE,
                           "players": {"type": "array", "items": _PLAYER_DEALT}, "deck": CARDS_OR_COUNT,
                           "discard": CARDS}, description="R6; redacted: other hands and the deck as counts"),
-    "turn_started": _obj({"seat": SEAT}, description="R8"),
-    "deck_reshuffled": _obj({"deck": CARDS_OR_COUNT}, description="R59; redacted: a count"),
-    "cards_drawn": _obj({"seat": SEAT, "cards": CARDS_OR_COUNT, "reason": REASON},
+    "turn_started": closed_object({"seat": SEAT}, description="R8"),
+    "deck_reshuffled": closed_object({"deck": CARDS_OR_COUNT}, description="R59; redacted: a count"),
+    "cards_drawn": closed_object({"seat": SEAT, "cards": CARDS_OR_COUNT, "reason": REASON},
                         description="from the deck into the hand; redacted for others: a count"),
-    "card_shown": _obj({"seat": SEAT, "card": CARD, "reason": REASON}, description="R62"),
-    "card_taken": _obj({"seat": SEAT, "from": MAYBE_SEAT, "zone": {"enum": ["hand", "in_play", "discard"]},
+    "card_shown": closed_object({"seat": SEAT, "card": CARD, "reason": REASON}, description="R62"),
+    "card_taken": closed_object({"seat": SEAT, "from": MAYBE_SEAT, "zone": {"enum": ["hand", "in_play", "discard"]},
                         "reason": REASON}, {"card": CARD},
                        description="R28, R65, R70; a card from another hand is hidden from third seats"),
-    "card_played": _obj({"seat": SEAT, "card": CARD}, {"target": SEAT, "pick": {"type": "string"},
+    "card_played": closed_object({"seat": SEAT, "card": CARD}, {"target": SEAT, "pick": {"type": "string"},
                                                         "response": {"type": "string"}}, "R21, R22, R43"),
-    "card_discarded": _obj({"seat": SEAT, "cards": CARDS, "reason": REASON}),
-    "cards_revealed": _obj({"seat": SEAT, "cards": CARDS_OR_COUNT, "reason": REASON},
+    "card_discarded": closed_object({"seat": SEAT, "cards": CARDS, "reason": REASON}),
+    "cards_revealed": closed_object({"seat": SEAT, "cards": CARDS_OR_COUNT, "reason": REASON},
                            description="R29, R42, R67; Kit Carlson's look is a count for others"),
-    "draw_checked": _obj({"seat": SEAT, "cards": CARDS, "card": {"oneOf": [CARD, {"type": "null"}]},
+    "draw_checked": closed_object({"seat": SEAT, "cards": CARDS, "card": {"oneOf": [CARD, {"type": "null"}]},
                           "reason": REASON, "from": {"enum": ["deck", "limbo"]}}, description="R41, R42"),
-    "card_picked": _obj({"seat": SEAT, "card": CARD}, description="R29"),
-    "kit_kept": _obj({"seat": SEAT, "kept": CARDS_OR_COUNT, "returned": CARDS_OR_COUNT}, description="R67"),
-    "card_passed": _obj({"seat": SEAT, "to": SEAT, "card": CARD}, description="R39"),
-    "life_lost": _obj({"seat": SEAT, "amount": COUNT, "by": MAYBE_SEAT}, description="R47"),
-    "life_gained": _obj({"seat": SEAT, "amount": COUNT}, description="R25, R26, R72"),
-    "player_eliminated": _obj({"seat": SEAT, "role": ROLE, "by": MAYBE_SEAT}, description="R51"),
-    "cards_inherited": _obj({"seat": SEAT, "from": SEAT, "hand": CARDS_OR_COUNT, "in_play": CARDS},
+    "card_picked": closed_object({"seat": SEAT, "card": CARD}, description="R29"),
+    "kit_kept": closed_object({"seat": SEAT, "kept": CARDS_OR_COUNT, "returned": CARDS_OR_COUNT}, description="R67"),
+    "card_passed": closed_object({"seat": SEAT, "to": SEAT, "card": CARD}, description="R39"),
+    "life_lost": closed_object({"seat": SEAT, "amount": COUNT, "by": MAYBE_SEAT}, description="R47"),
+    "life_gained": closed_object({"seat": SEAT, "amount": COUNT}, description="R25, R26, R72"),
+    "player_eliminated": closed_object({"seat": SEAT, "role": ROLE, "by": MAYBE_SEAT}, description="R51"),
+    "cards_inherited": closed_object({"seat": SEAT, "from": SEAT, "hand": CARDS_OR_COUNT, "in_play": CARDS},
                             description="R75; another's hand as a count for third seats"),
-    "awaiting": _obj({"to_act": {"type": "array", "items": SEAT}, "phase": PHASE, "bangs": COUNT,
+    "awaiting": closed_object({"to_act": {"type": "array", "items": SEAT}, "phase": PHASE, "bangs": COUNT,
                       "prompt": {"oneOf": [FRAME, {"type": "null"}]}, "then": {"type": "array", "items": FRAME}},
                      description="R43, R77: whose move the referee awaits, the open window and what is owed next"),
-    "game_over": _obj({"result": RESULT}, description="R55-R58, R82"),
+    "game_over": closed_object({"result": RESULT}, description="R55-R58, R82"),
 }

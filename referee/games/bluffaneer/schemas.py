@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.engine.schema import closed_object
 from referee.games.bluffaneer.state import CLAIMS, DECISION, OVER, ROLL, STEAL
 from referee.games.bluffaneer.symbols import CARD_IDS, SYMBOLS
 
@@ -22,27 +23,19 @@ CARD_SHOWN: Schema = {"type": "object", "additionalProperties": False, "required
 COINS: Schema = {"type": "array", "items": {"type": "integer", "minimum": 0}}
 
 
-def _obj(required: dict[str, Schema], optional: dict[str, Schema] | None = None, description: str = "") -> Schema:
-    out: Schema = {"type": "object", "additionalProperties": False, "required": sorted(required),
-                   "properties": {**required, **(optional or {})}}
-    if description:
-        out["description"] = description
-    return out
-
-
-VIEW_SCHEMA: Schema = _obj({
+VIEW_SCHEMA: Schema = closed_object({
     "you": MAYBE_SEAT, "players": {"type": "integer", "minimum": 3, "maximum": 6},
     "phase": {"enum": [ROLL, STEAL, CLAIMS, DECISION, OVER]}, "turn": SEAT,
-    "seats": {"type": "array", "items": _obj({"seat": SEAT, "coins": {"type": "integer", "minimum": 0},
+    "seats": {"type": "array", "items": closed_object({"seat": SEAT, "coins": {"type": "integer", "minimum": 0},
                                               "cards": {"const": 1},
                                               "card": {"oneOf": [CARD_SHOWN, {"type": "null"}]}})},
     "box": {"type": "integer", "minimum": 0},
     "dice": {"oneOf": [{"type": "array", "items": SYMBOL, "minItems": 2, "maxItems": 2}, {"type": "null"}]},
-    "claim_window": _obj({"opened_at": {"type": ["integer", "null"]}, "deadline": {"type": ["integer", "null"]}}),
-    "claims": {"type": "array", "items": _obj({"seat": SEAT, "at": MS})},
+    "claim_window": closed_object({"opened_at": {"type": ["integer", "null"]}, "deadline": {"type": ["integer", "null"]}}),
+    "claims": {"type": "array", "items": closed_object({"seat": SEAT, "at": MS})},
     "passes": {"type": "array", "items": SEAT}, "claimant": MAYBE_SEAT,
     "discard": {"type": "array", "items": CARD_SHOWN}, "draw_pile": {"type": "integer", "minimum": 0},
-    "last_flip": {"oneOf": [{"type": "null"}, _obj({
+    "last_flip": {"oneOf": [{"type": "null"}, closed_object({
         "kind": {"type": "string"}, "among": {"type": "array", "items": SEAT}, "index": {"type": "integer"},
         "seat": MAYBE_SEAT, "queued": {"type": "boolean"}})]},
     "die_faces": {"type": "array", "items": SYMBOL, "minItems": 6, "maxItems": 6},
@@ -52,31 +45,31 @@ VIEW_SCHEMA: Schema = _obj({
 _TIE: dict[str, Schema] = {"tied": {"type": "array", "items": SEAT}, "flip": {"type": ["integer", "null"]}, "queued": {"type": "boolean"}}
 
 EVENT_SCHEMAS: dict[str, Schema] = {
-    "game_started": _obj(
+    "game_started": closed_object(
         {"players": {"type": "integer"}, "first_seat": SEAT, "die_faces": {"type": "array", "items": SYMBOL},
          "claim_window_ms": MS, "coins": COINS, "box": {"type": "integer"},
          "hands": {"type": "array", "items": MAYBE_CARD}, "discard": {"type": "array", "items": CARD},
          "dice_queue": {"type": "array", "items": SYMBOL}, "flip_queue": {"type": "array", "items": {"type": "integer"}}},
         {"deck": {"type": "array", "items": CARD}, "deck_count": {"type": "integer"}},
         "F5-F8; redacted: other seats' hands null, the deck only as deck_count"),
-    "dice_rolled": _obj({"seat": SEAT, "dice": {"type": "array", "items": SYMBOL}, "queued": {"type": "integer"}},
+    "dice_rolled": closed_object({"seat": SEAT, "dice": {"type": "array", "items": SYMBOL}, "queued": {"type": "integer"}},
                         description="F9"),
-    "coins_moved": _obj({"rule": {"type": "string"}, "transfers": {"type": "array", "items": _obj({
+    "coins_moved": closed_object({"rule": {"type": "string"}, "transfers": {"type": "array", "items": closed_object({
         "from": SEAT, "to": MAYBE_SEAT, "owed": {"type": "integer"}, "amount": {"type": "integer"}})}},
         description="F10-F26: to null is the box"),
-    "card_revealed": _obj({"seat": SEAT, "card": CARD, "symbols": {"type": "array", "items": SYMBOL},
+    "card_revealed": closed_object({"seat": SEAT, "card": CARD, "symbols": {"type": "array", "items": SYMBOL},
                            "rule": {"type": "string"}, "matches": {"type": "boolean"}}, description="F16, F22, F23"),
-    "deck_reshuffled": _obj({}, {"order": {"type": "array", "items": CARD}, "count": {"type": "integer"}},
+    "deck_reshuffled": closed_object({}, {"order": {"type": "array", "items": CARD}, "count": {"type": "integer"}},
                             "F25; redacted: only count"),
-    "card_drawn": _obj({"seat": SEAT, "card": MAYBE_CARD}, description="F24; redacted: card null"),
-    "claim_window_opened": _obj({"seat": SEAT, "opened_at": MS, "deadline": MS}, description="F18"),
-    "claimed": _obj({"seat": SEAT, "at": MS}, description="F17"),
-    "passed": _obj({"seat": SEAT, "at": MS}, description="F18"),
-    "claim_window_closed": _obj({"reason": {"enum": ["answered", "timeout"]}, "at": MS, "winner": MAYBE_SEAT,
+    "card_drawn": closed_object({"seat": SEAT, "card": MAYBE_CARD}, description="F24; redacted: card null"),
+    "claim_window_opened": closed_object({"seat": SEAT, "opened_at": MS, "deadline": MS}, description="F18"),
+    "claimed": closed_object({"seat": SEAT, "at": MS}, description="F17"),
+    "passed": closed_object({"seat": SEAT, "at": MS}, description="F18"),
+    "claim_window_closed": closed_object({"reason": {"enum": ["answered", "timeout"]}, "at": MS, "winner": MAYBE_SEAT,
                                  **_TIE}, description="F19, F20"),
-    "claim_accepted": _obj({"seat": SEAT, "claimant": SEAT}, description="F21"),
-    "claim_challenged": _obj({"seat": SEAT, "claimant": SEAT}, description="F21"),
-    "turn_ended": _obj({"seat": SEAT, "next": SEAT}, description="F27"),
-    "game_ended": _obj({"reason": {"type": "string"}, "coins": COINS, "zero": {"type": "array", "items": SEAT},
+    "claim_accepted": closed_object({"seat": SEAT, "claimant": SEAT}, description="F21"),
+    "claim_challenged": closed_object({"seat": SEAT, "claimant": SEAT}, description="F21"),
+    "turn_ended": closed_object({"seat": SEAT, "next": SEAT}, description="F27"),
+    "game_ended": closed_object({"reason": {"type": "string"}, "coins": COINS, "zero": {"type": "array", "items": SEAT},
                         "winner": SEAT, **_TIE}, description="F28-F30"),
 }
