@@ -7,10 +7,9 @@ import contextlib
 import time
 from contextlib import AbstractContextManager
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
-from referee.engine import canonical, commitment, secret_salt
-from referee.engine.platform import MOVE, PLATFORM_EVENTS, PUBLIC_EVENTS, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED
+from referee.engine import canonical
 from referee.engine.presentation import shown
 from referee.errors import ApiError
 from referee.engine.protocol import Json, Seat
@@ -18,23 +17,13 @@ from referee.engine.protocol import Json, Seat
 if TYPE_CHECKING:
     from referee.service import Game, GameService
 
-__all__ = ["MOVE", "PLATFORM_EVENTS", "PUBLIC_EVENTS", "SECRETS_OPENED", "SECRETS_SEALED", "SEED_REVEALED",
-           "events", "log_lines", "present", "replay", "secret_commitment", "secret_salt", "stream"]
-
-
-def secret_commitment(salt: str, value: Any) -> str:
-    """``sha256_hex(salt + canonical(value))``: published at creation, opened
-    with ``{value, salt}`` when the secret becomes public."""
-    return commitment(salt, value)
-
-
 def present(game: Game, env: Json, seat: Seat | None, status: str | None = None) -> Json:
     """An envelope of ``game`` as ``seat`` may see it (``referee.engine.presentation``)."""
     return shown(game.ruleset, env, seat, active=(status or game.status) == "active")
 
 
-#: the longest single blocking read: below redis-py's default 5 s socket
-#: timeout, which would otherwise cut a long wait short with an error
+#: the longest single blocking read: between two, a stream or long-poll checks
+#: whether its client has gone (and gives its slot back within this long)
 WAIT_SLICE_S = 4.0
 
 #: a cap on open streams: entered for as long as a stream or long-poll waits

@@ -16,20 +16,19 @@ from typing import Any, Callable, Mapping, Protocol
 from referee.bots import BUILT_IN
 from referee.errors import ApiError, game_over, not_found, version_conflict
 from referee.games import registry
-from referee.engine import record
-from referee.engine.protocol import (Event, GameConfig, Json, Move, RefereeError, Ruleset, Seat, draw_default, fold,
-                                 seat_view)
-from referee.engine.rng import Rng
-from referee.engine import LOG_FORMAT, canonical, envelope, header_hash, sha256_hex
+from referee.engine import LOG_FORMAT, canonical, envelope, header_hash, record, sha256_hex
 from referee.engine.platform import PLATFORM_EVENTS, SECRETS_OPENED
 from referee.engine.presentation import shown
+from referee.engine.protocol import (Event, GameConfig, Json, Move, RefereeError, Ruleset, Seat, draw_default, fold,
+                                     seat_view)
+from referee.engine.rng import Rng
 from referee.scheduling import Change
 from referee.store import EventStore
+from referee.store.bots import BotDirectory
 
 #: the idempotency scope of every move a worker submits (timeouts, bots, turn
 #: clocks); a client's keys live in its seat's scope, so it can never take one
 WORKER_SCOPE = "worker"
-from referee.store.bots import BotDirectory
 
 MAX_CONFLICT_RETRIES = 8
 

@@ -38,7 +38,7 @@ class States:
     def at(self, seq: int) -> Any:
         if seq > self.seq:
             from referee.engine.protocol import Event
-            from referee.reading import PLATFORM_EVENTS
+            from referee.engine.platform import PLATFORM_EVENTS
             for env in self.service.store.read(self.game_id, after=self.seq, upto=seq):
                 if env["type"] not in PLATFORM_EVENTS:
                     self.state = self.rs.evolve(self.state, Event(env["type"], env["data"]))
