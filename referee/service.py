@@ -17,7 +17,7 @@ from referee.bots import BUILT_IN
 from referee.errors import ApiError, game_over, not_found, version_conflict
 from referee.games import registry
 from referee.engine import LOG_FORMAT, canonical, envelope, header_hash, record, sha256_hex
-from referee.engine.platform import PLATFORM_EVENTS, SECRETS_OPENED
+from referee.engine.platform import SECRETS_OPENED
 from referee.engine.presentation import shown
 from referee.engine.protocol import (Event, GameConfig, Json, Move, RefereeError, Ruleset, Seat, draw_default, fold,
                                      seat_view)
@@ -92,10 +92,6 @@ def _turn_timeout(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 1 <= value <= 86_400:
         raise ApiError(422, "invalid_options", "turn_timeout_s is a number of seconds from 1 to 86400")
     return value
-
-
-def _ruleset_events(envelopes: list[Json]) -> list[Event]:
-    return [Event(e["type"], e["data"]) for e in envelopes if e["type"] not in PLATFORM_EVENTS]
 
 
 class GameService:
@@ -228,7 +224,7 @@ class GameService:
         if cached is None or cached.version > version:
             cached = self._load_header(game_id)
         tail = self.store.read(game_id, after=cached.version, upto=version)
-        state = fold(cached.ruleset, _ruleset_events(tail), cached.state)
+        state = fold(cached.ruleset, record.ruleset_events(tail), cached.state)
         opened = cached.opened.union(*(e["data"]["secrets"] for e in tail if e["type"] == SECRETS_OPENED))
         game = replace(cached, version=version, last_hash=last_hash, rng=rng, status=status, state=state,
                        last_at=last_at, opened=opened)
@@ -259,7 +255,7 @@ class GameService:
         if not 1 <= version <= game.version:  # version 1 is the deal: before it there is no game
             raise ApiError(422, "bad_version", f"version must be within 1..{game.version}")
         envs = self.store.read(game_id, after=0, upto=version)
-        return game, fold(game.ruleset, _ruleset_events(envs))
+        return game, fold(game.ruleset, record.ruleset_events(envs))
 
     def _remember(self, game: Game) -> None:
         with self._lock:

@@ -18,7 +18,7 @@ from referee.engine import LOG_FORMAT, bot_seed, canonical, commitment, event_sa
 from referee.engine.platform import MOVE, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED
 from referee.engine import record
 from referee.games import registry
-from referee.engine.protocol import Event, GameConfig, Json, RefereeError, Ruleset, default_options, seat_view
+from referee.engine.protocol import GameConfig, Json, RefereeError, Ruleset, draw_default, fold, seat_view
 from referee.engine.rng import Rng
 
 #: the fields of every event of a finished game's log
@@ -219,11 +219,11 @@ def _redecide(rs: Ruleset, header: Json, seed: str, envelopes: Sequence[Json]) -
                            f"the move at event {seq} drew from another position of the generator")
         by = data.get("by") or {}
         if by.get("drawn_from") is not None:  # a timeout's default drawn from the generator (BANG! R43)
-            options = default_options(rs, state, actor)
-            if len(options) != by["drawn_from"]:
-                raise Diverged("randomness", seq, "data.by.drawn_from", len(options), by["drawn_from"],
+            drawn_default = draw_default(rs, state, actor, rng)  # the very draw the service made
+            pick, options = drawn_default if drawn_default is not None else (None, 0)
+            if options != by["drawn_from"] or options < 2:  # the service records a draw among 2 or more
+                raise Diverged("randomness", seq, "data.by.drawn_from", options, by["drawn_from"],
                                f"the default at event {seq} was drawn from another set of moves")
-            pick = options[rng.below(len(options))]
             if not _same(pick, data["move"]):
                 raise Diverged("randomness", seq, "data.move", pick, data["move"],
                                f"the default move at event {seq} is not the one the generator draws")
@@ -319,17 +319,13 @@ def audit_lines(lines: Iterable[str]) -> Json:
 def view_at(lines: Iterable[str], version: int, seat: int | None) -> Json:
     """What ``seat`` (``None``: a spectator) was shown at ``version``, folded
     from the log alone (``referee replay``)."""
-    from referee.engine.platform import PLATFORM_EVENTS
     header, _, envelopes = parse_log(lines)
     rs = registry.get(header["ruleset"])
     if not 1 <= version <= len(envelopes):
         raise ValueError(f"version must be within 1..{len(envelopes)}")
     if seat is not None and not 0 <= seat < header["players"]:
         raise ValueError(f"seat must be within 0..{header['players'] - 1}")
-    state: Any = None
-    for env in envelopes[:version]:
-        if env["type"] not in PLATFORM_EVENTS:
-            state = rs.evolve(state, Event(env["type"], env["data"]))
+    state = fold(rs, record.ruleset_events(envelopes[:version]))
     over = rs.result(state) is not None
     return {"id": header["id"], "ruleset": rs.name, "version": version, "status": "finished" if over else "active",
             **seat_view(rs, state, seat)}

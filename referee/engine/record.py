@@ -3,12 +3,18 @@ notes): the platform events of the deal and of each move. The service writes
 exactly this and the audit expects exactly this, so both come from here."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
-from referee.engine.platform import MOVE, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED
+from referee.engine.platform import MOVE, PLATFORM_EVENTS, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED
 from referee.engine.protocol import Event, Json, Ruleset, Seat, dealt_secrets, fold, openings, seals
 
 Produced = list[tuple[Seat | None, Event]]
+
+
+def ruleset_events(envelopes: Iterable[Json]) -> list[Event]:
+    """The rules' own events of stored envelopes (the platform's left out):
+    what ``fold`` replays into a state."""
+    return [Event(e["type"], e["data"]) for e in envelopes if e["type"] not in PLATFORM_EVENTS]
 
 
 def deal(ruleset: Ruleset, events: list[Event], seed: str) -> tuple[Produced, Any, Json, frozenset[str]]:
