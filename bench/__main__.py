@@ -1,7 +1,8 @@
 """`make bench`: every benchmark, each reporting ratios measured in one run.
 
     python -m bench                 http, rules, bots, streams
-    python -m bench http|rules|bots|streams|soak [GAMES or STREAMS]
+    python -m bench http|rules|bots|streams [STREAMS]
+    python -m bench soak [GAMES] [RULESET ...]
 """
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ def main(argv: list[str]) -> int:
         streams_bench.report(streams_bench.run(numbers[0] if numbers and "soak" not in which else 1000))
     if "soak" in which:
         from bench import soak
-        result = soak.run(numbers[0] if numbers else 1000)
+        from referee.games import registry
+        result = soak.run(numbers[0] if numbers else 1000, [a for a in which if a in registry.names()])
         soak.report(result)
         failed = any(row["broken"] for rows in result.values() for row in rows.values())
     return 1 if failed else 0

@@ -18,6 +18,7 @@ from referee.errors import ApiError, game_over, not_found, version_conflict
 from referee.games import registry
 from referee.engine import LOG_FORMAT, canonical, envelope, header_hash, record, sha256_hex
 from referee.engine.platform import SECRETS_OPENED
+from referee.engine.encoded_views import encoded_view
 from referee.engine.presentation import shown
 from referee.engine.protocol import (Event, GameConfig, Json, Move, RefereeError, Ruleset, Seat, draw_default, fold,
                                      seat_view)
@@ -416,15 +417,23 @@ class GameService:
         return out, prev
 
     # -- reading --------------------------------------------------------------
-    def view(self, game_id: str, token: str | None) -> Json:
+    def view(self, game_id: str, token: str | None) -> bytes:
+        """The encoded view ``token``'s seat (none: a spectator) is sent; the
+        public part is encoded once per version for every reader
+        (``referee.engine.encoded_views``)."""
         game = self.load(game_id)
-        return self.view_of(game, self.seat_of(game, token))
+        seat = self.seat_of(game, token)
+        return encoded_view(game.ruleset, game.state, seat, active=game.status == "active",
+                            envelope=self._envelope_of(game), key=(game.id, game.version, game.header_hash))
+
+    @staticmethod
+    def _envelope_of(game: Game) -> Json:
+        rs = game.ruleset
+        return {"id": game.id, "ruleset": rs.name, "ruleset_version": rs.version, "version": game.version,
+                "status": game.status, "turn_deadline": game.turn_deadline(), "seats": game.header["seats"],
+                "custom": game.header["custom"], "seed_commitment": game.header["seed_commitment"]}
 
     def view_of(self, game: Game, seat: Seat | None) -> Json:
-        rs = game.ruleset
-        return {
-            "id": game.id, "ruleset": rs.name, "ruleset_version": rs.version, "version": game.version,
-            "status": game.status, **seat_view(rs, game.state, seat, active=game.status == "active"),
-            "turn_deadline": game.turn_deadline(), "seats": game.header["seats"],
-            "custom": game.header["custom"], "seed_commitment": game.header["seed_commitment"],
-        }
+        """The view as a JSON value (replays, tools): what ``view`` encodes."""
+        return {**self._envelope_of(game),
+                **seat_view(game.ruleset, game.state, seat, active=game.status == "active")}

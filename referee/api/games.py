@@ -30,8 +30,8 @@ def create_game() -> tuple[Json, int]:
 
 
 @bp.get("/<game_id>")
-def view_game(game_id: str) -> Json:
-    return service().view(game_id, bearer_token())
+def view_game(game_id: str) -> Response:
+    return Response(service().view(game_id, bearer_token()), mimetype="application/json")
 
 
 @bp.post("/<game_id>/moves")

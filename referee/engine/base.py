@@ -6,9 +6,15 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Mapping, Sequence
 
-from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, MalformedMove, Move, Seat, fold
+from referee.engine.protocol import (
+    Event, GameConfig, IllegalMove, InvalidSetup, Json, MalformedMove, Move, OutOfTurn, Seat,
+)
 from referee.engine.rng import Rng
 from referee.engine.schema import first_refusal
+
+
+#: the system's own command (``decide_and_fold``), well-formed in every ruleset
+TIMEOUT: Json = {"type": "timeout"}
 
 
 class RulesetBase(ABC):
@@ -36,8 +42,11 @@ class RulesetBase(ABC):
     role_order: ClassVar[tuple[str, ...]] = ()
     #: a creation option naming a finished game that carries into the new one (see ``carry_over``)
     carry_option: ClassVar[str | None] = None
-    #: the rule IDs of the refusals the platform makes for the ruleset:
-    #: ``game_over`` (a move after the end), ``player_count`` (at creation)
+    #: the rule IDs of the refusals the platform and the shared checks make
+    #: for the ruleset: ``game_over`` (a move after the end), ``player_count``
+    #: (at creation and for a seat that does not exist), ``turn`` (a move from
+    #: a seat the referee does not await, or from no seat), ``timeout`` (the
+    #: system's command: who may send it and when)
     platform_rules: ClassVar[dict[str, str]] = {}
 
     # -- options: the published schema is what is enforced ------------------------
@@ -73,7 +82,7 @@ class RulesetBase(ABC):
         """``MalformedMove`` (400, with the move's rule) unless ``move`` is an
         object whose ``type`` is in ``move_schemas`` and that matches its
         schema; the service checks every move so before ``decide``."""
-        if not self.move_schemas:
+        if not self.move_schemas or move == TIMEOUT:  # the system's command, in every ruleset
             return
         if not isinstance(move, dict) or move.get("type") not in self.move_schemas:
             kind = move.get("type") if isinstance(move, dict) else None
@@ -94,8 +103,11 @@ class RulesetBase(ABC):
         """The next state; never validates, never raises, never mutates its input."""
 
     @abstractmethod
-    def decide(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int) -> list[Event]:
-        """The events ``move`` by ``actor`` causes, or a refusal (``RefereeError``)."""
+    def play(self, state: Any, actor: Seat, move: Any, *, rng: Rng, now: int) -> tuple[list[Event], Any]:
+        """The events ``move`` (as ``parse_move`` gave it) by ``actor`` causes and the state they fold to,
+        or a refusal (``RefereeError``). Called only past the shared checks
+        of ``decide_and_fold``: the game is on, ``move`` is not ``timeout``,
+        ``actor`` is a seat of this game and one the referee awaits."""
 
     @abstractmethod
     def legal_moves(self, state: Any, seat: Seat) -> Sequence[Move]:
@@ -129,14 +141,100 @@ class RulesetBase(ABC):
     def invariants(self, state: Any) -> list[str]:
         """The broken invariants of ``state`` (none: sound)."""
 
-    # -- hooks with defaults -----------------------------------------------------
+    # -- the decision: shared checks, then the ruleset's ``play`` -----------------
+    def decide(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int) -> list[Event]:
+        """The events ``move`` by ``actor`` causes, or a refusal (``RefereeError``)."""
+        return self.decide_and_fold(state, actor, move, rng=rng, now=now)[0]
+
     def decide_and_fold(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int
                         ) -> tuple[list[Event], Any]:
-        """``decide`` and the state its events fold to, in one pass where the
-        ruleset's decision already folded them (override); default: decide,
-        then fold."""
-        events = self.decide(state, actor, move, rng=rng, now=now)
-        return events, fold(self, events, state)
+        """``decide`` and the state its events fold to. The checks every
+        ruleset shares, in this order, each refusal naming the ruleset's rule
+        (``platform_rules``), then ``play`` (or ``on_timeout``):
+
+        0. the move's shape (``parse_move``: ``malformed_move``, 400);
+        1. a move after the end: ``game_over`` (422);
+        2. ``timeout`` is the system's own command (``system_command``, 403),
+           accepted only while ``deadline`` is set (``no_deadline``) and at
+           or after it (``deadline_not_reached``);
+        3. any other move needs a seat (``seat_required``, 403) of this game
+           (``no_such_seat``, 403);
+        4. from a seat the referee does not await now (``to_act``):
+           ``refuse_out_of_turn`` (default ``not_your_turn``, 403).
+        """
+        parsed = self.parse_move(move)
+        if state is None or self.result(state) is not None:
+            raise IllegalMove("game_over", rule=self.platform_rules.get("game_over", ""),
+                              detail="the game is over" if state is not None else "the game has not been set up")
+        rules = self.platform_rules
+        kind = move.get("type") if isinstance(move, dict) else None
+        if kind == "timeout":
+            if actor is not None:
+                raise OutOfTurn("system_command", rule=rules.get("timeout", ""),
+                                detail="timeout is the referee's own command, not a player's move")
+            due = self.deadline(state)
+            if due is None:
+                raise IllegalMove("no_deadline", rule=rules.get("timeout", ""),
+                                  detail="no deadline of the rules is open: nothing can time out")
+            if now < due:
+                raise IllegalMove("deadline_not_reached", rule=rules.get("timeout", ""),
+                                  detail=f"received at {now}, before the deadline {due}")
+            return self.on_timeout(state, rng=rng, now=now)
+        if actor is None:
+            raise OutOfTurn("seat_required", rule=rules.get("turn", ""),
+                            detail=f"a {kind} move needs a seat")
+        count = self.seats(state)
+        if isinstance(actor, bool) or not isinstance(actor, int) or actor < 0 or (count is not None and actor >= count):
+            raise OutOfTurn("no_such_seat", rule=rules.get("player_count", ""), detail=f"there is no seat {actor!r}")
+        if actor not in self.to_act(state):
+            raise self.refuse_out_of_turn(state, actor, parsed)
+        return self.play(state, actor, parsed, rng=rng, now=now)
+
+    # -- hooks with defaults -----------------------------------------------------
+    def parse_move(self, move: Any) -> Any:
+        """``move`` in the form ``play`` and ``refuse_out_of_turn`` take, or
+        ``MalformedMove`` unless it has one of the declared shapes; first of
+        the checks in ``decide``. Default: ``check_move`` (the published
+        schemas), and the move as it is. A ruleset with a parser of its own
+        overrides it (the conformance suite holds the parser to the
+        schemas); the service checks every move against the schemas before
+        ``decide`` whatever this does."""
+        self.check_move(move)
+        return move
+
+    def refuse_out_of_turn(self, state: Any, actor: Seat, move: Any) -> IllegalMove:
+        """The refusal of ``move`` from ``actor``, a seat the referee does not
+        await now; override to name a more precise rule (the roller who may
+        not claim, F17); default: ``not_your_turn`` under ``platform_rules['turn']``."""
+        return OutOfTurn("not_your_turn", rule=self.platform_rules.get("turn", ""),
+                         detail=f"the referee awaits seat(s) {sorted(self.to_act(state))}, not seat {actor}")
+
+    def on_timeout(self, state: Any, *, rng: Rng, now: int) -> tuple[list[Event], Any]:
+        """The system's ``timeout`` at or after ``deadline(state)``: the events
+        and the state they fold to. Reached only through a ``deadline``, so a
+        ruleset without a clock of its own never is; default: the refusal a
+        clockless ruleset gives."""
+        raise IllegalMove("no_deadline", rule=self.platform_rules.get("timeout", ""),
+                          detail="the rules have no clock: nothing can time out")
+
+    def public_view(self, state: Any) -> Json:
+        """The members of every view that every viewer (each seat and the
+        spectator) sees alike, encoded once per version and shared
+        (``referee.engine.encoded_views``); never ``pending``. Override
+        together with ``seat_part``: ``view(state, seat) == {**public_view(state),
+        **seat_part(state, seat)}``, their keys disjoint; default: nothing shared."""
+        return {}
+
+    def seat_part(self, state: Any, seat: Seat | None) -> Json:
+        """The members of ``seat``'s view that are its own (see
+        ``public_view``); default: the whole view."""
+        return self.view(state, seat)
+
+    def seats(self, state: Any) -> int | None:
+        """How many seats ``state`` has, for the ``no_such_seat`` refusal;
+        default ``None`` (not told): a seat beyond the table, never awaited,
+        is refused as one not awaited."""
+        return None
 
     def deadline(self, state: Any) -> int | None:
         """When a ``timeout`` command becomes acceptable; default: never (no clock of the rules' own)."""
@@ -163,6 +261,12 @@ class RulesetBase(ABC):
         """The options a game of ``players`` needs to be playable at all (the
         conformance suite, benches and tools use them); default: none."""
         return {}
+
+    def option_sets(self, players: int) -> list[dict[str, Any]]:
+        """The option combinations the conformance suite and ``make soak``
+        play at ``players`` (each merged over ``options_for``); override to
+        cover a ruleset's modules; default: the game with no options."""
+        return [{}]
 
     def carry_over(self, finished: Any, players: int) -> dict[str, Any]:
         """The options a new game of ``players`` takes from the game named by

@@ -18,11 +18,11 @@ def test_f33_a_move_after_the_end_names_its_rule(client: Any, clock: Any, servic
     assert r.status_code == 410 and r.get_json()["code"] == "game_over" and r.get_json()["rule"] == "F33"
 
 
-def test_r77_a_bang_move_after_the_end_names_its_rule(client: Any, clock: Any, service: Any) -> None:
+def test_r57_a_bang_move_after_the_end_names_its_rule(client: Any, clock: Any, service: Any) -> None:
     game = create(client, ruleset="bang", players=4, seed="end-rule-bang")
     play_to_end(client, game, clock, service)
     r = move(client, game, 0, {"type": "end_turn"})
-    assert r.status_code == 410 and r.get_json()["rule"] == "R77"
+    assert r.status_code == 410 and r.get_json()["rule"] == "R57"
 
 
 def test_f1_and_r5_a_wrong_player_count_names_its_rule(client: Any) -> None:

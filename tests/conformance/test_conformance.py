@@ -13,22 +13,26 @@ installed package's (the throwaway Nim of ``tests/plugins`` among them).
 """
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
 
-from referee.engine.protocol import Event, RefereeError, fold
+from referee.engine.encoded_views import encoded_view
+from referee.engine.protocol import Event, IllegalMove, MalformedMove, OutOfTurn, fold, seat_view
 from referee.engine.rng import Rng
 from referee.games import registry
 from referee.games.sim import Table, playout, random_chooser
 from tests.api.helpers import create, play_to_end
 from tests.harness import text_of
 
-SIZES = [(name, n) for name in registry.names()
-         for n in range(registry.get(name).min_players, registry.get(name).max_players + 1)]
+SIZES = [(name, n, options) for name in registry.names()
+         for n in range(registry.get(name).min_players, registry.get(name).max_players + 1)
+         for options in registry.get(name).option_sets(n)]
 SEEDS = (b"conform-1", b"conform-2")
+_STEPS = itertools.count()
 
 
 def _conforms(schema: dict[str, Any], value: Any, what: str) -> None:
@@ -40,6 +44,9 @@ def _conforms(schema: dict[str, Any], value: Any, what: str) -> None:
 
 def _check_step(table: Table, before: Any) -> None:
     rs, state = table.ruleset, table.state
+    awaited = rs.to_act(state)
+    over = rs.result(state) is not None
+    step = ("conform", next(_STEPS))  # one version: every viewer's view shares its public part
     assert rs.invariants(state) == [], rs.invariants(state)
     # the state a decision folded its events into is the state replay folds them into
     assert fold(rs, table.last, before) == state, "decide_and_fold's state differs from a fresh fold"
@@ -56,11 +63,18 @@ def _check_step(table: Table, before: Any) -> None:
             hidden = rs.hidden(before, seat)
             text = text_of(shown.to_json() if shown is not None else None)
             assert not [h for h in hidden if f'"{h}"' in text], f"{event.type} shows seat {seat} {hidden}"
-    awaited = rs.to_act(state)
-    over = rs.result(state) is not None
     for seat in [None, *range(players)]:
         hidden = rs.hidden(state, seat)
         body = rs.view(state, seat)
+        # the view splits into what every viewer shares and what is the seat's own
+        public, own = rs.public_view(state), rs.seat_part(state, seat)
+        assert not set(public) & set(own) and "pending" not in public
+        assert {**public, **own} == body
+        # and its encoding, public part shared per version, is the view as the API sends it
+        envelope = {"id": "g", "version": len(table.events)}
+        sent = encoded_view(rs, state, seat, active=not over, envelope=envelope, key=step)
+        assert json.loads(sent) == json.loads(json.dumps(
+            {**envelope, **seat_view(rs, state, seat, active=not over)}))
         text = text_of(body)
         _conforms(rs.view_schema, json.loads(json.dumps({k: v for k, v in body.items() if k != "pending"})),
                   f"the view of seat {seat}")
@@ -73,23 +87,66 @@ def _check_step(table: Table, before: Any) -> None:
             rs.check_move(move)  # every legal move matches the schema the ruleset publishes
             rs.decide(state, seat, json.loads(json.dumps(move)), rng=Rng(b"probe", probe_rng.position),
                       now=table.now + 1)
-        if seat not in awaited:
+        if seat not in awaited:  # the base's shared check: a seat not awaited is out of turn, under a rule
             for other in sorted(awaited):
                 for move in rs.legal_moves(state, other)[:3]:
-                    with pytest.raises(RefereeError):
+                    with pytest.raises(OutOfTurn) as refused:
                         rs.decide(state, seat, dict(move), rng=Rng(b"probe"), now=table.now + 1)
-    for move in ({"type": "no such move"}, {}, {"type": "timeout"}):
+                    assert refused.value.rule, f"{refused.value.code} names no rule"
+        # ``timeout`` is the system's own command, from a seat it is out of turn
+        with pytest.raises(OutOfTurn if not over else IllegalMove) as refused:
+            rs.decide(state, seat, {"type": "timeout"}, rng=Rng(b"probe"), now=table.now + 1)
+        assert refused.value.rule and refused.value.code == ("game_over" if over else "system_command")
+        for move in _misshapen(rs.legal_moves(state, seat)):  # the parser agrees with the published schemas
+            with pytest.raises(MalformedMove):
+                rs.check_move(move)
+            with pytest.raises(MalformedMove):
+                rs.decide(state, seat, move, rng=Rng(b"probe"), now=table.now + 1)
+    for move in ({"type": "no such move"}, {}):
         for seat in range(players):
-            if move not in rs.legal_moves(state, seat):
-                with pytest.raises(RefereeError):
-                    rs.decide(state, seat, move, rng=Rng(b"probe"), now=table.now + 1)
+            with pytest.raises(MalformedMove):
+                rs.decide(state, seat, move, rng=Rng(b"probe"), now=table.now + 1)
+    if awaited and not over:  # any move but timeout needs a seat
+        move = rs.legal_moves(state, min(awaited))[0]
+        with pytest.raises(OutOfTurn) as refused:
+            rs.decide(state, None, dict(move), rng=Rng(b"probe"), now=table.now + 1)
+        assert refused.value.code == "seat_required" and refused.value.rule == rs.platform_rules["turn"]
+    if over:  # a move after the end is refused under the ruleset's own rule
+        for seat in range(players):
+            for move in history_moves(rs, table)[:2]:
+                with pytest.raises(IllegalMove) as refused:
+                    rs.decide(state, seat, dict(move), rng=Rng(b"probe"), now=table.now + 1)
+                assert (refused.value.code, refused.value.rule) == ("game_over", rs.platform_rules["game_over"])
 
 
-@pytest.mark.parametrize("ruleset,players", SIZES)
+def history_moves(rs: Any, table: Table) -> list[dict[str, Any]]:
+    """A few well-formed moves of the ruleset (the first move of its game again)."""
+    first = Table(rs, table.config.players, options=table.config.options, seed=b"first-move")
+    seat = min(rs.to_act(first.state))
+    return list(rs.legal_moves(first.state, seat))
+
+
+def _misshapen(moves: Any) -> list[Any]:
+    """Each of the first few ``moves`` broken one way: an extra field, a field
+    taken away, a field of the wrong type."""
+    out: list[Any] = []
+    for move in list(moves)[:2]:
+        out.append({**move, "surplus": 1})
+        for key, value in move.items():
+            if key == "type":
+                continue
+            out.append({k: v for k, v in move.items() if k != key})
+            out.append({**move, key: {"not": "this"}})
+            break
+    return out
+
+
+@pytest.mark.parametrize("ruleset,players,options", SIZES)
 @pytest.mark.parametrize("seed", SEEDS)
-def test_random_legal_play_keeps_the_invariants_to_one_result(ruleset: str, players: int, seed: bytes) -> None:
+def test_random_legal_play_keeps_the_invariants_to_one_result(
+        ruleset: str, players: int, options: dict[str, Any], seed: bytes) -> None:
     rs = registry.get(ruleset)
-    table = Table(rs, players, seed=seed)
+    table = Table(rs, players, options=options, seed=seed)
     history = [table.state]
 
     def on_step(t: Table) -> None:

@@ -121,6 +121,8 @@ def read(view: Json) -> Seen:
     me = int(seat) if seat is not None else 0
     players: list[Json] = list(state.get("players") or [])
     role = state.get("role")
+    if role is not None and 0 <= me < len(players) and players[me].get("role") is None:
+        players[me] = dict(players[me], role=role)  # the view keeps one's own hidden role out of ``players``
     alive = [p["seat"] for p in players if p.get("alive")]
     three = len(players) == 3
     facts = (list(state.get("roles_in_game") or []), dict(state.get("targets") or {}))

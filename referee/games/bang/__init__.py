@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.engine.base import RulesetBase
-from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, Move, Seat
+from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, Move, OutOfTurn, Seat
 from referee.games.bang import decider, events, invariants as _inv, moves, scenario, schemas, views
 from referee.games.bang.characters import DEPUTY, LIFE, OUTLAW, RENEGADE, SHERIFF
 from referee.games.bang.state import State
@@ -46,7 +46,7 @@ class BangRuleset(RulesetBase):
     #: R84: a new game may keep the surviving characters of a finished one
     carry_option = "carry_characters_from"
     #: a move after the end: the referee awaits no decision (R77); player counts (R5)
-    platform_rules = {"game_over": "R77", "player_count": "R5"}
+    platform_rules = {"game_over": "R57", "player_count": "R5", "turn": "R77", "timeout": "R77"}
     move_schemas = moves.MOVE_SCHEMAS
     setup_schema = scenario.SETUP_SCHEMA
     view_schema = schemas.VIEW_SCHEMA
@@ -112,15 +112,27 @@ class BangRuleset(RulesetBase):
     def evolve(self, state: Any, event: Event) -> Any:
         return events.evolve(state, event)
 
-    def decide(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int) -> list[Event]:
-        return decider.decide(state, actor, move, rng=rng, now=now)
+    def parse_move(self, move: Any) -> Move:
+        """The move parser, which the conformance suite holds to ``move_schemas``."""
+        return moves.parse(move)
 
-    def decide_and_fold(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int
-                        ) -> tuple[list[Event], Any]:
-        return decider.decide_and_fold(state, actor, move, rng=rng, now=now)
+    def play(self, state: Any, actor: Seat, move: Move, *, rng: Rng, now: int) -> tuple[list[Event], Any]:
+        return decider.play(state, actor, move, rng=rng)
+
+    def refuse_out_of_turn(self, state: Any, actor: Seat, move: Move) -> OutOfTurn:
+        return decider.refuse_out_of_turn(state, actor)
+
+    def seats(self, state: Any) -> int:
+        return int(state.n)
 
     def legal_moves(self, state: Any, seat: Seat) -> tuple[Move, ...]:
         return decider.legal_moves(state, seat)
+
+    def public_view(self, state: Any) -> Json:
+        return views.public_view(state)
+
+    def seat_part(self, state: Any, seat: Seat | None) -> Json:
+        return views.seat_part(state, seat)
 
     def view(self, state: Any, seat: Seat | None) -> Json:
         """``views.view``: the public state, the seat's own hand and role, its

@@ -25,11 +25,12 @@ SIZE = 4
 class Derived:
     """What has been computed from one state so far (``None``: not yet)."""
 
-    __slots__ = ("state", "public", "sights", "legal")
+    __slots__ = ("state", "public", "view", "sights", "legal")
 
     def __init__(self, state: Any) -> None:
         self.state = state
         self.public: Any = None
+        self.view: Any = None
         self.sights: Any = None
         self.legal: dict[int, Any] = {}
 

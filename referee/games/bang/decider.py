@@ -1,10 +1,11 @@
 """``decide``, ``legal_moves``, ``to_act`` and ``default_move`` (R43, R77).
 
-``decide`` is the only place a rule says no. It checks, in order: the game
-is not over; the move's shape (``moves.parse``); the actor (the system may
-only send ``timeout``, which BANG! always refuses: no rule has a clock of
-its own, R77); that the referee awaits this seat (``OutOfTurn``); that the
-move fits the open prompt or phase; and the rule itself.
+``decide`` is the only place a rule says no. The base's shared checks
+come first (``RulesetBase.decide_and_fold``): the move's shape
+(``moves.parse``), the game is not over (R57), ``timeout`` (the system's
+only move, which BANG! always refuses: no rule has a clock of its own, R77),
+that the referee awaits this seat (``refuse_out_of_turn``: R43, R11); then
+``play``: that the move fits the open prompt or phase, and the rule itself.
 """
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ from referee.games.bang.cards import KEY
 from referee.games.bang.characters import JESSE_JONES, PEDRO_RAMIREZ, SID_KETCHUM
 from referee.games.bang.engine import Ctx, GameOver
 from referee.games.bang.flow import act
-from referee.games.bang.moves import parse
 from referee.games.bang.state import Seat, State
 from referee.engine.rng import Rng
 
@@ -193,32 +193,19 @@ def _validate(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
     return lambda ctx: reactions.draw_from(ctx, seat, src, target)
 
 
-def decide(state: State | None, actor: Seat | None, move: Move, *, rng: Rng, now: int) -> list[Event]:
-    """Check ``move`` by ``actor``; return the events it causes (R77)."""
-    return decide_and_fold(state, actor, move, rng=rng, now=now)[0]
+def refuse_out_of_turn(state: State, actor: Seat) -> OutOfTurn:
+    """A move from a seat the referee does not await: the open prompt's
+    seat answers it (R43), else the player whose turn it is plays (R11)."""
+    top = state.top()
+    return OutOfTurn("not_your_turn", rule="R43" if top is not None else "R11",
+                     detail=f"the referee awaits seat(s) {sorted(to_act(state))}")
 
 
-def decide_and_fold(state: State | None, actor: Seat | None, move: Move, *, rng: Rng, now: int
-                    ) -> tuple[list[Event], State]:
-    """``decide``, and the state its events fold to (the decision folded
-    each one as it emitted it)."""
-    if state is None:
-        raise _no("no_game", "R6", "the game has not been set up")
-    if state.phase == "over":
-        raise _no("game_over", "R57", "the game is over")
-    m = parse(move)
-    if actor is None:
-        if m["type"] == "timeout":
-            raise _no("no_deadline", "R77", "BANG! rules have no clock: no timeout is open")
-        raise OutOfTurn("not_your_turn", rule="R77", detail="the system may only send timeout")
-    if m["type"] == "timeout":
-        raise _no("system_only", "R77", "only the system sends timeout")
-    awaited = to_act(state)
-    if actor not in awaited:
-        top = state.top()
-        raise OutOfTurn("not_your_turn", rule="R43" if top is not None else "R11",
-                        detail=f"the referee awaits seat(s) {sorted(awaited)}")
-    fn = _validate(state, actor, m)
+def play(state: State, actor: Seat, move: Move, *, rng: Rng) -> tuple[list[Event], State]:
+    """The events ``move`` (parsed: ``moves.parse``) by ``actor`` causes and
+    the state they fold to (R77), past the base's checks (the game is on, the referee awaits
+    ``actor``): the move must fit the open prompt or phase, then the rule."""
+    fn = _validate(state, actor, move)
     ctx = Ctx(state, rng)
     try:
         act(ctx, fn)

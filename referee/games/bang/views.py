@@ -5,7 +5,7 @@ View shape (JSON)::
     {"seat": s | null, "turn": t, "phase": "start|draw|play|discard|over",
      "bangs": k, "deck": <count>, "discard": [ids, bottom first],
      "players": [{"seat", "character", "life", "max_life", "alive",
-                  "hand": <count>, "in_play": [ids], "role": role | null}],
+                  "hand": <count>, "in_play": [ids], "role": public role | null}],
      "hand": [own ids] | null, "role": own role | null,
      "distances": null | {"reach": r, "distance": [d | null, one per seat],
                           "in_reach": [bool | null, one per seat]},
@@ -138,33 +138,66 @@ def pending(state: State, seat: Seat | None, prompt: Json | None = None) -> Json
     return out
 
 
-def view(state: State, seat: Seat | None) -> Json:
-    """Public state plus ``seat``'s own hand and role (R83) and what it sees
-    around the table (R14–R17). Parts every seat sees alike are shared
-    between the views of one state: do not mutate."""
-    players, discard, prompt, table = _public(state)
-    own = state.players[seat] if seat is not None else None
-    if own is not None and players[own.seat]["role"] is None:
-        players = list(players)
-        players[own.seat] = dict(players[own.seat], role=own.role)
-    out = {
+def _shared(state: State) -> tuple[Json, Json | None, tuple[Json | None, ...]]:
+    """``public_view``, the prompt without its moves and the distances table
+    of ``state``: built once per state, shared (do not mutate)."""
+    d = derived(state)
+    view: Json | None = d.view
+    if view is None:
+        players, discard, _, _ = _public(state)
+        view = {
+            "turn": state.turn,
+            "phase": state.phase,
+            "bangs": state.bangs,
+            "deck": len(state.deck),
+            "discard": discard,
+            "players": players,
+            "result": state.result,
+            # the public role facts a table or a bot needs without the rules' code (R4, R82)
+            "roles_in_game": ROLES_IN_GAME[len(state.players)],
+        }
+        if state.three_player:
+            view["targets"] = TARGETS_3P
+        d.view = view
+    _, _, prompt, table = d.public
+    return view, prompt, table
+
+
+def public_view(state: State) -> Json:
+    """The members of every view that every viewer sees alike (R83): the
+    table, the piles, the public roles, the result; built once per state
+    and shared (do not mutate)."""
+    return _shared(state)[0]
+
+
+def _own(state: State, seat: Seat | None, prompt: Json | None, table: tuple[Json | None, ...]) -> Json:
+    if seat is None:
+        return {"seat": None, "hand": None, "role": None, "distances": None, "pending": prompt}
+    own = state.players[seat]
+    return {
         "seat": seat,
-        "turn": state.turn,
-        "phase": state.phase,
-        "bangs": state.bangs,
-        "deck": len(state.deck),
-        "discard": discard,
-        "players": players,
-        "hand": list(own.hand) if own is not None else None,
-        "role": own.role if own is not None else None,
-        "distances": _distances(table, seat),
-        "pending": pending(state, seat, prompt) if prompt is not None else None,
-        "result": state.result,
-        # the public role facts a table or a bot needs without the rules' code (R4, R82)
-        "roles_in_game": ROLES_IN_GAME[len(state.players)],
+        "hand": list(own.hand),
+        "role": own.role,
+        "distances": table[seat],
+        "pending": prompt if prompt is None or seat != prompt["awaiting"][0] else pending(state, seat, prompt),
     }
-    if state.three_player:
-        out["targets"] = TARGETS_3P
+
+
+def seat_part(state: State, seat: Seat | None) -> Json:
+    """What only ``seat`` sees (R83): its hand and role, what it sees around
+    the table (R14–R17) and the prompt with its own moves (R43)."""
+    _, prompt, table = _shared(state)
+    return _own(state, seat, prompt, table)
+
+
+def view(state: State, seat: Seat | None) -> Json:
+    """``public_view`` and ``seat_part`` together: public state plus
+    ``seat``'s own hand and role (R83) and what it sees around the table
+    (R14–R17). A seat's own hidden role is in ``role``, never in its
+    ``players`` entry, which shows only public roles."""
+    public, prompt, table = _shared(state)
+    out = dict(public)
+    out.update(_own(state, seat, prompt, table))
     return out
 
 

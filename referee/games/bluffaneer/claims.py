@@ -13,18 +13,26 @@ from referee.games.bluffaneer.state import CLAIMS, DECISION, Seat, State
 from referee.engine.rng import Rng
 
 
-def _check_answer(state: State, actor: Seat, kind: str, now: int) -> None:
-    """A claim or pass: only a non-roller, once, while the window is open
-    and before its deadline (F17, F18)."""
+def answer_refusal(state: State, actor: Seat, kind: str) -> OutOfTurn | None:
+    """Why ``actor`` may not claim or pass now, if he may not: only a
+    non-roller, once, while the window is open (F17, F18)."""
     if actor == state.turn:
-        raise OutOfTurn(f"roller_cannot_{kind}", rule="F17",
-                        detail=f"the roller may not {kind}: his own card is checked (F16)")
+        return OutOfTurn(f"roller_cannot_{kind}", rule="F17",
+                         detail=f"the roller may not {kind}: his own card is checked (F16)")
     if state.phase != CLAIMS:
-        raise OutOfTurn("no_claim_window", rule="F18", detail="no claim window is open")
+        return OutOfTurn("no_claim_window", rule="F18", detail="no claim window is open")
     if state.answered(actor):
         done = "claimed" if any(s == actor for s, _ in state.claims) else "passed"
-        raise OutOfTurn(f"already_{done}", rule="F17",
-                        detail=f"seat {actor} has already {done} in this window")
+        return OutOfTurn(f"already_{done}", rule="F17",
+                         detail=f"seat {actor} has already {done} in this window")
+    return None
+
+
+def _check_answer(state: State, actor: Seat, kind: str, now: int) -> None:
+    """A claim or pass: ``answer_refusal``, and before the window's deadline (F18)."""
+    refused = answer_refusal(state, actor, kind)
+    if refused is not None:
+        raise refused
     if state.deadline is not None and now >= state.deadline:
         raise IllegalMove("claim_window_expired", rule="F18",
                           detail=f"received at {now}, the window's deadline was {state.deadline}")
@@ -37,18 +45,6 @@ def answer(draft: Draft, actor: Seat, kind: str, rng: Rng, now: int) -> None:
     state = draft.emit(CLAIMED if kind == CLAIM else PASSED, seat=actor, at=now)
     if not state.awaited_claimers():
         close(draft, "answered", rng, now)
-
-
-def timeout(draft: Draft, rng: Rng, now: int) -> None:
-    """The system's ``timeout`` command: closes the window at or after its
-    deadline (F18)."""
-    state = draft.state
-    if state.phase != CLAIMS or state.deadline is None:
-        raise IllegalMove("no_deadline", rule="F18", detail="no claim window is open")
-    if now < state.deadline:
-        raise IllegalMove("deadline_not_reached", rule="F18",
-                          detail=f"received at {now}, before the deadline {state.deadline}")
-    close(draft, "timeout", rng, now)
 
 
 def close(draft: Draft, reason: str, rng: Rng, now: int) -> None:
@@ -67,11 +63,20 @@ def close(draft: Draft, reason: str, rng: Rng, now: int) -> None:
                flip=index, queued=queued)
 
 
-def _check_decision(state: State, actor: Seat) -> Seat:
+def decision_refusal(state: State, actor: Seat) -> OutOfTurn | None:
+    """Why ``actor`` may not accept or challenge now, if he may not (F21)."""
     if actor != state.turn:
-        raise OutOfTurn("not_the_roller", rule="F21", detail="only the roller decides on a claim")
+        return OutOfTurn("not_the_roller", rule="F21", detail="only the roller decides on a claim")
     if state.phase != DECISION or state.claimant is None:
-        raise OutOfTurn("no_claim_to_decide", rule="F21", detail="there is no claim to decide on")
+        return OutOfTurn("no_claim_to_decide", rule="F21", detail="there is no claim to decide on")
+    return None
+
+
+def _check_decision(state: State, actor: Seat) -> Seat:
+    refused = decision_refusal(state, actor)
+    if refused is not None:
+        raise refused
+    assert state.claimant is not None  # decision_refusal: a claim to decide on
     return state.claimant
 
 

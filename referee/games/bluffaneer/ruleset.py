@@ -5,7 +5,7 @@ from collections import Counter
 from typing import Any, Mapping, cast
 
 from referee.engine.base import RulesetBase
-from referee.engine.protocol import Event, GameConfig, IllegalMove, Json, Move, OutOfTurn, Seat
+from referee.engine.protocol import Event, GameConfig, IllegalMove, Json, Move, Seat
 from referee.games.bluffaneer import claims, moves, prompts, scenario, schemas, turn, views
 from referee.games.bluffaneer.ending import result as game_result
 from referee.games.bluffaneer.events import Draft, evolve as fold_event
@@ -19,20 +19,6 @@ from referee.games.bluffaneer.symbols import CARD_IDS
 from referee.engine.rng import Rng
 
 
-def _check_actor(state: State, actor: Seat | None, kind: str) -> None:
-    """Only the system sends ``timeout``; every other move needs a seat of
-    this game (F1, F18)."""
-    if kind == moves.TIMEOUT:
-        if actor is not None:
-            raise OutOfTurn("system_command", rule="F18",
-                            detail="timeout is the referee's own command, not a player's move")
-        return
-    if actor is None:
-        raise OutOfTurn("seat_required", rule="F33", detail=f"a {kind} move needs a seat")
-    if not isinstance(actor, int) or isinstance(actor, bool) or not 0 <= actor < state.players:
-        raise OutOfTurn("no_such_seat", rule="F1", detail=f"there is no seat {actor!r}")
-
-
 class Bluffaneer(RulesetBase):
     """Bluffaneer (rules F1–F33): dice, one card each, claims and bluffs."""
 
@@ -42,7 +28,7 @@ class Bluffaneer(RulesetBase):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     options_schema = OPTIONS_SCHEMA
-    platform_rules = {"game_over": "F33", "player_count": "F1"}
+    platform_rules = {"game_over": "F33", "player_count": "F1", "turn": "F33", "timeout": "F18"}
     move_schemas = moves.MOVE_SCHEMAS
     setup_schema = scenario.SETUP_SCHEMA
     view_schema = schemas.VIEW_SCHEMA
@@ -60,40 +46,53 @@ class Bluffaneer(RulesetBase):
         """Apply one recorded event; never validates, never mutates."""
         return fold_event(state, event)
 
-    def decide(self, state: State, actor: Seat | None, move: Move, *, rng: Rng,
-               now: int) -> list[Event]:
-        """Check ``move`` by ``actor`` received at ``now``; the events it
-        causes, or a refusal that changes nothing (F33)."""
-        return self._decision(state, actor, move, rng, now).events
-
-    def decide_and_fold(self, state: State, actor: Seat | None, move: Move, *, rng: Rng,
-                        now: int) -> tuple[list[Event], State]:
-        """``decide`` and the state its events fold to (folded as emitted)."""
-        draft = self._decision(state, actor, move, rng, now)
+    def play(self, state: State, actor: Seat, move: tuple[str, int | None], *, rng: Rng, now: int
+             ) -> tuple[list[Event], State]:
+        """The events ``move`` by ``actor`` (a seat the referee awaits)
+        received at ``now`` causes, folded as emitted; or a refusal that
+        changes nothing (F33)."""
+        kind, target = move
+        draft = Draft(state)
+        if kind == moves.ROLL:
+            turn.roll(draft, actor, rng, now)
+        elif kind == moves.STEAL:
+            turn.steal(draft, actor, cast(int, target), rng)
+        elif kind in (moves.CLAIM, moves.PASS):
+            claims.answer(draft, actor, kind, rng, now)
+        elif kind == moves.ACCEPT:
+            claims.accept(draft, actor, rng)
+        else:
+            claims.challenge(draft, actor, rng)
         return draft.events, draft.state
 
-    @staticmethod
-    def _decision(state: State, actor: Seat | None, move: Move, rng: Rng, now: int) -> Draft:
-        kind, target = moves.parse(move)
-        if state.phase == OVER:
-            raise IllegalMove("game_over", rule="F28", detail="the game is over")
-        _check_actor(state, actor, kind)
+    def parse_move(self, move: Any) -> tuple[str, int | None]:
+        """``(type, target)``: the move parser (F33), which the conformance suite holds to ``move_schemas``."""
+        return moves.parse(move)
+
+    def on_timeout(self, state: State, *, rng: Rng, now: int) -> tuple[list[Event], State]:
+        """The claim window closes at its deadline (F18)."""
         draft = Draft(state)
-        if kind == moves.TIMEOUT:
-            claims.timeout(draft, rng, now)
-            return draft
-        seat = cast(Seat, actor)  # _check_actor: a seat of this game
+        claims.close(draft, "timeout", rng, now)
+        return draft.events, draft.state
+
+    def refuse_out_of_turn(self, state: State, actor: Seat, move: tuple[str, int | None]) -> IllegalMove:
+        """The rule the move breaks: the roller may not claim (F17), a seat
+        answers once (F17), only the roller rolls, robs and decides (F9,
+        F12, F21)."""
+        kind, _ = move
         if kind == moves.ROLL:
-            turn.roll(draft, seat, rng, now)
+            refused = turn.roll_refusal(state, actor)
         elif kind == moves.STEAL:
-            turn.steal(draft, seat, cast(int, target), rng)
+            refused = turn.steal_refusal(state, actor)
         elif kind in (moves.CLAIM, moves.PASS):
-            claims.answer(draft, seat, kind, rng, now)
-        elif kind == moves.ACCEPT:
-            claims.accept(draft, seat, rng)
+            refused = claims.answer_refusal(state, actor, kind)
         else:
-            claims.challenge(draft, seat, rng)
-        return draft
+            refused = claims.decision_refusal(state, actor)
+        return refused or super().refuse_out_of_turn(state, actor, move)
+
+    def seats(self, state: State) -> int:
+        """The table's seats (F1)."""
+        return state.players
 
     def legal_moves(self, state: State, seat: Seat) -> list[Move]:
         """Every move ``seat`` may send now, sorted."""

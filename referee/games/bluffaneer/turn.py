@@ -24,15 +24,31 @@ def steal_terms(state: State) -> tuple[str, int]:
     return STEALS.get(dice[0], STEALS[SWORD]) if dice is not None else STEALS[SWORD]
 
 
+def roll_refusal(state: State, actor: Seat) -> OutOfTurn | None:
+    """Why ``actor`` may not roll now, if he may not (F9)."""
+    if state.phase != ROLL or actor != state.turn:
+        code = "not_your_turn" if actor != state.turn else "already_rolled"
+        return OutOfTurn(code, rule="F9", detail=f"the referee awaits no roll from seat {actor}")
+    return None
+
+
+def steal_refusal(state: State, actor: Seat) -> OutOfTurn | None:
+    """Why ``actor`` may not name a steal target now, if he may not (F12, F13)."""
+    if state.phase != STEAL or actor != state.turn:
+        code = "not_your_turn" if actor != state.turn else "no_steal_pending"
+        return OutOfTurn(code, rule=steal_terms(state)[0], detail=f"the referee awaits no steal target from seat {actor}")
+    return None
+
+
 def roll(draft: Draft, actor: Seat, rng: Rng, now: int) -> None:
     """The roller's roll (F9): die 1 then die 2, each the next queued face or
     ``die_faces[below(6)]`` (F32); then the double's action (F10, F11, F14),
     the wait for a steal target (F12, F13), the roller's own match (F16) or
     the claim window (F17, F18)."""
     state = draft.state
-    if state.phase != ROLL or actor != state.turn:
-        code = "not_your_turn" if actor != state.turn else "already_rolled"
-        raise OutOfTurn(code, rule="F9", detail=f"the referee awaits no roll from seat {actor}")
+    refused = roll_refusal(state, actor)
+    if refused is not None:
+        raise refused
     faces = list(state.dice_queue[:2])
     queued = len(faces)
     while len(faces) < 2:
@@ -60,9 +76,9 @@ def steal(draft: Draft, actor: Seat, target: int, rng: Rng) -> None:
     """The roller robs ``target`` after a sword or ship double (F12, F13)."""
     state = draft.state
     rule, amount = steal_terms(state)
-    if state.phase != STEAL or actor != state.turn:
-        code = "not_your_turn" if actor != state.turn else "no_steal_pending"
-        raise OutOfTurn(code, rule=rule, detail=f"the referee awaits no steal target from seat {actor}")
+    refused = steal_refusal(state, actor)
+    if refused is not None:
+        raise refused
     if target == actor:
         raise IllegalMove("cannot_steal_from_self", rule=rule,
                           detail="the roller must choose another player")

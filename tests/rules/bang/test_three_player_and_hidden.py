@@ -77,7 +77,8 @@ def test_r83_views_show_own_hand_and_counts_of_others():
     v = t.view(1)
     assert v["hand"] == ["BEER-6H", "MISSED-2S"] and v["role"] == "renegade"
     assert v["players"][0]["hand"] == 1 and v["players"][0]["role"] == "sheriff"
-    assert v["players"][2]["role"] is None and v["players"][1]["role"] == "renegade"
+    # one's own hidden role is ``role``; ``players`` shows only public roles, alike for every viewer
+    assert v["players"][2]["role"] is None and v["players"][1]["role"] is None
     assert "BANG-AS" not in str(v)
     spectator = t.view(None)
     assert spectator["hand"] is None and spectator["role"] is None

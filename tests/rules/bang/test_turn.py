@@ -155,7 +155,7 @@ def test_r77_the_system_timeout_is_refused_no_clock_in_bang():
         t.play(None, {"type": "timeout"})
     with pytest.raises(OutOfTurn):
         t.play(None, {"type": "end_turn"})
-    with raises_rule("R77", "system_only"):
+    with raises_rule("R77", "system_command"):
         t.play(0, {"type": "timeout"})
 
 

@@ -92,7 +92,7 @@ def test_f12_a_steal_from_a_player_with_one_coin_takes_it_and_ends_the_game() ->
     assert state(given).coins == (5, 0, 5)
     end = only(given.last, "game_ended").data
     assert (end["tied"], end["flip"], end["winner"]) == ([0, 2], 0, 0)
-    with raises_rule("F28", "game_over"):
+    with raises_rule("F33", "game_over"):
         given.play(1, ROLL)
 
 

@@ -68,7 +68,7 @@ def test_f28_no_move_is_accepted_after_the_end() -> None:
     given = game(3, coins=[10, 1, 10], dice=["CHEST", "CHEST"])
     given.play(0, ROLL)
     for actor, move in ((1, ROLL), (0, CLAIM), (0, ACCEPT), (None, TIMEOUT)):
-        with raises_rule("F28", "game_over"):
+        with raises_rule("F33", "game_over"):
             given.play(actor, move, at=99_999)
     assert all(given.legal(seat) == [] for seat in range(3))
     assert all(RULES.default_move(given.state, seat) is None for seat in range(3))

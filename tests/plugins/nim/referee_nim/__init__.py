@@ -13,8 +13,7 @@ from typing import Any
 
 from referee.engine.base import RulesetBase
 from referee.engine.decision import Decision
-from referee.engine.protocol import (Event, GameConfig, IllegalMove, InvalidSetup, Json, MalformedMove, Move,
-                                     OutOfTurn, Seat)
+from referee.engine.protocol import Event, GameConfig, IllegalMove, InvalidSetup, Json, Move, Seat
 from referee.engine.rng import Rng
 
 
@@ -35,7 +34,7 @@ class Nim(RulesetBase):
         "piles": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 20},
                   "minItems": 1, "maxItems": 6, "default": [3, 4, 5], "x-rule": "N1",
                   "description": "stones per pile (N1)"}}}
-    platform_rules = {"game_over": "N4", "player_count": "N1"}
+    platform_rules = {"game_over": "N4", "player_count": "N1", "turn": "N2", "timeout": "N2"}
     setup_schema = {"type": "null", "description": "Nim takes no scenario (N1)."}
     view_schema = {"type": "object", "additionalProperties": False, "required": ["piles", "turn"],
                    "properties": {"piles": {"type": "array", "items": {"type": "integer", "minimum": 0}},
@@ -69,19 +68,14 @@ class Nim(RulesetBase):
         seat = event.data["seat"]
         return replace(state, piles=tuple(piles), turn=1 - seat, winner=seat if not any(piles) else None)
 
-    def decide(self, state: State, actor: Seat | None, move: Move, *, rng: Rng, now: int) -> list[Event]:
-        if move.get("type") != "take" or type(move.get("pile")) is not int or type(move.get("count")) is not int:
-            raise MalformedMove("malformed_move", rule="N3", detail='a move is {"type": "take", "pile", "count"}')
-        if state.winner is not None:
-            raise IllegalMove("game_over", rule="N4", detail="the game is over")
-        if actor != state.turn:
-            raise OutOfTurn("not_your_turn", rule="N2", detail=f"it is seat {state.turn}'s turn")
+    def play(self, state: State, actor: Seat, move: Move, *, rng: Rng, now: int) -> tuple[list[Event], State]:
+        """Past the base's shared checks (shape, game over, turn): N3."""
         pile, count = move["pile"], move["count"]
         if not 0 <= pile < len(state.piles) or not 1 <= count <= state.piles[pile]:
             raise IllegalMove("bad_take", rule="N3", detail="take 1 or more stones from one pile that has them")
         decision = Decision(state, self.evolve)  # the engine's emit-and-fold builder
         decision.emit("taken", {"seat": actor, "pile": pile, "count": count})
-        return decision.events
+        return decision.events, decision.state
 
     def legal_moves(self, state: State, seat: Seat) -> list[Move]:
         if state.winner is not None or seat != state.turn:
