@@ -1,7 +1,7 @@
 """`make bench`: every benchmark, each reporting ratios measured in one run.
 
     python -m bench                 http, rules, bots, streams
-    python -m bench http|rules|bots|streams [STREAMS]
+    python -m bench http|steps|rules|bots|streams [STREAMS]
     python -m bench soak [GAMES] [RULESET ...]
 """
 from __future__ import annotations
@@ -15,7 +15,11 @@ def main(argv: list[str]) -> int:
     failed = False
     if "http" in which:
         from bench import http_bench
+        http_bench.report_readers(http_bench.run_readers())
         http_bench.report(http_bench.run())
+    if "steps" in which or "http" in which:
+        from bench import http_steps
+        http_steps.report(http_steps.run())
     if "rules" in which:
         from bench import rules_bench
         rules_bench.report(rules_bench.run())

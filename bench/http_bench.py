@@ -32,14 +32,15 @@ class Conn:
         u = urlparse(url)
         self.conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
 
-    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None,
+             parse: bool = True) -> tuple[int, Any]:
         headers = {"Content-Type": "application/json"}
         if token:
             headers["Authorization"] = f"Bearer {token}"
         self.conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
         response = self.conn.getresponse()
         data = response.read()
-        return response.status, (json.loads(data) if data else None)
+        return response.status, (json.loads(data) if data and parse else data)
 
 
 def _health_worker(url: str, seconds: float, out: "mp.Queue[list[float]]") -> None:
@@ -83,8 +84,8 @@ def _move_worker(url: str, seconds: float, out: "mp.Queue[list[float]]") -> None
     _threads(loop, out)
 
 
-def _threads(loop: Any, out: "mp.Queue[list[float]]") -> None:
-    samples: list[list[float]] = [[] for _ in range(THREADS)]
+def _threads(loop: Any, out: "mp.Queue[list[Any]]") -> None:
+    samples: list[list[Any]] = [[] for _ in range(THREADS)]
     threads = [threading.Thread(target=loop, args=(s,)) for s in samples]
     for t in threads:
         t.start()
@@ -93,10 +94,10 @@ def _threads(loop: Any, out: "mp.Queue[list[float]]") -> None:
     out.put([x for s in samples for x in s])
 
 
-def _load(target: Any, url: str, seconds: float) -> tuple[float, list[float]]:
+def _load(target: Any, url: str, seconds: float, *extra: Any) -> tuple[float, list[Any]]:
     ctx = mp.get_context("fork")
-    out: "mp.Queue[list[float]]" = ctx.Queue()
-    procs = [ctx.Process(target=target, args=(url, seconds, out)) for _ in range(PROCESSES)]
+    out: "mp.Queue[list[Any]]" = ctx.Queue()
+    procs = [ctx.Process(target=target, args=(url, seconds, out, *extra)) for _ in range(PROCESSES)]
     started = time.perf_counter()
     for p in procs:
         p.start()
@@ -104,6 +105,138 @@ def _load(target: Any, url: str, seconds: float) -> tuple[float, list[float]]:
     for p in procs:
         p.join()
     return time.perf_counter() - started, samples
+
+
+# -- issue 10: a trivial endpoint, 7-player BANG! seat views, a client's play loop --
+def _trivial_worker(url: str, seconds: float, out: "mp.Queue[list[Any]]") -> None:
+    def loop(samples: list[float]) -> None:
+        conn = Conn(url)
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            t = time.perf_counter()
+            status, _ = conn.call("GET", "/", parse=False)
+            samples.append(time.perf_counter() - t)
+            assert status == 200
+    _threads(loop, out)
+
+
+def _seat_view_worker(url: str, seconds: float, out: "mp.Queue[list[Any]]", game_id: str,
+                      tokens: list[str]) -> None:
+    def loop(samples: list[float]) -> None:
+        conn = Conn(url)
+        end = time.perf_counter() + seconds
+        i = threading.get_ident()
+        while time.perf_counter() < end:
+            i += 1
+            t = time.perf_counter()
+            status, _ = conn.call("GET", f"/v1/games/{game_id}", token=tokens[i % len(tokens)], parse=False)
+            samples.append(time.perf_counter() - t)
+            assert status == 200
+    _threads(loop, out)
+
+
+def _play_loop_worker(url: str, seconds: float, out: "mp.Queue[list[Any]]") -> None:
+    """Each thread plays 7-player BANG! games as a client would: the public
+    view, the awaited seat's view, a move from its ``legal_moves``."""
+    def loop(samples: list[tuple[str, float]]) -> None:
+        conn = Conn(url)
+        pick = Rng(f"loop-{os.getpid()}-{threading.get_ident()}".encode())
+        end = time.perf_counter() + seconds
+        game: Any = None
+        while time.perf_counter() < end:
+            if game is None:
+                status, game = conn.call("POST", "/v1/games", {"ruleset": "bang", "players": 7})
+                assert status == 201, game
+            path = f"/v1/games/{game['id']}"
+            t = time.perf_counter()
+            status, public = conn.call("GET", path)
+            t2 = time.perf_counter()
+            samples.append(("public", t2 - t))
+            if public["status"] != "active" or not public["to_act"]:  # over, or waiting on a clock
+                game = None
+                continue
+            seats = public["to_act"]
+            seat = seats[pick.below(len(seats))]
+            token = game["seats"][seat]["token"]
+            status, own = conn.call("GET", path, token=token)
+            t3 = time.perf_counter()
+            samples.append(("seat", t3 - t2))
+            moves = own["legal_moves"]
+            if not moves:
+                game = None
+                continue
+            status, body = conn.call("POST", path + "/moves",
+                                     {"move": moves[pick.below(len(moves))], "expected_version": own["version"]},
+                                     token)
+            samples.append(("move", time.perf_counter() - t3))
+            assert status == 201, body
+    _threads(loop, out)
+
+
+def _view_game(url: str, moves: int = 30) -> tuple[str, list[str]]:
+    """A 7-player BANG! game ``moves`` random moves in, for the view bench."""
+    conn = Conn(url)
+    status, game = conn.call("POST", "/v1/games", {"ruleset": "bang", "players": 7, "seed": "bench-views"})
+    assert status == 201, game
+    tokens = [s["token"] for s in game["seats"]]
+    pick = Rng(b"bench-views")
+    for _ in range(moves):
+        _, public = conn.call("GET", f"/v1/games/{game['id']}")
+        if not public["to_act"]:
+            break
+        seat = public["to_act"][0]
+        _, own = conn.call("GET", f"/v1/games/{game['id']}", token=tokens[seat])
+        status, body = conn.call("POST", f"/v1/games/{game['id']}/moves",
+                                 {"move": own["legal_moves"][pick.below(len(own["legal_moves"]))]}, tokens[seat])
+        assert status == 201, body
+    return str(game["id"]), tokens
+
+
+def _stats(samples: list[float], elapsed: float) -> dict[str, float]:
+    return {"rps": len(samples) / elapsed, "p50_ms": _pct(samples, 0.5), "p99_ms": _pct(samples, 0.99)}
+
+
+def run_readers(seconds: float = 12.0, rounds: int = 4) -> dict[str, Any]:
+    """Trivial endpoint, seat views and the play loop, alternating in
+    ``rounds`` windows so that all three see the same machine. The referee runs
+    with its rate limiter on (at a limit it never reaches), as in production."""
+    with live_server(extra_args=["--app", "bench.trivial:app"], ready_path="/") as (trivial_url, _), \
+            live_server(rate_limit="1000000/1000000") as (url, _):
+        game_id, tokens = _view_game(url)
+        _load(_trivial_worker, trivial_url, 0.5)  # warm up
+        _load(_seat_view_worker, url, 0.5, game_id, tokens)
+        elapsed = {"trivial": 0.0, "views": 0.0, "loop": 0.0}
+        got: dict[str, list[Any]] = {"trivial": [], "views": [], "loop": []}
+        for _ in range(rounds):
+            for name, target, extra in (("trivial", _trivial_worker, ()), ("views", _seat_view_worker,
+                                        (game_id, tokens)), ("loop", _play_loop_worker, ())):
+                spent, samples = _load(target, trivial_url if name == "trivial" else url, seconds / rounds / 3,
+                                       *extra)
+                elapsed[name] += spent
+                got[name] += samples
+    out: dict[str, Any] = {name: _stats(got[name], elapsed[name]) for name in ("trivial", "views")}
+    loop = got["loop"]
+    out["loop"] = _stats([x for _, x in loop], elapsed["loop"])
+    for kind in ("public", "seat", "move"):
+        out["loop_" + kind] = _stats([x for k, x in loop if k == kind], elapsed["loop"])
+    out["views_vs_trivial"] = out["views"]["rps"] / out["trivial"]["rps"]
+    out["loop_vs_trivial"] = out["loop"]["rps"] / out["trivial"]["rps"]
+    return out
+
+
+def report_readers(r: dict[str, Any]) -> None:
+    server = os.environ.get("REFEREE_WORKER_CLASS", "gevent")
+    print(f"HTTP next to a trivial Flask endpoint (both `referee serve`, {server}, 2 workers; "
+          f"{PROCESSES} client processes x {THREADS} threads, keep-alive, interleaved windows; limiter on)")
+    for name, label in (("trivial", "GET / (trivial Flask)"), ("views", "7-player BANG! seat views"),
+                        ("loop", "play loop (public view, seat view, move)")):
+        row = r[name]
+        print(f"  {label:<42} {row['rps']:7.0f} req/s  p50 {row['p50_ms']:6.2f} ms  p99 {row['p99_ms']:6.2f} ms")
+    for kind in ("public", "seat", "move"):
+        row = r["loop_" + kind]
+        print(f"    in the loop: {kind:<6} {row['rps']:7.0f} /s      p50 {row['p50_ms']:6.2f} ms  p99 {row['p99_ms']:6.2f} ms")
+    print(f"  views / trivial {r['views_vs_trivial']:.2f} (target >= 0.8, p99 <= 10 ms); "
+          f"loop / trivial {r['loop_vs_trivial']:.2f} (target >= 0.7, move p99 <= 10 ms)")
 
 
 def _pct(samples: list[float], q: float) -> float:

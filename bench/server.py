@@ -18,13 +18,16 @@ REFEREE = str(Path(sys.executable).parent / "referee")
 
 @contextlib.contextmanager
 def live_server(workers: int = 2, threads: int | None = 8, extra_args: Sequence[str] = (),
-                extra_env: dict[str, str] | None = None) -> Iterator[tuple[str, str]]:
+                extra_env: dict[str, str] | None = None, rate_limit: str = "off",
+                ready_path: str = "/health") -> Iterator[tuple[str, str]]:
     """Yields ``(api_url, redis_url)``; everything stops on exit. ``threads=None``
-    keeps `referee serve`'s default; ``extra_args``/``extra_env`` go to it as they are."""
+    keeps `referee serve`'s default; ``extra_args``/``extra_env`` go to it as they are;
+    ``rate_limit`` is ``REFEREE_RATE_LIMIT`` (a limit too high to refuse anything
+    still pays the limiter's every step)."""
     redis_port = free_port()
     redis_proc = start(redis_port, None)
     redis_url = f"redis://127.0.0.1:{redis_port}/0"
-    env = {**os.environ, "REDIS_URL": redis_url, "REFEREE_RATE_LIMIT": "off",  # capacity, not policy
+    env = {**os.environ, "REDIS_URL": redis_url, "REFEREE_RATE_LIMIT": rate_limit,  # default off: capacity, not policy
            **(extra_env or {})}
     port = free_port()
     argv = [REFEREE, "serve", "--port", str(port), "--workers", str(workers), *extra_args]
@@ -35,7 +38,7 @@ def live_server(workers: int = 2, threads: int | None = 8, extra_args: Sequence[
     try:
         for _ in range(300):
             try:
-                if requests.get(url + "/health", timeout=1).ok:
+                if requests.get(url + ready_path, timeout=1).ok:
                     break
             except requests.RequestException:
                 time.sleep(0.05)

@@ -26,7 +26,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     threads; ``gthread`` is the older thread-per-request setup."""
     os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="referee-prom-"))
     read_timeout = _read_timeout_s()
-    argv = [sys.executable, "-m", "gunicorn", "referee.wsgi:app", "--bind", f"{args.host}:{args.port}",
+    argv = [sys.executable, "-m", "gunicorn", args.app, "--bind", f"{args.host}:{args.port}",
             "--workers", str(args.workers), "--worker-class", args.worker_class,
             "--access-logfile", "-" if args.access_log else "/dev/null",
             "--logger-class", "referee.accesslog.RedactingLogger",  # no ?token= in the access log
@@ -285,6 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     # gthread only: long-polls and event streams each hold a thread while they wait
     serve.add_argument("--threads", type=int, default=32)
     serve.add_argument("--access-log", action="store_true")
+    serve.add_argument("--app", default="referee.wsgi:app",
+                       help="the WSGI app (module:object); benchmarks serve a trivial one with the same settings")
     serve.set_defaults(func=cmd_serve)
     worker = sub.add_parser("worker", help="run an RQ worker (bots, timeouts, tournaments)")
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")

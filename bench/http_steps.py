@@ -1,0 +1,183 @@
+"""Where a request's time goes (issue 10, item 3): the README's table of the
+steps of ``POST /v1/games/{id}/moves`` and ``GET /v1/games/{id}``.
+
+The app runs in-process (Flask's test client: no sockets, no gunicorn) on a
+throwaway Redis, rate limiting on as in production. Every Redis round trip is
+counted at the connection (``Connection.send_packed_command``: one per
+command or pipeline), and each step's time is its cumulative time under
+cProfile per request — relative sizes, since cProfile slows pure Python more
+than it slows waiting on a socket.
+
+    python -m bench steps
+"""
+from __future__ import annotations
+
+import cProfile
+import pstats
+import time
+from collections import Counter
+from typing import Any, Callable, Iterator
+
+import redis
+from redis.connection import Connection
+
+from referee.app import create_app
+from referee.engine.rng import Rng
+from referee.games import registry
+from referee.redis_server import free_port, start
+
+#: (step, how to find it in the profile: (file suffix, function name))
+STEPS: dict[str, list[tuple[str, str, str]]] = {
+    "move": [
+        ("rate limiter (Flask-Limiter, moving window in Redis)", "flask_limiter/_extension.py", "_check_request_limit"),
+        ("body parsed and validated (marshmallow)", "referee/api/context.py", "json_body"),
+        ("token checked (sha256, cached seat hashes)", "referee/service.py", "seat_of"),
+        ("move schema checked (jsonschema)", "referee/engine/base.py", "check_move"),
+        ("rules decide and fold", "referee/engine/base.py", "decide_and_fold"),
+        ("platform events (record.move: seals opened, result)", "referee/engine/record.py", "move"),
+        ("envelopes hashed (salts, commitments, chain)", "referee/service.py", "_envelopes"),
+        ("append script (one EVALSHA: version check, events, head, idempotency)",
+         "referee/store/redis_store.py", "append"),
+        ("events announced to waiters and bots (_notify)", "referee/service.py", "_notify"),
+        ("metrics (prometheus counters, histogram)", "referee/app.py", "record"),
+    ],
+    "view": [
+        ("rate limiter (Flask-Limiter, moving window in Redis)", "flask_limiter/_extension.py", "_check_request_limit"),
+        ("head read (one HMGET) and cache check", "referee/service.py", "load"),
+        ("token checked (sha256, cached seat hashes)", "referee/service.py", "seat_of"),
+        ("view encoded (public part once per version, seat part per request)",
+         "referee/engine/encoded_views.py", "encoded_view"),
+        ("metrics (prometheus counters, histogram)", "referee/app.py", "record"),
+    ],
+}
+
+
+class _Counting:
+    """Counts the commands written to Redis, by their first word."""
+
+    def __init__(self) -> None:
+        self.commands: Counter[str] = Counter()
+        self.round_trips = 0
+        self._original = Connection.send_packed_command
+
+    def __enter__(self) -> "_Counting":
+        counting = self
+
+        def send(conn: Connection, command: Any, check_health: bool = True) -> None:
+            counting.round_trips += 1
+            parts = command if isinstance(command, list) else [command]
+            for part in parts:
+                raw = bytes(part)
+                if raw.startswith(b"*"):  # RESP arrays: count each command of a pipeline
+                    for chunk in raw.split(b"\r\n*")[0:]:
+                        words = chunk.split(b"\r\n")
+                        if len(words) > 2:
+                            counting.commands[words[2].decode(errors="replace").upper()] += 1
+            counting._original(conn, command, check_health)
+
+        Connection.send_packed_command = send  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        Connection.send_packed_command = self._original  # type: ignore[method-assign]
+
+
+def _server() -> Iterator[tuple[Any, redis.Redis]]:
+    port = free_port()
+    proc = start(port, None)
+    try:
+        client = redis.Redis(port=port)
+        app = create_app({"REDIS": client, "ENQUEUE_JOBS": False, "RATE_LIMIT": "100000/100000"})
+        yield app, client
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def _cumulative(profile: cProfile.Profile, suffix: str, name: str) -> float:
+    stats = pstats.Stats(profile)
+    total = 0.0
+    for (path, _line, func), row in stats.stats.items():  # type: ignore[attr-defined]
+        if func == name and path.endswith(suffix):
+            total += row[3]
+    return total
+
+
+def run(requests: int = 300) -> dict[str, Any]:
+    rs = registry.get("bang")
+    out: dict[str, Any] = {}
+    for app, _client in _server():
+        http = app.test_client()
+        game = http.post("/v1/games", json={"ruleset": "bang", "players": 7, "seed": "steps"}).get_json()
+        tokens = [s["token"] for s in game["seats"]]
+        pick = Rng(b"steps")
+
+        def one_move() -> None:
+            view = http.get(f"/v1/games/{game['id']}", headers={"Authorization": f"Bearer {tokens[0]}"}).get_json()
+            seat = min(view["to_act"]) if view["to_act"] else None
+            if seat is None:
+                raise RuntimeError("the bench game ended or waits on a timeout")
+            own = http.get(f"/v1/games/{game['id']}",
+                           headers={"Authorization": f"Bearer {tokens[seat]}"}).get_json()
+            moves = own["legal_moves"]
+            r = http.post(f"/v1/games/{game['id']}/moves", json={"move": moves[pick.below(len(moves))]},
+                          headers={"Authorization": f"Bearer {tokens[seat]}"})
+            assert r.status_code == 201, r.get_json()
+
+        for _ in range(5):
+            one_move()
+        seat_view = lambda: http.get(f"/v1/games/{game['id']}",  # noqa: E731
+                                     headers={"Authorization": f"Bearer {tokens[1]}"})
+
+        def prepared_move() -> Callable[[], Any]:
+            view = http.get(f"/v1/games/{game['id']}", headers={"Authorization": f"Bearer {tokens[0]}"}).get_json()
+            if not view["to_act"]:
+                raise RuntimeError("the bench game waits on a timeout")
+            seat = min(view["to_act"])
+            own = http.get(f"/v1/games/{game['id']}", headers={"Authorization": f"Bearer {tokens[seat]}"}).get_json()
+            move = own["legal_moves"][pick.below(len(own["legal_moves"]))]
+            return lambda: http.post(f"/v1/games/{game['id']}/moves", json={"move": move},
+                                     headers={"Authorization": f"Bearer {tokens[seat]}"})
+
+        for name, count in (("view", requests), ("move", requests // 3)):
+            profile = cProfile.Profile()
+            counting = _Counting()
+            wall = 0.0
+            done = 0
+            for _ in range(count):
+                call = seat_view if name == "view" else prepared_move()
+                if name == "move" and rs.result(app.extensions["referee.service"].load(game["id"]).state):
+                    break
+                with counting:
+                    t = time.perf_counter()
+                    profile.enable()
+                    call()
+                    profile.disable()
+                    wall += time.perf_counter() - t
+                done += 1
+                if name == "move" and app.extensions["referee.service"].load(game["id"]).status != "active":
+                    break
+            total = _cumulative(profile, "flask/app.py", "wsgi_app")
+            steps = [(label, _cumulative(profile, suffix, func) / done * 1e6) for label, suffix, func in STEPS[name]]
+            out[name] = {"requests": done, "round_trips": counting.round_trips / done,
+                         "commands": {k: v / done for k, v in counting.commands.most_common()},
+                         "total_us": total / done * 1e6, "wall_us": wall / done * 1e6, "steps": steps}
+    return out
+
+
+def report(r: dict[str, Any]) -> None:
+    print("Where a request's time goes (in-process, cProfile cumulative µs per request; Redis round trips counted)")
+    for name, title in (("move", "POST /v1/games/{id}/moves (7-player BANG!)"),
+                        ("view", "GET /v1/games/{id} with a seat token (7-player BANG!)")):
+        row = r[name]
+        commands = ", ".join(f"{k} {v:.2g}" for k, v in row["commands"].items())
+        print(f"  {title}: {row['round_trips']:.2f} Redis round trips per request ({commands}); "
+              f"{row['total_us']:.0f} µs in the app under the profiler")
+        for label, us in row["steps"]:
+            print(f"    {us:8.0f} µs  {label}")
+        rest = row["total_us"] - sum(us for _, us in row["steps"])
+        print(f"    {rest:8.0f} µs  the rest: Flask and werkzeug (request, routing, response), hooks, CORS")
+
+
+if __name__ == "__main__":
+    report(run())
