@@ -201,7 +201,7 @@ def run_readers(seconds: float = 12.0, rounds: int = 4) -> dict[str, Any]:
     ``rounds`` windows so that all three see the same machine. The referee runs
     with its rate limiter on (at a limit it never reaches), as in production."""
     with live_server(extra_args=["--app", "bench.trivial:app"], ready_path="/") as (trivial_url, _), \
-            live_server(rate_limit="1000000/1000000") as (url, _):
+            live_server(rate_limit=os.environ.get("BENCH_RATE_LIMIT", "1000000/1000000")) as (url, _):
         game_id, tokens = _view_game(url)
         _load(_trivial_worker, trivial_url, 0.5)  # warm up
         _load(_seat_view_worker, url, 0.5, game_id, tokens)

@@ -29,7 +29,8 @@ from referee.redis_server import free_port, start
 #: (step, how to find it in the profile: (file suffix, function name))
 STEPS: dict[str, list[tuple[str, str, str]]] = {
     "move": [
-        ("rate limiter (Flask-Limiter, moving window in Redis)", "flask_limiter/_extension.py", "_check_request_limit"),
+        ("rate limiter: one round trip (window script; failed-auth window tested)", "referee/ratelimit.py",
+         "before"),
         ("body parsed and validated (marshmallow)", "referee/api/context.py", "json_body"),
         ("token checked (sha256, cached seat hashes)", "referee/service.py", "seat_of"),
         ("move schema checked (jsonschema)", "referee/engine/base.py", "check_move"),
@@ -42,8 +43,9 @@ STEPS: dict[str, list[tuple[str, str, str]]] = {
         ("metrics (prometheus counters, histogram)", "referee/app.py", "record"),
     ],
     "view": [
-        ("rate limiter (Flask-Limiter, moving window in Redis)", "flask_limiter/_extension.py", "_check_request_limit"),
-        ("head read (one HMGET) and cache check", "referee/service.py", "load"),
+        ("rate limiter and the game's head: one round trip (window script + HMGET pipelined)",
+         "referee/ratelimit.py", "before"),
+        ("cache check (the head came with the limiter)", "referee/service.py", "load"),
         ("token checked (sha256, cached seat hashes)", "referee/service.py", "seat_of"),
         ("view encoded (public part once per version, seat part per request)",
          "referee/engine/encoded_views.py", "encoded_view"),

@@ -99,7 +99,7 @@ def _register_cors(app: Flask) -> None:
 
 
 def _register_rate_limit(app: Flask) -> None:
-    """Flask-Limiter on the app's Redis, keyed on the verified caller, failed
+    """Moving windows on the app's Redis, keyed on the verified caller, failed
     authentication counted per address; the client address honours
     ``REFEREE_TRUSTED_PROXIES`` (see ``referee.ratelimit``)."""
     ratelimit.trust_proxies(app)

@@ -1,5 +1,9 @@
-"""Rate limiting (HTTP 429) with Flask-Limiter, counted in the app's Redis so
-the limit holds across referee processes and machines.
+"""Rate limiting (HTTP 429): moving windows counted in the app's Redis so the
+limit holds across referee processes and machines. The settings use the
+`limits` library's notation and its moving-window algorithm; the window is
+one Lua script (``store/window.lua``) so that the check, the count and a
+view's read of the game's head share one round trip (README, "Performance":
+Flask-Limiter took two round trips before the handler's own).
 
 Who is counted is the caller's *verified* identity: a seat token of the game
 in the URL, a bot's secret on that bot's route, a tournament's cancel token
@@ -34,19 +38,20 @@ import math
 import os
 import re
 import threading
-import time
 from collections import OrderedDict
-from typing import Any, Callable, cast
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Callable
 
 import limits
 import redis
 from flask import Flask, Response, current_app, g, request
-from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded, RequestLimit
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee.api.context import QUERY_TOKEN_ENDPOINTS, service
 from referee.engine.protocol import RefereeError
-from referee.store import sha256_hex
+from referee.store import EventStore, sha256_hex
+from referee.store.redis_store import Head
 
 DEFAULT = "50/100"
 DEFAULT_AUTH_FAIL = "10/minute"
@@ -204,45 +209,107 @@ def auth_failed(response: Response) -> bool:
 
 
 # -- the limiter ------------------------------------------------------------------
-def _refusal(detail: str) -> Callable[[RequestLimit], Response]:
-    def refuse(limit: RequestLimit) -> Response:
-        from referee.app import problem
-        wait = max(0.001, limit.window[0] - time.time())
-        response = problem(429, "rate_limited", f"{detail}: retry in {wait:.2f} s", retry_after=round(wait, 3))
-        response.headers["Retry-After"] = str(max(1, math.ceil(wait)))
+@dataclass(frozen=True)
+class Windows:
+    """Moving windows of one setting (``20/second;600/minute`` is two), as
+    the script's arguments."""
+
+    items: tuple[tuple[int, int], ...]  # (amount, window in ms)
+
+    @classmethod
+    def of(cls, setting: str | None) -> "Windows | None":
+        if setting is None:
+            return None
+        return cls(tuple((item.amount, int(item.get_expiry() * 1000)) for item in limits.parse_many(setting)))
+
+    def keys(self, prefix: str, who: str) -> list[str]:
+        # one hash tag per caller: a caller's windows live in one cluster slot
+        return [f"{prefix}:{{{who}}}:{amount}:{ms}" for amount, ms in self.items]
+
+    def args(self, mode: str) -> list[Any]:
+        return [mode, *(n for pair in self.items for n in pair)]
+
+
+class RateLimiter:
+    """The caller's windows hit, the address's failed-authentication windows
+    tested (when the request carries a credential), and — for a game's view —
+    the game's head read, all in one round trip (a pipeline of the window
+    script and an ``HMGET``); a failed authentication is counted after the
+    response, in a round trip of its own (README, "Performance")."""
+
+    def __init__(self, client: Any, general: Windows, auth: Windows | None) -> None:
+        self.client, self.general, self.auth = client, general, auth
+        self.window = client.register_script(
+            resources.files("referee.store").joinpath("window.lua").read_text())
+        self.hashes = TokenHashes()
+        self.caller = caller_key(self.hashes)
+
+    def before(self) -> Response | None:
+        if request.endpoint in UNLIMITED:
+            return None
+        tested = self.auth is not None and carries_credential()
+        game_id = (request.view_args or {}).get("game_id") if request.endpoint in PREFETCH_HEAD else None
+        try:
+            replies = self._round_trip(tested, game_id)
+        except redis.exceptions.NoScriptError:  # a restarted or flushed Redis: load it, once
+            self.client.script_load(self.window.script)
+            replies = self._round_trip(tested, game_id)
+        if game_id is not None:
+            g.prefetched_head = (game_id, EventStore.parse_head(replies.pop()))
+        if tested and not int(replies[0][0]):
+            return _refusal("too many failed authentications from this address", replies[0])
+        if not int(replies[-1][0]):
+            return _refusal("too many requests", replies[-1])
+        return None
+
+    def _round_trip(self, tested: bool, game_id: Any) -> list[Any]:
+        """One pipeline: ``EVALSHA`` straight (a ``Script`` in a pipeline asks
+        ``SCRIPT EXISTS`` first, a round trip of its own), the address's
+        failed-authentication windows tested, the caller's windows hit, the head."""
+        pipe = self.client.pipeline(transaction=False)
+        if tested:
+            assert self.auth is not None
+            keys = self.auth.keys("referee:auth-failures", address_key())
+            pipe.evalsha(self.window.sha, len(keys), *keys, *self.auth.args("test"))
+        keys = self.general.keys("referee:calls", self.caller())
+        pipe.evalsha(self.window.sha, len(keys), *keys, *self.general.args("hit"))
+        if game_id is not None:
+            EventStore.queue_head(pipe, str(game_id))
+        return list(pipe.execute())
+
+    def after(self, response: Response) -> Response:
+        if self.auth is not None and request.endpoint not in UNLIMITED and carries_credential() \
+                and auth_failed(response):
+            self.window(keys=self.auth.keys("referee:auth-failures", address_key()), args=self.auth.args("hit"))
         return response
-    return refuse
 
 
-def install(app: Flask, client: Any) -> Limiter | None:
+#: routes whose handler reads the game's head: the limiter's round trip reads it for them
+PREFETCH_HEAD = frozenset({"games.view_game"})
+
+
+def prefetched_head(game_id: str) -> Head | None:
+    """The head the limiter read for ``game_id`` in this request, if it did
+    (``None``: read it yourself)."""
+    found = g.get("prefetched_head")
+    return found[1] if found is not None and found[0] == game_id else None
+
+
+def _refusal(detail: str, reply: Any) -> Response:
+    from referee.app import problem
+    _allowed, reset_ms, now_ms = (int(x) for x in reply)
+    wait = max(0.001, (reset_ms - now_ms) / 1000)
+    response = problem(429, "rate_limited", f"{detail}: retry in {wait:.2f} s", retry_after=round(wait, 3))
+    response.headers["Retry-After"] = str(max(1, math.ceil(wait)))
+    return response
+
+
+def install(app: Flask, client: Any) -> RateLimiter | None:
     """Limit ``app`` (see the module doc); ``client`` is the app's Redis."""
-    general = parse(_setting(app, "RATE_LIMIT", DEFAULT))
+    general = Windows.of(parse(_setting(app, "RATE_LIMIT", DEFAULT)))
     if general is None:
         return None
-    auth = parse(_setting(app, "AUTH_FAIL_LIMIT", DEFAULT_AUTH_FAIL))
-    hashes = TokenHashes()
-    app_limits: list[str | Callable[[], str] | ApplicationLimit] = [ApplicationLimit(
-        general, key_function=caller_key(hashes), scope="calls", on_breach=_refusal("too many requests"))]
-    if auth is not None:
-        app_limits.append(ApplicationLimit(
-            auth, key_function=address_key, scope="auth-failures", exempt_when=lambda: not carries_credential(),
-            deduct_when=auth_failed, on_breach=_refusal("too many failed authentications from this address")))
-    limiter = Limiter(
-        caller_key(hashes), application_limits=app_limits, strategy="moving-window",
-        storage_uri="redis://", storage_options=cast(dict[str, str | int], {"connection_pool": client.connection_pool}),
-        key_prefix="referee", request_identifier=lambda: request.endpoint or "unrouted",
-        headers_enabled=False, swallow_errors=False)
-    limiter.request_filter(lambda: request.endpoint in UNLIMITED)
-    limiter.init_app(app)
-    app.register_error_handler(RateLimitExceeded, _limited)
+    limiter = RateLimiter(client, general, Windows.of(parse(_setting(app, "AUTH_FAIL_LIMIT", DEFAULT_AUTH_FAIL))))
+    app.before_request(limiter.before)
+    app.after_request(limiter.after)
     return limiter
-
-
-def _limited(err: RateLimitExceeded) -> Response:
-    """The problem response built at the breach (or a plain one, should building it have failed)."""
-    if isinstance(err.response, Response):
-        return err.response
-    from referee.app import problem
-    response = problem(429, "rate_limited", "too many requests: retry later", retry_after=1)
-    response.headers["Retry-After"] = "1"
-    return response

@@ -25,6 +25,7 @@ from referee.engine.protocol import (Event, GameConfig, Json, Move, RefereeError
 from referee.engine.rng import Rng
 from referee.scheduling import Change
 from referee.store import EventStore
+from referee.store.redis_store import Head
 from referee.store.bots import BotDirectory
 
 #: the idempotency scope of every move a worker submits (timeouts, bots, turn
@@ -212,9 +213,11 @@ class GameService:
             raise ApiError(422, "bot_ruleset", f"bot {bot} is registered for {found[0]['rulesets']}, not {ruleset}")
 
     # -- loading --------------------------------------------------------------
-    def load(self, game_id: str) -> Game:
-        """The game at its latest version: cached state plus any newer events."""
-        head = self.store.head(game_id)
+    def load(self, game_id: str, head: Head | None = None) -> Game:
+        """The game at its latest version: cached state plus any newer events.
+        ``head``: the game's head if the caller read it already this request
+        (the rate limiter reads it in its own round trip)."""
+        head = head if head is not None else self.store.head(game_id)
         if head is None:
             raise not_found(game_id)
         version, last_hash, rng, status, last_at = head
@@ -417,11 +420,11 @@ class GameService:
         return out, prev
 
     # -- reading --------------------------------------------------------------
-    def view(self, game_id: str, token: str | None) -> bytes:
+    def view(self, game_id: str, token: str | None, head: Head | None = None) -> bytes:
         """The encoded view ``token``'s seat (none: a spectator) is sent; the
         public part is encoded once per version for every reader
-        (``referee.engine.encoded_views``)."""
-        game = self.load(game_id)
+        (``referee.engine.encoded_views``). ``head`` as for ``load``."""
+        game = self.load(game_id, head)
         seat = self.seat_of(game, token)
         return encoded_view(game.ruleset, game.state, seat, active=game.status == "active",
                             envelope=self._envelope_of(game), key=(game.id, game.version, game.header_hash))

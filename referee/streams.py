@@ -10,7 +10,7 @@ stream (``LEASE_S``), so nothing has to renew them.
 ``REFEREE_STREAMS_PER_CLIENT`` (default 64) caps one client address;
 ``REFEREE_STREAMS_MAX`` (default 4000) caps the whole deployment; ``off``
 lifts either. No maintained library keeps a counting semaphore with leases
-in Redis (redis-py has a lock, Flask-Limiter counts requests, not open
+in Redis (redis-py has a lock, the rate limiter counts requests, not open
 ones), so this is one short Lua script.
 """
 from __future__ import annotations

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, request, stream_with_context
 from referee import reading, streams
 from referee.api.context import bearer_token, idempotency_key, is_admin, json_body, query, service
 from referee.audit import audit_lines
+from referee.ratelimit import prefetched_head
 from referee.errors import ApiError
 from referee.schemas import CreateGame, EventsQuery, MoveRequest, ReplayQuery
 from referee.store.clients import REDIS_UNAVAILABLE
@@ -31,7 +32,7 @@ def create_game() -> tuple[Json, int]:
 
 @bp.get("/<game_id>")
 def view_game(game_id: str) -> Response:
-    return Response(service().view(game_id, bearer_token()), mimetype="application/json")
+    return Response(service().view(game_id, bearer_token(), prefetched_head(game_id)), mimetype="application/json")
 
 
 @bp.post("/<game_id>/moves")

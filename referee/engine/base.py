@@ -10,7 +10,7 @@ from referee.engine.protocol import (
     Event, GameConfig, IllegalMove, InvalidSetup, Json, MalformedMove, Move, OutOfTurn, Seat,
 )
 from referee.engine.rng import Rng
-from referee.engine.schema import first_refusal
+from referee.engine.schema import first_refusal, known_valid
 
 
 #: the system's own command (``decide_and_fold``), well-formed in every ruleset
@@ -88,7 +88,10 @@ class RulesetBase(ABC):
             kind = move.get("type") if isinstance(move, dict) else None
             raise MalformedMove("malformed_move", detail=f"unknown move type {kind!r}; one of "
                                 f"{', '.join(sorted(self.move_schemas))}")
-        refused = first_refusal(self.move_schemas[move["type"]], move, f"a {move['type']} move")
+        schema = self.move_schemas[move["type"]]
+        if known_valid(schema, move):
+            return
+        refused = first_refusal(schema, move, f"a {move['type']} move")
         if refused is not None:
             raise MalformedMove("malformed_move", rule=refused[0], detail=refused[1])
 

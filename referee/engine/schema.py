@@ -3,6 +3,7 @@
 the first refusal, one way to write a closed object."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -50,3 +51,27 @@ def first_refusal(schema: Json, value: Any, root: str) -> tuple[str | None, str]
     rule = props.get(name, {}).get("x-rule", schema.get("x-rule")) if name is not None else schema.get("x-rule")
     where = ".".join([root, *(str(p) for p in error.path)]) if error.path else root
     return rule, f"{where}: {error.message}"
+
+
+#: values already found valid, by (schema object, canonical text): the same
+#: few moves come again and again; only valid ones are kept, and few
+_valid: dict[tuple[int, str], Json] = {}
+
+
+def known_valid(schema: Json, value: Any) -> bool:
+    """Whether ``value`` matches ``schema``, remembered for the values that do
+    (a bounded memo; a refused value is always checked afresh, so its
+    refusal names its rule every time)."""
+    try:
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return first_refusal(schema, value, "value") is None
+    key = (id(schema), text)
+    if _valid.get(key) is schema:
+        return True
+    if not validator(schema).is_valid(value):
+        return False
+    if len(_valid) >= 4096:
+        _valid.clear()
+    _valid[key] = schema
+    return True

@@ -22,6 +22,11 @@ class AppendResult:
     record: bytes | None = None
 
 
+#: a game's head: (version, last_hash, rng position, status, last receipt time)
+Head = tuple[int, str, int, str, int]
+HEAD_FIELDS = ("version", "last_hash", "rng", "status", "last_at")
+
+
 def _keys(game_id: str) -> tuple[str, str, str]:
     tag = f"game:{{{game_id}}}"
     return f"{tag}:events", f"{tag}:meta", f"{tag}:secret"
@@ -79,11 +84,20 @@ class EventStore:
             return None
         return {k.decode(): v.decode() for k, v in raw.items()}
 
-    def head(self, game_id: str) -> tuple[int, str, int, str, int] | None:
+    def head(self, game_id: str) -> Head | None:
         """(version, last_hash, rng position, status, last receipt time) in one round trip."""
+        return self.parse_head(self.queue_head(self.redis, game_id))
+
+    @staticmethod
+    def queue_head(pipe: Any, game_id: str) -> Any:
+        """Ask ``pipe`` (a client, or a pipeline that reads it with other
+        commands in one round trip) for a game's head; ``parse_head`` reads the reply."""
         _, meta_key, _ = _keys(game_id)
-        version, last_hash, rng, status, last_at = self.redis.hmget(
-            meta_key, "version", "last_hash", "rng", "status", "last_at")
+        return pipe.hmget(meta_key, *HEAD_FIELDS)
+
+    @staticmethod
+    def parse_head(reply: Any) -> Head | None:
+        version, last_hash, rng, status, last_at = reply
         if version is None:
             return None
         return int(version), last_hash.decode(), int(rng), status.decode(), int(last_at or 0)

@@ -230,3 +230,51 @@ def test_access_logs_never_print_a_token_from_the_query_string() -> None:
     printed = repr(atoms)
     assert "s3cr3t" not in printed and "t0p" not in printed
     assert "after=3&token=[redacted]" in atoms["r"] and atoms["q"] == "after=3&token=[redacted]"
+
+
+# -- issue 10: the limiter's round trip also reads a view's head --------------------
+def _round_trips(monkeypatch: Any, call: Any) -> int:
+    from redis.connection import Connection
+    sent: list[int] = []
+    original = Connection.send_packed_command
+
+    def counting(self: Any, command: Any, check_health: bool = True) -> None:
+        sent.append(1)
+        original(self, command, check_health)
+    monkeypatch.setattr(Connection, "send_packed_command", counting)
+    try:
+        call()
+    finally:
+        monkeypatch.setattr(Connection, "send_packed_command", original)
+    return len(sent)
+
+
+def test_a_seat_view_is_one_redis_round_trip_and_a_move_two(redis_client: Any, monkeypatch: Any) -> None:
+    client = limited_app(redis_client, RATE_LIMIT="1000/1000", AUTH_FAIL_LIMIT="10/minute").test_client()
+    game = create(client, players=3)
+    seat = view(client, game)["to_act"][0]
+    token = game["seats"][seat]["token"]
+    legal = view(client, game, seat)["legal_moves"]  # warms the process's caches (state, token hashes)
+    r: list[Any] = []
+    assert _round_trips(monkeypatch, lambda: r.append(view(client, game, seat))) == 1
+    assert r[0]["seat"] == seat and r[0]["legal_moves"] == legal
+    assert _round_trips(monkeypatch, lambda: r.append(move(client, game, seat, legal[0]))) == 2
+    assert r[1].status_code == 201
+    # the head the limiter read is the latest: the view after the move shows its version
+    after = view(client, game, seat)
+    assert after["version"] == r[1].get_json()["version"]
+    assert client.get(f"/v1/games/{game['id']}", headers=auth(token)).get_json()["version"] == after["version"]
+
+
+def test_a_restarted_redis_gets_the_window_script_again(redis_client: Any) -> None:
+    client = limited_app(redis_client, RATE_LIMIT="0.001/3").test_client()
+    assert client.get("/v1/rulesets").status_code == 200
+    redis_client.script_flush()
+    assert [client.get("/v1/rulesets").status_code for _ in range(3)] == [200, 200, 429]
+
+
+def test_a_missing_game_is_a_404_when_the_limiter_read_its_head(redis_client: Any) -> None:
+    client = limited_app(redis_client, RATE_LIMIT="1000/1000").test_client()
+    r = client.get("/v1/games/nope", headers=auth("junk"))
+    assert r.status_code in (401, 404) and r.mimetype == "application/problem+json"
+    assert client.get("/v1/games/nope").status_code == 404
