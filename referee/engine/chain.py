@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 from typing import Any, Mapping, Sequence
+
+from referee.engine.jsonenc import canonical, canonical_bytes
 
 #: the log format this referee writes and the verifier reads (the header's ``log_format``)
 LOG_FORMAT = 2
@@ -29,9 +30,8 @@ LOG_FORMAT = 2
 LINK_FIELDS = ("seq", "type", "actor", "at", "commit", "prev")
 
 
-def canonical(obj: Any) -> str:
-    """DESIGN.md's canonical JSON: sorted keys, ``(",", ":")`` separators, UTF-8 as is."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+__all__ = ["LINK_FIELDS", "LOG_FORMAT", "bot_seed", "canonical", "canonical_bytes", "commitment", "envelope",
+           "event_salt", "header_hash", "link_hash", "secret_salt", "sha256_hex", "verify_received"]
 
 
 def sha256_hex(text: str | bytes) -> str:
@@ -39,7 +39,7 @@ def sha256_hex(text: str | bytes) -> str:
 
 
 def _hmac_hex(seed: str, label: str) -> str:
-    return hmac.new(seed.encode(), label.encode(), hashlib.sha256).hexdigest()
+    return hmac.digest(seed.encode(), label.encode(), "sha256").hex()
 
 
 def event_salt(seed: str, seq: int) -> str:
@@ -60,18 +60,19 @@ def bot_seed(seed: str, seat: int, version: int) -> str:
 
 
 def commitment(salt: str, value: Any) -> str:
-    """``sha256_hex(salt + canonical(value))``."""
-    return sha256_hex(salt + canonical(value))
+    """``sha256_hex(salt + canonical(value))``, hashed as bytes."""
+    return hashlib.sha256(salt.encode() + canonical_bytes(value)).hexdigest()
 
 
 def header_hash(header: Mapping[str, Any]) -> str:
-    return sha256_hex(canonical(header))
+    return hashlib.sha256(canonical_bytes(header)).hexdigest()
 
 
 def link_hash(event: Mapping[str, Any]) -> str:
     """``sha256_hex(prev + canonical(link))`` over the chained fields only."""
-    link = {name: event[name] for name in LINK_FIELDS}
-    return sha256_hex(str(event["prev"]) + canonical(link))
+    link = {"seq": event["seq"], "type": event["type"], "actor": event["actor"], "at": event["at"],
+            "commit": event["commit"], "prev": event["prev"]}  # LINK_FIELDS
+    return hashlib.sha256(str(event["prev"]).encode() + canonical_bytes(link)).hexdigest()
 
 
 def envelope(seed: str, seq: int, type_: str, data: Mapping[str, Any], actor: int | None, at: int,

@@ -58,6 +58,9 @@ _LONG_DIGITS = re.compile(r"[0-9]{19}")
 _LONG_DIGITS_B = re.compile(rb"[0-9]{19}")
 
 
+_orjson_dumps = orjson.dumps
+
+
 class _Fallback(Exception):
     """orjson met a value it would not encode as the standard library does."""
 
@@ -80,10 +83,12 @@ def canonical_bytes(obj: Any) -> bytes:
     """``canonical(obj)`` encoded in UTF-8 (what the chain hashes); a lone
     surrogate raises ``UnicodeEncodeError``, as ``canonical(obj).encode()`` does."""
     try:
-        out = orjson.dumps(obj, default=_refuse, option=_SORTED)
+        out = _orjson_dumps(obj, default=_refuse, option=_SORTED)
     except (orjson.JSONEncodeError, _Fallback):
         return _std_canonical(obj).encode()
-    return out if _same_as_std(obj, out) else _std_canonical(obj).encode()
+    if b"null" in out or b"." in out or b"e+" in out or b"e-" in out:  # most values have none of these
+        return out if _same_as_std(obj, out) else _std_canonical(obj).encode()
+    return out
 
 
 def canonical(obj: Any) -> str:
