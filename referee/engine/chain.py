@@ -31,7 +31,7 @@ LINK_FIELDS = ("seq", "type", "actor", "at", "commit", "prev")
 
 
 __all__ = ["LINK_FIELDS", "LOG_FORMAT", "bot_seed", "canonical", "canonical_bytes", "commitment", "envelope",
-           "event_salt", "header_hash", "link_hash", "secret_salt", "sha256_hex", "verify_received"]
+           "event_salt", "event_salts", "header_hash", "link_hash", "secret_salt", "sha256_hex", "verify_received"]
 
 
 def sha256_hex(text: str | bytes) -> str:
@@ -45,6 +45,12 @@ def _hmac_hex(seed: str, label: str) -> str:
 def event_salt(seed: str, seq: int) -> str:
     """The salt of event ``seq``: ``HMAC-SHA256(seed, "event:<seq>")`` hex."""
     return _hmac_hex(seed, f"event:{seq}")
+
+
+def event_salts(seed: str, count: int) -> list[str]:
+    """``[event_salt(seed, seq) for seq in 1..count]``, the key encoded once."""
+    key = seed.encode()
+    return [hmac.digest(key, b"event:%d" % seq, "sha256").hex() for seq in range(1, count + 1)]
 
 
 def secret_salt(seed: str, name: str) -> str:

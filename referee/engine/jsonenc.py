@@ -16,14 +16,13 @@ hypothesis over arbitrary JSON values):
 * an integer outside ``[-2**63, 2**64)``, a key that is not a string
   (``{1: …}``, ``{None: …}``), a string with a lone surrogate, nesting deeper
   than orjson's 255 levels, a subclass of ``str``/``int``/``dict``/``list``,
-  a dataclass or a datetime: orjson refuses them (raises, or hands them to
-  ``default``, which refuses) and the standard library encodes them (or
-  raises its own ``TypeError``/``ValueError``);
+  a dataclass or a datetime: orjson refuses them (raises) and the standard
+  library encodes them (or raises its own ``TypeError``/``ValueError``);
 * a float: orjson and ``repr`` agree on the digits but not always on the
   notation (``1e-05`` against ``0.00001``, ``1e-07`` against ``1e-7``), and
   orjson writes ``NaN``/``Infinity`` as ``null``. A float is seen in
-  orjson's output (a number token with ``.`` or ``e``, after a cheap byte
-  test); a ``null`` is decoded back and compared with the value, which
+  orjson's output (a number token with ``.`` or ``e``, after cheap byte
+  tests); a ``null`` is decoded back and compared with the value, which
   tells a ``None`` from a non-finite float.
 
 Values that are not JSON types (an ``Enum`` or ``UUID`` that orjson encodes
@@ -58,59 +57,63 @@ _LONG_DIGITS = re.compile(r"[0-9]{19}")
 _LONG_DIGITS_B = re.compile(rb"[0-9]{19}")
 
 
-_orjson_dumps = orjson.dumps
+_JSONEncodeError = orjson.JSONEncodeError
 
 
-class _Fallback(Exception):
-    """orjson met a value it would not encode as the standard library does."""
-
-
-def _refuse(obj: Any) -> Any:
-    raise _Fallback
+def _suspect(out: bytes) -> bool:
+    """Whether orjson's ``out`` may hold a float (written ``1.5``, ``1e+16``,
+    ``1e-7``) or a non-finite one (written ``null``): ``46 in out`` ('.'),
+    a byte test, costs a tenth of a search for ``b"e-"`` here, so those
+    searches run only after their first byte ('-', 'u') is found."""
+    return 46 in out or 43 in out or (45 in out and b"e-" in out) or (117 in out and b"null" in out)
 
 
 def _same_as_std(obj: Any, out: bytes) -> bool:
     """Whether orjson's ``out`` for ``obj`` is what the standard library
-    writes, given orjson did not refuse ``obj``: no float token, and every
-    ``null`` a ``None`` (not a non-finite float, which orjson writes so)."""
-    if b"." in out or b"e+" in out or b"e-" in out:  # cheap: most values have neither
+    writes, given orjson did not refuse ``obj`` and ``_suspect(out)``: no
+    float token, and every ``null`` a ``None`` (not a non-finite float)."""
+    if 46 in out or 43 in out or b"e-" in out:
         if out[0] in _NUMBER_START or _FLOAT_TOKEN.search(out) is not None:
             return False
     return b"null" not in out or orjson.loads(out) == obj
 
 
-def canonical_bytes(obj: Any) -> bytes:
+def canonical_bytes(obj: Any, _dumps: Any = orjson.dumps, _option: int = _SORTED) -> bytes:
     """``canonical(obj)`` encoded in UTF-8 (what the chain hashes); a lone
     surrogate raises ``UnicodeEncodeError``, as ``canonical(obj).encode()`` does."""
     try:
-        out = _orjson_dumps(obj, default=_refuse, option=_SORTED)
-    except (orjson.JSONEncodeError, _Fallback):
+        out: bytes = _dumps(obj, None, _option)
+    except _JSONEncodeError:  # a value orjson refuses (see the module's docstring)
         return _std_canonical(obj).encode()
-    if b"null" in out or b"." in out or b"e+" in out or b"e-" in out:  # most values have none of these
-        return out if _same_as_std(obj, out) else _std_canonical(obj).encode()
+    if _suspect(out) and not _same_as_std(obj, out):
+        return _std_canonical(obj).encode()
     return out
 
 
-def canonical(obj: Any) -> str:
+def canonical(obj: Any, _dumps: Any = orjson.dumps, _option: int = _SORTED) -> str:
     """DESIGN.md's canonical JSON: sorted keys, ``(",", ":")`` separators,
     UTF-8 as is — ``json.dumps(obj, sort_keys=True, separators=(",", ":"),
     ensure_ascii=False)``, character for character."""
     try:
-        out = orjson.dumps(obj, default=_refuse, option=_SORTED)
-    except (orjson.JSONEncodeError, _Fallback):
+        out: bytes = _dumps(obj, None, _option)
+    except _JSONEncodeError:
         return _std_canonical(obj)
-    return out.decode() if _same_as_std(obj, out) else _std_canonical(obj)
+    if _suspect(out) and not _same_as_std(obj, out):
+        return _std_canonical(obj)
+    return out.decode()
 
 
-def dumps(obj: Any) -> bytes:
+def dumps(obj: Any, _dumps: Any = orjson.dumps, _option: int = _AS_IS) -> bytes:
     """The compact JSON of ``obj`` in UTF-8, keys in insertion order:
     ``json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()``
     (responses, views, stored records). A lone surrogate raises ``UnicodeEncodeError``."""
     try:
-        out = orjson.dumps(obj, default=_refuse, option=_AS_IS)
-    except (orjson.JSONEncodeError, _Fallback):
+        out: bytes = _dumps(obj, None, _option)
+    except _JSONEncodeError:
         return _std_compact(obj).encode()
-    return out if _same_as_std(obj, out) else _std_compact(obj).encode()
+    if _suspect(out) and not _same_as_std(obj, out):
+        return _std_compact(obj).encode()
+    return out
 
 
 def loads(text: str | bytes | bytearray) -> Any:

@@ -125,7 +125,8 @@ class Ruleset(Protocol):
       a random choice (BANG! R43); default: ``[default_move]``;
     * ``secrets(state)`` -> ``{name: value}`` of what the deal hides (read
       right after setup), and ``public_secrets(state, dealt)`` -> the names
-      whose value everyone may see now: the service seals each secret at
+      in ``dealt`` whose value everyone may see now, each judged on its own
+      (``dealt`` holds only the secrets not opened yet): the service seals each secret at
       creation and opens a seal as soon as its secret is public; default:
       nothing sealed;
     * ``public_roles(state)`` -> each seat's role where everyone may see it
@@ -246,7 +247,10 @@ def newly_public(ruleset: Ruleset, state: Any, dealt: Json, opened: frozenset[st
     yet, sorted: the service opens their seals now, the audit expects it."""
     if not dealt:
         return []
-    return [name for name in sorted(ruleset.public_secrets(state, dealt) - opened) if name in dealt]
+    closed = {name: value for name, value in dealt.items() if name not in opened} if opened else dealt
+    if not closed:  # every seal opened: nothing left to ask
+        return []
+    return sorted(ruleset.public_secrets(state, closed) & closed.keys())
 
 
 def openings(ruleset: Ruleset, state: Any, dealt: Json, opened: frozenset[str], seed: str) -> Json:
