@@ -6,12 +6,11 @@ DESIGN.md)::
 
     json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
-``canonical`` gives exactly those characters, and ``dumps`` exactly those of
-``json.dumps(obj, separators=(",", ":"), ensure_ascii=False)`` (keys in
-insertion order), but both are computed by orjson, many times faster, and
-fall back to the standard library itself wherever orjson cannot give the same
-characters (``tests/engine/test_jsonenc.py`` holds them to it with
-hypothesis over arbitrary JSON values):
+``canonical`` (and ``canonical_bytes``, its UTF-8) gives exactly those
+characters, computed by orjson, many times faster, falling back to the
+standard library itself wherever orjson cannot give the same characters
+(``tests/unit/test_jsonenc.py`` holds it to that with hypothesis over
+arbitrary JSON values):
 
 * an integer outside ``[-2**63, 2**64)``, a key that is not a string
   (``{1: …}``, ``{None: …}``), a string with a lone surrogate, nesting deeper
@@ -24,6 +23,12 @@ hypothesis over arbitrary JSON values):
   orjson's output (a number token with ``.`` or ``e``, after cheap byte
   tests); a ``null`` is decoded back and compared with the value, which
   tells a ``None`` from a non-finite float.
+
+``dumps`` is what the API sends (views, responses; not hashed): compact,
+keys in insertion order, the standard library's compact form for every value
+without a float, and orjson's own where a float is (the same number, in
+JSON: ``NaN`` becomes ``null``, as the standard library's ``NaN`` is no JSON),
+unless orjson refuses the value: then the standard library's form, whole.
 
 Values that are not JSON types (an ``Enum`` or ``UUID`` that orjson encodes
 by value) are outside what is promised; nothing the referee encodes is one.
@@ -104,14 +109,16 @@ def canonical(obj: Any, _dumps: Any = orjson.dumps, _option: int = _SORTED) -> s
 
 
 def dumps(obj: Any, _dumps: Any = orjson.dumps, _option: int = _AS_IS) -> bytes:
-    """The compact JSON of ``obj`` in UTF-8, keys in insertion order:
-    ``json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()``
-    (responses, views, stored records). A lone surrogate raises ``UnicodeEncodeError``."""
+    """The compact JSON of ``obj`` in UTF-8, keys in insertion order, as the
+    API sends it (views, responses): ``json.dumps(obj, separators=(",", ":"),
+    ensure_ascii=False).encode()`` for every value without a float, the
+    standard library's where orjson refuses a value; a float in orjson's
+    notation (the same number: ``1e-7``, not ``1e-07``) and a non-finite one
+    as ``null`` (the standard library's ``NaN`` is no JSON). Not hashed: the
+    chain hashes ``canonical_bytes``. A lone surrogate raises ``UnicodeEncodeError``."""
     try:
         out: bytes = _dumps(obj, None, _option)
     except _JSONEncodeError:
-        return _std_compact(obj).encode()
-    if _suspect(out) and not _same_as_std(obj, out):
         return _std_compact(obj).encode()
     return out
 
