@@ -71,7 +71,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         CORS_ORIGINS=os.environ.get("REFEREE_CORS_ORIGINS", "*"),
     )
     app.config.update(config or {})
-    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.sort_keys = False
     client = app.config.get("REDIS") or connect(app.config["REDIS_URL"],
                                                 timeout_s=float(app.config["REDIS_TIMEOUT_S"]))
     scheduler = app.config["SCHEDULER"]
