@@ -14,10 +14,10 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from referee import bots
-import hashlib
+from hashlib import sha256
 
 from referee.engine import (LOG_FORMAT, bot_seed, canonical_bytes, event_salt, event_salts, header_hash,
-                            link_hash, sha256_hex)
+                            sha256_hex)
 from referee.engine.platform import MOVE, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED
 from referee.engine import record
 from referee.games import registry
@@ -128,10 +128,13 @@ def _check_chain(header: Json, recorded_hash: Any, envelopes: Sequence[Any], ope
                            f"position {pos} holds seq {env['seq']!r}: an event is missing, repeated or moved")
         if env["prev"] != prev:
             raise Diverged("hash_chain", pos, "prev", prev, env["prev"], f"event {pos} does not chain to its predecessor")
-        salt = env["salt"]
+        salt, commit = env["salt"], env["commit"]
         data = canonical_bytes(env["data"]) if isinstance(salt, str) else b""
-        opens = isinstance(salt, str) and hashlib.sha256(salt.encode() + data).hexdigest() == env["commit"]
-        linked = link_hash(env)
+        opens = isinstance(salt, str) and sha256(salt.encode() + data).hexdigest() == commit
+        # link_hash(env), inline: sha256_hex(prev + canonical(link))
+        linked = sha256(str(env["prev"]).encode() + canonical_bytes(
+            {"seq": env["seq"], "type": env["type"], "actor": env["actor"], "at": env["at"], "commit": commit,
+             "prev": env["prev"]})).hexdigest()
         if linked != env["hash"]:
             after = envelopes[pos] if pos < len(envelopes) else None
             if opens and (after is None or (isinstance(after, dict) and after.get("prev") == linked)):

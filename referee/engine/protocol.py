@@ -247,10 +247,18 @@ def newly_public(ruleset: Ruleset, state: Any, dealt: Json, opened: frozenset[st
     yet, sorted: the service opens their seals now, the audit expects it."""
     if not dealt:
         return []
-    closed = {name: value for name, value in dealt.items() if name not in opened} if opened else dealt
+    global _closed
+    last_dealt, last_opened, closed = _closed  # one game's moves come in a row with the same two
+    if last_dealt is not dealt or last_opened is not opened:
+        closed = {name: value for name, value in dealt.items() if name not in opened} if opened else dealt
+        _closed = (dealt, opened, closed)
     if not closed:  # every seal opened: nothing left to ask
         return []
     return sorted(ruleset.public_secrets(state, closed) & closed.keys())
+
+
+#: ``(dealt, opened, the secrets of dealt not in opened)`` of the last call (by identity)
+_closed: tuple[Json | None, frozenset[str] | None, Json] = (None, None, {})
 
 
 def openings(ruleset: Ruleset, state: Any, dealt: Json, opened: frozenset[str], seed: str) -> Json:
