@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from referee.engine.jsonenc import canonical, canonical_bytes
 
@@ -31,11 +31,35 @@ LINK_FIELDS = ("seq", "type", "actor", "at", "commit", "prev")
 
 
 __all__ = ["LINK_FIELDS", "LOG_FORMAT", "bot_seed", "canonical", "canonical_bytes", "commitment", "envelope",
-           "event_salt", "event_salts", "header_hash", "link_hash", "secret_salt", "sha256_hex", "verify_received"]
+           "event_salt", "event_salts", "header_hash", "keyed_hmac_sha256", "link_hash", "secret_salt", "sha256_hex",
+           "verify_received"]
 
 
 def sha256_hex(text: str | bytes) -> str:
     return hashlib.sha256(text.encode() if isinstance(text, str) else text).hexdigest()
+
+
+_IPAD = bytes(x ^ 0x36 for x in range(256))
+_OPAD = bytes(x ^ 0x5C for x in range(256))
+
+
+def keyed_hmac_sha256(key: bytes) -> Callable[[bytes], bytes]:
+    """``lambda msg: hmac.digest(key, msg, "sha256")``, with the key's inner and
+    outer blocks hashed once (RFC 2104) and copied for each message: less
+    than half the cost per message for the many messages of one key (the
+    salts of a log, the generator's blocks)."""
+    if len(key) > 64:
+        key = hashlib.sha256(key).digest()
+    key = key.ljust(64, b"\0")
+    inner, outer = hashlib.sha256(key.translate(_IPAD)), hashlib.sha256(key.translate(_OPAD))
+
+    def digest(msg: bytes) -> bytes:
+        i = inner.copy()
+        i.update(msg)
+        o = outer.copy()
+        o.update(i.digest())
+        return o.digest()
+    return digest
 
 
 def _hmac_hex(seed: str, label: str) -> str:
@@ -49,8 +73,8 @@ def event_salt(seed: str, seq: int) -> str:
 
 def event_salts(seed: str, count: int) -> list[str]:
     """``[event_salt(seed, seq) for seq in 1..count]``, the key encoded once."""
-    key = seed.encode()
-    return [hmac.digest(key, b"event:%d" % seq, "sha256").hex() for seq in range(1, count + 1)]
+    mac = keyed_hmac_sha256(seed.encode())
+    return [mac(b"event:%d" % seq).hex() for seq in range(1, count + 1)]
 
 
 def secret_salt(seed: str, name: str) -> str:
