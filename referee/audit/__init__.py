@@ -123,18 +123,21 @@ def _check_chain(header: Json, recorded_hash: Any, envelopes: Sequence[Any], ope
             for name in env:
                 if name not in EVENT_FIELDS:
                     raise Diverged("hash_chain", pos, name, "(absent)", env[name], f"event {pos} has a field {name!r}")
-        if env["seq"] != pos or isinstance(env["seq"], bool):
-            raise Diverged("hash_chain", pos, "seq", pos, env["seq"],
-                           f"position {pos} holds seq {env['seq']!r}: an event is missing, repeated or moved")
-        if env["prev"] != prev:
-            raise Diverged("hash_chain", pos, "prev", prev, env["prev"], f"event {pos} does not chain to its predecessor")
-        salt, commit = env["salt"], env["commit"]
-        data = canonical_bytes(env["data"]) if isinstance(salt, str) else b""
-        opens = isinstance(salt, str) and sha256(salt.encode() + data).hexdigest() == commit
+        seq, chained, salt, commit = env["seq"], env["prev"], env["salt"], env["commit"]
+        if seq != pos or isinstance(seq, bool):
+            raise Diverged("hash_chain", pos, "seq", pos, seq,
+                           f"position {pos} holds seq {seq!r}: an event is missing, repeated or moved")
+        if chained != prev:
+            raise Diverged("hash_chain", pos, "prev", prev, chained, f"event {pos} does not chain to its predecessor")
+        if isinstance(salt, str):
+            data = canonical_bytes(env["data"])
+            opens = sha256(salt.encode() + data).hexdigest() == commit
+        else:
+            data, opens = b"", False
         # link_hash(env), inline: sha256_hex(prev + canonical(link))
-        linked = sha256(str(env["prev"]).encode() + canonical_bytes(
-            {"seq": env["seq"], "type": env["type"], "actor": env["actor"], "at": env["at"], "commit": commit,
-             "prev": env["prev"]})).hexdigest()
+        linked = sha256(str(chained).encode() + canonical_bytes(
+            {"seq": seq, "type": env["type"], "actor": env["actor"], "at": env["at"], "commit": commit,
+             "prev": chained})).hexdigest()
         if linked != env["hash"]:
             after = envelopes[pos] if pos < len(envelopes) else None
             if opens and (after is None or (isinstance(after, dict) and after.get("prev") == linked)):
