@@ -52,7 +52,7 @@ def _shared_part(ruleset: Ruleset, state: Any, active: bool, envelope: Json, key
             return found
     to_act = sorted(ruleset.to_act(state)) if active else []
     head = dumps({**envelope, "to_act": to_act, "deadline": ruleset.deadline(state) if active else None,
-                         "result": ruleset.result(state)})
+                  "result": ruleset.result(state)})
     public = ruleset.public_view(state)
     made = _Shared(envelope, active, head[:-1] + b",", _inner(dumps(public)) if public else b"")
     if key is not None:
