@@ -1,8 +1,9 @@
 """`make bench`: every benchmark, each reporting ratios measured in one run.
 
-    python -m bench                 http, rules, bots, streams, audit
-    python -m bench http|rules|bots|streams|audit [STREAMS]
+    python -m bench                 http, rules, bots, streams
+    python -m bench http|rules|bots|streams [STREAMS]
     python -m bench soak [GAMES] [RULESET ...]
+    python -m bench audit           the audit's re-decide rate (in the default run too)
 """
 from __future__ import annotations
 
