@@ -208,8 +208,9 @@ def _expect(produced: record.Produced, envelopes: Sequence[Json], pos: int, at: 
                            f"the log ends where the rules decide {event.type}")
         env = envelopes[pos]
         data = event.data if type(event.data) is dict else dict(event.data)
+        # the move record is the log's own data (the same object): only the rules' events are encoded
         if _same_scalar(event.type, env["type"]) and _same_scalar(actor, env["actor"]) and \
-                _same_scalar(at, env["at"]) and canonical_bytes(data) == opened[pos]:
+                _same_scalar(at, env["at"]) and (data is env["data"] or canonical_bytes(data) == opened[pos]):
             pos += 1
             continue
         want = {"type": event.type, "actor": actor, "at": at, "data": data}
