@@ -3,6 +3,7 @@
     python -m bench                 http, rules, bots, streams
     python -m bench http|steps|rules|bots|streams [STREAMS]
     python -m bench soak [GAMES] [RULESET ...]
+    python -m bench audit           the audit's re-decide rate (in the default run too)
 """
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import sys
 
 
 def main(argv: list[str]) -> int:
-    which = [a for a in argv if not a.isdigit()] or ["http", "rules", "bots", "streams"]
+    which = [a for a in argv if not a.isdigit()] or ["http", "rules", "bots", "streams", "audit"]
     numbers = [int(a) for a in argv if a.isdigit()]
     failed = False
     if "http" in which:
@@ -29,6 +30,9 @@ def main(argv: list[str]) -> int:
     if "streams" in which:
         from bench import streams_bench
         streams_bench.report(streams_bench.run(numbers[0] if numbers and "soak" not in which else 1000))
+    if "audit" in which:
+        from bench import audit_bench
+        audit_bench.report(audit_bench.run())
     if "soak" in which:
         from bench import soak
         from referee.games import registry

@@ -6,10 +6,12 @@ import time
 from typing import Any, Mapping
 
 from flask import Flask, Response, g, request
+from flask.json.provider import DefaultJSONProvider
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from referee.api.context import refuse_token_in_url
+from referee.engine import jsonenc
 from referee.engine.protocol import IllegalMove, RefereeError
 from referee.metrics import LATENCY, REQUESTS
 from referee.service import GameService
@@ -36,8 +38,28 @@ def problem(status: int, code: str, detail: str, *, kind: str | None = None, **e
     return Response(problem_json(status, code, detail, kind=kind, **extra), status=status, mimetype=PROBLEM)
 
 
+class JsonProvider(DefaultJSONProvider):
+    """Flask's JSON (a view's returned dict, ``jsonify``, ``request.get_json``)
+    through the referee's one encoder (``referee.engine.jsonenc``): compact,
+    UTF-8 as is. Flask's own encoder where that one cannot serve: sorted
+    keys or an indent asked for, a type JSON lacks (a date…), or a lone
+    surrogate (an audit quoting a forged log), which Flask escapes."""
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if self.sort_keys or kwargs.keys() - {"separators"}:
+            return super().dumps(obj, **kwargs)
+        try:
+            return jsonenc.dumps(obj).decode()
+        except (TypeError, ValueError):  # UnicodeEncodeError is a ValueError
+            return super().dumps(obj, **kwargs)
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return jsonenc.loads(s) if not kwargs else super().loads(s, **kwargs)
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
+    app.json = JsonProvider(app)
     app.config.update(
         REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
         REDIS_TIMEOUT_S=float(os.environ.get("REFEREE_REDIS_TIMEOUT_S", DEFAULT_TIMEOUT_S)),
@@ -49,7 +71,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         CORS_ORIGINS=os.environ.get("REFEREE_CORS_ORIGINS", "*"),
     )
     app.config.update(config or {})
-    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.sort_keys = False
     client = app.config.get("REDIS") or connect(app.config["REDIS_URL"],
                                                 timeout_s=float(app.config["REDIS_TIMEOUT_S"]))
     scheduler = app.config["SCHEDULER"]

@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping, Protocol
 from referee.bots import BUILT_IN
 from referee.errors import ApiError, game_over, not_found, version_conflict
 from referee.games import registry
-from referee.engine import LOG_FORMAT, canonical, envelope, header_hash, record, sha256_hex
+from referee.engine import LOG_FORMAT, canonical, canonical_bytes, envelope, header_hash, record, sha256_hex
 from referee.engine.platform import SECRETS_OPENED
 from referee.engine.encoded_views import encoded_view
 from referee.engine.presentation import shown
@@ -366,8 +366,8 @@ class GameService:
         envelopes, last_hash = self._envelopes(game.seed, game.last_hash, game.version, produced, now)
         status = "finished" if result is not None else "active"
         version = game.version + len(envelopes)
-        body = canonical({"version": version, "status": status,
-                          "events": [shown(game.ruleset, e, seat, active=status == "active") for e in envelopes]}).encode()
+        body = canonical_bytes({"version": version, "status": status,
+                                "events": [shown(game.ruleset, e, seat, active=status == "active") for e in envelopes]})
         appended = self.store.append(game.id, game.version, envelopes, last_hash=last_hash, rng=rng.position,
                                      status=status, at=now, idem_key=idempotency_key,
                                      idem_record=fingerprint.encode() + b"\n" + body)

@@ -253,7 +253,9 @@ class RulesetBase(ABC):
         return {}
 
     def public_secrets(self, state: Any, dealt: Mapping[str, Any]) -> set[str]:
-        """The names in ``dealt`` everyone may see now (opened at once); default: none."""
+        """The names in ``dealt`` everyone may see now (opened at once), each
+        judged on its own: ``dealt`` holds only the secrets not opened yet
+        (``engine.protocol.newly_public``); default: none."""
         return set()
 
     def public_roles(self, state: Any) -> list[str | None] | None:

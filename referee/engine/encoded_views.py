@@ -18,8 +18,7 @@ import threading
 from collections import OrderedDict
 from typing import Any, Hashable
 
-import orjson
-
+from referee.engine.jsonenc import dumps
 from referee.engine.protocol import Json, Ruleset, Seat
 
 #: versions kept: readers ask for the latest few versions of the games in play
@@ -52,10 +51,10 @@ def _shared_part(ruleset: Ruleset, state: Any, active: bool, envelope: Json, key
         if found is not None and found.active == active and (found.envelope is envelope or found.envelope == envelope):
             return found
     to_act = sorted(ruleset.to_act(state)) if active else []
-    head = orjson.dumps({**envelope, "to_act": to_act, "deadline": ruleset.deadline(state) if active else None,
-                         "result": ruleset.result(state)})
+    head = dumps({**envelope, "to_act": to_act, "deadline": ruleset.deadline(state) if active else None,
+                  "result": ruleset.result(state)})
     public = ruleset.public_view(state)
-    made = _Shared(envelope, active, head[:-1] + b",", _inner(orjson.dumps(public)) if public else b"")
+    made = _Shared(envelope, active, head[:-1] + b",", _inner(dumps(public)) if public else b"")
     if key is not None:
         with _lock:
             _shared[key] = made
@@ -75,8 +74,8 @@ def encoded_view(ruleset: Ruleset, state: Any, seat: Seat | None, *, active: boo
     own = dict(ruleset.seat_part(state, seat))
     pending = own.pop("pending", None)
     moves = ruleset.legal_moves(state, seat) if active and seat is not None and seat in ruleset.to_act(state) else []
-    members = orjson.dumps({"seat": seat, "legal_moves": moves, "pending": pending})
-    mine = orjson.dumps(own)
+    members = dumps({"seat": seat, "legal_moves": moves, "pending": pending})
+    mine = dumps(own)
     if shared.public and own:
         state = b'"state":{' + shared.public + b"," + mine[1:]
     else:

@@ -125,7 +125,8 @@ class Ruleset(Protocol):
       a random choice (BANG! R43); default: ``[default_move]``;
     * ``secrets(state)`` -> ``{name: value}`` of what the deal hides (read
       right after setup), and ``public_secrets(state, dealt)`` -> the names
-      whose value everyone may see now: the service seals each secret at
+      in ``dealt`` whose value everyone may see now, each judged on its own
+      (``dealt`` holds only the secrets not opened yet): the service seals each secret at
       creation and opens a seal as soon as its secret is public; default:
       nothing sealed;
     * ``public_roles(state)`` -> each seat's role where everyone may see it
@@ -246,7 +247,18 @@ def newly_public(ruleset: Ruleset, state: Any, dealt: Json, opened: frozenset[st
     yet, sorted: the service opens their seals now, the audit expects it."""
     if not dealt:
         return []
-    return [name for name in sorted(ruleset.public_secrets(state, dealt) - opened) if name in dealt]
+    global _closed
+    last_dealt, last_opened, closed = _closed  # one game's moves come in a row with the same two
+    if last_dealt is not dealt or last_opened is not opened:
+        closed = {name: value for name, value in dealt.items() if name not in opened} if opened else dealt
+        _closed = (dealt, opened, closed)
+    if not closed:  # every seal opened: nothing left to ask
+        return []
+    return sorted(ruleset.public_secrets(state, closed) & closed.keys())
+
+
+#: ``(dealt, opened, the secrets of dealt not in opened)`` of the last call (by identity)
+_closed: tuple[Json | None, frozenset[str] | None, Json] = (None, None, {})
 
 
 def openings(ruleset: Ruleset, state: Any, dealt: Json, opened: frozenset[str], seed: str) -> Json:

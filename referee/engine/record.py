@@ -45,4 +45,4 @@ def move(ruleset: Ruleset, state: Any, seat: Seat | None, record: Json, events: 
         produced.append((seat, Event(SECRETS_OPENED, {"secrets": opening})))
     if result is not None:
         produced.append((None, Event(SEED_REVEALED, {"seed": seed, "result": result})))
-    return produced, result, opened | frozenset(opening)
+    return produced, result, opened | frozenset(opening) if opening else opened

@@ -11,19 +11,21 @@ check that every move drew from where the previous one stopped.
 """
 from __future__ import annotations
 
-import hashlib
-import hmac
-from typing import Sequence, TypeVar
+import struct
+from typing import Callable, Sequence, TypeVar
+
+from referee.engine.chain import keyed_hmac_sha256
 
 T = TypeVar("T")
 
 _WORD = 2**64
+_WORDS: Callable[[bytes], tuple[int, int, int, int]] = struct.Struct(">4Q").unpack
 
 
 class Rng:
     """Deterministic stream of 64-bit words from a secret seed."""
 
-    __slots__ = ("_seed", "_position", "_block", "_block_index")
+    __slots__ = ("_seed", "_position", "_block", "_block_index", "_mac")
 
     def __init__(self, seed: bytes, position: int = 0) -> None:
         if position < 0:
@@ -32,6 +34,7 @@ class Rng:
         self._position = position
         self._block: tuple[int, int, int, int] | None = None
         self._block_index = -1
+        self._mac: Callable[[bytes], bytes] | None = None  # HMAC-SHA256 keyed with the seed, made at first use
 
     @property
     def position(self) -> int:
@@ -41,13 +44,9 @@ class Rng:
     def _word(self) -> int:
         index, offset = divmod(self._position, 4)
         if index != self._block_index or self._block is None:
-            digest = hmac.new(self._seed, str(index).encode(), hashlib.sha256).digest()
-            self._block = (
-                int.from_bytes(digest[0:8], "big"),
-                int.from_bytes(digest[8:16], "big"),
-                int.from_bytes(digest[16:24], "big"),
-                int.from_bytes(digest[24:32], "big"),
-            )
+            if self._mac is None:
+                self._mac = keyed_hmac_sha256(self._seed)
+            self._block = _WORDS(self._mac(str(index).encode()))  # four big-endian 64-bit words
             self._block_index = index
         self._position += 1
         return self._block[offset]

@@ -8,7 +8,8 @@ from typing import Any, Iterable, Mapping
 
 import redis
 
-from referee.engine import canonical, sha256_hex
+from referee.engine import canonical, canonical_bytes, sha256_hex
+from referee.engine.jsonenc import loads
 from referee.store.clients import BlockingReads
 from referee.store.retention import Retention
 
@@ -57,7 +58,7 @@ class EventStore:
                envelopes: list[dict[str, Any]]) -> bool:
         events, meta_key, secret_key = _keys(game_id)
         args: list[Any] = [json.dumps(meta), json.dumps(secret), self.retention.game_ttl_ms(meta.get("status", "active")),
-                           len(envelopes), *(canonical(e) for e in envelopes)]
+                           len(envelopes), *(canonical_bytes(e) for e in envelopes)]
         return bool(self._create(keys=[events, meta_key, secret_key], args=args))
 
     def append(self, game_id: str, expected: int, envelopes: list[dict[str, Any]], *, last_hash: str,
@@ -69,7 +70,7 @@ class EventStore:
         ikey = self.idem_key(game_id, *idem_key) if idem_key else ""
         args: list[Any] = [expected, last_hash, rng, status, at, idem_record,
                            self.retention.idem_ttl_s(IDEMPOTENCY_TTL_S), self.retention.game_ttl_ms(status),
-                           len(envelopes), *(canonical(e) for e in envelopes)]
+                           len(envelopes), *(canonical_bytes(e) for e in envelopes)]
         outcome, value = self._append(keys=[events, meta_key, ikey, secret_key], args=args)
         outcome = outcome.decode() if isinstance(outcome, bytes) else outcome
         if outcome == "idem":
@@ -120,7 +121,7 @@ class EventStore:
         if upto is not None and upto <= after:
             return []
         entries = self.redis.xrange(events, f"({after}-0" if after > 0 else "-", end)
-        return [json.loads(fields[b"e"]) for _, fields in entries]
+        return [loads(fields[b"e"]) for _, fields in entries]
 
     def wait(self, game_id: str, after: int, timeout_s: float) -> None:
         """Block until an event with ``seq > after`` exists or the timeout
@@ -143,7 +144,7 @@ class EventStore:
     def read_batch(self, game_id: str, after: int, count: int) -> list[dict[str, Any]]:
         events, _, _ = _keys(game_id)
         entries = self.redis.xrange(events, f"({after}-0" if after > 0 else "-", "+", count=count)
-        return [json.loads(fields[b"e"]) for _, fields in entries]
+        return [loads(fields[b"e"]) for _, fields in entries]
 
     def ping(self) -> bool:
         return bool(self.redis.ping())

@@ -172,9 +172,10 @@ class BangRuleset(RulesetBase):
         the dead's, all in the 3-player game) and starting hands whose every
         card is public by now."""
         out = {f"role:{s}" for s, role in enumerate(self.public_roles(state)) if role is not None}
-        hidden = views.hidden(state, None)
-        out.update(name for name, cards in dealt.items()
-                   if name.startswith("hand:") and not hidden.intersection(cards))
+        hands = [(name, cards) for name, cards in dealt.items() if name.startswith("hand:")]
+        if hands:  # the hidden cards only when a hand is still to judge
+            hidden = views.hidden(state, None)
+            out.update(name for name, cards in hands if hidden.isdisjoint(cards))
         return out
 
     def options_for(self, players: int) -> dict[str, Any]:

@@ -1,0 +1,82 @@
+"""The audit's re-decide rate (issue 10): log events per second re-verified
+by ``referee.audit.audit_log`` — every link and commitment, the seed, every
+salt, and the whole game re-decided event by event — over finished games of
+every registered ruleset, every player count and option set.
+
+The logs are built first, in memory, as the service writes them
+(``referee.audit.offline.LoggedTable``, random legal play); only the audit is
+timed, in interleaved rounds, the median round reported.
+
+    python -m bench audit
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from referee.audit import audit_log
+from referee.audit.offline import LoggedTable
+from referee.engine.rng import Rng
+from referee.games import registry
+from referee.games.sim import playout, random_chooser
+
+#: issue 10's target, in log events re-verified per second
+TARGET = 100_000
+
+
+def logs(ruleset: str, games: int) -> list[tuple[Any, Any, list[Any]]]:
+    """``games`` finished logs per player count and option set of ``ruleset``."""
+    rs = registry.get(ruleset)
+    out = []
+    for players in range(rs.min_players, rs.max_players + 1):
+        for options in rs.option_sets(players):
+            for g in range(games):
+                table = LoggedTable(rs, players, options={**rs.options_for(players), **options},
+                                    seed=f"audit-bench-{players}-{sorted(options.items())}-{g}")
+                pick = Rng(f"audit-bench-pick-{g}".encode())
+                playout(table, random_chooser(pick), pick_seat=pick)
+                out.append((table.header, table.header_hash, table.envelopes))
+    return out
+
+
+def audit_rate(games: list[tuple[Any, Any, list[Any]]]) -> dict[str, float]:
+    events = 0
+    started = time.perf_counter()
+    for header, hashed, envelopes in games:
+        report = audit_log(header, hashed, envelopes)
+        if not report["ok"]:
+            raise AssertionError(f"a clean log fails its audit: {report['divergence']}")
+        events += len(envelopes)
+    elapsed = time.perf_counter() - started
+    return {"events_per_s": events / elapsed, "events": events, "games": len(games), "seconds": elapsed}
+
+
+def run(games: int = 10, rounds: int = 5, rulesets: list[str] | None = None) -> dict[str, Any]:
+    """``{ruleset: median round}`` and ``"all"``: every ruleset's logs in one round."""
+    built = {name: logs(name, games) for name in rulesets or registry.names()}
+    samples: dict[str, list[dict[str, float]]] = {name: [] for name in built}
+    for _ in range(rounds):
+        for name, games_of in built.items():
+            samples[name].append(audit_rate(games_of))
+    out: dict[str, Any] = {}
+    for name, rows in samples.items():
+        rows.sort(key=lambda row: row["events_per_s"])
+        out[name] = dict(rows[len(rows) // 2], min=rows[0]["events_per_s"], max=rows[-1]["events_per_s"])
+    events = sum(row["events"] for row in out.values())
+    seconds = sum(row["seconds"] for row in out.values())
+    out["all"] = {"events_per_s": events / seconds, "events": events,
+                  "games": sum(row["games"] for row in out.values()), "seconds": seconds}
+    return out
+
+
+def report(result: dict[str, Any]) -> None:
+    print("Audit: finished logs re-verified by referee.audit.audit_log (chain, commitments, salts, the game "
+          "re-decided), log events/s, median of 5 rounds")
+    print(f"  {'ruleset':<13}{'games':>7}{'events':>9}{'events/s':>11}  target >= {TARGET}")
+    for name, row in result.items():
+        met = "" if name != "all" else ("  met" if row["events_per_s"] >= TARGET else "  NOT MET")
+        print(f"  {name:<13}{row['games']:>7}{row['events']:>9}{row['events_per_s']:>11.0f}{met}")
+
+
+if __name__ == "__main__":
+    report(run())
