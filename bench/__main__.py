@@ -1,6 +1,6 @@
 """`make bench`: every benchmark, each reporting ratios measured in one run.
 
-    python -m bench                 http, rules, bots, streams
+    python -m bench                 http (and steps), rules, bots, streams, audit
     python -m bench http|steps|rules|bots|streams [STREAMS]
     python -m bench soak [GAMES] [RULESET ...]
     python -m bench audit           the audit's re-decide rate (in the default run too)

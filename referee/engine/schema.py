@@ -3,10 +3,11 @@
 the first refusal, one way to write a closed object."""
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from jsonschema import Draft202012Validator
+
+from referee.engine.jsonenc import canonical
 
 Json = dict[str, Any]
 
@@ -63,7 +64,7 @@ def known_valid(schema: Json, value: Any) -> bool:
     (a bounded memo; a refused value is always checked afresh, so its
     refusal names its rule every time)."""
     try:
-        text = json.dumps(value, sort_keys=True, separators=(",", ":"))
+        text = canonical(value)
     except (TypeError, ValueError):
         return first_refusal(schema, value, "value") is None
     key = (id(schema), text)
