@@ -156,7 +156,8 @@ def _resolve(ctx: Ctx) -> bool:
 
 def stop(ctx: Ctx) -> None:
     """D16: keeping every die ends the rolling."""
-    _resolve(ctx) or run(ctx)
+    if not _resolve(ctx):
+        run(ctx)
 
 
 # -- arrows --------------------------------------------------------------------

@@ -13,6 +13,10 @@ def role_public(state: State, seat: int) -> bool:
     return state.over or state.three or not state.alive[seat] or state.kind(seat) == SHERIFF
 
 
+def _token(token: tuple[str, int] | None) -> Json | None:
+    return None if token is None else {"face": token[0], "dice": token[1]}
+
+
 def public_view(state: State) -> Json:
     return {
         "players": state.players,
@@ -24,7 +28,7 @@ def public_view(state: State) -> Json:
             {"seat": p, "character": state.characters[p], "life": state.life[p], "max_life": state.max_life[p],
              "arrows": state.arrows[p], "chief_arrow": state.chief_holder == p, "alive": state.alive[p],
              "ghost": state.ghost == p, "role": state.roles[p] if role_public(state, p) else None,
-             "token": None if not state.tokens[p] else {"face": state.tokens[p][0], "dice": state.tokens[p][1]}}
+             "token": _token(state.tokens[p])}
             for p in range(state.players)],
         "pile": state.pile,
         "chief_arrow_in_pile": state.chief_arrow and state.chief_holder is None,
