@@ -208,3 +208,29 @@ def test_D74_roles_are_sealed_secrets_opened_at_death() -> None:
     shown = RS.redact(t.events[0], 3)
     assert shown is not None and shown.data["roles"] == ["SHERIFF", None, None, "OUTLAW-2", None]
     assert "game_started" in types(t.events)
+
+
+def test_D73_the_move_parser_agrees_with_the_published_schemas() -> None:
+    from jsonschema import Draft202012Validator
+
+    from referee.engine.protocol import MalformedMove
+    from referee.games.dice.moves import FIELDS, MOVE_SCHEMAS, parse
+    values = [None, True, False, 0, 1, 2, 5, 7, 8, 9, 10, -1, "x", [], [1], [1, 1], [5, 4], [0], [6], [1, 2, 3, 4, 5, 1],
+              "loudmouth", "coward", {"a": 1}]
+    VALID = {"target": 0, "saloon": None, "dice": [1], "chief": False, "double": False, "arrows": 0,
+             "regular": 0, "die": 1}
+    accepted = 0
+    for kind, (_, fields) in FIELDS.items():
+        assert parse({"type": kind, **{f: VALID[f] for f in fields}})
+        for name in fields:
+            for value in values:
+                move = {"type": kind, **{f: VALID[f] for f in fields}, name: value}
+                ok = Draft202012Validator(MOVE_SCHEMAS[kind]).is_valid(move)
+                try:
+                    parse(move)
+                    parsed = True
+                except MalformedMove:
+                    parsed = False
+                assert parsed == ok, (move, ok)
+                accepted += parsed
+    assert accepted > 30
