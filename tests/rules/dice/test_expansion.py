@@ -234,3 +234,34 @@ def test_D73_the_move_parser_agrees_with_the_published_schemas() -> None:
                 assert parsed == ok, (move, ok)
                 accepted += parsed
     assert accepted > 30
+
+
+def test_D62_a_ghost_renegade_plays_for_the_deputies_with_six() -> None:
+    t = game(6, options=GHOST, turn=0, life=[11, 0, 1, 0, 0, 7], ghost=1,
+             queue=["SHOT1", "BEER", "BEER", "BEER", "DYNAMITE"])
+    roll(t); act(t, STOP); shoot(t, 2)
+    r = RS.result(st(t))
+    assert r is not None and r["winners"] == [0, 1, 5]
+
+
+def test_D66_preset_dynamite_counts_toward_three() -> None:
+    t = game(4, options=GHOST, tokens=[{"seat": 0, "face": "DYNAMITE", "dice": 2}],
+             queue=["DYNAMITE", "BEER", "BEER"])
+    roll(t)
+    assert st(t).dice[:3] == ("DYNAMITE",) * 3 and st(t).life[0] == 10 and st(t).prompt == "beer"
+
+
+def test_D57_broken_arrows_come_after_the_rolls_arrows_and_bullets_last() -> None:
+    t = roll(game(4, options=SALOON, queue=["ARROW", "BEER", "BEER", "BEER", "BROKEN_ARROW"]), "coward")
+    target(t, "broken_arrow", 0)
+    assert st(t).arrows[0] == 0 and st(t).prompt == "reroll"
+    t = roll(game(4, options=SALOON, life=[1, 9, 8, 8], arrows=[0, 0, 0, 8],
+                  queue=["ARROW", "BEER", "BEER", "BEER", "BULLET"]), "loudmouth")
+    # the arrow empties the pile first (the attack costs seat 0 one life... he has 1: eliminated)
+    assert not st(t).alive[0]
+
+
+def test_D61_no_ghost_when_the_batch_ends_the_game() -> None:
+    t = game(4, options=GHOST, turn=2, life=[1, 9, 8, 8], queue=["SHOT2", *CALM])
+    roll(t); act(t, STOP); shoot(t, 0)
+    assert RS.result(st(t)) is not None and st(t).ghost is None
