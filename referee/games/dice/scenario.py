@@ -7,9 +7,9 @@ from typing import Any, Mapping
 
 from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json
 from referee.engine.rng import Rng
-from referee.games.dice.events import AWAITING, GAME_STARTED, TURN_STARTED
+from referee.games.dice.events import AWAITING, DICE_ROLLED, GAME_STARTED, TURN_STARTED
 from referee.games.dice.rules import (
-    BASE, CHARACTER_IDS, CHARACTERS, DEPUTY, DIE_FACES, FACES, REGULAR_ARROWS, ROLE_KINDS, ROLES, SHERIFF,
+    BASE, CHARACTER_IDS, COWARD, DYNAMITE, LOUDMOUTH, CHARACTERS, DEPUTY, DIE_FACES, FACES, REGULAR_ARROWS, ROLE_KINDS, ROLES, SHERIFF,
     role_cards,
 )
 
@@ -38,6 +38,13 @@ SETUP_SCHEMA: Json = {
                            "dice": {"type": "integer", "minimum": 1, "maximum": 2}}}},
         "turn": {"type": "integer", "minimum": 0, "maximum": 7, "x-rule": "D9",
                  "description": "whose turn it is; the turn starts at his first decision (roll 0)"},
+        "roll": {"type": "integer", "minimum": 0, "maximum": 3, "x-rule": "D15",
+                 "description": "rolls already made in this turn (0: the turn starts); with 1 or more, `dice` "
+                                "are the dice showing and the player decides to reroll or stop"},
+        "dice": {"type": "array", "minItems": 5, "maxItems": 5, "items": {"enum": list(FACES)}, "x-rule": "D15",
+                 "description": "the five dice showing after `roll` rolls (d5 may be a Saloon die's face)"},
+        "saloon": {"enum": [None, LOUDMOUTH, COWARD], "x-rule": "D52",
+                   "description": "the Saloon die used this turn (d5), with `roll` 1 or more"},
         "queue": {"type": "array", "items": {"enum": list(FACES)}, "maxItems": 500, "x-rule": "D72",
                   "description": "forced die faces, used before the generator in the order dice are rolled "
                                  "(a face a die does not have is skipped for that die)"},
@@ -97,5 +104,24 @@ def setup(config: GameConfig, rng: Rng) -> list[Event]:
     }
     events = [Event(GAME_STARTED, started), Event(TURN_STARTED, {"seat": turn, "ghost": False})]
     kind = "sid" if chars[turn] == "sid_ketchum" else "roll"
+    rolls = sc.get("roll", 0)
+    if rolls:
+        events.append(_mid_turn(sc, o, turn, rolls, chars[turn]))
+        kind = "reroll"
     events.append(Event(AWAITING, {"kind": kind, "seat": turn, "data": [], "agenda": []}))
     return events
+
+
+def _mid_turn(sc: Mapping[str, Any], o: Mapping[str, Any], turn: int, rolls: int, char: str) -> Event:
+    """A turn set up after ``rolls`` rolls: the dice showing, awaiting the reroll decision (D15, D16)."""
+    saloon = sc.get("saloon")
+    if "dice" not in sc or (saloon is not None and not o["saloon_dice"]):
+        raise _bad("setup.roll needs setup.dice (and a Saloon die only with saloon_dice)", "D15")
+    kinds = [BASE] * 4 + [saloon or BASE]
+    dice = list(sc["dice"])
+    if any(f not in DIE_FACES[k] for f, k in zip(dice, kinds)):
+        raise _bad("setup.dice shows a face its die does not have", "D51")
+    if dice.count(DYNAMITE) >= 3 or rolls >= (4 if char == "lucky_duke" else 3):
+        raise _bad("setup.roll leaves no reroll decision (three dynamite or the last roll)", "D18")
+    return Event(DICE_ROLLED, {"seat": turn, "roll": rolls, "saloon": saloon, "die_kinds": kinds, "dice": dice,
+                               "rolled": [], "preset": 0, "forced": 0})

@@ -249,3 +249,13 @@ def test_D33_every_game_ends_with_one_result() -> None:
         playout(t, random_chooser(Rng(seed.encode())), pick_seat=Rng(b"p"))
         r = RS.result(st(t))
         assert r is not None and set(r["winners"]) <= set(range(6))
+
+
+def test_D15_a_scenario_may_start_after_a_roll() -> None:
+    t = game(4, roll=2, dice=["SHOT1", "BEER", "ARROW", "DYNAMITE", "GATLING"], queue=["BEER"])
+    assert st(t).prompt == "reroll" and st(t).rolls == 2 and st(t).arrows[0] == 0
+    reroll(t, 3)
+    assert st(t).rolls == 3 and st(t).prompt == "shoot"
+    with pytest.raises(InvalidSetup) as refused:
+        game(4, roll=1, dice=["DYNAMITE"] * 3 + ["BEER", "BEER"])
+    assert refused.value.rule == "D18"
