@@ -1,50 +1,19 @@
-"""The turn as an agenda of steps (D14–D33, D34–D49, D51–D66): each step
-runs until one needs a player's decision; then an ``awaiting`` event
-records the prompt and the steps still to come, so the next move resumes
-exactly there (and replay needs nothing else)."""
+"""The turn's steps (D14–D27, D34–D49, D51–D66): rolling and its immediate
+effects, then resolution, each step run from the agenda (``agenda.Ctx``)
+until a decision is awaited."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
-from referee.engine.rng import Rng
+from referee.games.dice.agenda import Ctx
+from referee.games.dice.damage import BULLET_HIT, DYNAMITE_HIT, GATLING_HIT, SHOTS, batch_step, indians
 from referee.games.dice.events import (
-    ARROW_TAKEN, ARROWS_DISCARDED, ARROWS_RETURNED, AWAITING, DICE_ROLLED, ELIMINATED, GAME_ENDED,
-    LIFE_GAINED, LIFE_LOST, SHOT_DECLARED, SHOTS_PLANNED, TOKEN_GIVEN, TURN_STARTED, Draft,
+    ARROW_TAKEN, ARROWS_DISCARDED, ARROWS_RETURNED, DICE_ROLLED, LIFE_GAINED, SHOT_DECLARED, SHOTS_PLANNED,
+    TOKEN_GIVEN, TURN_STARTED,
 )
-from referee.games.dice.rules import (
-    ARROW, BASE, BROKEN_ARROW, BULLET, DIE_FACES, DOUBLE_SHOT1, DOUBLE_SHOT2, OUTLAW, RENEGADE, SHERIFF,
-    SHOT1, SHOT2, DEPUTY, TARGET_ROLE, ring_at,
-)
-from referee.games.dice.state import Item, State, thaw
-
-INDIANS, BULLET_HIT, DYNAMITE_HIT, SHOTS, GATLING_HIT = "indians", "bullet", "dynamite", "shots", "gatling"
-BATCH_RULE = {INDIANS: "D22", BULLET_HIT: "D55", DYNAMITE_HIT: "D23", SHOTS: "D24", GATLING_HIT: "D26"}
+from referee.games.dice.rules import ARROW, BASE, BROKEN_ARROW, BULLET, DIE_FACES, ring_at
+from referee.games.dice.state import Item, State
 RESOLUTION: tuple[Item, ...] = (("dynamite",), ("shots",), ("beers",), ("gatling",), ("end",))
-
-
-class Ctx:
-    """One decision in progress: the draft, the generator, the receipt time
-    and the steps still to run (front first)."""
-
-    __slots__ = ("draft", "rng", "now", "agenda")
-
-    def __init__(self, draft: Draft, rng: Rng, now: int, agenda: list[Item]) -> None:
-        self.draft, self.rng, self.now, self.agenda = draft, rng, now, agenda
-
-    @property
-    def s(self) -> State:
-        return self.draft.state
-
-    def emit(self, type_: str, /, **data: Any) -> State:
-        return self.draft.emit(type_, data)
-
-    def wait(self, kind: str, seat: int, data: tuple[Any, ...] = ()) -> None:
-        """Record the decision awaited and the agenda after it (D73)."""
-        self.emit(AWAITING, kind=kind, seat=seat, data=list(data), agenda=thaw(self.agenda))
-
-    def push(self, *items: Item) -> None:
-        """Run ``items`` next, in this order."""
-        self.agenda[0:0] = list(items)
 
 
 def run(ctx: Ctx) -> None:
@@ -186,21 +155,6 @@ def take_chief(ctx: Ctx, rule: str) -> None:
     ctx.emit(ARROW_TAKEN, seat=ctx.s.turn, chief=True, count=1, rule=rule)
 
 
-def indians(ctx: Ctx) -> None:
-    """D22, D39, D59: every living player loses a life per arrow (the Chief's
-    Arrow 2, or nothing for its holder alone with the highest count), then every arrow goes back."""
-    s = ctx.s
-    counts = {p: s.arrows[p] + (2 if s.chief_holder == p else 0) for p in s.living()}
-    losses = dict(counts)
-    holder = s.chief_holder
-    if holder is not None and all(counts[holder] > c for p, c in counts.items() if p != holder):
-        losses[holder] = 0
-    for p in losses:
-        if s.characters[p] == "jourdonnais":
-            losses[p] = min(1, losses[p])
-    apply_batch(ctx, INDIANS, losses)
-
-
 def _broken(ctx: Ctx, _: Item) -> bool:
     """D54: a living player holding a regular arrow returns one; none: no effect."""
     if ctx.s.holders():
@@ -327,28 +281,6 @@ def _next(ctx: Ctx, _: Item) -> bool:
 
 # -- damage batches ------------------------------------------------------------
 
-def _batch(ctx: Ctx, item: Item) -> bool:
-    """D28 step 1: Bart Cassidy's choice, then Pedro Ramirez's, when they can matter."""
-    _, kind, pairs, stage = item
-    s = ctx.s
-    losses = {p: n for p, n in pairs if s.alive[p] and n > 0}
-    if stage == "bart":
-        bart = next((p for p in losses if s.characters[p] == "bart_cassidy"), None)
-        if bart is not None and kind in (SHOTS, GATLING_HIT) and s.pile >= 2:
-            ctx.push(("batch", kind, pairs, "pedro"))
-            ctx.wait("bart", bart, (min(losses[bart], s.pile - 1),))
-            return True
-    pedro = next((p for p in losses if s.characters[p] == "pedro_ramirez"), None)
-    if stage != "done" and pedro is not None and kind != INDIANS:
-        held = s.arrows[pedro] + (1 if s.chief_holder == pedro else 0)
-        if held and s.life[pedro] > losses[pedro] and ending(s, losses) is None:
-            ctx.push(("batch", kind, pairs, "done"))
-            ctx.wait("pedro", pedro, (min(losses[pedro], held),))
-            return True
-    apply_batch(ctx, kind, losses)
-    return False
-
-
 def bart(ctx: Ctx, arrows: int) -> None:
     _, kind, pairs, stage = ctx.agenda.pop(0)
     seat = ctx.s.prompt_seat
@@ -365,84 +297,10 @@ def pedro(ctx: Ctx, regular: int, chief: bool) -> None:
     run(ctx)
 
 
-def apply_batch(ctx: Ctx, kind: str, losses: dict[int, int]) -> None:
-    """D28 steps 2–6: subtract, eliminate (clockwise from the active player),
-    check the end, Vulture Sam then El Gringo, the active player's end (D30)."""
-    s = ctx.s
-    active = s.turn
-    active_was_living = s.alive[active]
-    losses = {p: n for p, n in losses.items() if s.alive[p] and n > 0}
-    if losses:
-        s = ctx.emit(LIFE_LOST, rule=BATCH_RULE[kind], losses=[[p, n] for p, n in sorted(losses.items())])
-    if kind == INDIANS:
-        s = ctx.emit(ARROWS_RETURNED, seat=None, rule="D22")
-    order = [(active + k) % s.players for k in range(s.players)]
-    dead = [p for p in order if s.alive[p] and s.life[p] == 0]
-    for p in dead:
-        ghost = s.ghost_module and s.ghost is None and not s.three and ending_after(s, dead) is None
-        s = ctx.emit(ELIMINATED, seat=p, role=s.roles[p], ghost=ghost and p == dead[0])
-    personal = kind in (SHOTS, GATLING_HIT) and not s.is_ghost_turn()
-    end = ending(s, {}, personal_dead=dead if personal else [])
-    if end is not None:
-        winners, draw, reason = end
-        ctx.emit(GAME_ENDED, winners=winners, draw=draw, reason=reason, roles=list(s.roles))
-        ctx.agenda.clear()
-        return
-    vulture = next((p for p in s.living() if s.characters[p] == "vulture_sam"), None)
-    others = [p for p in dead if p != vulture]
-    if vulture is not None and others:
-        s = ctx.emit(LIFE_GAINED, rule="D48", seat=vulture, amount=2 * len(others))
-    gringo = next((p for p in losses if s.characters[p] == "el_gringo"), None)
-    if kind in (SHOTS, GATLING_HIT) and gringo is not None and s.alive[gringo] and gringo != active:
-        ctx.push(("arrow", "D37"))
-    if active_was_living and not s.alive[active]:
-        ctx.agenda[:] = [("next",)]
-
-
-def ending_after(s: State, dead: list[int]) -> tuple[list[int], bool, str] | None:
-    """The end check as if ``dead`` were eliminated (D61: no Ghost if the batch ends the game)."""
-    alive = tuple(False if p in dead else a for p, a in enumerate(s.alive))
-    return ending(s.replace(alive=alive), {})
-
-
-def ending(s: State, losses: dict[int, int], personal_dead: list[int] | None = None
-           ) -> tuple[list[int], bool, str] | None:
-    """D32, D33, D62, D70: ``(winners, draw, reason)`` if the game is over
-    (with ``losses`` still to subtract), else ``None``."""
-    alive = [a and s.life[p] > losses.get(p, 0) for p, a in enumerate(s.alive)]
-    living = [p for p, a in enumerate(alive) if a]
-    n = s.players
-    if s.three:
-        active = s.turn
-        target = next(p for p in range(n) if s.kind(p) == TARGET_ROLE[s.kind(active)])
-        if personal_dead and target in personal_dead:
-            return [active], False, f"D70: seat {active} personally eliminated his target"
-        if len(living) == 1:
-            return living, False, "D70: the last player alive wins"
-        if not living:
-            return [], True, "D70: nobody is left alive (draw)"
-        return None
-    kinds = [s.kind(p) for p in range(n)]
-    ghost_side = None
-    if s.ghost is not None and kinds[s.ghost] == RENEGADE:
-        ghost_side = OUTLAW if n in (5, 7) else DEPUTY  # D62 (4 players: RULING, Deputies)
-    sheriff = kinds.index(SHERIFF)
-    if not alive[sheriff]:
-        if len(living) == 1 and kinds[living[0]] == RENEGADE:
-            return living, False, "D32: the Sheriff is dead and the Renegade is the last alive"
-        winners = [p for p in range(n) if kinds[p] == OUTLAW or (p == s.ghost and ghost_side == OUTLAW)]
-        return winners, False, "D32: the Sheriff is dead: the Outlaws win"
-    if not any(kinds[p] in (OUTLAW, RENEGADE) for p in living):
-        winners = [p for p in range(n) if kinds[p] in (SHERIFF, DEPUTY)
-                   or (p == s.ghost and ghost_side == DEPUTY)]
-        return winners, False, "D32: every Outlaw and Renegade is out: the Sheriff wins"
-    return None
-
-
 STEPS: dict[str, Callable[[Ctx, Item], bool]] = {
     "after_roll": _after_roll, "arrow": _arrow, "broken": _broken, "bullet": _bullet,
     "dynamite": _dynamite, "shots": _shots, "beers": _beers, "gatling": _gatling, "kit": _kit,
-    "end": _end, "next": _next, "batch": _batch,
+    "end": _end, "next": _next, "batch": batch_step,
 }
 
 
@@ -452,7 +310,3 @@ def haunt(ctx: Ctx, die: int, double: bool, target: int) -> None:
     face = s.dice[die - 1]
     ctx.emit(TOKEN_GIVEN, seat=s.turn, target=target, face=face, dice=2 if double else 1)
     start_turn(ctx, next_seat(ctx.s))
-
-
-def shot_face(face: str) -> bool:
-    return face in (SHOT1, SHOT2, DOUBLE_SHOT1, DOUBLE_SHOT2)

@@ -7,6 +7,7 @@ from referee.engine.base import RulesetBase
 from referee.engine.protocol import Event, GameConfig, IllegalMove, Json, Move, Seat
 from referee.engine.rng import Rng
 from referee.games.dice import flow, moves, prompts, scenario, schemas, views
+from referee.games.dice.agenda import Ctx
 from referee.games.dice.events import ARROWS_DISCARDED, LIFE_GAINED, Draft, evolve as fold_event
 from referee.games.dice.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS_SCHEMA, check
 from referee.games.dice.rules import DYNAMITE, ROLE_KINDS, kind_of
@@ -79,7 +80,7 @@ class BangDice(RulesetBase):
         norm = {**move, "dice": sorted(move["dice"])} if kind == "reroll" else move
         if norm not in prompts.choices(state):
             raise _refusal(state, norm)
-        ctx = flow.Ctx(Draft(state), rng, now, list(state.agenda))
+        ctx = Ctx(Draft(state), rng, now, list(state.agenda))
         if kind == "sid":
             ctx.emit(LIFE_GAINED, rule="D45", seat=move["target"], amount=1)
             ctx.wait("roll", actor)
