@@ -259,3 +259,15 @@ def test_D15_a_scenario_may_start_after_a_roll() -> None:
     with pytest.raises(InvalidSetup) as refused:
         game(4, roll=1, dice=["DYNAMITE"] * 3 + ["BEER", "BEER"])
     assert refused.value.rule == "D18"
+
+
+def test_D21_arrows_still_owed_are_taken_from_the_refilled_pile() -> None:
+    t = roll(game(4, arrows=[0, 4, 4, 0], queue=["ARROW", "ARROW", "BEER", "BEER", "BEER"]))
+    assert st(t).life[:3] == (10, 5, 4) and st(t).arrows == (1, 0, 0, 0) and st(t).pile == 8
+
+
+def test_D30_a_bullet_that_kills_the_roller_ends_his_turn() -> None:
+    t = game(5, options={"saloon_dice": True}, turn=1, life=[11, 1, 8, 8, 8],
+             queue=["SHOT1", "BEER", "BEER", "BEER", "BULLET"])
+    roll(t, "loudmouth")
+    assert not st(t).alive[1] and st(t).turn == 2 and st(t).prompt == "roll"
