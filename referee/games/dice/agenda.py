@@ -1,0 +1,37 @@
+"""The turn as an agenda of steps: each step runs until one needs a
+player's decision; then an ``awaiting`` event records the prompt and the
+steps still to come, so the next move resumes exactly there (and replay
+needs nothing else)."""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.rng import Rng
+from referee.games.dice.events import AWAITING, Draft
+from referee.games.dice.state import Item, State, thaw
+
+
+class Ctx:
+    """One decision in progress: the draft, the generator, the receipt time
+    and the steps still to run (front first)."""
+
+    __slots__ = ("draft", "rng", "now", "agenda")
+
+    def __init__(self, draft: Draft, rng: Rng, now: int, agenda: list[Item]) -> None:
+        self.draft, self.rng, self.now, self.agenda = draft, rng, now, agenda
+
+    @property
+    def s(self) -> State:
+        return self.draft.state
+
+    def emit(self, type_: str, /, **data: Any) -> State:
+        return self.draft.emit(type_, data)
+
+    def wait(self, kind: str, seat: int, data: tuple[Any, ...] = ()) -> None:
+        """Record the decision awaited and the agenda after it (D73)."""
+        self.emit(AWAITING, kind=kind, seat=seat, data=list(data), agenda=thaw(self.agenda))
+
+    def push(self, *items: Item) -> None:
+        """Run ``items`` next, in this order."""
+        self.agenda[0:0] = list(items)
+

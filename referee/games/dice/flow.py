@@ -1,0 +1,312 @@
+"""The turn's steps (D14–D27, D34–D49, D51–D66): rolling and its immediate
+effects, then resolution, each step run from the agenda (``agenda.Ctx``)
+until a decision is awaited."""
+from __future__ import annotations
+
+from typing import Callable
+
+from referee.games.dice.agenda import Ctx
+from referee.games.dice.damage import BULLET_HIT, DYNAMITE_HIT, GATLING_HIT, SHOTS, batch_step, indians
+from referee.games.dice.events import (
+    ARROW_TAKEN, ARROWS_DISCARDED, ARROWS_RETURNED, DICE_ROLLED, LIFE_GAINED, SHOT_DECLARED, SHOTS_PLANNED,
+    TOKEN_GIVEN, TURN_STARTED,
+)
+from referee.games.dice.rules import ARROW, BASE, BROKEN_ARROW, BULLET, DIE_FACES, ring_at
+from referee.games.dice.state import Item, State
+RESOLUTION: tuple[Item, ...] = (("dynamite",), ("shots",), ("beers",), ("gatling",), ("end",))
+
+
+def run(ctx: Ctx) -> None:
+    """Run steps until a decision is awaited or the game is over."""
+    while not ctx.s.over and ctx.agenda:
+        item = ctx.agenda.pop(0)
+        if STEPS[item[0]](ctx, item):
+            return
+
+
+# -- turn start and rolling --------------------------------------------------------
+
+def start_turn(ctx: Ctx, seat: int) -> bool:
+    """D14: Sid Ketchum's choice first, else the roll move (the Ghost's too, D64)."""
+    s = ctx.emit(TURN_STARTED, seat=seat, ghost=s_ghost(ctx.s, seat))
+    if not s.is_ghost_turn() and s.characters[seat] == "sid_ketchum":
+        ctx.wait("sid", seat)
+    else:
+        ctx.wait("roll", seat)
+    return True
+
+
+def s_ghost(s: State, seat: int) -> bool:
+    return s.ghost is not None and s.ghost == seat
+
+
+def next_seat(s: State) -> int:
+    """D31, D63: the next seat clockwise holding a living player or the Ghost."""
+    for k in range(1, s.players + 1):
+        seat = (s.turn + k) % s.players
+        if s.alive[seat] or s.ghost == seat:
+            return seat
+    return s.turn
+
+
+def _faces(ctx: Ctx, kinds: list[str], numbers: list[int]) -> tuple[dict[int, str], int]:
+    """Faces of the dice ``numbers`` (from 1, ascending): queued faces first, then ``below(6)`` (D72)."""
+    out: dict[int, str] = {}
+    forced = 0
+    queue = ctx.s.queue
+    for n in numbers:
+        kind = kinds[n - 1]
+        if forced < len(queue) and queue[forced] in DIE_FACES[kind]:
+            out[n] = queue[forced]
+            forced += 1
+        else:
+            out[n] = DIE_FACES[kind][ctx.rng.below(6)]
+    return out, forced
+
+
+def first_roll(ctx: Ctx, saloon: str | None) -> None:
+    """D14 step 2–4, D52, D66: the Saloon die as d5, a ghost token presets d1 (d2), the rest rolled."""
+    s = ctx.s
+    seat = s.turn
+    if s.is_ghost_turn():
+        kinds = [BASE, BASE]
+        preset: list[str] = []
+    else:
+        kinds = [BASE] * 4 + [saloon or BASE]
+        token = s.tokens[seat]
+        preset = [token[0]] * token[1] if token is not None else []
+    numbers = list(range(len(preset) + 1, len(kinds) + 1))
+    faces, forced = _faces(ctx, kinds, numbers)
+    dice = preset + [faces[n] for n in numbers]
+    ctx.emit(DICE_ROLLED, seat=seat, roll=1, saloon=saloon, die_kinds=kinds, dice=dice, rolled=numbers,
+             preset=len(preset), forced=forced)
+    _after(ctx, list(range(1, len(kinds) + 1)))
+
+
+def reroll(ctx: Ctx, numbers: list[int]) -> None:
+    """D16: the named dice rolled again, the others kept."""
+    s = ctx.s
+    faces, forced = _faces(ctx, list(s.die_kinds), numbers)
+    dice = [faces.get(i + 1, f) for i, f in enumerate(s.dice)]
+    ctx.emit(DICE_ROLLED, seat=s.turn, roll=s.rolls + 1, saloon=s.saloon, die_kinds=list(s.die_kinds),
+             dice=dice, rolled=numbers, preset=0, forced=forced)
+    _after(ctx, numbers)
+
+
+def _after(ctx: Ctx, numbers: list[int]) -> None:
+    """D17: the immediate effects of the dice of this roll, arrows, broken arrows, bullets; then D18."""
+    s = ctx.s
+    items: list[Item] = []
+    if not s.is_ghost_turn():  # D64: no result has any effect on the Ghost
+        faces = [s.dice[n - 1] for n in numbers]
+        items += [("arrow", "D21")] * faces.count(ARROW)
+        items += [("broken",)] * faces.count(BROKEN_ARROW)
+        items += [("bullet",)] * faces.count(BULLET)
+    ctx.push(*items, ("after_roll",))
+    run(ctx)
+
+
+def _after_roll(ctx: Ctx, _: Item) -> bool:
+    """D18, D19: three dynamite, the last roll, or no die to reroll end the rolling."""
+    s = ctx.s
+    if s.dynamite() >= 3 or s.rolls >= s.max_rolls() or not s.rerollable():
+        return _resolve(ctx)
+    ctx.wait("reroll", s.turn)
+    return True
+
+
+def _resolve(ctx: Ctx) -> bool:
+    if ctx.s.is_ghost_turn():
+        ctx.wait("haunt", ctx.s.turn)
+        return True
+    ctx.push(*RESOLUTION)
+    return False
+
+
+def stop(ctx: Ctx) -> None:
+    """D16: keeping every die ends the rolling."""
+    if not _resolve(ctx):
+        run(ctx)
+
+
+# -- arrows --------------------------------------------------------------------
+
+def _arrow(ctx: Ctx, item: Item) -> bool:
+    """D21, D37, D58: take one arrow; with the Chief's Arrow in the pile the taker chooses."""
+    s = ctx.s
+    if not s.alive[s.turn]:
+        return False
+    if s.chief_arrow and s.chief_holder is None:
+        ctx.wait("arrow", s.turn, (item[1],))
+        return True
+    take_regular(ctx, item[1])
+    return False
+
+
+def take_regular(ctx: Ctx, rule: str) -> None:
+    """D21, D22: a regular arrow; if it empties the pile, the Indians attack at once."""
+    s = ctx.emit(ARROW_TAKEN, seat=ctx.s.turn, chief=False, count=1, rule=rule)
+    if s.pile == 0:
+        indians(ctx)
+
+
+def take_chief(ctx: Ctx, rule: str) -> None:
+    """D58: the Chief's Arrow fills one arrow result; it never triggers an attack (D60)."""
+    ctx.emit(ARROW_TAKEN, seat=ctx.s.turn, chief=True, count=1, rule=rule)
+
+
+def _broken(ctx: Ctx, _: Item) -> bool:
+    """D54: a living player holding a regular arrow returns one; none: no effect."""
+    if ctx.s.holders():
+        ctx.wait("broken_arrow", ctx.s.turn)
+        return True
+    return False
+
+
+def _bullet(ctx: Ctx, _: Item) -> bool:
+    """D55: the roller loses 1 life, one batch per bullet."""
+    ctx.push(("batch", BULLET_HIT, ((ctx.s.turn, 1),), "bart"))
+    return False
+
+
+# -- resolution ----------------------------------------------------------------
+
+def _dynamite(ctx: Ctx, _: Item) -> bool:
+    """D23: three or more dynamite cost exactly 1 life."""
+    if ctx.s.dynamite() >= 3:
+        ctx.push(("batch", DYNAMITE_HIT, ((ctx.s.turn, 1),), "bart"))
+    return False
+
+
+def shot_targets(s: State) -> list[list[int]]:
+    """D12, D13, D24, D36, D44: each shot symbol's legal targets, from the living players now."""
+    living = s.living()
+    short = len(living) <= 3
+    me = s.turn
+    char = s.characters[me]
+    out = []
+    for kind in s.shot_kinds():
+        k = 1 if short else kind
+        if char == "calamity_janet":
+            reach = [1, 2]
+        elif char == "rose_doolan":
+            reach = [k, k + 1]
+        else:
+            reach = [k]
+        out.append(ring_at(living, me, reach))
+    return out
+
+
+def _shots(ctx: Ctx, _: Item) -> bool:
+    """D24: every shot symbol gets a target, declared one by one, then one batch."""
+    targets = shot_targets(ctx.s)
+    if not targets:
+        return False
+    ctx.emit(SHOTS_PLANNED, targets=targets)
+    ctx.wait("shoot", ctx.s.turn)
+    return True
+
+
+def can_double(s: State) -> bool:
+    """D46: Slab the Killer, once per turn, spends a beer to double one shot."""
+    return s.characters[s.turn] == "slab_the_killer" and not s.slab_used and s.beers() >= 1
+
+
+def declare(ctx: Ctx, target: int, double: bool) -> None:
+    s = ctx.emit(SHOT_DECLARED, target=target, double=double)
+    if len(s.declared) < len(s.shot_targets):
+        ctx.wait("shoot", s.turn)
+        return
+    losses: dict[int, int] = {}
+    for t, doubled in s.declared:
+        losses[t] = losses.get(t, 0) + (2 if doubled else 1)
+    ctx.push(("batch", SHOTS, tuple(sorted(losses.items())), "bart"))
+    run(ctx)
+
+
+def _beers(ctx: Ctx, _: Item) -> bool:
+    """D25, D38, D46: one target per beer, in order; Jesse Jones's boost fixed at the step's start."""
+    s = ctx.s
+    n = s.beers() - (1 if s.slab_used else 0)
+    if n <= 0:
+        return False
+    boost = s.characters[s.turn] == "jesse_jones" and s.life[s.turn] <= 4
+    ctx.wait("beer", s.turn, (n, int(boost)))
+    return True
+
+
+def beer(ctx: Ctx, target: int) -> None:
+    s = ctx.s
+    n, boost = s.prompt_data
+    amount = 2 if boost and target == s.turn else 1
+    s = ctx.emit(LIFE_GAINED, rule="D38" if amount == 2 else "D25", seat=target, amount=amount)
+    if n > 1:
+        ctx.wait("beer", s.turn, (n - 1, boost))
+        return
+    run(ctx)
+
+
+def _gatling(ctx: Ctx, _: Item) -> bool:
+    """D26, D49, D56, D42: fires once on 3+ symbols (Willy: 2); then Kit Carlson's discards (D40)."""
+    s = ctx.s
+    count = s.gatlings()
+    kit = count if s.characters[s.turn] == "kit_carlson" else 0
+    if kit:
+        ctx.push(("kit", kit))
+    if count >= (2 if s.characters[s.turn] == "willy_the_kid" else 3):
+        ctx.emit(ARROWS_RETURNED, seat=s.turn, rule="D26")
+        losses = {p: 0 if ctx.s.characters[p] == "paul_regret" else 1 for p in ctx.s.living() if p != s.turn}
+        ctx.push(("batch", GATLING_HIT, tuple(sorted(losses.items())), "bart"))
+    return False
+
+
+def _kit(ctx: Ctx, item: Item) -> bool:
+    if ctx.s.holders():
+        ctx.wait("discard", ctx.s.turn, (item[1],))
+        return True
+    return False
+
+
+def _end(ctx: Ctx, _: Item) -> bool:
+    """D47: Suzy Lafayette without a shot on her final dice gains 2; then the turn passes."""
+    s = ctx.s
+    if s.characters[s.turn] == "suzy_lafayette" and not s.shot_kinds():
+        ctx.emit(LIFE_GAINED, rule="D47", seat=s.turn, amount=2)
+    return start_turn(ctx, next_seat(ctx.s))
+
+
+def _next(ctx: Ctx, _: Item) -> bool:
+    return start_turn(ctx, next_seat(ctx.s))
+
+
+# -- damage batches ------------------------------------------------------------
+
+def bart(ctx: Ctx, arrows: int) -> None:
+    _, kind, pairs, stage = ctx.agenda.pop(0)
+    seat = ctx.s.prompt_seat
+    if arrows:
+        ctx.emit(ARROW_TAKEN, seat=seat, chief=False, count=arrows, rule="D34")
+    ctx.push(("batch", kind, tuple((p, n - arrows if p == seat else n) for p, n in pairs), stage))
+    run(ctx)
+
+
+def pedro(ctx: Ctx, regular: int, chief: bool) -> None:
+    if regular or chief:
+        ctx.emit(ARROWS_DISCARDED, seat=ctx.s.prompt_seat, regular=regular, chief=chief,
+                 by=ctx.s.prompt_seat, rule="D43")
+    run(ctx)
+
+
+STEPS: dict[str, Callable[[Ctx, Item], bool]] = {
+    "after_roll": _after_roll, "arrow": _arrow, "broken": _broken, "bullet": _bullet,
+    "dynamite": _dynamite, "shots": _shots, "beers": _beers, "gatling": _gatling, "kit": _kit,
+    "end": _end, "next": _next, "batch": batch_step,
+}
+
+
+def haunt(ctx: Ctx, die: int, double: bool, target: int) -> None:
+    """D65: the Ghost's token to a living player; then the turn passes."""
+    s = ctx.s
+    face = s.dice[die - 1]
+    ctx.emit(TOKEN_GIVEN, seat=s.turn, target=target, face=face, dice=2 if double else 1)
+    start_turn(ctx, next_seat(ctx.s))

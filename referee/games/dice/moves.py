@@ -1,0 +1,77 @@
+"""Move shapes, as clients POST them (D73), their schemas and the parser.
+
+``sid {target}``, ``roll {saloon}``, ``reroll {dice}``, ``stop``,
+``arrow {chief}``, ``broken_arrow {target}``, ``shoot {target, double}``,
+``beer {target}``, ``discard {target|null}``, ``bart {arrows}``,
+``pedro {regular, chief}``, ``haunt {die, double, target}`` and the
+system command ``timeout``."""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.protocol import Json, MalformedMove
+from referee.games.dice.rules import COWARD, LOUDMOUTH
+
+SEAT: Json = {"type": "integer", "minimum": 0, "maximum": 7}
+COUNT: Json = {"type": "integer", "minimum": 0, "maximum": 9}
+BOOL: Json = {"type": "boolean"}
+
+#: move type -> (rule, fields)
+FIELDS: dict[str, tuple[str, dict[str, Json]]] = {
+    "sid": ("D45", {"target": SEAT}),
+    "roll": ("D14", {"saloon": {"enum": [None, LOUDMOUTH, COWARD]}}),
+    "reroll": ("D16", {"dice": {"type": "array", "minItems": 1, "maxItems": 5, "uniqueItems": True,
+                                "items": {"type": "integer", "minimum": 1, "maximum": 5}}}),
+    "stop": ("D16", {}),
+    "arrow": ("D58", {"chief": BOOL}),
+    "broken_arrow": ("D54", {"target": SEAT}),
+    "shoot": ("D24", {"target": SEAT, "double": BOOL}),
+    "beer": ("D25", {"target": SEAT}),
+    "discard": ("D40", {"target": {"type": ["integer", "null"], "minimum": 0, "maximum": 7}}),
+    "bart": ("D34", {"arrows": COUNT}),
+    "pedro": ("D43", {"regular": COUNT, "chief": BOOL}),
+    "haunt": ("D65", {"die": {"type": "integer", "minimum": 1, "maximum": 2}, "double": BOOL, "target": SEAT}),
+    "timeout": ("D73", {}),
+}
+
+MOVE_SCHEMAS: dict[str, Json] = {
+    kind: {"type": "object", "additionalProperties": False, "required": ["type", *fields], "x-rule": rule,
+           "properties": {"type": {"const": kind}, **{f: {**v, "x-rule": rule} for f, v in fields.items()}}}
+    for kind, (rule, fields) in FIELDS.items()
+}
+
+
+def _int(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+#: field -> its check (the same as its schema in ``FIELDS``; the conformance suite holds the two together)
+_CHECKS: dict[str, Any] = {
+    "target": lambda v: _int(v, 0, 7),
+    "saloon": lambda v: v in (None, LOUDMOUTH, COWARD),
+    "dice": lambda v: isinstance(v, list) and 1 <= len(v) <= 5 and all(_int(d, 1, 5) for d in v)
+    and len(set(v)) == len(v),
+    "chief": lambda v: isinstance(v, bool), "double": lambda v: isinstance(v, bool),
+    "arrows": lambda v: _int(v, 0, 9), "regular": lambda v: _int(v, 0, 9), "die": lambda v: _int(v, 1, 2),
+}
+
+
+def parse(move: Any) -> Json:
+    """The move itself once it matches its schema; ``MalformedMove`` (naming
+    the move's rule) otherwise."""
+    if not isinstance(move, dict):
+        raise MalformedMove("malformed_move", rule="D73", detail="a move is a JSON object with a type")
+    kind = move.get("type")
+    if not isinstance(kind, str) or kind not in FIELDS:
+        raise MalformedMove("malformed_move", rule="D73",
+                            detail=f"unknown move type {kind!r}; one of {', '.join(sorted(FIELDS))}")
+    rule, fields = FIELDS[kind]
+    if len(move) != len(fields) + 1 or any(f not in move for f in fields):
+        raise MalformedMove("malformed_move", rule=rule,
+                            detail=f"a {kind} move has exactly the fields {', '.join(('type', *fields))}")
+    for name in fields:
+        if kind == "discard" and move[name] is None:
+            continue
+        if not _CHECKS[name](move[name]):
+            raise MalformedMove("malformed_move", rule=rule, detail=f"a {kind} move: bad {name} {move[name]!r}")
+    return move

@@ -1,0 +1,98 @@
+"""Whom the referee awaits, the legal answers, the rule-defined defaults
+(D73) and the ``pending`` prompt."""
+from __future__ import annotations
+
+from itertools import combinations
+
+from referee.engine.protocol import Json, Move
+from referee.games.dice.flow import can_double
+from referee.games.dice.rules import COWARD, LOUDMOUTH
+from referee.games.dice.state import Seat, State
+
+RULES = {"sid": "D45", "roll": "D14", "reroll": "D16", "arrow": "D58", "broken_arrow": "D54",
+         "shoot": "D24", "beer": "D25", "discard": "D40", "bart": "D34", "pedro": "D43", "haunt": "D65"}
+#: prompt kind -> the move types that answer it
+ANSWERS = {"reroll": ("reroll", "stop")}
+
+
+def to_act(state: State) -> set[Seat]:
+    if state.over or state.prompt_seat is None:
+        return set()
+    return {state.prompt_seat}
+
+
+def _clockwise(state: State, start: int, seats: list[int]) -> list[int]:
+    """``seats`` ordered clockwise from ``start`` (D73's default order)."""
+    return sorted(seats, key=lambda p: (p - start) % state.players)
+
+
+def choices(state: State) -> list[Move]:
+    """Every legal answer to the prompt, in a stable order."""
+    s, kind = state, state.prompt
+    living = s.living()
+    if kind == "sid" or kind == "beer":
+        return [{"type": kind, "target": t} for t in living]
+    if kind == "roll":
+        saloons = [None] + ([LOUDMOUTH, COWARD] if s.saloon_dice and not s.is_ghost_turn() else [])
+        return [{"type": "roll", "saloon": x} for x in saloons]
+    if kind == "reroll":
+        dice = s.rerollable()
+        out: list[Move] = [{"type": "stop"}]
+        for size in range(1, len(dice) + 1):
+            out += [{"type": "reroll", "dice": list(c)} for c in combinations(dice, size)]
+        return out
+    if kind == "arrow":
+        return [{"type": "arrow", "chief": False}, {"type": "arrow", "chief": True}]
+    if kind == "broken_arrow":
+        return [{"type": kind, "target": t} for t in s.holders()]
+    if kind == "shoot":
+        doubles = [False, True] if can_double(s) else [False]
+        return [{"type": "shoot", "target": t, "double": d}
+                for t in s.shot_targets[len(s.declared)] for d in doubles]
+    if kind == "discard":
+        return [{"type": "discard", "target": None}] + [{"type": "discard", "target": t} for t in s.holders()]
+    if kind == "bart":
+        return [{"type": "bart", "arrows": k} for k in range(s.prompt_data[0] + 1)]
+    if kind == "pedro":
+        seat = s.prompt_seat
+        most = s.prompt_data[0]
+        chiefs = [False, True] if s.chief_holder == seat else [False]
+        return [{"type": "pedro", "regular": r, "chief": c} for c in chiefs
+                for r in range(min(most, s.arrows[seat if seat is not None else 0]) + 1) if r + c <= most]
+    if kind == "haunt":
+        a, b = s.dice
+        picks = [(1, False)] + ([(2, False)] if b != a else [(1, True)])
+        return [{"type": "haunt", "die": d, "double": x, "target": t} for d, x in picks for t in living]
+    return []
+
+
+def legal_moves(state: State, seat: Seat) -> list[Move]:
+    if seat not in to_act(state):
+        return []
+    return choices(state)
+
+
+def default_move(state: State, seat: Seat) -> Move | None:
+    """D73 RULING: roll with no Saloon die, stop, a regular arrow, no optional
+    ability; a required choice of a player goes to the first legal player
+    clockwise from the decider; the Ghost gives die 1's face to the first living player clockwise."""
+    if seat not in to_act(state):
+        return None
+    kind = state.prompt
+    moves = choices(state)
+    if kind in ("sid", "beer", "broken_arrow", "shoot", "haunt"):
+        plain = [m for m in moves if not m.get("double") and m.get("die", 1) == 1]
+        first = _clockwise(state, seat, [m["target"] for m in plain])[0]
+        return next(m for m in plain if m["target"] == first)
+    return moves[0]
+
+
+def pending(state: State) -> Json | None:
+    if state.over or state.prompt is None or state.prompt_seat is None:
+        return None
+    seat = state.prompt_seat
+    return {
+        "kind": state.prompt, "rule": RULES[state.prompt], "awaiting": [seat],
+        "moves": {str(seat): choices(state)}, "deadline": None,
+        "default": {str(seat): default_move(state, seat)},
+    }

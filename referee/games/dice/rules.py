@@ -1,0 +1,74 @@
+"""Faces, dice, roles and characters of BANG! The Dice Game (D2, D5, D8,
+D34–D49, D51) and the table geometry (D10–D13)."""
+from __future__ import annotations
+
+from typing import Sequence
+
+ARROW, DYNAMITE, SHOT1, SHOT2, BEER, GATLING = "ARROW", "DYNAMITE", "SHOT1", "SHOT2", "BEER", "GATLING"
+BROKEN_ARROW, BULLET = "BROKEN_ARROW", "BULLET"
+DOUBLE_SHOT1, DOUBLE_SHOT2, DOUBLE_GATLING, DOUBLE_BEER = "DOUBLE_SHOT1", "DOUBLE_SHOT2", "DOUBLE_GATLING", "DOUBLE_BEER"
+
+BASE, LOUDMOUTH, COWARD = "base", "loudmouth", "coward"
+#: die kind -> its six faces in draw order (D2, D51, D72)
+DIE_FACES: dict[str, tuple[str, ...]] = {
+    BASE: (ARROW, DYNAMITE, SHOT1, SHOT2, BEER, GATLING),
+    LOUDMOUTH: (ARROW, DYNAMITE, BULLET, DOUBLE_SHOT1, DOUBLE_SHOT2, DOUBLE_GATLING),
+    COWARD: (ARROW, DYNAMITE, SHOT1, BROKEN_ARROW, BEER, DOUBLE_BEER),
+}
+FACES: tuple[str, ...] = (ARROW, DYNAMITE, SHOT1, SHOT2, BEER, GATLING, BROKEN_ARROW, BULLET,
+                          DOUBLE_SHOT1, DOUBLE_SHOT2, DOUBLE_GATLING, DOUBLE_BEER)
+
+#: face -> shot kinds it gives (D24, D53)
+SHOT_KINDS: dict[str, tuple[int, ...]] = {SHOT1: (1,), SHOT2: (2,), DOUBLE_SHOT1: (1, 1), DOUBLE_SHOT2: (2, 2)}
+
+REGULAR_ARROWS = 9
+
+SHERIFF, DEPUTY, OUTLAW, RENEGADE = "sheriff", "deputy", "outlaw", "renegade"
+ROLE_KINDS = (SHERIFF, RENEGADE, OUTLAW, DEPUTY)
+#: players -> roles dealt (D5)
+ROLES: dict[int, tuple[str, ...]] = {
+    3: (DEPUTY, OUTLAW, RENEGADE),
+    4: (SHERIFF, RENEGADE, OUTLAW, OUTLAW),
+    5: (SHERIFF, RENEGADE, OUTLAW, OUTLAW, DEPUTY),
+    6: (SHERIFF, RENEGADE, OUTLAW, OUTLAW, OUTLAW, DEPUTY),
+    7: (SHERIFF, RENEGADE, OUTLAW, OUTLAW, OUTLAW, DEPUTY, DEPUTY),
+    8: (SHERIFF, RENEGADE, RENEGADE, OUTLAW, OUTLAW, OUTLAW, DEPUTY, DEPUTY),
+}
+#: 3-player personal targets (D68)
+TARGET_ROLE = {DEPUTY: RENEGADE, RENEGADE: OUTLAW, OUTLAW: DEPUTY}
+
+CHARACTERS: dict[str, int] = {  # D34–D49: character -> life
+    "bart_cassidy": 8, "black_jack": 8, "calamity_janet": 8, "el_gringo": 7, "jesse_jones": 9,
+    "jourdonnais": 7, "kit_carlson": 7, "lucky_duke": 8, "paul_regret": 9, "pedro_ramirez": 8,
+    "rose_doolan": 9, "sid_ketchum": 8, "slab_the_killer": 8, "suzy_lafayette": 8, "vulture_sam": 9,
+    "willy_the_kid": 8,
+}
+CHARACTER_IDS: tuple[str, ...] = tuple(CHARACTERS)
+
+
+def role_cards(roles: Sequence[str]) -> tuple[str, ...]:
+    """Each seat's role as a role card id, numbered per kind in seat order
+    (``SHERIFF``, ``OUTLAW-2``…): what the deal hides (D7, D74)."""
+    seen: dict[str, int] = {}
+    out = []
+    for role in roles:
+        seen[role] = seen.get(role, 0) + 1
+        out.append(role.upper() if role == SHERIFF else f"{role.upper()}-{seen[role]}")
+    return tuple(out)
+
+
+def kind_of(card: str) -> str:
+    """The role kind of a role card id."""
+    return card.split("-")[0].lower()
+
+
+def ring_at(living: Sequence[int], seat: int, distances: Sequence[int]) -> list[int]:
+    """The living seats exactly k places left or right of ``seat`` for k in
+    ``distances``, counted over ``living`` (in seat order) only (D11, D12)."""
+    if seat not in living:
+        return []
+    m = len(living)
+    i = living.index(seat)
+    out = {living[(i + k) % m] for k in distances} | {living[(i - k) % m] for k in distances}
+    out.discard(seat)
+    return sorted(out)

@@ -1,0 +1,127 @@
+"""Setup (D5–D9, D72): the deal from the seed, or a scenario ``setup``
+fixing roles, characters, life, arrows, the Chief's Arrow, the Ghost,
+tokens, whose turn and a queue of forced die faces."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json
+from referee.engine.rng import Rng
+from referee.games.dice.events import AWAITING, DICE_ROLLED, GAME_STARTED, TURN_STARTED
+from referee.games.dice.rules import (
+    BASE, CHARACTER_IDS, COWARD, DYNAMITE, LOUDMOUTH, CHARACTERS, DEPUTY, DIE_FACES, FACES, REGULAR_ARROWS, ROLE_KINDS, ROLES, SHERIFF,
+    role_cards,
+)
+
+_SEATS = {"type": "array", "minItems": 3, "maxItems": 8}
+SETUP_SCHEMA: Json = {
+    "type": "object", "additionalProperties": False, "x-rule": "D72",
+    "description": "A scenario (D72). Every field may be left out: left out, it is dealt from the seed "
+                   "(roles, characters) or takes its rule value (life at maximum, no arrows, no Ghost, "
+                   "the Sheriff's (3 players: the Deputy's) first turn, no forced faces).",
+    "properties": {
+        "roles": {**_SEATS, "items": {"enum": list(ROLE_KINDS)}, "x-rule": "D5",
+                  "description": "each seat's role; the multiset must be D5's for the player count"},
+        "characters": {**_SEATS, "items": {"enum": list(CHARACTER_IDS)}, "uniqueItems": True, "x-rule": "D8"},
+        "life": {**_SEATS, "items": {"type": "integer", "minimum": 0, "maximum": 11}, "x-rule": "D4",
+                 "description": "each seat's life (0: eliminated before the start), at most his maximum"},
+        "arrows": {**_SEATS, "items": {"type": "integer", "minimum": 0, "maximum": 8}, "x-rule": "D3",
+                   "description": "regular arrows held; the pile holds 9 less their sum (at least 1)"},
+        "chief_arrow": {"type": ["integer", "null"], "minimum": 0, "maximum": 7, "x-rule": "D58",
+                        "description": "the seat holding the Chief's Arrow (null: in the pile)"},
+        "ghost": {"type": ["integer", "null"], "minimum": 0, "maximum": 7, "x-rule": "D61",
+                  "description": "the Ghost's seat (an eliminated player; needs the ghost module)"},
+        "tokens": {"type": "array", "x-rule": "D65", "items": {
+            "type": "object", "additionalProperties": False, "required": ["seat", "face", "dice"],
+            "properties": {"seat": {"type": "integer", "minimum": 0, "maximum": 7},
+                           "face": {"enum": list(DIE_FACES[BASE])},
+                           "dice": {"type": "integer", "minimum": 1, "maximum": 2}}}},
+        "turn": {"type": "integer", "minimum": 0, "maximum": 7, "x-rule": "D9",
+                 "description": "whose turn it is; the turn starts at his first decision (roll 0)"},
+        "roll": {"type": "integer", "minimum": 0, "maximum": 3, "x-rule": "D15",
+                 "description": "rolls already made in this turn (0: the turn starts); with 1 or more, `dice` "
+                                "are the dice showing and the player decides to reroll or stop"},
+        "dice": {"type": "array", "minItems": 5, "maxItems": 5, "items": {"enum": list(FACES)}, "x-rule": "D15",
+                 "description": "the five dice showing after `roll` rolls (d5 may be a Saloon die's face)"},
+        "saloon": {"enum": [None, LOUDMOUTH, COWARD], "x-rule": "D52",
+                   "description": "the Saloon die used this turn (d5), with `roll` 1 or more"},
+        "queue": {"type": "array", "items": {"enum": list(FACES)}, "maxItems": 500, "x-rule": "D72",
+                  "description": "forced die faces, used before the generator in the order dice are rolled "
+                                 "(a face a die does not have is skipped for that die)"},
+    },
+}
+
+
+def _bad(detail: str, rule: str) -> InvalidSetup:
+    return InvalidSetup("invalid_setup", rule=rule, detail=detail)
+
+
+def setup(config: GameConfig, rng: Rng) -> list[Event]:
+    """Roles shuffled (D7), then characters drawn (D8), each from the seed
+    unless given; then the first turn (D9)."""
+    n = config.players
+    o = config.options
+    sc: Mapping[str, Any] = config.scenario or {}
+    for key in ("roles", "characters", "life", "arrows"):
+        if key in sc and len(sc[key]) != n:
+            raise _bad(f"setup.{key} must list {n} seats", SETUP_SCHEMA["properties"][key]["x-rule"])
+    roles = list(sc["roles"]) if "roles" in sc else rng.shuffle(ROLES[n])
+    if sorted(roles) != sorted(ROLES[n]):
+        raise _bad(f"setup.roles must be {sorted(ROLES[n])} for {n} players", "D5")
+    chars = list(sc["characters"]) if "characters" in sc else rng.shuffle(CHARACTER_IDS)[:n]
+    top = [CHARACTERS[c] + (2 if r == SHERIFF else 0) for c, r in zip(chars, roles)]
+    life = list(sc.get("life", top))
+    if any(v > m for v, m in zip(life, top)):
+        raise _bad("setup.life exceeds a maximum", "D4")
+    alive = [v > 0 for v in life]
+    arrows = [a if alive[p] else 0 for p, a in enumerate(sc.get("arrows", [0] * n))]
+    if sum(arrows) >= REGULAR_ARROWS:
+        raise _bad("setup.arrows leave no arrow in the pile", "D3")
+    chief = sc.get("chief_arrow")
+    if chief is not None and (not o["chief_arrow"] or chief >= n or not alive[chief]):
+        raise _bad("setup.chief_arrow needs the chief_arrow module and a living holder", "D58")
+    ghost = sc.get("ghost")
+    if ghost is not None and (not o["ghost"] or ghost >= n or alive[ghost] or roles[ghost] == SHERIFF):
+        raise _bad("setup.ghost needs the ghost module and an eliminated seat, not the Sheriff", "D61")
+    tokens: list[Any] = [None] * n
+    for t in sc.get("tokens", []):
+        if t["seat"] >= n or not alive[t["seat"]] or not o["ghost"]:
+            raise _bad("a ghost token needs the ghost module and a living holder", "D65")
+        tokens[t["seat"]] = [t["face"], t["dice"]]
+    first = roles.index(DEPUTY if n == 3 else SHERIFF)
+    turn = sc.get("turn", first)
+    if turn >= n or not alive[turn]:
+        raise _bad("setup.turn must be a living seat", "D9")
+    living = sum(alive)
+    if living < 2 or (n > 3 and not alive[roles.index(SHERIFF)]) or (n > 3 and not any(
+            alive[p] and roles[p] not in (SHERIFF, DEPUTY) for p in range(n))):
+        raise _bad("the scenario starts with the game already decided", "D32")
+    started: Json = {
+        "players": n, "saloon_dice": o["saloon_dice"], "chief_arrow": o["chief_arrow"],
+        "ghost_module": o["ghost"], "roles": list(role_cards(roles)),
+        "characters": chars, "max_life": top, "life": life, "arrows": arrows, "alive": alive,
+        "chief_holder": chief, "ghost": ghost, "tokens": tokens, "queue": list(sc.get("queue", [])), "turn": turn,
+    }
+    events = [Event(GAME_STARTED, started), Event(TURN_STARTED, {"seat": turn, "ghost": False})]
+    kind = "sid" if chars[turn] == "sid_ketchum" else "roll"
+    rolls = sc.get("roll", 0)
+    if rolls:
+        events.append(_mid_turn(sc, o, turn, rolls, chars[turn]))
+        kind = "reroll"
+    events.append(Event(AWAITING, {"kind": kind, "seat": turn, "data": [], "agenda": []}))
+    return events
+
+
+def _mid_turn(sc: Mapping[str, Any], o: Mapping[str, Any], turn: int, rolls: int, char: str) -> Event:
+    """A turn set up after ``rolls`` rolls: the dice showing, awaiting the reroll decision (D15, D16)."""
+    saloon = sc.get("saloon")
+    if "dice" not in sc or (saloon is not None and not o["saloon_dice"]):
+        raise _bad("setup.roll needs setup.dice (and a Saloon die only with saloon_dice)", "D15")
+    kinds = [BASE] * 4 + [saloon or BASE]
+    dice = list(sc["dice"])
+    if any(f not in DIE_FACES[k] for f, k in zip(dice, kinds)):
+        raise _bad("setup.dice shows a face its die does not have", "D51")
+    if dice.count(DYNAMITE) >= 3 or rolls >= (4 if char == "lucky_duke" else 3):
+        raise _bad("setup.roll leaves no reroll decision (three dynamite or the last roll)", "D18")
+    return Event(DICE_ROLLED, {"seat": turn, "roll": rolls, "saloon": saloon, "die_kinds": kinds, "dice": dice,
+                               "rolled": [], "preset": 0, "forced": 0})
