@@ -1,0 +1,64 @@
+"""Published schemas: options, moves, view and events (FO54, FO57)."""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.schema import closed_object
+from referee.games.bang.cards import ALL_CARDS
+from referee.games.faceoff.state import EVOLVE
+
+Json = dict[str, Any]
+
+_CARD: Json = {"type": "string", "enum": list(ALL_CARDS)}
+_CHAR: Json = {"type": "integer", "enum": [0, 1, 2], "description": "0 Sheriff's, 1 Outlaw's, 2 Renegade"}
+_SQ: Json = {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 39}, "minItems": 2, "maxItems": 2}
+_PATH: Json = {"type": "array", "items": _SQ, "maxItems": 3}
+
+OPTIONS_SCHEMA: Json = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "map": {"type": ["string", "object"], "x-rule": "FO54", "default": "faceoff-1",
+                "description": "faceoff-1, faceoff-2, or a custom map object (FO54; 422 naming each failed check)"},
+        "renegade_variant": {"type": "boolean", "default": False, "x-rule": "FO48",
+                             "description": "one of the two kills must be made with the Renegade"},
+        "high_noon": {"type": "boolean", "default": False, "x-rule": "FO55",
+                      "description": "not in the core ruleset: true is refused (module_not_implemented)"},
+        "dodge_city": {"type": "boolean", "default": False, "x-rule": "FO56",
+                       "description": "not in the core ruleset: true is refused (module_not_implemented)"},
+    },
+}
+
+MOVE_SCHEMAS: dict[str, Json] = {
+    "move": closed_object({"type": {"const": "move"}, "path": _PATH}, description="phase 1 (FO11)"),
+    "walk": closed_object({"type": {"const": "walk"}, "path": _PATH}, description="a phase-2 move slot (FO15)"),
+    "draw": closed_object({"type": {"const": "draw"}},
+                          {"source": {"type": "string", "enum": ["discard", "hand"]}, "target": _CHAR},
+                          description="a phase-2 draw slot (FO15, FO53)"),
+    "play": closed_object({"type": {"const": "play"}, "card": _CARD},
+                          {"target": _CHAR, "pick": {"type": "string"}}, description="phase 3 (FO17)"),
+    "sid": closed_object({"type": {"const": "sid"}, "cards": {"type": "array", "items": _CARD,
+                                                               "minItems": 2, "maxItems": 2}}),
+    "end_turn": closed_object({"type": {"const": "end_turn"}}),
+    "discard": closed_object({"type": {"const": "discard"}, "card": _CARD}, description="phase 4 (FO20)"),
+    "respond": closed_object({"type": {"const": "respond"}, "card": _CARD}),
+    "barrel": closed_object({"type": {"const": "barrel"}, "source": {"type": "string"}}),
+    "choose": closed_object({"type": {"const": "choose"}, "card": _CARD}),
+    "pass": closed_object({"type": {"const": "pass"}}),
+    "bid": closed_object({"type": {"const": "bid"}, "card": _CARD}, description="the Renegade bid (FO33)"),
+    "place": closed_object({"type": {"const": "place"}, "square": _SQ}, description="a spare nugget (FO37)"),
+}
+
+VIEW_SCHEMA: Json = {
+    "type": "object",
+    "required": ["map", "board", "figures", "nuggets", "characters", "distances", "sees_at", "phase", "active",
+                 "hand", "you"],
+    "properties": {
+        "board": {"type": "array", "items": {"type": "string"},
+                  "description": "rows top first: # rock, . floor, N nugget, S/B/R the figures"},
+        "distances": {"type": "array", "description": "path distance between figures [from][to] (FO21)"},
+        "sees_at": {"type": "array", "description": "modified distance (Mustang, Scope...) [from][to]"},
+    },
+}
+
+EVENT_SCHEMAS: dict[str, Json] = {t: {"type": "object"} for t in EVOLVE}
