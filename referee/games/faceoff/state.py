@@ -136,7 +136,7 @@ def _e_drawn(s: State, d: dict[str, Any]) -> State:
     elif src == "blue":
         s = replace(s, blue=s.blue[len(cards):])
     elif src == "brown_discard":
-        s = replace(s, brown_discard=s.brown_discard[:-len(cards)])
+        s = replace(s, brown_discard=s.brown_discard[:-len(cards)], pub=s.pub | set(cards))
     return _set_char(s, i, hand=s.chars[i].hand + cards)
 
 
@@ -227,7 +227,7 @@ def _e_bid(s: State, d: dict[str, Any]) -> State:
     s = _set_char(s, i, hand=_remove(s.chars[i].hand, [card]))
     bids = list(s.bids)
     bids[seat] = card
-    return replace(s, bids=tuple(bids))
+    return replace(s, bids=tuple(bids), last_bids=None)
 
 
 def _e_bids_revealed(s: State, d: dict[str, Any]) -> State:

@@ -81,7 +81,9 @@ def public_view(s: State) -> Json:
         "renegade_controller": f["controller"] if f["controller"] is not None and f["controller"] >= 0 else None,
         "sheriff_seat": s.sheriff_seat,
         "bids_in": [s.bids[0] is not None, s.bids[1] is not None],
-        "last_bids": list(s.last_bids) if s.last_bids is not None else None,
+        # the last revealed bids, while neither card is out of sight again
+        "last_bids": (list(s.last_bids) if s.last_bids is not None
+                      and not hidden(s, None).intersection(b for b in s.last_bids if b is not None) else None),
         "trophies": [[{"character": t[0], "with_renegade": t[1]} for t in ts] for ts in s.trophies],
         "set_aside": list(s.set_aside),
         "general_store": store,
