@@ -9,7 +9,7 @@ here (``rules.py``).
 Moves (every ``legal_moves`` entry is complete and accepted unchanged):
 
 * phase 1: ``{"type": "move", "path": [[x, y], [x, y]]}`` (FO11–FO14);
-* phase 2, per slot: ``{"type": "draw"}`` (Pedro Ramirez: ``"source":
+* phase 2, per slot: ``{"type": "draw", "source": "deck"}`` (Pedro Ramirez: ``"source":
   "discard"``; Jesse Jones: ``"source": "hand", "target": char``) or
   ``{"type": "walk", "path": [...]}`` with 0–2 steps (Willy the Kid 3);
 * phase 3: ``{"type": "play", "card": ID[, "target": char][, "pick": ...]}``,

@@ -551,7 +551,7 @@ def legal_moves(s: State, seat: int) -> list[Move]:
         return [{"type": "move", "path": path_json(p)}
                 for p in board.phase1_paths(s.rows, ch.pos, blocked_for(s, c))]
     if phase == "phase2":
-        out: list[Move] = [{"type": "draw"}]
+        out: list[Move] = [{"type": "draw", "source": "deck"}]
         if f["drew"] == 0:
             if ch.name == PEDRO_RAMIREZ and s.brown_discard:
                 out.append({"type": "draw", "source": "discard"})
@@ -614,6 +614,8 @@ def why_not(s: State, seat: int, move: Move) -> IllegalMove:
     top = f["stack"][-1] if f["stack"] and f["stack"][-1]["kind"] in PROMPTS else None
     if top is not None:
         return refuse("not_now", "FO31", f"a {top['kind']} decision is awaited: respond, barrel, sid, choose or pass")
+    if phase == "discard" and kind != "discard":
+        return refuse("discard_first", "FO20", "phase 4: discard down to your life first")
     if kind == "move":
         if phase != "move":
             return refuse("not_in_phase_1", "FO11", "phase 1 movement is over")
@@ -877,7 +879,7 @@ def default_options(s: State, seat: int) -> list[Move]:
     if phase in ("move", "bid", "place"):
         return moves
     if phase == "phase2":
-        return [{"type": "draw"}]
+        return [{"type": "draw", "source": "deck"}]
     if phase == "play":
         return [{"type": "end_turn"}]
     return moves[:1]

@@ -32,8 +32,8 @@ OPTIONS_SCHEMA: Json = {
 MOVE_SCHEMAS: dict[str, Json] = {
     "move": closed_object({"type": {"const": "move"}, "path": _PATH}, description="phase 1 (FO11)"),
     "walk": closed_object({"type": {"const": "walk"}, "path": _PATH}, description="a phase-2 move slot (FO15)"),
-    "draw": closed_object({"type": {"const": "draw"}},
-                          {"source": {"type": "string", "enum": ["discard", "hand"]}, "target": _CHAR},
+    "draw": closed_object({"type": {"const": "draw"}, "source": {"type": "string", "enum": ["deck", "discard", "hand"]}},
+                          {"target": _CHAR},
                           description="a phase-2 draw slot (FO15, FO53)"),
     "play": closed_object({"type": {"const": "play"}, "card": _CARD},
                           {"target": _CHAR, "pick": {"type": "string"}}, description="phase 3 (FO17)"),

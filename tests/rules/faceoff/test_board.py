@@ -98,7 +98,7 @@ def test_FO9_timeout_defaults() -> None:
     rs = t.ruleset
     assert rs.default_options(t.state, 0) == t.legal(0)  # phase 1: a legal path, drawn
     t.play(0, t.legal(0)[0])
-    assert rs.default_options(t.state, 0) == [{"type": "draw"}]
+    assert rs.default_options(t.state, 0) == [{"type": "draw", "source": "deck"}]
     t.play(0, {"type": "walk", "path": []})
     t.play(0, {"type": "walk", "path": []})
     assert rs.default_options(t.state, 0) == [{"type": "end_turn"}]
@@ -149,7 +149,7 @@ def test_FO15_phase_2_draw_or_move_per_slot() -> None:
     t = game(brown=["BANG-KD", "BEER-6H"])
     t.play(0, t.legal(0)[0])
     assert t.state.flow["phase"] == "phase2"
-    t.play(0, {"type": "draw"})
+    t.play(0, {"type": "draw", "source": "deck"})
     assert t.state.chars[0].hand == ("BANG-KD",)
     walks = [m for m in t.legal(0) if m["type"] == "walk"]
     assert max(len(m["path"]) for m in walks) == 2 and {"type": "walk", "path": []} in walks
