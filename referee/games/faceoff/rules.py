@@ -650,7 +650,6 @@ def why_not(s: State, seat: int, move: Move) -> IllegalMove:
 
 
 def _apply(ctx: Ctx, seat: int, m: Move) -> None:
-    s = ctx.state
     f = ctx.flow
     kind = m["type"]
     if f["stack"] and f["stack"][-1]["kind"] in PROMPTS:
@@ -706,10 +705,10 @@ def _draw_slot(ctx: Ctx, c: int, m: Move) -> None:
         if first:
             need = 3 - len(ctx.state.limbo)
             for _ in range(need):
-                card = ctx.top_brown()
-                if card is None:
+                top = ctx.top_brown()
+                if top is None:
                     break
-                ctx.emit("cards_revealed", {"char": c, "cards": [card], "reason": "kit_carlson",
+                ctx.emit("cards_revealed", {"char": c, "cards": [top], "reason": "kit_carlson",
                                             "seen_by": ctx.viewers(c)})
         if ctx.state.limbo:
             ctx.stack.append({"kind": "kit", "char": c})

@@ -277,7 +277,7 @@ def _e_over(s: State, d: dict[str, Any]) -> State:
     return replace(s, result=copy.deepcopy(d["result"]), flow=flow)
 
 
-EVOLVE: dict[str, Callable[[Any, dict[str, Any]], State]] = {
+EVOLVE: dict[str, Callable[[Any, Any], State]] = {
     "game_setup": _e_setup,
     "flow": _e_flow,
     "cards_drawn": _e_drawn,

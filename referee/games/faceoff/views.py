@@ -137,7 +137,7 @@ def redact(event: Event, seat: int | None) -> Event:
     return event
 
 
-def _owner(d: Json, i: int) -> int:
+def _owner(d: Any, i: int) -> int:
     if i == RENEGADE:
         return -1
     return int(d["sheriff_seat"]) if i == 0 else 1 - int(d["sheriff_seat"])

@@ -8,7 +8,7 @@ from referee.games import registry
 from referee.games.bang.cards import ALL_CARDS, BLUE
 from referee.games.faceoff import board
 from tests.harness import raises_rule, scenario
-from tests.rules.faceoff.helpers import RS, game, sq
+from tests.rules.faceoff.helpers import RS, game
 
 M1 = tuple(board.BUILTIN["faceoff-1"]["rows"])
 M2 = tuple(board.BUILTIN["faceoff-2"]["rows"])

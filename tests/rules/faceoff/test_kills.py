@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 
 from referee.games.bang.characters import CHARACTERS
-from tests.rules.faceoff.helpers import game, to_phase3
+from tests.rules.faceoff.helpers import game
 
 NEAR = [[7, 3], [8, 3], [7, 5]]
 
