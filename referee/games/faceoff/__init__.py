@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.engine.base import RulesetBase
-from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, Move, Seat
+from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, MalformedMove, Move, Seat
 from referee.engine.rng import Rng
 from referee.games.bang.cards import ALL_CARDS, BLUE
 from referee.games.faceoff import board, rules, scenario, schemas, views
@@ -63,6 +63,14 @@ class FaceOffRuleset(RulesetBase):
 
     def option_sets(self, players: int) -> list[dict[str, Any]]:
         return [{"map": "faceoff-1"}, {"map": "faceoff-2"}, {"map": "faceoff-1", "renegade_variant": True}]
+
+    def parse_move(self, move: Any) -> Any:
+        """The move as sent, or ``MalformedMove``: a hand-written parser held to ``move_schemas``
+        (the conformance suite checks that they agree)."""
+        why = schemas.malformed(move)
+        if why is not None:
+            raise MalformedMove("malformed_move", rule="FO9", detail=why)
+        return schemas.normal(move)
 
     def setup(self, config: GameConfig, rng: Rng) -> list[Event]:
         return scenario.setup(config, rng)

@@ -7,7 +7,6 @@ The card data and characters are BANG!'s own (``referee.games.bang.cards``,
 """
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from referee.engine.protocol import Event, IllegalMove
@@ -19,7 +18,7 @@ from referee.games.bang.characters import (
     VULTURE_SAM, WILLY_THE_KID,
 )
 from referee.games.faceoff import board
-from referee.games.faceoff.state import RENEGADE, SHERIFF, State, evolve, flow_controller
+from referee.games.faceoff.state import RENEGADE, SHERIFF, State, copy_flow, evolve, flow_controller
 
 Move = dict[str, Any]
 PROMPTS = frozenset({"shot", "indians", "duel", "dying", "store", "kit"})
@@ -78,7 +77,7 @@ class Ctx:
         self.state = state
         self.rng = rng
         self.events: list[Event] = []
-        self.flow: dict[str, Any] = copy.deepcopy(state.flow)
+        self.flow: dict[str, Any] = copy_flow(state.flow)
 
     @property
     def stack(self) -> list[dict[str, Any]]:
@@ -92,7 +91,7 @@ class Ctx:
 
     def flush(self) -> None:
         if self.flow != self.state.flow:
-            self.emit("flow", {"flow": copy.deepcopy(self.flow)})
+            self.emit("flow", {"flow": copy_flow(self.flow)})
 
     def viewers(self, c: int) -> list[int]:
         """The seats that may see character ``c``'s hand now (FO57)."""
@@ -391,7 +390,7 @@ def game_over(ctx: Ctx, winners: list[int], reason: str) -> None:
     s = ctx.state
     result = {"winners": winners,
               "seats": [{"seat": p, "role": "sheriff" if p == s.sheriff_seat else "outlaw",
-                         "outcome": "win" if p in winners else "loss",
+                         "outcome": "win" if p in winners else "loss" if winners else "draw",
                          "kills": len(s.trophies[p])} for p in (0, 1)],
               "reason": reason}
     ctx.flow["stack"] = []

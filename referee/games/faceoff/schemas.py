@@ -62,3 +62,74 @@ VIEW_SCHEMA: Json = {
 }
 
 EVENT_SCHEMAS: dict[str, Json] = {t: {"type": "object"} for t in EVOLVE}
+
+
+#: type -> (required fields, optional fields), each name -> kind: the parser's view of ``MOVE_SCHEMAS``
+SHAPES: dict[str, tuple[dict[str, str], dict[str, str]]] = {
+    "move": ({"path": "path"}, {}), "walk": ({"path": "path"}, {}),
+    "draw": ({"source": "source"}, {"target": "char"}),
+    "play": ({"card": "card"}, {"target": "char", "pick": "str"}),
+    "sid": ({"cards": "cards2"}, {}), "end_turn": ({}, {}), "discard": ({"card": "card"}, {}),
+    "respond": ({"card": "card"}, {}), "barrel": ({"source": "str"}, {}), "choose": ({"card": "card"}, {}),
+    "pass": ({}, {}), "bid": ({"card": "card"}, {}), "place": ({"square": "square"}, {}),
+}
+_CARD_SET = frozenset(ALL_CARDS)
+
+
+def _int(v: Any, lo: int, hi: int) -> bool:
+    """An integer as JSON Schema counts them (2.0 is one; true is not)."""
+    if type(v) is float and v.is_integer():
+        v = int(v)
+    return type(v) is int and lo <= v <= hi
+
+
+def _ints(v: Any) -> Any:
+    """``v`` with integral floats made ints (a parsed move's numbers, as the schema reads them)."""
+    if type(v) is float and v.is_integer():
+        return int(v)
+    if type(v) is list:
+        return [_ints(x) for x in v]
+    return v
+
+
+def normal(move: dict[str, Any]) -> dict[str, Any]:
+    """A well-formed move with its numbers as ints."""
+    return {k: _ints(v) for k, v in move.items()}
+
+
+def _square(v: Any) -> bool:
+    return type(v) is list and len(v) == 2 and _int(v[0], 0, 39) and _int(v[1], 0, 39)
+
+
+_KIND_OK = {
+    "path": lambda v: type(v) is list and len(v) <= 3 and all(_square(q) for q in v),
+    "square": _square,
+    "source": lambda v: v in ("deck", "discard", "hand") and type(v) is str,
+    "char": lambda v: _int(v, 0, 2),
+    "card": lambda v: type(v) is str and v in _CARD_SET,
+    "cards2": lambda v: type(v) is list and len(v) == 2 and all(type(c) is str and c in _CARD_SET for c in v),
+    "str": lambda v: type(v) is str,
+}
+
+
+def malformed(move: Any) -> str | None:
+    """Why ``move`` breaks ``MOVE_SCHEMAS`` (None: it matches), without a schema validator."""
+    if not isinstance(move, dict):
+        return "a move is a JSON object"
+    kind = move.get("type")
+    if kind == "timeout" and len(move) == 1:
+        return None
+    if not isinstance(kind, str) or kind not in SHAPES:
+        return f"unknown move type {kind!r}; one of {', '.join(sorted(SHAPES))}"
+    required, optional = SHAPES[kind]
+    for name in move:
+        if name != "type" and name not in required and name not in optional:
+            return f"a {kind} move has no field {name!r}"
+    for name, k in required.items():
+        if name not in move:
+            return f"a {kind} move needs {name!r}"
+    for name, value in move.items():
+        k = required.get(name) or optional.get(name)
+        if k is not None and not _KIND_OK[k](value):
+            return f"a {kind} move: {name!r} is malformed"
+    return None

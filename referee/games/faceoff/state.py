@@ -123,8 +123,15 @@ def _e_setup(_: Any, d: dict[str, Any]) -> State:
         set_aside=tuple(d["set_aside"]), variant=d["renegade_variant"], flow=copy.deepcopy(d["flow"]))
 
 
+def copy_flow(flow: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a flow object: its own dict and frames (inner lists are never changed in place)."""
+    out = dict(flow)
+    out["stack"] = [dict(fr) for fr in flow["stack"]]
+    return out
+
+
 def _e_flow(s: State, d: dict[str, Any]) -> State:
-    return replace(s, flow=copy.deepcopy(d["flow"]))
+    return replace(s, flow=copy_flow(d["flow"]))
 
 
 def _e_drawn(s: State, d: dict[str, Any]) -> State:
