@@ -330,6 +330,8 @@ def eliminate(ctx: Ctx, c: int, by: int, seat: int) -> None:
     s = ctx.state
     ch = s.chars[c]
     vulture = next((o for o in range(3) if o != c and s.chars[o].name == VULTURE_SAM), None)
+    if c == RENEGADE and by < 0:
+        vulture = None  # seed §13: a Renegade killed by the Dynamite has all its cards discarded
     if ch.hand or ch.in_play:
         if vulture is not None:
             ctx.emit("cards_inherited", {"char": vulture, "from": c, "hand": list(ch.hand),
@@ -768,10 +770,10 @@ def play_card(ctx: Ctx, c: int, m: Move) -> None:
             if top is None:
                 break
             ctx.emit("cards_revealed", {"char": c, "cards": [top], "reason": "general_store", "seen_by": [0, 1]})
-        if c == RENEGADE:
+        if c == RENEGADE:  # seed §13 (the authority over FO26's ruling): the last card always to the Renegade
             ctl = credit_of(ctx, RENEGADE)
             mine = ctx.state.own_char(ctl)
-            order = [RENEGADE, 1 - mine, mine]
+            order = [RENEGADE, 1 - mine, RENEGADE]
         else:
             order = [c, 1 - c, RENEGADE]
         store_next(ctx, order)

@@ -163,3 +163,15 @@ def test_FO31_out_of_turn_refused() -> None:
     t = game()
     with raises_rule("FO31", "not_your_turn"):
         t.play(1, {"type": "move", "path": [[7, 8], [7, 9]]})
+
+
+def test_FO26_general_store_played_by_the_renegade_last_card_to_the_renegade() -> None:
+    """Seed §13 over FO26's ruling: "the last card always goes to the Renegade"."""
+    t = game(hands=[[], [], ["GENERALSTORE-QS"]], turn=2, controller=0,
+             brown=["BANG-KD", "BEER-6H", "MISSED-2S"])
+    to_phase3(t, 0)
+    t.play(0, {"type": "play", "card": "GENERALSTORE-QS"})
+    t.play(0, {"type": "choose", "card": "BEER-6H"})
+    assert t.to_act() == {1}
+    t.play(1, {"type": "choose", "card": "BANG-KD"})
+    assert sorted(t.state.chars[2].hand) == ["BEER-6H", "MISSED-2S"] and t.state.chars[1].hand == ("BANG-KD",)

@@ -120,3 +120,11 @@ def test_FO49_running_out_of_characters_reshuffles_the_set_aside() -> None:
     t.play(1, {"type": "pass"})
     rep = [e for e in t.events if e.type == "character_replaced"][-1]
     assert rep.data["pool_reshuffled"] is True and t.state.set_aside == ()
+
+
+def test_FO41_renegade_killed_by_dynamite_discards_even_with_vulture_sam() -> None:
+    """Seed §13 over FO53: its controller discards all of the Renegade's cards."""
+    t = game(characters=["vulture_sam", "sid_ketchum", "jesse_jones"], hands=[[], [], ["BEER-6H", "BANG-AS"]],
+             in_play=[[], [], ["DYNAMITE-2H"]], life=[4, 4, 1], turn=2, controller=0, brown=["MISSED-3S"])
+    t.play(0, {"type": "pass"})
+    assert t.state.chars[0].hand == () and {"BEER-6H", "BANG-AS"} <= set(t.state.brown_discard)
