@@ -1,7 +1,7 @@
 """Published schemas: options, moves, view and events (FO54, FO57)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from referee.engine.schema import closed_object
 from referee.games.bang.cards import ALL_CARDS
@@ -101,7 +101,7 @@ def _square(v: Any) -> bool:
     return type(v) is list and len(v) == 2 and _int(v[0], 0, 39) and _int(v[1], 0, 39)
 
 
-_KIND_OK = {
+_KIND_OK: dict[str, Callable[[Any], bool]] = {
     "path": lambda v: type(v) is list and len(v) <= 3 and all(_square(q) for q in v),
     "square": _square,
     "source": lambda v: v in ("deck", "discard", "hand") and type(v) is str,
@@ -125,11 +125,11 @@ def malformed(move: Any) -> str | None:
     for name in move:
         if name != "type" and name not in required and name not in optional:
             return f"a {kind} move has no field {name!r}"
-    for name, k in required.items():
+    for name in required:
         if name not in move:
             return f"a {kind} move needs {name!r}"
     for name, value in move.items():
-        k = required.get(name) or optional.get(name)
-        if k is not None and not _KIND_OK[k](value):
+        want = required.get(name) or optional.get(name)
+        if want is not None and not _KIND_OK[want](value):
             return f"a {kind} move: {name!r} is malformed"
     return None
