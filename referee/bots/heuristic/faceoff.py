@@ -179,7 +179,7 @@ def choose(view: Json, legal_moves: list[Move], rng: Rng) -> Move:
         close = _bfs(seen.rows, ren).get(opp, 99) <= 4
         spare = [x for x in cards if _key(x) not in ("BANG", "MISSED", "BEER")]
         pick = max(spare or cards, key=_rank) if close else min(cards, key=_rank)
-        return {"type": "bid", "card": pick}
+        return next(m for m in legal_moves if m["card"] == pick)
     if "place" in kinds:
         mine = _bfs(seen.rows, seen.pos(seen.mine))
         return min(legal_moves, key=lambda m: mine.get((m["square"][0], m["square"][1]), 99))
