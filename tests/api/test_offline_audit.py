@@ -41,7 +41,18 @@ MAX_STEPS = 30000
 EDITED_EVENTS = 400
 
 
+#: finished logs by (ruleset, players, seed): each is played over HTTP once and audited offline by every test
+_LOGS: dict[tuple[str, int, str], str] = {}
+
+
 def _finished_log(client: Any, clock: Any, service: Any, ruleset: str, players: int, seed: str) -> str:
+    key = (ruleset, players, seed)
+    if key not in _LOGS:
+        _LOGS[key] = _play_log(client, clock, service, ruleset, players, seed)
+    return _LOGS[key]
+
+
+def _play_log(client: Any, clock: Any, service: Any, ruleset: str, players: int, seed: str) -> str:
     game = create(client, ruleset=ruleset, players=players, seed=seed)
     pick = Rng(seed.encode())
     play_to_end(client, game, clock, service, pick=lambda seat, moves, step: moves[pick.below(len(moves))],
