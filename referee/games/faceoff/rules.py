@@ -1,0 +1,885 @@
+"""The Face Off referee: turns, movement, the bid, cards on the board,
+reactions, kills and replacements (FO8–FO53).
+
+The card data and characters are BANG!'s own (``referee.games.bang.cards``,
+``referee.games.bang.characters``): keys, ranks, suits, the "draw!" tests
+(``is_heart``, ``explodes``, ``red``), weapon ranges and printed lives.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.protocol import Event, IllegalMove
+from referee.engine.rng import Rng
+from referee.games.bang.cards import BLUE, KEY, RANK, WEAPON_OF, explodes, is_heart, red
+from referee.games.bang.characters import (
+    BART_CASSIDY, BLACK_JACK, CALAMITY_JANET, CHARACTERS, EL_GRINGO, JESSE_JONES, JOURDONNAIS, KIT_CARLSON,
+    LIFE, LUCKY_DUKE, PAUL_REGRET, PEDRO_RAMIREZ, ROSE_DOOLAN, SID_KETCHUM, SLAB_THE_KILLER, SUZY_LAFAYETTE,
+    VULTURE_SAM, WILLY_THE_KID,
+)
+from referee.games.faceoff import board
+from referee.games.faceoff.state import RENEGADE, SHERIFF, State, copy_flow, evolve, flow_controller
+
+Move = dict[str, Any]
+PROMPTS = frozenset({"shot", "indians", "duel", "dying", "store", "kit"})
+TARGETED = frozenset({"BANG", "MISSED", "PANIC", "CATBALOU", "DUEL", "JAIL"})
+
+
+class TurnEnds(Exception):
+    """The active character's turn is over at once."""
+
+
+class GameOver(Exception):
+    """``game_over`` was emitted: nothing else happens (FO47)."""
+
+
+def refuse(code: str, rule: str, detail: str) -> IllegalMove:
+    return IllegalMove(code, rule=rule, detail=detail)
+
+
+# --- distance (FO21) ---------------------------------------------------------
+
+def base_distance(s: State, a: int, b: int) -> int:
+    return board.path_distance(s.rows, s.chars[a].pos, s.chars[b].pos)
+
+
+def sees_at(s: State, a: int, b: int) -> int:
+    """Path distance from ``a`` to ``b`` with Mustang/Paul Regret (+1) and Scope/Rose Doolan (−1), min 1."""
+    ca, cb = s.chars[a], s.chars[b]
+    d = base_distance(s, a, b)
+    d += (1 if cb.name == PAUL_REGRET else 0) + sum(1 for c in cb.in_play if KEY[c] == "MUSTANG")
+    d -= (1 if ca.name == ROSE_DOOLAN else 0) + sum(1 for c in ca.in_play if KEY[c] == "SCOPE")
+    return max(d, 1)
+
+
+def reach(s: State, a: int) -> int:
+    for c in s.chars[a].in_play:
+        if c in WEAPON_OF:
+            return WEAPON_OF[c]
+    return 1
+
+
+def blocked_for(s: State, c: int) -> frozenset[board.Square]:
+    """Squares a step of ``c`` may not enter (FO12): other figures and the turn-start square."""
+    out = {s.chars[o].pos for o in range(3) if o != c}
+    start = s.flow.get("start")
+    if start is not None and s.flow["active"] == c:
+        out.add((start[0], start[1]))
+    return frozenset(out)
+
+
+# --- the decision context ----------------------------------------------------
+
+class Ctx:
+    """Events emitted so far, folded at once; ``flow`` is written at the end."""
+
+    def __init__(self, state: State, rng: Rng) -> None:
+        self.state = state
+        self.rng = rng
+        self.events: list[Event] = []
+        self.flow: dict[str, Any] = copy_flow(state.flow)
+
+    @property
+    def stack(self) -> list[dict[str, Any]]:
+        stack: list[dict[str, Any]] = self.flow["stack"]
+        return stack
+
+    def emit(self, type_: str, data: dict[str, Any]) -> None:
+        ev = Event(type_, data)
+        self.events.append(ev)
+        self.state = evolve(self.state, ev)
+
+    def flush(self) -> None:
+        if self.flow != self.state.flow:
+            self.emit("flow", {"flow": copy_flow(self.flow)})
+
+    def viewers(self, c: int) -> list[int]:
+        """The seats that may see character ``c``'s hand now (FO57)."""
+        if c != RENEGADE:
+            return [self.state.owner(c)]
+        f = self.flow
+        if f["active"] == RENEGADE and f["controller"] >= 0 and f["phase"] not in ("bid", "place"):
+            return [int(f["controller"])]
+        return []
+
+    def reshuffle(self, deck: str) -> bool:
+        pile = self.state.brown_discard if deck == "brown" else self.state.blue_discard
+        if not pile:
+            return False
+        self.emit("deck_reshuffled", {"deck": deck, "order": self.rng.shuffle(list(pile))})
+        return True
+
+    def draw(self, c: int, k: int, reason: str, deck: str = "brown") -> list[str]:
+        """Draw ``k`` cards into ``c``'s hand (FO24, FO25: each deck reshuffled on its own)."""
+        got: list[str] = []
+        while k > 0:
+            pile = self.state.brown if deck == "brown" else self.state.blue
+            if not pile:
+                if not self.reshuffle(deck):
+                    break
+                continue
+            cards = list(pile[:k])
+            k -= len(cards)
+            got.extend(cards)
+            self.emit("cards_drawn", {"char": c, "cards": cards, "count": len(cards), "from": deck,
+                                      "reason": reason, "seen_by": self.viewers(c)})
+        return got
+
+    def top_brown(self) -> str | None:
+        if not self.state.brown:
+            self.reshuffle("brown")
+        return self.state.brown[0] if self.state.brown else None
+
+    def heal(self, c: int, amount: int) -> None:
+        ch = self.state.chars[c]
+        gain = min(amount, ch.max_life - ch.life)
+        if gain > 0:
+            self.emit("life_changed", {"char": c, "kind": "gain", "amount": gain})
+
+
+# --- "draw!" (R41, R42 with Lucky Duke, FO24) ---------------------------------
+
+def check(ctx: Ctx, c: int, reason: str, good: Any) -> bool:
+    """``c`` "draws!": the card goes to the brown discard. Lucky Duke draws two
+    and keeps the better (RULING: automatic, the one that succeeds if any).
+    ``good(card)`` is the success test; True if the check succeeds."""
+    tries = 2 if ctx.state.chars[c].name == LUCKY_DUKE else 1
+    ok = False
+    for _ in range(tries):
+        card = ctx.top_brown()
+        if card is None:
+            break
+        ctx.emit("draw_checked", {"char": c, "card": card, "reason": reason})
+        ok = ok or bool(good(card))
+    return ok
+
+
+# --- turns and rounds (FO8–FO20) ---------------------------------------------
+
+def start_turn(ctx: Ctx, c: int) -> None:
+    """A turn of character ``c``: Dynamite, then Jail (FO10), then phase 1."""
+    f = ctx.flow
+    f.update(active=c, phase="start", start=list(ctx.state.chars[c].pos), slots=0, drew=0, walk=2, stack=[])
+    ctx.flush()
+    s = ctx.state
+    dyn = next((x for x in s.chars[c].in_play if KEY[x] == "DYNAMITE"), None)
+    if dyn is not None:
+        boom = check(ctx, c, "dynamite", explodes)
+        if boom:
+            ctx.emit("card_discarded", {"char": c, "cards": [dyn], "reason": "dynamite"})
+            hit(ctx, c, 3, -1)
+            f["phase"] = "start_jail"
+            return
+        ctx.emit("card_passed", {"char": c, "to": (c + 1) % 3, "card": dyn})
+    jail_step(ctx, c)
+
+
+def jail_step(ctx: Ctx, c: int) -> None:
+    jail = next((x for x in ctx.state.chars[c].in_play if KEY[x] == "JAIL"), None)
+    if jail is not None:
+        free = check(ctx, c, "jail", is_heart)
+        ctx.emit("card_discarded", {"char": c, "cards": [jail], "reason": "jail"})
+        if not free:  # FO19: phases 1-3 skipped, phase 4 still played
+            to_discard(ctx, c)
+            return
+    phase1(ctx, c)
+
+
+def phase1(ctx: Ctx, c: int) -> None:
+    s = ctx.state
+    ctx.flow["phase"] = "move"
+    if not board.steps_from(s.rows, s.chars[c].pos, blocked_for_flow(ctx, c)):
+        ctx.emit("moved", {"char": c, "path": [], "phase": 1})
+        phase2(ctx, c)
+
+
+def blocked_for_flow(ctx: Ctx, c: int) -> frozenset[board.Square]:
+    s = ctx.state
+    out = {s.chars[o].pos for o in range(3) if o != c}
+    start = ctx.flow.get("start")
+    if start is not None and ctx.flow["active"] == c:
+        out.add((start[0], start[1]))
+    return frozenset(out)
+
+
+def phase2(ctx: Ctx, c: int) -> None:
+    """FO15: two slots, draw or move; Willy the Kid walks 3 (FO51)."""
+    ctx.flow.update(phase="phase2", slots=2, drew=0, walk=3 if ctx.state.chars[c].name == WILLY_THE_KID else 2)
+
+
+def after_slot(ctx: Ctx, c: int) -> None:
+    ctx.flow["slots"] -= 1
+    if ctx.flow["slots"] <= 0:
+        if ctx.state.limbo and not ctx.stack:
+            ctx.emit("limbo_returned", {"count": len(ctx.state.limbo)})
+        ctx.flow["phase"] = "play"
+
+
+def to_discard(ctx: Ctx, c: int) -> None:
+    ch = ctx.state.chars[c]
+    if len(ch.hand) > max(ch.life, 0):
+        ctx.flow["phase"] = "discard"
+        return
+    raise TurnEnds
+
+
+def advance(ctx: Ctx) -> None:
+    """The turn passes on; a turn that ends at once (a failed Jail, FO19) passes again."""
+    while True:
+        try:
+            next_turn(ctx)
+            return
+        except TurnEnds:
+            continue
+
+
+def next_turn(ctx: Ctx) -> None:
+    """After the Sheriff the Outlaw, after the Outlaw the bid (FO8), after the Renegade a new round."""
+    f = ctx.flow
+    a = f["active"]
+    f.update(stack=[], start=None, controller=-1 if a == RENEGADE else f["controller"])
+    if a == SHERIFF:
+        start_turn(ctx, 1)
+        return
+    if a == 1:
+        open_bid(ctx)
+        return
+    f["round"] += 1
+    start_turn(ctx, SHERIFF)
+
+
+def open_bid(ctx: Ctx) -> None:
+    """FO33: both players with cards bid at once; nobody: a tie (FO36)."""
+    s = ctx.state
+    want = [seat for seat in (0, 1) if s.chars[s.own_char(seat)].hand]
+    ctx.flow.update(active=RENEGADE, phase="bid", bidders=want, controller=-1, start=None, stack=[])
+    if not want:
+        ctx.emit("bids_revealed", {"bids": [None, None], "winner": None})
+        ctx.flow["round"] += 1
+        start_turn(ctx, SHERIFF)
+
+
+def settle_bid(ctx: Ctx) -> None:
+    s = ctx.state
+    b = s.bids
+    ranks = [RANK[x] if x is not None else -1 for x in b]
+    winner = None if ranks[0] == ranks[1] else (0 if ranks[0] > ranks[1] else 1)
+    ctx.emit("bids_revealed", {"bids": list(b), "winner": winner})
+    if winner is None:  # FO36
+        ctx.flow["round"] += 1
+        start_turn(ctx, SHERIFF)
+        return
+    ctx.flow["controller"] = winner
+    loser = 1 - winner
+    if ctx.state.reserve > 0 and place_squares(ctx.state, loser):
+        ctx.flow.update(phase="place", placer=loser)
+        return
+    ctx.flow["placer"] = -1
+    start_turn(ctx, RENEGADE)
+
+
+def place_squares(s: State, seat: int) -> list[board.Square]:
+    """FO37: free floor squares at path distance ≥ 3 from the placer's figure."""
+    me = s.chars[s.own_char(seat)].pos
+    dist = board.bfs(s.rows, me)
+    figures = {ch.pos for ch in s.chars}
+    nug = set(s.nuggets)
+    return sorted(((sq for sq, d in dist.items() if d >= 3 and sq not in figures and sq not in nug)),
+                  key=lambda q: (q[1], q[0]))
+
+
+# --- movement and nuggets (FO11–FO16) ----------------------------------------
+
+def walk(ctx: Ctx, c: int, path: list[list[int]], phase: int) -> None:
+    ctx.emit("moved", {"char": c, "path": path, "phase": phase})
+    for sq in path:
+        t = (sq[0], sq[1])
+        if t in ctx.state.nuggets:  # FO13: square by square
+            ctx.emit("nugget_taken", {"char": c, "square": [t[0], t[1]]})
+            ctx.draw(c, 1, "nugget", deck="blue")
+
+
+# --- hits, dying, elimination (FO39–FO49) ------------------------------------
+
+def credit_of(ctx: Ctx, by: int) -> int:
+    """The seat controlling the responsible character now (FO45), -1 for none."""
+    if by < 0:
+        return -1
+    if by != RENEGADE:
+        return ctx.state.owner(by)
+    f = ctx.flow
+    if f["active"] == RENEGADE:
+        return int(f["controller"])
+    return ctx.state.owner(1 - int(f["active"]))
+
+
+def hit(ctx: Ctx, c: int, amount: int, by: int) -> None:
+    """``c`` loses ``amount`` life; ``by`` the responsible character (-1: Dynamite)."""
+    ctx.emit("life_changed", {"char": c, "kind": "loss", "amount": amount, "by": by if by >= 0 else None})
+    ctx.stack.append({"kind": "after_hit", "char": c, "src": by, "amount": amount})
+    if ctx.state.chars[c].life <= 0:
+        seat = credit_of(ctx, by)
+        victim_ctl = ctx.state.owner(c) if c != RENEGADE else credit_of(ctx, RENEGADE)
+        if seat == victim_ctl:
+            seat = -1  # FO45: no player scores by killing a character of his own
+        ctx.stack.append({"kind": "dying", "char": c, "by": by, "seat": seat})
+
+
+def eliminate(ctx: Ctx, c: int, by: int, seat: int) -> None:
+    """FO40: cards away, the kill credited, the end checked, the character replaced."""
+    s = ctx.state
+    ch = s.chars[c]
+    vulture = next((o for o in range(3) if o != c and s.chars[o].name == VULTURE_SAM), None)
+    if c == RENEGADE and by < 0:
+        vulture = None  # seed §13: a Renegade killed by the Dynamite has all its cards discarded
+    if ch.hand or ch.in_play:
+        if vulture is not None:
+            ctx.emit("cards_inherited", {"char": vulture, "from": c, "hand": list(ch.hand),
+                                         "in_play": list(ch.in_play), "seen_by": ctx.viewers(vulture)})
+        else:
+            ctx.emit("card_discarded", {"char": c, "cards": list(ch.hand + ch.in_play), "reason": "eliminated"})
+    credited: int | None = seat if seat >= 0 else None
+    with_ren = by == RENEGADE and credited is not None
+    if credited is not None and s.variant:  # FO48
+        mine = s.trophies[credited]
+        if len(mine) >= 1 and not with_ren and not any(t[1] for t in mine):
+            credited = None
+    ctx.emit("character_eliminated", {"char": c, "character": ch.name, "by": by if by >= 0 else None,
+                                      "credited": credited, "with_renegade": with_ren})
+    s = ctx.state
+    for p in (0, 1):
+        mine = s.trophies[p]
+        if len(mine) >= 2 and (not s.variant or any(t[1] for t in mine)):
+            game_over(ctx, [p], "two_kills")
+    # drop what concerned the dead character (FO40 step 4)
+    ctx.flow["stack"] = [fr for fr in ctx.stack if not _concerns(fr, c)]
+    for fr in ctx.stack:
+        if fr["kind"] == "multi":
+            fr["targets"] = [t for t in fr["targets"] if t != c]
+    replace_char(ctx, c)
+    if c == ctx.flow["active"] and ctx.flow["phase"] not in ("bid", "place"):
+        raise TurnEnds  # FO44
+
+
+def _concerns(fr: dict[str, Any], c: int) -> bool:
+    if fr["kind"] in ("shot", "indians", "dying", "after_hit", "kit"):
+        return bool(fr["char"] == c)
+    if fr["kind"] == "duel":
+        return bool(fr["char"] == c or fr["other"] == c)
+    return False
+
+
+def replace_char(ctx: Ctx, c: int) -> None:
+    """FO42/FO49: a fresh character from those never used, drawing its life."""
+    s = ctx.state
+    used = {ch.name for ch in s.chars} | {t[0] for ts in s.trophies for t in ts} | set(s.set_aside)
+    pool = [x for x in CHARACTERS if x not in used]
+    reshuffled = False
+    if not pool:
+        used = {ch.name for ch in s.chars} | {t[0] for ts in s.trophies for t in ts}
+        pool = [x for x in CHARACTERS if x not in used]
+        reshuffled = True
+        if not pool:
+            a, b = len(s.trophies[0]), len(s.trophies[1])
+            game_over(ctx, [0] if a > b else [1] if b > a else [], "no_characters_left")
+    name = pool[ctx.rng.below(len(pool))]
+    ctx.emit("character_replaced", {"char": c, "character": name, "life": LIFE[name],
+                                    "pool_reshuffled": reshuffled})
+    ctx.draw(c, LIFE[name], "replacement")
+
+
+def game_over(ctx: Ctx, winners: list[int], reason: str) -> None:
+    s = ctx.state
+    result = {"winners": winners,
+              "seats": [{"seat": p, "role": "sheriff" if p == s.sheriff_seat else "outlaw",
+                         "outcome": "win" if p in winners else "loss" if winners else "draw",
+                         "kills": len(s.trophies[p])} for p in (0, 1)],
+              "reason": reason}
+    ctx.flow["stack"] = []
+    ctx.emit("game_over", {"result": result})
+    raise GameOver
+
+
+# --- the agenda ----------------------------------------------------------------
+
+def run(ctx: Ctx) -> None:
+    """Run process frames until a prompt or a phase waits for a move."""
+    while True:
+        try:
+            while ctx.stack:
+                top = ctx.stack[-1]
+                if top["kind"] in PROMPTS:
+                    return
+                ctx.stack.pop()
+                _process(ctx, top)
+            if ctx.flow["phase"] == "start_jail":
+                jail_step(ctx, ctx.flow["active"])
+                continue
+            suzy(ctx)
+            return
+        except TurnEnds:
+            advance(ctx)
+
+
+def suzy(ctx: Ctx) -> None:
+    """Suzy Lafayette draws when her hand is empty (R74)."""
+    for c in range(3):
+        ch = ctx.state.chars[c]
+        if ch.name == SUZY_LAFAYETTE and not ch.hand and ch.life > 0:
+            ctx.draw(c, 1, "suzy_lafayette")
+
+
+def _process(ctx: Ctx, fr: dict[str, Any]) -> None:
+    if fr["kind"] == "multi":
+        targets = fr["targets"]
+        if not targets:
+            return
+        if len(targets) > 1:
+            ctx.stack.append({**fr, "targets": targets[1:]})
+        t = targets[0]
+        if fr["key"] == "GATLING":
+            ctx.stack.append({"kind": "shot", "char": t, "src": fr["src"], "key": "GATLING", "needed": 1,
+                              "misses": 0, "used": []})
+        else:
+            ctx.stack.append({"kind": "indians", "char": t, "src": fr["src"]})
+    elif fr["kind"] == "after_hit":
+        c, src = fr["char"], fr["src"]
+        ch = ctx.state.chars[c]
+        if ch.name == BART_CASSIDY:
+            ctx.draw(c, fr["amount"], "bart_cassidy")
+        elif ch.name == EL_GRINGO and src >= 0 and src != c:
+            for _ in range(fr["amount"]):
+                hand = ctx.state.chars[src].hand
+                if not hand:
+                    break
+                card = hand[ctx.rng.below(len(hand))]
+                ctx.emit("card_taken", {"char": c, "from": src, "card": card, "zone": "hand",
+                                        "reason": "el_gringo", "seen_by": ctx.viewers(c)})
+
+
+# --- legal moves ---------------------------------------------------------------
+
+def path_json(p: tuple[board.Square, ...]) -> list[list[int]]:
+    return [[x, y] for x, y in p]
+
+
+def prompt_moves(s: State, fr: dict[str, Any]) -> list[Move]:
+    c = fr["char"]
+    ch = s.chars[c]
+    hand = sorted(ch.hand)
+    out: list[Move] = []
+    kind = fr["kind"]
+    if kind == "shot":
+        for src in (["jourdonnais"] if ch.name == JOURDONNAIS else []) + sorted(
+                x for x in ch.in_play if KEY[x] == "BARREL"):
+            if src not in fr["used"]:
+                out.append({"type": "barrel", "source": src})
+        for x in hand:
+            if KEY[x] == "MISSED" or (KEY[x] == "BANG" and ch.name == CALAMITY_JANET):
+                out.append({"type": "respond", "card": x})
+    elif kind in ("indians", "duel"):
+        for x in hand:
+            if KEY[x] == "BANG" or (KEY[x] == "MISSED" and ch.name == CALAMITY_JANET):
+                out.append({"type": "respond", "card": x})
+    elif kind == "dying":
+        out.extend({"type": "respond", "card": x} for x in hand if KEY[x] == "BEER")
+    elif kind in ("store", "kit"):
+        return [{"type": "choose", "card": x} for x in sorted(set(s.limbo))]
+    if kind in ("shot", "indians", "duel", "dying"):
+        out.extend(sid_moves(s, c))
+        out.append({"type": "pass"})
+    return out
+
+
+def sid_moves(s: State, c: int) -> list[Move]:
+    ch = s.chars[c]
+    if ch.name != SID_KETCHUM or ch.life >= ch.max_life or len(ch.hand) < 2:
+        return []
+    h = sorted(ch.hand)
+    return [{"type": "sid", "cards": [a, b]} for i, a in enumerate(h) for b in h[i + 1:]]
+
+
+def card_moves(s: State, c: int, card: str) -> list[Move]:
+    ch = s.chars[c]
+    k = KEY[card]
+    others = [o for o in range(3) if o != c]
+    if k in TARGETED:
+        if k == "MISSED" and ch.name != CALAMITY_JANET:
+            return []
+        out: list[Move] = []
+        for t in others:
+            tc = s.chars[t]
+            if k in ("BANG", "MISSED"):
+                if sees_at(s, c, t) <= reach(s, c):
+                    out.append({"type": "play", "card": card, "target": t})
+            elif k in ("PANIC", "CATBALOU"):
+                if k == "PANIC" and sees_at(s, c, t) > 1:
+                    continue
+                picks = (["hand"] if tc.hand else []) + sorted(tc.in_play)
+                out.extend({"type": "play", "card": card, "target": t, "pick": p} for p in picks)
+            elif k == "DUEL":
+                out.append({"type": "play", "card": card, "target": t})
+            elif not any(KEY[x] == "JAIL" for x in tc.in_play):  # FO19
+                out.append({"type": "play", "card": card, "target": t})
+        return out
+    if card in BLUE and card not in WEAPON_OF and any(KEY[x] == k for x in ch.in_play):
+        return []  # R19
+    return [{"type": "play", "card": card}]
+
+
+def legal_moves(s: State, seat: int) -> list[Move]:
+    if s.result is not None:
+        return []
+    f = s.flow
+    stack = f["stack"]
+    if stack and stack[-1]["kind"] in PROMPTS:
+        fr = stack[-1]
+        return prompt_moves(s, fr) if flow_controller(s, fr["char"]) == seat else []
+    phase = f["phase"]
+    if phase == "bid":
+        if seat not in f["bidders"] or s.bids[seat] is not None:
+            return []
+        return [{"type": "bid", "card": x} for x in sorted(s.chars[s.own_char(seat)].hand)]
+    if phase == "place":
+        if seat != f["placer"]:
+            return []
+        return [{"type": "place", "square": [x, y]} for x, y in place_squares(s, seat)]
+    c = f["active"]
+    if flow_controller(s, c) != seat:
+        return []
+    ch = s.chars[c]
+    if phase == "move":
+        return [{"type": "move", "path": path_json(p)}
+                for p in board.phase1_paths(s.rows, ch.pos, blocked_for(s, c))]
+    if phase == "phase2":
+        out: list[Move] = [{"type": "draw", "source": "deck"}]
+        if f["drew"] == 0:
+            if ch.name == PEDRO_RAMIREZ and s.brown_discard:
+                out.append({"type": "draw", "source": "discard"})
+            if ch.name == JESSE_JONES:
+                out.extend({"type": "draw", "source": "hand", "target": t}
+                           for t in range(3) if t != c and s.chars[t].hand)
+        out.extend({"type": "walk", "path": path_json(p)}
+                   for p in board.upto_paths(s.rows, ch.pos, blocked_for(s, c), f["walk"]))
+        return out
+    if phase == "play":
+        out = []
+        for card in sorted(ch.hand):
+            out.extend(card_moves(s, c, card))
+        out.extend(sid_moves(s, c))
+        out.append({"type": "end_turn"})
+        return out
+    if phase == "discard":
+        return [{"type": "discard", "card": x} for x in sorted(set(ch.hand))]
+    return []
+
+
+def to_act(s: State) -> set[int]:
+    if s.result is not None:
+        return set()
+    f = s.flow
+    if f["stack"] and f["stack"][-1]["kind"] in PROMPTS:
+        seat = flow_controller(s, f["stack"][-1]["char"])
+        return {seat} if seat >= 0 else set()
+    if f["phase"] == "bid":
+        return {x for x in f["bidders"] if s.bids[x] is None}
+    if f["phase"] == "place":
+        return {int(f["placer"])}
+    seat = flow_controller(s, f["active"])
+    return {seat} if seat >= 0 else set()
+
+
+# --- applying a move -------------------------------------------------------------
+
+def apply(s: State, seat: int, move: Move, rng: Rng) -> tuple[list[Event], State]:
+    legal = legal_moves(s, seat)
+    if move not in legal:
+        raise why_not(s, seat, move)
+    ctx = Ctx(s, rng)
+    try:
+        try:
+            _apply(ctx, seat, move)
+        except TurnEnds:
+            advance(ctx)
+        run(ctx)
+        ctx.flush()
+    except GameOver:
+        pass
+    return ctx.events, ctx.state
+
+
+def why_not(s: State, seat: int, move: Move) -> IllegalMove:
+    f = s.flow
+    kind = move.get("type")
+    phase = f["phase"]
+    top = f["stack"][-1] if f["stack"] and f["stack"][-1]["kind"] in PROMPTS else None
+    if top is not None:
+        return refuse("not_now", "FO31", f"a {top['kind']} decision is awaited: respond, barrel, sid, choose or pass")
+    if phase == "discard" and kind != "discard":
+        return refuse("discard_first", "FO20", "phase 4: discard down to your life first")
+    if kind == "move":
+        if phase != "move":
+            return refuse("not_in_phase_1", "FO11", "phase 1 movement is over")
+        return refuse("illegal_path", "FO14" if len(move["path"]) < 2 else "FO12",
+                      "phase 1 is exactly 2 legal steps (fewer only when blocked), never onto rock, "
+                      "figures or the turn-start square")
+    if kind in ("walk", "draw"):
+        if phase != "phase2":
+            return refuse("not_in_phase_2", "FO15", "phase 2 is over or not begun")
+        return refuse("illegal_path" if kind == "walk" else "illegal_draw", "FO15" if kind == "draw" else "FO12",
+                      "up to 2 legal steps per slot (Willy the Kid 3); special draws once, first")
+    if kind == "bid":
+        return refuse("illegal_bid", "FO33", "bid one card of your own character's hand, once, in the bid")
+    if kind == "place":
+        return refuse("illegal_square", "FO37", "a free floor square at path distance 3 or more from your figure")
+    if kind == "play":
+        k = KEY.get(move.get("card", ""), "")
+        if phase != "play":
+            return refuse("not_in_phase_3", "FO17", "cards are played in phase 3")
+        if move.get("card") not in s.chars[f["active"]].hand:
+            return refuse("card_not_in_hand", "FO38", "only the active character's hand may be played")
+        if k in ("BANG", "MISSED", "PANIC"):
+            return refuse("out_of_range", "FO21", "the target is beyond path-distance reach")
+        if k == "JAIL":
+            return refuse("duplicate_in_play", "FO19", "that character already has a Jail, or is yourself")
+        return refuse("illegal_play", "FO17", "this card cannot be played so")
+    if kind == "discard":
+        return refuse("no_discard_now", "FO20", "discard only in phase 4, down to life")
+    if kind == "end_turn":
+        return refuse("not_in_phase_3", "FO17", "end_turn ends phase 3")
+    return refuse("not_now", "FO9", f"a {kind} move is not possible now")
+
+
+def _apply(ctx: Ctx, seat: int, m: Move) -> None:
+    f = ctx.flow
+    kind = m["type"]
+    if f["stack"] and f["stack"][-1]["kind"] in PROMPTS:
+        _answer(ctx, m)
+        return
+    if kind == "bid":
+        ctx.emit("bid_made", {"seat": seat, "card": m["card"], "seen_by": [seat]})
+        if all(ctx.state.bids[x] is not None for x in f["bidders"]):
+            settle_bid(ctx)
+        return
+    if kind == "place":
+        ctx.emit("nugget_placed", {"seat": seat, "square": m["square"]})
+        f["placer"] = -1
+        start_turn(ctx, RENEGADE)
+        return
+    c = f["active"]
+    if kind == "move":
+        walk(ctx, c, m["path"], 1)
+        phase2(ctx, c)
+    elif kind == "walk":
+        walk(ctx, c, m["path"], 2)
+        after_slot(ctx, c)
+    elif kind == "draw":
+        _draw_slot(ctx, c, m)
+    elif kind == "play":
+        play_card(ctx, c, m)
+    elif kind == "sid":
+        _sid(ctx, c, m["cards"])
+    elif kind == "end_turn":
+        to_discard(ctx, c)
+    elif kind == "discard":
+        ctx.emit("card_discarded", {"char": c, "cards": [m["card"]], "reason": "hand_limit"})
+        to_discard(ctx, c)
+
+
+def _draw_slot(ctx: Ctx, c: int, m: Move) -> None:
+    f = ctx.flow
+    ch = ctx.state.chars[c]
+    first = f["drew"] == 0
+    f["drew"] += 1
+    src = m.get("source")
+    if src == "discard":  # Pedro Ramirez (FO53)
+        card = ctx.state.brown_discard[-1]
+        ctx.emit("cards_drawn", {"char": c, "cards": [card], "count": 1, "from": "brown_discard",
+                                 "reason": "pedro_ramirez", "seen_by": [0, 1]})
+    elif src == "hand":  # Jesse Jones (FO53)
+        t = m["target"]
+        hand = ctx.state.chars[t].hand
+        card = hand[ctx.rng.below(len(hand))]
+        ctx.emit("card_taken", {"char": c, "from": t, "card": card, "zone": "hand", "reason": "jesse_jones",
+                                "seen_by": ctx.viewers(c)})
+    elif ch.name == KIT_CARLSON:  # FO50: look at 3, keep one per draw slot
+        if first:
+            need = 3 - len(ctx.state.limbo)
+            for _ in range(need):
+                top = ctx.top_brown()
+                if top is None:
+                    break
+                ctx.emit("cards_revealed", {"char": c, "cards": [top], "reason": "kit_carlson",
+                                            "seen_by": ctx.viewers(c)})
+        if ctx.state.limbo:
+            ctx.stack.append({"kind": "kit", "char": c})
+            return
+    else:
+        got = ctx.draw(c, 1, "draw")
+        if first and got and ch.name == BLACK_JACK:  # FO52
+            ctx.emit("card_shown", {"char": c, "card": got[0], "reason": "black_jack"})
+            if red(got[0]):
+                ctx.draw(c, 1, "black_jack")
+    after_slot(ctx, c)
+
+
+def _sid(ctx: Ctx, c: int, cards: list[str]) -> None:
+    ctx.emit("card_discarded", {"char": c, "cards": list(cards), "reason": "sid_ketchum"})
+    ctx.heal(c, 1)
+    st = ctx.stack
+    if st and st[-1]["kind"] == "dying" and st[-1]["char"] == c and ctx.state.chars[c].life >= 1:
+        st.pop()
+
+
+def play_card(ctx: Ctx, c: int, m: Move) -> None:
+    """Phase 3 (FO17–FO30)."""
+    card = m["card"]
+    k = KEY[card]
+    t = m.get("target", -1)
+    ch = ctx.state.chars[c]
+    if k == "BANG" or (k == "MISSED" and ch.name == CALAMITY_JANET):
+        ctx.emit("card_played", {"char": c, "card": card, "target": t})
+        needed = 2 if ch.name == SLAB_THE_KILLER else 1
+        ctx.stack.append({"kind": "shot", "char": t, "src": c, "key": "BANG", "needed": needed, "misses": 0,
+                          "used": []})
+        return
+    if card in WEAPON_OF:
+        old = next((x for x in ch.in_play if x in WEAPON_OF), None)
+        if old is not None:
+            ctx.emit("card_discarded", {"char": c, "cards": [old], "reason": "replaced"})
+    data: dict[str, Any] = {"char": c, "card": card}
+    if t >= 0:
+        data["target"] = t
+    if "pick" in m:
+        data["pick"] = m["pick"]
+    if card in BLUE:
+        data["to"] = t if k == "JAIL" else c
+    ctx.emit("card_played", data)
+    if k == "BEER":  # FO23: always works
+        ctx.heal(c, 1)
+    elif k == "SALOON":
+        for o in (c, (c + 1) % 3, (c + 2) % 3):
+            ctx.heal(o, 1)
+    elif k == "STAGECOACH":
+        ctx.draw(c, 2, "stagecoach")
+    elif k == "WELLSFARGO":
+        ctx.draw(c, 3, "wells_fargo")
+    elif k == "GENERALSTORE":  # FO26
+        for _ in range(3):
+            top = ctx.top_brown()
+            if top is None:
+                break
+            ctx.emit("cards_revealed", {"char": c, "cards": [top], "reason": "general_store", "seen_by": [0, 1]})
+        if c == RENEGADE:  # seed §13 (the authority over FO26's ruling): the last card always to the Renegade
+            ctl = credit_of(ctx, RENEGADE)
+            mine = ctx.state.own_char(ctl)
+            order = [RENEGADE, 1 - mine, RENEGADE]
+        else:
+            order = [c, 1 - c, RENEGADE]
+        store_next(ctx, order)
+    elif k in ("PANIC", "CATBALOU"):
+        pick = m["pick"]
+        tc = ctx.state.chars[t]
+        if pick == "hand":
+            taken, zone = tc.hand[ctx.rng.below(len(tc.hand))], "hand"
+        else:
+            taken, zone = pick, "in_play"
+        if k == "PANIC":
+            ctx.emit("card_taken", {"char": c, "from": t, "card": taken, "zone": zone, "reason": "panic",
+                                    "seen_by": ctx.viewers(c) if zone == "hand" else [0, 1]})
+        else:
+            ctx.emit("card_discarded", {"char": t, "cards": [taken], "reason": "cat_balou"})
+    elif k == "DUEL":
+        ctx.stack.append({"kind": "duel", "char": t, "other": c, "src": c})
+    elif k in ("GATLING", "INDIANS"):  # FO22
+        ctx.stack.append({"kind": "multi", "src": c, "key": k, "targets": [(c + 1) % 3, (c + 2) % 3]})
+
+
+def store_next(ctx: Ctx, order: list[int]) -> None:
+    limbo = ctx.state.limbo
+    if not limbo or not order:
+        return
+    if len(limbo) == 1 or len(order) == 1:
+        for card in list(limbo):
+            ctx.emit("card_picked", {"char": order[-1], "card": card, "public": True})
+        return
+    ctx.stack.append({"kind": "store", "char": order[0], "rest": order[1:]})
+
+
+def _answer(ctx: Ctx, m: Move) -> None:
+    fr = ctx.stack[-1]
+    kind, c = fr["kind"], fr["char"]
+    t = m["type"]
+    if t == "sid":
+        _sid(ctx, c, m["cards"])
+        return
+    if kind == "kit":
+        ctx.stack.pop()
+        ctx.emit("card_picked", {"char": c, "card": m["card"], "public": False, "seen_by": ctx.viewers(c)})
+        after_slot(ctx, c)
+        return
+    if kind == "store":
+        ctx.stack.pop()
+        ctx.emit("card_picked", {"char": c, "card": m["card"], "public": True})
+        store_next(ctx, list(fr["rest"]))
+        return
+    if kind == "shot":
+        if t == "barrel":
+            ctx.stack.pop()
+            ok = check(ctx, c, "barrel", is_heart)
+            fr = {**fr, "misses": fr["misses"] + (1 if ok else 0), "used": fr["used"] + [m["source"]]}
+            if fr["misses"] < fr["needed"]:
+                ctx.stack.append(fr)
+        elif t == "respond":
+            ctx.stack.pop()
+            ctx.emit("card_discarded", {"char": c, "cards": [m["card"]], "reason": "missed"})
+            fr = {**fr, "misses": fr["misses"] + 1}
+            if fr["misses"] < fr["needed"]:
+                ctx.stack.append(fr)
+        else:
+            ctx.stack.pop()
+            hit(ctx, c, 1, fr["src"])
+    elif kind == "indians":
+        ctx.stack.pop()
+        if t == "respond":
+            ctx.emit("card_discarded", {"char": c, "cards": [m["card"]], "reason": "indians"})
+        else:
+            hit(ctx, c, 1, fr["src"])
+    elif kind == "duel":
+        ctx.stack.pop()
+        if t == "respond":
+            ctx.emit("card_discarded", {"char": c, "cards": [m["card"]], "reason": "duel"})
+            ctx.stack.append({"kind": "duel", "char": fr["other"], "other": c, "src": fr["src"]})
+        else:
+            hit(ctx, c, 1, fr["other"])  # FO45: the duellist who did not lose
+    elif kind == "dying":
+        if t == "respond":
+            ctx.emit("card_played", {"char": c, "card": m["card"]})
+            ctx.heal(c, 1)
+            if ctx.state.chars[c].life >= 1:
+                ctx.stack.pop()
+        else:
+            ctx.stack.pop()
+            eliminate(ctx, c, fr["by"], fr["seat"])
+
+
+# --- timeouts (FO9) --------------------------------------------------------------
+
+def default_options(s: State, seat: int) -> list[Move]:
+    moves = legal_moves(s, seat)
+    if not moves:
+        return []
+    f = s.flow
+    if f["stack"] and f["stack"][-1]["kind"] in PROMPTS:
+        fr = f["stack"][-1]
+        if fr["kind"] in ("store", "kit"):
+            return moves[:1]
+        return [{"type": "pass"}]
+    phase = f["phase"]
+    if phase in ("move", "bid", "place"):
+        return moves
+    if phase == "phase2":
+        return [{"type": "draw", "source": "deck"}]
+    if phase == "play":
+        return [{"type": "end_turn"}]
+    return moves[:1]

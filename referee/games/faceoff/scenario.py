@@ -1,0 +1,158 @@
+"""Setup (FO7) and scenario ``setup`` objects: map, positions, hands,
+equipment, both decks, nuggets, kills so far, whose turn and who controls
+the Renegade."""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.protocol import Event, GameConfig, InvalidSetup
+from referee.engine.rng import Rng
+from referee.games.bang.cards import ALL_CARDS, BLUE, CARD_SET
+from referee.games.bang.characters import CHARACTERS, LIFE
+from referee.games.faceoff import board, rules
+from referee.games.faceoff.state import MARKS, RENEGADE, evolve
+
+_SQ = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2}
+_CARDS = {"type": "array", "items": {"type": "string"}}
+_PER_CHAR = {"type": "array", "minItems": 3, "maxItems": 3}
+
+SETUP_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "description": "A Face Off position to start from (FO7). Lists 'per character' are in figure order "
+                   "[Sheriff's, Outlaw's, Renegade]. Every field is optional: what is left out is dealt as "
+                   "FO7 says. Cards named nowhere are shuffled under their own deck (brown or blue).",
+    "properties": {
+        "sheriff_seat": {"type": "integer", "enum": [0, 1], "x-rule": "FO2",
+                         "description": "the seat owning the Sheriff's character (default: random)"},
+        "characters": {**_PER_CHAR, "items": {"type": "string", "enum": list(CHARACTERS)}, "x-rule": "FO7"},
+        "life": {**_PER_CHAR, "items": {"type": "integer", "minimum": 1, "maximum": 5}, "x-rule": "FO7"},
+        "positions": {**_PER_CHAR, "items": _SQ, "x-rule": "FO5"},
+        "hands": {**_PER_CHAR, "items": _CARDS, "x-rule": "FO7"},
+        "in_play": {**_PER_CHAR, "items": _CARDS, "x-rule": "FO29"},
+        "brown": {**_CARDS, "x-rule": "FO24", "description": "the brown deck, top first"},
+        "blue": {**_CARDS, "x-rule": "FO24", "description": "the blue deck, top first"},
+        "brown_discard": {**_CARDS, "x-rule": "FO24", "description": "bottom first"},
+        "blue_discard": {**_CARDS, "x-rule": "FO24", "description": "bottom first"},
+        "nuggets": {"type": "array", "items": _SQ, "x-rule": "FO13"},
+        "reserve": {"type": "integer", "minimum": 0, "maximum": 64, "x-rule": "FO37"},
+        "trophies": {"type": "array", "minItems": 2, "maxItems": 2, "x-rule": "FO40",
+                     "items": {"type": "array", "maxItems": 1, "items": {"type": "string",
+                                                                         "enum": list(CHARACTERS)}}},
+        "turn": {"type": "integer", "enum": [0, 1, 2], "x-rule": "FO8",
+                 "description": "the character whose turn starts (default 0, the Sheriff's)"},
+        "controller": {"type": "integer", "enum": [0, 1], "x-rule": "FO32",
+                       "description": "with turn 2: the seat that won the bid and controls the Renegade"},
+    },
+}
+
+
+def _bad(rule: str, detail: str) -> InvalidSetup:
+    return InvalidSetup("invalid_setup", rule=rule, detail=detail)
+
+
+def resolve_map(option: Any) -> dict[str, Any]:
+    if option is None:
+        return board.BUILTIN["faceoff-1"]
+    if isinstance(option, str):
+        if option not in board.BUILTIN:
+            raise InvalidSetup("unknown_map", rule="FO7", detail=f"map {option!r}: faceoff-1, faceoff-2 or a map object")
+        return board.BUILTIN[option]
+    errs = board.check_map(option)
+    if errs:
+        raise InvalidSetup(errs[0]["code"], rule="FO54",
+                           detail="; ".join(f"{e['code']}: {e['detail']}" for e in errs))
+    return dict(option)
+
+
+def setup(config: GameConfig, rng: Rng) -> list[Event]:
+    opts = config.options
+    m = resolve_map(opts.get("map"))
+    rows = tuple(m["rows"])
+    sc: dict[str, Any] = dict(config.scenario or {})
+    named: list[str] = []
+    for key in ("hands", "in_play"):
+        for cards in sc.get(key, [[], [], []]):
+            named.extend(cards)
+    for key in ("brown", "blue", "brown_discard", "blue_discard"):
+        named.extend(sc.get(key, []))
+    unknown = [c for c in named if c not in CARD_SET]
+    if unknown:
+        raise _bad("FO4", f"unknown cards: {unknown[:5]}")
+    if len(set(named)) != len(named):
+        raise _bad("FO4", "a card is named twice")
+    for key, want_blue in (("brown", False), ("brown_discard", False), ("blue", True), ("blue_discard", True)):
+        if any((c in BLUE) != want_blue for c in sc.get(key, [])):
+            raise _bad("FO24", f"{key} holds a card of the other colour")
+    rest = [c for c in ALL_CARDS if c not in set(named)]
+    brown = list(sc.get("brown", [])) + rng.shuffle([c for c in rest if c not in BLUE])
+    blue = list(sc.get("blue", [])) + rng.shuffle([c for c in rest if c in BLUE])
+    if "characters" in sc:
+        names = list(sc["characters"])
+        if len(set(names)) != 3:
+            raise _bad("FO7", "three different characters")
+    else:
+        names = rng.shuffle(list(CHARACTERS))[:3]
+    sheriff_seat = sc["sheriff_seat"] if "sheriff_seat" in sc else rng.below(2)
+    lives = [LIFE[n] for n in names]
+    life = list(sc.get("life", lives))
+    if any(life[i] > lives[i] for i in range(3)):
+        raise _bad("FO7", "life above the character's printed life")
+    if "positions" in sc:
+        pos = [(p[0], p[1]) for p in sc["positions"]]
+    else:
+        pos = [board.find(rows, mk)[0] for mk in MARKS]
+    if len(set(pos)) != 3 or not all(board.floor(rows, p) for p in pos):
+        raise _bad("FO16", "three different floor squares for the figures")
+    if "nuggets" in sc:
+        nuggets = [(n[0], n[1]) for n in sc["nuggets"]]
+    else:
+        nuggets = board.find(rows, "N")
+    if len(set(nuggets)) != len(nuggets) or any(not board.floor(rows, n) or n in pos for n in nuggets):
+        raise _bad("FO13", "nuggets on distinct free floor squares")
+    reserve = sc.get("reserve", max(int(m.get("nugget_tokens", 16)) - len(board.find(rows, "N")), 0))
+    trophies = sc.get("trophies", [[], []])
+    tro_names = [t for ts in trophies for t in ts]
+    if set(tro_names) & set(names) or len(set(tro_names)) != len(tro_names):
+        raise _bad("FO40", "a trophy is a dead character, not one in play")
+    in_play = [list(x) for x in sc.get("in_play", [[], [], []])]
+    hands: list[list[str]] = []
+    for i in range(3):  # FO7 step 8: Sheriff's, Outlaw's, Renegade's hands
+        if "hands" in sc:
+            hands.append(list(sc["hands"][i]))
+        else:
+            hands.append(brown[:life[i]])
+            brown = brown[life[i]:]
+    turn = sc.get("turn", 0)
+    controller = sc.get("controller", -1 if turn != RENEGADE else None)
+    if turn == RENEGADE and controller is None:
+        raise _bad("FO32", "a Renegade turn needs its controller")
+    if turn != RENEGADE and "controller" in sc:
+        raise _bad("FO32", "only the Renegade's turn has a controller")
+    flow = {"round": 1, "active": turn, "phase": "start", "start": None, "slots": 0, "drew": 0, "walk": 2,
+            "controller": controller, "placer": -1, "bidders": [], "stack": []}
+    data = {
+        "map": {"id": m["id"], "name": m.get("name", m["id"]), "rows": list(rows)},
+        "sheriff_seat": sheriff_seat,
+        "chars": [{"name": names[i], "life": life[i], "max_life": lives[i], "hand": hands[i],
+                   "in_play": in_play[i], "pos": list(pos[i])} for i in range(3)],
+        "brown": brown, "blue": blue,
+        "brown_discard": list(sc.get("brown_discard", [])), "blue_discard": list(sc.get("blue_discard", [])),
+        "nuggets": [list(n) for n in nuggets], "reserve": reserve,
+        "trophies": [[[t, False] for t in ts] for ts in trophies], "set_aside": [],
+        "renegade_variant": bool(opts.get("renegade_variant", False)), "flow": flow,
+    }
+    first = Event("game_setup", data)
+    state = evolve(None, first)
+    ctx = rules.Ctx(state, rng)
+    ctx.events.append(first)
+    try:
+        try:
+            rules.start_turn(ctx, turn)
+        except rules.TurnEnds:
+            rules.advance(ctx)
+        rules.run(ctx)
+        ctx.flush()
+    except rules.GameOver:
+        pass
+    return ctx.events

@@ -1,0 +1,143 @@
+"""Views, hidden information and redaction (FO57)."""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.protocol import Event
+from referee.games.bang.characters import KIT_CARLSON
+from referee.games.faceoff import board, rules
+from referee.games.faceoff.state import MARKS, RENEGADE, ROLE_NAMES, State, flow_controller
+
+Json = dict[str, Any]
+
+
+def top_prompt(s: State) -> dict[str, Any] | None:
+    st = s.flow["stack"]
+    return st[-1] if st and st[-1]["kind"] in rules.PROMPTS else None
+
+
+def kit_limbo(s: State) -> bool:
+    """The limbo holds Kit Carlson's private look (FO50, FO57), not a General Store."""
+    top = top_prompt(s)
+    if top is not None and top["kind"] == "store":
+        return False
+    a = s.flow["active"]
+    return bool(s.limbo) and s.chars[a].name == KIT_CARLSON and s.flow["phase"] == "phase2"
+
+
+def sees_hand(s: State, seat: int | None, c: int) -> bool:
+    """FO57: a player sees his own character's hand; the Renegade's only its controller of the moment."""
+    if seat is None:
+        return False
+    if c != RENEGADE:
+        return s.owner(c) == seat
+    f = s.flow
+    if f["active"] == RENEGADE and f["phase"] not in ("bid", "place", "over"):
+        return bool(f["controller"] == seat)
+    top = top_prompt(s)
+    return top is not None and top["char"] == RENEGADE and flow_controller(s, RENEGADE) == seat
+
+
+def hidden(s: State, seat: int | None) -> set[str]:
+    out = set(s.brown) | set(s.blue)
+    for c in range(3):
+        if not sees_hand(s, seat, c):
+            out.update(x for x in s.chars[c].hand if x not in s.pub)
+    if kit_limbo(s) and not sees_hand(s, seat, s.flow["active"]):
+        out.update(s.limbo)
+    for b in (0, 1):
+        if s.bids[b] is not None and b != seat:
+            out.add(s.bids[b])  # type: ignore[arg-type]
+    return out
+
+
+def public_view(s: State) -> Json:
+    f = s.flow
+    figures = [{"char": i, "role": ROLE_NAMES[i], "mark": MARKS[i], "x": ch.pos[0], "y": ch.pos[1]}
+               for i, ch in enumerate(s.chars)]
+    dist = [[0 if a == b else rules.base_distance(s, a, b) for b in range(3)] for a in range(3)]
+    seen = [[None if a == b else rules.sees_at(s, a, b) for b in range(3)] for a in range(3)]
+    top = top_prompt(s)
+    store = list(s.limbo) if s.limbo and not kit_limbo(s) else []
+    return {
+        "map": {"id": s.map_id, "name": s.map_name, "width": len(s.rows[0]), "height": len(s.rows),
+                "rows": ["".join("#" if c == "#" else "." for c in r) for r in s.rows]},
+        "board": board.grid(s.rows, [(MARKS[i], ch.pos) for i, ch in enumerate(s.chars)], s.nuggets),
+        "figures": figures,
+        "nuggets": [[x, y] for x, y in s.nuggets],
+        "reserve": s.reserve,
+        "characters": [{"char": i, "role": ROLE_NAMES[i], "owner": s.owner(i) if i != RENEGADE else None,
+                        "controller": flow_controller(s, i) if flow_controller(s, i) >= 0 else None,
+                        "character": ch.name, "life": ch.life, "max_life": ch.max_life,
+                        "in_play": list(ch.in_play), "hand_size": len(ch.hand), "square": [ch.pos[0], ch.pos[1]],
+                        "reach": rules.reach(s, i)}
+                       for i, ch in enumerate(s.chars)],
+        "distances": dist,
+        "sees_at": seen,
+        "decks": {"brown": len(s.brown), "blue": len(s.blue)},
+        "discards": {"brown": list(s.brown_discard), "blue": list(s.blue_discard)},
+        "round": f["round"], "active": f["active"], "phase": f["phase"],
+        "turn_start": f["start"], "slots_left": f["slots"] if f["phase"] == "phase2" else 0,
+        "renegade_controller": f["controller"] if f["controller"] is not None and f["controller"] >= 0 else None,
+        "sheriff_seat": s.sheriff_seat,
+        "bids_in": [s.bids[0] is not None, s.bids[1] is not None],
+        # the last revealed bids, while neither card is out of sight again
+        "last_bids": (list(s.last_bids) if s.last_bids is not None
+                      and not hidden(s, None).intersection(b for b in s.last_bids if b is not None) else None),
+        "trophies": [[{"character": t[0], "with_renegade": t[1]} for t in ts] for ts in s.trophies],
+        "set_aside": list(s.set_aside),
+        "general_store": store,
+        "prompt": None if top is None else {k: v for k, v in top.items() if k in ("kind", "char", "src", "other")},
+        "renegade_variant": s.variant,
+    }
+
+
+def seat_part(s: State, seat: int | None) -> Json:
+    f = s.flow
+    own = s.own_char(seat) if seat is not None else None
+    awaiting = sorted(rules.to_act(s))
+    top = top_prompt(s)
+    pending: Json | None = None
+    if s.result is None:
+        pending = {"kind": top["kind"] if top is not None else f["phase"], "awaiting": awaiting,
+                   "char": top["char"] if top is not None else f["active"]}
+    return {
+        "you": seat,
+        "my_char": own,
+        "hand": list(s.chars[own].hand) if own is not None else None,
+        "renegade_hand": list(s.chars[RENEGADE].hand) if sees_hand(s, seat, RENEGADE) else None,
+        "my_bid": s.bids[seat] if seat is not None else None,
+        "kit_cards": list(s.limbo) if kit_limbo(s) and sees_hand(s, seat, f["active"]) else None,
+        "pending": pending,
+    }
+
+
+def view(s: State, seat: int | None) -> Json:
+    return {**public_view(s), **seat_part(s, seat)}
+
+
+def redact(event: Event, seat: int | None) -> Event:
+    d = event.data
+    t = event.type
+    if t == "game_setup":
+        chars = [{**c, "hand": c["hand"] if seat is not None and _owner(d, i) == seat else None,
+                  "hand_size": len(c["hand"])} for i, c in enumerate(d["chars"])]
+        return Event(t, {**d, "chars": chars, "brown": None, "blue": None,
+                         "brown_size": len(d["brown"]), "blue_size": len(d["blue"])})
+    if t == "deck_reshuffled":
+        return Event(t, {"deck": d["deck"], "order": None, "count": len(d["order"])})
+    if t == "bid_made":
+        return event if seat == d["seat"] else Event(t, {**d, "card": None})
+    if "seen_by" in d and (seat is None or seat not in d["seen_by"]):
+        out = dict(d)
+        for key in ("cards", "card", "hand"):
+            if key in out:
+                out[key] = None
+        return Event(t, out)
+    return event
+
+
+def _owner(d: Any, i: int) -> int:
+    if i == RENEGADE:
+        return -1
+    return int(d["sheriff_seat"]) if i == 0 else 1 - int(d["sheriff_seat"])

@@ -1,0 +1,30 @@
+"""Face Off test helpers: a scenario with fixed characters, hands and decks."""
+from __future__ import annotations
+
+from typing import Any
+
+from tests.harness import Table, scenario
+
+RS = "bang-faceoff"
+#: characters whose abilities stay out of the way of most tests
+PLAIN = ["sid_ketchum", "vulture_sam", "jesse_jones"]
+FILLER = ["BANG-2C", "BANG-3C", "BANG-4C", "BANG-5C", "BANG-6C", "BANG-7C", "BANG-8C", "BANG-9C"]
+
+
+def game(options: dict[str, Any] | None = None, **setup: Any) -> Table:
+    sc: dict[str, Any] = {"sheriff_seat": 0, "characters": PLAIN, "hands": [[], [], []]}
+    sc.update(setup)
+    return scenario(RS, 2, options=options or {}, setup=sc)
+
+
+def sq(t: Table, c: int) -> tuple[int, int]:
+    return t.state.chars[c].pos
+
+
+def to_phase3(t: Table, seat: int = 0) -> Table:
+    """Play phase 1 (first legal path) and two 0-step walks to reach phase 3."""
+    t.play(seat, t.legal(seat)[0])
+    t.play(seat, {"type": "walk", "path": []})
+    t.play(seat, {"type": "walk", "path": []})
+    assert t.state.flow["phase"] == "play"
+    return t
