@@ -45,7 +45,9 @@ def blocking_twin(client: redis.Redis, block_max_s: float) -> redis.Redis:
     kwargs = dict(pool.connection_kwargs)
     timeout = kwargs.get("socket_timeout")
     kwargs["socket_timeout"] = None if timeout is None else block_max_s + float(timeout)
-    return redis.Redis(connection_pool=redis.ConnectionPool(connection_class=pool.connection_class, **kwargs))
+    # as wide as ``client``'s pool (widened for many greenlets under gevent, referee.wsgi)
+    return redis.Redis(connection_pool=redis.ConnectionPool(connection_class=pool.connection_class,
+                                                            max_connections=pool.max_connections, **kwargs))
 
 
 #: a blocking read's time is rounded up to one of these steps (s), each with a
