@@ -16,11 +16,11 @@ from typing import Any, Callable, Mapping, Protocol
 from referee.bots import BUILT_IN
 from referee.errors import ApiError, game_over, not_found, version_conflict
 from referee.games import registry
-from referee.engine import LOG_FORMAT, canonical, canonical_bytes, envelope, header_hash, record, sha256_hex
+from referee.engine import LOG_FORMAT, canonical, canonical_bytes, header_hash, record, sha256_hex
 from referee.engine.platform import SECRETS_OPENED
 from referee.engine.encoded_views import encoded_view
 from referee.engine.presentation import shown
-from referee.engine.protocol import (Event, GameConfig, Json, Move, RefereeError, Ruleset, Seat, draw_default, fold,
+from referee.engine.protocol import (GameConfig, Json, Move, RefereeError, Ruleset, Seat, draw_default, fold,
                                      seat_view)
 from referee.engine.rng import Rng
 from referee.scheduling import Change
@@ -162,7 +162,7 @@ class GameService:
         if tournament is not None:
             header["tournament"] = tournament
         first_prev = header_hash(header)
-        envelopes, last_hash = self._envelopes(seed, first_prev, 0, produced, now)
+        envelopes, last_hash = record.chained(seed, first_prev, 0, produced, now)
         tokens = [secrets.token_urlsafe(24) for _ in range(n)]
         status = "finished" if ruleset.result(state) is not None else "active"
         meta = {"version": str(len(envelopes)), "last_hash": last_hash, "rng": str(rng.position),
@@ -363,7 +363,7 @@ class GameService:
             entry["by"] = by
         produced, result, opened = record.move(game.ruleset, state, seat, entry, events, game.dealt,
                                                       game.opened, game.seed)
-        envelopes, last_hash = self._envelopes(game.seed, game.last_hash, game.version, produced, now)
+        envelopes, last_hash = record.chained(game.seed, game.last_hash, game.version, produced, now)
         status = "finished" if result is not None else "active"
         version = game.version + len(envelopes)
         body = canonical_bytes({"version": version, "status": status,
@@ -407,17 +407,6 @@ class GameService:
     def _notify(self, game: Game, before: Game | None) -> None:
         if self.scheduler is not None:
             self.scheduler.game_changed(self.change_of(game, before))
-
-    @staticmethod
-    def _envelopes(seed: str, prev: str, version: int, produced: list[tuple[Seat | None, Event]], at: int
-                   ) -> tuple[list[Json], str]:
-        """Chain ``produced`` after ``prev`` (README, "The hash chain")."""
-        out = []
-        for offset, (actor, event) in enumerate(produced, start=1):
-            env = envelope(seed, version + offset, event.type, event.data, actor, at, prev)
-            prev = env["hash"]
-            out.append(env)
-        return out, prev
 
     # -- reading --------------------------------------------------------------
     def view(self, game_id: str, token: str | None, head: Head | None = None) -> bytes:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.audit import audit_log
-from referee.engine.chain import LOG_FORMAT, envelope, header_hash, sha256_hex
+from referee.engine.chain import LOG_FORMAT, header_hash, sha256_hex
 from referee.engine import record
 from referee.engine.protocol import Json, Move, Ruleset, Seat
 from referee.games.sim import Table
@@ -37,11 +37,8 @@ class LoggedTable(Table):
         self._write(produced, now)
 
     def _write(self, produced: record.Produced, at: int) -> None:
-        for actor, event in produced:
-            env = envelope(self.seed_text, len(self.envelopes) + 1, event.type, event.data, actor, at,
-                           self.last_hash)
-            self.envelopes.append(env)
-            self.last_hash = env["hash"]
+        written, self.last_hash = record.chained(self.seed_text, self.last_hash, len(self.envelopes), produced, at)
+        self.envelopes.extend(written)
 
     def play(self, actor: Seat | None, move: Move, *, at: int | None = None) -> "LoggedTable":
         position, now = self.rng.position, self.now + 1 if at is None else at

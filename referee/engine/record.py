@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from referee.engine.chain import envelope
 from referee.engine.platform import MOVE, PLATFORM_EVENTS, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED
 from referee.engine.protocol import Event, Json, Ruleset, Seat, dealt_secrets, fold, openings, seals
 
@@ -46,3 +47,14 @@ def move(ruleset: Ruleset, state: Any, seat: Seat | None, record: Json, events: 
     if result is not None:
         produced.append((None, Event(SEED_REVEALED, {"seed": seed, "result": result})))
     return produced, result, opened | frozenset(opening) if opening else opened
+
+
+def chained(seed: str, prev: str, version: int, produced: Produced, at: int) -> tuple[list[Json], str]:
+    """``produced`` as stored envelopes numbered after ``version``, chained
+    after ``prev`` (README, "The hash chain"), and the last hash."""
+    out = []
+    for offset, (actor, event) in enumerate(produced, start=1):
+        env = envelope(seed, version + offset, event.type, event.data, actor, at, prev)
+        prev = env["hash"]
+        out.append(env)
+    return out, prev
