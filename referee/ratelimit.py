@@ -269,7 +269,7 @@ class RateLimiter:
         pipe = self.client.pipeline(transaction=False)
         if tested:
             assert self.auth is not None
-            keys = self.auth.keys("referee:auth-failures", address_key())
+            keys = self._auth_keys()
             pipe.evalsha(self.window.sha, len(keys), *keys, *self.auth.args("test"))
         keys = self.general.keys("referee:calls", self.caller())
         pipe.evalsha(self.window.sha, len(keys), *keys, *self.general.args("hit"))
@@ -280,8 +280,13 @@ class RateLimiter:
     def after(self, response: Response) -> Response:
         if self.auth is not None and request.endpoint not in UNLIMITED and carries_credential() \
                 and auth_failed(response):
-            self.window(keys=self.auth.keys("referee:auth-failures", address_key()), args=self.auth.args("hit"))
+            self.window(keys=self._auth_keys(), args=self.auth.args("hit"))
         return response
+
+    def _auth_keys(self) -> list[str]:
+        """The request's address's failed-authentication windows."""
+        assert self.auth is not None
+        return self.auth.keys("referee:auth-failures", address_key())
 
 
 #: routes whose handler reads the game's head: the limiter's round trip reads it for them
