@@ -12,10 +12,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from referee.engine.protocol import Event, IllegalMove, OutOfTurn
-from referee.games.bang import reactions, turn
+from referee.games.bang import cardrules, reactions, turn
 from referee.games.bang.cache import derived
-from referee.games.bang.cards import KEY
-from referee.games.bang.characters import JESSE_JONES, PEDRO_RAMIREZ, SID_KETCHUM
+from referee.games.bang.characters import JESSE_JONES, PEDRO_RAMIREZ
 from referee.games.bang.engine import Ctx, GameOver
 from referee.games.bang.flow import act
 from referee.games.bang.state import Seat, State
@@ -23,15 +22,11 @@ from referee.engine.rng import Rng
 
 Move = dict[str, Any]
 
-#: window kind -> the rule that governs it
-WINDOW_RULE = {"shot": "R44", "indians": "R34", "duel": "R46", "dying": "R48", "store": "R29",
-               "lucky": "R42", "kit": "R67", "draw_choice": "R10"}
+#: window kind -> the rule that governs it (the card windows are ``cardrules``')
+WINDOW_RULE = {**cardrules.WINDOW_RULE, "kit": "R67", "draw_choice": "R10"}
 #: windows a pass answers (R43): their default is the pass
-PASSABLE = frozenset({"shot", "indians", "duel", "dying"})
-WINDOW_MOVES = {"shot": ("barrel", "respond", "sid", "pass"),
-                "indians": ("respond", "sid", "pass"), "duel": ("respond", "sid", "pass"),
-                "dying": ("respond", "sid", "pass"), "store": ("choose",), "lucky": ("choose",),
-                "kit": ("keep",), "draw_choice": ("draw",)}
+PASSABLE = cardrules.PASSABLE
+WINDOW_MOVES = {**cardrules.WINDOW_MOVES, "kit": ("keep",), "draw_choice": ("draw",)}
 
 
 def to_act(state: State | None) -> set[Seat]:
@@ -101,13 +96,9 @@ def _no(code: str, rule: str, detail: str) -> IllegalMove:
 
 
 def _check_sid(state: State, seat: Seat, cards: list[str]) -> None:
-    p = state.players[seat]
-    if p.character != SID_KETCHUM:
-        raise _no("not_sid_ketchum", "R72", "only Sid Ketchum may discard 2 cards for a life point")
-    if p.life >= p.max_life:
-        raise _no("full_life", "R72", "Sid Ketchum cannot use his ability at full life")
-    if not all(c in p.hand for c in cards):
-        raise _no("card_not_in_hand", "R72", "both cards must be in your hand")
+    refusal = cardrules.why_not_sid(state.players[seat], cards)
+    if refusal is not None:
+        raise _no(*refusal)
 
 
 def _validate(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
@@ -150,30 +141,16 @@ def _validate(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
     if t == "sid":
         _check_sid(state, seat, m["cards"])
         return lambda ctx: turn.sid(ctx, seat, m["cards"])
-    if t == "respond":
-        card = m["card"]
-        if card not in p.hand:
-            raise _no("card_not_in_hand", rule, f"{card} is not in your hand")
-        keys = reactions.answer_keys(p, kind)
-        if KEY[card] not in keys:
-            what = {"shot": ("not_a_missed", "R24"), "dying": ("not_a_beer", "R25")}.get(
-                kind, ("not_a_bang", "R32" if kind == "duel" else "R34"))
-            raise _no(what[0], what[1], f"{card} does not answer a {kind} window")
-        return lambda ctx: reactions.respond(ctx, seat, card)
-    if t == "barrel":
-        barrel: str = m["source"]
-        if barrel in top.used:
-            raise _no("barrel_used", "R35", "one \"draw!\" per Barrel per shot")
-        if top.played:
-            raise _no("barrel_after_missed", "R44", "Barrel draws come before the first Missed!")
-        if barrel not in reactions.barrel_sources(p, top):
-            raise _no("no_barrel", "R35", f"no Barrel {barrel!r} in front of you")
-        return lambda ctx: reactions.barrel(ctx, seat, barrel)
-    if t == "choose":
-        card = m["card"]
-        if card not in state.limbo:
-            raise _no("not_offered", rule, f"{card} is not among the revealed cards")
-        return lambda ctx: reactions.choose(ctx, seat, card)
+    if kind in cardrules.WINDOW_RULE:
+        refusal = cardrules.why_not_answer(p, kind, m, used=top.used, played=top.played, misses=top.misses,
+                                           needed=top.needed, limbo=state.limbo)
+        if refusal is not None:
+            raise _no(*refusal)
+        if t == "respond":
+            return lambda ctx: reactions.respond(ctx, seat, m["card"])
+        if t == "barrel":
+            return lambda ctx: reactions.barrel(ctx, seat, m["source"])
+        return lambda ctx: reactions.choose(ctx, seat, m["card"])
     if t == "keep":
         cards = m["cards"]
         if not all(c in state.limbo for c in cards):

@@ -4,8 +4,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from referee.games.bang.cards import KEY, WEAPON_OF
-from referee.games.bang.characters import PAUL_REGRET, ROSE_DOOLAN
+from referee.games.bang.cardrules import (mustang_of as _mustang_of, reach_of as _reach_of, scope_of as _scope_of,
+                                         seen_at)
 from referee.games.bang.state import Player, Seat, State
 
 
@@ -16,20 +16,6 @@ def seat_distance(state: State, a: Seat, b: Seat) -> int:
     m = len(alive)
     k = (alive.index(b) - alive.index(a)) % m
     return min(k, m - k)
-
-
-_SCOPES = frozenset(c for c in KEY if KEY[c] == "SCOPE")
-_MUSTANGS = frozenset(c for c in KEY if KEY[c] == "MUSTANG")
-
-
-def _scope_of(character: str, in_play: tuple[str, ...]) -> int:
-    n = 1 if character == ROSE_DOOLAN else 0
-    return n + len(_SCOPES.intersection(in_play)) if in_play else n
-
-
-def _mustang_of(character: str, in_play: tuple[str, ...]) -> int:
-    n = 1 if character == PAUL_REGRET else 0
-    return n + len(_MUSTANGS.intersection(in_play)) if in_play else n
 
 
 def _scope(p: Player) -> int:
@@ -43,8 +29,7 @@ def _mustang(p: Player) -> int:
 def sees_at(state: State, a: Seat, b: Seat) -> int:
     """The distance at which ``a`` sees ``b`` (R15): seat distance + Mustang
     and Paul Regret of ``b`` − Scope and Rose Doolan of ``a``, at least 1."""
-    d = seat_distance(state, a, b) + _mustang(state.players[b]) - _scope(state.players[a])
-    return d if d > 1 else 1
+    return seen_at(seat_distance(state, a, b), state.players[a], state.players[b])
 
 
 def distances_from(state: State, a: Seat) -> dict[Seat, int]:
@@ -66,14 +51,6 @@ def distances_from(state: State, a: Seat) -> dict[Seat, int]:
 def reach(p: Player) -> int:
     """The range of his weapon, or 1 for the Colt .45 (R16)."""
     return _reach_of(p.in_play)
-
-
-def _reach_of(in_play: tuple[str, ...]) -> int:
-    for c in in_play:
-        r = WEAPON_OF.get(c)
-        if r is not None:
-            return r
-    return 1
 
 
 #: what one seat sees: (reach, distance to each seat, whether it is in reach),

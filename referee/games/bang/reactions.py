@@ -7,57 +7,33 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from referee.games.bang.cards import KEY
-from referee.games.bang.characters import (
-    CALAMITY_JANET, JESSE_JONES, JOURDONNAIS, PEDRO_RAMIREZ,
-)
+from referee.games.bang import cardrules
+from referee.games.bang.characters import JESSE_JONES, PEDRO_RAMIREZ
 from referee.games.bang.engine import Ctx, alive_count, eliminate, hit
 from referee.games.bang.flow import apply_check, check
 from referee.games.bang.state import Frame, Player, Seat, State
-from referee.games.bang.turn import sid_moves, store_next
+from referee.games.bang.turn import store_next
 
 Move = dict[str, Any]
-PASS: Move = {"type": "pass"}
+PASS: Move = cardrules.PASS
 
 
 def barrel_sources(p: Player, f: Frame) -> list[str]:
     """Barrel "draw!"s still open in a shot window (R35, R44, R66)."""
-    if f.played or f.misses >= f.needed:
-        return []
-    out = [c for c in sorted(p.in_play) if KEY[c] == "BARREL" and c not in f.used]
-    if p.character == JOURDONNAIS and "jourdonnais" not in f.used:
-        out.append("jourdonnais")
-    return out
-
-
-def answer_keys(p: Player, kind: str) -> tuple[str, ...]:
-    """Card keys that answer a window (Calamity Janet swaps, R63)."""
-    if kind == "shot":
-        return ("MISSED", "BANG") if p.character == CALAMITY_JANET else ("MISSED",)
-    if kind in ("indians", "duel"):
-        return ("BANG", "MISSED") if p.character == CALAMITY_JANET else ("BANG",)
-    return ("BEER",)
+    return cardrules.barrel_sources(p, f.used, f.played, f.misses, f.needed)
 
 
 def prompt_moves(state: State, f: Frame) -> list[Move]:
     """Every legal answer of ``f.seat`` to the open prompt ``f``."""
     p = state.players[f.seat]
     kind = f.kind
-    if kind in ("shot", "indians", "duel", "dying"):
-        out: list[Move] = []
-        if kind == "shot":
-            out.extend({"type": "barrel", "source": b} for b in barrel_sources(p, f))
-        keys = answer_keys(p, kind)
-        out.extend({"type": "respond", "card": c} for c in sorted(p.hand) if KEY[c] in keys)
-        out.extend(sid_moves(p))
-        out.append(PASS)
-        return out
-    if kind in ("store", "lucky"):
-        return [{"type": "choose", "card": c} for c in sorted(state.limbo)]
+    if kind in cardrules.WINDOW_RULE:
+        return cardrules.window_moves(p, kind, used=f.used, played=f.played, misses=f.misses, needed=f.needed,
+                                      limbo=state.limbo)
     if kind == "kit":
         return [{"type": "keep", "cards": list(c)} for c in combinations(sorted(state.limbo), 2)]
     # draw_choice
-    out = [{"type": "draw", "source": "deck"}]
+    out: list[Move] = [{"type": "draw", "source": "deck"}]
     if p.character == PEDRO_RAMIREZ and state.discard:
         out.append({"type": "draw", "source": "discard"})
     if p.character == JESSE_JONES:

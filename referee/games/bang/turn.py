@@ -2,110 +2,49 @@
 (R72), ending phase 2 and the hand-limit discard."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from referee.games.bang.cards import BLUE, KEY, WEAPON_OF
-from referee.games.bang.characters import (
-    CALAMITY_JANET, SHERIFF, SID_KETCHUM, SLAB_THE_KILLER, WILLY_THE_KID,
-)
-from referee.games.bang.distance import distances_from, reach
+from referee.games.bang import cardrules
+from referee.games.bang.cards import KEY, WEAPON_OF
+from referee.games.bang.characters import SHERIFF
+from referee.games.bang.distance import distances_from
 from referee.games.bang.engine import Ctx, TurnEnds, alive_count
 from referee.games.bang.state import Frame, Player, Seat, State, clockwise_from
 
 Move = dict[str, Any]
 
 #: cards that take a ``target`` (R23, R30–R32, R38); Missed! only for Calamity Janet
-TARGETED = frozenset({"BANG", "MISSED", "PANIC", "CATBALOU", "DUEL", "JAIL"})
-PICKED = frozenset({"PANIC", "CATBALOU"})
-
-
-def plays_as_bang(p: Player, card: str) -> bool:
-    """A BANG! card, or a Missed! in Calamity Janet's hand (R23, R63)."""
-    k = KEY[card]
-    return k == "BANG" or (k == "MISSED" and p.character == CALAMITY_JANET)
+TARGETED = cardrules.TARGETED
+PICKED = cardrules.PICKED
+plays_as_bang = cardrules.plays_as_bang
+sid_moves = cardrules.sid_moves
 
 
 def bang_allowed(state: State, p: Player) -> bool:
     """R18: one BANG! per turn unless Willy the Kid or a Volcanic in play."""
-    if state.bangs < 1 or p.character == WILLY_THE_KID:
-        return True
-    return any(KEY[c] == "VOLCANIC" for c in p.in_play)
+    return cardrules.bang_allowed(p, state.bangs)
 
 
-def _picks(t: Player) -> list[str]:
-    return (["hand"] if t.hand else []) + sorted(t.in_play)
+def _jailable(state: State) -> Callable[[Seat], bool]:
+    """R38: anyone but the Sheriff (the 3-player game has none, R82)."""
+    players, three = state.players, state.three_player
+    return lambda t: three or players[t].role != SHERIFF
 
 
 def card_moves(state: State, seat: Seat, card: str, dist: dict[Seat, int] | None = None) -> list[Move]:
     """Every legal phase-2 ``play`` move of ``card`` from ``seat``'s hand."""
     p = state.players[seat]
-    k = KEY[card]
-    players = state.players
-    if k in TARGETED:
-        if k == "MISSED" and p.character != CALAMITY_JANET:
-            return []  # R24
-        if k in ("BANG", "MISSED") and not bang_allowed(state, p):
-            return []
-        if dist is None:
-            dist = distances_from(state, seat)
-        out: list[Move] = []
-        if k in ("BANG", "MISSED"):
-            r = reach(p)
-            for t in sorted(dist):
-                if dist[t] <= r:
-                    out.append({"type": "play", "card": card, "target": t})
-        elif k == "PANIC" or k == "CATBALOU":
-            for t in sorted(dist):
-                if k == "PANIC" and dist[t] > 1:
-                    continue
-                for pick in _picks(players[t]):
-                    out.append({"type": "play", "card": card, "target": t, "pick": pick})
-        elif k == "DUEL":
-            for t in sorted(dist):
-                out.append({"type": "play", "card": card, "target": t})
-        else:  # JAIL
-            for t in sorted(dist):
-                q = players[t]
-                if (q.role != SHERIFF or state.three_player) and not any(KEY[c] == "JAIL" for c in q.in_play):
-                    out.append({"type": "play", "card": card, "target": t})
-        return out
-    if card in BLUE and card not in WEAPON_OF and any(KEY[c] == k for c in p.in_play):
-        return []  # R19
-    return [{"type": "play", "card": card}]
+    if dist is None and KEY[card] in TARGETED:
+        dist = distances_from(state, seat)
+    return cardrules.card_moves(p, card, dist or {}, state.players, bang_ok=bang_allowed(state, p),
+                                jailable=_jailable(state))
 
 
 def why_not(state: State, seat: Seat, move: Move) -> tuple[str, str, str]:
     """(code, rule, detail) for a ``play`` that ``card_moves`` does not offer."""
-    card = move["card"]
     p = state.players[seat]
-    k = KEY[card]
-    target = move.get("target")
-    if k == "MISSED" and p.character != CALAMITY_JANET:
-        return "missed_only_in_response", "R24", "Missed! is played only against a shot aimed at you"
-    rule = {"BANG": "R23", "MISSED": "R63", "PANIC": "R30", "CATBALOU": "R31", "DUEL": "R32",
-            "JAIL": "R38"}.get(k, "R19")
-    if k in ("BANG", "MISSED") and not bang_allowed(state, p):
-        return "bang_limit", "R18", "one BANG! per turn unless Volcanic or Willy the Kid"
-    if target is not None:
-        if not 0 <= target < state.n or target == seat or not state.players[target].alive:
-            return "invalid_target", rule, "the target must be another alive player"
-        t = state.players[target]
-        dist = distances_from(state, seat)[target]
-        if k in ("BANG", "MISSED"):
-            return "out_of_range", "R16", f"seat {target} is at distance {dist}, reach {reach(p)}"
-        if k == "PANIC" and dist > 1:
-            return "out_of_range", "R17", f"Panic! needs distance 1, seat {target} is at {dist}"
-        if k == "JAIL":
-            if t.role == SHERIFF and not state.three_player:
-                return "jail_on_sheriff", "R38", "the Sheriff cannot be jailed"
-            return "duplicate_in_play", "R19", "that player already has a Jail"
-        if k in PICKED:
-            if not t.hand and not t.in_play:
-                return "target_has_no_cards", rule, "the target has no cards"
-            return "invalid_pick", rule, "pick 'hand' (a non-empty hand) or a card in play in front of the target"
-    if card in BLUE:
-        return "duplicate_in_play", "R19", f"a {k} is already in play in front of you"
-    return "illegal_play", "R11", "this card cannot be played now"
+    return cardrules.why_not_play(p, move, distances_from(state, seat), state.players,
+                                  bang_ok=bang_allowed(state, p), jailable=_jailable(state))
 
 
 def play_moves(state: State, seat: Seat) -> list[Move]:
@@ -118,14 +57,6 @@ def play_moves(state: State, seat: Seat) -> list[Move]:
     out.extend(sid_moves(p))
     out.append({"type": "end_turn"})
     return out
-
-
-def sid_moves(p: Player) -> list[Move]:
-    """Sid Ketchum: discard 2 → +1 life, not at full life (R72)."""
-    if p.character != SID_KETCHUM or p.life >= p.max_life or len(p.hand) < 2:
-        return []
-    h = sorted(p.hand)
-    return [{"type": "sid", "cards": [a, b]} for i, a in enumerate(h) for b in h[i + 1:]]
 
 
 def discard_moves(p: Player) -> list[Move]:
@@ -153,8 +84,7 @@ def play(ctx: Ctx, seat: Seat, move: Move) -> None:
     if plays_as_bang(p, card):
         ctx.bangs += 1
         ctx.emit("card_played", {"seat": seat, "card": card, "target": target})
-        needed = 2 if p.character == SLAB_THE_KILLER else 1
-        ctx.stack.append(Frame("shot", target, src=seat, card=k, needed=needed))
+        ctx.stack.append(Frame("shot", target, src=seat, card=k, needed=cardrules.shots_needed(p)))
         return
     if card in WEAPON_OF:
         old = next((c for c in p.in_play if c in WEAPON_OF), None)

@@ -36,7 +36,7 @@ from referee.games.faceoff.state import ROLE_NAMES, State, evolve
 
 class FaceOffRuleset(RulesetBase):
     name = "bang-faceoff"
-    version = "1"
+    version = "2"
     title = "BANG! Face Off"
     min_players = 2
     max_players = 2

@@ -1,9 +1,15 @@
 """The Face Off referee: turns, movement, the bid, cards on the board,
 reactions, kills and replacements (FO8–FO53).
 
-The card data and characters are BANG!'s own (``referee.games.bang.cards``,
-``referee.games.bang.characters``): keys, ranks, suits, the "draw!" tests
-(``is_heart``, ``explodes``, ``red``), weapon ranges and printed lives.
+BANG!'s card engine decides every card, character and window here: the
+cards and characters (``referee.games.bang.cards``, ``.characters``) and
+the rule checks of ``referee.games.bang.cardrules`` — which plays a card
+allows at which distance, the answers a shot, Indians!, Duel, dying window,
+General Store or Lucky Duke's "draw!" admit, Sid Ketchum, Slab the Killer,
+Vulture Sam, "draw!" successes — and their refusals, with the board's
+distance (FO21), no BANG! limit (FO18) and a jailable Sheriff (FO19) passed
+in. What is Face Off's own is here: the board, the turn and its slots, the
+bid, the two decks, kills and replacements.
 """
 from __future__ import annotations
 
@@ -11,18 +17,18 @@ from typing import Any
 
 from referee.engine.protocol import Event, IllegalMove
 from referee.engine.rng import Rng
-from referee.games.bang.cards import BLUE, KEY, RANK, WEAPON_OF, explodes, is_heart, red
+from referee.games.bang import cardrules
+from referee.games.bang.cards import BLUE, KEY, RANK, WEAPON_OF, red
 from referee.games.bang.characters import (
-    BART_CASSIDY, BLACK_JACK, CALAMITY_JANET, CHARACTERS, EL_GRINGO, JESSE_JONES, JOURDONNAIS, KIT_CARLSON,
-    LIFE, LUCKY_DUKE, PAUL_REGRET, PEDRO_RAMIREZ, ROSE_DOOLAN, SID_KETCHUM, SLAB_THE_KILLER, SUZY_LAFAYETTE,
-    VULTURE_SAM, WILLY_THE_KID,
+    BART_CASSIDY, BLACK_JACK, CHARACTERS, EL_GRINGO, JESSE_JONES, KIT_CARLSON, LIFE, PEDRO_RAMIREZ,
+    SUZY_LAFAYETTE, WILLY_THE_KID,
 )
 from referee.games.faceoff import board
 from referee.games.faceoff.state import RENEGADE, SHERIFF, State, copy_flow, evolve, flow_controller
 
 Move = dict[str, Any]
-PROMPTS = frozenset({"shot", "indians", "duel", "dying", "store", "kit"})
-TARGETED = frozenset({"BANG", "MISSED", "PANIC", "CATBALOU", "DUEL", "JAIL"})
+#: frames that wait for a move: BANG!'s card windows, and Kit Carlson's keep (FO50)
+PROMPTS = frozenset(cardrules.WINDOW_RULE) | {"kit"}
 
 
 class TurnEnds(Exception):
@@ -44,19 +50,21 @@ def base_distance(s: State, a: int, b: int) -> int:
 
 
 def sees_at(s: State, a: int, b: int) -> int:
-    """Path distance from ``a`` to ``b`` with Mustang/Paul Regret (+1) and Scope/Rose Doolan (−1), min 1."""
-    ca, cb = s.chars[a], s.chars[b]
-    d = base_distance(s, a, b)
-    d += (1 if cb.name == PAUL_REGRET else 0) + sum(1 for c in cb.in_play if KEY[c] == "MUSTANG")
-    d -= (1 if ca.name == ROSE_DOOLAN else 0) + sum(1 for c in ca.in_play if KEY[c] == "SCOPE")
-    return max(d, 1)
+    """The path distance from ``a`` to ``b`` as BANG! modifies it (R15: Mustang, Scope...; FO21)."""
+    return cardrules.seen_at(base_distance(s, a, b), s.chars[a], s.chars[b])
+
+
+def sights(s: State, a: int) -> dict[int, int]:
+    """``sees_at(a, t)`` for both other characters: every target of ``a``'s cards."""
+    return {t: sees_at(s, a, t) for t in range(3) if t != a}
 
 
 def reach(s: State, a: int) -> int:
-    for c in s.chars[a].in_play:
-        if c in WEAPON_OF:
-            return WEAPON_OF[c]
-    return 1
+    return cardrules.reach_of(s.chars[a].in_play)
+
+
+def _jailable(_: int) -> bool:
+    return True  # FO19: the Sheriff too
 
 
 def blocked_for(s: State, c: int) -> frozenset[board.Square]:
@@ -139,19 +147,63 @@ class Ctx:
 
 # --- "draw!" (R41, R42 with Lucky Duke, FO24) ---------------------------------
 
-def check(ctx: Ctx, c: int, reason: str, good: Any) -> bool:
-    """``c`` "draws!": the card goes to the brown discard. Lucky Duke draws two
-    and keeps the better (RULING: automatic, the one that succeeds if any).
-    ``good(card)`` is the success test; True if the check succeeds."""
-    tries = 2 if ctx.state.chars[c].name == LUCKY_DUKE else 1
-    ok = False
-    for _ in range(tries):
-        card = ctx.top_brown()
-        if card is None:
-            break
-        ctx.emit("draw_checked", {"char": c, "card": card, "reason": reason})
-        ok = ok or bool(good(card))
-    return ok
+def check(ctx: Ctx, c: int, purpose: str) -> None:
+    """``c`` "draws!" for ``purpose`` (dynamite | jail | barrel) from the brown
+    deck (FO24), then ``apply_check``. Lucky Duke turns two and chooses
+    (R42, FO53): a ``lucky`` prompt, applied when he has chosen."""
+    if cardrules.check_cards(ctx.state.chars[c]) == 2:
+        cards: list[str] = []
+        for _ in range(2):
+            top = ctx.top_brown()
+            if top is None:
+                break
+            ctx.emit("cards_revealed", {"char": c, "cards": [top], "reason": "lucky_duke"})
+            cards.append(top)
+        if len(cards) == 2:
+            ctx.stack.append({"kind": "lucky", "char": c, "purpose": purpose})
+            return
+        card = cards[0] if cards else None
+        if card is not None:
+            ctx.emit("draw_checked", {"char": c, "card": card, "reason": purpose, "from": "limbo", "cards": [card]})
+        apply_check(ctx, c, purpose, card)
+        return
+    card = ctx.top_brown()
+    if card is not None:
+        ctx.emit("draw_checked", {"char": c, "card": card, "reason": purpose})
+    apply_check(ctx, c, purpose, card)
+
+
+def apply_check(ctx: Ctx, c: int, purpose: str, card: str | None) -> None:
+    """The "draw!" result (R35, R38, R39 as BANG! decides them; FO10, FO19):
+    Dynamite explodes or passes on, then the Jail; Jail frees or skips
+    phases 1–3; a Barrel adds a miss to the shot on top of the agenda."""
+    ok = cardrules.check_succeeds(purpose, card)
+    ch = ctx.state.chars[c]
+    if purpose == "dynamite":
+        dyn = next((x for x in ch.in_play if KEY[x] == "DYNAMITE"), None)
+        if dyn is None:
+            return
+        if ok:
+            ctx.emit("card_discarded", {"char": c, "cards": [dyn], "reason": "dynamite"})
+            hit(ctx, c, 3, -1)
+            ctx.flow["phase"] = "start_jail"
+            return
+        ctx.emit("card_passed", {"char": c, "to": (c + 1) % 3, "card": dyn})
+        jail_step(ctx, c)
+    elif purpose == "jail":
+        jail = next((x for x in ch.in_play if KEY[x] == "JAIL"), None)
+        if jail is not None:
+            ctx.emit("card_discarded", {"char": c, "cards": [jail], "reason": "jail"})
+        if not ok:  # FO19: phases 1-3 skipped, phase 4 still played
+            to_discard(ctx, c)
+            return
+        phase1(ctx, c)
+    else:
+        shot = ctx.stack.pop()
+        if ok:
+            shot = {**shot, "misses": shot["misses"] + 1}
+        if shot["misses"] < shot["needed"]:
+            ctx.stack.append(shot)
 
 
 # --- turns and rounds (FO8–FO20) ---------------------------------------------
@@ -162,26 +214,17 @@ def start_turn(ctx: Ctx, c: int) -> None:
     f.update(active=c, phase="start", start=list(ctx.state.chars[c].pos), slots=0, drew=0, walk=2, stack=[])
     ctx.flush()
     s = ctx.state
-    dyn = next((x for x in s.chars[c].in_play if KEY[x] == "DYNAMITE"), None)
-    if dyn is not None:
-        boom = check(ctx, c, "dynamite", explodes)
-        if boom:
-            ctx.emit("card_discarded", {"char": c, "cards": [dyn], "reason": "dynamite"})
-            hit(ctx, c, 3, -1)
-            f["phase"] = "start_jail"
-            return
-        ctx.emit("card_passed", {"char": c, "to": (c + 1) % 3, "card": dyn})
+    if any(KEY[x] == "DYNAMITE" for x in s.chars[c].in_play):
+        check(ctx, c, "dynamite")
+        return
     jail_step(ctx, c)
 
 
 def jail_step(ctx: Ctx, c: int) -> None:
-    jail = next((x for x in ctx.state.chars[c].in_play if KEY[x] == "JAIL"), None)
-    if jail is not None:
-        free = check(ctx, c, "jail", is_heart)
-        ctx.emit("card_discarded", {"char": c, "cards": [jail], "reason": "jail"})
-        if not free:  # FO19: phases 1-3 skipped, phase 4 still played
-            to_discard(ctx, c)
-            return
+    if any(KEY[x] == "JAIL" for x in ctx.state.chars[c].in_play):
+        ctx.flow["phase"] = "start"
+        check(ctx, c, "jail")
+        return
     phase1(ctx, c)
 
 
@@ -329,7 +372,7 @@ def eliminate(ctx: Ctx, c: int, by: int, seat: int) -> None:
     """FO40: cards away, the kill credited, the end checked, the character replaced."""
     s = ctx.state
     ch = s.chars[c]
-    vulture = next((o for o in range(3) if o != c and s.chars[o].name == VULTURE_SAM), None)
+    vulture = cardrules.heir(s.chars, c, lambda _: True)  # R75, FO53: every character is in the game
     if c == RENEGADE and by < 0:
         vulture = None  # seed §13: a Renegade killed by the Dynamite has all its cards discarded
     if ch.hand or ch.in_play:
@@ -439,7 +482,7 @@ def _process(ctx: Ctx, fr: dict[str, Any]) -> None:
         t = targets[0]
         if fr["key"] == "GATLING":
             ctx.stack.append({"kind": "shot", "char": t, "src": fr["src"], "key": "GATLING", "needed": 1,
-                              "misses": 0, "used": []})
+                              "misses": 0, "played": 0, "used": []})
         else:
             ctx.stack.append({"kind": "indians", "char": t, "src": fr["src"]})
     elif fr["kind"] == "after_hit":
@@ -463,68 +506,28 @@ def path_json(p: tuple[board.Square, ...]) -> list[list[int]]:
     return [[x, y] for x, y in p]
 
 
+def _window(s: State, fr: dict[str, Any]) -> dict[str, Any]:
+    """The counters of an open window, as ``cardrules`` reads them."""
+    return {"used": fr.get("used", ()), "played": fr.get("played", 0), "misses": fr.get("misses", 0),
+            "needed": fr.get("needed", 1), "limbo": s.limbo}
+
+
 def prompt_moves(s: State, fr: dict[str, Any]) -> list[Move]:
-    c = fr["char"]
-    ch = s.chars[c]
-    hand = sorted(ch.hand)
-    out: list[Move] = []
-    kind = fr["kind"]
-    if kind == "shot":
-        for src in (["jourdonnais"] if ch.name == JOURDONNAIS else []) + sorted(
-                x for x in ch.in_play if KEY[x] == "BARREL"):
-            if src not in fr["used"]:
-                out.append({"type": "barrel", "source": src})
-        for x in hand:
-            if KEY[x] == "MISSED" or (KEY[x] == "BANG" and ch.name == CALAMITY_JANET):
-                out.append({"type": "respond", "card": x})
-    elif kind in ("indians", "duel"):
-        for x in hand:
-            if KEY[x] == "BANG" or (KEY[x] == "MISSED" and ch.name == CALAMITY_JANET):
-                out.append({"type": "respond", "card": x})
-    elif kind == "dying":
-        out.extend({"type": "respond", "card": x} for x in hand if KEY[x] == "BEER")
-    elif kind in ("store", "kit"):
+    """The answers to an open window: BANG!'s (R43–R49, R29, R42), or Kit Carlson's pick (FO50)."""
+    if fr["kind"] == "kit":
         return [{"type": "choose", "card": x} for x in sorted(set(s.limbo))]
-    if kind in ("shot", "indians", "duel", "dying"):
-        out.extend(sid_moves(s, c))
-        out.append({"type": "pass"})
-    return out
+    return cardrules.window_moves(s.chars[fr["char"]], fr["kind"], **_window(s, fr))
 
 
 def sid_moves(s: State, c: int) -> list[Move]:
-    ch = s.chars[c]
-    if ch.name != SID_KETCHUM or ch.life >= ch.max_life or len(ch.hand) < 2:
-        return []
-    h = sorted(ch.hand)
-    return [{"type": "sid", "cards": [a, b]} for i, a in enumerate(h) for b in h[i + 1:]]
+    return cardrules.sid_moves(s.chars[c])
 
 
-def card_moves(s: State, c: int, card: str) -> list[Move]:
-    ch = s.chars[c]
-    k = KEY[card]
-    others = [o for o in range(3) if o != c]
-    if k in TARGETED:
-        if k == "MISSED" and ch.name != CALAMITY_JANET:
-            return []
-        out: list[Move] = []
-        for t in others:
-            tc = s.chars[t]
-            if k in ("BANG", "MISSED"):
-                if sees_at(s, c, t) <= reach(s, c):
-                    out.append({"type": "play", "card": card, "target": t})
-            elif k in ("PANIC", "CATBALOU"):
-                if k == "PANIC" and sees_at(s, c, t) > 1:
-                    continue
-                picks = (["hand"] if tc.hand else []) + sorted(tc.in_play)
-                out.extend({"type": "play", "card": card, "target": t, "pick": p} for p in picks)
-            elif k == "DUEL":
-                out.append({"type": "play", "card": card, "target": t})
-            elif not any(KEY[x] == "JAIL" for x in tc.in_play):  # FO19
-                out.append({"type": "play", "card": card, "target": t})
-        return out
-    if card in BLUE and card not in WEAPON_OF and any(KEY[x] == k for x in ch.in_play):
-        return []  # R19
-    return [{"type": "play", "card": card}]
+def card_moves(s: State, c: int, card: str, dist: dict[int, int] | None = None) -> list[Move]:
+    """BANG!'s plays of ``card`` (R18–R40) at path distance, no BANG! limit (FO18), the Sheriff jailable (FO19)."""
+    if dist is None:
+        dist = sights(s, c)
+    return cardrules.card_moves(s.chars[c], card, dist, s.chars, bang_ok=True, jailable=_jailable)
 
 
 def legal_moves(s: State, seat: int) -> list[Move]:
@@ -564,8 +567,9 @@ def legal_moves(s: State, seat: int) -> list[Move]:
         return out
     if phase == "play":
         out = []
+        dist = sights(s, c)
         for card in sorted(ch.hand):
-            out.extend(card_moves(s, c, card))
+            out.extend(card_moves(s, c, card, dist))
         out.extend(sid_moves(s, c))
         out.append({"type": "end_turn"})
         return out
@@ -614,7 +618,14 @@ def why_not(s: State, seat: int, move: Move) -> IllegalMove:
     phase = f["phase"]
     top = f["stack"][-1] if f["stack"] and f["stack"][-1]["kind"] in PROMPTS else None
     if top is not None:
-        return refuse("not_now", "FO31", f"a {top['kind']} decision is awaited: respond, barrel, sid, choose or pass")
+        if top["kind"] != "kit":
+            why = cardrules.why_not_answer(s.chars[top["char"]], top["kind"], move, **_window(s, top))
+            if why is not None:
+                return refuse(*why)
+        return refuse("not_now", "FO31" if kind != "choose" else "FO50",
+                      f"a {top['kind']} decision is awaited: " + (
+                          "choose one of the cards you look at" if top["kind"] == "kit"
+                          else ", ".join(cardrules.WINDOW_MOVES[top["kind"]])))
     if phase == "discard" and kind != "discard":
         return refuse("discard_first", "FO20", "phase 4: discard down to your life first")
     if kind == "move":
@@ -633,16 +644,18 @@ def why_not(s: State, seat: int, move: Move) -> IllegalMove:
     if kind == "place":
         return refuse("illegal_square", "FO37", "a free floor square at path distance 3 or more from your figure")
     if kind == "play":
-        k = KEY.get(move.get("card", ""), "")
         if phase != "play":
             return refuse("not_in_phase_3", "FO17", "cards are played in phase 3")
-        if move.get("card") not in s.chars[f["active"]].hand:
+        c = f["active"]
+        if move.get("card") not in s.chars[c].hand:
             return refuse("card_not_in_hand", "FO38", "only the active character's hand may be played")
-        if k in ("BANG", "MISSED", "PANIC"):
-            return refuse("out_of_range", "FO21", "the target is beyond path-distance reach")
-        if k == "JAIL":
-            return refuse("duplicate_in_play", "FO19", "that character already has a Jail, or is yourself")
-        return refuse("illegal_play", "FO17", "this card cannot be played so")
+        return refuse(*cardrules.why_not_play(s.chars[c], move, sights(s, c), s.chars, bang_ok=True,
+                                              jailable=_jailable, target_rule="FO38", range_rule="FO21"))
+    if kind == "sid":
+        c = top["char"] if top is not None else f["active"]
+        why = cardrules.why_not_sid(s.chars[c], move["cards"])
+        if why is not None:
+            return refuse(*why)
     if kind == "discard":
         return refuse("no_discard_now", "FO20", "discard only in phase 4, down to life")
     if kind == "end_turn":
@@ -737,11 +750,10 @@ def play_card(ctx: Ctx, c: int, m: Move) -> None:
     k = KEY[card]
     t = m.get("target", -1)
     ch = ctx.state.chars[c]
-    if k == "BANG" or (k == "MISSED" and ch.name == CALAMITY_JANET):
+    if cardrules.plays_as_bang(ch, card):
         ctx.emit("card_played", {"char": c, "card": card, "target": t})
-        needed = 2 if ch.name == SLAB_THE_KILLER else 1
-        ctx.stack.append({"kind": "shot", "char": t, "src": c, "key": "BANG", "needed": needed, "misses": 0,
-                          "used": []})
+        ctx.stack.append({"kind": "shot", "char": t, "src": c, "key": "BANG", "needed": cardrules.shots_needed(ch),
+                          "misses": 0, "played": 0, "used": []})
         return
     if card in WEAPON_OF:
         old = next((x for x in ch.in_play if x in WEAPON_OF), None)
@@ -823,17 +835,22 @@ def _answer(ctx: Ctx, m: Move) -> None:
         ctx.emit("card_picked", {"char": c, "card": m["card"], "public": True})
         store_next(ctx, list(fr["rest"]))
         return
+    if kind == "lucky":  # R42: the chosen card decides, both go to the brown discard
+        ctx.stack.pop()
+        card = m["card"]
+        ctx.emit("draw_checked", {"char": c, "card": card, "reason": fr["purpose"], "from": "limbo",
+                                  "cards": [x for x in ctx.state.limbo if x != card] + [card]})
+        apply_check(ctx, c, fr["purpose"], card)
+        return
     if kind == "shot":
         if t == "barrel":
             ctx.stack.pop()
-            ok = check(ctx, c, "barrel", is_heart)
-            fr = {**fr, "misses": fr["misses"] + (1 if ok else 0), "used": fr["used"] + [m["source"]]}
-            if fr["misses"] < fr["needed"]:
-                ctx.stack.append(fr)
+            ctx.stack.append({**fr, "used": list(fr["used"]) + [m["source"]]})
+            check(ctx, c, "barrel")
         elif t == "respond":
             ctx.stack.pop()
             ctx.emit("card_discarded", {"char": c, "cards": [m["card"]], "reason": "missed"})
-            fr = {**fr, "misses": fr["misses"] + 1}
+            fr = {**fr, "misses": fr["misses"] + 1, "played": fr.get("played", 0) + 1}
             if fr["misses"] < fr["needed"]:
                 ctx.stack.append(fr)
         else:
@@ -872,7 +889,7 @@ def default_options(s: State, seat: int) -> list[Move]:
     f = s.flow
     if f["stack"] and f["stack"][-1]["kind"] in PROMPTS:
         fr = f["stack"][-1]
-        if fr["kind"] in ("store", "kit"):
+        if fr["kind"] in ("store", "kit", "lucky"):
             return moves[:1]
         return [{"type": "pass"}]
     phase = f["phase"]

@@ -31,6 +31,11 @@ class Char:
     in_play: tuple[str, ...] = ()
     pos: Square = (0, 0)
 
+    @property
+    def character(self) -> str:
+        """The character card's name: a ``cardrules.Holder``, like a BANG! player."""
+        return self.name
+
 
 @dataclass(frozen=True, slots=True)
 class State:
@@ -166,6 +171,8 @@ def _e_nugget(s: State, d: dict[str, Any]) -> State:
 
 
 def _e_checked(s: State, d: dict[str, Any]) -> State:
+    if d.get("from") == "limbo":  # Lucky Duke's two (R42): the chosen card last, on top of the discard
+        return replace(s, limbo=_remove(s.limbo, d["cards"]), brown_discard=s.brown_discard + tuple(d["cards"]))
     return replace(s, brown=s.brown[1:], brown_discard=s.brown_discard + (d["card"],))
 
 

@@ -19,7 +19,7 @@ def top_prompt(s: State) -> dict[str, Any] | None:
 def kit_limbo(s: State) -> bool:
     """The limbo holds Kit Carlson's private look (FO50, FO57), not a General Store."""
     top = top_prompt(s)
-    if top is not None and top["kind"] == "store":
+    if top is not None and top["kind"] in ("store", "lucky"):
         return False
     a = s.flow["active"]
     return bool(s.limbo) and s.chars[a].name == KIT_CARLSON and s.flow["phase"] == "phase2"
@@ -58,7 +58,7 @@ def public_view(s: State) -> Json:
     dist = [[0 if a == b else rules.base_distance(s, a, b) for b in range(3)] for a in range(3)]
     seen = [[None if a == b else rules.sees_at(s, a, b) for b in range(3)] for a in range(3)]
     top = top_prompt(s)
-    store = list(s.limbo) if s.limbo and not kit_limbo(s) else []
+    store = list(s.limbo) if s.limbo and top is not None and top["kind"] == "store" else []
     return {
         "map": {"id": s.map_id, "name": s.map_name, "width": len(s.rows[0]), "height": len(s.rows),
                 "rows": ["".join("#" if c == "#" else "." for c in r) for r in s.rows]},
@@ -87,7 +87,9 @@ def public_view(s: State) -> Json:
         "trophies": [[{"character": t[0], "with_renegade": t[1]} for t in ts] for ts in s.trophies],
         "set_aside": list(s.set_aside),
         "general_store": store,
-        "prompt": None if top is None else {k: v for k, v in top.items() if k in ("kind", "char", "src", "other")},
+        # Lucky Duke's two "draw!" cards, face up, while he chooses (R42)
+        "lucky_cards": list(s.limbo) if top is not None and top["kind"] == "lucky" else [],
+        "prompt": None if top is None else {k: v for k, v in top.items() if k in ("kind", "char", "src", "other", "purpose")},
         "renegade_variant": s.variant,
     }
 

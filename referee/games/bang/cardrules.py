@@ -1,0 +1,323 @@
+"""BANG!'s card engine as rule checks over any table: what a card, a
+character and an open window allow, and why a move is refused.
+
+Both card rulesets decide with these: ``bang`` (seats around a table,
+distance by seats, R14) and ``bang-faceoff`` (characters on a board,
+distance by path, FO21). What differs between the tables is passed in —
+the distances a character sees the others at, whether the one-BANG!-a-turn
+limit holds (R18; Face Off lifts it, FO18), who may be jailed (R38; the
+Face Off Sheriff may, FO19) — never re-implemented by a ruleset.
+
+A *holder* is whatever has a character card and cards: ``bang``'s
+``Player``, Face Off's ``Char`` (``Holder``). Windows are described by their
+kind and the few counters a shot keeps (``used`` Barrel sources, ``played``
+Missed! cards, ``misses`` and ``needed``).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
+
+from referee.games.bang.cards import BLUE, KEY, WEAPON_OF, explodes, is_heart
+from referee.games.bang.characters import (
+    CALAMITY_JANET, JOURDONNAIS, LUCKY_DUKE, PAUL_REGRET, ROSE_DOOLAN, SID_KETCHUM, SLAB_THE_KILLER,
+    VULTURE_SAM, WILLY_THE_KID,
+)
+
+Move = dict[str, Any]
+#: a refusal: (code, rule, detail)
+Refusal = tuple[str, str, str]
+
+PASS: Move = {"type": "pass"}
+#: cards that take a ``target`` (R23, R30–R32, R38); Missed! only for Calamity Janet
+TARGETED = frozenset({"BANG", "MISSED", "PANIC", "CATBALOU", "DUEL", "JAIL"})
+#: cards that take a ``pick``: a card in play or ``"hand"`` (R30, R31)
+PICKED = frozenset({"PANIC", "CATBALOU"})
+#: the windows a card, "draw!" or a hit opens, and the rule that governs each (R43)
+WINDOW_RULE = {"shot": "R44", "indians": "R34", "duel": "R46", "dying": "R48", "store": "R29",
+               "lucky": "R42"}
+#: windows a pass answers (R43)
+PASSABLE = frozenset({"shot", "indians", "duel", "dying"})
+#: the move types each window accepts
+WINDOW_MOVES: dict[str, tuple[str, ...]] = {
+    "shot": ("barrel", "respond", "sid", "pass"), "indians": ("respond", "sid", "pass"),
+    "duel": ("respond", "sid", "pass"), "dying": ("respond", "sid", "pass"),
+    "store": ("choose",), "lucky": ("choose",)}
+#: "draw!" purpose -> what makes it succeed (R35 Barrel, R38 Jail: a Heart; R39 Dynamite: Spades 2–9)
+CHECK_SUCCEEDS: dict[str, Callable[[str | None], bool]] = {
+    "barrel": is_heart, "jail": is_heart, "dynamite": explodes}
+
+
+class Holder(Protocol):
+    """A character with cards: one seat of ``bang``, one figure of Face Off."""
+
+    @property
+    def character(self) -> str: ...
+
+    @property
+    def life(self) -> int: ...
+
+    @property
+    def max_life(self) -> int: ...
+
+    @property
+    def hand(self) -> tuple[str, ...]: ...
+
+    @property
+    def in_play(self) -> tuple[str, ...]: ...
+
+
+# --- distance and reach (R15, R16) -------------------------------------------------
+
+_SCOPES = frozenset(c for c in KEY if KEY[c] == "SCOPE")
+_MUSTANGS = frozenset(c for c in KEY if KEY[c] == "MUSTANG")
+
+
+def scope_of(character: str, in_play: tuple[str, ...]) -> int:
+    """How much closer a holder sees the others: Scope and Rose Doolan (R15, R71)."""
+    n = 1 if character == ROSE_DOOLAN else 0
+    return n + len(_SCOPES.intersection(in_play)) if in_play else n
+
+
+def mustang_of(character: str, in_play: tuple[str, ...]) -> int:
+    """How much farther the others see a holder: Mustang and Paul Regret (R15, R69)."""
+    n = 1 if character == PAUL_REGRET else 0
+    return n + len(_MUSTANGS.intersection(in_play)) if in_play else n
+
+
+def seen_at(base: int, viewer: Holder, target: Holder) -> int:
+    """The distance at which ``viewer`` sees ``target`` (R15): the table's own
+    distance (seats, R14; a board path, FO21) plus the target's Mustang and
+    Paul Regret, minus the viewer's Scope and Rose Doolan, at least 1."""
+    d = base + mustang_of(target.character, target.in_play) - scope_of(viewer.character, viewer.in_play)
+    return d if d > 1 else 1
+
+
+def reach_of(in_play: tuple[str, ...]) -> int:
+    """The range of the weapon in play, or 1 for the Colt .45 (R16)."""
+    for c in in_play:
+        r = WEAPON_OF.get(c)
+        if r is not None:
+            return r
+    return 1
+
+
+# --- phase-2 plays (R18–R40) -------------------------------------------------------------
+
+def plays_as_bang(p: Holder, card: str) -> bool:
+    """A BANG! card, or a Missed! in Calamity Janet's hand (R23, R63)."""
+    k = KEY[card]
+    return k == "BANG" or (k == "MISSED" and p.character == CALAMITY_JANET)
+
+
+def bang_allowed(p: Holder, bangs: int) -> bool:
+    """R18: one BANG! per turn unless Willy the Kid or a Volcanic in play."""
+    if bangs < 1 or p.character == WILLY_THE_KID:
+        return True
+    return any(KEY[c] == "VOLCANIC" for c in p.in_play)
+
+
+def shots_needed(shooter: Holder) -> int:
+    """Missed! cards a BANG! of ``shooter`` needs: 2 for Slab the Killer (R73)."""
+    return 2 if shooter.character == SLAB_THE_KILLER else 1
+
+
+def picks(t: Holder) -> list[str]:
+    """What Panic! or Cat Balou may take from ``t``: its hand (at random) or a card in play (R30, R31)."""
+    return (["hand"] if t.hand else []) + sorted(t.in_play)
+
+
+def has_jail(t: Holder) -> bool:
+    return any(KEY[c] == "JAIL" for c in t.in_play)
+
+
+def card_moves(p: Holder, card: str, dist: Mapping[int, int], holders: Sequence[Holder], *, bang_ok: bool,
+               jailable: Callable[[int], bool]) -> list[Move]:
+    """Every legal phase-2 ``play`` of ``card`` from ``p``'s hand. ``dist``:
+    the distance ``p`` sees every possible target at (its keys are the
+    targets); ``bang_ok``: the BANG! limit allows one more (R18);
+    ``jailable(t)``: the table lets ``t`` be jailed at all (R38)."""
+    k = KEY[card]
+    if k in TARGETED:
+        if k == "MISSED" and p.character != CALAMITY_JANET:
+            return []  # R24
+        if k in ("BANG", "MISSED") and not bang_ok:
+            return []
+        out: list[Move] = []
+        if k in ("BANG", "MISSED"):
+            r = reach_of(p.in_play)
+            out.extend({"type": "play", "card": card, "target": t} for t in sorted(dist) if dist[t] <= r)
+        elif k in PICKED:
+            for t in sorted(dist):
+                if k == "PANIC" and dist[t] > 1:
+                    continue
+                out.extend({"type": "play", "card": card, "target": t, "pick": pick} for pick in picks(holders[t]))
+        elif k == "DUEL":
+            out.extend({"type": "play", "card": card, "target": t} for t in sorted(dist))
+        else:  # JAIL
+            out.extend({"type": "play", "card": card, "target": t} for t in sorted(dist)
+                       if jailable(t) and not has_jail(holders[t]))
+        return out
+    if card in BLUE and card not in WEAPON_OF and any(KEY[c] == k for c in p.in_play):
+        return []  # R19
+    return [{"type": "play", "card": card}]
+
+
+#: the rule each targeted card's refusal names
+PLAY_RULE = {"BANG": "R23", "MISSED": "R63", "PANIC": "R30", "CATBALOU": "R31", "DUEL": "R32", "JAIL": "R38"}
+
+
+def why_not_play(p: Holder, move: Move, dist: Mapping[int, int], holders: Sequence[Holder], *, bang_ok: bool,
+                 jailable: Callable[[int], bool], target_rule: str | None = None,
+                 range_rule: str | None = None) -> Refusal:
+    """Why ``card_moves`` does not offer ``move`` (a ``play`` of a card in
+    ``p``'s hand). ``target_rule``/``range_rule`` name the table's own rule
+    for a target that is not one / out of range (default: the card's, R16, R17)."""
+    card = move["card"]
+    k = KEY[card]
+    target = move.get("target")
+    if k == "MISSED" and p.character != CALAMITY_JANET:
+        return "missed_only_in_response", "R24", "Missed! is played only against a shot aimed at you"
+    rule = PLAY_RULE.get(k, "R19")
+    if k in ("BANG", "MISSED") and not bang_ok:
+        return "bang_limit", "R18", "one BANG! per turn unless Volcanic or Willy the Kid"
+    if k in TARGETED and target is None:
+        return "target_required", target_rule or rule, f"a {k} needs a target"
+    if target is not None:
+        if k not in TARGETED:  # R21, R22: a blue card goes in front of you, a brown one to the discard
+            return "no_target", "R21" if card in BLUE else "R22", f"a {k} takes no target"
+        if type(target) is not int or target not in dist:
+            return "invalid_target", target_rule or rule, "the target must be another character in the game"
+        t = holders[target]
+        d = dist[target]
+        if k in ("BANG", "MISSED"):
+            return "out_of_range", range_rule or "R16", f"{target} is at distance {d}, reach {reach_of(p.in_play)}"
+        if k == "PANIC" and d > 1:
+            return "out_of_range", range_rule or "R17", f"Panic! needs distance 1, {target} is at {d}"
+        if k == "JAIL":
+            if not jailable(target):
+                return "jail_on_sheriff", "R38", "the Sheriff cannot be jailed"
+            return "duplicate_in_play", "R19", "that character already has a Jail"
+        if k in PICKED:
+            if not t.hand and not t.in_play:
+                return "target_has_no_cards", rule, "the target has no cards"
+            return "invalid_pick", rule, "pick 'hand' (a non-empty hand) or a card in play in front of the target"
+    if card in BLUE:
+        return "duplicate_in_play", "R19", f"a {k} is already in play in front of you"
+    return "illegal_play", "R11", "this card cannot be played now"
+
+
+def sid_moves(p: Holder) -> list[Move]:
+    """Sid Ketchum: discard 2 → +1 life, not at full life (R72)."""
+    if p.character != SID_KETCHUM or p.life >= p.max_life or len(p.hand) < 2:
+        return []
+    h = sorted(p.hand)
+    return [{"type": "sid", "cards": [a, b]} for i, a in enumerate(h) for b in h[i + 1:]]
+
+
+def why_not_sid(p: Holder, cards: list[str]) -> Refusal | None:
+    """Why Sid Ketchum's ability is refused (R72), or None."""
+    if p.character != SID_KETCHUM:
+        return "not_sid_ketchum", "R72", "only Sid Ketchum may discard 2 cards for a life point"
+    if p.life >= p.max_life:
+        return "full_life", "R72", "Sid Ketchum cannot use his ability at full life"
+    if not all(c in p.hand for c in cards) or len(set(cards)) != len(cards):
+        return "card_not_in_hand", "R72", "both cards must be in your hand"
+    return None
+
+
+# --- windows (R43–R49) -------------------------------------------------------------------
+
+def answer_keys(p: Holder, kind: str) -> tuple[str, ...]:
+    """Card keys that answer a window (Calamity Janet swaps, R63)."""
+    if kind == "shot":
+        return ("MISSED", "BANG") if p.character == CALAMITY_JANET else ("MISSED",)
+    if kind in ("indians", "duel"):
+        return ("BANG", "MISSED") if p.character == CALAMITY_JANET else ("BANG",)
+    return ("BEER",)
+
+
+def barrel_sources(p: Holder, used: Iterable[str], played: int, misses: int, needed: int) -> list[str]:
+    """Barrel "draw!"s still open in a shot window: each Barrel in play and
+    Jourdonnais once, all before the first Missed! (R35, R44, R66)."""
+    if played or misses >= needed:
+        return []
+    done = set(used)
+    out = [c for c in sorted(p.in_play) if KEY[c] == "BARREL" and c not in done]
+    if p.character == JOURDONNAIS and "jourdonnais" not in done:
+        out.append("jourdonnais")
+    return out
+
+
+def window_moves(p: Holder, kind: str, *, used: Iterable[str] = (), played: int = 0, misses: int = 0,
+                 needed: int = 1, limbo: Iterable[str] = ()) -> list[Move]:
+    """Every legal answer of ``p`` to an open window of ``kind`` (R43):
+    Barrels, answering cards, Sid Ketchum and the pass; a pick among the
+    revealed cards for the General Store and Lucky Duke (R29, R42)."""
+    if kind in PASSABLE:
+        out: list[Move] = []
+        if kind == "shot":
+            out.extend({"type": "barrel", "source": b} for b in barrel_sources(p, used, played, misses, needed))
+        keys = answer_keys(p, kind)
+        out.extend({"type": "respond", "card": c} for c in sorted(p.hand) if KEY[c] in keys)
+        out.extend(sid_moves(p))
+        out.append(dict(PASS))
+        return out
+    return [{"type": "choose", "card": c} for c in sorted(set(limbo))]
+
+
+def why_not_answer(p: Holder, kind: str, move: Move, *, used: Iterable[str] = (), played: int = 0,
+                   misses: int = 0, needed: int = 1, limbo: Iterable[str] = ()) -> Refusal | None:
+    """Why ``move`` does not answer the open window of ``kind``, or None if it does."""
+    t = move["type"]
+    rule = WINDOW_RULE[kind]
+    if t not in WINDOW_MOVES[kind]:
+        return ("not_now", "R13" if t == "play" else rule,
+                f"the open {kind} window accepts {', '.join(WINDOW_MOVES[kind])}")
+    if t == "pass":
+        return None
+    if t == "sid":
+        return why_not_sid(p, move["cards"])
+    if t == "respond":
+        card = move["card"]
+        if card not in p.hand:
+            return "card_not_in_hand", rule, f"{card} is not in your hand"
+        if KEY[card] not in answer_keys(p, kind):
+            code, why = {"shot": ("not_a_missed", "R24"), "dying": ("not_a_beer", "R25")}.get(
+                kind, ("not_a_bang", "R32" if kind == "duel" else "R34"))
+            return code, why, f"{card} does not answer a {kind} window"
+        return None
+    if t == "barrel":
+        source = move["source"]
+        if source in set(used):
+            return "barrel_used", "R35", "one \"draw!\" per Barrel per shot"
+        if played:
+            return "barrel_after_missed", "R44", "Barrel draws come before the first Missed!"
+        if source not in barrel_sources(p, used, played, misses, needed):
+            return "no_barrel", "R35", f"no Barrel {source!r} in front of you"
+        return None
+    # choose
+    if move["card"] not in set(limbo):
+        return "not_offered", rule, f"{move['card']} is not among the revealed cards"
+    return None
+
+
+# --- "draw!" (R41, R42) and elimination (R75) -------------------------------------------
+
+def check_cards(p: Holder) -> int:
+    """How many cards a "draw!" turns up: Lucky Duke two, choosing one (R42)."""
+    return 2 if p.character == LUCKY_DUKE else 1
+
+
+def check_succeeds(purpose: str, card: str | None) -> bool:
+    """Whether a "draw!" for ``purpose`` (``dynamite`` | ``jail`` |
+    ``barrel[:source]``) succeeds with ``card``; no card at all never does (R41)."""
+    return CHECK_SUCCEEDS[purpose.split(":", 1)[0]](card)
+
+
+def heir(holders: Sequence[Holder], victim: int, alive: Callable[[int], bool]) -> int | None:
+    """Vulture Sam, if another character in the game is he: he takes the
+    eliminated one's cards (R75), else None."""
+    for i, h in enumerate(holders):
+        if i != victim and h.character == VULTURE_SAM and alive(i):
+            return i
+    return None
