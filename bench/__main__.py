@@ -2,15 +2,34 @@
 
     python -m bench                 http (and steps), rules, bots, streams, audit
     python -m bench http|steps|rules|bots|streams [STREAMS]
-    python -m bench soak [GAMES] [RULESET ...]
+    python -m bench soak [GAMES] [RULESET ...] [--jobs N]   (N processes, default os.cpu_count())
     python -m bench audit           the audit's re-decide rate (in the default run too)
 """
 from __future__ import annotations
 
 import sys
+import time
+
+
+def jobs_flag(argv: list[str]) -> tuple[list[str], int | None]:
+    """``argv`` without ``--jobs N`` / ``--jobs=N``, and N (None if absent)."""
+    rest: list[str] = []
+    jobs: int | None = None
+    args = iter(argv)
+    for arg in args:
+        if arg == "--jobs" or arg.startswith("--jobs="):
+            value = arg.partition("=")[2] if "=" in arg else next(args, "")
+            if not value.isdigit() or int(value) < 1:
+                print(f"bench: --jobs needs a whole number of processes >= 1, not {value!r}", file=sys.stderr)
+                raise SystemExit(2)
+            jobs = int(value)
+        else:
+            rest.append(arg)
+    return rest, jobs
 
 
 def main(argv: list[str]) -> int:
+    argv, jobs = jobs_flag(argv)
     which = [a for a in argv if not a.isdigit()] or ["http", "rules", "bots", "streams", "audit"]
     numbers = [int(a) for a in argv if a.isdigit()]
     failed = False
@@ -36,8 +55,11 @@ def main(argv: list[str]) -> int:
     if "soak" in which:
         from bench import soak
         from referee.games import registry
-        result = soak.run(numbers[0] if numbers else 1000, [a for a in which if a in registry.names()])
-        soak.report(result)
+        jobs = jobs or soak.default_jobs()
+        started = time.perf_counter()
+        result = soak.run(numbers[0] if numbers else 1000, [a for a in which if a in registry.names()], jobs,
+                          progress=lambda line: print(line, file=sys.stderr, flush=True))
+        soak.report(result, wall=time.perf_counter() - started, jobs=jobs)
         failed = any(row["broken"] for rows in result.values() for row in rows.values())
     return 1 if failed else 0
 
