@@ -155,6 +155,16 @@ def _play_choice(seen: _Seen, moves: list[Move], c: int) -> Move:
     return next((m for m in moves if m["type"] == "end_turn"), moves[-1])
 
 
+def _lucky_worth(purpose: str, card: str) -> int:
+    """1 if ``card`` makes Lucky Duke's "draw!" go his way: a Heart frees him
+    or misses (R35, R38); Dynamite spares him unless Spades 2–9 (R39)."""
+    face = card.rsplit("-", 1)[-1] if card.count("-") == 1 else card.split("-")[1]
+    suit, rank = face[-1], face[:-1]
+    if purpose == "dynamite":
+        return 0 if suit == "S" and rank.isdigit() and 2 <= int(rank) <= 9 else 1
+    return 1 if suit == "H" else 0
+
+
 def _answer(seen: _Seen, moves: list[Move], kind: str) -> Move:
     for t in ("barrel", "respond", "sid"):
         for m in moves:
@@ -169,6 +179,9 @@ def choose(view: Json, legal_moves: list[Move], rng: Rng) -> Move:
     kinds = {m["type"] for m in legal_moves}
     pending = (view.get("pending") or {}).get("kind")
     c = seen.acting
+    if pending == "lucky":  # Lucky Duke's "draw!" (R42): the card that helps him
+        purpose = (seen.st.get("prompt") or {}).get("purpose", "")
+        return max(legal_moves, key=lambda m: _lucky_worth(purpose, m["card"]))
     if "choose" in kinds:
         return max(legal_moves, key=lambda m: _VALUE.get(_key(m["card"]), 0))
     if pending in ("shot", "indians", "duel", "dying"):

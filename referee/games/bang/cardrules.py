@@ -1,5 +1,5 @@
-"""BANG!'s card engine as rule checks over any table: what a card, a
-character and an open window allow, and why a move is refused.
+"""BANG!'s card engine over any table: what a card, a character and an open
+window allow, why a move is refused, and what a played card does.
 
 Both card rulesets decide with these: ``bang`` (seats around a table,
 distance by seats, R14) and ``bang-faceoff`` (characters on a board,
@@ -11,16 +11,20 @@ Face Off Sheriff may, FO19) — never re-implemented by a ruleset.
 A *holder* is whatever has a character card and cards: ``bang``'s
 ``Player``, Face Off's ``Char`` (``Holder``). Windows are described by their
 kind and the few counters a shot keeps (``used`` Barrel sources, ``played``
-Missed! cards, ``misses`` and ``needed``).
+Missed! cards, ``misses`` and ``needed``). A card's effects act on the
+ruleset's decision context through ``CardTable``: it records them in the
+ruleset's own events and opens windows on its own agenda.
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
+from referee.engine.rng import Rng
+
 from referee.games.bang.cards import BLUE, KEY, WEAPON_OF, explodes, is_heart
 from referee.games.bang.characters import (
-    CALAMITY_JANET, JOURDONNAIS, LUCKY_DUKE, PAUL_REGRET, ROSE_DOOLAN, SID_KETCHUM, SLAB_THE_KILLER,
-    VULTURE_SAM, WILLY_THE_KID,
+    BART_CASSIDY, CALAMITY_JANET, EL_GRINGO, JOURDONNAIS, LUCKY_DUKE, PAUL_REGRET, ROSE_DOOLAN, SID_KETCHUM,
+    SLAB_THE_KILLER, VULTURE_SAM, WILLY_THE_KID,
 )
 
 Move = dict[str, Any]
@@ -321,3 +325,122 @@ def heir(holders: Sequence[Holder], victim: int, alive: Callable[[int], bool]) -
         if i != victim and h.character == VULTURE_SAM and alive(i):
             return i
     return None
+
+
+# --- what a card does (R21–R40, R61, R64, R72) ---------------------------------------
+
+class CardTable(Protocol):
+    """What a ruleset's decision context offers the card engine's effects:
+    its characters, its events and its agenda."""
+
+    rng: Rng
+
+    def holder(self, i: int) -> Holder:
+        """Character ``i`` now."""
+
+    def around(self, i: int, include: bool) -> list[int]:
+        """Every character in the game in play order from ``i`` (R45; ``include``: ``i`` first)."""
+
+    def banged(self) -> None:
+        """A BANG! was played: count it against the limit (R18)."""
+
+    def card_played(self, who: int, card: str, target: int | None, pick: str | None) -> None:
+        """``card`` leaves ``who``'s hand: to the discard, or in play (R21, R22)."""
+
+    def discard(self, who: int, cards: list[str], reason: str) -> None:
+        """``cards`` from ``who``'s hand or play to the discard."""
+
+    def take(self, who: int, frm: int, card: str, zone: str, reason: str) -> None:
+        """``who`` takes ``card`` from ``frm``'s ``zone`` (``hand`` | ``in_play``) into his hand."""
+
+    def draw(self, who: int, k: int, reason: str) -> list[str]:
+        """``who`` draws ``k`` cards (R59)."""
+
+    def heal(self, who: int, amount: int) -> None:
+        """``who`` regains up to ``amount`` life, never past his maximum (R25)."""
+
+    def beer_heals(self) -> bool:
+        """Whether a Beer gives life now (R25: not with two players left; FO23: always)."""
+
+    def general_store(self, who: int) -> None:
+        """Turn the cards up and open the picks (R29; FO26: three, in the board's order)."""
+
+    def open_shot(self, target: int, src: int, key: str, needed: int) -> None:
+        """A shot window for ``target`` (R44)."""
+
+    def open_duel(self, target: int, src: int) -> None:
+        """A Duel: ``target`` answers first (R32, R46)."""
+
+    def open_multi(self, src: int, key: str, targets: list[int]) -> None:
+        """Gatling or Indians!: one window per target, in order (R33, R34, R45)."""
+
+    def close_dying(self, who: int) -> None:
+        """Close ``who``'s dying window if it is open and he is back to 1 life or more (R48)."""
+
+
+def play_card(t: CardTable, who: int, move: Move) -> None:
+    """What a card played in phase 2 does (R21–R40): ``move`` is a legal ``play``."""
+    card = move["card"]
+    target: int = move.get("target", -1)
+    p = t.holder(who)
+    k = KEY[card]
+    if plays_as_bang(p, card):
+        t.banged()
+        t.card_played(who, card, target, None)
+        t.open_shot(target, who, k, shots_needed(p))
+        return
+    if card in WEAPON_OF:  # R20: the weapon in play is replaced
+        old = next((c for c in p.in_play if c in WEAPON_OF), None)
+        if old is not None:
+            t.discard(who, [old], "replaced")
+    t.card_played(who, card, target if target >= 0 else None, move.get("pick"))
+    if k == "BEER":
+        if t.beer_heals():
+            t.heal(who, 1)
+    elif k == "SALOON":
+        for q in t.around(who, True):
+            t.heal(q, 1)
+    elif k == "STAGECOACH":
+        t.draw(who, 2, "stagecoach")
+    elif k == "WELLSFARGO":
+        t.draw(who, 3, "wells_fargo")
+    elif k == "GENERALSTORE":
+        t.general_store(who)
+    elif k in PICKED:
+        pick = move["pick"]
+        if pick == "hand":  # at random (R30, R31)
+            hand = t.holder(target).hand
+            taken, zone = hand[t.rng.below(len(hand))], "hand"
+        else:
+            taken, zone = pick, "in_play"
+        if k == "PANIC":
+            t.take(who, target, taken, zone, "panic")
+        else:
+            t.discard(target, [taken], "cat_balou")
+    elif k == "DUEL":
+        t.open_duel(target, who)
+    elif k == "GATLING" or k == "INDIANS":
+        t.open_multi(who, k, t.around(who, False))
+
+
+def sid(t: CardTable, who: int, cards: list[str]) -> None:
+    """Sid Ketchum discards two cards and regains one life (R72); a dying
+    window closes at life ≥ 1 (R48)."""
+    t.discard(who, list(cards), "sid_ketchum")
+    t.heal(who, 1)
+    t.close_dying(who)
+
+
+def after_hit(t: CardTable, who: int, src: int, amount: int) -> None:
+    """What a hit character does next (R50): Bart Cassidy draws one card per
+    life lost (R61); El Gringo takes one random card per life lost from the
+    hand of the one who hit him (R64)."""
+    p = t.holder(who)
+    if p.character == BART_CASSIDY:
+        t.draw(who, amount, "bart_cassidy")
+    elif p.character == EL_GRINGO and src >= 0 and src != who:
+        for _ in range(amount):
+            hand = t.holder(src).hand
+            if not hand:
+                break
+            t.take(who, src, hand[t.rng.below(len(hand))], "hand", "el_gringo")

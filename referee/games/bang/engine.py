@@ -5,7 +5,8 @@ primitives every rule is made of — drawing (R59), hits (R47), elimination
 A ``Ctx`` lives for one ``decide`` (or ``setup``): rules call ``emit`` and
 read ``ctx.state``, which is always the fold of the events emitted so far.
 The agenda (``ctx.stack``), ``phase`` and ``bangs`` are kept aside and
-written once, as the closing ``awaiting`` event.
+written once, as the closing ``awaiting`` event. A ``Ctx`` is the card
+engine's table (``cardrules.CardTable``): the cards' effects act through it.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from referee.engine.protocol import Event
 from referee.games.bang.characters import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_3P
 from referee.games.bang.agenda import awaiting
 from referee.games.bang.events import EVOLVE
-from referee.games.bang.state import Frame, Seat, State, but
+from referee.games.bang.state import Frame, Player, Seat, State, but, clockwise_from
 from referee.engine.rng import Rng
 
 
@@ -93,6 +94,53 @@ class Ctx:
         if gain > 0:
             self.emit("life_gained", {"seat": seat, "amount": gain})
 
+    # --- cardrules.CardTable: seats around the table -----------------------------
+
+    def holder(self, i: Seat) -> Player:
+        return self.state.players[i]
+
+    def around(self, i: Seat, include: bool) -> list[Seat]:
+        return clockwise_from(self.state, i, include)
+
+    def banged(self) -> None:
+        self.bangs += 1
+
+    def card_played(self, who: Seat, card: str, target: Seat | None, pick: str | None) -> None:
+        data: dict[str, Any] = {"seat": who, "card": card}
+        if target is not None:
+            data["target"] = target
+        if pick is not None:
+            data["pick"] = pick
+        self.emit("card_played", data)
+
+    def discard(self, who: Seat, cards: list[str], reason: str) -> None:
+        self.emit("card_discarded", {"seat": who, "cards": cards, "reason": reason})
+
+    def take(self, who: Seat, frm: Seat, card: str, zone: str, reason: str) -> None:
+        self.emit("card_taken", {"seat": who, "from": frm, "card": card, "zone": zone, "reason": reason})
+
+    def beer_heals(self) -> bool:
+        return alive_count(self.state) > 2  # R25
+
+    def general_store(self, who: Seat) -> None:
+        order = clockwise_from(self.state, who, True)  # R29: one card per alive player, clockwise
+        self.reveal(who, len(order), "general_store")
+        store_next(self, who, order)
+
+    def open_shot(self, target: Seat, src: Seat, key: str, needed: int) -> None:
+        self.stack.append(Frame("shot", target, src=src, card=key, needed=needed))
+
+    def open_duel(self, target: Seat, src: Seat) -> None:
+        self.stack.append(Frame("duel", target, other=src, src=src, card="DUEL"))
+
+    def open_multi(self, src: Seat, key: str, targets: list[Seat]) -> None:
+        self.stack.append(Frame("multi", src=src, card=key, targets=tuple(targets)))
+
+    def close_dying(self, who: Seat) -> None:
+        top = self.stack[-1] if self.stack else None
+        if top is not None and top.kind == "dying" and top.seat == who and self.state.players[who].life >= 1:
+            self.stack.pop()
+
     def finish(self) -> None:
         """Write the agenda, phase and BANG! count if they changed."""
         s = self.state
@@ -102,6 +150,17 @@ class Ctx:
         if not same or self.phase != s.phase or self.bangs != s.bangs:
             self.emit("awaiting", awaiting(s.turn, self.phase, self.bangs, stack),
                       but(s, phase=self.phase, bangs=self.bangs, stack=stack))
+
+
+def store_next(ctx: Ctx, src: Seat, order: list[Seat] | tuple[Seat, ...]) -> None:
+    """Next General Store chooser; the last card goes by itself (R29)."""
+    limbo = ctx.state.limbo
+    if not limbo or not order:
+        return
+    if len(limbo) == 1:
+        ctx.emit("card_picked", {"seat": order[0], "card": limbo[0]})
+        return
+    ctx.stack.append(Frame("store", order[0], src=src, targets=tuple(order[1:])))
 
 
 def alive_count(state: State) -> int:

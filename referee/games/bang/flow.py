@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from referee.games.bang.cards import explodes, is_heart, red
-from referee.games.bang.characters import (
-    BART_CASSIDY, BLACK_JACK, EL_GRINGO, JESSE_JONES, KIT_CARLSON, LUCKY_DUKE, PEDRO_RAMIREZ,
-)
+from referee.games.bang.cards import red
+from referee.games.bang import cardrules
+from referee.games.bang.characters import BLACK_JACK, JESSE_JONES, KIT_CARLSON, PEDRO_RAMIREZ
 from referee.games.bang.engine import Ctx, TurnEnds, hit
 from referee.games.bang.state import PROMPTS, Frame, Seat, has_key, next_alive
 
@@ -58,7 +57,7 @@ def check(ctx: Ctx, seat: Seat, purpose: str) -> None:
     """``seat`` "draws!" for ``purpose`` (dynamite | jail | barrel:<source>):
     the top card goes to the discard pile (R41); Lucky Duke turns two and
     chooses (R42) — a ``lucky`` prompt."""
-    if ctx.state.players[seat].character == LUCKY_DUKE:
+    if cardrules.check_cards(ctx.state.players[seat]) == 2:
         cards = ctx.reveal(seat, 2, "lucky_duke")
         if len(cards) == 2:
             ctx.stack.append(Frame("lucky", seat, purpose=purpose))
@@ -86,7 +85,7 @@ def apply_check(ctx: Ctx, seat: Seat, purpose: str, card: str | None) -> None:
         dyn = has_key(p.in_play, "DYNAMITE")
         if dyn is None:
             return
-        if explodes(card):
+        if cardrules.check_succeeds(purpose, card):
             ctx.emit("card_discarded", {"seat": seat, "cards": [dyn], "reason": "dynamite"})
             hit(ctx, seat, 3, -1, -1)
         else:
@@ -97,13 +96,14 @@ def apply_check(ctx: Ctx, seat: Seat, purpose: str, card: str | None) -> None:
         jail = has_key(p.in_play, "JAIL")
         if jail is not None:
             ctx.emit("card_discarded", {"seat": seat, "cards": [jail], "reason": "jail"})
-        if not is_heart(card):
+        if not cardrules.check_succeeds(purpose, card):
             raise TurnEnds
     else:
         source = purpose.split(":", 1)[1]
         shot = ctx.stack.pop()
         shot = Frame("shot", shot.seat, shot.src, shot.card, shot.needed,
-                     shot.misses + (1 if is_heart(card) else 0), shot.used + (source,), shot.played)
+                     shot.misses + (1 if cardrules.check_succeeds(purpose, card) else 0), shot.used + (source,),
+                     shot.played)
         if shot.misses < shot.needed:
             ctx.stack.append(shot)
 
@@ -167,19 +167,8 @@ def _multi(ctx: Ctx, f: Frame) -> None:
 
 
 def _after_hit(ctx: Ctx, f: Frame) -> None:
-    p = ctx.state.players[f.seat]
-    if not p.alive:
-        return
-    if p.character == BART_CASSIDY:
-        ctx.draw(f.seat, f.amount, "bart_cassidy")
-    elif p.character == EL_GRINGO and f.src >= 0 and f.src != f.seat:
-        for _ in range(f.amount):
-            hand = ctx.state.players[f.src].hand
-            if not hand:
-                break
-            card = hand[ctx.rng.below(len(hand))]
-            ctx.emit("card_taken", {"seat": f.seat, "from": f.src, "card": card, "zone": "hand",
-                                    "reason": "el_gringo"})
+    if ctx.state.players[f.seat].alive:
+        cardrules.after_hit(ctx, f.seat, f.src, f.amount)  # R50, R61, R64
 
 
 PROCESS: dict[str, Callable[[Ctx, Frame], None]] = {

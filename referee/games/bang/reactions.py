@@ -9,10 +9,9 @@ from typing import Any
 
 from referee.games.bang import cardrules
 from referee.games.bang.characters import JESSE_JONES, PEDRO_RAMIREZ
-from referee.games.bang.engine import Ctx, alive_count, eliminate, hit
+from referee.games.bang.engine import Ctx, alive_count, eliminate, hit, store_next
 from referee.games.bang.flow import apply_check, check
 from referee.games.bang.state import Frame, Player, Seat, State
-from referee.games.bang.turn import store_next
 
 Move = dict[str, Any]
 PASS: Move = cardrules.PASS

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from referee.games.bang import cardrules
-from referee.games.bang.cards import KEY, WEAPON_OF
+from referee.games.bang.cards import KEY
 from referee.games.bang.characters import SHERIFF
 from referee.games.bang.distance import distances_from
-from referee.games.bang.engine import Ctx, TurnEnds, alive_count
-from referee.games.bang.state import Frame, Player, Seat, State, clockwise_from
+from referee.games.bang.engine import Ctx, TurnEnds
+from referee.games.bang.state import Player, Seat, State
 
 Move = dict[str, Any]
 
@@ -75,80 +75,13 @@ def discard_moves(p: Player) -> list[Move]:
 # --- effects -----------------------------------------------------------------
 
 def play(ctx: Ctx, seat: Seat, move: Move) -> None:
-    """Play a card in phase 2 (R21–R40)."""
-    card = move["card"]
-    target: int = move.get("target", -1)
-    s = ctx.state
-    p = s.players[seat]
-    k = KEY[card]
-    if plays_as_bang(p, card):
-        ctx.bangs += 1
-        ctx.emit("card_played", {"seat": seat, "card": card, "target": target})
-        ctx.stack.append(Frame("shot", target, src=seat, card=k, needed=cardrules.shots_needed(p)))
-        return
-    if card in WEAPON_OF:
-        old = next((c for c in p.in_play if c in WEAPON_OF), None)
-        if old is not None:
-            ctx.emit("card_discarded", {"seat": seat, "cards": [old], "reason": "replaced"})
-    data: dict[str, Any] = {"seat": seat, "card": card}
-    if target >= 0:
-        data["target"] = target
-    if "pick" in move:
-        data["pick"] = move["pick"]
-    ctx.emit("card_played", data)
-    if k == "BEER":
-        if alive_count(ctx.state) > 2:
-            ctx.heal(seat, 1)
-    elif k == "SALOON":
-        for q in clockwise_from(ctx.state, seat, True):
-            ctx.heal(q, 1)
-    elif k == "STAGECOACH":
-        ctx.draw(seat, 2, "stagecoach")
-    elif k == "WELLSFARGO":
-        ctx.draw(seat, 3, "wells_fargo")
-    elif k == "GENERALSTORE":
-        order = clockwise_from(ctx.state, seat, True)
-        ctx.reveal(seat, len(order), "general_store")
-        store_next(ctx, seat, order)
-    elif k == "PANIC" or k == "CATBALOU":
-        pick = move["pick"]
-        t = ctx.state.players[target]
-        if pick == "hand":
-            taken = t.hand[ctx.rng.below(len(t.hand))]
-            zone = "hand"
-        else:
-            taken, zone = pick, "in_play"
-        if k == "PANIC":
-            ctx.emit("card_taken", {"seat": seat, "from": target, "card": taken, "zone": zone,
-                                    "reason": "panic"})
-        else:
-            ctx.emit("card_discarded", {"seat": target, "cards": [taken], "reason": "cat_balou"})
-    elif k == "DUEL":
-        ctx.stack.append(Frame("duel", target, other=seat, src=seat, card=k))
-    elif k == "GATLING" or k == "INDIANS":
-        targets = tuple(clockwise_from(ctx.state, seat, False))
-        ctx.stack.append(Frame("multi", src=seat, card=k, targets=targets))
-
-
-def store_next(ctx: Ctx, src: Seat, order: list[Seat] | tuple[Seat, ...]) -> None:
-    """Next General Store chooser; the last card goes by itself (R29)."""
-    limbo = ctx.state.limbo
-    if not limbo or not order:
-        return
-    if len(limbo) == 1:
-        ctx.emit("card_picked", {"seat": order[0], "card": limbo[0]})
-        return
-    ctx.stack.append(Frame("store", order[0], src=src, targets=tuple(order[1:])))
+    """Play a card in phase 2 (R21–R40): the card engine's effect, at this table."""
+    cardrules.play_card(ctx, seat, move)
 
 
 def sid(ctx: Ctx, seat: Seat, cards: list[str]) -> None:
-    """Sid Ketchum discards two cards and regains one life (R72); a dying
-    window closes at life ≥ 1 (R48)."""
-    ctx.emit("card_discarded", {"seat": seat, "cards": list(cards), "reason": "sid_ketchum"})
-    ctx.heal(seat, 1)
-    top = ctx.stack[-1] if ctx.stack else None
-    if top is not None and top.kind == "dying" and top.seat == seat and ctx.state.players[seat].life >= 1:
-        ctx.stack.pop()
+    """Sid Ketchum's ability (R72)."""
+    cardrules.sid(ctx, seat, cards)
 
 
 def end_turn(ctx: Ctx, seat: Seat) -> None:

@@ -18,13 +18,13 @@ from typing import Any
 from referee.engine.protocol import Event, IllegalMove
 from referee.engine.rng import Rng
 from referee.games.bang import cardrules
-from referee.games.bang.cards import BLUE, KEY, RANK, WEAPON_OF, red
+from referee.games.bang.cards import BLUE, KEY, RANK, red
 from referee.games.bang.characters import (
-    BART_CASSIDY, BLACK_JACK, CHARACTERS, EL_GRINGO, JESSE_JONES, KIT_CARLSON, LIFE, PEDRO_RAMIREZ,
+    BLACK_JACK, CHARACTERS, JESSE_JONES, KIT_CARLSON, LIFE, PEDRO_RAMIREZ,
     SUZY_LAFAYETTE, WILLY_THE_KID,
 )
 from referee.games.faceoff import board
-from referee.games.faceoff.state import RENEGADE, SHERIFF, State, copy_flow, evolve, flow_controller
+from referee.games.faceoff.state import RENEGADE, SHERIFF, Char, State, copy_flow, evolve, flow_controller
 
 Move = dict[str, Any]
 #: frames that wait for a move: BANG!'s card windows, and Kit Carlson's keep (FO50)
@@ -143,6 +143,67 @@ class Ctx:
         gain = min(amount, ch.max_life - ch.life)
         if gain > 0:
             self.emit("life_changed", {"char": c, "kind": "gain", "amount": gain})
+
+    # --- cardrules.CardTable: three characters on the board ------------------------
+
+    def holder(self, i: int) -> Char:
+        return self.state.chars[i]
+
+    def around(self, i: int, include: bool) -> list[int]:
+        """FO22: Indians!, Gatling and Saloon reach both others and the Renegade."""
+        return [(i + k) % 3 for k in range(0 if include else 1, 3)]
+
+    def banged(self) -> None:
+        pass  # FO18: no BANG! limit
+
+    def card_played(self, who: int, card: str, target: int | None, pick: str | None) -> None:
+        data: dict[str, Any] = {"char": who, "card": card}
+        if target is not None:
+            data["target"] = target
+        if pick is not None:
+            data["pick"] = pick
+        if card in BLUE:
+            data["to"] = target if KEY[card] == "JAIL" else who
+        self.emit("card_played", data)
+
+    def discard(self, who: int, cards: list[str], reason: str) -> None:
+        self.emit("card_discarded", {"char": who, "cards": cards, "reason": reason})
+
+    def take(self, who: int, frm: int, card: str, zone: str, reason: str) -> None:
+        self.emit("card_taken", {"char": who, "from": frm, "card": card, "zone": zone, "reason": reason,
+                                 "seen_by": self.viewers(who) if zone == "hand" else [0, 1]})
+
+    def beer_heals(self) -> bool:
+        return True  # FO23
+
+    def general_store(self, who: int) -> None:
+        """FO26: three cards; the player, his opponent, then the Renegade."""
+        for _ in range(3):
+            top = self.top_brown()
+            if top is None:
+                break
+            self.emit("cards_revealed", {"char": who, "cards": [top], "reason": "general_store", "seen_by": [0, 1]})
+        if who == RENEGADE:  # seed §13 (the authority over FO26's ruling): the last card always to the Renegade
+            mine = self.state.own_char(credit_of(self, RENEGADE))
+            order = [RENEGADE, 1 - mine, RENEGADE]
+        else:
+            order = [who, 1 - who, RENEGADE]
+        store_next(self, order)
+
+    def open_shot(self, target: int, src: int, key: str, needed: int) -> None:
+        self.stack.append({"kind": "shot", "char": target, "src": src, "key": key, "needed": needed, "misses": 0,
+                           "played": 0, "used": []})
+
+    def open_duel(self, target: int, src: int) -> None:
+        self.stack.append({"kind": "duel", "char": target, "other": src, "src": src})
+
+    def open_multi(self, src: int, key: str, targets: list[int]) -> None:
+        self.stack.append({"kind": "multi", "src": src, "key": key, "targets": targets})
+
+    def close_dying(self, who: int) -> None:
+        st = self.stack
+        if st and st[-1]["kind"] == "dying" and st[-1]["char"] == who and self.state.chars[who].life >= 1:
+            st.pop()
 
 
 # --- "draw!" (R41, R42 with Lucky Duke, FO24) ---------------------------------
@@ -486,18 +547,7 @@ def _process(ctx: Ctx, fr: dict[str, Any]) -> None:
         else:
             ctx.stack.append({"kind": "indians", "char": t, "src": fr["src"]})
     elif fr["kind"] == "after_hit":
-        c, src = fr["char"], fr["src"]
-        ch = ctx.state.chars[c]
-        if ch.name == BART_CASSIDY:
-            ctx.draw(c, fr["amount"], "bart_cassidy")
-        elif ch.name == EL_GRINGO and src >= 0 and src != c:
-            for _ in range(fr["amount"]):
-                hand = ctx.state.chars[src].hand
-                if not hand:
-                    break
-                card = hand[ctx.rng.below(len(hand))]
-                ctx.emit("card_taken", {"char": c, "from": src, "card": card, "zone": "hand",
-                                        "reason": "el_gringo", "seen_by": ctx.viewers(c)})
+        cardrules.after_hit(ctx, fr["char"], fr["src"], fr["amount"])  # R50, R61, R64 (FO53)
 
 
 # --- legal moves ---------------------------------------------------------------
@@ -737,74 +787,12 @@ def _draw_slot(ctx: Ctx, c: int, m: Move) -> None:
 
 
 def _sid(ctx: Ctx, c: int, cards: list[str]) -> None:
-    ctx.emit("card_discarded", {"char": c, "cards": list(cards), "reason": "sid_ketchum"})
-    ctx.heal(c, 1)
-    st = ctx.stack
-    if st and st[-1]["kind"] == "dying" and st[-1]["char"] == c and ctx.state.chars[c].life >= 1:
-        st.pop()
+    cardrules.sid(ctx, c, cards)  # R72 (FO53)
 
 
 def play_card(ctx: Ctx, c: int, m: Move) -> None:
-    """Phase 3 (FO17–FO30)."""
-    card = m["card"]
-    k = KEY[card]
-    t = m.get("target", -1)
-    ch = ctx.state.chars[c]
-    if cardrules.plays_as_bang(ch, card):
-        ctx.emit("card_played", {"char": c, "card": card, "target": t})
-        ctx.stack.append({"kind": "shot", "char": t, "src": c, "key": "BANG", "needed": cardrules.shots_needed(ch),
-                          "misses": 0, "played": 0, "used": []})
-        return
-    if card in WEAPON_OF:
-        old = next((x for x in ch.in_play if x in WEAPON_OF), None)
-        if old is not None:
-            ctx.emit("card_discarded", {"char": c, "cards": [old], "reason": "replaced"})
-    data: dict[str, Any] = {"char": c, "card": card}
-    if t >= 0:
-        data["target"] = t
-    if "pick" in m:
-        data["pick"] = m["pick"]
-    if card in BLUE:
-        data["to"] = t if k == "JAIL" else c
-    ctx.emit("card_played", data)
-    if k == "BEER":  # FO23: always works
-        ctx.heal(c, 1)
-    elif k == "SALOON":
-        for o in (c, (c + 1) % 3, (c + 2) % 3):
-            ctx.heal(o, 1)
-    elif k == "STAGECOACH":
-        ctx.draw(c, 2, "stagecoach")
-    elif k == "WELLSFARGO":
-        ctx.draw(c, 3, "wells_fargo")
-    elif k == "GENERALSTORE":  # FO26
-        for _ in range(3):
-            top = ctx.top_brown()
-            if top is None:
-                break
-            ctx.emit("cards_revealed", {"char": c, "cards": [top], "reason": "general_store", "seen_by": [0, 1]})
-        if c == RENEGADE:  # seed §13 (the authority over FO26's ruling): the last card always to the Renegade
-            ctl = credit_of(ctx, RENEGADE)
-            mine = ctx.state.own_char(ctl)
-            order = [RENEGADE, 1 - mine, RENEGADE]
-        else:
-            order = [c, 1 - c, RENEGADE]
-        store_next(ctx, order)
-    elif k in ("PANIC", "CATBALOU"):
-        pick = m["pick"]
-        tc = ctx.state.chars[t]
-        if pick == "hand":
-            taken, zone = tc.hand[ctx.rng.below(len(tc.hand))], "hand"
-        else:
-            taken, zone = pick, "in_play"
-        if k == "PANIC":
-            ctx.emit("card_taken", {"char": c, "from": t, "card": taken, "zone": zone, "reason": "panic",
-                                    "seen_by": ctx.viewers(c) if zone == "hand" else [0, 1]})
-        else:
-            ctx.emit("card_discarded", {"char": t, "cards": [taken], "reason": "cat_balou"})
-    elif k == "DUEL":
-        ctx.stack.append({"kind": "duel", "char": t, "other": c, "src": c})
-    elif k in ("GATLING", "INDIANS"):  # FO22
-        ctx.stack.append({"kind": "multi", "src": c, "key": k, "targets": [(c + 1) % 3, (c + 2) % 3]})
+    """Phase 3 (FO17–FO30): the card engine's effect, on the board."""
+    cardrules.play_card(ctx, c, m)
 
 
 def store_next(ctx: Ctx, order: list[int]) -> None:

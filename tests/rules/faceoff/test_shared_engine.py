@@ -102,3 +102,14 @@ def test_FO53_the_card_checks_are_bang_s_own() -> None:
             s.chars[0], card, dist, s.chars, bang_ok=True, jailable=lambda _: True)
     frame = {"kind": "shot", "char": 1, "src": 0, "needed": 1, "misses": 0, "played": 0, "used": []}
     assert rules.prompt_moves(s, frame) == cardrules.window_moves(s.chars[1], "shot")
+
+
+def test_FO53_R42_the_heuristic_bot_chooses_lucky_duke_s_card_from_the_view() -> None:
+    from referee.bots.heuristic.faceoff import choose
+    from referee.engine.protocol import seat_view
+    from referee.engine.rng import Rng
+    t = game(characters=LUCKY, in_play=[["DYNAMITE-2H"], [], []], brown=["MISSED-2S", "BEER-6H", "BANG-2C"])
+    view = seat_view(t.ruleset, t.state, 0)
+    assert view["state"]["prompt"] == {"kind": "lucky", "char": 0, "purpose": "dynamite"}
+    assert view["pending"]["kind"] == "lucky"
+    assert choose(view, view["legal_moves"], Rng(b"x")) == {"type": "choose", "card": "BEER-6H"}
