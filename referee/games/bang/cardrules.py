@@ -24,7 +24,7 @@ from referee.engine.rng import Rng
 from referee.games.bang.cards import BLUE, KEY, WEAPON_OF, explodes, is_heart
 from referee.games.bang.characters import (
     BART_CASSIDY, CALAMITY_JANET, EL_GRINGO, JOURDONNAIS, LUCKY_DUKE, PAUL_REGRET, ROSE_DOOLAN, SID_KETCHUM,
-    SLAB_THE_KILLER, VULTURE_SAM, WILLY_THE_KID,
+    SLAB_THE_KILLER, SUZY_LAFAYETTE, VULTURE_SAM, WILLY_THE_KID,
 )
 
 Move = dict[str, Any]
@@ -305,7 +305,7 @@ def why_not_answer(p: Holder, kind: str, move: Move, *, used: Iterable[str] = ()
     return None
 
 
-# --- "draw!" (R41, R42) and elimination (R75) -------------------------------------------
+# --- "draw!" (R41, R42), Suzy Lafayette (R74) and elimination (R75) -------------------------------------------
 
 def check_cards(p: Holder) -> int:
     """How many cards a "draw!" turns up: Lucky Duke two, choosing one (R42)."""
@@ -316,6 +316,12 @@ def check_succeeds(purpose: str, card: str | None) -> bool:
     """Whether a "draw!" for ``purpose`` (``dynamite`` | ``jail`` |
     ``barrel[:source]``) succeeds with ``card``; no card at all never does (R41)."""
     return CHECK_SUCCEEDS[purpose.split(":", 1)[0]](card)
+
+
+def suzy_draws(before: Holder, after: Holder, alive: bool) -> bool:
+    """Whether Suzy Lafayette draws now (R74 RULING): at once, when the card
+    movement that just happened emptied her hand, and only while alive."""
+    return after.character == SUZY_LAFAYETTE and alive and bool(before.hand) and not after.hand
 
 
 def heir(holders: Sequence[Holder], victim: int, alive: Callable[[int], bool]) -> int | None:

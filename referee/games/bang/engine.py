@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.protocol import Event
+from referee.games.bang import cardrules
 from referee.games.bang.characters import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_3P
 from referee.games.bang.agenda import awaiting
 from referee.games.bang.events import EVOLVE
@@ -52,9 +53,8 @@ class Ctx:
         su = s.suzy
         if su < 0:
             return
-        had = bool(s.players[su].hand)
-        s = nxt
-        if had and not s.players[su].hand and s.players[su].alive:
+        suzy = nxt.players[su]
+        if cardrules.suzy_draws(s.players[su], suzy, suzy.alive):
             self.draw(su, 1, "suzy_lafayette")
 
     def reshuffle(self) -> bool:

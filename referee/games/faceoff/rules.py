@@ -21,7 +21,7 @@ from referee.games.bang import cardrules
 from referee.games.bang.cards import BLUE, KEY, RANK, red
 from referee.games.bang.characters import (
     BLACK_JACK, CHARACTERS, JESSE_JONES, KIT_CARLSON, LIFE, PEDRO_RAMIREZ,
-    SUZY_LAFAYETTE, WILLY_THE_KID,
+    WILLY_THE_KID,
 )
 from referee.games.faceoff import board
 from referee.games.faceoff.state import RENEGADE, SHERIFF, Char, State, copy_flow, evolve, flow_controller
@@ -93,9 +93,16 @@ class Ctx:
         return stack
 
     def emit(self, type_: str, data: dict[str, Any]) -> None:
+        """Record one event and fold it; Suzy Lafayette draws as soon as her
+        hand becomes empty (R74, FO53), unless it is emptied by her elimination."""
         ev = Event(type_, data)
         self.events.append(ev)
-        self.state = evolve(self.state, ev)
+        before = self.state
+        self.state = after = evolve(before, ev)
+        alive = type_ != "cards_inherited" and not (type_ == "card_discarded" and data["reason"] == "eliminated")
+        for i, ch in enumerate(after.chars):
+            if cardrules.suzy_draws(before.chars[i], ch, alive):
+                self.draw(i, 1, "suzy_lafayette")
 
     def flush(self) -> None:
         if self.flow != self.state.flow:
@@ -519,18 +526,9 @@ def run(ctx: Ctx) -> None:
             if ctx.flow["phase"] == "start_jail":
                 jail_step(ctx, ctx.flow["active"])
                 continue
-            suzy(ctx)
             return
         except TurnEnds:
             advance(ctx)
-
-
-def suzy(ctx: Ctx) -> None:
-    """Suzy Lafayette draws when her hand is empty (R74)."""
-    for c in range(3):
-        ch = ctx.state.chars[c]
-        if ch.name == SUZY_LAFAYETTE and not ch.hand and ch.life > 0:
-            ctx.draw(c, 1, "suzy_lafayette")
 
 
 def _process(ctx: Ctx, fr: dict[str, Any]) -> None:

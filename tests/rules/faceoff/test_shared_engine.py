@@ -113,3 +113,14 @@ def test_FO53_R42_the_heuristic_bot_chooses_lucky_duke_s_card_from_the_view() ->
     assert view["state"]["prompt"] == {"kind": "lucky", "char": 0, "purpose": "dynamite"}
     assert view["pending"]["kind"] == "lucky"
     assert choose(view, view["legal_moves"], Rng(b"x")) == {"type": "choose", "card": "BEER-6H"}
+
+
+def test_FO53_R74_suzy_lafayette_draws_as_soon_as_her_hand_is_empty() -> None:
+    t = game(characters=["suzy_lafayette", "vulture_sam", "sid_ketchum"], hands=[["BEER-6H"], [], []],
+             life=[3, 4, 4], brown=["BANG-2C", "BANG-3C", "BANG-4C"])
+    to_phase3(t, 0)
+    mark = len(t.events)
+    t.play(0, {"type": "play", "card": "BEER-6H"})
+    kinds = [(e.type, e.data.get("reason")) for e in t.events[mark:]]
+    assert kinds[:3] == [("card_played", None), ("cards_drawn", "suzy_lafayette"), ("life_changed", None)]
+    assert t.state.chars[0].hand == ("BANG-2C",) and t.state.chars[0].life == 4
