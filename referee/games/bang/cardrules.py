@@ -17,7 +17,7 @@ ruleset's own events and opens windows on its own agenda.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Protocol, Sequence
 
 from referee.engine.rng import Rng
 
@@ -335,9 +335,24 @@ def heir(holders: Sequence[Holder], victim: int, alive: Callable[[int], bool]) -
 
 # --- what a card does (R21–R40, R61, R64, R72) ---------------------------------------
 
+class Window(NamedTuple):
+    """An open window as the card engine reads it (R43): its ``kind``, who
+    answers it, who played the card that opened it, the other duellist, and
+    a shot's counters."""
+
+    kind: str
+    who: int
+    src: int = -1
+    other: int = -1
+    needed: int = 1
+    misses: int = 0
+    played: int = 0
+
+
 class CardTable(Protocol):
     """What a ruleset's decision context offers the card engine's effects:
-    its characters, its events and its agenda."""
+    its characters, its events and its agenda. A window is the ruleset's own
+    agenda frame (``raw``); ``read`` gives the engine its ``Window``."""
 
     rng: Rng
 
@@ -374,14 +389,32 @@ class CardTable(Protocol):
     def open_shot(self, target: int, src: int, key: str, needed: int) -> None:
         """A shot window for ``target`` (R44)."""
 
-    def open_duel(self, target: int, src: int) -> None:
-        """A Duel: ``target`` answers first (R32, R46)."""
+    def open_duel(self, target: int, other: int, src: int) -> None:
+        """A Duel's turn to answer: ``target``, against ``other``; ``src`` played it (R32, R46)."""
 
     def open_multi(self, src: int, key: str, targets: list[int]) -> None:
         """Gatling or Indians!: one window per target, in order (R33, R34, R45)."""
 
     def close_dying(self, who: int) -> None:
         """Close ``who``'s dying window if it is open and he is back to 1 life or more (R48)."""
+
+    def close_window(self) -> Any:
+        """Take the open window off the agenda; its frame."""
+
+    def read(self, raw: Any) -> Window:
+        """The engine's reading of a window frame."""
+
+    def reopen(self, raw: Any, misses: int, played: int) -> None:
+        """Put the window back, a shot with these counters (R44, R73), a dying window as it was (R48)."""
+
+    def answered(self, who: int, card: str, kind: str) -> None:
+        """``card`` from ``who``'s hand answers a ``kind`` window: it is spent (R24, R32, R34, R48)."""
+
+    def take_hit(self, who: int, amount: int, by: int, src: int) -> None:
+        """``who`` loses ``amount`` life; ``by`` is responsible, ``src`` played the card (R47, R50)."""
+
+    def die(self, who: int, raw: Any) -> None:
+        """Nobody saved ``who`` in his dying window ``raw``: he is out (R51; FO40)."""
 
 
 def play_card(t: CardTable, who: int, move: Move) -> None:
@@ -424,7 +457,7 @@ def play_card(t: CardTable, who: int, move: Move) -> None:
         else:
             t.discard(target, [taken], "cat_balou")
     elif k == "DUEL":
-        t.open_duel(target, who)
+        t.open_duel(target, who, who)
     elif k == "GATLING" or k == "INDIANS":
         t.open_multi(who, k, t.around(who, False))
 
@@ -450,3 +483,38 @@ def after_hit(t: CardTable, who: int, src: int, amount: int) -> None:
             if not hand:
                 break
             t.take(who, src, hand[t.rng.below(len(hand))], "hand", "el_gringo")
+
+
+def respond(t: CardTable, who: int, card: str) -> None:
+    """A card answers the open window (``window_moves`` offered it): a Missed!
+    counts against the shot, which stays open until it has the misses it needs
+    (R24, R73); a BANG! answers Indians! (R34) or passes the Duel to the other
+    duellist (R46); a Beer in the dying window gives a life where Beer heals,
+    and the window stays open below 1 life (R48, R49)."""
+    raw = t.close_window()
+    w = t.read(raw)
+    t.answered(who, card, w.kind)
+    if w.kind == "shot":
+        if w.misses + 1 < w.needed:
+            t.reopen(raw, w.misses + 1, w.played + 1)
+    elif w.kind == "duel":
+        t.open_duel(w.other, who, w.src)
+    elif w.kind == "dying":
+        if t.beer_heals():
+            t.heal(who, 1)
+        if t.holder(who).life < 1:
+            t.reopen(raw, w.misses, w.played)
+
+
+def pass_(t: CardTable, who: int) -> None:
+    """Nobody answers the open window: the shot or Indians! hits (R44, R34),
+    the duellist who passes loses a life to the other (R46), the dying
+    character is out (R48, R51)."""
+    raw = t.close_window()
+    w = t.read(raw)
+    if w.kind == "shot" or w.kind == "indians":
+        t.take_hit(who, 1, w.src, w.src)
+    elif w.kind == "duel":
+        t.take_hit(who, 1, w.other, w.src)
+    else:
+        t.die(who, raw)

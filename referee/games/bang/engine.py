@@ -130,8 +130,8 @@ class Ctx:
     def open_shot(self, target: Seat, src: Seat, key: str, needed: int) -> None:
         self.stack.append(Frame("shot", target, src=src, card=key, needed=needed))
 
-    def open_duel(self, target: Seat, src: Seat) -> None:
-        self.stack.append(Frame("duel", target, other=src, src=src, card="DUEL"))
+    def open_duel(self, target: Seat, other: Seat, src: Seat) -> None:
+        self.stack.append(Frame("duel", target, other=other, src=src, card="DUEL"))
 
     def open_multi(self, src: Seat, key: str, targets: list[Seat]) -> None:
         self.stack.append(Frame("multi", src=src, card=key, targets=tuple(targets)))
@@ -140,6 +140,27 @@ class Ctx:
         top = self.stack[-1] if self.stack else None
         if top is not None and top.kind == "dying" and top.seat == who and self.state.players[who].life >= 1:
             self.stack.pop()
+
+    def close_window(self) -> Frame:
+        return self.stack.pop()
+
+    def read(self, raw: Frame) -> cardrules.Window:
+        return cardrules.Window(raw.kind, raw.seat, raw.src, raw.other, raw.needed, raw.misses, raw.played)
+
+    def reopen(self, raw: Frame, misses: int, played: int) -> None:
+        self.stack.append(raw._replace(misses=misses, played=played) if raw.kind == "shot" else raw)
+
+    def answered(self, who: Seat, card: str, kind: str) -> None:
+        if kind == "shot" or kind == "dying":
+            self.emit("card_played", {"seat": who, "card": card, "response": "missed" if kind == "shot" else "beer"})
+        else:
+            self.emit("card_discarded", {"seat": who, "cards": [card], "reason": kind})
+
+    def take_hit(self, who: Seat, amount: int, by: Seat, src: Seat) -> None:
+        hit(self, who, amount, by, src)
+
+    def die(self, who: Seat, raw: Frame) -> None:
+        eliminate(self, who, raw.by)
 
     def finish(self) -> None:
         """Write the agenda, phase and BANG! count if they changed."""

@@ -9,7 +9,7 @@ from typing import Any
 
 from referee.games.bang import cardrules
 from referee.games.bang.characters import JESSE_JONES, PEDRO_RAMIREZ
-from referee.games.bang.engine import Ctx, alive_count, eliminate, hit, store_next
+from referee.games.bang.engine import Ctx, store_next
 from referee.games.bang.flow import apply_check, check
 from referee.games.bang.state import Frame, Player, Seat, State
 
@@ -56,33 +56,11 @@ def barrel(ctx: Ctx, seat: Seat, source: str) -> None:
 
 
 def respond(ctx: Ctx, seat: Seat, card: str) -> None:
-    f = ctx.stack.pop()
-    if f.kind == "shot":
-        ctx.emit("card_played", {"seat": seat, "card": card, "response": "missed"})
-        f = Frame("shot", f.seat, f.src, f.card, f.needed, f.misses + 1, f.used, f.played + 1)
-        if f.misses < f.needed:
-            ctx.stack.append(f)
-    elif f.kind == "indians":
-        ctx.emit("card_discarded", {"seat": seat, "cards": [card], "reason": "indians"})
-    elif f.kind == "duel":
-        ctx.emit("card_discarded", {"seat": seat, "cards": [card], "reason": "duel"})
-        ctx.stack.append(Frame("duel", f.other, src=f.src, card=f.card, other=f.seat))
-    else:  # dying: Beer (R25 b, R48, R49)
-        ctx.emit("card_played", {"seat": seat, "card": card, "response": "beer"})
-        if alive_count(ctx.state) > 2:
-            ctx.heal(seat, 1)
-        if ctx.state.players[seat].life < 1:
-            ctx.stack.append(f)
+    cardrules.respond(ctx, seat, card)  # R24, R34, R46, R48
 
 
 def pass_(ctx: Ctx, seat: Seat) -> None:
-    f = ctx.stack.pop()
-    if f.kind == "shot" or f.kind == "indians":
-        hit(ctx, seat, 1, f.src, f.src)
-    elif f.kind == "duel":
-        hit(ctx, seat, 1, f.other, f.src)
-    else:  # dying
-        eliminate(ctx, seat, f.by)
+    cardrules.pass_(ctx, seat)  # R34, R44, R46, R51
 
 
 def choose(ctx: Ctx, seat: Seat, card: str) -> None:

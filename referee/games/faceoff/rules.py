@@ -201,8 +201,8 @@ class Ctx:
         self.stack.append({"kind": "shot", "char": target, "src": src, "key": key, "needed": needed, "misses": 0,
                            "played": 0, "used": []})
 
-    def open_duel(self, target: int, src: int) -> None:
-        self.stack.append({"kind": "duel", "char": target, "other": src, "src": src})
+    def open_duel(self, target: int, other: int, src: int) -> None:
+        self.stack.append({"kind": "duel", "char": target, "other": other, "src": src})
 
     def open_multi(self, src: int, key: str, targets: list[int]) -> None:
         self.stack.append({"kind": "multi", "src": src, "key": key, "targets": targets})
@@ -211,6 +211,28 @@ class Ctx:
         st = self.stack
         if st and st[-1]["kind"] == "dying" and st[-1]["char"] == who and self.state.chars[who].life >= 1:
             st.pop()
+
+    def close_window(self) -> dict[str, Any]:
+        return self.stack.pop()
+
+    def read(self, raw: dict[str, Any]) -> cardrules.Window:
+        return cardrules.Window(raw["kind"], raw["char"], raw.get("src", -1), raw.get("other", -1),
+                                raw.get("needed", 1), raw.get("misses", 0), raw.get("played", 0))
+
+    def reopen(self, raw: dict[str, Any], misses: int, played: int) -> None:
+        self.stack.append({**raw, "misses": misses, "played": played} if raw["kind"] == "shot" else raw)
+
+    def answered(self, who: int, card: str, kind: str) -> None:
+        if kind == "dying":
+            self.emit("card_played", {"char": who, "card": card})
+        else:
+            self.emit("card_discarded", {"char": who, "cards": [card], "reason": "missed" if kind == "shot" else kind})
+
+    def take_hit(self, who: int, amount: int, by: int, src: int) -> None:
+        hit(self, who, amount, by)  # FO45: the responsible character is credited
+
+    def die(self, who: int, raw: dict[str, Any]) -> None:
+        eliminate(self, who, raw["by"], raw["seat"])
 
 
 # --- "draw!" (R41, R42 with Lucky Duke, FO24) ---------------------------------
@@ -828,42 +850,14 @@ def _answer(ctx: Ctx, m: Move) -> None:
                                   "cards": [x for x in ctx.state.limbo if x != card] + [card]})
         apply_check(ctx, c, fr["purpose"], card)
         return
-    if kind == "shot":
-        if t == "barrel":
-            ctx.stack.pop()
-            ctx.stack.append({**fr, "used": list(fr["used"]) + [m["source"]]})
-            check(ctx, c, "barrel")
-        elif t == "respond":
-            ctx.stack.pop()
-            ctx.emit("card_discarded", {"char": c, "cards": [m["card"]], "reason": "missed"})
-            fr = {**fr, "misses": fr["misses"] + 1, "played": fr.get("played", 0) + 1}
-            if fr["misses"] < fr["needed"]:
-                ctx.stack.append(fr)
-        else:
-            ctx.stack.pop()
-            hit(ctx, c, 1, fr["src"])
-    elif kind == "indians":
+    if t == "barrel":  # the shot stays open with this source used; the "draw!" decides (R35, R44)
         ctx.stack.pop()
-        if t == "respond":
-            ctx.emit("card_discarded", {"char": c, "cards": [m["card"]], "reason": "indians"})
-        else:
-            hit(ctx, c, 1, fr["src"])
-    elif kind == "duel":
-        ctx.stack.pop()
-        if t == "respond":
-            ctx.emit("card_discarded", {"char": c, "cards": [m["card"]], "reason": "duel"})
-            ctx.stack.append({"kind": "duel", "char": fr["other"], "other": c, "src": fr["src"]})
-        else:
-            hit(ctx, c, 1, fr["other"])  # FO45: the duellist who did not lose
-    elif kind == "dying":
-        if t == "respond":
-            ctx.emit("card_played", {"char": c, "card": m["card"]})
-            ctx.heal(c, 1)
-            if ctx.state.chars[c].life >= 1:
-                ctx.stack.pop()
-        else:
-            ctx.stack.pop()
-            eliminate(ctx, c, fr["by"], fr["seat"])
+        ctx.stack.append({**fr, "used": list(fr["used"]) + [m["source"]]})
+        check(ctx, c, "barrel")
+    elif t == "respond":
+        cardrules.respond(ctx, c, m["card"])
+    else:
+        cardrules.pass_(ctx, c)
 
 
 # --- timeouts (FO9) --------------------------------------------------------------
