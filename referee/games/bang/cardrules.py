@@ -305,6 +305,28 @@ def why_not_answer(p: Holder, kind: str, move: Move, *, used: Iterable[str] = ()
     return None
 
 
+# --- the deck (R59) -------------------------------------------------------------------------
+
+def take_from_deck(k: int, deck: Callable[[], tuple[str, ...]], reshuffle: Callable[[], bool],
+                   took: Callable[[list[str]], None]) -> list[str]:
+    """Up to ``k`` cards off the top of ``deck()``: when it runs out the
+    discard pile is shuffled into a new deck (``reshuffle()``; False: nothing
+    to shuffle) and the taking goes on; what cannot be taken is not (R59).
+    ``took(cards)`` records each batch as it leaves the deck."""
+    got: list[str] = []
+    while k > 0:
+        pile = deck()
+        if not pile:
+            if not reshuffle():
+                break
+            continue
+        cards = list(pile[:k])
+        k -= len(cards)
+        got.extend(cards)
+        took(cards)
+    return got
+
+
 # --- "draw!" (R41, R42), Suzy Lafayette (R74) and elimination (R75) -------------------------------------------
 
 def check_cards(p: Holder) -> int:
@@ -415,6 +437,16 @@ class CardTable(Protocol):
 
     def die(self, who: int, raw: Any) -> None:
         """Nobody saved ``who`` in his dying window ``raw``: he is out (R51; FO40)."""
+
+
+def played(card: str, target: int | None, pick: str | None) -> dict[str, Any]:
+    """The card, target and pick of a ``card_played`` event (the ruleset adds who played it)."""
+    data: dict[str, Any] = {"card": card}
+    if target is not None:
+        data["target"] = target
+    if pick is not None:
+        data["pick"] = pick
+    return data
 
 
 def play_card(t: CardTable, who: int, move: Move) -> None:

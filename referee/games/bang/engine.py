@@ -66,18 +66,8 @@ class Ctx:
         return True
 
     def _take(self, k: int, seat: Seat, type_: str, reason: str) -> list[str]:
-        got: list[str] = []
-        while k > 0:
-            deck = self.state.deck
-            if not deck:
-                if not self.reshuffle():
-                    break
-                continue
-            cards = list(deck[:k])
-            k -= len(cards)
-            got.extend(cards)
-            self.emit(type_, {"seat": seat, "cards": cards, "reason": reason})
-        return got
+        return cardrules.take_from_deck(k, lambda: self.state.deck, self.reshuffle, lambda cards: self.emit(
+            type_, {"seat": seat, "cards": cards, "reason": reason}))
 
     def draw(self, seat: Seat, k: int, reason: str) -> list[str]:
         """Draw ``k`` cards from the deck into the hand (R59: lazily reshuffled;
@@ -106,12 +96,7 @@ class Ctx:
         self.bangs += 1
 
     def card_played(self, who: Seat, card: str, target: Seat | None, pick: str | None) -> None:
-        data: dict[str, Any] = {"seat": who, "card": card}
-        if target is not None:
-            data["target"] = target
-        if pick is not None:
-            data["pick"] = pick
-        self.emit("card_played", data)
+        self.emit("card_played", {"seat": who, **cardrules.played(card, target, pick)})
 
     def discard(self, who: Seat, cards: list[str], reason: str) -> None:
         self.emit("card_discarded", {"seat": who, "cards": cards, "reason": reason})

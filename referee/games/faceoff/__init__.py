@@ -122,13 +122,16 @@ class FaceOffRuleset(RulesetBase):
         return invariants(state)
 
 
+_ALL = frozenset(ALL_CARDS)
+
+
 def invariants(s: State) -> list[str]:
     out: list[str] = []
     places: list[str] = list(s.brown) + list(s.brown_discard) + list(s.blue) + list(s.blue_discard) + list(s.limbo)
     places += [b for b in s.bids if b is not None]
     for ch in s.chars:
         places += list(ch.hand) + list(ch.in_play)
-    if sorted(places) != sorted(ALL_CARDS):
+    if len(places) != len(ALL_CARDS) or not _ALL.issuperset(places) or len(set(places)) != len(places):
         out.append("FO4: the 80 cards are not each in exactly one place")
     if any(c in BLUE for c in s.brown + s.brown_discard) or any(c not in BLUE for c in s.blue + s.blue_discard):
         out.append("FO24: a card in a pile of the other colour")

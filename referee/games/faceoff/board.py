@@ -136,10 +136,15 @@ def path_distance(rows: Rows, a: Square, b: Square) -> int:
     return bfs(rows, a).get(b, 10 ** 6)
 
 
+@lru_cache(maxsize=65536)
+def _floor_around(rows: Rows, sq: Square) -> tuple[Square, ...]:
+    x, y = sq
+    return tuple(n for n in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)) if floor(rows, n))
+
+
 def steps_from(rows: Rows, sq: Square, blocked: frozenset[Square]) -> list[Square]:
     """Adjacent squares a step may enter (FO12): floor, not ``blocked`` (figures, turn-start square)."""
-    x, y = sq
-    return [n for n in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)) if floor(rows, n) and n not in blocked]
+    return [n for n in _floor_around(rows, sq) if n not in blocked]
 
 
 def paths(rows: Rows, sq: Square, blocked: frozenset[Square], k: int) -> list[tuple[Square, ...]]:

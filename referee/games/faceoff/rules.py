@@ -126,19 +126,10 @@ class Ctx:
 
     def draw(self, c: int, k: int, reason: str, deck: str = "brown") -> list[str]:
         """Draw ``k`` cards into ``c``'s hand (FO24, FO25: each deck reshuffled on its own)."""
-        got: list[str] = []
-        while k > 0:
-            pile = self.state.brown if deck == "brown" else self.state.blue
-            if not pile:
-                if not self.reshuffle(deck):
-                    break
-                continue
-            cards = list(pile[:k])
-            k -= len(cards)
-            got.extend(cards)
-            self.emit("cards_drawn", {"char": c, "cards": cards, "count": len(cards), "from": deck,
-                                      "reason": reason, "seen_by": self.viewers(c)})
-        return got
+        return cardrules.take_from_deck(
+            k, lambda: self.state.brown if deck == "brown" else self.state.blue, lambda: self.reshuffle(deck),
+            lambda cards: self.emit("cards_drawn", {"char": c, "cards": cards, "count": len(cards), "from": deck,
+                                                    "reason": reason, "seen_by": self.viewers(c)}))
 
     def top_brown(self) -> str | None:
         if not self.state.brown:
@@ -164,11 +155,7 @@ class Ctx:
         pass  # FO18: no BANG! limit
 
     def card_played(self, who: int, card: str, target: int | None, pick: str | None) -> None:
-        data: dict[str, Any] = {"char": who, "card": card}
-        if target is not None:
-            data["target"] = target
-        if pick is not None:
-            data["pick"] = pick
+        data: dict[str, Any] = {"char": who, **cardrules.played(card, target, pick)}
         if card in BLUE:
             data["to"] = target if KEY[card] == "JAIL" else who
         self.emit("card_played", data)
@@ -601,6 +588,15 @@ def card_moves(s: State, c: int, card: str, dist: dict[int, int] | None = None) 
 
 
 def legal_moves(s: State, seat: int) -> list[Move]:
+    """Every move ``apply`` accepts from ``seat`` now, in a stable order;
+    computed once per state and seat (the caller must not change the list)."""
+    known = s.memo.get(seat)
+    if known is None:
+        known = s.memo[seat] = _legal(s, seat)
+    return known
+
+
+def _legal(s: State, seat: int) -> list[Move]:
     if s.result is not None:
         return []
     f = s.flow
@@ -874,7 +870,7 @@ def default_options(s: State, seat: int) -> list[Move]:
         return [{"type": "pass"}]
     phase = f["phase"]
     if phase in ("move", "bid", "place"):
-        return moves
+        return list(moves)
     if phase == "phase2":
         return [{"type": "draw", "source": "deck"}]
     if phase == "play":
