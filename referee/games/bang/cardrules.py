@@ -438,6 +438,19 @@ class CardTable(Protocol):
     def die(self, who: int, raw: Any) -> None:
         """Nobody saved ``who`` in his dying window ``raw``: he is out (R51; FO40)."""
 
+    def top_card(self) -> str | None:
+        """The card a "draw!" turns: the top of the deck, reshuffled first if empty (R41, R59)."""
+
+    def turn_up(self, who: int, k: int) -> list[str]:
+        """Up to ``k`` cards off the deck, face up into the limbo, for Lucky Duke's choice (R42)."""
+
+    def open_lucky(self, who: int, purpose: str) -> None:
+        """A window where Lucky Duke chooses one of the limbo's cards for ``purpose`` (R42)."""
+
+    def checked(self, who: int, purpose: str, card: str, cards: list[str] | None) -> None:
+        """``card`` decides ``who``'s "draw!": off the deck (``cards`` None) or
+        the chosen one of the limbo's ``cards`` (it last); all go to the discard (R41, R42)."""
+
 
 def played(card: str, target: int | None, pick: str | None) -> dict[str, Any]:
     """The card, target and pick of a ``card_played`` event (the ruleset adds who played it)."""
@@ -550,3 +563,35 @@ def pass_(t: CardTable, who: int) -> None:
         t.take_hit(who, 1, w.other, w.src)
     else:
         t.die(who, raw)
+
+
+Apply = Callable[[Any, int, str, "str | None"], None]
+
+
+def check(t: CardTable, who: int, purpose: str, apply: Apply) -> None:
+    """``who`` "draws!" for ``purpose`` (``dynamite`` | ``jail`` |
+    ``barrel[:source]``): the top card decides and is discarded (R41); Lucky
+    Duke turns two and chooses one — a ``lucky`` window — unless fewer than
+    two could be turned (R42). ``apply(t, who, purpose, card)`` is the table's
+    own consequence (``check_succeeds`` says whether the card succeeds); no
+    card at all: ``card`` None (R41's ruling)."""
+    card: str | None
+    if check_cards(t.holder(who)) == 2:
+        cards = t.turn_up(who, 2)
+        if len(cards) == 2:
+            t.open_lucky(who, purpose)
+            return
+        card = cards[0] if cards else None
+        if card is not None:
+            t.checked(who, purpose, card, [card])
+    else:
+        card = t.top_card()
+        if card is not None:
+            t.checked(who, purpose, card, None)
+    apply(t, who, purpose, card)
+
+
+def lucky_choice(t: CardTable, who: int, purpose: str, card: str, limbo: Iterable[str], apply: Apply) -> None:
+    """Lucky Duke chose ``card`` of the two in the limbo: it decides, both go to the discard (R42)."""
+    t.checked(who, purpose, card, [c for c in limbo if c != card] + [card])
+    apply(t, who, purpose, card)

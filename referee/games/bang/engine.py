@@ -147,6 +147,22 @@ class Ctx:
     def die(self, who: Seat, raw: Frame) -> None:
         eliminate(self, who, raw.by)
 
+    def top_card(self) -> str | None:
+        if not self.state.deck:
+            self.reshuffle()
+        deck = self.state.deck
+        return deck[0] if deck else None
+
+    def turn_up(self, who: Seat, k: int) -> list[str]:
+        return self.reveal(who, k, "lucky_duke")
+
+    def open_lucky(self, who: Seat, purpose: str) -> None:
+        self.stack.append(Frame("lucky", who, purpose=purpose))
+
+    def checked(self, who: Seat, purpose: str, card: str, cards: list[str] | None) -> None:
+        self.emit("draw_checked", {"seat": who, "cards": [card] if cards is None else cards, "card": card,
+                                   "reason": purpose.split(":")[0], "from": "deck" if cards is None else "limbo"})
+
     def finish(self) -> None:
         """Write the agenda, phase and BANG! count if they changed."""
         s = self.state

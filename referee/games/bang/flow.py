@@ -54,28 +54,9 @@ def act(ctx: Ctx, fn: Callable[..., None], *args: Any) -> None:
 # --- "draw!" ---------------------------------------------------------------
 
 def check(ctx: Ctx, seat: Seat, purpose: str) -> None:
-    """``seat`` "draws!" for ``purpose`` (dynamite | jail | barrel:<source>):
-    the top card goes to the discard pile (R41); Lucky Duke turns two and
-    chooses (R42) — a ``lucky`` prompt."""
-    if cardrules.check_cards(ctx.state.players[seat]) == 2:
-        cards = ctx.reveal(seat, 2, "lucky_duke")
-        if len(cards) == 2:
-            ctx.stack.append(Frame("lucky", seat, purpose=purpose))
-            return
-        card = cards[0] if cards else None
-        if card is not None:
-            ctx.emit("draw_checked", {"seat": seat, "cards": [card], "card": card,
-                                      "reason": purpose.split(":")[0], "from": "limbo"})
-        apply_check(ctx, seat, purpose, card)
-        return
-    if not ctx.state.deck:
-        ctx.reshuffle()
-    deck = ctx.state.deck
-    card = deck[0] if deck else None
-    if card is not None:
-        ctx.emit("draw_checked", {"seat": seat, "cards": [card], "card": card,
-                                  "reason": purpose.split(":")[0], "from": "deck"})
-    apply_check(ctx, seat, purpose, card)
+    """``seat`` "draws!" for ``purpose`` (dynamite | jail | barrel:<source>),
+    as the card engine turns it (R41, R42), with this table's consequences."""
+    cardrules.check(ctx, seat, purpose, apply_check)
 
 
 def apply_check(ctx: Ctx, seat: Seat, purpose: str, card: str | None) -> None:

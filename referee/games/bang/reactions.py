@@ -69,10 +69,7 @@ def choose(ctx: Ctx, seat: Seat, card: str) -> None:
         ctx.emit("card_picked", {"seat": seat, "card": card})
         store_next(ctx, f.src, f.targets)
         return
-    other = [c for c in ctx.state.limbo if c != card]
-    ctx.emit("draw_checked", {"seat": seat, "cards": other + [card], "card": card,
-                              "reason": f.purpose.split(":")[0], "from": "limbo"})
-    apply_check(ctx, seat, f.purpose, card)
+    cardrules.lucky_choice(ctx, seat, f.purpose, card, ctx.state.limbo, apply_check)
 
 
 def keep(ctx: Ctx, seat: Seat, cards: list[str]) -> None:

@@ -221,33 +221,36 @@ class Ctx:
     def die(self, who: int, raw: dict[str, Any]) -> None:
         eliminate(self, who, raw["by"], raw["seat"])
 
+    def top_card(self) -> str | None:
+        return self.top_brown()  # FO24: every "draw!" from the brown deck
+
+    def turn_up(self, who: int, k: int) -> list[str]:
+        cards: list[str] = []
+        for _ in range(k):
+            top = self.top_brown()
+            if top is None:
+                break
+            self.emit("cards_revealed", {"char": who, "cards": [top], "reason": "lucky_duke"})
+            cards.append(top)
+        return cards
+
+    def open_lucky(self, who: int, purpose: str) -> None:
+        self.stack.append({"kind": "lucky", "char": who, "purpose": purpose})
+
+    def checked(self, who: int, purpose: str, card: str, cards: list[str] | None) -> None:
+        if cards is None:
+            self.emit("draw_checked", {"char": who, "card": card, "reason": purpose})
+        else:
+            self.emit("draw_checked", {"char": who, "card": card, "reason": purpose, "from": "limbo", "cards": cards})
+
 
 # --- "draw!" (R41, R42 with Lucky Duke, FO24) ---------------------------------
 
 def check(ctx: Ctx, c: int, purpose: str) -> None:
-    """``c`` "draws!" for ``purpose`` (dynamite | jail | barrel) from the brown
-    deck (FO24), then ``apply_check``. Lucky Duke turns two and chooses
-    (R42, FO53): a ``lucky`` prompt, applied when he has chosen."""
-    if cardrules.check_cards(ctx.state.chars[c]) == 2:
-        cards: list[str] = []
-        for _ in range(2):
-            top = ctx.top_brown()
-            if top is None:
-                break
-            ctx.emit("cards_revealed", {"char": c, "cards": [top], "reason": "lucky_duke"})
-            cards.append(top)
-        if len(cards) == 2:
-            ctx.stack.append({"kind": "lucky", "char": c, "purpose": purpose})
-            return
-        card = cards[0] if cards else None
-        if card is not None:
-            ctx.emit("draw_checked", {"char": c, "card": card, "reason": purpose, "from": "limbo", "cards": [card]})
-        apply_check(ctx, c, purpose, card)
-        return
-    card = ctx.top_brown()
-    if card is not None:
-        ctx.emit("draw_checked", {"char": c, "card": card, "reason": purpose})
-    apply_check(ctx, c, purpose, card)
+    """``c`` "draws!" for ``purpose`` (dynamite | jail | barrel) as BANG!'s
+    card engine turns it (R41; Lucky Duke chooses, R42), from the brown deck
+    (FO24), with the board's consequences (``apply_check``)."""
+    cardrules.check(ctx, c, purpose, apply_check)
 
 
 def apply_check(ctx: Ctx, c: int, purpose: str, card: str | None) -> None:
@@ -841,10 +844,7 @@ def _answer(ctx: Ctx, m: Move) -> None:
         return
     if kind == "lucky":  # R42: the chosen card decides, both go to the brown discard
         ctx.stack.pop()
-        card = m["card"]
-        ctx.emit("draw_checked", {"char": c, "card": card, "reason": fr["purpose"], "from": "limbo",
-                                  "cards": [x for x in ctx.state.limbo if x != card] + [card]})
-        apply_check(ctx, c, fr["purpose"], card)
+        cardrules.lucky_choice(ctx, c, fr["purpose"], m["card"], ctx.state.limbo, apply_check)
         return
     if t == "barrel":  # the shot stays open with this source used; the "draw!" decides (R35, R44)
         ctx.stack.pop()
