@@ -138,11 +138,11 @@ EVENT_SCHEMAS: dict[str, Schema] = {
                                               "loss, null for the Dynamite), FO53"),
     "card_passed": closed_object({"char": CHAR, "to": CHAR, "card": CARD}, description="FO41: the Dynamite"),
     "cards_revealed": closed_object({"char": CHAR, "cards": CARDS_OR_HIDDEN,
-                                     "reason": {"enum": ["general_store", "kit_carlson", "lucky_duke"]},
-                                     "seen_by": SEEN_BY},
+                                     "reason": {"enum": ["general_store", "kit_carlson", "lucky_duke"]}},
+                                    {"seen_by": SEEN_BY},
                                     description="FO26, FO50, FO53 (Lucky Duke, R42): brown deck top into the "
-                                                "limbo; redacted (FO57): cards null for a seat not in seen_by "
-                                                "and for a spectator"),
+                                                "limbo; redacted (FO57): with seen_by, cards null for a seat not "
+                                                "in it and for a spectator; without, public to all"),
     "card_picked": closed_object({"char": CHAR, "card": CARD_OR_HIDDEN, "public": {"type": "boolean"}},
                                  {"seen_by": SEEN_BY},
                                  description="FO26 (public), FO50 (Kit Carlson's, seen by his controller); "

@@ -156,6 +156,13 @@ def test_FO53_FO57_lucky_duke_cards_revealed_to_both_seats_and_hidden_from_a_spe
         assert _problems("cards_revealed", shown_to) is None
 
 
+def test_FO53_lucky_duke_cards_revealed_face_up_to_everyone() -> None:
+    event = Event("cards_revealed", {"char": 0, "cards": ["BANG-2D"], "reason": "lucky_duke"})
+    for seat in VIEWERS:
+        assert views.redact(event, seat) == event
+        assert _problems("cards_revealed", event.data) is None
+
+
 def test_FO53_a_lucky_frame_in_the_flow_keeps_its_own_fields() -> None:
     assert _problems("flow", {"flow": LUCKY_FLOW}) is None
     setup = Event("game_setup", _setup_with_flow(LUCKY_FLOW))
