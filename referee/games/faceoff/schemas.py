@@ -5,13 +5,12 @@ from typing import Any, Callable
 
 from referee.engine.schema import closed_object
 from referee.games.bang.cards import ALL_CARDS
-from referee.games.faceoff.state import EVOLVE
+from referee.games.faceoff import event_schemas
+from referee.games.faceoff.event_schemas import CHAR as _CHAR, SQ as _SQ
 
 Json = dict[str, Any]
 
 _CARD: Json = {"type": "string", "enum": list(ALL_CARDS)}
-_CHAR: Json = {"type": "integer", "enum": [0, 1, 2], "description": "0 Sheriff's, 1 Outlaw's, 2 Renegade"}
-_SQ: Json = {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 39}, "minItems": 2, "maxItems": 2}
 _PATH: Json = {"type": "array", "items": _SQ, "maxItems": 3}
 
 OPTIONS_SCHEMA: Json = {
@@ -61,7 +60,7 @@ VIEW_SCHEMA: Json = {
     },
 }
 
-EVENT_SCHEMAS: dict[str, Json] = {t: {"type": "object"} for t in EVOLVE}
+EVENT_SCHEMAS: dict[str, Json] = event_schemas.EVENT_SCHEMAS
 
 
 #: type -> (required fields, optional fields), each name -> kind: the parser's view of ``MOVE_SCHEMAS``
