@@ -12,6 +12,7 @@ from typing import Any, Iterator
 
 import pytest
 import redis
+from hypothesis import settings
 from flask.testing import FlaskClient
 from rq import Queue, SimpleWorker
 
@@ -23,6 +24,11 @@ from tests import contract
 
 
 PLUGINS = Path(__file__).parent / "plugins"
+
+# No timed assertions in tests (speed is measured by `make bench`): hypothesis's
+# per-example deadline would fail a correct example on a loaded machine.
+settings.register_profile("referee", deadline=None)
+settings.load_profile("referee")
 
 
 def pytest_configure(config: pytest.Config) -> None:
