@@ -127,7 +127,8 @@ def _validate(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
         card = m["card"]
         if card not in p.hand:
             raise _no("card_not_in_hand", "R11", f"{card} is not in your hand")
-        if m not in legal_moves(state, seat):
+        known = derived(state).legal.get(seat)  # the seat's legal moves, if a view already listed them
+        if m not in (known if known is not None else turn.card_moves(state, seat, card)):
             code, rule, detail = turn.why_not(state, seat, m)
             raise _no(code, rule, detail)
         return lambda ctx: turn.play(ctx, seat, m)

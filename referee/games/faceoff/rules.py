@@ -664,9 +664,49 @@ def to_act(s: State) -> set[int]:
 
 # --- applying a move -------------------------------------------------------------
 
+def offered(s: State, seat: int, move: Move) -> bool:
+    """Whether ``legal_moves(s, seat)`` holds ``move``, without listing every
+    legal move where one kind of move can be checked alone: a card's plays
+    (not every card's), a walk or a full phase-1 move step by step (not
+    every path)."""
+    known = s.memo.get(seat)
+    if known is not None:
+        return move in known
+    f = s.flow
+    kind = move.get("type")
+    if s.result is None and kind in ("play", "walk", "move") and not (f["stack"] and f["stack"][-1]["kind"] in PROMPTS):
+        c = f["active"]
+        if f["phase"] not in ("bid", "place") and flow_controller(s, c) == seat:
+            ch = s.chars[c]
+            if kind == "play" and f["phase"] == "play":
+                card = move.get("card")
+                return isinstance(card, str) and card in ch.hand and move in card_moves(s, c, card)
+            path = move.get("path")
+            limit = f["walk"] if kind == "walk" else 2
+            if (kind == "walk" and f["phase"] == "phase2" or kind == "move" and f["phase"] == "move" and
+                    isinstance(path, list) and len(path) == 2):  # FO14: 2 steps whenever any 2-step path exists
+                return _steps_ok(s, c, path, limit)
+    return move in legal_moves(s, seat)
+
+
+def _steps_ok(s: State, c: int, path: Any, limit: int) -> bool:
+    """``path`` is ``[[x, y], ...]``, at most ``limit`` legal steps from ``c``'s square (FO12)."""
+    if not isinstance(path, list) or len(path) > limit:
+        return False
+    blocked = blocked_for(s, c)
+    here = s.chars[c].pos
+    for sq in path:
+        if not (isinstance(sq, list) and len(sq) == 2 and all(type(v) is int for v in sq)):
+            return False
+        step = (sq[0], sq[1])
+        if step not in board.steps_from(s.rows, here, blocked):
+            return False
+        here = step
+    return True
+
+
 def apply(s: State, seat: int, move: Move, rng: Rng) -> tuple[list[Event], State]:
-    legal = legal_moves(s, seat)
-    if move not in legal:
+    if not offered(s, seat, move):
         raise why_not(s, seat, move)
     ctx = Ctx(s, rng)
     try:
