@@ -21,9 +21,9 @@ def sq(t: Table, c: int) -> tuple[int, int]:
     return t.state.chars[c].pos
 
 
-def to_phase3(t: Table, seat: int = 0) -> Table:
-    """Play phase 1 (first legal path) and two 0-step walks to reach phase 3."""
-    t.play(seat, t.legal(seat)[0])
+def to_phase3(t: Table, seat: int = 0, path: list[list[int]] | None = None) -> Table:
+    """Play phase 1 (``path``, else the first legal one) and two 0-step walks to reach phase 3."""
+    t.play(seat, t.legal(seat)[0] if path is None else {"type": "move", "path": path})
     t.play(seat, {"type": "walk", "path": []})
     t.play(seat, {"type": "walk", "path": []})
     assert t.state.flow["phase"] == "play"

@@ -8,7 +8,7 @@ from referee.games import registry
 from referee.games.bang.cards import ALL_CARDS, BLUE
 from referee.games.faceoff import board
 from tests.harness import raises_rule, scenario
-from tests.rules.faceoff.helpers import RS, game
+from tests.rules.faceoff.helpers import RS, game, to_phase3
 
 M1 = tuple(board.BUILTIN["faceoff-1"]["rows"])
 M2 = tuple(board.BUILTIN["faceoff-2"]["rows"])
@@ -33,9 +33,7 @@ def test_FO2_roles_from_setup_else_random_and_public() -> None:
 def test_FO3_goal_two_kills_wins() -> None:
     t = game(trophies=[["bart_cassidy"], []], life=[4, 1, 4], hands=[["BANG-AS"], [], []],
              positions=[[7, 3], [8, 3], [7, 5]])
-    t.play(0, {"type": "move", "path": [[7, 2], [8, 2]]})
-    t.play(0, {"type": "walk", "path": []})
-    t.play(0, {"type": "walk", "path": []})
+    to_phase3(t, 0, [[7, 2], [8, 2]])
     t.play(0, {"type": "play", "card": "BANG-AS", "target": 1})
     t.play(1, {"type": "pass"})
     t.play(1, {"type": "pass"})

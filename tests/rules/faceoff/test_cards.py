@@ -15,9 +15,7 @@ def test_FO17_targets_are_the_other_player_or_the_renegade() -> None:
 
 def test_FO18_second_bang_in_one_turn() -> None:
     t = game(hands=[["BANG-AS", "BANG-QH"], ["MISSED-2S", "MISSED-3S"], []], positions=NEAR)
-    t.play(0, {"type": "move", "path": [[7, 2], [8, 2]]})
-    t.play(0, {"type": "walk", "path": []})
-    t.play(0, {"type": "walk", "path": []})
+    to_phase3(t, 0, [[7, 2], [8, 2]])
     t.play(0, {"type": "play", "card": "BANG-AS", "target": 1})
     t.play(1, {"type": "respond", "card": "MISSED-2S"})
     t.play(0, {"type": "play", "card": "BANG-QH", "target": 1})
@@ -152,9 +150,7 @@ def test_FO29_weapon_reach_and_replacement() -> None:
 
 def test_FO30_a_nugget_card_is_an_ordinary_hand_card() -> None:
     t = game(nuggets=[[7, 2]], blue=["BARREL-QS"])
-    t.play(0, {"type": "move", "path": [[7, 2], [7, 1]]})
-    t.play(0, {"type": "walk", "path": []})
-    t.play(0, {"type": "walk", "path": []})
+    to_phase3(t, 0, [[7, 2], [7, 1]])
     t.play(0, {"type": "play", "card": "BARREL-QS"})
     assert t.state.chars[0].in_play == ("BARREL-QS",)
 

@@ -9,7 +9,7 @@ from referee.engine.protocol import InvalidSetup
 from referee.games import registry
 from referee.games.faceoff import board
 from tests.harness import scenario
-from tests.rules.faceoff.helpers import RS, game
+from tests.rules.faceoff.helpers import RS, game, to_phase3
 
 
 def chars(sheriff: str) -> list[str]:
@@ -63,9 +63,7 @@ def test_FO53_pedro_ramirez_and_jesse_jones_first_draw() -> None:
 def test_FO53_vulture_sam_takes_the_dead_cards() -> None:
     t = game(characters=["sid_ketchum", "jesse_jones", "vulture_sam"], hands=[["BANG-AS"], ["BEER-6H"], []],
              life=[4, 1, 4], positions=[[7, 3], [8, 3], [7, 5]], in_play=[[], ["BARREL-QS"], []])
-    t.play(0, {"type": "move", "path": [[7, 2], [8, 2]]})
-    t.play(0, {"type": "walk", "path": []})
-    t.play(0, {"type": "walk", "path": []})
+    to_phase3(t, 0, [[7, 2], [8, 2]])
     t.play(0, {"type": "play", "card": "BANG-AS", "target": 1})
     t.play(1, {"type": "pass"})
     t.play(1, {"type": "pass"})

@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 
 from referee.games.bang.characters import CHARACTERS
-from tests.rules.faceoff.helpers import game
+from tests.rules.faceoff.helpers import game, to_phase3
 
 NEAR = [[7, 3], [8, 3], [7, 5]]
 
@@ -80,9 +80,7 @@ def test_FO45_kill_with_the_renegade_scores_for_its_controller() -> None:
 def test_FO45_no_score_for_killing_your_own_character() -> None:
     t = game(hands=[[], [], ["BANG-AS"]], life=[1, 4, 4], turn=2, controller=0,
              positions=[[7, 3], [7, 7], [8, 3]], nuggets=[])
-    t.play(0, {"type": "move", "path": [[8, 2], [7, 2]]})
-    t.play(0, {"type": "walk", "path": []})
-    t.play(0, {"type": "walk", "path": []})
+    to_phase3(t, 0, [[8, 2], [7, 2]])
     t.play(0, {"type": "play", "card": "BANG-AS", "target": 0})
     t.play(0, {"type": "pass"})
     t.play(0, {"type": "pass"})

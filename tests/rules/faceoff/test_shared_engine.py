@@ -37,9 +37,7 @@ def test_FO53_R42_lucky_duke_may_choose_the_exploding_card() -> None:
 def test_FO53_R42_lucky_duke_barrel_and_jail() -> None:
     t = game(characters=["sid_ketchum", "lucky_duke", "vulture_sam"], hands=[["BANG-AS"], [], []],
              in_play=[[], ["BARREL-QS"], []], positions=NEAR, brown=["BANG-2C", "BEER-6H", "BANG-3C"])
-    t.play(0, {"type": "move", "path": [[7, 2], [8, 2]]})
-    t.play(0, {"type": "walk", "path": []})
-    t.play(0, {"type": "walk", "path": []})
+    to_phase3(t, 0, [[7, 2], [8, 2]])
     t.play(0, {"type": "play", "card": "BANG-AS", "target": 1})
     t.play(1, {"type": "barrel", "source": "BARREL-QS"})
     assert {m["card"] for m in t.legal(1)} == {"BANG-2C", "BEER-6H"}
@@ -54,9 +52,7 @@ def test_FO53_R42_lucky_duke_barrel_and_jail() -> None:
 def test_FO53_R44_no_barrel_after_a_missed() -> None:
     t = game(characters=["slab_the_killer", "vulture_sam", "sid_ketchum"],
              hands=[["BANG-AS"], ["MISSED-2S", "MISSED-3S"], []], in_play=[[], ["BARREL-QS"], []], positions=NEAR)
-    t.play(0, {"type": "move", "path": [[7, 2], [8, 2]]})
-    t.play(0, {"type": "walk", "path": []})
-    t.play(0, {"type": "walk", "path": []})
+    to_phase3(t, 0, [[7, 2], [8, 2]])
     t.play(0, {"type": "play", "card": "BANG-AS", "target": 1})
     assert {"type": "barrel", "source": "BARREL-QS"} in t.legal(1)
     t.play(1, {"type": "respond", "card": "MISSED-2S"})  # Slab the Killer: one more needed (R73)
@@ -67,9 +63,7 @@ def test_FO53_R44_no_barrel_after_a_missed() -> None:
 
 def test_FO53_R24_a_shot_is_answered_by_a_missed_only() -> None:
     t = game(hands=[["BANG-AS"], ["BANG-QH"], []], positions=NEAR)
-    t.play(0, {"type": "move", "path": [[7, 2], [8, 2]]})
-    t.play(0, {"type": "walk", "path": []})
-    t.play(0, {"type": "walk", "path": []})
+    to_phase3(t, 0, [[7, 2], [8, 2]])
     t.play(0, {"type": "play", "card": "BANG-AS", "target": 1})
     with raises_rule("R24", "not_a_missed"):
         t.play(1, {"type": "respond", "card": "BANG-QH"})
