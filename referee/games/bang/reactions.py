@@ -11,15 +11,10 @@ from referee.games.bang import cardrules
 from referee.games.bang.characters import JESSE_JONES, PEDRO_RAMIREZ
 from referee.games.bang.engine import Ctx, store_next
 from referee.games.bang.flow import apply_check, check
-from referee.games.bang.state import Frame, Player, Seat, State
+from referee.games.bang.state import Frame, Seat, State
 
 Move = dict[str, Any]
 PASS: Move = cardrules.PASS
-
-
-def barrel_sources(p: Player, f: Frame) -> list[str]:
-    """Barrel "draw!"s still open in a shot window (R35, R44, R66)."""
-    return cardrules.barrel_sources(p, f.used, f.played, f.misses, f.needed)
 
 
 def prompt_moves(state: State, f: Frame) -> list[Move]:

@@ -13,11 +13,6 @@ from referee.games.bang.state import Player, Seat, State
 
 Move = dict[str, Any]
 
-#: cards that take a ``target`` (R23, R30–R32, R38); Missed! only for Calamity Janet
-TARGETED = cardrules.TARGETED
-PICKED = cardrules.PICKED
-plays_as_bang = cardrules.plays_as_bang
-sid_moves = cardrules.sid_moves
 
 
 def bang_allowed(state: State, p: Player) -> bool:
@@ -34,7 +29,7 @@ def _jailable(state: State) -> Callable[[Seat], bool]:
 def card_moves(state: State, seat: Seat, card: str, dist: dict[Seat, int] | None = None) -> list[Move]:
     """Every legal phase-2 ``play`` move of ``card`` from ``seat``'s hand."""
     p = state.players[seat]
-    if dist is None and KEY[card] in TARGETED:
+    if dist is None and KEY[card] in cardrules.TARGETED:
         dist = distances_from(state, seat)
     return cardrules.card_moves(p, card, dist or {}, state.players, bang_ok=bang_allowed(state, p),
                                 jailable=_jailable(state))
@@ -54,7 +49,7 @@ def play_moves(state: State, seat: Seat) -> list[Move]:
     out: list[Move] = []
     for card in sorted(p.hand):
         out.extend(card_moves(state, seat, card, dist))
-    out.extend(sid_moves(p))
+    out.extend(cardrules.sid_moves(p))
     out.append({"type": "end_turn"})
     return out
 
