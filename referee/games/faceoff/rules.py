@@ -67,11 +67,13 @@ def _jailable(_: int) -> bool:
     return True  # FO19: the Sheriff too
 
 
-def blocked_for(s: State, c: int) -> frozenset[board.Square]:
-    """Squares a step of ``c`` may not enter (FO12): other figures and the turn-start square."""
+def blocked_for(s: State, c: int, flow: dict[str, Any] | None = None) -> frozenset[board.Square]:
+    """Squares a step of ``c`` may not enter (FO12): other figures and the
+    turn-start square (of ``flow``: a decision's own, not yet written; else the state's)."""
+    f = s.flow if flow is None else flow
     out = {s.chars[o].pos for o in range(3) if o != c}
-    start = s.flow.get("start")
-    if start is not None and s.flow["active"] == c:
+    start = f.get("start")
+    if start is not None and f["active"] == c:
         out.add((start[0], start[1]))
     return frozenset(out)
 
@@ -311,18 +313,9 @@ def jail_step(ctx: Ctx, c: int) -> None:
 def phase1(ctx: Ctx, c: int) -> None:
     s = ctx.state
     ctx.flow["phase"] = "move"
-    if not board.steps_from(s.rows, s.chars[c].pos, blocked_for_flow(ctx, c)):
+    if not board.steps_from(s.rows, s.chars[c].pos, blocked_for(ctx.state, c, ctx.flow)):
         ctx.emit("moved", {"char": c, "path": [], "phase": 1})
         phase2(ctx, c)
-
-
-def blocked_for_flow(ctx: Ctx, c: int) -> frozenset[board.Square]:
-    s = ctx.state
-    out = {s.chars[o].pos for o in range(3) if o != c}
-    start = ctx.flow.get("start")
-    if start is not None and ctx.flow["active"] == c:
-        out.add((start[0], start[1]))
-    return frozenset(out)
 
 
 def phase2(ctx: Ctx, c: int) -> None:
