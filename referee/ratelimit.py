@@ -31,6 +31,7 @@ Settings (app config, else the environment):
 """
 from __future__ import annotations
 
+import functools
 import hmac
 import ipaddress
 import json
@@ -106,7 +107,12 @@ def _setting(app: Flask, name: str, default: str) -> str:
 def client_address() -> str:
     """The client's address (after ProxyFix); an IPv6 client by its /64, the
     smallest block a single host is usually given."""
-    raw = request.remote_addr or "?"
+    return _counted_as(request.remote_addr or "?")
+
+
+@functools.lru_cache(maxsize=4096)
+def _counted_as(raw: str) -> str:
+    """The address ``raw`` is counted as (parsing one costs more than the rest of the limiter)."""
     try:
         ip = ipaddress.ip_address(raw)
     except ValueError:

@@ -38,7 +38,10 @@ from typing import Any, Callable
 
 import redis
 
-from referee.store.redis_store import PUSHED_CHANNEL as CHANNEL, Head
+from referee.store.redis_store import PUSHED_CHANNEL, Head
+
+#: the channel of heads and blocks (one per Redis: its games' ids are unique)
+CHANNEL = PUSHED_CHANNEL
 
 #: this many waiting messages or more: the process may be behind; read Redis instead
 MAX_DRAIN = 256
