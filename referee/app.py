@@ -17,6 +17,7 @@ from referee.metrics import LATENCY, REQUESTS
 from referee.service import GameService
 from referee import ratelimit
 from referee.store import EventStore, canonical
+from referee.store.pushed import Pushed
 from referee.store.clients import DEFAULT_TIMEOUT_S, REDIS_UNAVAILABLE, connect
 
 PROBLEM = "application/problem+json"
@@ -69,6 +70,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         CLOCK=None,
         RATE_LIMIT=os.environ.get("REFEREE_RATE_LIMIT", "50/100"),
         CORS_ORIGINS=os.environ.get("REFEREE_CORS_ORIGINS", "*"),
+        # heads and blocks pushed by Redis: a view of a game this process knows reads nothing
+        PUSHED=os.environ.get("REFEREE_PUSHED", "on").strip().lower() not in ("off", "0", "no", "false"),
     )
     app.config.update(config or {})
     app.json.sort_keys = False
@@ -78,7 +81,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if scheduler is None and app.config.get("ENQUEUE_JOBS", True):
         from referee.scheduling import RqScheduler
         scheduler = RqScheduler(client)
-    kwargs: dict[str, Any] = {"scheduler": scheduler}
+    kwargs: dict[str, Any] = {"scheduler": scheduler,
+                              "pushed": Pushed(client) if app.config["PUSHED"] else None}
     if app.config["CLOCK"] is not None:
         kwargs["clock"] = app.config["CLOCK"]
     app.extensions["referee.service"] = GameService(EventStore(client), **kwargs)
@@ -125,7 +129,8 @@ def _register_rate_limit(app: Flask) -> None:
     authentication counted per address; the client address honours
     ``REFEREE_TRUSTED_PROXIES`` (see ``referee.ratelimit``)."""
     ratelimit.trust_proxies(app)
-    ratelimit.install(app, app.extensions["referee.service"].store.redis)
+    svc = app.extensions["referee.service"]
+    ratelimit.install(app, svc.store.redis, svc.pushed)
 
 
 def _register_errors(app: Flask) -> None:

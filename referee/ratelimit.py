@@ -31,6 +31,7 @@ Settings (app config, else the environment):
 """
 from __future__ import annotations
 
+import functools
 import hmac
 import ipaddress
 import json
@@ -38,6 +39,7 @@ import math
 import os
 import re
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from importlib import resources
@@ -51,6 +53,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from referee.api.context import QUERY_TOKEN_ENDPOINTS, service
 from referee.engine.protocol import RefereeError
 from referee.store import EventStore, sha256_hex
+from referee.store.pushed import CHANNEL, Pushed
 from referee.store.redis_store import Head
 
 DEFAULT = "50/100"
@@ -104,7 +107,12 @@ def _setting(app: Flask, name: str, default: str) -> str:
 def client_address() -> str:
     """The client's address (after ProxyFix); an IPv6 client by its /64, the
     smallest block a single host is usually given."""
-    raw = request.remote_addr or "?"
+    return _counted_as(request.remote_addr or "?")
+
+
+@functools.lru_cache(maxsize=4096)
+def _counted_as(raw: str) -> str:
+    """The address ``raw`` is counted as (parsing one costs more than the rest of the limiter)."""
     try:
         ip = ipaddress.ip_address(raw)
     except ValueError:
@@ -226,61 +234,146 @@ class Windows:
         # one hash tag per caller: a caller's windows live in one cluster slot
         return [f"{prefix}:{{{who}}}:{amount}:{ms}" for amount, ms in self.items]
 
-    def args(self, mode: str) -> list[Any]:
-        return [mode, *(n for pair in self.items for n in pair)]
+    def args(self, mode: str, cost: int = 1, publish: tuple[str, str] = ("", "")) -> list[Any]:
+        """``window.lua``'s ARGV: count up to ``cost`` hits; ``publish``: the
+        channel and name to announce a window filled by this hit on."""
+        return [mode, cost, *publish, *(n for pair in self.items for n in pair)]
+
+    @property
+    def lease(self) -> int:
+        """Hits one round trip takes for later requests of the same caller
+        in this process: a twentieth of the smallest window, 1 to 16."""
+        return max(1, min(16, min(amount for amount, _ in self.items) // 20))
+
+    @property
+    def shortest_s(self) -> float:
+        return min(ms for _, ms in self.items) / 1000
+
+
+class Leases:
+    """Hits a process took in Redis ahead for a caller and spends locally:
+    each was counted in every window when taken, so spending it before the
+    shortest window has passed since never lets a caller past the limit (a
+    caller spread over processes may be refused up to ``lease - 1`` hits
+    early per process)."""
+
+    def __init__(self, size: int = 65536, clock: Callable[[], float] = time.monotonic) -> None:
+        self.size, self.clock = size, clock
+        self._left: OrderedDict[str, tuple[int, float]] = OrderedDict()  # hits left, spend before
+        self._lock = threading.Lock()
+
+    def take(self, caller: str) -> bool:
+        """Spend one hit of ``caller``'s lease, if it has one still good."""
+        with self._lock:
+            found = self._left.get(caller)
+            if found is None:
+                return False
+            left, until = found
+            if self.clock() >= until:
+                del self._left[caller]
+                return False
+            if left <= 1:
+                del self._left[caller]
+            else:
+                self._left[caller] = (left - 1, until)
+            return True
+
+    def give(self, caller: str, hits: int, until: float) -> None:
+        with self._lock:
+            if hits <= 0:
+                return
+            self._left[caller] = (hits, until)
+            self._left.move_to_end(caller)
+            while len(self._left) > self.size:
+                self._left.popitem(last=False)
 
 
 class RateLimiter:
     """The caller's windows hit, the address's failed-authentication windows
     tested (when the request carries a credential), and — for a game's view —
     the game's head read, all in one round trip (a pipeline of the window
-    script and an ``HMGET``); a failed authentication is counted after the
-    response, in a round trip of its own (README, "Performance")."""
+    script and an ``HMGET``), and none at all when the process knows enough
+    (README, "Performance"): a hit left of the caller's lease (``Leases``),
+    the address known unblocked and the game's head known, from what Redis
+    pushed (``referee.store.pushed``). A failed authentication is counted
+    after the response, in a round trip of its own; the hit that fills the
+    address's window is pushed to every process."""
 
-    def __init__(self, client: Any, general: Windows, auth: Windows | None) -> None:
-        self.client, self.general, self.auth = client, general, auth
+    def __init__(self, client: Any, general: Windows, auth: Windows | None, pushed: Pushed | None = None) -> None:
+        self.client, self.general, self.auth, self.pushed = client, general, auth, pushed
         self.window = client.register_script(
             resources.files("referee.store").joinpath("window.lua").read_text())
         self.hashes = TokenHashes()
         self.caller = caller_key(self.hashes)
+        self.leases = Leases(clock=pushed.clock if pushed is not None else time.monotonic)
 
     def before(self) -> Response | None:
         if request.endpoint in UNLIMITED:
             return None
+        pushed = self.pushed
+        epoch = pushed.sync() if pushed is not None else None
         tested = self.auth is not None and carries_credential()
+        who = address_key() if tested else ""
+        if tested:
+            blocked = pushed.blocked_for(who, epoch) if pushed is not None else None
+            if blocked:
+                return _refused_for(blocked)
+            tested = blocked is None  # known unblocked: nothing to test
+        caller = self.caller()
+        hit = not self.leases.take(caller)
         game_id = (request.view_args or {}).get("game_id") if request.endpoint in PREFETCH_HEAD else None
+        if game_id is not None and pushed is not None:
+            known = pushed.head(str(game_id), epoch)
+            if known is not None:
+                g.prefetched_head, game_id = (game_id, known), None
+        if not (tested or hit or game_id is not None):
+            return None  # no round trip
+        asked_at = self.leases.clock()
         try:
-            replies = self._round_trip(tested, game_id)
+            replies = self._round_trip(tested, caller if hit else None, game_id)
         except redis.exceptions.NoScriptError:  # a restarted or flushed Redis: load it, once
             self.client.script_load(self.window.script)
-            replies = self._round_trip(tested, game_id)
+            replies = self._round_trip(tested, caller if hit else None, game_id)
         if game_id is not None:
-            g.prefetched_head = (game_id, EventStore.parse_head(replies.pop()))
-        if tested and not int(replies[0][0]):
-            return _refusal("too many failed authentications from this address", replies[0])
-        if not int(replies[-1][0]):
-            return _refusal("too many requests", replies[-1])
+            pttl = replies.pop()
+            head = EventStore.parse_head(replies.pop())
+            g.prefetched_head = (game_id, head)
+            if head is not None and pushed is not None:
+                pushed.learn_head(str(game_id), head, int(pttl), epoch, asked_at)
+        if tested:
+            if not int(replies[0][0]):
+                return _refusal("too many failed authentications from this address", replies[0])
+            if pushed is not None:
+                pushed.learn_clean(who, epoch)
+        if hit:
+            granted = int(replies[-1][0])
+            if not granted:
+                return _refusal("too many requests", replies[-1])
+            self.leases.give(caller, granted - 1, asked_at + self.general.shortest_s)
         return None
 
-    def _round_trip(self, tested: bool, game_id: Any) -> list[Any]:
+    def _round_trip(self, tested: bool, caller: str | None, game_id: Any) -> list[Any]:
         """One pipeline: ``EVALSHA`` straight (a ``Script`` in a pipeline asks
         ``SCRIPT EXISTS`` first, a round trip of its own), the address's
-        failed-authentication windows tested, the caller's windows hit, the head."""
+        failed-authentication windows tested, the caller's windows hit (a
+        lease's worth), the head and its TTL."""
         pipe = self.client.pipeline(transaction=False)
         if tested:
             assert self.auth is not None
             keys = self._auth_keys()
             pipe.evalsha(self.window.sha, len(keys), *keys, *self.auth.args("test"))
-        keys = self.general.keys("referee:calls", self.caller())
-        pipe.evalsha(self.window.sha, len(keys), *keys, *self.general.args("hit"))
+        if caller is not None:
+            keys = self.general.keys("referee:calls", caller)
+            pipe.evalsha(self.window.sha, len(keys), *keys, *self.general.args("hit", self.general.lease))
         if game_id is not None:
-            EventStore.queue_head(pipe, str(game_id))
+            EventStore.queue_head_ttl(pipe, str(game_id))
         return list(pipe.execute())
 
     def after(self, response: Response) -> Response:
         if self.auth is not None and request.endpoint not in UNLIMITED and carries_credential() \
                 and auth_failed(response):
-            self.window(keys=self._auth_keys(), args=self.auth.args("hit"))
+            publish = (CHANNEL, address_key()) if self.pushed is not None else ("", "")
+            self.window(keys=self._auth_keys(), args=self.auth.args("hit", 1, publish))
         return response
 
     def _auth_keys(self) -> list[str]:
@@ -300,6 +393,11 @@ def prefetched_head(game_id: str) -> Head | None:
     return found[1] if found is not None and found[0] == game_id else None
 
 
+def _refused_for(wait_s: float) -> Response:
+    """The 429 of an address this process knows is blocked (pushed by Redis)."""
+    return _refusal("too many failed authentications from this address", (0, round(wait_s * 1000), 0))
+
+
 def _refusal(detail: str, reply: Any) -> Response:
     from referee.app import problem
     _allowed, reset_ms, now_ms = (int(x) for x in reply)
@@ -309,12 +407,14 @@ def _refusal(detail: str, reply: Any) -> Response:
     return response
 
 
-def install(app: Flask, client: Any) -> RateLimiter | None:
-    """Limit ``app`` (see the module doc); ``client`` is the app's Redis."""
+def install(app: Flask, client: Any, pushed: Pushed | None = None) -> RateLimiter | None:
+    """Limit ``app`` (see the module doc); ``client`` is the app's Redis,
+    ``pushed`` its process's subscription, if it has one."""
     general = Windows.of(parse(_setting(app, "RATE_LIMIT", DEFAULT)))
     if general is None:
         return None
-    limiter = RateLimiter(client, general, Windows.of(parse(_setting(app, "AUTH_FAIL_LIMIT", DEFAULT_AUTH_FAIL))))
+    limiter = RateLimiter(client, general, Windows.of(parse(_setting(app, "AUTH_FAIL_LIMIT", DEFAULT_AUTH_FAIL))),
+                          pushed)
     app.before_request(limiter.before)
     app.after_request(limiter.after)
     return limiter

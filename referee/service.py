@@ -25,6 +25,7 @@ from referee.engine.protocol import (GameConfig, Json, Move, RefereeError, Rules
 from referee.engine.rng import Rng
 from referee.scheduling import Change
 from referee.store import EventStore
+from referee.store.pushed import Pushed
 from referee.store.redis_store import Head
 from referee.store.bots import BotDirectory
 
@@ -100,8 +101,10 @@ class GameService:
     """Games over an :class:`EventStore`, with a version-keyed state cache."""
 
     def __init__(self, store: EventStore, *, clock: Callable[[], int] = wall_ms,
-                 scheduler: Scheduler | None = None, cache_size: int = 4096) -> None:
+                 scheduler: Scheduler | None = None, cache_size: int = 4096, pushed: Pushed | None = None) -> None:
         self.store = store
+        #: heads pushed by Redis (``referee.store.pushed``): a view of a known game reads nothing
+        self.pushed = pushed
         self.bots = BotDirectory(store.redis)
         self.clock = clock
         self.scheduler = scheduler
@@ -234,6 +237,22 @@ class GameService:
                        last_at=last_at, opened=opened)
         self._remember(game)
         return game
+
+    def pushed_head(self, game_id: str) -> Head | None:
+        """The game's head without a round trip where what Redis pushed may be
+        trusted (``referee.store.pushed``), else read with its keys' TTL and
+        kept; ``None`` without a subscription (``load`` reads it)."""
+        if self.pushed is None:
+            return None
+        epoch = self.pushed.sync()
+        head = self.pushed.head(game_id, epoch)
+        if head is None:
+            asked_at = self.pushed.clock()
+            head, ttl_ms = self.store.head_ttl(game_id)
+            if head is None:
+                raise not_found(game_id)
+            self.pushed.learn_head(game_id, head, ttl_ms, epoch, asked_at)
+        return head
 
     def _load_header(self, game_id: str) -> Game:
         meta = self.store.meta(game_id)
@@ -413,7 +432,7 @@ class GameService:
         """The encoded view ``token``'s seat (none: a spectator) is sent; the
         public part is encoded once per version for every reader
         (``referee.engine.encoded_views``). ``head`` as for ``load``."""
-        game = self.load(game_id, head)
+        game = self.load(game_id, head if head is not None else self.pushed_head(game_id))
         seat = self.seat_of(game, token)
         return encoded_view(game.ruleset, game.state, seat, active=game.status == "active",
                             envelope=self._envelope_of(game), key=(game.id, game.version, game.header_hash))

@@ -100,7 +100,10 @@ def app(redis_client: redis.Redis, clock: Clock) -> Any:
     app = create_app({"REDIS": redis_client, "CLOCK": clock, "TESTING": True, "ADMIN_TOKEN": "admin-secret",
                       "RATE_LIMIT": "off"})
     app.test_client_class = ContractClient
-    return app
+    yield app
+    pushed = app.extensions["referee.service"].pushed
+    if pushed is not None:
+        pushed.close()
 
 
 @pytest.fixture

@@ -14,6 +14,8 @@ from referee.store.clients import BlockingReads
 from referee.store.retention import Retention
 
 IDEMPOTENCY_TTL_S = 7 * 24 * 3600
+#: where the append publishes a game's new head (``referee.store.pushed``)
+PUSHED_CHANNEL = "referee:pushed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +72,7 @@ class EventStore:
         ikey = self.idem_key(game_id, *idem_key) if idem_key else ""
         args: list[Any] = [expected, last_hash, rng, status, at, idem_record,
                            self.retention.idem_ttl_s(IDEMPOTENCY_TTL_S), self.retention.game_ttl_ms(status),
-                           len(envelopes), *(canonical_bytes(e) for e in envelopes)]
+                           len(envelopes), PUSHED_CHANNEL, game_id, *(canonical_bytes(e) for e in envelopes)]
         outcome, value = self._append(keys=[events, meta_key, ikey, secret_key], args=args)
         outcome = outcome.decode() if isinstance(outcome, bytes) else outcome
         if outcome == "idem":
@@ -95,6 +97,20 @@ class EventStore:
         commands in one round trip) for a game's head; ``parse_head`` reads the reply."""
         _, meta_key, _ = _keys(game_id)
         return pipe.hmget(meta_key, *HEAD_FIELDS)
+
+    @staticmethod
+    def queue_head_ttl(pipe: Any, game_id: str) -> None:
+        """``queue_head`` and the PTTL of the game's keys (two replies)."""
+        _, meta_key, _ = _keys(game_id)
+        pipe.hmget(meta_key, *HEAD_FIELDS)
+        pipe.pttl(meta_key)
+
+    def head_ttl(self, game_id: str) -> tuple[Head | None, int]:
+        """The head and its keys' PTTL (ms; -1: none) in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        self.queue_head_ttl(pipe, game_id)
+        reply, pttl = pipe.execute()
+        return self.parse_head(reply), int(pttl)
 
     @staticmethod
     def parse_head(reply: Any) -> Head | None:
