@@ -16,9 +16,10 @@ What a process knows is trusted only while its subscription is unbroken:
   the bounded tables, or the subscription lost): a message it would have
   been compared with may be gone;
 * every request drains the socket first (non-blocking, no round trip): a
-  move acknowledged to any client was published before its reply left
-  Redis, so by the time that client — or anyone it told — asks another
-  process, the message is in that process's socket;
+  move's head is published while its append runs and written to every
+  subscriber in the same pass of Redis's event loop as the append's reply,
+  so by the time that reply has gone through its process to a client and
+  come back as a request here, the message is in this socket;
 * a drain that finds ``MAX_DRAIN`` messages or more waiting (a process idle
   while others played) may not have everything Redis holds for it yet: that
   request reads Redis as before;
