@@ -11,10 +11,14 @@ timed, in interleaved rounds, the median round reported.
 """
 from __future__ import annotations
 
+import os
+import tempfile
 import time
 from typing import Any
 
 from referee.audit import audit_log
+from referee.audit.batch import audit_files
+from referee.engine import canonical
 from referee.audit.offline import LoggedTable
 from referee.engine.rng import Rng
 from referee.games import registry
@@ -51,8 +55,30 @@ def audit_rate(games: list[tuple[Any, Any, list[Any]]]) -> dict[str, float]:
     return {"events_per_s": events / elapsed, "events": events, "games": len(games), "seconds": elapsed}
 
 
+def files_rate(games: list[tuple[Any, Any, list[Any]]], jobs: int) -> dict[str, float]:
+    """Every log written as ``GET /log`` serves it, then read, parsed and
+    audited by ``referee audit`` in ``jobs`` processes: the timed part."""
+    with tempfile.TemporaryDirectory() as folder:
+        paths = []
+        for n, (header, hashed, envelopes) in enumerate(games):
+            path = os.path.join(folder, f"{n}.ndjson")
+            with open(path, "w", encoding="utf-8") as out:
+                out.write(canonical({"header": header, "hash": hashed}) + "\n")
+                out.writelines(canonical(env) + "\n" for env in envelopes)
+            paths.append(path)
+        events = 0
+        started = time.perf_counter()
+        for _, report in audit_files(paths, jobs):
+            if not report["ok"]:
+                raise AssertionError(f"a clean log fails its audit: {report['divergence']}")
+            events += report["events"]
+        elapsed = time.perf_counter() - started
+    return {"events_per_s": events / elapsed, "events": events, "games": len(games), "seconds": elapsed}
+
+
 def run(games: int = 10, rounds: int = 5, rulesets: list[str] | None = None) -> dict[str, Any]:
-    """``{ruleset: median round}`` and ``"all"``: every ruleset's logs in one round."""
+    """``{ruleset: median round}`` and ``"all"``: every ruleset's logs in one
+    round; ``"files"``: ``{jobs: rate}`` of ``referee audit`` over them all as files."""
     built = {name: logs(name, games) for name in rulesets or registry.names()}
     samples: dict[str, list[dict[str, float]]] = {name: [] for name in built}
     for _ in range(rounds):
@@ -66,6 +92,9 @@ def run(games: int = 10, rounds: int = 5, rulesets: list[str] | None = None) -> 
     seconds = sum(row["seconds"] for row in out.values())
     out["all"] = {"events_per_s": events / seconds, "events": events,
                   "games": sum(row["games"] for row in out.values()), "seconds": seconds}
+    every = [log for games_of in built.values() for log in games_of]
+    cores = os.cpu_count() or 1
+    out["files"] = {jobs: files_rate(every, jobs) for jobs in sorted({1, cores})}
     return out
 
 
@@ -73,9 +102,17 @@ def report(result: dict[str, Any]) -> None:
     print("Audit: finished logs re-verified by referee.audit.audit_log (chain, commitments, salts, the game "
           "re-decided), log events/s, median of 5 rounds")
     print(f"  {'ruleset':<13}{'games':>7}{'events':>9}{'events/s':>11}  target >= {TARGET}")
+    files = result.get("files", {})
     for name, row in result.items():
+        if name == "files":
+            continue
         met = "" if name != "all" else ("  met" if row["events_per_s"] >= TARGET else "  NOT MET")
         print(f"  {name:<13}{row['games']:>7}{row['events']:>9}{row['events_per_s']:>11.0f}{met}")
+    for jobs, row in files.items():
+        met = "  met" if row["events_per_s"] >= TARGET else "  NOT MET"
+        label = f"files, {jobs} proc"
+        print(f"  {label:<13}{row['games']:>7}{row['events']:>9}{row['events_per_s']:>11.0f}{met}"
+              f"   (`referee audit LOG... --jobs {jobs}`: read, parsed and audited, one round)")
 
 
 if __name__ == "__main__":

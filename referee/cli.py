@@ -157,12 +157,40 @@ def cmd_contract(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    """Verify an exported log offline (no Redis, no server); exit 0 only if it all holds."""
-    from referee.audit import audit_lines
-    with _open_log(args.log) as lines:
-        report = audit_lines(lines)
-    print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else format_audit(report))
-    return 0 if report["ok"] else 1
+    """Verify exported logs offline (no Redis, no server); exit 0 only if every one holds."""
+    if args.jobs is not None and args.jobs < 1:
+        print("referee audit: --jobs is a number of processes, 1 or more", file=sys.stderr)
+        return 2
+    if len(args.log) == 1:
+        from referee.audit import audit_lines
+        with _open_log(args.log[0]) as lines:
+            report = audit_lines(lines)
+        print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else format_audit(report))
+        return 0 if report["ok"] else 1
+    if "-" in args.log:
+        print("referee audit: standard input (-) is for a single log", file=sys.stderr)
+        return 2
+    import time
+    from referee.audit.batch import audit_files
+    started = time.perf_counter()
+    clean = events = 0
+    reports = []
+    for path, report in audit_files(args.log, args.jobs):
+        clean += report["ok"]
+        events += report["events"]
+        if args.json:
+            reports.append({"log": path, **report})
+        elif report["ok"]:
+            print(f"ok    {path}: {report['events']} events")
+        else:
+            d = report["divergence"]
+            print(f"FAIL  {path}: at seq {d['seq']} ({d['check']}): {report['checks'][-1]['detail']}")
+    took = time.perf_counter() - started
+    if args.json:
+        print(json.dumps(reports, indent=2, ensure_ascii=False))
+    else:
+        print(f"audit: {clean}/{len(args.log)} logs clean, {events} events in {took:.1f} s")
+    return 0 if clean == len(args.log) else 1
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -322,8 +350,10 @@ def main(argv: list[str] | None = None) -> int:
     hook.add_argument("--secret", required=True, help="the secret POST /v1/bots returned")
     hook.add_argument("--policy", choices=["random", "heuristic"], default="heuristic")
     hook.set_defaults(func=cmd_webhook_bot)
-    aud = sub.add_parser("audit", help="verify an exported log (NDJSON) offline: no Redis, no server")
-    aud.add_argument("log", help="the log file (GET /v1/games/{id}/log), or - for standard input")
+    aud = sub.add_parser("audit", help="verify exported logs (NDJSON) offline: no Redis, no server")
+    aud.add_argument("log", nargs="+", help="log files (GET /v1/games/{id}/log), or - for one on standard input")
+    aud.add_argument("--jobs", type=int, default=None,
+                     help="processes auditing several logs at once (default: one per core)")
     aud.add_argument("--json", action="store_true", help="print the report as JSON")
     aud.set_defaults(func=cmd_audit)
     rep = sub.add_parser("replay", help="print what a seat saw at a version of an exported log")

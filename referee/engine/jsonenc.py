@@ -57,9 +57,11 @@ _std_compact = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encod
 #: ``1e+16``, ``1e-7``), after the character that opens a value
 _FLOAT_TOKEN = re.compile(rb"[\[:,]-?[0-9]+[.e]")
 _NUMBER_START = frozenset(b"-0123456789")
-#: a run of digits long enough to be an integer orjson does not parse as one
-_LONG_DIGITS = re.compile(r"[0-9]{19}")
-_LONG_DIGITS_B = re.compile(rb"[0-9]{19}")
+#: a run of digits long enough to be an integer orjson does not parse as one, found
+#: as a run of "0" in the text's bytes with every ASCII digit made "0" and every
+#: other byte a space (``bytes.translate``: a tenth of the time of a regex search)
+_DIGITS_TO_ZERO = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_LONG_RUN = b"0" * 19
 
 
 _JSONEncodeError = orjson.JSONEncodeError
@@ -126,8 +128,8 @@ def dumps(obj: Any, _dumps: Any = orjson.dumps, _option: int = _AS_IS) -> bytes:
 def loads(text: str | bytes | bytearray) -> Any:
     """``json.loads(text)``: the same values (integers of any size, ``NaN``,
     lone surrogates included) and the same refusals (a ``ValueError``)."""
-    long_digits = _LONG_DIGITS.search(text) if isinstance(text, str) else _LONG_DIGITS_B.search(text)
-    if long_digits is None:
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
+    if _LONG_RUN not in raw.translate(_DIGITS_TO_ZERO):
         try:
             return orjson.loads(text)
         except orjson.JSONDecodeError:

@@ -216,3 +216,33 @@ def test_dropped_duplicated_swapped_events_and_another_seed_are_caught(
     assert (found["check"], found["seq"], found["field"]) == ("seed_commitment", n, "data.seed")
     assert sha256_hex(other) != head["header"]["seed_commitment"]
     assert commitment(forged[0]["salt"], forged[0]["data"]) == forged[0]["commit"]
+
+
+def test_many_logs_are_audited_in_several_processes_and_each_failure_is_named(
+        client: Any, clock: Any, service: Any, tmp_path: Path) -> None:
+    paths = []
+    for n, (ruleset, players, seed) in enumerate(GAMES[:3]):
+        path = tmp_path / f"game-{n}.ndjson"
+        path.write_text(_finished_log(client, clock, service, ruleset, players, seed))
+        paths.append(str(path))
+    lines = Path(paths[1]).read_text().splitlines()
+    edited = json.loads(lines[5])
+    edited["actor"] = 3 if edited["actor"] != 3 else 2
+    lines[5] = canonical(edited)
+    Path(paths[1]).write_text("\n".join(lines) + "\n")
+    missing = str(tmp_path / "no-such.ndjson")
+
+    done = _offline("audit", *paths, missing, "--jobs", "2")
+    assert done.returncode == 1, done.stdout + done.stderr
+    out = done.stdout.splitlines()
+    assert out[0].startswith(f"ok    {paths[0]}: ") and out[2].startswith(f"ok    {paths[2]}: ")
+    assert out[1].startswith(f"FAIL  {paths[1]}: at seq 5 (hash_chain)")
+    assert out[3].startswith(f"FAIL  {missing}: at seq 0 (format): the log cannot be read")
+    assert out[4].startswith("audit: 2/4 logs clean")
+    reports = json.loads(_offline("audit", *paths, "--json", "--jobs", "2").stdout)
+    assert [r["log"] for r in reports] == paths and [r["ok"] for r in reports] == [True, False, True]
+    # one process or two: the same reports
+    assert json.loads(_offline("audit", *paths, "--json", "--jobs", "1").stdout) == reports
+    assert _offline("audit", paths[0], paths[2]).returncode == 0
+    assert _offline("audit", paths[0], "--jobs", "0").returncode == 2
+    assert _offline("audit", "-", paths[0]).returncode == 2

@@ -168,10 +168,14 @@ def test_str_and_int_subclasses_and_types_json_refuses() -> None:
     "123456789012345678901234567890", "-9223372036854775809", "18446744073709551616", "[1,2,99999999999999999999]",
     "1e400", "-1e400", "NaN", "[Infinity,-Infinity]", '"\\ud800"', '{"a":1,"a":2}', "-0", "1E5", " [1.5] ",
     "9007199254740993", "0.1", "1.7976931348623157e308", "5e-324", '"\\u00e9\\n"',
+    # the run of 19 digits is found in the bytes, past non-ASCII text and escapes
+    '{"é":123456789012345678901234}', '["\u2603",-99999999999999999999]', '["\\ud83d",10000000000000000000]',
+    "999999999999999999", "-999999999999999999", '"1234567890123456789012"', "[12345678901234567890]",
 ])
 def test_loads_as_the_stdlib(text: str) -> None:
     assert std_canonical(jsonenc.loads(text)) == std_canonical(json.loads(text))
     assert std_canonical(jsonenc.loads(text.encode())) == std_canonical(json.loads(text.encode()))
+    assert std_canonical(jsonenc.loads(bytearray(text.encode()))) == std_canonical(json.loads(text.encode()))
 
 
 @pytest.mark.parametrize("text", ["", "[1,", "{'a':1}", "nul", "[1]x", '"\x01"', "\ufeff[1]"])

@@ -1,0 +1,45 @@
+"""Many exported logs audited at once, in several processes (``referee audit
+LOG LOG … --jobs N``): a tournament's logs, a day's games.
+
+Each log is still audited whole and alone by ``audit_lines`` — one game's
+chain and re-decision are sequential — but different logs share nothing, so
+a pool of processes audits as many at a time as it has workers. Each worker
+reads its file itself, so only the report crosses between processes."""
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+from typing import Iterator, Sequence
+
+from referee.audit import audit_lines
+from referee.engine import LOG_FORMAT
+from referee.engine.protocol import Json
+
+
+def audit_file(path: str) -> Json:
+    """The audit of one NDJSON log file (a file that cannot be read is a failed audit, not a crash)."""
+    try:
+        with open(path, encoding="utf-8") as lines:
+            return audit_lines(lines)
+    except (OSError, UnicodeDecodeError) as err:
+        detail = f"the log cannot be read: {err}"
+        return {"ok": False, "format": LOG_FORMAT, "events": 0, "result": None, "checks": [{"name": "format", "ok": False, "detail": detail}],
+                "divergence": {"check": "format", "seq": 0, "field": "log", "expected": "a readable UTF-8 file",
+                               "found": type(err).__name__}}
+
+
+def default_jobs(logs: int) -> int:
+    """One process per core, never more than there are logs."""
+    return max(1, min(logs, os.cpu_count() or 1))
+
+
+def audit_files(paths: Sequence[str], jobs: int | None = None) -> Iterator[tuple[str, Json]]:
+    """``(path, report)`` for every log, in the order given, audited in
+    ``jobs`` processes (default: one per core; 1: in this process)."""
+    jobs = default_jobs(len(paths)) if jobs is None else max(1, jobs)
+    if jobs == 1 or len(paths) <= 1:
+        for path in paths:
+            yield path, audit_file(path)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from zip(paths, pool.map(audit_file, paths, chunksize=1))
