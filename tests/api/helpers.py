@@ -2,9 +2,32 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+import re
+from typing import Any, Callable
 
 from flask.testing import FlaskClient
+
+#: a command's name in what redis-py sends (RESP: ``*<n>\r\n$<len>\r\n<NAME>\r\n``)
+_COMMAND = re.compile(rb"(?:^|\r\n)\*\d+\r\n\$\d+\r\n([A-Za-z]+)\r\n")
+
+
+def redis_sent(monkeypatch: Any, call: Callable[[], Any]) -> list[list[bytes]]:
+    """What ``call`` sends to Redis: one list of command names per round
+    trip (a command, or a pipeline of several), counted at the connection."""
+    from redis.connection import Connection
+    sent: list[list[bytes]] = []
+    original = Connection.send_packed_command
+
+    def counting(self: Any, command: Any, check_health: bool = True) -> None:
+        packed = b"".join(command) if isinstance(command, list) else command
+        sent.append(_COMMAND.findall(packed))
+        original(self, command, check_health)
+    monkeypatch.setattr(Connection, "send_packed_command", counting)
+    try:
+        call()
+    finally:
+        monkeypatch.setattr(Connection, "send_packed_command", original)
+    return sent
 
 
 def auth(token: str) -> dict[str, str]:

@@ -8,7 +8,6 @@ the view read Redis again; a failed-authentication block reaches every
 process; the limiter's leases never let a caller past its limit."""
 from __future__ import annotations
 
-import re
 from typing import Any, Callable
 
 import pytest
@@ -16,12 +15,8 @@ from flask import Flask
 
 from referee.app import create_app
 from referee.store.pushed import CHANNEL, EXPIRY_MARGIN_S, MAX_DRAIN, RETRY_S, Pushed
-from tests.api.helpers import auth, create, move, view
+from tests.api.helpers import auth, create, move, redis_sent, view
 from tests.conftest import ContractClient
-
-
-#: a command's name in what redis-py sends (RESP: ``*<n>\r\n$<len>\r\n<NAME>\r\n``)
-COMMAND = re.compile(rb"(?:^|\r\n)\*\d+\r\n\$\d+\r\n([A-Za-z]+)\r\n")
 
 
 class Clock:
@@ -45,20 +40,7 @@ def process(redis_client: Any, clock: Clock | None = None, **config: Any) -> Fla
 
 def sent(monkeypatch: pytest.MonkeyPatch, call: Callable[[], Any]) -> list[bytes]:
     """The Redis commands ``call`` sends (their names), in order."""
-    from redis.connection import Connection
-    names: list[bytes] = []
-    original = Connection.send_packed_command
-
-    def counting(self: Any, command: Any, check_health: bool = True) -> None:
-        packed = b"".join(command) if isinstance(command, list) else command
-        names.extend(COMMAND.findall(packed))
-        original(self, command, check_health)
-    monkeypatch.setattr(Connection, "send_packed_command", counting)
-    try:
-        call()
-    finally:
-        monkeypatch.setattr(Connection, "send_packed_command", original)
-    return names
+    return [name for trip in redis_sent(monkeypatch, call) for name in trip]
 
 
 def played(client: Any, game: dict[str, Any]) -> Any:

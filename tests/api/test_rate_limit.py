@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 
 from referee.app import create_app
-from tests.api.helpers import auth, create, move, view
+from tests.api.helpers import auth, create, move, redis_sent, view
 from tests.conftest import ContractClient
 
 
@@ -234,19 +234,7 @@ def test_access_logs_never_print_a_token_from_the_query_string() -> None:
 
 # -- issue 10: the limiter's round trip also reads a view's head --------------------
 def _round_trips(monkeypatch: Any, call: Any) -> int:
-    from redis.connection import Connection
-    sent: list[int] = []
-    original = Connection.send_packed_command
-
-    def counting(self: Any, command: Any, check_health: bool = True) -> None:
-        sent.append(1)
-        original(self, command, check_health)
-    monkeypatch.setattr(Connection, "send_packed_command", counting)
-    try:
-        call()
-    finally:
-        monkeypatch.setattr(Connection, "send_packed_command", original)
-    return len(sent)
+    return len(redis_sent(monkeypatch, call))
 
 
 def test_a_seat_view_is_one_redis_round_trip_and_a_move_two_without_pushed_heads(redis_client: Any,
