@@ -2,9 +2,10 @@
 builds a new one per event and never mutates its input."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
+from referee.engine.frozen import copier
 from referee.games.dice.rules import (
     DYNAMITE, GATLING, DOUBLE_GATLING, BEER, DOUBLE_BEER, REGULAR_ARROWS, SHOT_KINDS, kind_of,
 )
@@ -63,7 +64,8 @@ class State:
     reason: str = ""
 
     def replace(self, **changes: Any) -> "State":
-        return replace(self, **changes)
+        out: State = _but(self, **changes)
+        return out
 
     @property
     def three(self) -> bool:
@@ -111,3 +113,7 @@ class State:
     def holders(self) -> list[int]:
         """Living players holding a regular arrow (D40, D54)."""
         return [s for s in range(self.players) if self.alive[s] and self.arrows[s] > 0]
+
+
+#: ``State.replace``: ``dataclasses.replace``, several times faster (a fold makes one per event)
+_but = copier(State)
