@@ -18,7 +18,7 @@ from hashlib import sha256
 
 from referee.engine.jsonenc import loads
 from referee.engine import (LOG_FORMAT, bot_seed, canonical_bytes, event_salt, event_salts, header_hash,
-                            sha256_hex)
+                            link_bytes, sha256_hex)
 from referee.engine.platform import MOVE, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED
 from referee.engine import record
 from referee.games import registry
@@ -136,9 +136,8 @@ def _check_chain(header: Json, recorded_hash: Any, envelopes: Sequence[Any], ope
         else:
             data, opens = b"", False
         # link_hash(env), inline: sha256_hex(prev + canonical(link))
-        linked = sha256(str(chained).encode() + canonical_bytes(
-            {"seq": seq, "type": env["type"], "actor": env["actor"], "at": env["at"], "commit": commit,
-             "prev": chained})).hexdigest()
+        linked = sha256(str(chained).encode() + link_bytes(seq, env["type"], env["actor"], env["at"], commit,
+                                                           chained)).hexdigest()
         if linked != env["hash"]:
             after = envelopes[pos] if pos < len(envelopes) else None
             if opens and (after is None or (isinstance(after, dict) and after.get("prev") == linked)):
