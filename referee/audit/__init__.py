@@ -45,6 +45,12 @@ class Diverged(Exception):
         return {"check": self.check, "seq": self.seq, "field": self.field, "expected": self.expected,
                 "found": self.found}
 
+    def report(self, passed: list[Json], events: int) -> Json:
+        """The failed audit's report: the checks ``passed`` before it, then this one failing."""
+        return {"ok": False, "format": LOG_FORMAT, "events": events, "result": None,
+                "checks": [*passed, {"name": self.check, "ok": False, "detail": self.detail}],
+                "divergence": self.to_json()}
+
 
 def _ok(name: str, detail: str) -> Json:
     return {"name": name, "ok": True, "detail": detail}
@@ -305,14 +311,10 @@ def audit_log(header: Any, recorded_hash: Any, envelopes: Sequence[Any]) -> Json
         checks.extend(_redecide(rs, header, seed, envelopes, opened))
         result = envelopes[-1]["data"].get("result")
     except Diverged as d:
-        checks.append({"name": d.check, "ok": False, "detail": d.detail})
-        return {"ok": False, "format": LOG_FORMAT, "events": len(envelopes), "result": None, "checks": checks,
-                "divergence": d.to_json()}
+        return d.report(checks, len(envelopes))
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:  # a forged log of a bad shape
-        checks.append({"name": "replay", "ok": False, "detail": f"the log is malformed: {err!r}"})
-        return {"ok": False, "format": LOG_FORMAT, "events": len(envelopes), "result": None, "checks": checks,
-                "divergence": {"check": "replay", "seq": 0, "field": "log", "expected": "a well-formed log",
-                               "found": repr(err)}}
+        return Diverged("replay", 0, "log", "a well-formed log", repr(err),
+                        f"the log is malformed: {err!r}").report(checks, len(envelopes))
     return {"ok": True, "format": LOG_FORMAT, "events": len(envelopes), "result": result, "checks": checks,
             "divergence": None}
 
@@ -348,8 +350,7 @@ def audit_lines(lines: Iterable[str]) -> Json:
     try:
         header, recorded, envelopes = parse_log(lines)
     except Diverged as d:
-        return {"ok": False, "format": LOG_FORMAT, "events": 0, "result": None,
-                "checks": [{"name": d.check, "ok": False, "detail": d.detail}], "divergence": d.to_json()}
+        return d.report([], 0)
     return audit_log(header, recorded, envelopes)
 
 

@@ -11,8 +11,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import Iterator, Sequence
 
-from referee.audit import audit_lines
-from referee.engine import LOG_FORMAT
+from referee.audit import Diverged, audit_lines
 from referee.engine.protocol import Json
 
 
@@ -22,10 +21,8 @@ def audit_file(path: str) -> Json:
         with open(path, encoding="utf-8") as lines:
             return audit_lines(lines)
     except (OSError, UnicodeDecodeError) as err:
-        detail = f"the log cannot be read: {err}"
-        return {"ok": False, "format": LOG_FORMAT, "events": 0, "result": None, "checks": [{"name": "format", "ok": False, "detail": detail}],
-                "divergence": {"check": "format", "seq": 0, "field": "log", "expected": "a readable UTF-8 file",
-                               "found": type(err).__name__}}
+        return Diverged("format", 0, "log", "a readable UTF-8 file", type(err).__name__,
+                        f"the log cannot be read: {err}").report([], 0)
 
 
 def default_jobs(logs: int) -> int:

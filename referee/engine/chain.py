@@ -22,11 +22,7 @@ import hashlib
 import hmac
 from typing import Any, Callable, Mapping, Sequence
 
-import orjson
-
-from referee.engine.jsonenc import canonical, canonical_bytes
-
-_sorted_json, _SORTED, _EncodeError = orjson.dumps, orjson.OPT_SORT_KEYS, orjson.JSONEncodeError
+from referee.engine.jsonenc import canonical, canonical_bytes, canonical_bytes_floatless
 
 #: the log format this referee writes and the verifier reads (the header's ``log_format``)
 LOG_FORMAT = 2
@@ -35,8 +31,8 @@ LINK_FIELDS = ("seq", "type", "actor", "at", "commit", "prev")
 
 
 __all__ = ["LINK_FIELDS", "LOG_FORMAT", "bot_seed", "canonical", "canonical_bytes", "commitment", "envelope",
-           "event_salt", "event_salts", "header_hash", "keyed_hmac_sha256", "link_bytes", "link_hash", "secret_salt", "sha256_hex",
-           "verify_received"]
+           "event_salt", "event_salts", "header_hash", "keyed_hmac_sha256", "link_bytes", "link_hash", "secret_salt",
+           "sha256_hex", "verify_received"]
 
 
 def sha256_hex(text: str | bytes) -> str:
@@ -105,18 +101,14 @@ def header_hash(header: Mapping[str, Any]) -> str:
 def link_bytes(seq: Any, type_: Any, actor: Any, at: Any, commit: Any, prev: Any) -> bytes:
     """``canonical_bytes`` of an event's link ``{seq, type, actor, at, commit,
     prev}``. Where every field has the shape the referee writes (integers,
-    ``None``, strings) no float can be in it, so orjson's sorted output is
-    the canonical form as it is and ``canonical_bytes``'s float and ``null``
-    checks are skipped (a ``null`` actor cost a decode and a comparison); any
-    other value goes through ``canonical_bytes`` itself. A property test
-    holds the two to the same bytes; the audit hashes one link per event."""
+    ``None``, strings) no float can be in it, so ``canonical_bytes``'s float
+    and ``null`` checks are skipped (a ``null`` actor cost a decode and a
+    comparison). A property test holds it to the standard library's bytes;
+    the audit hashes one link per event."""
     link = {"seq": seq, "type": type_, "actor": actor, "at": at, "commit": commit, "prev": prev}
     if type(seq) is int and type(at) is int and (actor is None or type(actor) is int) \
             and type(type_) is str and type(commit) is str and type(prev) is str:
-        try:
-            return _sorted_json(link, None, _SORTED)
-        except _EncodeError:  # an integer past 64 bits, a lone surrogate: as canonical_bytes does
-            pass
+        return canonical_bytes_floatless(link)
     return canonical_bytes(link)
 
 

@@ -62,8 +62,7 @@ class Pushed:
         self.connection_class = client.connection_pool.connection_class
         self.size, self.clock = size, clock
         self._lock = threading.Lock()
-        self._conn: Any = None
-        self._ready = False  # SUBSCRIBE confirmed on this connection
+        self._conn: Any = None  # a subscription Redis confirmed, or None
         self._retry_at = 0.0
         self.epoch = 0  # bumped whenever anything learnt is forgotten
         self._heads: OrderedDict[str, tuple[Head, float]] = OrderedDict()  # head, trusted until
@@ -91,7 +90,7 @@ class Pushed:
         except (redis.RedisError, OSError, ValueError):
             self._forget()
             return None
-        return self.epoch if self._ready else None
+        return self.epoch
 
     def _subscribe(self) -> bool:
         now = self.clock()
@@ -109,14 +108,14 @@ class Pushed:
         if not confirmed:
             conn.disconnect()
             return False
-        self._conn, self._ready = conn, True
+        self._conn = conn
         return True
 
     def _forget(self) -> None:
         """The subscription broke (or was closed): what it taught is forgotten."""
         if self._conn is not None:
             self._conn.disconnect()
-        self._conn, self._ready = None, False
+        self._conn = None
         self.epoch += 1
         self._heads.clear()
         self._blocked.clear()
@@ -133,18 +132,22 @@ class Pushed:
         data: bytes = reply[2]
         if data[:2] == b"h ":
             game_id, version, last_hash, rng, status, last_at, ttl_ms = data[2:].decode().rsplit(" ", 6)
-            known = self._heads.get(game_id)
-            if known is None or int(version) > known[0][0]:
-                self._heads[game_id] = ((int(version), last_hash, int(rng), status, int(last_at)),
-                                        self._until(int(ttl_ms), self.clock()))
-                self._heads.move_to_end(game_id)
-                self._trim(self._heads)
+            self._keep_head(game_id, (int(version), last_hash, int(rng), status, int(last_at)),
+                            self._until(int(ttl_ms), self.clock()))
         elif data[:2] == b"b ":
             who, wait_ms = data[2:].decode().rsplit(" ", 1)
             self._clean.pop(who, None)
             self._blocked[who] = self.clock() + int(wait_ms) / 1000
             self._blocked.move_to_end(who)
             self._trim(self._blocked)
+
+    def _keep_head(self, game_id: str, head: Head, until: float) -> None:
+        """``head`` of ``game_id``, trusted until ``until``, unless a later one is known."""
+        known = self._heads.get(game_id)
+        if known is None or head[0] > known[0][0]:
+            self._heads[game_id] = (head, until)
+        self._heads.move_to_end(game_id)
+        self._trim(self._heads)
 
     def _trim(self, table: OrderedDict[str, Any]) -> None:
         if len(table) > self.size:
@@ -180,13 +183,8 @@ class Pushed:
         if epoch is None:
             return
         with self._lock:
-            if epoch != self.epoch:
-                return
-            known = self._heads.get(game_id)
-            if known is None or head[0] > known[0][0]:
-                self._heads[game_id] = (head, self._until(ttl_ms, asked_at))
-            self._heads.move_to_end(game_id)
-            self._trim(self._heads)
+            if epoch == self.epoch:
+                self._keep_head(game_id, head, self._until(ttl_ms, asked_at))
 
     # -- failed authentication ------------------------------------------------------
     def blocked_for(self, who: str, epoch: int | None) -> float | None:

@@ -101,9 +101,8 @@ class EventStore:
     @staticmethod
     def queue_head_ttl(pipe: Any, game_id: str) -> None:
         """``queue_head`` and the PTTL of the game's keys (two replies)."""
-        _, meta_key, _ = _keys(game_id)
-        pipe.hmget(meta_key, *HEAD_FIELDS)
-        pipe.pttl(meta_key)
+        EventStore.queue_head(pipe, game_id)
+        pipe.pttl(_keys(game_id)[1])
 
     def head_ttl(self, game_id: str) -> tuple[Head | None, int]:
         """The head and its keys' PTTL (ms; -1: none) in one round trip."""

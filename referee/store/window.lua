@@ -9,9 +9,10 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local P = 4
 local function live(key, index, window)
-  -- whether the hit at `index` (0: newest) is still inside its window
+  -- the time of the hit at `index` (0: newest) if it is still inside its window, else nil
   local at = tonumber(redis.call('LINDEX', key, index))
-  return at ~= nil and at > now - window
+  if at ~= nil and at > now - window then return at end
+  return nil
 end
 local grant = tonumber(ARGV[2])
 if ARGV[1] ~= 'hit' then grant = 1 end
@@ -29,10 +30,8 @@ if grant == 0 then
   for i, key in ipairs(KEYS) do
     local amount = tonumber(ARGV[P + 2 * i - 1])
     local window = tonumber(ARGV[P + 2 * i])
-    if live(key, amount - 1, window) then
-      local oldest = tonumber(redis.call('LINDEX', key, amount - 1))
-      if oldest + window > reset then reset = oldest + window end
-    end
+    local oldest = live(key, amount - 1, window)
+    if oldest and oldest + window > reset then reset = oldest + window end
   end
   return {0, reset, now}
 end
@@ -44,10 +43,8 @@ if ARGV[1] == 'hit' then
     for _ = 1, grant do redis.call('LPUSH', key, now) end
     redis.call('LTRIM', key, 0, amount - 1)
     redis.call('PEXPIRE', key, window)
-    if ARGV[3] ~= '' and live(key, amount - 1, window) then
-      local until_ms = tonumber(redis.call('LINDEX', key, amount - 1)) + window
-      if until_ms > full then full = until_ms end
-    end
+    local oldest = ARGV[3] ~= '' and live(key, amount - 1, window)
+    if oldest and oldest + window > full then full = oldest + window end
   end
   if full > 0 then
     redis.call('PUBLISH', ARGV[3], 'b ' .. ARGV[4] .. ' ' .. (full - now))
