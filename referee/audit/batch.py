@@ -18,8 +18,10 @@ from referee.engine.protocol import Json
 def audit_file(path: str) -> Json:
     """The audit of one NDJSON log file (a file that cannot be read is a failed audit, not a crash)."""
     try:
-        with open(path, encoding="utf-8") as lines:
-            return audit_lines(lines)
+        with open(path, "rb") as log:
+            raw = log.read()
+        raw.decode("utf-8")  # a file that is not UTF-8 cannot be read, as a text file opened so
+        return audit_lines(raw)
     except (OSError, UnicodeDecodeError) as err:
         return Diverged("format", 0, "log", "a readable UTF-8 file", type(err).__name__,
                         f"the log cannot be read: {err}").report([], 0)
@@ -32,11 +34,22 @@ def default_jobs(logs: int) -> int:
 
 def audit_files(paths: Sequence[str], jobs: int | None = None) -> Iterator[tuple[str, Json]]:
     """``(path, report)`` for every log, in the order given, audited in
-    ``jobs`` processes (default: one per core; 1: in this process)."""
+    ``jobs`` processes (default: one per core; 1: in this process), the
+    largest files started first."""
     jobs = default_jobs(len(paths)) if jobs is None else max(1, jobs)
     if jobs == 1 or len(paths) <= 1:
         for path in paths:
             yield path, audit_file(path)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from zip(paths, pool.map(audit_file, paths, chunksize=1))
+        # the longest logs first (by size): the pool then ends with short ones, its workers finishing together
+        futures = {path: pool.submit(audit_file, path) for path in sorted(set(paths), key=_size, reverse=True)}
+        for path in paths:
+            yield path, futures[path].result()
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:  # unreadable: its audit says so, at once
+        return 0

@@ -246,3 +246,32 @@ def test_many_logs_are_audited_in_several_processes_and_each_failure_is_named(
     assert _offline("audit", paths[0], paths[2]).returncode == 0
     assert _offline("audit", paths[0], "--jobs", "0").returncode == 2
     assert _offline("audit", "-", paths[0]).returncode == 2
+
+
+@pytest.mark.parametrize("ruleset,players,seed", GAMES[:2])
+def test_a_log_read_as_a_file_is_audited_as_its_lines(
+        client: Any, clock: Any, service: Any, tmp_path: Path, ruleset: str, players: int, seed: str) -> None:
+    """``referee audit`` over several files reads each whole, as bytes (every line parsed at once where
+    orjson alone reads it as ``json.loads`` does): the same report as line by line, for a clean log and
+    for each way a line can be odd."""
+    from referee.audit import audit_lines
+    from referee.audit.batch import audit_file
+    text = _finished_log(client, clock, service, ruleset, players, seed)
+    lines = text.splitlines()
+    event = json.loads(lines[3])
+    variants = {
+        "clean": text,
+        "crlf": "\r\n".join(lines) + "\r\n",
+        "blank lines, one a Unicode space": "\n".join([*lines[:2], "", "\u00a0", *lines[2:]]) + "\n",
+        "not JSON": "\n".join([*lines[:4], lines[4][:-1], *lines[5:]]) + "\n",
+        "a BOM": "\ufeff" + text,
+        "a number past 64 bits": "\n".join([*lines[:3], canonical({**event, "at": 2**70}), *lines[4:]]) + "\n",
+        "NaN": "\n".join([*lines[:3], lines[3].replace('"at":', '"at":NaN,"x":', 1), *lines[4:]]) + "\n",
+    }
+    for name, variant in variants.items():
+        path = tmp_path / "log.ndjson"
+        path.write_bytes(variant.encode())
+        assert audit_file(str(path)) == audit_lines(variant.splitlines()), name
+    assert audit_file(str(path))["ok"] is False and audit_lines(text.splitlines())["ok"] is True
+    path.write_bytes(text.encode()[:-40] + b"\xff\n")
+    assert audit_file(str(path))["checks"][-1]["detail"].startswith("the log cannot be read")

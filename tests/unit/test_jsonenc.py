@@ -171,6 +171,9 @@ def test_str_and_int_subclasses_and_types_json_refuses() -> None:
     # the run of 19 digits is found in the bytes, past non-ASCII text and escapes
     '{"é":123456789012345678901234}', '["\u2603",-99999999999999999999]', '["\\ud83d",10000000000000000000]',
     "999999999999999999", "-999999999999999999", '"1234567890123456789012"', "[12345678901234567890]",
+    # a long number after JSON's whitespace, or first; long digit runs inside strings (hex) are no number
+    "[1, 12345678901234567890]", '{"a" :\n\t-12345678901234567890}', "\r\n 18446744073709551616",
+    '["f505582ff3631f776e1796fda05905172432530135173a29", 3]', '{"k":"x,12345678901234567890"}',
 ])
 def test_loads_as_the_stdlib(text: str) -> None:
     assert std_canonical(jsonenc.loads(text)) == std_canonical(json.loads(text))
@@ -184,6 +187,34 @@ def test_loads_refuses_what_the_stdlib_refuses(text: str) -> None:
         json.loads(text)
     with pytest.raises(ValueError):
         jsonenc.loads(text)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(json_values, max_size=6), st.sampled_from([b"\n", b"\r\n", b"\r"]))
+def test_loads_lines_reads_each_line_as_the_stdlib(values: list[Any], newline: bytes) -> None:
+    """A document's lines at once (the audit's files): where it answers, each
+    line's value as ``json.loads`` reads it; where it cannot be sure, ``None``."""
+    try:
+        lines = [std_compact(v).encode() for v in values]
+    except UnicodeEncodeError:  # a lone surrogate written as is has no UTF-8
+        return
+    document = newline.join(lines) + newline
+    expected = std_canonical([json.loads(line) for line in lines])
+    got = jsonenc.loads_lines(document)
+    if got is not None:
+        assert std_canonical(got) == expected
+    parse = jsonenc.loader_for(document)  # the line-by-line path the audit takes otherwise
+    assert std_canonical([parse(line) for line in document.splitlines() if line.strip()]) == expected
+
+
+@pytest.mark.parametrize("text", [b"12345678901234567890", b"[1,\t-12345678901234567890]\n", b'{"a":\t1e400}',
+                                  b"NaN", b'"\\ud800"', b"[1]\n\n[ 2]\r\n3\r"])
+def test_loads_lines_leaves_what_orjson_cannot_read_exactly(text: bytes) -> None:
+    got = jsonenc.loads_lines(text)
+    expected = [json.loads(line) for line in text.splitlines() if line.strip()]
+    assert got is None or std_canonical(got) == std_canonical(expected)
+    if b"1234567890123456789" in text or b"NaN" in text or b"ud800" in text:
+        assert got is None
 
 
 @settings(max_examples=800, deadline=None)
