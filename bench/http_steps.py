@@ -36,7 +36,7 @@ STEPS: dict[str, list[tuple[str, str, str]]] = {
         ("move schema checked (jsonschema)", "referee/engine/base.py", "check_move"),
         ("rules decide and fold", "referee/engine/base.py", "decide_and_fold"),
         ("platform events (record.move: seals opened, result)", "referee/engine/record.py", "move"),
-        ("envelopes hashed (salts, commitments, chain)", "referee/service.py", "_envelopes"),
+        ("envelopes hashed (salts, commitments, chain)", "referee/engine/record.py", "chained"),
         ("append script (one EVALSHA: version check, events, head, idempotency)",
          "referee/store/redis_store.py", "append"),
         ("events announced to waiters and bots (_notify)", "referee/service.py", "_notify"),
