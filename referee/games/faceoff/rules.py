@@ -101,9 +101,11 @@ class Ctx:
         self.events.append(ev)
         before = self.state
         self.state = after = evolve(before, ev)
+        if after.chars is before.chars:  # no character changed: no hand was emptied
+            return
         alive = type_ != "cards_inherited" and not (type_ == "card_discarded" and data["reason"] == "eliminated")
         for i, ch in enumerate(after.chars):
-            if cardrules.suzy_draws(before.chars[i], ch, alive):
+            if ch is not before.chars[i] and cardrules.suzy_draws(before.chars[i], ch, alive):
                 self.draw(i, 1, "suzy_lafayette")
 
     def flush(self) -> None:
