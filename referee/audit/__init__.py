@@ -17,7 +17,7 @@ from typing import Any, Iterable, Sequence
 from referee import bots
 from hashlib import sha256
 
-from referee.engine.jsonenc import loader_for, loads, loads_lines
+from referee.engine.jsonenc import loads, loads_lines
 from referee.engine import (LOG_FORMAT, bot_seed, canonical_bytes, event_salt, event_salts, header_hash,
                             keyed_hmac_sha256, link_bytes, sha256_hex)
 from referee.engine.platform import MOVE, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED
@@ -364,7 +364,9 @@ def parse_log(lines: Iterable[str] | bytes) -> tuple[Any, Any, list[Any]]:
     gc.disable()
     try:
         if isinstance(lines, bytes):  # every line at once, where orjson alone gives json.loads's values
-            parsed = loads_lines(lines) or _parse_lines(lines.splitlines(), loader_for(lines))
+            parsed, parse = loads_lines(lines)
+            if parsed is None:
+                parsed = _parse_lines(lines.splitlines(), parse)
         else:
             parsed = _parse_lines(lines, loads)  # json.loads's values and refusals, faster
     finally:

@@ -170,24 +170,19 @@ def _orjson_loads(raw: bytes, _loads: Any = orjson.loads, _error: Any = orjson.J
         return json.loads(raw.decode("utf-8", "surrogatepass"))  # as a line of a text file (a BOM refused)
 
 
-def loads_lines(raw: bytes) -> list[Any] | None:
-    """``[loads(line) for line in raw.splitlines() if line.strip()]`` for an
-    NDJSON document whose every line orjson parses to the value ``json.loads``
-    gives (no run of 19 digits anywhere, tested once over all of ``raw``, no
-    ``NaN``, no lone surrogate): a single comprehension, no call of Python
-    per line. ``None`` where any line needs more: the caller then reads line by
-    line with ``loader_for(raw)``, which also names a line that is not JSON."""
+def loads_lines(raw: bytes) -> tuple[list[Any] | None, Callable[[bytes], Any]]:
+    """``(values, loader)`` of an NDJSON document, with one test for a long
+    number over the whole of it rather than one per line. ``values``:
+    ``[loads(line) for line in raw.splitlines() if line.strip()]`` when
+    orjson alone reads every line to the value ``json.loads`` gives (no
+    number of 19 digits or more, no ``NaN``, no lone surrogate), parsed in one
+    comprehension with no call of Python per line; else ``None``, and the
+    caller reads line by line with ``loader`` (``loads`` for one line of
+    ``raw``), naming a line that is not JSON."""
     if _long_number(raw):
-        return None
+        return None, loads
     parse = orjson.loads
     try:
-        return [parse(line) for line in raw.splitlines() if line.strip()]
+        return [parse(line) for line in raw.splitlines() if line.strip()], _orjson_loads
     except orjson.JSONDecodeError:
-        return None
-
-
-def loader_for(raw: bytes) -> Callable[[bytes], Any]:
-    """``loads`` for the lines of ``raw`` (an NDJSON document), with the test
-    for a long run of digits made once over the whole of it rather than once
-    per line: where ``raw`` holds none, orjson parses each line straight."""
-    return loads if _long_number(raw) else _orjson_loads
+        return None, _orjson_loads

@@ -200,17 +200,17 @@ def test_loads_lines_reads_each_line_as_the_stdlib(values: list[Any], newline: b
         return
     document = newline.join(lines) + newline
     expected = std_canonical([json.loads(line) for line in lines])
-    got = jsonenc.loads_lines(document)
+    got, parse = jsonenc.loads_lines(document)
     if got is not None:
         assert std_canonical(got) == expected
-    parse = jsonenc.loader_for(document)  # the line-by-line path the audit takes otherwise
+    # parse: the line-by-line path the audit takes otherwise
     assert std_canonical([parse(line) for line in document.splitlines() if line.strip()]) == expected
 
 
 @pytest.mark.parametrize("text", [b"12345678901234567890", b"[1,\t-12345678901234567890]\n", b'{"a":\t1e400}',
                                   b"NaN", b'"\\ud800"', b"[1]\n\n[ 2]\r\n3\r"])
 def test_loads_lines_leaves_what_orjson_cannot_read_exactly(text: bytes) -> None:
-    got = jsonenc.loads_lines(text)
+    got, _ = jsonenc.loads_lines(text)
     expected = [json.loads(line) for line in text.splitlines() if line.strip()]
     assert got is None or std_canonical(got) == std_canonical(expected)
     if b"1234567890123456789" in text or b"NaN" in text or b"ud800" in text:
