@@ -57,25 +57,28 @@ def audit_rate(games: list[tuple[Any, Any, list[Any]]]) -> dict[str, float]:
     return {"events_per_s": events / elapsed, "events": events, "games": len(games), "seconds": elapsed}
 
 
-def files_rate(games: list[tuple[Any, Any, list[Any]]], jobs: int) -> dict[str, float]:
-    """Every log written as ``GET /log`` serves it, then read, parsed and
-    audited by ``referee audit`` in ``jobs`` processes: the timed part."""
-    with tempfile.TemporaryDirectory() as folder:
-        paths = []
-        for n, (header, hashed, envelopes) in enumerate(games):
-            path = os.path.join(folder, f"{n}.ndjson")
-            with open(path, "w", encoding="utf-8") as out:
-                out.write(canonical({"header": header, "hash": hashed}) + "\n")
-                out.writelines(canonical(env) + "\n" for env in envelopes)
-            paths.append(path)
-        events = 0
-        started = time.perf_counter()
-        for _, report in audit_files(paths, jobs):
-            if not report["ok"]:
-                raise AssertionError(f"a clean log fails its audit: {report['divergence']}")
-            events += report["events"]
-        elapsed = time.perf_counter() - started
-    return {"events_per_s": events / elapsed, "events": events, "games": len(games), "seconds": elapsed}
+def write_logs(games: list[tuple[Any, Any, list[Any]]], folder: str) -> list[str]:
+    """Every log written into ``folder`` as ``GET /log`` serves it; the paths."""
+    paths = []
+    for n, (header, hashed, envelopes) in enumerate(games):
+        path = os.path.join(folder, f"{n}.ndjson")
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(canonical({"header": header, "hash": hashed}) + "\n")
+            out.writelines(canonical(env) + "\n" for env in envelopes)
+        paths.append(path)
+    return paths
+
+
+def files_rate(paths: list[str], jobs: int) -> dict[str, float]:
+    """The logs at ``paths`` read, parsed and audited by ``referee audit`` in ``jobs`` processes: the timed part."""
+    events = 0
+    started = time.perf_counter()
+    for _, report in audit_files(paths, jobs):
+        if not report["ok"]:
+            raise AssertionError(f"a clean log fails its audit: {report['divergence']}")
+        events += report["events"]
+    elapsed = time.perf_counter() - started
+    return {"events_per_s": events / elapsed, "events": events, "games": len(paths), "seconds": elapsed}
 
 
 def run(games: int = 10, rounds: int = 5, rulesets: list[str] | None = None) -> dict[str, Any]:
@@ -97,9 +100,11 @@ def run(games: int = 10, rounds: int = 5, rulesets: list[str] | None = None) -> 
     every = [log for games_of in built.values() for log in games_of]
     cores = os.cpu_count() or 1
     files: dict[int, list[dict[str, float]]] = {jobs: [] for jobs in sorted({1, cores})}
-    for _ in range(FILE_ROUNDS):  # interleaved, as the rounds in memory
-        for jobs, rows in files.items():
-            rows.append(files_rate(every, jobs))
+    with tempfile.TemporaryDirectory() as folder:
+        paths = write_logs(every, folder)
+        for _ in range(FILE_ROUNDS):  # interleaved, as the rounds in memory
+            for jobs, rows in files.items():
+                rows.append(files_rate(paths, jobs))
     out["files"] = {jobs: sorted(rows, key=lambda row: row["events_per_s"])[len(rows) // 2]
                     for jobs, rows in files.items()}
     return out
