@@ -1,4 +1,4 @@
-"""Start a throwaway Redis and `referee serve` for a benchmark run."""
+"""Start a throwaway Redis and `referee serve` (and `referee worker`s) for a benchmark run."""
 from __future__ import annotations
 
 import contextlib
@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 import requests
 
@@ -52,3 +52,55 @@ def live_server(workers: int = 2, threads: int | None = 8, extra_args: Sequence[
             serve.wait(timeout=10)
         redis_proc.terminate()
         redis_proc.wait(timeout=10)
+
+
+def _stop(proc: subprocess.Popen[bytes], grace_s: float = 15) -> None:
+    """SIGTERM, wait ``grace_s``, then SIGKILL."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=grace_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def rq_workers(redis_url: str, count: int, extra_env: dict[str, str] | None = None,
+               ready_s: float = 30) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """``count`` `referee worker` processes on ``redis_url`` (``extra_env`` on
+    top of this process's), yielded once every one of them has registered
+    with RQ; on exit each gets SIGTERM and is killed if it has not exited
+    within 15 s."""
+    import redis
+    from rq import Worker
+
+    env = {**os.environ, "REDIS_URL": redis_url, **(extra_env or {})}
+    procs: list[subprocess.Popen[bytes]] = []
+    client = redis.Redis.from_url(redis_url)
+    try:
+        for _ in range(count):
+            procs.append(subprocess.Popen([REFEREE, "worker"], env=env, stderr=subprocess.DEVNULL))
+        end = time.monotonic() + ready_s
+        while Worker.count(connection=client) < count:
+            if time.monotonic() > end or any(p.poll() is not None for p in procs):
+                raise RuntimeError(f"{count} referee worker(s) did not start within {ready_s:.0f} s")
+            time.sleep(0.05)
+        yield procs
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            _stop(proc)
+        client.close()
+
+
+@contextlib.contextmanager
+def live_platform(workers: int, extra_env: dict[str, str] | None = None,
+                  **server: Any) -> Iterator[tuple[str, str]]:
+    """The whole platform: Redis, `referee serve` (``live_server(**server)``)
+    and ``workers`` `referee worker` processes, all with ``extra_env``.
+    Yields ``(api_url, redis_url)``; the workers stop first, then the API,
+    then Redis."""
+    with live_server(extra_env=extra_env, **server) as (url, redis_url):
+        with rq_workers(redis_url, workers, extra_env):
+            yield url, redis_url

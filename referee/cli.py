@@ -67,8 +67,10 @@ def _raise_open_files(wanted: int) -> None:
 def cmd_worker(args: argparse.Namespace) -> int:
     """A non-forking RQ worker on the referee queue, RQ's scheduler in a
     thread of it (never a child that could outlive it: workers/scheduler.py),
-    and a sweeper thread that re-enqueues turns a dead worker lost. SIGTERM
-    or SIGINT: the current job ends, then the scheduler releases its lock."""
+    a sweeper thread that re-enqueues turns a dead worker lost, and a pool of
+    threads calling webhook bots (``--webhook-threads``). SIGTERM or SIGINT:
+    the current job ends, the scheduler releases its lock, the webhook calls
+    in flight finish."""
     import threading
 
     import redis
@@ -81,8 +83,11 @@ def cmd_worker(args: argparse.Namespace) -> int:
         raise SystemExit(0)  # through the finally below; RQ installs its own handlers once it works
     signal.signal(signal.SIGTERM, stop_now)
     signal.signal(signal.SIGINT, stop_now)
+    from workers.jobs import serve_webhooks
+
     client = redis.Redis.from_url(_redis_url())
     scheduler = None
+    webhooks = serve_webhooks(args.webhook_threads)
     try:
         if not args.burst:
             threading.Thread(target=_sweeper, args=(client, args.stall_s), daemon=True).start()
@@ -97,6 +102,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             scheduler.stop()
+        if webhooks is not None:
+            webhooks.shutdown()
     return 0
 
 
@@ -320,6 +327,10 @@ def main(argv: list[str] | None = None) -> int:
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     worker.add_argument("--stall-s", type=float, default=float(os.environ.get("REFEREE_STALL_S", 10)),
                         help="re-enqueue a bot turn or deadline that has not moved for this long")
+    worker.add_argument("--webhook-threads", type=int,
+                        default=int(os.environ.get("REFEREE_WEBHOOK_THREADS", 16)),
+                        help="webhook bots called at once by this worker, each on a thread while the worker goes "
+                             "on with other turns (0: one call at a time, inside the job)")
     worker.set_defaults(func=cmd_worker)
     red = sub.add_parser("redis", help="run a real Redis server in the foreground")
     red.add_argument("--port", type=int, default=DEFAULT_REDIS_PORT)

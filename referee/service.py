@@ -35,6 +35,9 @@ WORKER_SCOPE = "worker"
 
 MAX_CONFLICT_RETRIES = 8
 
+#: who is told of a change instead of the scheduler (``submit_for_seat``)
+Notify = Callable[[Change], None]
+
 
 def wall_ms() -> int:
     return time.time_ns() // 1_000_000
@@ -315,14 +318,17 @@ class GameService:
         return self._submit(self.cached(game_id), None, move, expected_version, idempotency_key, scope=WORKER_SCOPE)
 
     def submit_for_seat(self, game_id: str, seat: Seat, move: Move | None, *, expected_version: int,
-                        idempotency_key: str, by: Json) -> bytes:
+                        idempotency_key: str, by: Json, notify: Notify | None = None) -> bytes:
         """A move a worker makes for a seat, through the same path as a
         client's; ``by`` says who chose it and is recorded with the move.
         ``move=None`` applies the seat's rule-defined default, drawn from the
         game's generator where the rules make it a random choice (recorded as
-        ``by.drawn_from``, so the audit re-derives it)."""
+        ``by.drawn_from``, so the audit re-derives it). ``notify``, when
+        given, is told of the change instead of the scheduler: a job that
+        plays the next bot turn itself (``workers.jobs``) schedules only what
+        it leaves to others."""
         return self._submit(self.cached(game_id), seat, move, expected_version, idempotency_key, by,
-                            scope=WORKER_SCOPE)
+                            scope=WORKER_SCOPE, notify=notify)
 
     def cached(self, game_id: str) -> Game:
         """The cached game, possibly stale (the append's version check catches
@@ -332,7 +338,8 @@ class GameService:
         return game if game is not None else self.load(game_id)
 
     def _submit(self, game: Game, seat: Seat | None, move: Move | None, expected_version: int | None,
-                idempotency_key: str | None, by: Json | None = None, *, scope: str) -> bytes:
+                idempotency_key: str | None, by: Json | None = None, *, scope: str,
+                notify: Notify | None = None) -> bytes:
         """Decide against the cached state and append with its version as the
         expectation; if another process moved the game on, reload and decide
         again (or 409 when the client stated the version it expects).
@@ -347,7 +354,7 @@ class GameService:
                     raise version_conflict(game.version, expected_version)
                 if game.status != "active":
                     raise game_over(game.version, game.ruleset.platform_rules.get("game_over"))
-                body, appended = self._decide_and_append(game, seat, move, idem, fingerprint, by, now)
+                body, appended = self._decide_and_append(game, seat, move, idem, fingerprint, by, now, notify)
             except RefereeError:
                 if idem is not None:  # a retry of a move that was already applied
                     record = self.store.idem_record(game.id, idem)
@@ -364,7 +371,7 @@ class GameService:
 
     def _decide_and_append(self, game: Game, seat: Seat | None, move: Move | None,
                            idempotency_key: tuple[str, str] | None, fingerprint: str, by: Json | None,
-                           now: int) -> tuple[bytes, Game | None]:
+                           now: int, notify: Notify | None = None) -> tuple[bytes, Game | None]:
         """One attempt: ``(body, new game)``, or ``(b"", None)`` when the
         cached version was stale. ``now`` is the move's receipt time, stamped
         once when it arrived and kept across retries."""
@@ -394,7 +401,10 @@ class GameService:
             new = replace(game, version=version, last_hash=last_hash, rng=rng.position, status=status, state=state,
                           last_at=now, opened=opened)
             self._remember(new)
-            self._notify(new, game)
+            if notify is not None:
+                notify(self.change_of(new, game))
+            else:
+                self._notify(new, game)
             return body, new
         if appended.outcome == "idem" and appended.record is not None:
             return self._replay_idempotent(appended.record, fingerprint), game

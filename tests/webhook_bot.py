@@ -18,6 +18,12 @@ class WebhookBot:
         self.requests: list[dict[str, Any]] = []
         self.bad_signatures = 0
         self.hang_first = 0  # this many first requests sleep `sleep_s` before answering
+        # the first `gather` requests are held until that many are in flight at once
+        # (or `gather_timeout_s` passed): whether the referee calls bots concurrently
+        self.gather = 0
+        self.gather_timeout_s = 30.0
+        self.in_flight = self.max_in_flight = 0
+        self._flight = threading.Condition()
         bot = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -32,7 +38,21 @@ class WebhookBot:
                     self._send(401, b"{}")
                     return
                 payload = json.loads(body)
-                bot.requests.append({"delivery": self.headers.get("X-Referee-Delivery"), **payload})
+                with bot._flight:
+                    bot.requests.append({"delivery": self.headers.get("X-Referee-Delivery"), **payload})
+                    bot.in_flight += 1
+                    bot.max_in_flight = max(bot.max_in_flight, bot.in_flight)
+                    held = len(bot.requests) <= bot.gather
+                    bot._flight.notify_all()
+                    if held:
+                        bot._flight.wait_for(lambda: bot.max_in_flight >= bot.gather, bot.gather_timeout_s)
+                try:
+                    self._answer(payload)
+                finally:
+                    with bot._flight:
+                        bot.in_flight -= 1
+
+            def _answer(self, payload: dict[str, Any]) -> None:
                 if bot.hang_first > 0:
                     bot.hang_first -= 1
                     time.sleep(bot.sleep_s)

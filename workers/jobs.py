@@ -9,6 +9,11 @@ duplicated, retried or late job never plays twice.
 from __future__ import annotations
 
 import os
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from functools import lru_cache, partial
 from typing import Any, Callable
 
@@ -18,7 +23,7 @@ from referee.bots.webhook import BotFailure, CallLimits, UrlPolicy, ask
 from referee.engine import bot_seed
 from referee.errors import ApiError
 from referee.engine.protocol import Json, RefereeError, default_options
-from referee.scheduling import WATCH, RqScheduler
+from referee.scheduling import WATCH, Change, RqScheduler
 from referee.service import Game, GameService
 from referee.store import EventStore
 from referee.store.clients import DEFAULT_TIMEOUT_S, connect
@@ -127,8 +132,59 @@ def _bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[Json |
     return None, {"bot": bot, "default": cause}
 
 
-def play_bot_turn(game_id: str, seat: int, version: int, svc: GameService | None = None) -> str:
-    """Play one move for a bot seat if the game still awaits it at ``version``."""
+#: one job plays at most this many bot moves of a game in a row, for at most
+#: this long, then puts the game back at the end of the queue (issue 20)
+CHAIN_MOVES = 200
+CHAIN_S = 0.25
+
+
+class _Chain:
+    """The bot turns one job plays in a row: told of each change instead of
+    the scheduler (``GameService.submit_for_seat(notify=...)``), it keeps a
+    change for itself while the referee awaits only built-in bots and the
+    budget lasts, and hands every other change to the scheduler. No job is
+    enqueued for a turn the chain plays next; the game's watch entry stays,
+    so a worker killed mid-chain is swept up like one killed mid-job."""
+
+    def __init__(self, svc: GameService, moves: int, seconds: float) -> None:
+        self.svc = svc
+        self.left = moves
+        self.until = time.monotonic() + seconds
+        self.held: Change | None = None
+        self.kept = 0  # changes kept (turns played next without a job)
+
+    def __call__(self, change: Change) -> None:
+        self.left -= 1
+        if (change.active and change.to_act and len(change.bots) == len(change.to_act)
+                and all(bot in bots.BUILT_IN for bot in change.bots.values())
+                and self.left > 0 and time.monotonic() < self.until):
+            self.held = change
+            self.kept += 1
+            return
+        self.release(change)
+
+    def release(self, change: Change) -> None:
+        """Hand ``change`` to the scheduler. After kept changes the rules'
+        deadline is scheduled whenever it is open: one may have opened at a
+        change the scheduler never saw (a second job for it is harmless)."""
+        self.held = None
+        if self.svc.scheduler is None:
+            return
+        if self.kept and change.active:
+            change = replace(change, deadline=change.open_deadline)
+        self.svc.scheduler.game_changed(change)
+
+
+def play_bot_turn(game_id: str, seat: int, version: int, svc: GameService | None = None,
+                  chain_moves: int | None = None) -> str:
+    """Play a bot seat's move if the game still awaits it at ``version``.
+
+    A built-in bot's move is followed by the next one in the same job while
+    only built-in bots are awaited (``_Chain``): each through the same
+    service path with its own ``expected_version``, idempotency key and
+    ``by``, appended and published as any move. A registered (webhook) bot is
+    asked in the worker's pool of callers when it has one (``serve_webhooks``),
+    so one slow bot does not hold the worker."""
     svc = svc or service_from_env()
     game = svc.load(game_id)
     if game.version != version or game.status != "active" or seat not in game.ruleset.to_act(game.state):
@@ -136,10 +192,85 @@ def play_bot_turn(game_id: str, seat: int, version: int, svc: GameService | None
     bot = game.bot_of(seat)
     if bot is None:
         return "not_a_bot"
+    if bot not in bots.BUILT_IN:
+        pool = _webhook_pool
+        if pool is not None:
+            return pool.dispatch(svc, game, seat)
+        return _play_once(svc, game, seat, bot)
+    chain = _Chain(svc, CHAIN_MOVES if chain_moves is None else chain_moves, CHAIN_S)
+    try:
+        while True:
+            outcome = _play_once(svc, game, seat, bot, chain)
+            held = chain.held
+            if held is None or outcome not in ("played", "defaulted"):
+                return outcome
+            game = svc.cached(game_id)  # the state this job just appended: no read
+            if game.version != held.version:
+                return outcome
+            seat = min(held.to_act)
+            bot = held.bots[seat]
+    finally:
+        if chain.held is not None:  # a turn it meant to play next: leave it to a job
+            chain.release(chain.held)
+
+
+def _play_once(svc: GameService, game: Game, seat: int, bot: str, notify: _Chain | None = None) -> str:
+    """One bot move for ``seat`` at the game's version (its default when a webhook bot fails)."""
     move, by = _bot_move(svc, game, seat, bot)
-    return _outcome(partial(svc.submit_for_seat, game_id, seat, move, expected_version=version,
-                            idempotency_key=f"bot:{version}:{seat}", by=by),
+    return _outcome(partial(svc.submit_for_seat, game.id, seat, move, expected_version=game.version,
+                            idempotency_key=f"bot:{game.version}:{seat}", by=by, notify=notify),
                     "defaulted" if "default" in by else "played")
+
+
+class WebhookPool:
+    """Threads that call webhook bots for one worker process: the job that
+    finds a webhook bot awaited hands the call here and returns, so the
+    worker goes on with other games' turns while up to ``threads`` calls are
+    in flight. Every call keeps the deadline, size limit, URL policy and
+    signature of ``referee.bots.webhook.ask``. A turn is asked once per
+    process at a time; a call lost with its process (``kill -9``) is swept
+    up like any lost job (``sweep``)."""
+
+    def __init__(self, threads: int) -> None:
+        self.threads = threads
+        self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="webhook")
+        self._lock = threading.Lock()
+        self._asking: set[tuple[str, int, int]] = set()
+
+    def dispatch(self, svc: GameService, game: Game, seat: int) -> str:
+        turn = (game.id, game.version, seat)
+        with self._lock:
+            if turn in self._asking:
+                return "asking"
+            self._asking.add(turn)
+        self._executor.submit(self._call, svc, game, seat, turn)
+        return "dispatched"
+
+    def _call(self, svc: GameService, game: Game, seat: int, turn: tuple[str, int, int]) -> None:
+        try:
+            bot = game.bot_of(seat)
+            if bot is not None:
+                _play_once(svc, game, seat, bot)
+        except Exception as exc:  # the turn stays owed: a retried job or the sweeper asks again
+            print(f"referee worker: webhook turn {turn} failed: {exc!r}", file=sys.stderr, flush=True)
+        finally:
+            with self._lock:
+                self._asking.discard(turn)
+
+    def shutdown(self) -> None:
+        """Let the calls in flight finish (each is bounded by the bot deadline)."""
+        self._executor.shutdown(wait=True)
+
+
+_webhook_pool: WebhookPool | None = None
+
+
+def serve_webhooks(threads: int) -> WebhookPool | None:
+    """Give this process a pool of ``threads`` webhook callers (0: call
+    inline, one at a time, in the job itself)."""
+    global _webhook_pool
+    _webhook_pool = WebhookPool(threads) if threads > 0 else None
+    return _webhook_pool
 
 
 def sweep(svc: GameService | None = None, *, stall_ms: int = 10_000) -> int:

@@ -6,7 +6,7 @@ import os
 import signal
 import subprocess
 import time
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
 
@@ -132,3 +132,86 @@ def test_e2e_tournament_with_webhook_bots_against_built_in_bots(stack: Stack) ->
                          env=stack.env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "audit: 4/4 games clean" in out.stdout and "heuristic" in out.stdout
+
+
+def _tournament(stack: Stack, body: dict[str, object]) -> dict[str, object]:
+    return dict(stack.client._call("POST", "/v1/tournaments", json=body).json())
+
+
+def _finished(stack: Stack, tid: object, seconds: float = 180) -> dict:  # type: ignore[type-arg]
+    _wait(lambda: stack.client._call("GET", f"/v1/tournaments/{tid}").json()["status"] == "finished",
+          seconds, "the tournament to finish")
+    return dict(stack.client._call("GET", f"/v1/tournaments/{tid}").json())
+
+
+def _mid_chain(r: Any) -> str | None:
+    """The game whose bot turns the (stopped) worker was playing in a row:
+    its job started at a version the game has since left, the game still
+    awaits a bot, and no job is queued for it: only that job would play on."""
+    from rq.registry import StartedJobRegistry
+    from referee.scheduling import QUEUE
+    queued = {job.decode() for job in r.lrange(f"rq:queue:{QUEUE}", 0, -1)}
+    for job_id in StartedJobRegistry(QUEUE, connection=r).get_job_ids():
+        if not job_id.startswith("bot-"):
+            continue
+        _, game_id, version, _seat = job_id.split("-")[:4]
+        meta = r.hmget(f"game:{{{game_id}}}:meta", "version", "status")
+        if meta[1] == b"active" and int(meta[0] or 0) > int(version) and \
+                not any(q.startswith(f"bot-{game_id}-{int(meta[0])}-") for q in queued):
+            return game_id
+    return None
+
+
+def test_e2e_issue20_a_worker_killed_mid_chain_of_bot_turns_loses_no_turn(stack: Stack) -> None:
+    """Issue 20: one job plays a game's bot turns in a row, no job queued for
+    the next; a ``kill -9`` in the middle of that chain loses nothing: the
+    sweeper of the next worker finds the game and every game finishes,
+    audited clean. The worker is stopped (SIGSTOP) until it is caught
+    mid-chain, so the kill always lands there."""
+    import redis
+    r = redis.Redis.from_url(stack.env["REDIS_URL"])
+    first = stack.worker()
+    t = _tournament(stack, {"ruleset": "bang", "games": 24, "parallel": 8, "players": 4,
+                            "entrants": ["heuristic", "random", "heuristic", "random"]})
+    caught = None
+    for _ in range(400):
+        os.kill(first.pid, signal.SIGSTOP)
+        caught = _mid_chain(r)
+        if caught is not None:
+            break
+        os.kill(first.pid, signal.SIGCONT)
+        time.sleep(0.02)
+    assert caught is not None, "the worker was never caught in the middle of a chain of bot turns"
+    stuck = int(r.hget(f"game:{{{caught}}}:meta", "version") or 0)
+    os.kill(first.pid, signal.SIGKILL)
+    first.wait(timeout=10)
+    assert r.hget(f"game:{{{caught}}}:meta", "status") == b"active"
+    stack.worker()  # its sweeper (REFEREE_STALL_S=2) revives the game the chain held
+    done = _finished(stack, t["id"])
+    assert done["games_finished"] == 24
+    assert [row["games"] for row in done["standings"]] == [24, 24, 24, 24]
+    assert int(r.hget(f"game:{{{caught}}}:meta", "version") or 0) > stuck
+    for g in done["games"]:
+        assert stack.client.audit(g["id"])["ok"], g["id"]
+
+
+def test_e2e_issue20_webhook_bots_of_eight_games_are_called_at_once_by_one_worker(stack: Stack) -> None:
+    """Issue 20: one worker waiting on a webhook bot's answer goes on with
+    the other games' turns: with ``parallel: 8`` the bot holds its first
+    eight calls until eight are in flight at once (it would wait out its
+    30 s hold if the worker asked one at a time), then every game finishes
+    with no move defaulted, every request signed."""
+    stack.worker()
+    with WebhookBot("first") as hook:
+        hook.gather = 8
+        bot_id = stack.register(hook, ["bang-dice"])
+        t = _tournament(stack, {"ruleset": "bang-dice", "games": 8, "parallel": 8, "players": 3,
+                                "entrants": [bot_id, bot_id, bot_id]})
+        done = _finished(stack, t["id"])
+    assert hook.max_in_flight >= 8 and hook.bad_signatures == 0
+    assert done["games_finished"] == 8
+    for g in done["games"]:
+        log = stack.client.log(g["id"], "e2e-admin")
+        moves = [e for e in log[1:] if e["type"] == "move"]
+        assert moves and not any("default" in e["data"].get("by", {}) for e in moves), g["id"]
+        assert stack.client.audit(g["id"])["ok"]

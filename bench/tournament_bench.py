@@ -1,0 +1,482 @@
+"""Tournament throughput over the real platform next to the same games played
+in one process, measured in one run.
+
+**Built-in bots.** For every registered ruleset and each built-in bot
+(``random``, ``heuristic``) one tournament of ``G`` games, every seat that
+bot, runs over the whole stack — Redis, `referee serve --workers 2` and
+``referee worker`` processes — first with 1 worker, then with 2: games/s and
+moves/s from the ``POST /v1/tournaments`` to the first poll (every 50 ms)
+that sees the tournament no longer ``running``. Next to it the same ``G``
+games (the tournament's fixed seed, each game's derived seed, the same
+seating, the same bots) played in this process by :func:`play_game`, and the
+ratio platform/in-process of the moves/s (of the games/s too when the games
+are the same). Target: ratio >= 0.25 with 2 workers.
+
+*Moves* are the ``move`` records of a game's log: each accepted move —
+a bot's, or the system ``timeout`` — appends exactly one platform event of
+type ``move`` (``referee.engine.record.move``); *events* are all stored
+events, the game's final ``version``. Both are read after the clock stops
+(``GET /v1/games/{id}`` and ``GET /v1/games/{id}/log``). *Same games*: how
+many of the ``G`` platform games ended at the in-process game's version with
+its result (winners, seats, reason) — the check that both sides played the
+very same games.
+
+**Webhook bots.** A local HTTP bot (:class:`SlowBot`: verifies the
+signature, sleeps 50 ms, answers a legal move) is registered with
+``POST /v1/bots`` and takes every seat of a Bluffaneer tournament, run with
+``parallel: 1`` and with ``parallel: 8`` on one worker: games/s of each and
+the ratio (target >= 6x: a worker that waits on 8 games' bots at once).
+Loopback bot URLs need ``REFEREE_BOT_ALLOW_PRIVATE=1`` (``referee.bots.bot_url``),
+set for the API and the workers; the worker's webhook pool is set with
+``REFEREE_WEBHOOK_THREADS=16``.
+
+Run: ``python -m bench tournaments [G]`` (default ``G`` = 10).
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import threading
+import time
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import requests
+
+from bench.server import live_platform
+from referee import bots
+from referee.bots.webhook import verify
+from referee.engine import bot_seed, record, sha256_hex
+from referee.engine.protocol import GameConfig, Json, Move, Ruleset, fold, seat_view
+from referee.engine.rng import Rng
+from referee.games import registry
+from referee.redis_server import free_port
+from referee.tournaments import seating
+
+#: one table per ruleset (every ruleset not named here: its smallest table)
+PLAYERS = {"bang": 5, "bang-dice": 5, "bang-faceoff": 2, "bluffaneer": 4}
+KINDS = ("random", "heuristic")
+DEFAULT_GAMES = 10
+SEED = "5eed" * 16  # the tournaments' fixed seed (64 hex digits)
+PARALLEL = 8  # the most a tournament may ask without the admin token
+TARGET = 0.25  # platform/in-process with 2 workers
+POLL_S = 0.05
+STALL_S = 60.0  # a tournament that finishes no game for this long is cancelled and reported
+#: the in-process side replays its games until it has been timed this long (or MAX_PASSES times)
+MIN_TIMED_S, MAX_PASSES = 0.5, 50
+
+WEBHOOK_RULESET, WEBHOOK_PLAYERS, WEBHOOK_GAMES = "bluffaneer", 4, 16
+WEBHOOK_DELAY_S = 0.05
+WEBHOOK_PARALLEL = (1, 8)
+WEBHOOK_TARGET = 6.0
+WEBHOOK_THREADS = 16
+#: for the API (registration) and the workers (each call): loopback bot URLs, the worker's webhook pool
+PLATFORM_ENV = {"REFEREE_BOT_ALLOW_PRIVATE": "1", "REFEREE_WEBHOOK_THREADS": str(WEBHOOK_THREADS)}
+
+TIMEOUT: Move = {"type": "timeout"}
+START_MS = 1_700_000_000_000  # the in-process clock: a wall-clock-like start, 1 ms more per move
+
+
+# -- the same games in one process ---------------------------------------------
+def game_seed(tournament_seed: str, index: int) -> str:
+    """Game ``index``'s secret seed, as ``Tournaments._launch_next`` derives it."""
+    return hmac.new(tournament_seed.encode(), f"game:{index}".encode(), hashlib.sha256).hexdigest()
+
+
+def entrant_names(entrants: list[str]) -> list[str]:
+    """The entrants' unique display names, as ``Tournaments.create`` gives them
+    (built-in bots: the bot's name, then ``name#2``, ``name#3`` …)."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in entrants:
+        n = seen[name] = seen.get(name, 0) + 1
+        out.append(name if n == 1 else f"{name}#{n}")
+    return out
+
+
+def seats_of(rs: Ruleset, index: int, entrants: list[str], players: int, seed: str,
+             options: Json | None = None) -> list[Json]:
+    """The header seats ``{seat, name, bot}`` of tournament game ``index``, as
+    ``Tournaments._launch_next`` seats them (public roles first, from the deal
+    the game's seed makes)."""
+    public = None
+    if rs.role_order:
+        config = GameConfig(players=players, options=rs.validate_options(dict(options or {}), players))
+        public = rs.public_roles(fold(rs, rs.setup(config, Rng(seed.encode()))))
+    names = entrant_names(entrants)
+    order = seating(index, len(entrants), players, public, rs.role_order)
+    return [{"seat": seat, "name": names[e], "bot": entrants[e]} for seat, e in enumerate(order)]
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One game played in process: its final version (events stored), its
+    ``move`` records and its result."""
+
+    version: int
+    moves: int
+    result: Json
+
+
+def play_game(rs: Ruleset, seats: list[Json], seed: str, *, options: Json | None = None,
+              game_id: str = "in-process", custom: bool = True, commitment: str | None = None) -> Played:
+    """Play one game of built-in bots as the platform does, without Redis.
+
+    Mirrors ``GameService.create_game`` (``ruleset.setup`` with the game's
+    generator, ``record.deal``), then, until there is a result, one move at a
+    time as ``workers.jobs.play_bot_turn`` / ``_bot_move`` and
+    ``GameService._decide_and_append`` make it: the bot of the **lowest**
+    awaited seat decides (the scheduler enqueues one job per awaited bot seat
+    in seat order; with one worker the lowest runs first and the others go
+    stale) on the seat's view — the envelope of ``GameService.view_of`` plus
+    ``seat_view(..., active=True)`` — with ``bot_seed(seed, seat, version)``;
+    ``decide_and_fold`` applies it, and ``record.move`` gives the platform
+    events the move adds to the version. When nobody is awaited and a rules
+    deadline is open, the system ``timeout`` is applied at that deadline (as
+    ``referee.games.sim.Table.timeout`` does). Time is a clock that moves
+    1 ms per move, so no claim window or reaction deadline ever expires
+    unless nobody is awaited.
+
+    What a caller times: the rules, the views and the bots' choices
+    (``bot_seed`` included) and ``record.move`` (it says how many events a
+    move stores: needed for the versions the bots' seeds use); not the log's
+    hash chain (``record.chained``), canonical JSON nor any storage.
+    ``game_id``, ``custom`` and ``commitment`` only fill the view's envelope
+    (no bot reads them)."""
+    rng = Rng(seed.encode())
+    players = len(seats)
+    opts = rs.validate_options(dict(options or {}), players)
+    produced, state, dealt, opened = record.deal(rs, rs.setup(GameConfig(players=players, options=opts), rng),
+                                                 seed)
+    version = len(produced)
+    envelope = {"id": game_id, "ruleset": rs.name, "ruleset_version": rs.version, "version": version,
+                "status": "active", "turn_deadline": None, "seats": seats, "custom": custom,
+                "seed_commitment": commitment if commitment is not None else sha256_hex(seed)}
+    now, moves = START_MS, 0
+    result = rs.result(state)
+    while result is None:
+        awaited = sorted(rs.to_act(state))
+        entry: Json
+        if awaited:
+            seat: int | None = awaited[0]
+            envelope["version"] = version
+            view = {**envelope, **seat_view(rs, state, seat, active=True)}
+            legal = view["legal_moves"]
+            bot = seats[awaited[0]]["bot"]
+            move = bots.choose(bot, rs.name, view, legal, seed=bot_seed(seed, awaited[0], version))
+            now += 1
+            entry = {"move": move, "rng": rng.position, "by": {"bot": bot}}
+        else:
+            deadline = rs.deadline(state)
+            if deadline is None:
+                raise RuntimeError(f"{rs.name}: nobody is awaited and no deadline is open at version {version}")
+            seat, move = None, TIMEOUT
+            now = max(now + 1, deadline)
+            entry = {"move": move, "rng": rng.position}
+        events, state = rs.decide_and_fold(state, seat, move, rng=rng, now=now)
+        produced, result, opened = record.move(rs, state, seat, entry, events, dealt, opened, seed)
+        version += len(produced)
+        moves += 1
+    return Played(version, moves, result)
+
+
+def run_in_process(name: str, kind: str, players: int, games: int,
+                   tournament_seed: str = SEED) -> dict[str, Any]:
+    """The ``games`` games of a tournament of ``kind`` bots, in this process:
+    each game as :func:`play_game` plays it, and the rate, timed over whole
+    passes over the games repeated until ``MIN_TIMED_S`` (seating and
+    seeds are worked out before the clock starts)."""
+    rs = registry.get(name)
+    entrants = [kind] * players
+    prepared = []
+    for index in range(games):
+        seed = game_seed(tournament_seed, index)
+        prepared.append((seats_of(rs, index, entrants, players, seed), seed, sha256_hex(seed)))
+    played: list[Played] = []
+    passes, seconds = 0, 0.0
+    while passes < 1 or (seconds < MIN_TIMED_S and passes < MAX_PASSES):
+        start = time.perf_counter()
+        played = [play_game(rs, seats, seed, commitment=commitment) for seats, seed, commitment in prepared]
+        seconds += time.perf_counter() - start
+        passes += 1
+    moves, events = sum(p.moves for p in played), sum(p.version for p in played)
+    return {"games": [{"version": p.version, "moves": p.moves, "result": p.result} for p in played],
+            "passes": passes, "seconds": seconds / passes, "games_per_s": games * passes / seconds,
+            "moves_per_s": moves * passes / seconds, "events_per_s": events * passes / seconds,
+            "moves": moves, "events": events}
+
+
+# -- the platform ----------------------------------------------------------------
+class Api:
+    """A keep-alive session to the API; every call must succeed."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.session = requests.Session()
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> requests.Response:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        response = self.session.request(method, self.url + path, json=body, headers=headers, timeout=30)
+        if not response.ok:
+            raise RuntimeError(f"{method} {path}: {response.status_code} {response.text[:300]}")
+        return response
+
+    def json(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+        return self.call(method, path, body, token).json()
+
+
+def run_tournament(api: Api, ruleset: str, entrants: list[str], players: int, games: int, parallel: int,
+                   seed: str = SEED) -> dict[str, Any]:
+    """One tournament over the platform, timed from the POST to the first poll
+    that sees it no longer ``running``; then (untimed) each game's final
+    version and result (its spectator view) and its ``move`` records (its
+    log). A tournament that finishes no game for ``STALL_S`` is cancelled
+    and reported ``stalled``."""
+    body = {"ruleset": ruleset, "entrants": entrants, "games": games, "parallel": parallel, "seed": seed,
+            "players": players}
+    start = time.perf_counter()
+    created = api.json("POST", "/v1/tournaments", body)
+    tid = created["id"]
+    finished, last_change = -1, start
+    while True:
+        tournament = api.json("GET", f"/v1/tournaments/{tid}")
+        now = time.perf_counter()
+        if tournament["status"] != "running":
+            break
+        if tournament["games_finished"] != finished:
+            finished, last_change = tournament["games_finished"], now
+        elif now - last_change > STALL_S:
+            api.call("DELETE", f"/v1/tournaments/{tid}", token=created["cancel_token"])
+            tournament = api.json("GET", f"/v1/tournaments/{tid}")
+            tournament["status"] = "stalled"
+            break
+        time.sleep(POLL_S)
+    seconds = time.perf_counter() - start
+    out: list[Json] = []
+    for game in tournament["games"]:
+        view = api.json("GET", f"/v1/games/{game['id']}")
+        row = {"index": game["index"], "id": game["id"], "status": view["status"], "version": view["version"],
+               "result": view["result"], "moves": 0, "defaulted": 0}
+        if view["status"] == "finished":  # the log is public once the game is over
+            for line in api.call("GET", f"/v1/games/{game['id']}/log").text.splitlines()[1:]:
+                env = json.loads(line)
+                if env["type"] == "move":
+                    row["moves"] += 1
+                    row["defaulted"] += "default" in (env["data"].get("by") or {})
+        out.append(row)
+    done = [g for g in out if g["status"] == "finished"]
+    moves, events = sum(g["moves"] for g in done), sum(g["version"] for g in done)
+    return {"id": tid, "status": tournament["status"], "seconds": seconds, "games": out,
+            "finished": len(done), "moves": moves, "events": events,
+            "defaulted": sum(g["defaulted"] for g in done),
+            "games_per_s": len(done) / seconds, "moves_per_s": moves / seconds, "events_per_s": events / seconds}
+
+
+def same_games(in_process: dict[str, Any], platform: dict[str, Any]) -> dict[str, Any]:
+    """How many platform games ended exactly as the in-process ones (version
+    and result), and the indexes of those that did not."""
+    differ = []
+    for game in platform["games"]:
+        mine = in_process["games"][game["index"]]
+        if (game["version"], game["result"]) != (mine["version"], mine["result"]):
+            differ.append(game["index"])
+    return {"same": len(platform["games"]) - len(differ), "of": len(in_process["games"]), "differ": differ}
+
+
+# -- a slow webhook bot ------------------------------------------------------------
+class SlowBot:
+    """A local webhook bot on a free loopback port: each request's signature
+    is verified (the secret is set once registered), then the bot sleeps
+    ``delay_s`` and answers the ``random`` policy's move (seeded by the
+    delivery id, so a retry gets the same answer). Counts the calls and the
+    most it was answering at once."""
+
+    def __init__(self, delay_s: float = WEBHOOK_DELAY_S) -> None:
+        self.delay_s = delay_s
+        self.secret = ""
+        self.calls = self.refused = self.in_flight = self.peak = 0
+        self._lock = threading.Lock()
+        bot = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0) or 0))
+                if not verify(bot.secret, self.headers.get("X-Referee-Timestamp", ""), body,
+                              self.headers.get("X-Referee-Signature", "")):
+                    with bot._lock:
+                        bot.refused += 1
+                    self._send(401, b'{"error": "bad signature"}')
+                    return
+                with bot._lock:
+                    bot.calls += 1
+                    bot.in_flight += 1
+                    bot.peak = max(bot.peak, bot.in_flight)
+                try:
+                    time.sleep(bot.delay_s)
+                    turn = json.loads(body)
+                    move = bots.choose("random", turn["ruleset"], turn["view"], turn["legal_moves"],
+                                       seed=self.headers.get("X-Referee-Delivery", ""))
+                    self._send(200, json.dumps({"move": move}).encode())
+                finally:
+                    with bot._lock:
+                        bot.in_flight -= 1
+
+            def _send(self, status: int, data: bytes) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        class Server(ThreadingHTTPServer):
+            daemon_threads = True
+            request_queue_size = 128  # 8 games' calls at once must not wait on the listen backlog
+
+        self.port = free_port()
+        self.server = Server(("127.0.0.1", self.port), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def reset(self) -> None:
+        with self._lock:
+            self.calls = self.refused = self.peak = 0
+
+    def __enter__(self) -> SlowBot:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def run_webhook(api: Api, games: int = WEBHOOK_GAMES) -> dict[str, Any]:
+    """The slow webhook bot in every seat: a tournament of ``games`` with
+    ``parallel`` 1, then 8 (different seeds: each parallel setting its own
+    games), on the platform ``api`` fronts."""
+    out: dict[str, Any] = {"ruleset": WEBHOOK_RULESET, "players": WEBHOOK_PLAYERS, "games": games,
+                           "delay_ms": WEBHOOK_DELAY_S * 1000, "runs": {}}
+    with SlowBot() as bot:
+        registered = api.json("POST", "/v1/bots", {"name": "slow-bot", "url": bot.url,
+                                                   "rulesets": [WEBHOOK_RULESET]})
+        bot.secret = registered["secret"]
+        for parallel in WEBHOOK_PARALLEL:
+            bot.reset()
+            run = run_tournament(api, WEBHOOK_RULESET, [registered["id"]] * WEBHOOK_PLAYERS, WEBHOOK_PLAYERS,
+                                 games, parallel, seed=f"{SEED}:webhook")
+            run.update(calls=bot.calls, refused=bot.refused, peak=bot.peak)
+            out["runs"][parallel] = run
+    low, high = (out["runs"][p]["games_per_s"] for p in WEBHOOK_PARALLEL)
+    out["ratio"] = high / low if low else float("inf")
+    return out
+
+
+# -- the benchmark -------------------------------------------------------------------
+def tables() -> list[tuple[str, str, int]]:
+    """(ruleset, bot, players) of every row: each ruleset with each built-in
+    bot it has."""
+    rows = []
+    for name in registry.names():
+        rs = registry.get(name)
+        players = PLAYERS.get(name, rs.min_players)
+        for kind in KINDS:
+            if kind == "heuristic" and registry.heuristic(name) is None:
+                continue
+            rows.append((name, kind, players))
+    return rows
+
+
+def run(games: int = DEFAULT_GAMES, workers: tuple[int, ...] = (1, 2)) -> dict[str, Any]:
+    """Every row in process, then over the platform with each worker count
+    (one platform per count: Redis, the API, the workers); the webhook
+    tournaments on the 1-worker platform."""
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for name, kind, players in tables():
+        rows[(name, kind)] = {"ruleset": name, "bot": kind, "players": players, "games": games,
+                              "in_process": run_in_process(name, kind, players, games), "platform": {}}
+    webhook: dict[str, Any] | None = None
+    for count in workers:
+        with live_platform(count, PLATFORM_ENV) as (url, _redis_url):
+            api = Api(url)
+            for (name, kind), row in rows.items():
+                platform = run_tournament(api, name, [kind] * row["players"], row["players"], games,
+                                          min(PARALLEL, games))
+                platform["same"] = same_games(row["in_process"], platform)
+                platform["ratio"] = platform["moves_per_s"] / row["in_process"]["moves_per_s"]
+                row["platform"][count] = platform
+            if count == 1:
+                webhook = run_webhook(api)
+    return {"workers": list(workers), "rows": list(rows.values()), "webhook": webhook,
+            "target": TARGET, "webhook_target": WEBHOOK_TARGET}
+
+
+def _met(ok: bool) -> str:
+    return "met" if ok else "NOT MET"
+
+
+def report(result: dict[str, Any]) -> None:
+    """The built-in rows (in process | each worker count), then the webhook rows."""
+    counts = result["workers"]
+    print("Tournaments over the platform (referee serve + N referee worker + Redis) vs the same games in one "
+          "process")
+    print(f"  seed {SEED[:8]}…, parallel {PARALLEL}; moves = the logs' `move` records (bot moves and system "
+          "timeouts); ratio = platform mv/s / in-process mv/s;")
+    print("  same games = platform games that ended at the in-process game's version with its result")
+    head = f"  {'ruleset':12s} {'bots':9s} {'players':>7s} {'games':>5s}  {'in-process g/s':>14s} {'mv/s':>8s}"
+    for count in counts:
+        label = f"{count} worker{'s' if count > 1 else ''} g/s"
+        head += f" | {label:>15s} {'mv/s':>7s} {'ratio':>6s}"
+    target = f"target>={result['target']}"
+    head += f"  {target:>12s}  same games"
+    print(head)
+    last = counts[-1]
+    for row in result["rows"]:
+        ip = row["in_process"]
+        line = (f"  {row['ruleset']:12s} {row['bot']:9s} {row['players']:7d} {row['games']:5d}  "
+                f"{ip['games_per_s']:14.1f} {ip['moves_per_s']:8.0f}")
+        for count in counts:
+            p = row["platform"][count]
+            line += f" | {p['games_per_s']:15.2f} {p['moves_per_s']:7.0f} {p['ratio']:6.3f}"
+        line += f"  {_met(row['platform'][last]['ratio'] >= result['target']):>12s}  "
+        line += " ".join(f"{row['platform'][c]['same']['same']}/{row['platform'][c]['same']['of']}"
+                         for c in counts)
+        print(line)
+    for row in result["rows"]:
+        for count in counts:
+            p = row["platform"][count]
+            notes = []
+            if p["status"] != "finished":
+                notes.append(f"tournament {p['status']} ({p['finished']}/{row['games']} games finished)")
+            if p["same"]["differ"]:
+                notes.append(f"games {p['same']['differ']} differ from the in-process ones")
+            if p["defaulted"]:
+                notes.append(f"{p['defaulted']} default moves")
+            if notes:
+                print(f"    {row['ruleset']} {row['bot']}, {count} worker(s): " + "; ".join(notes))
+    webhook = result["webhook"]
+    if webhook is None:
+        return
+    print(f"Webhook bot tournaments: a local bot answering after {webhook['delay_ms']:.0f} ms in every seat, "
+          f"{webhook['ruleset']} {webhook['players']} players, {webhook['games']} games, 1 worker "
+          f"(REFEREE_WEBHOOK_THREADS={WEBHOOK_THREADS})")
+    print(f"  {'parallel':>8s} {'seconds':>8s} {'g/s':>7s} {'mv/s':>7s} {'bot calls':>9s} {'peak at once':>12s} "
+          f"{'defaults':>8s}")
+    for parallel, run_ in webhook["runs"].items():
+        print(f"  {parallel:8d} {run_['seconds']:8.2f} {run_['games_per_s']:7.2f} {run_['moves_per_s']:7.1f} "
+              f"{run_['calls']:9d} {run_['peak']:12d} {run_['defaulted']:8d}"
+              + (f"  tournament {run_['status']}" if run_["status"] != "finished" else ""))
+    low, high = WEBHOOK_PARALLEL
+    print(f"  parallel {high} / parallel {low}: {webhook['ratio']:.2f}x (target >= {result['webhook_target']:.0f}x: "
+          f"{_met(webhook['ratio'] >= result['webhook_target'])})")
+
+
+if __name__ == "__main__":
+    report(run())
