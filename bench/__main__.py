@@ -1,7 +1,9 @@
 """`make bench`: every benchmark, each reporting ratios measured in one run.
 
-    python -m bench                 http (and steps), rules, bots, streams, audit
+    python -m bench                 http (and steps), rules, bots, tournaments, streams, audit
     python -m bench http|steps|rules|bots|streams [STREAMS]
+    python -m bench tournaments [G] tournaments over the platform (1 and 2 workers, webhook bots)
+                                    next to the same G games in one process (default G = 10)
     python -m bench soak [GAMES] [RULESET ...] [--jobs N]   (N processes, default os.cpu_count())
     python -m bench audit           the audit's re-decide rate (in the default run too)
 """
@@ -30,7 +32,8 @@ def jobs_flag(argv: list[str]) -> tuple[list[str], int | None]:
 
 def main(argv: list[str]) -> int:
     argv, jobs = jobs_flag(argv)
-    which = [a for a in argv if not a.isdigit()] or ["http", "rules", "bots", "streams", "audit"]
+    which = [a for a in argv if not a.isdigit()] or ["http", "rules", "bots", "tournaments", "streams",
+                                                       "audit"]
     numbers = [int(a) for a in argv if a.isdigit()]
     failed = False
     if "http" in which:
@@ -46,6 +49,10 @@ def main(argv: list[str]) -> int:
     if "bots" in which:
         from bench import bots_bench
         bots_bench.report(bots_bench.run())
+    if "tournaments" in which:
+        from bench import tournament_bench
+        tournament_bench.report(tournament_bench.run(numbers[0] if numbers and "soak" not in which
+                                                     else tournament_bench.DEFAULT_GAMES))
     if "streams" in which:
         from bench import streams_bench
         streams_bench.report(streams_bench.run(numbers[0] if numbers and "soak" not in which else 1000))

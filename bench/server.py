@@ -79,7 +79,8 @@ def rq_workers(redis_url: str, count: int, extra_env: dict[str, str] | None = No
     client = redis.Redis.from_url(redis_url)
     try:
         for _ in range(count):
-            procs.append(subprocess.Popen([REFEREE, "worker"], env=env, stderr=subprocess.DEVNULL))
+            procs.append(subprocess.Popen([REFEREE, "worker"], env=env, stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.DEVNULL))
         end = time.monotonic() + ready_s
         while Worker.count(connection=client) < count:
             if time.monotonic() > end or any(p.poll() is not None for p in procs):

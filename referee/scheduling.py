@@ -11,6 +11,7 @@ from datetime import datetime, timezone
 import redis
 from rq import Queue, Retry
 
+from referee.bots import BUILT_IN
 from referee.engine.protocol import Seat
 
 QUEUE = "referee"
@@ -31,6 +32,18 @@ class Change:
     turn_deadline: int | None = None  # the turn clock's deadline
     tournament: str | None = None
     open_deadline: int | None = None  # the rules' deadline while open, new or not
+    #: whether the game may be in the watch set: False when nothing was owed
+    #: before this change (nothing to take out: a human's move after a human's)
+    watched: bool = True
+
+    def bot_turns(self) -> list[Seat]:
+        """The bot seats that get a job: the lowest alone when every awaited
+        seat is a built-in bot (its job plays the others in a row,
+        ``workers.jobs``; so the seats move in the same order however many
+        workers there are), else every awaited bot seat."""
+        if self.to_act and len(self.bots) == len(self.to_act) and all(b in BUILT_IN for b in self.bots.values()):
+            return [min(self.bots)]
+        return sorted(self.bots)
 
     def due(self) -> int | None:
         """When a worker owes this game something: a bot's turn at once, a
@@ -60,7 +73,7 @@ class RqScheduler:
         if change.turn_deadline is not None:
             self.queue.enqueue_at(_when(change.turn_deadline), "workers.jobs.fire_turn_clock", gid, version,
                                   job_id=f"clock-{gid}-{version}{attempt}", result_ttl=60)
-        for seat, _bot in sorted(change.bots.items()):
+        for seat in change.bot_turns():
             self.queue.enqueue("workers.jobs.play_bot_turn", gid, seat, version,
                                job_id=f"bot-{gid}-{version}-{seat}{attempt}", result_ttl=60,
                                job_timeout=60, retry=Retry(max=2))
@@ -70,7 +83,7 @@ class RqScheduler:
         due = change.due()
         if due is not None and not attempt:  # the sweeper looks once it is overdue
             self.redis.zadd(WATCH, {gid: due})
-        elif due is None:
+        elif due is None and change.watched:
             self.redis.zrem(WATCH, gid)
 
     def start_tournament(self, tournament_id: str) -> None:

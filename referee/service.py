@@ -26,7 +26,7 @@ from referee.engine.rng import Rng
 from referee.scheduling import Change
 from referee.store import EventStore
 from referee.store.pushed import Pushed
-from referee.store.redis_store import Head
+from referee.store.redis_store import Appended, Head
 from referee.store.bots import BotDirectory
 
 #: the idempotency scope of every move a worker submits (timeouts, bots, turn
@@ -35,8 +35,10 @@ WORKER_SCOPE = "worker"
 
 MAX_CONFLICT_RETRIES = 8
 
-#: who is told of a change instead of the scheduler (``submit_for_seat``)
-Notify = Callable[[Change], None]
+#: the next move a run of worker moves makes (``GameService.play_run``): the
+#: seat, its move (``None``: the rule-defined default), ``by``, and the
+#: idempotency key in the worker's scope
+Turn = tuple[Seat, "Move | None", Json, str]
 
 
 def wall_ms() -> int:
@@ -49,6 +51,16 @@ class Scheduler(Protocol):
     def game_changed(self, change: Change, *, attempt: str = "") -> None: ...
 
     def start_tournament(self, tournament_id: str) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """A move decided and not yet written: the game after it, what its append
+    stores, and the 201 body."""
+
+    game: "Game"
+    stored: Appended
+    body: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,17 +330,14 @@ class GameService:
         return self._submit(self.cached(game_id), None, move, expected_version, idempotency_key, scope=WORKER_SCOPE)
 
     def submit_for_seat(self, game_id: str, seat: Seat, move: Move | None, *, expected_version: int,
-                        idempotency_key: str, by: Json, notify: Notify | None = None) -> bytes:
+                        idempotency_key: str, by: Json) -> bytes:
         """A move a worker makes for a seat, through the same path as a
         client's; ``by`` says who chose it and is recorded with the move.
         ``move=None`` applies the seat's rule-defined default, drawn from the
         game's generator where the rules make it a random choice (recorded as
-        ``by.drawn_from``, so the audit re-derives it). ``notify``, when
-        given, is told of the change instead of the scheduler: a job that
-        plays the next bot turn itself (``workers.jobs``) schedules only what
-        it leaves to others."""
+        ``by.drawn_from``, so the audit re-derives it)."""
         return self._submit(self.cached(game_id), seat, move, expected_version, idempotency_key, by,
-                            scope=WORKER_SCOPE, notify=notify)
+                            scope=WORKER_SCOPE)
 
     def cached(self, game_id: str) -> Game:
         """The cached game, possibly stale (the append's version check catches
@@ -338,8 +347,7 @@ class GameService:
         return game if game is not None else self.load(game_id)
 
     def _submit(self, game: Game, seat: Seat | None, move: Move | None, expected_version: int | None,
-                idempotency_key: str | None, by: Json | None = None, *, scope: str,
-                notify: Notify | None = None) -> bytes:
+                idempotency_key: str | None, by: Json | None = None, *, scope: str) -> bytes:
         """Decide against the cached state and append with its version as the
         expectation; if another process moved the game on, reload and decide
         again (or 409 when the client stated the version it expects).
@@ -354,7 +362,7 @@ class GameService:
                     raise version_conflict(game.version, expected_version)
                 if game.status != "active":
                     raise game_over(game.version, game.ruleset.platform_rules.get("game_over"))
-                body, appended = self._decide_and_append(game, seat, move, idem, fingerprint, by, now, notify)
+                body, appended = self._decide_and_append(game, seat, move, idem, fingerprint, by, now)
             except RefereeError:
                 if idem is not None:  # a retry of a move that was already applied
                     record = self.store.idem_record(game.id, idem)
@@ -371,10 +379,27 @@ class GameService:
 
     def _decide_and_append(self, game: Game, seat: Seat | None, move: Move | None,
                            idempotency_key: tuple[str, str] | None, fingerprint: str, by: Json | None,
-                           now: int, notify: Notify | None = None) -> tuple[bytes, Game | None]:
+                           now: int) -> tuple[bytes, Game | None]:
         """One attempt: ``(body, new game)``, or ``(b"", None)`` when the
         cached version was stale. ``now`` is the move's receipt time, stamped
         once when it arrived and kept across retries."""
+        decided = self._decide(game, seat, move, idempotency_key, fingerprint, by, now)
+        appended = self.store.append_moves(game.id, game.version, [decided.stored])
+        if appended.outcome == "ok":
+            self._remember(decided.game)
+            self._notify(decided.game, game)
+            return decided.body, decided.game
+        if appended.outcome == "idem" and appended.record is not None:
+            return self._replay_idempotent(appended.record, fingerprint), game
+        if appended.outcome == "missing":
+            raise not_found(game.id)
+        return b"", None
+
+    def _decide(self, game: Game, seat: Seat | None, move: Move | None, idempotency_key: tuple[str, str] | None,
+                fingerprint: str, by: Json | None, now: int) -> Decided:
+        """Decide one move on ``game`` and make everything its append stores:
+        the rules' events, the platform's, the chained envelopes, the 201
+        body and the idempotency record; nothing is written."""
         rng = Rng(game.seed.encode(), game.rng)
         if move is None:
             drawn = draw_default(game.ruleset, game.state, seat, rng) if seat is not None else None
@@ -382,8 +407,8 @@ class GameService:
                 raise ApiError(422, "nothing_owed", f"seat {seat} owes no move now")
             move, options = drawn
             by = {**(by or {}), "drawn_from": options} if options > 1 else by
-        game.ruleset.check_move(move)  # the published move schema, enforced
-        events, state = game.ruleset.decide_and_fold(game.state, seat, move, rng=rng, now=now)
+        game.ruleset.check_move(move)  # the published move schema, enforced: the one check of its shape
+        events, state = game.ruleset.decide_and_fold(game.state, seat, move, rng=rng, now=now, checked=True)
         entry: Json = {"move": move, "rng": game.rng}
         if by is not None:
             entry["by"] = by
@@ -394,23 +419,66 @@ class GameService:
         version = game.version + len(envelopes)
         body = canonical_bytes({"version": version, "status": status,
                                 "events": [shown(game.ruleset, e, seat, active=status == "active") for e in envelopes]})
-        appended = self.store.append(game.id, game.version, envelopes, last_hash=last_hash, rng=rng.position,
-                                     status=status, at=now, idem_key=idempotency_key,
-                                     idem_record=fingerprint.encode() + b"\n" + body)
-        if appended.outcome == "ok":
-            new = replace(game, version=version, last_hash=last_hash, rng=rng.position, status=status, state=state,
-                          last_at=now, opened=opened)
-            self._remember(new)
-            if notify is not None:
-                notify(self.change_of(new, game))
-            else:
-                self._notify(new, game)
-            return body, new
-        if appended.outcome == "idem" and appended.record is not None:
-            return self._replay_idempotent(appended.record, fingerprint), game
+        new = replace(game, version=version, last_hash=last_hash, rng=rng.position, status=status, state=state,
+                      last_at=now, opened=opened)
+        return Decided(new, Appended(envelopes, last_hash, rng.position, status, now, idempotency_key,
+                                     fingerprint.encode() + b"\n" + body), body)
+
+    def play_run(self, game: Game, turn: Callable[[Game], Turn | None], *, batch: int) -> tuple[str, int]:
+        """Moves a worker makes for seats in a row (a run of built-in bots'
+        turns, ``workers.jobs``), starting at ``game`` as loaded: ``turn``
+        gives the next one on the game each move leaves (``None``: the run
+        ends there). Each is decided on the state the one before left, with
+        its own expected version (the version it is decided at), receipt
+        time, ``by`` and idempotency key in the worker's scope, exactly as
+        ``submit_for_seat`` would, and they are appended ``batch`` at a time
+        in one round trip (``EventStore.append_moves``): all of a batch, or
+        none of it if the game moved on meanwhile. No job is scheduled for a
+        turn the run plays; the scheduler hears of the game once the run
+        ends (the watch entry it had stays meanwhile, so a worker killed
+        mid-run is swept up like one killed mid-job). Returns ``(outcome,
+        moves appended)``: ``played``, ``stale`` (the game moved on: another
+        mover took over), or the code of a refusal."""
+        start, current = game, game
+        pending: list[Decided] = []
+        played = 0
+        outcome = "played"
+        try:
+            while (nxt := turn(current)) is not None:
+                seat, move, by, key = nxt
+                fingerprint = sha256_hex(canonical({"seat": seat, "move": move, "expected_version": current.version}))
+                try:
+                    decided = self._decide(current, seat, move, (WORKER_SCOPE, key), fingerprint, by, self.clock())
+                except RefereeError as err:
+                    outcome = err.code
+                    break
+                pending.append(decided)
+                current = decided.game
+                if len(pending) >= batch:
+                    if not self._append_run(start, pending):
+                        return "stale", played
+                    played += len(pending)
+                    start, pending = current, []
+            if pending:
+                if not self._append_run(start, pending):
+                    return "stale", played
+                played += len(pending)
+                start = current
+            return outcome, played
+        finally:
+            if played:
+                # a deadline may have opened at a move the scheduler never heard of: a second job for it is harmless
+                self._notify(start, game if played == 1 else None)
+
+    def _append_run(self, start: Game, run: list[Decided]) -> bool:
+        """Append ``run`` after ``start`` in one step; ``False`` if the game moved on."""
+        appended = self.store.append_moves(start.id, start.version, [d.stored for d in run])
         if appended.outcome == "missing":
-            raise not_found(game.id)
-        return b"", None
+            raise not_found(start.id)
+        if appended.outcome != "ok":
+            return False
+        self._remember(run[-1].game)
+        return True
 
     @staticmethod
     def _replay_idempotent(record: bytes, fingerprint: str) -> bytes:
@@ -422,7 +490,9 @@ class GameService:
 
     def change_of(self, game: Game, before: Game | None = None) -> Change:
         """What the job queue must know of ``game`` now; the rules deadline is
-        included only when ``before`` did not already have it open."""
+        included only when ``before`` did not already have it open, and the
+        game counts as watched only if a worker owed ``before`` something (or
+        ``before`` is not known)."""
         active = game.status == "active"
         rs = game.ruleset
         to_act = frozenset(rs.to_act(game.state)) if active else frozenset()
@@ -430,8 +500,9 @@ class GameService:
         if before is not None and before.status == "active" and rs.deadline(before.state) == deadline:
             deadline = None
         bots = {s: b for s in to_act if (b := game.bot_of(s)) is not None}
+        watched = before is None or self.change_of(before).due() is not None
         return Change(game.id, game.version, active, game.last_at, to_act, bots, deadline,
-                      game.turn_deadline(), game.header.get("tournament"), open_deadline)
+                      game.turn_deadline(), game.header.get("tournament"), open_deadline, watched)
 
     def _notify(self, game: Game, before: Game | None) -> None:
         if self.scheduler is not None:

@@ -13,7 +13,6 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from functools import lru_cache, partial
 from typing import Any, Callable
 
@@ -23,8 +22,8 @@ from referee.bots.webhook import BotFailure, CallLimits, UrlPolicy, ask
 from referee.engine import bot_seed
 from referee.errors import ApiError
 from referee.engine.protocol import Json, RefereeError, default_options
-from referee.scheduling import WATCH, Change, RqScheduler
-from referee.service import Game, GameService
+from referee.scheduling import WATCH, RqScheduler
+from referee.service import Game, GameService, Turn
 from referee.store import EventStore
 from referee.store.clients import DEFAULT_TIMEOUT_S, connect
 
@@ -108,6 +107,10 @@ def fire_turn_clock(game_id: str, version: int, svc: GameService | None = None) 
 def _bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[Json | None, Json]:
     """``(move, by)``: the bot's choice, or ``None`` — the prompt's default —
     when a webhook bot fails or answers a move that is not legal."""
+    if bot == "random":  # uniform over the legal moves: the rest of the view is not read
+        legal = list(game.ruleset.legal_moves(game.state, seat))
+        return bots.choose(bot, game.ruleset.name, {}, legal, seed=bot_seed(game.seed, seat, game.version)), \
+            {"bot": bot}
     view = svc.view_of(game, seat)
     legal = view["legal_moves"]
     if bot in bots.BUILT_IN:
@@ -133,58 +136,53 @@ def _bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[Json |
 
 
 #: one job plays at most this many bot moves of a game in a row, for at most
-#: this long, then puts the game back at the end of the queue (issue 20)
-CHAIN_MOVES = 200
-CHAIN_S = 0.25
+#: this long, then puts the game back at the end of the queue (issue 20);
+#: its moves are appended ``RUN_BATCH`` at a time, one round trip each
+RUN_MOVES = 200
+RUN_S = 0.25
+RUN_BATCH = 25
 
 
-class _Chain:
-    """The bot turns one job plays in a row: told of each change instead of
-    the scheduler (``GameService.submit_for_seat(notify=...)``), it keeps a
-    change for itself while the referee awaits only built-in bots and the
-    budget lasts, and hands every other change to the scheduler. No job is
-    enqueued for a turn the chain plays next; the game's watch entry stays,
-    so a worker killed mid-chain is swept up like one killed mid-job."""
+class _Run:
+    """The turns one job plays in a row (``GameService.play_run``): the next
+    awaited seat while the referee awaits only built-in bots, until the
+    budget of moves or time is spent. Each is the bot's choice on its own
+    seat's view, keyed ``bot:<version>:<seat>`` as a single job's would be."""
 
-    def __init__(self, svc: GameService, moves: int, seconds: float) -> None:
+    def __init__(self, svc: GameService, seat: int, bot: str, moves: int, seconds: float) -> None:
         self.svc = svc
+        self.first: tuple[int, str] | None = (seat, bot)
         self.left = moves
         self.until = time.monotonic() + seconds
-        self.held: Change | None = None
-        self.kept = 0  # changes kept (turns played next without a job)
 
-    def __call__(self, change: Change) -> None:
+    def __call__(self, game: Game) -> Turn | None:
+        if self.first is not None:
+            seat, bot = self.first
+            self.first = None
+        else:
+            if self.left <= 0 or time.monotonic() >= self.until or game.status != "active":
+                return None
+            awaited = game.ruleset.to_act(game.state)
+            kinds = [game.bot_of(s) for s in awaited]
+            if not awaited or not all(kind in bots.BUILT_IN for kind in kinds):
+                return None
+            seat = min(awaited)
+            bot = str(game.bot_of(seat))
         self.left -= 1
-        if (change.active and change.to_act and len(change.bots) == len(change.to_act)
-                and all(bot in bots.BUILT_IN for bot in change.bots.values())
-                and self.left > 0 and time.monotonic() < self.until):
-            self.held = change
-            self.kept += 1
-            return
-        self.release(change)
-
-    def release(self, change: Change) -> None:
-        """Hand ``change`` to the scheduler. After kept changes the rules'
-        deadline is scheduled whenever it is open: one may have opened at a
-        change the scheduler never saw (a second job for it is harmless)."""
-        self.held = None
-        if self.svc.scheduler is None:
-            return
-        if self.kept and change.active:
-            change = replace(change, deadline=change.open_deadline)
-        self.svc.scheduler.game_changed(change)
+        move, by = _bot_move(self.svc, game, seat, bot)
+        return seat, move, by, f"bot:{game.version}:{seat}"
 
 
 def play_bot_turn(game_id: str, seat: int, version: int, svc: GameService | None = None,
-                  chain_moves: int | None = None) -> str:
+                  run_moves: int | None = None) -> str:
     """Play a bot seat's move if the game still awaits it at ``version``.
 
-    A built-in bot's move is followed by the next one in the same job while
-    only built-in bots are awaited (``_Chain``): each through the same
-    service path with its own ``expected_version``, idempotency key and
-    ``by``, appended and published as any move. A registered (webhook) bot is
-    asked in the worker's pool of callers when it has one (``serve_webhooks``),
-    so one slow bot does not hold the worker."""
+    A built-in bot's move is followed by the next ones in the same job while
+    only built-in bots are awaited (``_Run``, ``GameService.play_run``): each
+    through the same decision as any move, with its own expected version,
+    idempotency key and ``by``. A registered (webhook) bot is asked in the
+    worker's pool of callers when it has one (``serve_webhooks``), so one
+    slow bot does not hold the worker."""
     svc = svc or service_from_env()
     game = svc.load(game_id)
     if game.version != version or game.status != "active" or seat not in game.ruleset.to_act(game.state):
@@ -197,28 +195,19 @@ def play_bot_turn(game_id: str, seat: int, version: int, svc: GameService | None
         if pool is not None:
             return pool.dispatch(svc, game, seat)
         return _play_once(svc, game, seat, bot)
-    chain = _Chain(svc, CHAIN_MOVES if chain_moves is None else chain_moves, CHAIN_S)
     try:
-        while True:
-            outcome = _play_once(svc, game, seat, bot, chain)
-            held = chain.held
-            if held is None or outcome not in ("played", "defaulted"):
-                return outcome
-            game = svc.cached(game_id)  # the state this job just appended: no read
-            if game.version != held.version:
-                return outcome
-            seat = min(held.to_act)
-            bot = held.bots[seat]
-    finally:
-        if chain.held is not None:  # a turn it meant to play next: leave it to a job
-            chain.release(chain.held)
+        outcome, _played = svc.play_run(game, _Run(svc, seat, bot, RUN_MOVES if run_moves is None else run_moves,
+                                                   RUN_S), batch=RUN_BATCH)
+    except ApiError as err:
+        return "stale" if err.code in ("version_conflict", "game_over") else err.code
+    return outcome
 
 
-def _play_once(svc: GameService, game: Game, seat: int, bot: str, notify: _Chain | None = None) -> str:
+def _play_once(svc: GameService, game: Game, seat: int, bot: str) -> str:
     """One bot move for ``seat`` at the game's version (its default when a webhook bot fails)."""
     move, by = _bot_move(svc, game, seat, bot)
     return _outcome(partial(svc.submit_for_seat, game.id, seat, move, expected_version=game.version,
-                            idempotency_key=f"bot:{game.version}:{seat}", by=by, notify=notify),
+                            idempotency_key=f"bot:{game.version}:{seat}", by=by),
                     "defaulted" if "default" in by else "played")
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import hmac
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from flask import current_app, g, request
 from marshmallow import Schema
@@ -65,14 +65,20 @@ def is_admin() -> bool:
     return False
 
 
-def json_body(schema: Schema) -> dict[str, Any]:
+def json_body(schema: Schema, quick: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None
+              ) -> dict[str, Any]:
     """The request's JSON object, validated (400 on anything malformed: bad
-    syntax, too deep, not Unicode, or not what ``schema`` takes)."""
+    syntax, too deep, not Unicode, or not what ``schema`` takes). ``quick``:
+    what ``schema`` would load, found faster for a plainly good body, or
+    ``None`` (then ``schema`` loads it, or names what is wrong)."""
     if not request.is_json:
         raise ApiError(400, "invalid_json", "the body must be a JSON object (Content-Type: application/json)")
     body = load_json(request.get_data(cache=True))  # over MAX_CONTENT_LENGTH: 413
     if not isinstance(body, dict):
         raise ApiError(400, "invalid_json", "the body must be a JSON object (Content-Type: application/json)")
+    fast = quick(body) if quick is not None else None
+    if fast is not None:
+        return fast
     loaded: dict[str, Any] = schema.load(body)
     return loaded
 

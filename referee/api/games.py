@@ -12,7 +12,7 @@ from referee.api.context import bearer_token, idempotency_key, is_admin, json_bo
 from referee.audit import audit_lines
 from referee.ratelimit import prefetched_head
 from referee.errors import ApiError
-from referee.schemas import CreateGame, EventsQuery, MoveRequest, ReplayQuery
+from referee.schemas import CreateGame, EventsQuery, MoveRequest, ReplayQuery, quick_move_request
 from referee.store.clients import REDIS_UNAVAILABLE
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
@@ -37,7 +37,7 @@ def view_game(game_id: str) -> Response:
 
 @bp.post("/<game_id>/moves")
 def submit_move(game_id: str) -> Response:
-    body = json_body(MOVE)
+    body = json_body(MOVE, quick_move_request)
     accepted = service().submit_move(game_id, bearer_token(), body["move"],
                                      expected_version=body.get("expected_version"),
                                      idempotency_key=idempotency_key())

@@ -25,6 +25,20 @@ class AppendResult:
     record: bytes | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """One move as ``append_moves`` stores it: its envelopes, the head after
+    it, and its idempotency key (scope, key) and record."""
+
+    envelopes: list[dict[str, Any]]
+    last_hash: str
+    rng: int
+    status: str
+    at: int
+    idem_key: tuple[str, str] | None = None
+    idem_record: bytes = b""
+
+
 #: a game's head: (version, last_hash, rng position, status, last receipt time)
 Head = tuple[int, str, int, str, int]
 HEAD_FIELDS = ("version", "last_hash", "rng", "status", "last_at")
@@ -68,12 +82,22 @@ class EventStore:
                idem_record: bytes = b"") -> AppendResult:
         """Append ``envelopes`` if the game is still at ``expected``; store the
         idempotency record in the same step."""
+        return self.append_moves(game_id, expected, [Appended(envelopes, last_hash, rng, status, at, idem_key,
+                                                              idem_record)])
+
+    def append_moves(self, game_id: str, expected: int, moves: list["Appended"]) -> AppendResult:
+        """Append several moves in a row in one step (one round trip), if the
+        game is still at ``expected``: each with its envelopes and its
+        idempotency record, the head set after the last; nothing of it if the
+        game moved on, or if the first move's key was used already."""
         events, meta_key, secret_key = _keys(game_id)
-        ikey = self.idem_key(game_id, *idem_key) if idem_key else ""
-        args: list[Any] = [expected, last_hash, rng, status, at, idem_record,
-                           self.retention.idem_ttl_s(IDEMPOTENCY_TTL_S), self.retention.game_ttl_ms(status),
-                           len(envelopes), PUSHED_CHANNEL, game_id, *(canonical_bytes(e) for e in envelopes)]
-        outcome, value = self._append(keys=[events, meta_key, ikey, secret_key], args=args)
+        idem = [self.idem_key(game_id, *m.idem_key) if m.idem_key else "" for m in moves]
+        args: list[Any] = [expected, self.retention.idem_ttl_s(IDEMPOTENCY_TTL_S),
+                           self.retention.game_ttl_ms(moves[-1].status), PUSHED_CHANNEL, game_id, len(moves)]
+        for m in moves:
+            args += [m.last_hash, m.rng, m.status, m.at, m.idem_record, len(m.envelopes),
+                     *(canonical_bytes(e) for e in m.envelopes)]
+        outcome, value = self._append(keys=[events, meta_key, idem[0], secret_key, *idem[1:]], args=args)
         outcome = outcome.decode() if isinstance(outcome, bytes) else outcome
         if outcome == "idem":
             return AppendResult("idem", record=value)

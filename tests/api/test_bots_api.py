@@ -48,6 +48,27 @@ def test_a_duplicated_bot_job_never_plays_twice(client: Any, service: Any, work:
     assert len(_moves(client, game["id"])) == 1
 
 
+def test_issue20_a_run_of_bot_turns_records_what_a_job_per_move_records(
+        client: Any, service: Any, work: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One job plays a game's built-in bot turns in a row, appended 25 at a
+    time: the same game as with one job per move — the same moves by the same
+    seats, the same ``by`` — each with its own idempotency record under the
+    key a job of its own would use, and an audit that holds."""
+    seats = [{"bot": "heuristic"}, {"bot": "random"}, {"bot": "heuristic"}, {"bot": "random"}]
+    logs = []
+    for run_moves in (1, jobs.RUN_MOVES):
+        monkeypatch.setattr(jobs, "RUN_MOVES", run_moves)
+        game = create(client, ruleset="bang", seats=seats, seed="one run")
+        work()
+        assert view(client, game)["status"] == "finished"
+        assert client.get(f"/v1/games/{game['id']}/audit").get_json()["ok"]
+        moves = _moves(client, game["id"])
+        for m in moves:  # the key a job of its own would have used: bot:<version before>:<seat>
+            assert service.store.idem_record(game["id"], ("worker", f"bot:{m['seq'] - 1}:{m['actor']}")) is not None
+        logs.append([(m["actor"], m["data"]["move"], m["data"]["by"]) for m in moves])
+    assert logs[0] == logs[1] and len(logs[0]) > 25
+
+
 def test_mixed_table_human_waits_while_bots_play(client: Any, work: Any) -> None:
     game = create(client, seats=[{"name": "ann"}, {"bot": "random"}, {"bot": "random"}],
                   setup={"turn": 0, "dice": ["SHIP", "SKULL"], "seats": [{"card": ["CHEST", "SWORD"]}, {}, {}]})

@@ -184,3 +184,19 @@ def test_the_window_script_grants_what_every_window_has_room_for(redis_client: A
     assert [int(script(keys=keys, args=args)[0]) for _ in range(3)] == [5, 2, 0]
     assert redis_client.llen(keys[0]) == 7 and redis_client.llen(keys[1]) == 7
     assert int(script(keys=keys[1:], args=["hit", 5, "", "", 10, 100000])[0]) == 3
+
+
+def test_issue20_a_move_among_humans_makes_one_round_trip_with_the_job_queue_on(
+        redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With jobs enqueued (as `referee serve` runs), a move after which, as
+    before it, only humans are awaited and no deadline is open is one round
+    trip: the append. The watch set is not touched for a game a worker never
+    owed anything (it was a second round trip per move)."""
+    app = process(redis_client, ENQUEUE_JOBS=True)
+    client = app.test_client()
+    game = create(client, ruleset="bang", players=4)
+    played(client, game)  # the watch set forgets the game, if it had it
+    seat = view(client, game)["to_act"][0]
+    legal = view(client, game, seat)["legal_moves"]
+    trips = redis_sent(monkeypatch, lambda: move(client, game, seat, legal[0]))
+    assert [name for trip in trips for name in trip] == [b"EVALSHA"], trips

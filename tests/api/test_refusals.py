@@ -39,7 +39,7 @@ def test_f18_a_claim_retried_after_a_conflict_keeps_its_receipt_time(
     assert move(client, game, 0, {"type": "roll"}).status_code == 201
     deadline = view(client, game)["deadline"]
     clock.now = deadline - 1  # the claim arrives just in time
-    real = service.store.append
+    real = service.store.append_moves
     raced = []
 
     def lose_the_first_race(game_id: str, expected: int, *args: Any, **kwargs: Any) -> AppendResult:
@@ -49,7 +49,7 @@ def test_f18_a_claim_retried_after_a_conflict_keeps_its_receipt_time(
             return AppendResult("conflict", version=expected)
         return real(game_id, expected, *args, **kwargs)
 
-    monkeypatch.setattr(service.store, "append", lose_the_first_race)
+    monkeypatch.setattr(service.store, "append_moves", lose_the_first_race)
     r = move(client, game, 1, {"type": "claim"})
     assert raced and r.status_code == 201, r.get_json()
     claimed = next(e for e in r.get_json()["events"] if e["type"] == "move")

@@ -177,3 +177,79 @@ def test_a_finished_game_replays_to_its_state_and_audits_clean(
     assert fold(rs, [Event(e["type"], e["data"]) for e in log[1:] if e["type"] not in PLATFORM_EVENTS]) == served.state
     report = client.get(f"/v1/games/{game['id']}/audit").get_json()
     assert report["ok"], report["divergence"]
+
+
+# -- one check of a move's shape (issue 20) -------------------------------------
+def _values_for(schema: dict[str, Any], current: Any) -> list[Any]:
+    """Values a field of ``schema`` might take, the schema's own and a few
+    beside it: what a move's every field is varied over."""
+    out: list[Any] = [None, True, "x", 0.5, {"not": "this"}]
+    out += list(schema.get("enum", [])) + ([schema["const"]] if "const" in schema else [])
+    if schema.get("type") == "integer" or isinstance(current, int):
+        low, high = schema.get("minimum", 0), schema.get("maximum", 8)
+        out += [low - 1, low, high, high + 1, *range(low, min(high, low + 9) + 1)]
+        if isinstance(current, int) and not isinstance(current, bool):
+            out += [current + 1, float(current)]
+    if isinstance(current, list):
+        items = schema.get("items", {})
+        pool = list(items.get("enum", []))[:6] + [x for x in current if x not in items.get("enum", [])]
+        out += [[], current[:1], current[1:], current + current[:1], current[::-1], *([p] for p in pool),
+                [float(x) if isinstance(x, int) and not isinstance(x, bool) else x for x in current]]
+    return out
+
+
+def _variants(rs: Any, moves: Any) -> list[Any]:
+    """Each of the first few ``moves`` with one field changed, left out or
+    added, over what its schema allows and a little beyond."""
+    out: list[Any] = []
+    for move in list(moves)[:4]:
+        schema = rs.move_schemas.get(move.get("type"), {})
+        props = schema.get("properties", {})
+        for name, prop in props.items():
+            if name == "type":
+                continue
+            out += [{**move, name: value} for value in _values_for(prop, move.get(name))]
+            out.append({k: v for k, v in move.items() if k != name})
+    return out
+
+
+def _outcome(rs: Any, state: Any, seat: int, move: Any, checked: bool, now: int) -> Any:
+    try:
+        events, _ = rs.decide_and_fold(state, seat, json.loads(json.dumps(move)), rng=Rng(b"probe"), now=now,
+                                       checked=checked)
+    except (IllegalMove, MalformedMove, OutOfTurn) as refused:
+        return type(refused).__name__, refused.code, refused.rule, refused.detail
+    return [(e.type, e.data) for e in events]
+
+
+@pytest.mark.parametrize("ruleset,players,options", SIZES)
+def test_issue20_a_move_checked_at_the_boundary_is_decided_as_one_parsed_whole(
+        ruleset: str, players: int, options: dict[str, Any]) -> None:
+    """The service checks a move's shape once, by the compiled published
+    schema (``check_move``), and hands the rules the move as checked
+    (``decide_and_fold(checked=True)``), which only reads it. For every move
+    the schema accepts — every legal move, and each with a field changed,
+    left out or added — that gives exactly what the ruleset's own parser
+    gives: the same events, or the same refusal, code, rule and message."""
+    rs = registry.get(ruleset)
+    table = Table(rs, players, options=options, seed=b"one-check")
+    steps, compared = 0, 0
+    pick = Rng(b"one-check-pick")
+    while rs.result(table.state) is None and steps < 60:
+        for seat in range(players):
+            for move in [*rs.legal_moves(table.state, seat)[:4], *_variants(rs, rs.legal_moves(table.state, seat))]:
+                try:
+                    rs.check_move(move)
+                except MalformedMove:
+                    continue
+                compared += 1
+                assert _outcome(rs, table.state, seat, move, True, table.now + 1) == \
+                    _outcome(rs, table.state, seat, move, False, table.now + 1), (seat, move)
+        seats = sorted(rs.to_act(table.state))
+        if not seats:
+            table.timeout()
+        else:
+            seat = seats[pick.below(len(seats))]
+            table.play(seat, pick.choice(list(rs.legal_moves(table.state, seat))))
+        steps += 1
+    assert compared > steps

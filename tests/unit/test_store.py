@@ -6,7 +6,8 @@ import threading
 import redis
 
 from referee.engine import envelope
-from referee.store import EventStore, canonical, sha256_hex
+from referee.store import AppendResult, EventStore, canonical, sha256_hex
+from referee.store.redis_store import Appended
 
 
 def _env(seq: int, prev: str) -> dict:
@@ -89,3 +90,38 @@ def test_read_ranges_are_by_seq(redis_client: redis.Redis) -> None:
     assert [e["seq"] for e in store.read("g1", after=2, upto=4)] == [3, 4]
     assert [e["seq"] for e in store.read_batch("g1", 1, 2)] == [2, 3]
     assert [e["seq"] for e in store.iter_envelopes("g1", batch=2)] == [1, 2, 3, 4, 5]
+
+
+def test_issue20_several_moves_append_in_one_step_with_a_record_each(redis_client: redis.Redis) -> None:
+    """A worker's run of bot turns: several moves, one round trip; every move's
+    events in order, its own idempotency record, the head after the last."""
+    store = EventStore(redis_client)
+    last = _new(store)
+    e2 = _env(2, last)
+    e3 = _env(3, e2["hash"])
+    e4 = _env(4, e3["hash"])
+    run = [Appended([e2, e3], e3["hash"], 5, "active", 10, ("worker", "bot:1:0"), b"fp1\nbody1"),
+           Appended([e4], e4["hash"], 7, "finished", 11, ("worker", "bot:3:1"), b"fp2\nbody2")]
+    assert store.append_moves("g1", 1, run) == AppendResult("ok", version=4)
+    assert [e["seq"] for e in store.read("g1")] == [1, 2, 3, 4]
+    assert store.head("g1") == (4, e4["hash"], 7, "finished", 11)
+    assert store.idem_record("g1", ("worker", "bot:1:0")) == b"fp1\nbody1"
+    assert store.idem_record("g1", ("worker", "bot:3:1")) == b"fp2\nbody2"
+
+
+def test_issue20_a_run_appends_whole_or_not_at_all(redis_client: redis.Redis) -> None:
+    """A run decided at a version the game has left, or whose first move was
+    played already, stores none of its moves."""
+    store = EventStore(redis_client)
+    last = _new(store)
+    e2 = _env(2, last)
+    assert store.append("g1", 1, [e2], last_hash=e2["hash"], rng=0, status="active",
+                        idem_key=("worker", "bot:1:0"), idem_record=b"fp\nbody").outcome == "ok"
+    late = [Appended([_env(2, last)], "x", 0, "active", 0, ("worker", "bot:1:1")),
+            Appended([_env(3, "x")], "y", 0, "active", 0, ("worker", "bot:2:2"))]
+    assert store.append_moves("g1", 1, late) == AppendResult("conflict", version=2)
+    again = [Appended([_env(2, last)], "x", 0, "active", 0, ("worker", "bot:1:0")),
+             Appended([_env(3, "x")], "y", 0, "active", 0, ("worker", "bot:2:2"))]
+    assert store.append_moves("g1", 1, again).outcome == "idem"
+    assert [e["seq"] for e in store.read("g1")] == [1, 2]
+    assert store.idem_record("g1", ("worker", "bot:2:2")) is None

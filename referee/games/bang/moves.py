@@ -127,8 +127,17 @@ def parse(move: Any) -> Move:
                 raise _bad(f"{t}: {name} must be a list of card IDs")
             for c in value:
                 _card(c, name)
-            if len(set(value)) != len(value):
-                raise _bad(f"{t}: {name} names a card twice")
+    return unstated(move)
+
+
+def unstated(move: Move) -> Move:
+    """The checks of ``parse`` that ``MOVE_SCHEMAS`` do not state (a card that
+    needs a target or a pick, a draw from a hand), for a move that matches
+    its schema already: the service checked it at the boundary."""
+    t = move["type"]
+    cards = move.get("cards")
+    if cards is not None and len(set(cards)) != len(cards):
+        raise _bad(f"{t}: cards names a card twice")
     if t in ("play", "choose", "respond"):
         _card(move["card"], "card")
     if t == "play":

@@ -69,6 +69,9 @@ class Bluffaneer(RulesetBase):
         """``(type, target)``: the move parser (F33), which the conformance suite holds to ``move_schemas``."""
         return moves.parse(move)
 
+    def move_from_checked(self, move: Json) -> tuple[str, int | None]:
+        return move["type"], move.get("target")
+
     def on_timeout(self, state: State, *, rng: Rng, now: int) -> tuple[list[Event], State]:
         """The claim window closes at its deadline (F18)."""
         draft = Draft(state)
@@ -101,6 +104,10 @@ class Bluffaneer(RulesetBase):
     def view(self, state: State, seat: Seat | None) -> Json:
         """Public state plus ``seat``'s own card (F31)."""
         return views.view(state, seat)
+
+    #: ``view`` encoded, for ``referee.engine.encoded_views`` (F31: the seat's own card in its entry alone)
+    seat_bytes = staticmethod(views.seat_bytes)
+    encoded_seat = staticmethod(views.encoded_seat)
 
     def redact(self, event: Event, seat: Seat | None) -> Event | None:
         """The event as ``seat`` may see it (F31)."""

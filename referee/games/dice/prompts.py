@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from referee.engine.protocol import Json, Move
+from referee.games.dice.cache import MEMO
 from referee.games.dice.flow import can_double
 from referee.games.dice.rules import COWARD, LOUDMOUTH
 from referee.games.dice.state import Seat, State
@@ -27,7 +28,17 @@ def _clockwise(state: State, start: int, seats: list[int]) -> list[int]:
 
 
 def choices(state: State) -> list[Move]:
-    """Every legal answer to the prompt, in a stable order."""
+    """Every legal answer to the prompt, in a stable order; computed once
+    per state (``cache.MEMO``): shared, the caller must not change the list
+    or its moves. Every viewer may see them (D73: the prompt shows them)."""
+    memo = MEMO.of(state)
+    out: list[Move] | None = memo.get("choices")
+    if out is None:
+        out = memo["choices"] = _choices(state)
+    return out
+
+
+def _choices(state: State) -> list[Move]:
     s, kind = state, state.prompt
     living = s.living()
     if kind == "sid" or kind == "beer":
@@ -78,8 +89,12 @@ def default_move(state: State, seat: Seat) -> Move | None:
     clockwise from the decider; the Ghost gives die 1's face to the first living player clockwise."""
     if seat not in to_act(state):
         return None
+    return _default(state, seat, choices(state))
+
+
+def _default(state: State, seat: Seat, moves: list[Move]) -> Move:
+    """``default_move`` of the awaited ``seat``, among its legal ``moves``."""
     kind = state.prompt
-    moves = choices(state)
     if kind in ("sid", "beer", "broken_arrow", "shoot", "haunt"):
         plain = [m for m in moves if not m.get("double") and m.get("die", 1) == 1]
         first = _clockwise(state, seat, [m["target"] for m in plain])[0]
@@ -88,11 +103,21 @@ def default_move(state: State, seat: Seat) -> Move | None:
 
 
 def pending(state: State) -> Json | None:
-    if state.over or state.prompt is None or state.prompt_seat is None:
-        return None
-    seat = state.prompt_seat
-    return {
-        "kind": state.prompt, "rule": RULES[state.prompt], "awaiting": [seat],
-        "moves": {str(seat): choices(state)}, "deadline": None,
-        "default": {str(seat): default_move(state, seat)},
-    }
+    """The prompt every viewer sees (D73): its kind and rule, the awaited
+    seat, its legal answers and its default; built once per state
+    (``cache.MEMO``), shared: do not mutate."""
+    memo = MEMO.of(state)
+    if "pending" in memo:
+        known: Json | None = memo["pending"]
+        return known
+    out: Json | None = None
+    if not (state.over or state.prompt is None or state.prompt_seat is None):
+        seat = state.prompt_seat
+        moves = choices(state)
+        out = {
+            "kind": state.prompt, "rule": RULES[state.prompt], "awaiting": [seat],
+            "moves": {str(seat): moves}, "deadline": None,
+            "default": {str(seat): _default(state, seat, moves)},
+        }
+    memo["pending"] = out
+    return out

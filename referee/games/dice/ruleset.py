@@ -127,6 +127,9 @@ class BangDice(RulesetBase):
     def seat_part(self, state: State, seat: Seat | None) -> Json:
         return views.seat_part(state, seat)
 
+    #: ``seat_part`` encoded, for ``referee.engine.encoded_views`` (D7: the seat's own role)
+    seat_bytes = staticmethod(views.seat_bytes)
+
     def redact(self, event: Event, seat: Seat | None) -> Event | None:
         return views.redact(event, seat)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.protocol import Event
+from referee.games.bang import cardrules
 from referee.games.bang.characters import KIT_CARLSON
 from referee.games.faceoff import board, rules
 from referee.games.faceoff.state import MARKS, RENEGADE, ROLE_NAMES, State, flow_controller
@@ -51,18 +52,103 @@ def hidden(s: State, seat: int | None) -> set[str]:
     return out
 
 
+#: parts of ``public_view`` built from a few immutable parts of the state (the map's rows, the
+#: figures' squares, the nuggets, the cards in play), with the very objects they were built from:
+#: kept while a state holds those same objects (compared by identity and held, so an id is never
+#: reused). All public (FO57). Each one tuple, read and written whole: atomic under threads.
+_last_map: tuple[Any, ...] = (None,) * 4
+_last_board: tuple[Any, ...] = (None,) * 6
+_last_sights: tuple[Any, ...] = (None,) * 9
+
+
+def _map(s: State) -> Json:
+    global _last_map
+    last = _last_map
+    if not (last[0] is s.rows and last[1] is s.map_id and last[2] is s.map_name):
+        last = _last_map = (s.rows, s.map_id, s.map_name, {
+            "id": s.map_id, "name": s.map_name, "width": len(s.rows[0]), "height": len(s.rows),
+            "rows": ["".join("#" if c == "#" else "." for c in r) for r in s.rows]})
+    out: Json = last[3]
+    return out
+
+
+def _board(s: State) -> list[str]:
+    """``board.grid`` of the figures and nuggets (FO57: all public)."""
+    global _last_board
+    last, (a, b, c) = _last_board, s.chars
+    if not (last[0] is s.rows and last[1] is a.pos and last[2] is b.pos and last[3] is c.pos
+            and last[4] is s.nuggets):
+        last = _last_board = (s.rows, a.pos, b.pos, c.pos, s.nuggets,
+                              board.grid(s.rows, [(MARKS[i], ch.pos) for i, ch in enumerate(s.chars)], s.nuggets))
+    out: list[str] = last[5]
+    return out
+
+
+#: ``board.path_distance`` by (the map's rows, from, to): the rows held beside each entry, so
+#: their id is never reused meanwhile; dropped whole when full
+_paths: dict[tuple[int, Any, Any], tuple[Any, int]] = {}
+
+
+def _path(rows: Any, a: Any, b: Any) -> int:
+    """``rules.base_distance``: the path distance from square ``a`` to ``b`` (FO21)."""
+    key = (id(rows), a, b)
+    found = _paths.get(key)
+    if found is not None and found[0] is rows:
+        return found[1]
+    if len(_paths) >= 8192:
+        _paths.clear()
+    d = board.path_distance(rows, a, b)
+    _paths[key] = (rows, d)
+    return d
+
+
+def _sights(s: State) -> tuple[list[list[int]], list[list[int | None]]]:
+    """The path distances between the figures (FO21) and the distances at
+    which each sees the others (R15: Mustang, Scope, Paul Regret, Rose Doolan)."""
+    global _last_sights
+    last, (a, b, c) = _last_sights, s.chars
+    if not (last[0] is s.rows and last[1] is a.pos and last[2] is b.pos and last[3] is c.pos
+            and last[4] is a.in_play and last[5] is b.in_play and last[6] is c.in_play
+            and last[7] == (a.name, b.name, c.name)):
+        dist = [[0 if x == y else _path(s.rows, s.chars[x].pos, s.chars[y].pos) for y in range(3)] for x in range(3)]
+        # rules.sees_at(s, x, y): the path distance as BANG! modifies it (R15)
+        seen = [[None if x == y else cardrules.seen_at(dist[x][y], s.chars[x], s.chars[y]) for y in range(3)]
+                for x in range(3)]
+        last = _last_sights = (s.rows, a.pos, b.pos, c.pos, a.in_play, b.in_play, c.in_play,
+                               (a.name, b.name, c.name), (dist, seen))
+    out: tuple[list[list[int]], list[list[int | None]]] = last[8]
+    return out
+
+
+def _spectator_hides(s: State, card: str) -> bool:
+    """``card in hidden(s, None)``, without building the set: in a deck, in
+    a hand and not public, in Kit Carlson's look, or a bid (FO57)."""
+    if card in s.brown or card in s.blue or card in s.bids:
+        return True
+    if card not in s.pub and any(card in ch.hand for ch in s.chars):
+        return True
+    return card in s.limbo and kit_limbo(s)
+
+
 def public_view(s: State) -> Json:
+    """What both seats and a spectator see alike (FO57); built once per
+    state (``s.memo``) and shared: do not mutate."""
+    known: Json | None = s.memo.get("public_view")
+    if known is None:
+        known = s.memo["public_view"] = _public_view(s)
+    return known
+
+
+def _public_view(s: State) -> Json:
     f = s.flow
     figures = [{"char": i, "role": ROLE_NAMES[i], "mark": MARKS[i], "x": ch.pos[0], "y": ch.pos[1]}
                for i, ch in enumerate(s.chars)]
-    dist = [[0 if a == b else rules.base_distance(s, a, b) for b in range(3)] for a in range(3)]
-    seen = [[None if a == b else rules.sees_at(s, a, b) for b in range(3)] for a in range(3)]
+    dist, seen = _sights(s)
     top = top_prompt(s)
     store = list(s.limbo) if s.limbo and top is not None and top["kind"] == "store" else []
     return {
-        "map": {"id": s.map_id, "name": s.map_name, "width": len(s.rows[0]), "height": len(s.rows),
-                "rows": ["".join("#" if c == "#" else "." for c in r) for r in s.rows]},
-        "board": board.grid(s.rows, [(MARKS[i], ch.pos) for i, ch in enumerate(s.chars)], s.nuggets),
+        "map": _map(s),
+        "board": _board(s),
         "figures": figures,
         "nuggets": [[x, y] for x, y in s.nuggets],
         "reserve": s.reserve,
@@ -83,7 +169,7 @@ def public_view(s: State) -> Json:
         "bids_in": [s.bids[0] is not None, s.bids[1] is not None],
         # the last revealed bids, while neither card is out of sight again
         "last_bids": (list(s.last_bids) if s.last_bids is not None
-                      and not hidden(s, None).intersection(b for b in s.last_bids if b is not None) else None),
+                      and not any(_spectator_hides(s, b) for b in s.last_bids if b is not None) else None),
         "trophies": [[{"character": t[0], "with_renegade": t[1]} for t in ts] for ts in s.trophies],
         "set_aside": list(s.set_aside),
         "general_store": store,

@@ -17,7 +17,7 @@ from referee.engine.platform import PLATFORM_EVENTS
 from referee.engine.presentation import shown
 from referee.engine.protocol import Event
 from referee.engine.rng import Rng
-from referee.engine.schema import first_refusal, known_valid
+from referee.engine.schema import first_refusal, validator
 from referee.games import registry
 from referee.games.faceoff import views
 from referee.games.faceoff.event_schemas import EVENT_SCHEMAS
@@ -47,7 +47,7 @@ CANYON = {"format": "bang-faceoff-map", "version": 1, "id": "my-canyon", "name":
 def _problems(kind: str, data: Any) -> str | None:
     """Why ``data`` (as JSON would carry it) breaks the schema of ``kind`` (None: it matches)."""
     data = json.loads(json.dumps(data))
-    if known_valid(EVENT_SCHEMAS[kind], data):
+    if validator(EVENT_SCHEMAS[kind]).is_valid(data):
         return None
     refusal = first_refusal(EVENT_SCHEMAS[kind], data, "data")
     return refusal[1] if refusal else "invalid"

@@ -1,0 +1,73 @@
+"""The compiled check of a schema (issue 20): ``matches`` (fastjsonschema's
+generated code) says "yes" exactly when jsonschema, the reference, finds
+nothing to refuse — over hand-made schemas and every ruleset's published
+move schemas — and a compiled check belongs to its schema object only."""
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, strategies as st
+
+from referee.engine.schema import _fast, closed_object, first_refusal, matches
+from referee.games import registry
+
+SCHEMA = closed_object({"type": {"const": "play"}, "card": {"type": "integer", "minimum": 0}})
+OTHER = closed_object({"type": {"const": "play"}, "card": {"type": "integer", "maximum": 3}})
+LISTED = closed_object({"type": {"const": "keep"},
+                        "cards": {"type": "array", "items": {"type": "string", "enum": ["a", "b", "c"]},
+                                  "minItems": 2, "maxItems": 2, "uniqueItems": True}})
+
+values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+                      lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=8)
+
+
+def _agree(schema: dict[str, Any], value: Any) -> None:
+    assert matches(schema, value) == (first_refusal(schema, value, "m") is None), value
+
+
+@given(st.dictionaries(st.sampled_from(["type", "card", "cards", "x"]),
+                       values | st.just("play") | st.just("keep") | st.integers(0, 9)
+                       | st.lists(st.sampled_from(["a", "b", "c", 1, 1.0, True]), max_size=3)))
+def test_the_compiled_check_agrees_with_the_reference(move: dict) -> None:
+    for schema in (SCHEMA, OTHER, LISTED):
+        _agree(schema, move)
+
+
+#: every published move schema, and the fields its moves carry
+MOVE_SCHEMAS = [schema for name in registry.names() for schema in registry.get(name).move_schemas.values()]
+
+
+def _field_values(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
+    known = [*schema.get("enum", []), *([schema["const"]] if "const" in schema else [])]
+    items = schema.get("items", {})
+    item = st.sampled_from(items["enum"]) if items.get("enum") else st.integers(-1, 40) | st.text(max_size=3)
+    return (st.sampled_from(known) if known else st.nothing()) | st.integers(-2, 41) | st.floats(-2, 41) \
+        | st.booleans() | st.none() | st.lists(item | st.lists(st.integers(-1, 40), max_size=3), max_size=6) \
+        | st.text(max_size=4)
+
+
+@st.composite
+def published_moves(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
+    schema = draw(st.sampled_from(MOVE_SCHEMAS))
+    props = schema.get("properties", {})
+    move = {name: draw(_field_values(prop)) for name, prop in props.items()
+            if name == "type" or draw(st.booleans())}
+    if draw(st.booleans()):
+        move["extra"] = 1
+    return schema, move
+
+
+@given(published_moves())
+def test_every_published_move_schema_compiles_to_the_same_answer(case: tuple[dict, dict]) -> None:
+    schema, move = case
+    _agree(schema, move)
+
+
+def test_a_compiled_check_is_kept_for_its_schema_object_only() -> None:
+    _fast.clear()
+    move = {"type": "play", "card": 7}
+    assert matches(SCHEMA, move) and len(_fast) == 1
+    assert not matches(OTHER, move)  # 7 > 3: the other schema has its own check
+    assert len(_fast) == 2
+    assert not matches(dict(SCHEMA), {"type": "play", "card": -1})  # an equal copy is another object
+    assert len(_fast) == 3
