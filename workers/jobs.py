@@ -141,19 +141,25 @@ def _bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[Json |
 RUN_MOVES = 200
 RUN_S = 0.25
 RUN_BATCH = 25
+#: a webhook caller's run: each move appended as it comes (a bot's answer
+#: takes a while); at most this long on one game, then it goes back in the queue
+POOL_RUN_S = 2.0
 
 
 class _Run:
     """The turns one job plays in a row (``GameService.play_run``): the next
-    awaited seat while the referee awaits only built-in bots, until the
+    awaited seat while the referee awaits only built-in bots (and, in a
+    webhook caller's thread, registered bots too: ``webhooks``), until the
     budget of moves or time is spent. Each is the bot's choice on its own
     seat's view, keyed ``bot:<version>:<seat>`` as a single job's would be."""
 
-    def __init__(self, svc: GameService, seat: int, bot: str, moves: int, seconds: float) -> None:
+    def __init__(self, svc: GameService, seat: int, bot: str, moves: int, seconds: float, *,
+                 webhooks: bool = False) -> None:
         self.svc = svc
         self.first: tuple[int, str] | None = (seat, bot)
         self.left = moves
         self.until = time.monotonic() + seconds
+        self.webhooks = webhooks
 
     def __call__(self, game: Game) -> Turn | None:
         if self.first is not None:
@@ -164,7 +170,8 @@ class _Run:
                 return None
             awaited = game.ruleset.to_act(game.state)
             kinds = [game.bot_of(s) for s in awaited]
-            if not awaited or not all(kind in bots.BUILT_IN for kind in kinds):
+            if not awaited or not all(kind is not None and (self.webhooks or kind in bots.BUILT_IN)
+                                      for kind in kinds):
                 return None
             seat = min(awaited)
             bot = str(game.bot_of(seat))
@@ -216,9 +223,12 @@ class WebhookPool:
     finds a webhook bot awaited hands the call here and returns, so the
     worker goes on with other games' turns while up to ``threads`` calls are
     in flight. Every call keeps the deadline, size limit, URL policy and
-    signature of ``referee.bots.webhook.ask``. A turn is asked once per
-    process at a time; a call lost with its process (``kill -9``) is swept
-    up like any lost job (``sweep``)."""
+    signature of ``referee.bots.webhook.ask``. The thread plays on while
+    only bots are awaited (a run: ``_Run(webhooks=True)``, each move
+    appended as it comes, ``POOL_RUN_S`` at most), so a game of webhook bots
+    costs no job per move. A turn is asked once per process at a time; a
+    call lost with its process (``kill -9``) is swept up like any lost job
+    (``sweep``)."""
 
     def __init__(self, threads: int) -> None:
         self.threads = threads
@@ -238,8 +248,8 @@ class WebhookPool:
     def _call(self, svc: GameService, game: Game, seat: int, turn: tuple[str, int, int]) -> None:
         try:
             bot = game.bot_of(seat)
-            if bot is not None:
-                _play_once(svc, game, seat, bot)
+            if bot is not None:  # this bot's turn, then the next bots' as long as only bots are awaited
+                svc.play_run(game, _Run(svc, seat, bot, RUN_MOVES, POOL_RUN_S, webhooks=True), batch=1)
         except Exception as exc:  # the turn stays owed: a retried job or the sweeper asks again
             print(f"referee worker: webhook turn {turn} failed: {exc!r}", file=sys.stderr, flush=True)
         finally:
