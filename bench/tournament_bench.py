@@ -41,7 +41,7 @@ bot URLs need ``REFEREE_BOT_ALLOW_PRIVATE=1`` (``referee.bots.bot_url``),
 set for the API and the workers, as is ``REFEREE_WEBHOOK_THREADS=16`` (the
 worker's pool of webhook callers).
 
-Run: ``python -m bench tournaments [G]`` (default ``G`` = 10).
+Run: ``python -m bench tournaments [G]`` (default ``G`` = 80).
 """
 from __future__ import annotations
 
@@ -69,9 +69,10 @@ from referee.tournaments import seating
 #: one table per ruleset (every ruleset not named here: its smallest table)
 PLAYERS = {"bang": 5, "bang-dice": 5, "bang-faceoff": 2, "bluffaneer": 4}
 KINDS = ("random", "heuristic")
-DEFAULT_GAMES = 10
-#: rows whose games are far longer play G // n games (random Face Off: ~4000 moves a game)
-GAMES_DIVISOR = {("bang-faceoff", "random"): 5}
+DEFAULT_GAMES = 80
+#: rows whose games are far longer play G // n games (random Face Off: ~4000 moves a game; the
+#: heuristic Face Off bot takes ~2 ms a decision)
+GAMES_DIVISOR = {("bang-faceoff", "random"): 10, ("bang-faceoff", "heuristic"): 4}
 SEED = "5eed" * 16  # the built-in bots' tournaments' fixed seed (64 hex digits)
 WEBHOOK_SEED = "b0b5" * 16  # the webhook tournaments' (both: the same games)
 PARALLEL = 8  # the most a tournament may ask without the admin token

@@ -16,6 +16,7 @@ from referee.engine.protocol import IllegalMove, RefereeError
 from referee.metrics import LATENCY, REQUESTS
 from referee.service import GameService
 from referee import ratelimit
+from referee.games import registry
 from referee.store import EventStore, canonical
 from referee.store.pushed import Pushed
 from referee.store.clients import DEFAULT_TIMEOUT_S, REDIS_UNAVAILABLE, connect
@@ -75,6 +76,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.config.update(config or {})
     app.json.sort_keys = False
+    registry.load_all()  # every ruleset and its compiled move checks ready before the first request
     client = app.config.get("REDIS") or connect(app.config["REDIS_URL"],
                                                 timeout_s=float(app.config["REDIS_TIMEOUT_S"]))
     scheduler = app.config["SCHEDULER"]

@@ -241,9 +241,11 @@ class GameService:
         version, last_hash, rng, status, last_at = head
         with self._lock:
             cached = self._cache.get(game_id)
-        if cached is not None and cached.version == version:
+        if cached is not None and cached.version >= version:
+            # newer than the head given: a move this process appended itself, whose pushed head
+            # has not arrived yet; a game's versions only grow, so the newest it knows is served
             return cached
-        if cached is None or cached.version > version:
+        if cached is None:
             cached = self._load_header(game_id)
         tail = self.store.read(game_id, after=cached.version, upto=version)
         state = fold(cached.ruleset, record.ruleset_events(tail), cached.state)
@@ -424,7 +426,8 @@ class GameService:
         return Decided(new, Appended(envelopes, last_hash, rng.position, status, now, idempotency_key,
                                      fingerprint.encode() + b"\n" + body), body)
 
-    def play_run(self, game: Game, turn: Callable[[Game], Turn | None], *, batch: int) -> tuple[str, int]:
+    def play_run(self, game: Game, turn: Callable[[Game], Turn | None], *, batch: int,
+                 settle: Callable[[Change], None] | None = None) -> tuple[str, int]:
         """Moves a worker makes for seats in a row (a run of built-in bots'
         turns, ``workers.jobs``), starting at ``game`` as loaded: ``turn``
         gives the next one on the game each move leaves (``None``: the run
@@ -436,7 +439,8 @@ class GameService:
         none of it if the game moved on meanwhile. No job is scheduled for a
         turn the run plays; the scheduler hears of the game once the run
         ends (the watch entry it had stays meanwhile, so a worker killed
-        mid-run is swept up like one killed mid-job). Returns ``(outcome,
+        mid-run is swept up like one killed mid-job), or ``settle`` does,
+        told of that change instead. Returns ``(outcome,
         moves appended)``: ``played``, ``stale`` (the game moved on: another
         mover took over), or the code of a refusal."""
         start, current = game, game
@@ -468,7 +472,11 @@ class GameService:
         finally:
             if played:
                 # a deadline may have opened at a move the scheduler never heard of: a second job for it is harmless
-                self._notify(start, game if played == 1 else None)
+                change = self.change_of(start, game if played == 1 else None)
+                if settle is not None:
+                    settle(change)
+                elif self.scheduler is not None:
+                    self.scheduler.game_changed(change)
 
     def _append_run(self, start: Game, run: list[Decided]) -> bool:
         """Append ``run`` after ``start`` in one step; ``False`` if the game moved on."""

@@ -13,16 +13,18 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from functools import lru_cache, partial
 from typing import Any, Callable
 
 
 from referee import bots
+from referee.games import registry
 from referee.bots.webhook import BotFailure, CallLimits, UrlPolicy, ask
 from referee.engine import bot_seed
 from referee.errors import ApiError
 from referee.engine.protocol import Json, RefereeError, default_options
-from referee.scheduling import WATCH, RqScheduler
+from referee.scheduling import WATCH, Change, RqScheduler
 from referee.service import Game, GameService, Turn
 from referee.store import EventStore
 from referee.store.clients import DEFAULT_TIMEOUT_S, connect
@@ -33,6 +35,7 @@ TIMEOUT = {"type": "timeout"}
 @lru_cache(maxsize=1)
 def service_from_env() -> GameService:
     # short timeouts like the API's: a stalled Redis fails a job fast (RQ retries it), never hangs a worker
+    registry.load_all()  # every ruleset and its compiled move checks ready before the first job
     client = connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
                      timeout_s=float(os.environ.get("REFEREE_REDIS_TIMEOUT_S", DEFAULT_TIMEOUT_S)))
     return GameService(EventStore(client), scheduler=RqScheduler(client))
@@ -204,10 +207,26 @@ def play_bot_turn(game_id: str, seat: int, version: int, svc: GameService | None
         return _play_once(svc, game, seat, bot)
     try:
         outcome, _played = svc.play_run(game, _Run(svc, seat, bot, RUN_MOVES if run_moves is None else run_moves,
-                                                   RUN_S), batch=RUN_BATCH)
+                                                   RUN_S), batch=RUN_BATCH, settle=partial(_settle, svc))
     except ApiError as err:
         return "stale" if err.code in ("version_conflict", "game_over") else err.code
     return outcome
+
+
+def _settle(svc: GameService, change: Change) -> None:
+    """Where a run leaves a game: a tournament game it finished is recorded
+    (and the next one launched) here and now, not by a job of its own; the
+    scheduler hears of the rest. If recording fails, the job does it (retried)."""
+    if not change.active and change.tournament is not None:
+        from referee.tournaments import Tournaments
+        try:
+            Tournaments(svc).game_finished(change.tournament, change.game_id)
+            change = replace(change, tournament=None)
+        except Exception as exc:  # left to tournament_game_finished, which RQ retries
+            print(f"referee worker: recording {change.game_id} in {change.tournament} failed: {exc!r}",
+                  file=sys.stderr, flush=True)
+    if svc.scheduler is not None:
+        svc.scheduler.game_changed(change)
 
 
 def _play_once(svc: GameService, game: Game, seat: int, bot: str) -> str:
@@ -249,7 +268,8 @@ class WebhookPool:
         try:
             bot = game.bot_of(seat)
             if bot is not None:  # this bot's turn, then the next bots' as long as only bots are awaited
-                svc.play_run(game, _Run(svc, seat, bot, RUN_MOVES, POOL_RUN_S, webhooks=True), batch=1)
+                svc.play_run(game, _Run(svc, seat, bot, RUN_MOVES, POOL_RUN_S, webhooks=True), batch=1,
+                             settle=partial(_settle, svc))
         except Exception as exc:  # the turn stays owed: a retried job or the sweeper asks again
             print(f"referee worker: webhook turn {turn} failed: {exc!r}", file=sys.stderr, flush=True)
         finally:

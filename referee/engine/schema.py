@@ -59,18 +59,24 @@ def first_refusal(schema: Json, value: Any, root: str) -> tuple[str | None, str]
 _fast: dict[int, tuple[Json, Callable[[Any], Any]]] = {}
 
 
-def matches(schema: Json, value: Any) -> bool:
-    """Whether ``value`` matches ``schema``, by its compiled check. Only a
-    "yes" is taken from it: a "no" is for ``first_refusal`` to name (with
-    jsonschema, the reference), which also settles any case where the two
-    might differ (``check_move``)."""
+def compiled(schema: Json) -> Callable[[Any], Any]:
+    """The compiled check of ``schema`` (made once: a few milliseconds each,
+    so ``registry.get`` makes every move schema's as it loads a ruleset)."""
     entry = _fast.get(id(schema))
     if entry is None or entry[0] is not schema:
         if len(_fast) >= 256:
             _fast.clear()
         entry = _fast[id(schema)] = (schema, fastjsonschema.compile(schema))
+    return entry[1]
+
+
+def matches(schema: Json, value: Any) -> bool:
+    """Whether ``value`` matches ``schema``, by its compiled check. Only a
+    "yes" is taken from it: a "no" is for ``first_refusal`` to name (with
+    jsonschema, the reference), which also settles any case where the two
+    might differ (``check_move``)."""
     try:
-        entry[1](value)
+        compiled(schema)(value)
     except fastjsonschema.JsonSchemaException:
         return False
     return True

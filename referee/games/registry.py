@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import Ruleset
+from referee.engine.schema import compiled
 
 GROUP = "referee.rulesets"
 HEURISTICS = "referee.heuristics"
@@ -40,8 +41,15 @@ def get(name: str) -> Ruleset:
         ruleset = point.load()
         if not isinstance(ruleset, RulesetBase) or ruleset.name != name:
             raise TypeError(f"entry point {name} = {point.value} is not a RulesetBase named {name!r}")
+        for schema in ruleset.move_schemas.values():  # compiled now, not during a game's first moves
+            compiled(schema)
         _loaded[name] = ruleset
     return _loaded[name]
+
+
+def load_all() -> list[Ruleset]:
+    """Every installed ruleset, loaded (a process does this as it starts)."""
+    return [get(name) for name in names()]
 
 
 def heuristic(name: str) -> Callable[..., Any] | None:
