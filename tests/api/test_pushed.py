@@ -200,3 +200,20 @@ def test_issue20_a_move_among_humans_makes_one_round_trip_with_the_job_queue_on(
     legal = view(client, game, seat)["legal_moves"]
     trips = redis_sent(monkeypatch, lambda: move(client, game, seat, legal[0]))
     assert [name for trip in trips for name in trip] == [b"EVALSHA"], trips
+
+
+def test_a_view_is_never_older_than_a_move_the_same_process_appended(
+        redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Redis writes a script's reply before the messages it published, so a
+    process's next view may come before its own move's pushed head: the
+    move it appended (and cached) is served, never the head before it."""
+    app = process(redis_client)
+    client = app.test_client()
+    game = create(client, players=3)
+    before = view(client, game)["version"]
+    pushed: Pushed = app.extensions["referee.service"].pushed
+    stale = pushed.head(game["id"], pushed.sync())
+    assert stale is not None and stale[0] == before
+    version = played(client, game)
+    monkeypatch.setattr(pushed, "head", lambda game_id, epoch: stale)  # its message not in yet
+    assert version > before and view(client, game)["version"] == version
