@@ -50,13 +50,29 @@ def played(client: Any, game: dict[str, Any]) -> Any:
     return response.get_json()["version"]
 
 
+def _delivered(app: Flask, seconds: float = 30.0) -> None:
+    """Wait until a message is in ``app``'s subscription socket. Redis writes
+    a move's reply and its pushed head to two sockets in one pass of its
+    loop; here the next request follows at once, from the same thread, and a
+    busy machine can let it in between the two writes (across processes the
+    reply's way to another process is far longer: README, "Pushed heads")."""
+    import time
+    pushed: Pushed = app.extensions["referee.service"].pushed
+    conn: Any = pushed._conn
+    deadline = time.monotonic() + seconds
+    while conn is not None and not conn.can_read(timeout=0.01) and time.monotonic() < deadline:
+        pass
+
+
 def test_a_move_made_in_another_process_is_in_the_next_view_without_reading_the_head(
         redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    a, b = process(redis_client).test_client(), process(redis_client).test_client()
+    b_app = process(redis_client)
+    a, b = process(redis_client).test_client(), b_app.test_client()
     game = create(a, players=3)
     assert view(b, game)["version"] == view(a, game)["version"]  # b learns the head
     assert sent(monkeypatch, lambda: view(b, game)) == []  # known: no round trip
     version = played(a, game)
+    _delivered(b_app)
     out: list[Any] = []
     commands = sent(monkeypatch, lambda: out.append(view(b, game)))
     assert out[0]["version"] == version
@@ -81,7 +97,9 @@ def test_a_lost_subscription_is_forgotten_and_views_read_redis_until_one_is_conf
     view(b, game)  # subscribes again (confirmed), reads the head once more
     assert pushed.head(game["id"], pushed.sync()) is not None
     assert sent(monkeypatch, lambda: view(b, game)) == []
-    assert played(a, game) == view(b, game)["version"]
+    version = played(a, game)
+    _delivered(b_app)
+    assert view(b, game)["version"] == version
 
 
 def test_what_a_broken_subscription_taught_is_not_trusted(redis_client: Any) -> None:
