@@ -356,7 +356,7 @@ class GameService:
         ``scope`` is the caller's idempotency namespace (a seat's, or the worker's)."""
         now = self.clock()  # the receipt time: a retry after a conflict keeps it (a claim met its deadline)
         idem = (scope, idempotency_key) if idempotency_key is not None else None
-        fingerprint = sha256_hex(canonical({"seat": seat, "move": move, "expected_version": expected_version}))
+        fingerprint = self._fingerprint(seat, move, expected_version)
         fresh = False
         for _ in range(MAX_CONFLICT_RETRIES):
             try:
@@ -378,6 +378,12 @@ class GameService:
                 return body
             game, fresh = self.load(game.id), True
         raise version_conflict(game.version, expected_version if expected_version is not None else game.version)
+
+    @staticmethod
+    def _fingerprint(seat: Seat | None, move: Move | None, expected_version: int | None) -> str:
+        """What an idempotency record holds of the move it answers for: a
+        retry under the same key must be this very move by this seat."""
+        return sha256_hex(canonical({"seat": seat, "move": move, "expected_version": expected_version}))
 
     def _decide_and_append(self, game: Game, seat: Seat | None, move: Move | None,
                            idempotency_key: tuple[str, str] | None, fingerprint: str, by: Json | None,
@@ -443,14 +449,27 @@ class GameService:
         told of that change instead. Returns ``(outcome,
         moves appended)``: ``played``, ``stale`` (the game moved on: another
         mover took over), or the code of a refusal."""
-        start, current = game, game
+        start = current = game  # start: the game as last appended
         pending: list[Decided] = []
         played = 0
         outcome = "played"
+
+        def flush() -> bool:
+            """Append what is pending after ``start`` in one step; ``False`` if the game moved on."""
+            nonlocal start, pending, played
+            appended = self.store.append_moves(start.id, start.version, [d.stored for d in pending])
+            if appended.outcome == "missing":
+                raise not_found(start.id)
+            if appended.outcome != "ok":
+                return False
+            self._remember(current)
+            start, played, pending = current, played + len(pending), []
+            return True
+
         try:
             while (nxt := turn(current)) is not None:
                 seat, move, by, key = nxt
-                fingerprint = sha256_hex(canonical({"seat": seat, "move": move, "expected_version": current.version}))
+                fingerprint = self._fingerprint(seat, move, current.version)
                 try:
                     decided = self._decide(current, seat, move, (WORKER_SCOPE, key), fingerprint, by, self.clock())
                 except RefereeError as err:
@@ -458,35 +477,19 @@ class GameService:
                     break
                 pending.append(decided)
                 current = decided.game
-                if len(pending) >= batch:
-                    if not self._append_run(start, pending):
-                        return "stale", played
-                    played += len(pending)
-                    start, pending = current, []
-            if pending:
-                if not self._append_run(start, pending):
+                if len(pending) >= batch and not flush():
                     return "stale", played
-                played += len(pending)
-                start = current
+            if pending and not flush():
+                return "stale", played
             return outcome, played
         finally:
             if played:
                 # a deadline may have opened at a move the scheduler never heard of: a second job for it is harmless
-                change = self.change_of(start, game if played == 1 else None)
-                if settle is not None:
-                    settle(change)
-                elif self.scheduler is not None:
-                    self.scheduler.game_changed(change)
-
-    def _append_run(self, start: Game, run: list[Decided]) -> bool:
-        """Append ``run`` after ``start`` in one step; ``False`` if the game moved on."""
-        appended = self.store.append_moves(start.id, start.version, [d.stored for d in run])
-        if appended.outcome == "missing":
-            raise not_found(start.id)
-        if appended.outcome != "ok":
-            return False
-        self._remember(run[-1].game)
-        return True
+                before = game if played == 1 else None
+                if settle is None:
+                    self._notify(start, before)
+                else:
+                    settle(self.change_of(start, before))
 
     @staticmethod
     def _replay_idempotent(record: bytes, fingerprint: str) -> bytes:

@@ -171,20 +171,18 @@ class _Run:
         else:
             if self.left <= 0 or time.monotonic() >= self.until or game.status != "active":
                 return None
-            awaited = game.ruleset.to_act(game.state)
-            kinds = [game.bot_of(s) for s in awaited]
-            if not awaited or not all(kind is not None and (self.webhooks or kind in bots.BUILT_IN)
-                                      for kind in kinds):
+            kinds = {s: game.bot_of(s) for s in game.ruleset.to_act(game.state)}
+            if not kinds or not all(kind is not None and (self.webhooks or kind in bots.BUILT_IN)
+                                    for kind in kinds.values()):
                 return None
-            seat = min(awaited)
-            bot = str(game.bot_of(seat))
+            seat = min(kinds)
+            bot = str(kinds[seat])
         self.left -= 1
         move, by = _bot_move(self.svc, game, seat, bot)
         return seat, move, by, f"bot:{game.version}:{seat}"
 
 
-def play_bot_turn(game_id: str, seat: int, version: int, svc: GameService | None = None,
-                  run_moves: int | None = None) -> str:
+def play_bot_turn(game_id: str, seat: int, version: int, svc: GameService | None = None) -> str:
     """Play a bot seat's move if the game still awaits it at ``version``.
 
     A built-in bot's move is followed by the next ones in the same job while
@@ -206,8 +204,8 @@ def play_bot_turn(game_id: str, seat: int, version: int, svc: GameService | None
             return pool.dispatch(svc, game, seat)
         return _play_once(svc, game, seat, bot)
     try:
-        outcome, _played = svc.play_run(game, _Run(svc, seat, bot, RUN_MOVES if run_moves is None else run_moves,
-                                                   RUN_S), batch=RUN_BATCH, settle=partial(_settle, svc))
+        outcome, _played = svc.play_run(game, _Run(svc, seat, bot, RUN_MOVES, RUN_S), batch=RUN_BATCH,
+                                        settle=partial(_settle, svc))
     except ApiError as err:
         return "stale" if err.code in ("version_conflict", "game_over") else err.code
     return outcome
