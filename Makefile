@@ -10,8 +10,10 @@ endif
 VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
+# what running needs, without the test tools (`make test` adds them)
+RUNSTAMP := $(VENV)/.installed-run
 
-.PHONY: run test bench soak install lint clean python
+.PHONY: run test bench soak install lint clean python cluster screenshots
 
 # one shell line: refuse (exit 2) with a message when no good Python was found
 CHECK_PY = test -n "$(PY)" || { echo "make: need Python >= 3.11: none of $(PY_CANDIDATES) on PATH runs as one; \
@@ -27,11 +29,30 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-run: $(STAMP)
+$(RUNSTAMP): pyproject.toml
+	@$(CHECK_PY)
+	test -x $(BIN)/python || "$(PY)" -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e .
+	touch $(RUNSTAMP)
+
+run: $(RUNSTAMP)
 	$(BIN)/referee run
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# docs/screenshots/bang.png and faceoff.png: the watch page (/watch/{id}) of a
+# finished bot game, taken by the browser tests in Chromium (apt-get install chromium)
+screenshots: $(STAMP)
+	REFEREE_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest tests/browser -k "followed_live and (bang- or bang]) and not dice"
+	ls -l docs/screenshots/bang.png docs/screenshots/faceoff.png
+
+# the scaled-out topology on this machine: a Redis Cluster (3 masters + 3
+# replicas), a queue Redis, 2 referees behind haproxy, 2 workers; Ctrl+C stops
+# it all. Needs haproxy (apt-get install haproxy). ARGS: e.g. ARGS="--standalone --referees 3"
+cluster: $(RUNSTAMP)
+	$(BIN)/python -m referee.topology $(ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
@@ -43,6 +64,14 @@ lint: $(STAMP)
 	$(BIN)/ruff check --select F,E9 referee workers tests bench
 	$(BIN)/python -m mypy referee workers
 	$(BIN)/lint-imports
+
+# mutation testing of the offline audit (issue 22, item 8): referee/audit/*.py,
+# referee/engine/chain.py and rng.py (and the signing modules) mutated in memory, one
+# mutant at a time, against the audit's fast tests; prints killed / (total -
+# equivalent) and every survivor (tests/mutation). ARGS: e.g. ARGS="--no-signing --jobs 2"
+.PHONY: mutate
+mutate: $(STAMP)
+	$(BIN)/python -m tests.mutation $(ARGS)
 
 # the interpreter `make install` creates .venv with
 python:

@@ -1,11 +1,13 @@
 """`make bench`: every benchmark, each reporting ratios measured in one run.
 
-    python -m bench                 http (and steps), rules, bots, tournaments, streams, audit
+    python -m bench                 http (and steps), rules, bots, tournaments, streams, audit, scale
     python -m bench http|steps|rules|bots|streams [STREAMS]
     python -m bench tournaments [G] tournaments over the platform (1 and 2 workers, webhook bots)
                                     next to the same G games in one process (default G = 10)
     python -m bench soak [GAMES] [RULESET ...] [--jobs N]   (N processes, default os.cpu_count())
     python -m bench audit           the audit's re-decide rate (in the default run too)
+    python -m bench scale           moves/s and views/s through haproxy, 1 and 2 referees, standalone
+                                    vs cluster, and the cost of waiting for a replica (needs haproxy)
 """
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ def jobs_flag(argv: list[str]) -> tuple[list[str], int | None]:
 def main(argv: list[str]) -> int:
     argv, jobs = jobs_flag(argv)
     which = [a for a in argv if not a.isdigit()] or ["http", "rules", "bots", "tournaments", "streams",
-                                                       "audit"]
+                                                       "audit", "scale"]
     numbers = [int(a) for a in argv if a.isdigit()]
     failed = False
     if "http" in which:
@@ -59,6 +61,9 @@ def main(argv: list[str]) -> int:
     if "audit" in which:
         from bench import audit_bench
         audit_bench.report(audit_bench.run())
+    if "scale" in which:
+        from bench import scale_bench
+        scale_bench.report(scale_bench.run())
     if "soak" in which:
         from bench import soak
         from referee.games import registry

@@ -19,6 +19,7 @@ from collections import defaultdict
 from typing import Any, Callable
 
 from referee.games import registry
+from referee.engine.platform import playing_moves
 from referee.engine.protocol import Move, seat_view
 from referee.engine.rng import Rng
 from referee.games.sim import Table, playout
@@ -50,10 +51,10 @@ def _chooser(ruleset: str, heuristic: tuple[bool, ...], game: str,
 
     def chooser(t: Table, seat: int, moves: list[Move]) -> Move:
         if not heuristic[seat]:
-            return random_rng.choice(moves)
+            return random_rng.choice(playing_moves(moves))
         view = seat_view(t.ruleset, t.state, seat)
         start = time.perf_counter()
-        move = choose(view, moves, bot_rng)
+        move = choose(view, list(playing_moves(moves)), bot_rng)
         clock.seconds += time.perf_counter() - start
         clock.calls += 1
         return move

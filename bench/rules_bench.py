@@ -12,6 +12,7 @@ from typing import Any, Sequence, TypeVar
 
 from referee.games import registry
 from referee.engine.encoded_views import encoded_view
+from referee.engine.platform import playing_moves
 from referee.engine.protocol import seat_view
 from referee.games.sim import Table, playout
 
@@ -55,7 +56,7 @@ def actions_per_second(ruleset: str, players: int, seconds: float = 5.0, mode: s
         state = table.state
         version = len(table.events)
         envelope = {**header, "version": version}
-        key = (id(table), version)  # the table lives through its game: its id is not reused meanwhile
+        key = (table.seed, version)  # one game's: a table's id may be reused by a later game
         active = rs.result(state) is None
         for seat in seats:
             encoded_view(rs, state, seat, active=active, envelope=envelope, key=key)
@@ -66,7 +67,7 @@ def actions_per_second(ruleset: str, players: int, seconds: float = 5.0, mode: s
     while time.perf_counter() - started < seconds:
         table = Table(rs, players, seed=f"bench-{ruleset}-{players}-{games}")
         pick = FastPick(games)
-        actions += playout(table, lambda _t, _s, moves: pick.choice(moves), pick_seat=pick,
+        actions += playout(table, lambda _t, _s, moves: pick.choice(playing_moves(moves)), pick_seat=pick,
                            on_step=on_step)
         games += 1
     elapsed = time.perf_counter() - started

@@ -28,6 +28,7 @@ from bench.server import live_server
 from referee.games import registry
 from referee.engine.rng import Rng
 from referee.games.sim import Table
+from referee.engine.platform import playing_moves
 
 STREAMS = 1000
 STREAM_GAMES = 20
@@ -163,7 +164,7 @@ class Player:
 
     def move(self) -> float:
         seat, token = self.seat()
-        move = self.pick.choice(self.rs.legal_moves(self.table.state, seat))
+        move = self.pick.choice(list(playing_moves(self.rs.legal_moves(self.table.state, seat))))
         elapsed, status, body = self.timed.call("POST", f"/v1/games/{self.game['id']}/moves", {"move": move}, token)
         if status == 201:
             self.table.play(seat, move, at=body["events"][0]["at"])

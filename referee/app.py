@@ -1,7 +1,6 @@
 """The Flask app factory: blueprints, problem responses, metrics, rate limit, CORS."""
 from __future__ import annotations
 
-import os
 import time
 from typing import Any, Mapping
 
@@ -13,13 +12,14 @@ from werkzeug.exceptions import HTTPException
 from referee.api.context import refuse_token_in_url
 from referee.engine import jsonenc
 from referee.engine.protocol import IllegalMove, RefereeError
-from referee.metrics import LATENCY, REQUESTS
+from referee.metrics import LATENCY, REDIS_ERRORS, REQUESTS, install_live
 from referee.service import GameService
 from referee import ratelimit
 from referee.games import registry
 from referee.store import EventStore, canonical
 from referee.store.pushed import Pushed
-from referee.store.clients import DEFAULT_TIMEOUT_S, REDIS_UNAVAILABLE, connect
+from referee.store.clients import REDIS_UNAVAILABLE, connect, is_cluster
+from referee import settings
 
 PROBLEM = "application/problem+json"
 
@@ -63,16 +63,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.json = JsonProvider(app)
     app.config.update(
-        REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-        REDIS_TIMEOUT_S=float(os.environ.get("REFEREE_REDIS_TIMEOUT_S", DEFAULT_TIMEOUT_S)),
-        ADMIN_TOKEN=os.environ.get("REFEREE_ADMIN_TOKEN"),
+        REDIS_URL=settings.get("REDIS_URL"),
+        REDIS_TIMEOUT_S=float(settings.text("REFEREE_REDIS_TIMEOUT_S")),
+        ADMIN_TOKEN=settings.get("REFEREE_ADMIN_TOKEN"),
         MAX_CONTENT_LENGTH=64 * 1024,
         SCHEDULER=None,
         CLOCK=None,
-        RATE_LIMIT=os.environ.get("REFEREE_RATE_LIMIT", "50/100"),
-        CORS_ORIGINS=os.environ.get("REFEREE_CORS_ORIGINS", "*"),
+        RATE_LIMIT=settings.get("REFEREE_RATE_LIMIT"),
+        CORS_ORIGINS=settings.get("REFEREE_CORS_ORIGINS"),
         # heads and blocks pushed by Redis: a view of a game this process knows reads nothing
-        PUSHED=os.environ.get("REFEREE_PUSHED", "on").strip().lower() not in ("off", "0", "no", "false"),
+        PUSHED=settings.text("REFEREE_PUSHED").strip().lower() not in ("off", "0", "no", "false"),
     )
     app.config.update(config or {})
     app.json.sort_keys = False
@@ -81,18 +81,26 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                                                 timeout_s=float(app.config["REDIS_TIMEOUT_S"]))
     scheduler = app.config["SCHEDULER"]
     if scheduler is None and app.config.get("ENQUEUE_JOBS", True):
-        from referee.scheduling import RqScheduler
-        scheduler = RqScheduler(client)
-    kwargs: dict[str, Any] = {"scheduler": scheduler,
-                              "pushed": Pushed(client) if app.config["PUSHED"] else None}
+        from referee.scheduling import RqScheduler, queue_connection
+        scheduler = RqScheduler(app.config.get("RQ_REDIS") or queue_connection(
+            client, timeout_s=float(app.config["REDIS_TIMEOUT_S"])))
+    # on a cluster a head is published on one node and reaches the others
+    # later than the append's reply: pushed heads are not trusted there (README, "Running at scale")
+    pushed = app.config["PUSHED"] and not is_cluster(client)
+    kwargs: dict[str, Any] = {"scheduler": scheduler, "pushed": Pushed(client) if pushed else None}
     if app.config["CLOCK"] is not None:
         kwargs["clock"] = app.config["CLOCK"]
-    app.extensions["referee.service"] = GameService(EventStore(client), **kwargs)
+    app.extensions["referee.service"] = svc = GameService(EventStore(client), **kwargs)
+    slots = svc.store.stream_slots()
+    install_live("referee_stream_slots", "open event streams and long-polls (every referee's)", slots.open)
+    if hasattr(scheduler, "depth"):
+        install_live("referee_queue_depth", "jobs waiting on the queue", scheduler.depth)
 
-    from referee.api import bots, games, meta
+    from referee.api import bots, games, meta, watch
     app.register_blueprint(games.bp)
     app.register_blueprint(meta.bp)
     app.register_blueprint(bots.bp)
+    app.register_blueprint(watch.bp)  # the page that watches, replays and verifies a game (issue 25)
     _register_errors(app)
     _register_metrics(app)
     app.before_request(refuse_token_in_url)
@@ -104,11 +112,26 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 def _register_cors(app: Flask) -> None:
     """Browser tables on other origins may call the API: seat tokens travel in
     the Authorization header, never in cookies, so no credentials are allowed.
-    ``REFEREE_CORS_ORIGINS``: ``*`` (default), a comma-separated list, or ``off``."""
+    A preflight is answered with the route's own methods (``DELETE`` of a
+    tournament included). ``REFEREE_CORS_ORIGINS``: ``*`` (default), a comma-separated list, or ``off``."""
     setting = str(app.config["CORS_ORIGINS"]).strip()
     if setting.lower() in ("off", ""):
         return
     allowed = None if setting == "*" else {o.strip() for o in setting.split(",") if o.strip()}
+    by_rule: dict[str, str] = {}
+
+    def methods() -> str | None:
+        """The methods of the request's route (every rule of its path: GET
+        and DELETE of a tournament are two views), as a preflight lists them."""
+        rule = request.url_rule
+        if rule is None:
+            return None
+        found = by_rule.get(rule.rule)
+        if found is None:
+            adapter = app.create_url_adapter(request)
+            names = adapter.allowed_methods(request.path) if adapter is not None else sorted(rule.methods or ())
+            found = by_rule[rule.rule] = ", ".join(m for m in sorted(names) if m != "HEAD")
+        return found
 
     @app.after_request
     def cors(response: Response) -> Response:
@@ -120,7 +143,9 @@ def _register_cors(app: Flask) -> None:
             response.headers.add("Vary", "Origin")
         response.headers["Access-Control-Allow-Headers"] = \
             "Authorization, Content-Type, Idempotency-Key, Last-Event-ID"
-        response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
+        route_methods = methods()
+        if route_methods:
+            response.headers["Access-Control-Allow-Methods"] = route_methods
         response.headers["Access-Control-Expose-Headers"] = "Retry-After"
         response.headers["Access-Control-Max-Age"] = "600"
         return response
@@ -132,7 +157,7 @@ def _register_rate_limit(app: Flask) -> None:
     ``REFEREE_TRUSTED_PROXIES`` (see ``referee.ratelimit``)."""
     ratelimit.trust_proxies(app)
     svc = app.extensions["referee.service"]
-    ratelimit.install(app, svc.store.redis, svc.pushed)
+    ratelimit.install(app, svc.store.windows(), svc.pushed)
 
 
 def _register_errors(app: Flask) -> None:
@@ -162,6 +187,7 @@ def _register_errors(app: Flask) -> None:
         # a stopped, paused, loading or failing-over Redis; a move that timed out
         # may have been recorded: a retry with its Idempotency-Key is safe
         app.logger.warning("Redis unavailable: %r", err)
+        REDIS_ERRORS.labels(error=type(err).__name__).inc()
         response = problem(503, "redis_unavailable",
                            f"the event store does not answer ({type(err).__name__}); retry later")
         response.headers["Retry-After"] = "1"

@@ -30,8 +30,13 @@ def built_in() -> list[str]:
 
 
 def schemas(names: list[str]) -> dict[str, Any]:
-    """``{<Name>Options, <Name>Move, <Name>Setup, <Name>View?, <Name>Event?}`` for each ruleset."""
-    out: dict[str, Any] = {}
+    """``RulesetName`` (the enum of ``names``: what a request's ``ruleset``
+    takes), then ``{<Name>Options, <Name>Move, <Name>Setup, <Name>View?,
+    <Name>Event?}`` for each ruleset."""
+    out: dict[str, Any] = {"RulesetName": {
+        "type": "string", "enum": sorted(names),
+        "description": "An installed ruleset (GET /v1/rulesets): POST /v1/games, /v1/bots and /v1/tournaments "
+                       "take no other; any other name is a 422 unknown_ruleset."}}
     for name in names:
         rs = registry.get(name)
         camel = _camel(name)

@@ -36,30 +36,34 @@ import hmac
 import ipaddress
 import json
 import math
-import os
 import re
 import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Callable
 
 import limits
-import redis
 from flask import Flask, Response, current_app, g, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee.api.context import QUERY_TOKEN_ENDPOINTS, service
 from referee.engine.protocol import RefereeError
 from referee.store import EventStore, sha256_hex
+from referee.store.clients import REDIS_ERROR
 from referee.store.pushed import CHANNEL, Pushed
 from referee.store.redis_store import Head
+from referee import settings
 
 DEFAULT = "50/100"
 DEFAULT_AUTH_FAIL = "10/minute"
 #: probes and the contract are never limited
 UNLIMITED = frozenset({"meta.health", "meta.metrics", "meta.openapi"})
+#: routes that need a credential and refuse a request without one (401)
+#: before reading anything: that 401 is answered before the rate limit (a
+#: 429 would hide that a credential is due, and the 401 costs no round trip)
+CREDENTIAL_FIRST = frozenset({"bots.cancel_tournament", "bots.get_bot", "bots.bot_turns", "bots.answer_turn",
+                              "games.submit_move", "games.reissue_token"})
 _LEGACY = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(?:/\s*(\d+(?:\.\d+)?))?\s*")
 
 
@@ -100,7 +104,8 @@ def trust_proxies(app: Flask) -> None:
 
 def _setting(app: Flask, name: str, default: str) -> str:
     value = app.config.get(name)
-    return str(value if value is not None else os.environ.get(f"REFEREE_{name}", default))
+    found = settings.get(f"REFEREE_{name}")
+    return str(value if value is not None else found if found is not None else default)
 
 
 # -- who is asking --------------------------------------------------------------
@@ -197,7 +202,7 @@ def caller_key(hashes: TokenHashes) -> Callable[[], str]:
             if token is not None:
                 try:
                     identity = verified_identity(token, hashes)
-                except (RefereeError, redis.RedisError, ValueError):
+                except (RefereeError, REDIS_ERROR, ValueError):
                     identity = None  # cannot verify now: count by address
             cached = g.rate_limit_caller = identity or "addr:" + client_address()
         return cached
@@ -299,10 +304,9 @@ class RateLimiter:
     after the response, in a round trip of its own; the hit that fills the
     address's window is pushed to every process."""
 
-    def __init__(self, client: Any, general: Windows, auth: Windows | None, pushed: Pushed | None = None) -> None:
-        self.client, self.general, self.auth, self.pushed = client, general, auth, pushed
-        self.window = client.register_script(
-            resources.files("referee.store").joinpath("window.lua").read_text())
+    def __init__(self, windows: Any, general: Windows, auth: Windows | None, pushed: Pushed | None = None) -> None:
+        #: ``referee.store.windows.WindowStore``: the windows in Redis
+        self.windows, self.general, self.auth, self.pushed = windows, general, auth, pushed
         self.hashes = TokenHashes()
         self.caller = caller_key(self.hashes)
         self.leases = Leases(clock=pushed.clock if pushed is not None else time.monotonic)
@@ -310,6 +314,8 @@ class RateLimiter:
     def before(self) -> Response | None:
         if request.endpoint in UNLIMITED:
             return None
+        if request.endpoint in CREDENTIAL_FIRST and not carries_credential():
+            return None  # the handler's 401
         pushed = self.pushed
         epoch = pushed.sync() if pushed is not None else None
         tested = self.auth is not None and carries_credential()
@@ -329,11 +335,7 @@ class RateLimiter:
         if not (tested or hit or game_id is not None):
             return None  # no round trip
         asked_at = self.leases.clock()
-        try:
-            replies = self._round_trip(tested, caller if hit else None, game_id)
-        except redis.exceptions.NoScriptError:  # a restarted or flushed Redis: load it, once
-            self.client.script_load(self.window.script)
-            replies = self._round_trip(tested, caller if hit else None, game_id)
+        replies = self._round_trip(tested, caller if hit else None, game_id)
         if game_id is not None:
             pttl = replies.pop()
             head = EventStore.parse_head(replies.pop())
@@ -353,27 +355,19 @@ class RateLimiter:
         return None
 
     def _round_trip(self, tested: bool, caller: str | None, game_id: Any) -> list[Any]:
-        """One pipeline: ``EVALSHA`` straight (a ``Script`` in a pipeline asks
-        ``SCRIPT EXISTS`` first, a round trip of its own), the address's
-        failed-authentication windows tested, the caller's windows hit (a
-        lease's worth), the head and its TTL."""
-        pipe = self.client.pipeline(transaction=False)
-        if tested:
-            assert self.auth is not None
-            keys = self._auth_keys()
-            pipe.evalsha(self.window.sha, len(keys), *keys, *self.auth.args("test"))
-        if caller is not None:
-            keys = self.general.keys("referee:calls", caller)
-            pipe.evalsha(self.window.sha, len(keys), *keys, *self.general.args("hit", self.general.lease))
-        if game_id is not None:
-            EventStore.queue_head_ttl(pipe, str(game_id))
-        return list(pipe.execute())
+        """One round trip: the address's failed-authentication windows
+        tested, the caller's windows hit (a lease's worth), the head and its TTL."""
+        test = (self._auth_keys(), self.auth.args("test")) if tested and self.auth is not None else None
+        hit = (self.general.keys("referee:calls", caller), self.general.args("hit", self.general.lease)) \
+            if caller is not None else None
+        replies: list[Any] = self.windows.round_trip(test, hit, str(game_id) if game_id is not None else None)
+        return replies
 
     def after(self, response: Response) -> Response:
         if self.auth is not None and request.endpoint not in UNLIMITED and carries_credential() \
                 and auth_failed(response):
             publish = (CHANNEL, address_key()) if self.pushed is not None else ("", "")
-            self.window(keys=self._auth_keys(), args=self.auth.args("hit", 1, publish))
+            self.windows.hit(self._auth_keys(), self.auth.args("hit", 1, publish))
         return response
 
     def _auth_keys(self) -> list[str]:
@@ -407,13 +401,13 @@ def _refusal(detail: str, reply: Any) -> Response:
     return response
 
 
-def install(app: Flask, client: Any, pushed: Pushed | None = None) -> RateLimiter | None:
-    """Limit ``app`` (see the module doc); ``client`` is the app's Redis,
-    ``pushed`` its process's subscription, if it has one."""
+def install(app: Flask, windows: Any, pushed: Pushed | None = None) -> RateLimiter | None:
+    """Limit ``app`` (see the module doc); ``windows`` are its windows in
+    Redis (``EventStore.windows()``), ``pushed`` its process's subscription, if it has one."""
     general = Windows.of(parse(_setting(app, "RATE_LIMIT", DEFAULT)))
     if general is None:
         return None
-    limiter = RateLimiter(client, general, Windows.of(parse(_setting(app, "AUTH_FAIL_LIMIT", DEFAULT_AUTH_FAIL))),
+    limiter = RateLimiter(windows, general, Windows.of(parse(_setting(app, "AUTH_FAIL_LIMIT", DEFAULT_AUTH_FAIL))),
                           pushed)
     app.before_request(limiter.before)
     app.after_request(limiter.after)

@@ -25,6 +25,8 @@ def present(game: Game, env: Json, seat: Seat | None, status: str | None = None)
 #: the longest single blocking read: between two, a stream or long-poll checks
 #: whether its client has gone (and gives its slot back within this long)
 WAIT_SLICE_S = 4.0
+#: an outbound bot's stream blocks on Redis this long at a time (under the client's socket timeout)
+BOT_SLICE_S = 1.0
 
 #: a cap on open streams: entered for as long as a stream or long-poll waits
 #: (referee.streams: 429/503 when full)
@@ -101,11 +103,36 @@ def stream(svc: GameService, game_id: str, token: str | None, after: int, *, kee
             yield ": keepalive\n\n"
 
 
+def bot_turns(svc: GameService, bot_id: str, after: str, *, keepalive_s: float = 15.0, max_s: float | None = None,
+              slot: Slot = _no_cap, gone: Gone = _never) -> Iterator[str]:
+    """An outbound bot's open turns as Server-Sent Events from stream id
+    ``after`` on (a turn answered or closed meanwhile is skipped); ends after
+    ``max_s`` for the bot to resume with ``Last-Event-ID``. The first item
+    comes once a ``slot`` is held. The caller has checked the bot's secret."""
+    with slot():
+        started = time.monotonic()
+        quiet_since = started
+        yield "retry: 500\n\n"
+        while True:
+            left = None if max_s is None else max_s - (time.monotonic() - started)
+            if left is not None and left <= 0:
+                return
+            block = BOT_SLICE_S if left is None else max(0.01, min(BOT_SLICE_S, left))
+            after, turns = svc.bots.turns_after(bot_id, after, int(block * 1000))
+            for entry_id, _delivery, turn in turns:
+                yield f"id: {entry_id}\nevent: turn\ndata: {turn.decode()}\n\n"
+                quiet_since = time.monotonic()
+            if gone():
+                return
+            if time.monotonic() - quiet_since >= keepalive_s:
+                yield ": keepalive\n\n"
+                quiet_since = time.monotonic()
+
+
 def replay(svc: GameService, game_id: str, version: int | None) -> Json:
     """The spectator view at ``version`` (default: the latest); every seat's
     view too once the game is over."""
-    latest = svc.load(game_id)
-    game, state = svc.state_at(game_id, latest.version if version is None else version)
+    game, state, shown = svc.state_at(game_id, version)
     rs = game.ruleset
     at = replace(game, version=version or game.version, state=state,
                  status="finished" if rs.result(state) is not None else "active")
@@ -113,6 +140,7 @@ def replay(svc: GameService, game_id: str, version: int | None) -> Json:
     if game.status != "active":
         out["views"] = [rs.view(state, s) for s in range(game.players)]
     out["latest_version"] = game.version
+    out["shown_versions"] = shown
     return out
 
 

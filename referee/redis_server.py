@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 from typing import Callable
+from referee import settings
 
 
 
@@ -47,7 +48,7 @@ DEFAULT_FSYNC = "everysec"
 
 def fsync_from_env() -> str:
     """``REFEREE_REDIS_FSYNC``, else ``everysec``; an unknown value is refused."""
-    policy = os.environ.get("REFEREE_REDIS_FSYNC", "").strip().lower() or DEFAULT_FSYNC
+    policy = (settings.get("REFEREE_REDIS_FSYNC") or "").strip().lower() or DEFAULT_FSYNC
     if policy not in FSYNC_POLICIES:
         raise SystemExit(f"REFEREE_REDIS_FSYNC={policy!r}: use one of {', '.join(FSYNC_POLICIES)}")
     return policy
@@ -85,20 +86,20 @@ def die_with_parent() -> Callable[[], None] | None:
 
 
 def start(port: int, data_dir: Path | None = None, *, quiet: bool = True,
-          appendfsync: str = DEFAULT_FSYNC) -> subprocess.Popen[bytes]:
-    """Start a child server (ended with this process) and wait until it answers PING."""
+          appendfsync: str = DEFAULT_FSYNC, new_session: bool = False) -> subprocess.Popen[bytes]:
+    """Start a child server (ended with this process) and wait until it
+    answers PING. ``new_session``: out of the terminal's process group, so
+    a Ctrl+C reaches only this process, which stops it when it chooses."""
     out = subprocess.DEVNULL if quiet else None
     proc = subprocess.Popen(command(port, data_dir, appendfsync=appendfsync), stdout=out, stderr=out,
-                            preexec_fn=die_with_parent())
-    import redis  # here, not at the top: the offline tools (`referee audit`) import this module's constants
-    client = redis.Redis(port=port)
+                            preexec_fn=die_with_parent(), start_new_session=new_session)
+    # here, not at the top: the offline tools (`referee audit`) import this module's constants
+    from referee.store.clients import answers
     for _ in range(200):
         if proc.poll() is not None:
             raise SystemExit(f"the Redis server exited with {proc.returncode}")
-        try:
-            client.ping()
+        if answers(port):
             return proc
-        except redis.exceptions.ConnectionError:
-            time.sleep(0.025)
+        time.sleep(0.025)
     proc.terminate()
     raise SystemExit("the Redis server did not answer within 5 s")

@@ -2,20 +2,50 @@
 a ``timeout`` job at every newly opened rules deadline, a turn-clock job at
 every turn deadline, and a bot-turn job for every awaited bot seat. Games
 that wait on a worker are kept in a watch set so a sweeper can re-enqueue
-what a dead worker lost."""
+what a dead worker lost.
+
+This is the queue adapter: with ``referee.store``, the only module that
+talks to Redis. RQ's queue, its scheduler and the watch set live on the
+queue Redis (``RQ_REDIS_URL``): a standalone Redis, since RQ cannot run on
+a cluster (its transactions span keys of many slots). By default it is the
+games' Redis (``REDIS_URL``) when that is standalone; when that is a
+cluster, ``RQ_REDIS_URL`` must be set."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from typing import Any
 
 import redis
 from rq import Queue, Retry
 
 from referee.bots import BUILT_IN
 from referee.engine.protocol import Seat
+from referee import settings
 
 QUEUE = "referee"
 WATCH = "referee:watch"
+SWEEPER_LOCK = "referee:sweeper"
+
+
+def queue_connection(games: Any = None, *, timeout_s: float | None = None) -> Any:
+    """The queue Redis: ``RQ_REDIS_URL``, else the games' Redis (``games``, a
+    client already made, or ``REDIS_URL``) when it is standalone. A cluster
+    without ``RQ_REDIS_URL`` stops the process with a message saying so."""
+    from referee.store.clients import connect, is_cluster
+    url = (settings.get("RQ_REDIS_URL") or "").strip()
+    if url:
+        found = connect(url, timeout_s=timeout_s) if timeout_s is not None else connect(url)
+        if is_cluster(found):
+            raise SystemExit(f"RQ_REDIS_URL={url} is a Redis Cluster node: RQ needs a standalone Redis")
+        return found
+    if games is None:
+        games_url = settings.text("REDIS_URL")
+        games = connect(games_url, timeout_s=timeout_s) if timeout_s is not None else connect(games_url)
+    if is_cluster(games):
+        raise SystemExit("REDIS_URL is a Redis Cluster: set RQ_REDIS_URL to a standalone Redis for the job "
+                         "queue (RQ cannot run on a cluster)")
+    return games
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +62,7 @@ class Change:
     turn_deadline: int | None = None  # the turn clock's deadline
     tournament: str | None = None
     open_deadline: int | None = None  # the rules' deadline while open, new or not
+    start_deadline: int | None = None  # when the seats still open go to a built-in bot
     #: whether the game may be in the watch set: False when nothing was owed
     #: before this change (nothing to take out: a human's move after a human's)
     watched: bool = True
@@ -48,7 +79,7 @@ class Change:
     def due(self) -> int | None:
         """When a worker owes this game something: a bot's turn at once, a
         deadline when it falls. ``None``: nothing (humans to move, no clock)."""
-        times = [t for t in (self.open_deadline, self.turn_deadline) if t is not None]
+        times = [t for t in (self.open_deadline, self.turn_deadline, self.start_deadline) if t is not None]
         if self.bots:
             times.append(self.at)
         return min(times) if self.active and times else None
@@ -62,14 +93,36 @@ class RqScheduler:
     """Enqueues plain RQ jobs (``workers.jobs``) on the ``referee`` queue."""
 
     def __init__(self, client: redis.Redis) -> None:
-        self.redis = client
+        self.redis: Any = client  # the queue Redis (``queue_connection``)
         self.queue = Queue(QUEUE, connection=client)
+
+    # -- the watch set: games a worker owes something, scored by when --------------
+    def overdue(self, before: int, count: int = 100) -> list[str]:
+        """Watched games due before ``before`` (ms), the oldest first."""
+        return [raw.decode() for raw in self.redis.zrangebyscore(WATCH, 0, before, start=0, num=count)]
+
+    def depth(self) -> int:
+        """Jobs waiting on the queue (not counting those scheduled for later)."""
+        return int(self.queue.count)
+
+    def watch(self, game_id: str, due: int) -> None:
+        self.redis.zadd(WATCH, {game_id: due})
+
+    def unwatch(self, game_id: str) -> None:
+        self.redis.zrem(WATCH, game_id)
+
+    def sweep_turn(self, holder: str, ms: int) -> bool:
+        """Whether this process sweeps now: one at a time for ``ms``."""
+        return bool(self.redis.set(SWEEPER_LOCK, holder, nx=True, px=ms))
 
     def game_changed(self, change: Change, *, attempt: str = "") -> None:
         gid, version = change.game_id, change.version
         if change.deadline is not None:
             self.queue.enqueue_at(_when(change.deadline), "workers.jobs.fire_timeout", gid,
                                   job_id=f"timeout-{gid}-{change.deadline}{attempt}", result_ttl=60)
+        if change.start_deadline is not None:
+            self.queue.enqueue_at(_when(change.start_deadline), "workers.jobs.give_open_seats", gid,
+                                  job_id=f"start-{gid}-{version}{attempt}", result_ttl=60)
         if change.turn_deadline is not None:
             self.queue.enqueue_at(_when(change.turn_deadline), "workers.jobs.fire_turn_clock", gid, version,
                                   job_id=f"clock-{gid}-{version}{attempt}", result_ttl=60)
@@ -82,9 +135,18 @@ class RqScheduler:
                                job_id=f"tgame-{gid}{attempt}", result_ttl=300, retry=Retry(max=3))
         due = change.due()
         if due is not None and not attempt:  # the sweeper looks once it is overdue
-            self.redis.zadd(WATCH, {gid: due})
+            self.watch(gid, due)
         elif due is None and change.watched:
-            self.redis.zrem(WATCH, gid)
+            self.unwatch(gid)
+
+    def work(self, *, burst: bool = False, with_scheduler: bool = False, log_jobs: bool = False) -> None:
+        """Work the queue in this process (RQ's non-forking worker) until
+        stopped, or, with ``burst``, until it is empty; ``log_jobs``: a line
+        per job (RQ's: the job's name and its game's id, seat and version —
+        never a token)."""
+        from rq import SimpleWorker
+        worker = SimpleWorker([QUEUE], connection=self.redis)
+        worker.work(burst=burst, with_scheduler=with_scheduler, logging_level="INFO" if log_jobs else "WARNING")
 
     def start_tournament(self, tournament_id: str) -> None:
         self.queue.enqueue("workers.jobs.start_tournament", tournament_id,

@@ -13,25 +13,33 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Protocol
 
+from referee import keys
 from referee.bots import BUILT_IN
 from referee.errors import ApiError, game_over, not_found, version_conflict
 from referee.games import registry
 from referee.engine import LOG_FORMAT, canonical, canonical_bytes, header_hash, record, sha256_hex
-from referee.engine.platform import SECRETS_OPENED
+from referee.engine.platform import SEAT_CLAIMED, SEAT_EVENTS, SEAT_GIVEN, SEAT_REISSUED, SECRETS_OPENED
 from referee.engine.encoded_views import encoded_view
 from referee.engine.presentation import shown
-from referee.engine.protocol import (GameConfig, Json, Move, RefereeError, Ruleset, Seat, draw_default, fold,
-                                     seat_view)
+from referee.engine.protocol import (Event, GameConfig, Json, Move, RefereeError, Ruleset, Seat, draw_default,
+                                     fold, seat_view)
 from referee.engine.rng import Rng
+from referee.engine.signature import Keyring
 from referee.scheduling import Change
+from referee.metrics import GAMES_FINISHED, GAMES_STARTED, MOVES
 from referee.store import EventStore
+from referee.store.listing import BadCursor, cursor_of, read_cursor
 from referee.store.pushed import Pushed
+from referee.store.clients import REDIS_UNAVAILABLE as REDIS_UNAVAILABLE  # for the API: it talks to the service, not the store
 from referee.store.redis_store import Appended, Head
-from referee.store.bots import BotDirectory
 
 #: the idempotency scope of every move a worker submits (timeouts, bots, turn
 #: clocks); a client's keys live in its seat's scope, so it can never take one
 WORKER_SCOPE = "worker"
+#: a seat's token hash while it is open (no token yet), and a bot seat's (none ever): no sha256 is either
+OPEN, NO_TOKEN = "open", ""
+#: the token "hash" of an open seat given to a built-in bot at the start deadline: ``bot:<name>``
+GIVEN = "bot:"
 
 MAX_CONFLICT_RETRIES = 8
 
@@ -81,10 +89,37 @@ class Game:
     last_at: int = 0
     dealt: Json = field(default_factory=dict)  # the secrets dealt at the start, by name
     opened: frozenset[str] = frozenset()  # names already opened in the log
+    names: tuple[str, ...] = ()  # each seat's name now (a claimed seat's: its claimant's)
 
     @property
     def players(self) -> int:
         return int(self.header["players"])
+
+    @property
+    def open_seats(self) -> list[Seat]:
+        """Seats still open for a player to claim: the game waits for every one."""
+        return [seat for seat, token in enumerate(self.tokens) if token == OPEN]
+
+    def seats(self) -> list[Json]:
+        """The seats as everyone may see them: number, name, bot, open."""
+        out = []
+        for spec in self.header["seats"]:
+            seat = {**spec}
+            if self.names:
+                seat["name"] = self.names[spec["seat"]]
+            if spec.get("open"):
+                seat["open"] = self.tokens[spec["seat"]] == OPEN
+                seat["bot"] = self.bot_of(spec["seat"])
+            out.append(seat)
+        return out
+
+    def start_deadline(self) -> int | None:
+        """When the seats still open go to a built-in bot (``None``: no
+        start deadline, or no seat open)."""
+        seconds = self.header.get("start_timeout_s")
+        if seconds is None or not self.open_seats or self.status != "active":
+            return None
+        return int(self.header["created_at"]) + int(seconds * 1000)
 
     @property
     def turn_timeout_ms(self) -> int | None:
@@ -94,21 +129,49 @@ class Game:
     def turn_deadline(self) -> int | None:
         """When the turn clock applies the default move (``None``: no clock)."""
         timeout = self.turn_timeout_ms
-        if timeout is None or self.status != "active" or not self.ruleset.to_act(self.state):
+        if timeout is None or self.status != "active" or self.open_seats or not self.ruleset.to_act(self.state):
             return None
         return self.last_at + timeout
 
     def bot_of(self, seat: Seat) -> str | None:
+        """The bot that plays ``seat``: the header's, or the one an open seat was given at the start deadline."""
         bot: str | None = self.header["seats"][seat].get("bot")
+        if bot is None and self.tokens[seat].startswith(GIVEN):
+            return self.tokens[seat][len(GIVEN):]
         return bot
 
 
-def _turn_timeout(value: Any) -> float | None:
-    """The platform option ``turn_timeout_s`` (1 s to 1 day), or ``None``."""
+#: the most games ``list_games`` looks at for one page
+LIST_SCAN = 1000
+
+
+def after_cursor(cursor: str | None) -> tuple[int, str] | None:
+    """Where a page starts (``None``: at the newest); 400 for a cursor this referee did not give."""
+    try:
+        return read_cursor(cursor) if cursor else None
+    except BadCursor:
+        raise ApiError(422, "invalid_cursor", "cursor: pass back the `next` of a page this referee served") from None
+
+
+def _listed(game_id: str, header: Json, summary: Json) -> Json:
+    """A game as ``GET /v1/games`` lists it: public facts only."""
+    names = summary.get("names") or [s["name"] for s in header["seats"]]
+    out: Json = {"id": game_id, "ruleset": header["ruleset"], "status": summary["status"],
+                 "version": summary["version"], "players": header["players"], "created_at": header["created_at"],
+                 "custom": header.get("custom", False), "open_seats": summary.get("open", []),
+                 "seats": [{"seat": s["seat"], "name": names[s["seat"]],
+                            "bot": summary.get("given", {}).get(s["seat"], s["bot"])} for s in header["seats"]]}
+    if header.get("tournament") is not None:
+        out["tournament"] = header["tournament"]
+    return out
+
+
+def _turn_timeout(value: Any, name: str = "turn_timeout_s") -> float | None:
+    """The platform option ``turn_timeout_s`` (or ``start_timeout_s``; 1 s to 1 day), or ``None``."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 1 <= value <= 86_400:
-        raise ApiError(422, "invalid_options", "turn_timeout_s is a number of seconds from 1 to 86400")
+        raise ApiError(422, "invalid_options", f"{name} is a number of seconds from 1 to 86400")
     return value
 
 
@@ -116,11 +179,14 @@ class GameService:
     """Games over an :class:`EventStore`, with a version-keyed state cache."""
 
     def __init__(self, store: EventStore, *, clock: Callable[[], int] = wall_ms,
-                 scheduler: Scheduler | None = None, cache_size: int = 4096, pushed: Pushed | None = None) -> None:
+                 scheduler: Scheduler | None = None, cache_size: int = 4096, pushed: Pushed | None = None,
+                 keyring: Keyring | None = None) -> None:
         self.store = store
+        #: the referee's signing keys (``referee.keys``): receipts and final heads
+        self.keyring = keyring if keyring is not None else keys.load()
         #: heads pushed by Redis (``referee.store.pushed``): a view of a known game reads nothing
         self.pushed = pushed
-        self.bots = BotDirectory(store.redis)
+        self.bots = store.bots
         self.clock = clock
         self.scheduler = scheduler
         self._cache: OrderedDict[str, Game] = OrderedDict()
@@ -153,12 +219,27 @@ class GameService:
                            rule=ruleset.platform_rules.get("player_count"))
         opts = dict(options or {})
         turn_timeout_s = _turn_timeout(opts.pop("turn_timeout_s", None))
+        start_timeout_s = _turn_timeout(opts.pop("start_timeout_s", None), "start_timeout_s")
+        start_bot = opts.pop("start_bot", None)
         carry = opts.pop(ruleset.carry_option, None) if ruleset.carry_option else None
         if carry is not None:
             opts.update(self._carried_over(carry, ruleset, n))
         opts = ruleset.validate_options(opts, n)
         for spec in seat_specs:
+            if spec.get("open") and spec.get("bot"):
+                raise ApiError(422, "open_seat_with_bot", "an open seat is for a person to claim: it has no bot")
             self._check_bot(spec.get("bot"), ruleset.name)
+        if (start_timeout_s is not None or start_bot is not None) and not any(s.get("open") for s in seat_specs):
+            raise ApiError(422, "invalid_options", "start_timeout_s and start_bot are for a game with open seats")
+        if start_bot is not None and start_timeout_s is None:
+            raise ApiError(422, "invalid_options", "start_bot names who takes the seats left open at the start "
+                           "deadline: give start_timeout_s too")
+        if start_timeout_s is not None:
+            start_bot = "random" if start_bot is None else start_bot
+            if start_bot not in BUILT_IN:
+                raise ApiError(422, "invalid_options", f"start_bot is a built-in bot ({', '.join(BUILT_IN)}), "
+                               f"not {start_bot!r}")
+            self._check_bot(start_bot, ruleset.name)
         custom = seed is not None or setup is not None or tournament_custom
         seed = seed if seed is not None else tournament_seed if tournament_seed is not None else secrets.token_hex(32)
         rng = Rng(seed.encode())
@@ -170,35 +251,47 @@ class GameService:
         header: Json = {
             "id": game_id, "ruleset": ruleset.name, "ruleset_version": ruleset.version,
             "players": n, "options": opts, "setup": setup,
-            "seats": [{"seat": i, "name": s.get("name") or f"seat {i}", "bot": s.get("bot")}
-                      for i, s in enumerate(seat_specs)],
+            "seats": [{"seat": i, "name": s.get("name") or f"seat {i}", "bot": s.get("bot"),
+                       **({"open": True} if s.get("open") else {})} for i, s in enumerate(seat_specs)],
             "seed_commitment": sha256_hex(seed), "created_at": now, "custom": custom,
             "log_format": LOG_FORMAT,
         }
         if turn_timeout_s is not None:
             header["turn_timeout_s"] = turn_timeout_s
+        if start_timeout_s is not None:
+            header["start_timeout_s"], header["start_bot"] = start_timeout_s, start_bot
         if tournament is not None:
             header["tournament"] = tournament
         first_prev = header_hash(header)
         envelopes, last_hash = record.chained(seed, first_prev, 0, produced, now)
-        tokens = [secrets.token_urlsafe(24) for _ in range(n)]
+        # a bot's seat gets no token (its moves come from the worker, recorded with `by`): no person can
+        # move for it, so the audit refuses a bot seat's move without `by`; "" is no token's hash
+        tokens = [None if header["seats"][i]["bot"] or header["seats"][i].get("open") else secrets.token_urlsafe(24)
+                  for i in range(n)]
+        hashes = [sha256_hex(t) if t else OPEN if header["seats"][i].get("open") else NO_TOKEN
+                  for i, t in enumerate(tokens)]
+        owner = secrets.token_urlsafe(24)  # the creator's: reissues a seat's lost token
         status = "finished" if ruleset.result(state) is not None else "active"
         meta = {"version": str(len(envelopes)), "last_hash": last_hash, "rng": str(rng.position),
                 "status": status, "header": canonical(header), "header_hash": first_prev,
-                "tokens": json.dumps([sha256_hex(t) for t in tokens]), "ruleset": ruleset.name,
-                "last_at": str(now)}
+                "tokens": json.dumps(hashes), "ruleset": ruleset.name, "owner": sha256_hex(owner),
+                "names": json.dumps([s["name"] for s in header["seats"]]), "last_at": str(now)}
         if not self.store.create(game_id, meta, {"seed": seed, "dealt": canonical(dealt)}, envelopes):
             raise ApiError(409, "game_exists", "a game with this id exists; try again")
-        game = Game(game_id, ruleset, header, first_prev, tuple(json.loads(meta["tokens"])), seed,
-                    len(envelopes), last_hash, rng.position, status, state, now, dealt, opened)
+        self.store.index_game(game_id, now)
+        GAMES_STARTED.labels(ruleset=ruleset.name).inc()
+        game = Game(game_id, ruleset, header, first_prev, tuple(hashes), seed,
+                    len(envelopes), last_hash, rng.position, status, state, now, dealt, opened,
+                    tuple(s["name"] for s in header["seats"]))
         self._remember(game)
         self._notify(game, None)
         return {
             "id": game_id, "ruleset": ruleset.name, "ruleset_version": ruleset.version,
             "version": game.version, "status": status, "custom": custom,
-            "seed_commitment": header["seed_commitment"], "created_at": now,
+            "seed_commitment": header["seed_commitment"], "created_at": now, "owner_token": owner,
             "seats": [{"seat": i, "token": tokens[i], "name": header["seats"][i]["name"],
-                       "bot": header["seats"][i]["bot"]} for i in range(n)],
+                       "bot": header["seats"][i]["bot"], **({"open": True} if header["seats"][i].get("open") else {})}
+                      for i in range(n)],
         }
 
     def _carried_over(self, game_id: Any, ruleset: Ruleset, players: int) -> dict[str, Any]:
@@ -252,6 +345,8 @@ class GameService:
         opened = cached.opened.union(*(e["data"]["secrets"] for e in tail if e["type"] == SECRETS_OPENED))
         game = replace(cached, version=version, last_hash=last_hash, rng=rng, status=status, state=state,
                        last_at=last_at, opened=opened)
+        if any(e["type"] in SEAT_EVENTS for e in tail):  # a seat claimed or a token reissued: who holds what
+            game = replace(game, **self._seats_of(game_id))
         self._remember(game)
         return game
 
@@ -287,15 +382,100 @@ class GameService:
                            f"format {LOG_FORMAT} only (README, \"The hash chain\")")
         seed, dealt = self.store.secret(game_id)
         return Game(game_id, ruleset, header, meta["header_hash"], tuple(json.loads(meta["tokens"])), seed, 0,
-                    meta["header_hash"], 0, "active", None, 0, dealt)
+                    meta["header_hash"], 0, "active", None, 0, dealt,
+                    names=tuple(json.loads(meta["names"])) if "names" in meta else ())
 
-    def state_at(self, game_id: str, version: int) -> tuple[Game, Any]:
-        """The latest game and the state as it was at ``version`` (replay)."""
+    def _seats_of(self, game_id: str) -> dict[str, Any]:
+        meta = self.store.meta(game_id) or {}
+        return {"tokens": tuple(json.loads(meta.get("tokens", "[]"))),
+                "names": tuple(json.loads(meta["names"])) if "names" in meta else ()}
+
+    # -- seats ----------------------------------------------------------------
+    def claim_seat(self, game_id: str, seat: int, name: str) -> Json:
+        """Give open seat ``seat`` to whoever claims it first: its token, once
+        (recorded in the log as ``seat_claimed {seat, name}``). The game
+        starts when no seat is open."""
+        token = secrets.token_urlsafe(24)
+        self._seat_event(game_id, seat, SEAT_CLAIMED, {"seat": seat, "name": name}, sha256_hex(token), name,
+                         claim=True)
+        return {"seat": seat, "name": name, "token": token}
+
+    def give_open_seats(self, game_id: str) -> list[Seat]:
+        """At the start deadline, every seat still open goes to the game's
+        ``start_bot`` (recorded as ``seat_given_to_bot {seat, bot}``, one
+        event per seat); the seats given. Nothing before the deadline."""
+        given: list[Seat] = []
+        while True:
+            game = self.load(game_id)
+            due = game.start_deadline()
+            if due is None or self.clock() < due:
+                return given
+            seat, bot = game.open_seats[0], str(game.header["start_bot"])
+            try:
+                self._seat_event(game_id, seat, SEAT_GIVEN, {"seat": seat, "bot": bot}, GIVEN + bot,
+                                 f"{bot} bot", claim=True)
+            except ApiError as err:
+                if err.code != "seat_taken":  # claimed meanwhile: the next one
+                    raise
+                continue
+            given.append(seat)
+
+    def reissue_token(self, game_id: str, seat: int, owner_token: str | None) -> Json:
+        """A new token for a person's seat, for the game's creator (its
+        ``owner_token``); the old one stops working at once (recorded in the
+        log as ``seat_token_reissued {seat}``)."""
+        if owner_token is None:
+            raise ApiError(401, "token_required", "reissuing a token needs the game's owner_token")
+        meta = self.store.meta(game_id)
+        if meta is None:
+            raise not_found(game_id)
+        if not hmac.compare_digest(sha256_hex(owner_token), meta.get("owner", "")):
+            raise ApiError(401, "bad_token", "only the game's creator (its owner_token) reissues a seat's token")
+        token = secrets.token_urlsafe(24)
+        self._seat_event(game_id, seat, SEAT_REISSUED, {"seat": seat}, sha256_hex(token), None, claim=False)
+        return {"seat": seat, "token": token}
+
+    def _seat_event(self, game_id: str, seat: int, type_: str, data: Json, token_hash: str, name: str | None, *,
+                    claim: bool) -> None:
+        for _ in range(MAX_CONFLICT_RETRIES):
+            game = self.load(game_id)
+            if not 0 <= seat < game.players:
+                raise ApiError(404, "no_such_seat", f"seat {seat} is not a seat of this game (0..{game.players - 1})")
+            if game.status != "active":
+                raise game_over(game.version, game.ruleset.platform_rules.get("game_over"))
+            held = game.tokens[seat]
+            if claim and held != OPEN:
+                if game.header["seats"][seat].get("open"):
+                    raise ApiError(409, "seat_taken", f"seat {seat} was claimed already")
+                raise ApiError(409, "seat_not_open", f"seat {seat} is not an open seat")
+            if not claim and (held in (OPEN, NO_TOKEN) or held.startswith(GIVEN)):
+                raise ApiError(409, "no_token_to_reissue", f"seat {seat} has no token to reissue (a bot's, or still "
+                               "open: claim it)")
+            now = self.clock()
+            envelopes, last_hash = record.chained(game.seed, game.last_hash, game.version,
+                                                  [(None, Event(type_, data))], now)
+            outcome = self.store.seat_event(game_id, game.version, seat, OPEN if claim else "", token_hash,
+                                            name, envelopes[0], last_hash, now)
+            if outcome == "ok":
+                self._notify(self.load(game_id), game)
+                return
+            if outcome == "missing":
+                raise not_found(game_id)
+        raise version_conflict(game.version, game.version)
+
+    def state_at(self, game_id: str, version: int | None) -> tuple[Game, Any, list[int]]:
+        """The latest game, the state as it was at ``version`` (default: the
+        latest) and the versions a client could have been shown (replay):
+        a version inside a move is 422 ``not_a_shown_version``."""
         game = self.load(game_id)
+        version = game.version if version is None else version
         if not 1 <= version <= game.version:  # version 1 is the deal: before it there is no game
             raise ApiError(422, "bad_version", f"version must be within 1..{game.version}")
-        envs = self.store.read(game_id, after=0, upto=version)
-        return game, fold(game.ruleset, record.ruleset_events(envs))
+        envs = self.store.read(game_id, after=0, upto=game.version)
+        shown = record.shown_versions([e["type"] for e in envs])
+        if version not in shown:
+            raise ApiError(422, "not_a_shown_version", record.not_shown(version, shown))
+        return game, fold(game.ruleset, record.ruleset_events(envs[:version])), shown
 
     def _remember(self, game: Game) -> None:
         with self._lock:
@@ -364,7 +544,11 @@ class GameService:
                     raise version_conflict(game.version, expected_version)
                 if game.status != "active":
                     raise game_over(game.version, game.ruleset.platform_rules.get("game_over"))
-                body, appended = self._decide_and_append(game, seat, move, idem, fingerprint, by, now)
+                if game.open_seats:
+                    raise ApiError(409, "seats_open", f"the game starts when every seat is taken: seats "
+                                   f"{game.open_seats} are open (POST /v1/games/{game.id}/seats/<seat>/claim)")
+                body, appended = self._decide_and_append(game, seat, move, idem, fingerprint, by, now,
+                                                         receipt=scope != WORKER_SCOPE)
             except RefereeError:
                 if idem is not None:  # a retry of a move that was already applied
                     record = self.store.idem_record(game.id, idem)
@@ -387,14 +571,16 @@ class GameService:
 
     def _decide_and_append(self, game: Game, seat: Seat | None, move: Move | None,
                            idempotency_key: tuple[str, str] | None, fingerprint: str, by: Json | None,
-                           now: int) -> tuple[bytes, Game | None]:
+                           now: int, *, receipt: bool = False) -> tuple[bytes, Game | None]:
         """One attempt: ``(body, new game)``, or ``(b"", None)`` when the
         cached version was stale. ``now`` is the move's receipt time, stamped
         once when it arrived and kept across retries."""
-        decided = self._decide(game, seat, move, idempotency_key, fingerprint, by, now)
+        decided = self._decide(game, seat, move, idempotency_key, fingerprint, by, now, receipt=receipt)
+        self._watch_ahead(game, decided.game)
         appended = self.store.append_moves(game.id, game.version, [decided.stored])
         if appended.outcome == "ok":
             self._remember(decided.game)
+            MOVES.labels(ruleset=game.ruleset.name, by="system" if seat is None else "bot" if by else "seat").inc()
             self._notify(decided.game, game)
             return decided.body, decided.game
         if appended.outcome == "idem" and appended.record is not None:
@@ -404,10 +590,13 @@ class GameService:
         return b"", None
 
     def _decide(self, game: Game, seat: Seat | None, move: Move | None, idempotency_key: tuple[str, str] | None,
-                fingerprint: str, by: Json | None, now: int) -> Decided:
+                fingerprint: str, by: Json | None, now: int, *, receipt: bool = False) -> Decided:
         """Decide one move on ``game`` and make everything its append stores:
-        the rules' events, the platform's, the chained envelopes, the 201
-        body and the idempotency record; nothing is written."""
+        the rules' events, the platform's, the chained envelopes (the last
+        of a finished game signed), the 201 body (with the seat's signed
+        receipt when ``receipt``) and the idempotency record; nothing is
+        written. The body is the idempotency record's: a retry gets the
+        same receipt back."""
         rng = Rng(game.seed.encode(), game.rng)
         if move is None:
             drawn = draw_default(game.ruleset, game.state, seat, rng) if seat is not None else None
@@ -425,8 +614,13 @@ class GameService:
         envelopes, last_hash = record.chained(game.seed, game.last_hash, game.version, produced, now)
         status = "finished" if result is not None else "active"
         version = game.version + len(envelopes)
-        body = canonical_bytes({"version": version, "status": status,
-                                "events": [shown(game.ruleset, e, seat, active=status == "active") for e in envelopes]})
+        if result is not None:  # the final head, signed on the last event (seed_revealed)
+            envelopes[-1]["signature"] = self.keyring.final(game.id, version, last_hash)
+        accepted: Json = {"version": version, "status": status,
+                          "events": [shown(game.ruleset, e, seat, active=status == "active") for e in envelopes]}
+        if receipt:
+            accepted["receipt"] = self.keyring.receipt(game.id, version, last_hash, now)
+        body = canonical_bytes(accepted)
         new = replace(game, version=version, last_hash=last_hash, rng=rng.position, status=status, state=state,
                       last_at=now, opened=opened)
         return Decided(new, Appended(envelopes, last_hash, rng.position, status, now, idempotency_key,
@@ -463,6 +657,7 @@ class GameService:
             if appended.outcome != "ok":
                 return False
             self._remember(current)
+            MOVES.labels(ruleset=current.ruleset.name, by="bot").inc(len(pending))
             start, played, pending = current, played + len(pending), []
             return True
 
@@ -506,18 +701,73 @@ class GameService:
         ``before`` is not known)."""
         active = game.status == "active"
         rs = game.ruleset
-        to_act = frozenset(rs.to_act(game.state)) if active else frozenset()
-        open_deadline = deadline = rs.deadline(game.state) if active else None
+        started = active and not game.open_seats  # a game with open seats owes no worker anything yet
+        to_act = frozenset(rs.to_act(game.state)) if started else frozenset()
+        open_deadline = deadline = rs.deadline(game.state) if started else None
         if before is not None and before.status == "active" and rs.deadline(before.state) == deadline:
             deadline = None
         bots = {s: b for s in to_act if (b := game.bot_of(s)) is not None}
         watched = before is None or self.change_of(before).due() is not None
         return Change(game.id, game.version, active, game.last_at, to_act, bots, deadline,
-                      game.turn_deadline(), game.header.get("tournament"), open_deadline, watched)
+                      game.turn_deadline(), game.header.get("tournament"), open_deadline, game.start_deadline(),
+                      watched)
+
+    def _watch_ahead(self, before: Game, after: Game) -> None:
+        """A move after which a worker will owe the game something (a bot's
+        turn, a deadline) while nothing was owed before: the game goes into
+        the sweeper's watch set *before* the append, so a process killed
+        between the append and the jobs it would enqueue loses no turn (the
+        sweeper finds the game after its stall period; if the append does
+        not land, it finds nothing owed and lets the game go)."""
+        watch = getattr(self.scheduler, "watch", None)
+        if watch is None or self.change_of(after).due() is None or self.change_of(before).due() is not None:
+            return
+        watch(before.id, self.clock())
 
     def _notify(self, game: Game, before: Game | None) -> None:
+        if game.status != "active" and (before is None or before.status == "active"):
+            GAMES_FINISHED.labels(ruleset=game.ruleset.name).inc()
         if self.scheduler is not None:
             self.scheduler.game_changed(self.change_of(game, before))
+
+    # -- finding games -----------------------------------------------------------
+    def list_games(self, *, ruleset: str | None = None, status: str | None = None, cursor: str | None = None,
+                   limit: int = 50, open_seats: bool | None = None) -> Json:
+        """Games newest first, as anyone may see them (their public header:
+        no token, no seed), after ``cursor``, filtered by ``ruleset`` and
+        ``status``; ``next`` is the cursor of the next page (``None``: the
+        last). At most ``LIST_SCAN`` games are looked at per page, so a filter
+        that matches few ends a page early (with a ``next``) rather than scan
+        everything."""
+        after = after_cursor(cursor)
+        found: list[Json] = []
+        scanned, last = 0, after
+        while len(found) < limit and scanned < LIST_SCAN:
+            ids = self.store.games_index.page(last, min(100, LIST_SCAN - scanned))
+            if not ids:
+                return {"games": found, "next": None}
+            expired = []
+            for (game_id, at), summary in zip(ids, self.store.summaries([i for i, _ in ids])):
+                scanned, last = scanned + 1, (at, game_id)
+                if summary is None:
+                    expired.append(game_id)
+                    continue
+                header = summary["header"]
+                if (ruleset is None or header["ruleset"] == ruleset) and (status is None or
+                                                                          summary["status"] == status) \
+                        and (open_seats is None or bool(summary["open"]) == open_seats):
+                    found.append(_listed(game_id, header, summary))
+                    if len(found) == limit:
+                        break
+            self.store.games_index.drop(*expired)
+        return {"games": found, "next": cursor_of(*last) if last is not None else None}
+
+    def list_bots(self, *, cursor: str | None = None, limit: int = 50) -> Json:
+        """Registered bots newest first: id, name, kind, rulesets, created_at (never a URL or a secret)."""
+        page = self.store.bots.page(after_cursor(cursor), limit)
+        bots = [{"id": bot_id, "name": r["name"], "kind": r.get("kind", "webhook"), "rulesets": r["rulesets"],
+                 "created_at": at} for bot_id, at, r in page]
+        return {"bots": bots, "next": cursor_of(page[-1][1], page[-1][0]) if len(page) == limit else None}
 
     # -- reading --------------------------------------------------------------
     def view(self, game_id: str, token: str | None, head: Head | None = None) -> bytes:
@@ -533,7 +783,7 @@ class GameService:
     def _envelope_of(game: Game) -> Json:
         rs = game.ruleset
         return {"id": game.id, "ruleset": rs.name, "ruleset_version": rs.version, "version": game.version,
-                "status": game.status, "turn_deadline": game.turn_deadline(), "seats": game.header["seats"],
+                "status": game.status, "turn_deadline": game.turn_deadline(), "seats": game.seats(),
                 "custom": game.header["custom"], "seed_commitment": game.header["seed_commitment"]}
 
     def view_of(self, game: Game, seat: Seat | None) -> Json:

@@ -16,16 +16,17 @@ ones), so this is one short Lua script.
 from __future__ import annotations
 
 import contextlib
-import os
 import select
 import socket
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping
 
 from flask import Response, current_app, request
 
 from referee.errors import ApiError
+from referee.store.slots import client_key as _client_key
+from referee import settings
 
 #: longer than any stream (60 s) or long-poll (30 s) lives
 LEASE_S = 120
@@ -33,24 +34,6 @@ LEASE_S = 120
 #: whole deployment being full is worth a longer pause
 RETRY_CLIENT_S, RETRY_GLOBAL_S = 5, 15
 DEFAULT_PER_CLIENT, DEFAULT_MAX = 64, 4000
-ALL_KEY = "referee:{streams}:all"  # one hash tag: both sets live in one cluster slot
-
-_ACQUIRE = """
-local now = redis.call('TIME')
-now = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-local per_client, most, lease = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-if per_client > 0 and redis.call('ZCARD', KEYS[2]) >= per_client then return 1 end
-if most > 0 and redis.call('ZCARD', KEYS[1]) >= most then return 2 end
-redis.call('ZADD', KEYS[1], now + lease, ARGV[1])
-redis.call('ZADD', KEYS[2], now + lease, ARGV[1])
-redis.call('PEXPIRE', KEYS[2], lease)
-redis.call('PEXPIRE', KEYS[1], lease)
-return 0
-"""
-
-
 class StreamsBusy(ApiError):
     """A stream or long-poll refused by a cap; answered with ``Retry-After``."""
 
@@ -85,26 +68,21 @@ def parse_cap(value: str | int | None, default: int) -> int:
 class StreamSlots:
     """Counts open streams in Redis and refuses those past a cap."""
 
-    redis: Any
+    kept: Any  # ``referee.store.slots.SlotStore`` (None: caps only read, as ``referee.wsgi`` does)
     per_client: int = DEFAULT_PER_CLIENT
     most: int = DEFAULT_MAX
     lease_s: int = LEASE_S
-    _acquire: Any = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        if self.redis is not None:  # EVALSHA, loaded once
-            object.__setattr__(self, "_acquire", self.redis.register_script(_ACQUIRE))
 
     @classmethod
-    def from_config(cls, redis: Any, config: Mapping[str, Any]) -> StreamSlots:
+    def from_config(cls, kept: Any, config: Mapping[str, Any]) -> StreamSlots:
         """Caps from the app config (``STREAMS_PER_CLIENT``, ``STREAMS_MAX``), else the environment."""
-        per_client = config.get("STREAMS_PER_CLIENT", os.environ.get("REFEREE_STREAMS_PER_CLIENT"))
-        most = config.get("STREAMS_MAX", os.environ.get("REFEREE_STREAMS_MAX"))
-        return cls(redis, parse_cap(per_client, DEFAULT_PER_CLIENT), parse_cap(most, DEFAULT_MAX))
+        per_client = config.get("STREAMS_PER_CLIENT", settings.get("REFEREE_STREAMS_PER_CLIENT"))
+        most = config.get("STREAMS_MAX", settings.get("REFEREE_STREAMS_MAX"))
+        return cls(kept, parse_cap(per_client, DEFAULT_PER_CLIENT), parse_cap(most, DEFAULT_MAX))
 
     @staticmethod
     def client_key(client: str) -> str:
-        return f"referee:{{streams}}:client:{client}"
+        return _client_key(client)
 
     @contextlib.contextmanager
     def hold(self, client: str) -> Iterator[None]:
@@ -114,8 +92,7 @@ class StreamSlots:
             yield
             return
         slot = uuid.uuid4().hex
-        keys = [ALL_KEY, self.client_key(client)]
-        verdict = int(self._acquire(keys=keys, args=[slot, self.per_client, self.most, self.lease_s * 1000]))
+        verdict = self.kept.acquire(slot, client, self.per_client, self.most, self.lease_s * 1000)
         if verdict == 1:
             raise StreamsBusy(429, "too_many_streams",
                               f"this client already has {self.per_client} open streams and long-polls: "
@@ -127,13 +104,7 @@ class StreamSlots:
         try:
             yield
         finally:
-            try:
-                pipe = self.redis.pipeline(transaction=False)
-                for key in keys:
-                    pipe.zrem(key, slot)
-                pipe.execute()
-            except Exception:  # noqa: BLE001 -- Redis unreachable: the lease lapses by itself
-                pass
+            self.kept.release(slot, client)
 
 
 def slots() -> StreamSlots:
@@ -141,7 +112,7 @@ def slots() -> StreamSlots:
     from referee.api.context import service
     found = current_app.extensions.get("referee.streams")
     if found is None:
-        found = StreamSlots.from_config(service().store.redis, current_app.config)
+        found = StreamSlots.from_config(service().store.stream_slots(), current_app.config)
         current_app.extensions["referee.streams"] = found
     return found
 

@@ -8,12 +8,20 @@ tournament never recomputes them. A tournament can be cancelled (its cancel
 token, or the admin token): no new game starts, the games already being
 played finish and count.
 
-Redis keys, all in the tournament's hash slot: ``tournament:{ID}`` (hash:
-spec, status ``running|finished|cancelled``, seed, cancel_hash,
-next = games launched, finished), ``…:games`` (hash: index -> game id),
-``…:index`` (hash: game id -> index), ``…:results`` (hash: game id -> result
-with entrants), ``…:winners`` (hash: game id -> winners' names) and
-``…:standings`` (the :class:`Standings` fold, JSON).
+Quotas (issue 22), so that tournaments cannot starve the games people play:
+a caller without the admin token (counted by address, as the rate limiter
+counts an anonymous caller) may have at most ``REFEREE_TOURNAMENTS_PER_CLIENT``
+unfinished tournaments (429 past it), and the deployment plays at most
+``REFEREE_TOURNAMENT_GAMES_MAX`` tournament games at once: a new tournament
+is refused (503) while that many are being played, and a running one whose
+next game finds no slot waits in line for one (FIFO), launched as games
+finish. Both are leases in Redis, renewed as the tournament's games finish
+and freed when it finishes or is cancelled (its slot) or when a game
+finishes (a game slot); a lease a crashed worker never freed lapses after
+``REFEREE_TOURNAMENT_LEASE_S``, and a caller's slots are recounted against
+their tournaments' status before each creation.
+
+What is kept, and where, is ``referee.store.tournaments``'s.
 """
 from __future__ import annotations
 
@@ -22,10 +30,7 @@ import hmac
 import json
 import secrets
 from dataclasses import dataclass
-from typing import Any, Sequence
-
-import redis
-from openskill.models import PlackettLuce
+from typing import Any, Mapping
 
 from referee.bots import BUILT_IN
 from referee.errors import ApiError
@@ -33,28 +38,19 @@ from referee.games import registry
 from referee.engine.protocol import GameConfig, Json, fold
 from referee.engine.rng import Rng
 from referee.service import GameService
+from referee.standings import Standings, seating, standings  # noqa: F401 (pure: shared with the arena)
 from referee.store import sha256_hex
+from referee.store.tournaments import IN_FLIGHT
+from referee import settings
 
 MAX_GAMES = 10_000  # with the admin token; the schema's ceiling
 MAX_PARALLEL = 64
 DEFAULT_PARALLEL = 8
 ANONYMOUS_MAX_GAMES = 1000
-
-# claim the next game index while the tournament runs: -1 once cancelled or all launched
-_CLAIM = """
-if redis.call('hget', KEYS[1], 'status') ~= 'running' then return -1 end
-local n = tonumber(redis.call('hget', KEYS[1], 'next') or '0')
-if n >= tonumber(ARGV[1]) then return -1 end
-redis.call('hset', KEYS[1], 'next', n + 1)
-return n
-"""
-# running -> ARGV[1] (finished or cancelled); returns the status before
-_CLOSE = """
-local status = redis.call('hget', KEYS[1], 'status')
-if status == 'running' then redis.call('hset', KEYS[1], 'status', ARGV[1]) end
-return status
-"""
-
+#: Retry-After of a caller past its quota (a slot frees when one of its tournaments ends)
+QUOTA_RETRY_AFTER_S = 60
+#: Retry-After of a creation refused while the deployment plays its most tournament games
+BUSY_RETRY_AFTER_S = 10
 
 @dataclass(frozen=True, slots=True)
 class Caps:
@@ -65,65 +61,75 @@ class Caps:
     parallel: int = DEFAULT_PARALLEL
 
 
+def _limit(value: Any) -> int | None:
+    """A count setting: ``off`` (or 0) is ``None``, no limit."""
+    text = str(value).strip().lower()
+    if text in ("off", "0", "none", ""):
+        return None
+    number = int(text)
+    if number < 0:
+        raise ValueError(f"a limit is a count, 0 or more, or off (not {value!r})")
+    return number
 
-def seating(index: int, entrants: int, players: int, public_roles: Sequence[str | None] | None = None,
-            role_order: Sequence[str] = ()
-            ) -> list[int]:
-    """Entrant index for each seat of game ``index``.
 
-    Entrants rotate through *slots*: slot ``k`` of game ``g`` goes to entrant
-    ``(g + k) % entrants``, so over ``entrants`` consecutive games (when all
-    play) everyone takes every slot once. Without roles a slot is a seat.
-    With roles dealt by the game's secret seed, the seats whose role is
-    public (BANG!'s Sheriff; every role in the 3-player game) come first, in
-    role order, then the other seats clockwise from the first of them: the
-    public roles rotate exactly, while a hidden role stays as random as the
-    deal made it. (Rotating hidden roles by a fixed schedule would let any bot
-    work out every other seat's role from the public game index.)"""
-    order = list(range(players))
-    public = [seat for seat in order if public_roles is not None and public_roles[seat] is not None]
-    if public:
-        rank = {role: i for i, role in enumerate(role_order)}  # the ruleset's rotation order
-        public.sort(key=lambda seat: (rank.get(str(public_roles[seat]), len(rank)), seat))  # type: ignore[index]
-        start = public[0]
-        order = public + [(start + i) % players for i in range(1, players + 1)
-                          if (start + i) % players not in public]
-    out = [0] * players
-    for k, seat in enumerate(order):
-        out[seat] = (index + k) % entrants
-    return out
+@dataclass(frozen=True, slots=True)
+class Quotas:
+    """Unfinished tournaments per caller without the admin token
+    (``REFEREE_TOURNAMENTS_PER_CLIENT``), tournament games played at once in
+    the deployment (``REFEREE_TOURNAMENT_GAMES_MAX``), and how long a slot
+    not renewed stays taken (``REFEREE_TOURNAMENT_LEASE_S``); ``None``: no limit."""
+
+    per_client: int | None = 2
+    games_max: int | None = 32
+    lease_s: float = 900.0
+
+    @classmethod
+    def from_settings(cls, config: Mapping[str, Any] | None = None) -> Quotas:
+        """From ``config`` (an app's: ``TOURNAMENTS_PER_CLIENT``, ...), else the environment."""
+        def value(name: str) -> Any:
+            found = (config or {}).get(name)
+            return found if found is not None else settings.text(f"REFEREE_{name}")
+        lease = float(value("TOURNAMENT_LEASE_S"))
+        if lease <= 0:
+            raise ValueError("REFEREE_TOURNAMENT_LEASE_S is a number of seconds above 0")
+        return cls(_limit(value("TOURNAMENTS_PER_CLIENT")), _limit(value("TOURNAMENT_GAMES_MAX")), lease)
+
+    @property
+    def lease_ms(self) -> int:
+        return int(self.lease_s * 1000)
+
+
+class Refused(ApiError):
+    """A quota's refusal (429 per caller, 503 for the deployment): its
+    ``Retry-After`` in seconds."""
+
+    def __init__(self, status: int, code: str, detail: str, *, retry_after_s: int, **extra: Any) -> None:
+        super().__init__(status, code, detail, retry_after=retry_after_s, **extra)
+        self.retry_after_s = retry_after_s
+
+
+class _Full(Exception):
+    """No game slot is free in the deployment: the tournament waits in line."""
 
 
 class Tournaments:
-    def __init__(self, svc: GameService) -> None:
+    def __init__(self, svc: GameService, quotas: Quotas | None = None) -> None:
         self.svc = svc
-        self.redis: Any = svc.store.redis
-
-    @staticmethod
-    def _key(tid: str, part: str = "") -> str:
-        return f"tournament:{{{tid}}}" + (f":{part}" if part else "")
-
-    #: every key of a tournament besides its hash
-    PARTS = ("games", "index", "results", "standings", "winners")
+        self.kept = svc.store.tournaments
+        self.quotas = quotas if quotas is not None else Quotas.from_settings()
 
     def _retain(self, tid: str, running: bool) -> None:
         """A tournament's keys live as long as its games do (README,
         Operations): the idle retention while it runs, refreshed as each game
         finishes, the finished retention once it is over; all expire together."""
-        ttl = self.svc.store.retention.game_ttl_ms("active" if running else "finished")
-        pipe = self.redis.pipeline(transaction=False)
-        for key in (self._key(tid), *(self._key(tid, part) for part in self.PARTS)):
-            if ttl:
-                pipe.pexpire(key, ttl)
-            else:
-                pipe.persist(key)
-        pipe.execute()
+        self.kept.retain(tid, self.svc.store.retention.game_ttl_ms("active" if running else "finished"))
 
     # -- creation -------------------------------------------------------------
-    def create(self, spec: Json, caps: Caps | None = None) -> Json:
+    def create(self, spec: Json, caps: Caps | None = None, caller: str | None = None) -> Json:
         """Validate and store a tournament; the caller enqueues ``start``.
         ``caps`` bound the games and parallel games (``None``: the admin's
-        ceiling). The 201 body carries the ``cancel_token``, shown once."""
+        ceiling); ``caller``: whose quota it counts in (``None``: the admin,
+        exempt). The 201 body carries the ``cancel_token``, shown once."""
         try:
             rs = registry.get(spec["ruleset"])
         except KeyError:
@@ -157,13 +163,55 @@ class Tournaments:
                   "seed_commitment": sha256_hex(seed), "seeded_by_client": "seed" in spec,
                   "created_at": self.svc.clock()}
         empty = Standings([e["name"] for e in entrants])
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.set(self._key(tid, "standings"), empty.dumps())
-        pipe.hset(self._key(tid), mapping={"spec": json.dumps(record), "status": "running", "seed": seed,
-                                           "next": 0, "finished": 0, "cancel_hash": sha256_hex(cancel_token)})
-        pipe.execute()
+        fields = {"spec": json.dumps(record), "status": "running", "seed": seed, "next": 0,
+                  "finished": 0, "cancel_hash": sha256_hex(cancel_token)}
+        counted = self._admit(tid, caller)
+        if counted:
+            fields["quota"] = str(caller)
+        try:
+            self.kept.create(tid, fields, empty.dumps())
+        except BaseException:
+            if counted:
+                self.kept.free(self.kept.quota_key(str(caller)), tid)
+            raise
         self._retain(tid, running=True)
         return {**self.get(tid), "cancel_token": cancel_token}
+
+    def _admit(self, tid: str, caller: str | None) -> bool:
+        """Refuse a new tournament while the deployment plays its most
+        tournament games (503), or past the caller's quota (429); else take
+        the caller's slot for ``tid`` (whether one was taken)."""
+        now, quotas = self.svc.clock(), self.quotas
+        if quotas.games_max is not None:
+            playing = self.kept.count(IN_FLIGHT, now)
+            if playing >= quotas.games_max:
+                raise Refused(503, "tournaments_busy", f"{playing} tournament games are being played, the most "
+                              f"this referee plays at once ({quotas.games_max}): retry later",
+                              retry_after_s=BUSY_RETRY_AFTER_S, max_games_in_flight=quotas.games_max)
+        if caller is None or quotas.per_client is None:
+            return False
+        key = self.kept.quota_key(caller)
+        for other in self.kept.live(key, now):  # recount: a slot whose tournament is over (freed by no one)
+            if self.kept.field(other, "status") != "running":
+                self.kept.free(key, other)
+        taken, _ = self.kept.take(key, tid, quotas.per_client, now, quotas.lease_ms)
+        if not taken:
+            raise Refused(429, "tournament_quota", f"at most {quotas.per_client} unfinished tournaments per "
+                          "client without the admin token: one frees its place when it finishes or is cancelled "
+                          "(DELETE /v1/tournaments/{id} with its cancel_token)",
+                          retry_after_s=QUOTA_RETRY_AFTER_S, max_tournaments=quotas.per_client)
+        return True
+
+    def _free_quota(self, tid: str) -> None:
+        """The tournament is over (finished or cancelled): its caller's slot is free."""
+        owner = self.kept.field(tid, "quota")
+        if owner:
+            self.kept.free(self.kept.quota_key(owner), tid)
+
+    def _renew_quota(self, tid: str) -> None:
+        owner, status = self.kept.fields(tid, "quota", "status")
+        if owner and status == "running":
+            self.kept.renew(self.kept.quota_key(owner), tid, self.svc.clock(), self.quotas.lease_ms)
 
     def _entrant(self, entrant: Any, ruleset: str) -> Json:
         bot, name = (entrant, None) if isinstance(entrant, str) else (entrant.get("bot"), entrant.get("name"))
@@ -178,39 +226,99 @@ class Tournaments:
 
     # -- cancelling -----------------------------------------------------------
     def cancel_token_matches(self, tid: str, token: str) -> bool:
-        stored = self.redis.hget(self._key(tid), "cancel_hash")
-        return stored is not None and hmac.compare_digest(sha256_hex(token), stored.decode())
+        stored = self.kept.field(tid, "cancel_hash")
+        return stored is not None and hmac.compare_digest(sha256_hex(token), stored)
 
     def cancel(self, tid: str, token: str | None, *, admin: bool) -> Json:
         """Stop launching games (status ``cancelled``); the games being played
-        finish and count. Needs the cancel token or the admin token."""
+        finish and count; the caller's slot is free. Needs the cancel token or
+        the admin token (without either: 401 before anything is read)."""
+        if not admin and token is None:
+            raise ApiError(401, "token_required", "cancelling needs the tournament's cancel_token (or the "
+                           "admin token): Authorization: Bearer <token>")
         self._spec(tid)
-        if not admin:
-            if token is None:
-                raise ApiError(401, "token_required", "cancelling needs the tournament's cancel_token (or the "
-                               "admin token): Authorization: Bearer <token>")
-            if not self.cancel_token_matches(tid, token):
-                raise ApiError(401, "bad_token", "this is not the tournament's cancel token")
-        before = self.redis.eval(_CLOSE, 1, self._key(tid), "cancelled")
-        if before == b"finished":
+        if not admin and not self.cancel_token_matches(tid, str(token)):
+            raise ApiError(401, "bad_token", "this is not the tournament's cancel token")
+        before = self.kept.close(tid, "cancelled")
+        if before == "finished":
             raise ApiError(409, "tournament_finished", "the tournament is over: nothing to cancel")
+        if before == "running":
+            self._free_quota(tid)
         return self.get(tid)
 
     # -- running --------------------------------------------------------------
     def start(self, tid: str) -> str:
-        """Launch games up to ``parallel``: the first ones, or, when a start
-        job is retried, the ones a failed run did not launch (never more)."""
+        """Launch games until ``parallel`` of them are being played: the
+        first ones, or, when a start job is retried, the ones a failed run did
+        not launch (never more); while tournaments wait for a game slot, or
+        when none is free, it waits in line (FIFO) instead."""
         spec = self._spec(tid)
-        wanted = min(spec["parallel"], spec["games"]) - int(self.redis.hget(self._key(tid), "next") or 0)
-        launched = sum(1 for _ in range(max(0, wanted)) if self._launch_next(tid, spec))
+        if self.quotas.games_max is not None and self.kept.waiting():  # behind those already in line
+            self.kept.wait(tid, self.svc.clock())
+            self._kick()
+            return "in line"
+        launched, _ = self._fill(tid, spec)
         return f"launched {launched}"
 
+    def _fill(self, tid: str, spec: Json) -> tuple[int, bool]:
+        """Launch games until ``parallel`` are being played or none is left:
+        how many, and whether a full deployment stopped it (it waits in line)."""
+        launched = 0
+        for _ in range(spec["parallel"]):
+            try:
+                if self._launch_next(tid, spec) is None:
+                    return launched, False
+            except _Full:
+                return launched, True
+            launched += 1
+        return launched, False
+
+    def _kick(self, rounds: int = 64) -> None:
+        """Game slots may be free: launch the games of the tournaments waiting
+        for one, longest waiting first, until one finds none."""
+        for _ in range(rounds):
+            waiting = self.kept.next_waiting()
+            if waiting is None:
+                return
+            tid, since = waiting
+            try:
+                spec = self._spec(tid)
+            except ApiError:  # expired while it waited
+                continue
+            if self._fill(tid, spec)[1]:
+                self.kept.wait(tid, since)  # still first in line
+                return
+
     def _launch_next(self, tid: str, spec: Json) -> str | None:
-        index = int(self.redis.eval(_CLAIM, 1, self._key(tid), spec["games"]))
+        """Launch the next game (its id), ``None`` when there is none to
+        launch now; raises ``_Full`` (the tournament now waits) when the
+        deployment plays its most tournament games."""
+        slot, cap = None, self.quotas.games_max
+        if cap is not None:
+            now = self.svc.clock()
+            slot = f"{tid}/launching/{secrets.token_hex(6)}"
+            if not self.kept.take(IN_FLIGHT, slot, cap, now, self.quotas.lease_ms)[0]:
+                self.kept.wait(tid, now)
+                raise _Full(tid)
+        try:
+            game_id = self._launch(tid, spec)
+        except BaseException:
+            if slot is not None:
+                self.kept.free(IN_FLIGHT, slot)
+            raise
+        if slot is not None:
+            if game_id is None:
+                self.kept.free(IN_FLIGHT, slot)
+            else:
+                self.kept.rename(IN_FLIGHT, slot, game_id)  # freed when that game finishes
+        return game_id
+
+    def _launch(self, tid: str, spec: Json) -> str | None:
+        index = self.kept.claim(tid, spec["games"], spec["parallel"])
         if index < 0:
             return None
         rs = registry.get(spec["ruleset"])
-        seed = hmac.new(self.redis.hget(self._key(tid), "seed") or b"", f"game:{index}".encode(),
+        seed = hmac.new(self.kept.seed_bytes(tid), f"game:{index}".encode(),
                         hashlib.sha256).hexdigest()
         options = dict(spec["options"])
         turn_timeout = options.pop("turn_timeout_s", None)
@@ -225,10 +333,7 @@ class Tournaments:
         game = self.svc.create_game(rs.name, seats=[{"name": s["name"], "bot": s["bot"]} for s in seats],
                                     options=options, tournament=tid, tournament_seed=seed,
                                     tournament_custom=spec["seeded_by_client"])
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(self._key(tid, "games"), str(index), game["id"])
-        pipe.hset(self._key(tid, "index"), game["id"], index)
-        pipe.execute()
+        self.kept.add_game(tid, index, str(game["id"]))
         return str(game["id"])
 
     def game_finished(self, tid: str, game_id: str) -> str:
@@ -240,15 +345,27 @@ class Tournaments:
         if result is None:
             return "not_finished"
         entry = {"game": game_id, "result": result, "custom": game.header["custom"],
-                 "entrants": [s["name"] for s in game.header["seats"]]}
+                 "entrants": [s["name"] for s in game.header["seats"]], "events": game.version}
         finished = self._record(tid, spec, entry)
+        self.kept.free(IN_FLIGHT, game_id)  # its game slot (again, if this is a retry)
+        if finished is not None and finished >= spec["games"] and self.kept.close(tid, "finished") == "running":
+            self._free_quota(tid)
+            self._retain(tid, running=False)
+            self._kick()
+            return "tournament_finished"
+        running = self.kept.field(tid, "status") == "running"
+        if running and finished is not None:
+            self._renew_quota(tid)
+        # the next games (a retry too: a run that recorded the game may have died before launching them)
+        if self.quotas.games_max is None:
+            self._fill(tid, spec)
+        else:  # in line behind the tournaments already waiting for a game slot
+            if running:
+                self.kept.wait(tid, self.svc.clock())
+            self._kick()
         if finished is None:
             return "duplicate"
-        self._launch_next(tid, spec)
-        if finished >= spec["games"] and self.redis.eval(_CLOSE, 1, self._key(tid), "finished") == b"running":
-            self._retain(tid, running=False)
-            return "tournament_finished"
-        self._retain(tid, running=self.redis.hget(self._key(tid), "status") == b"running")
+        self._retain(tid, running=running)
         return "recorded"
 
     def _record(self, tid: str, spec: Json, entry: Json) -> int | None:
@@ -257,62 +374,72 @@ class Tournaments:
         the number of games finished, or ``None`` if it was recorded before."""
         self._migrate(tid, spec)
         game_id = entry["game"]
-        raw_index = self.redis.hget(self._key(tid, "index"), game_id)
-        if raw_index is None:  # launched by a referee from before the index (a rolling upgrade)
-            raw_index = next((k for k, v in self.redis.hgetall(self._key(tid, "games")).items()
-                              if v.decode() == game_id), None)
-            if raw_index is None:
+        index = self.kept.index_of(tid, game_id)
+        if index is None:  # launched by a referee from before the index (a rolling upgrade)
+            index = next((i for i, gid in self.kept.games(tid).items() if gid == game_id), None)
+            if index is None:
                 raise ApiError(404, "game_not_in_tournament", f"game {game_id} is not a game of {tid}")
-        results, table_key = self._key(tid, "results"), self._key(tid, "standings")
-        with self.redis.pipeline(transaction=True) as pipe:
-            while True:
-                try:
-                    pipe.watch(results, table_key)
-                    if pipe.hexists(results, game_id):
-                        return None
-                    table = Standings.loads(pipe.get(table_key))
-                    table.record(int(raw_index), entry)
-                    pipe.multi()
-                    pipe.hset(results, game_id, json.dumps(entry))
-                    pipe.hset(self._key(tid, "winners"), game_id, json.dumps(_winners(entry)))
-                    pipe.set(table_key, table.dumps())
-                    pipe.hincrby(self._key(tid), "finished", 1)
-                    return int(pipe.execute()[-1])
-                except redis.WatchError:
-                    continue
+
+        def fold(stored: bytes | None) -> str:
+            table = Standings.loads(stored)
+            table.record(int(index), entry)
+            return table.dumps()
+        return self.kept.record(tid, game_id, json.dumps(entry), json.dumps(_winners(entry)), fold,
+                                events=int(entry.get("events", 0)))
 
     def _migrate(self, tid: str, spec: Json) -> None:
         """Tournaments stored before standings were kept: build the game
         index, winners and standings from the results, once."""
-        if self.redis.exists(self._key(tid, "standings")):
+        if self.kept.has_standings(tid):
             return
-        by_index = {int(k): v.decode() for k, v in self.redis.hgetall(self._key(tid, "games")).items()}
-        results = {k.decode(): json.loads(v) for k, v in self.redis.hgetall(self._key(tid, "results")).items()}
+        by_index = self.kept.games(tid)
+        results = {k: json.loads(v) for k, v in self.kept.results(tid).items()}
         table = Standings([e["name"] for e in spec["entrants"]])
+        winners = {}
         for index, game_id in sorted(by_index.items()):
-            self.redis.hset(self._key(tid, "index"), game_id, index)
             if game_id in results:
                 table.record(index, results[game_id])
-                self.redis.hset(self._key(tid, "winners"), game_id, json.dumps(_winners(results[game_id])))
-        self.redis.set(self._key(tid, "standings"), table.dumps(), nx=True)
+                winners[game_id] = json.dumps(_winners(results[game_id]))
+        self.kept.migrate(tid, {gid: i for i, gid in by_index.items()}, winners, table.dumps())
 
     # -- reading --------------------------------------------------------------
     def _spec(self, tid: str) -> Json:
-        raw = self.redis.hget(self._key(tid), "spec")
+        raw = self.kept.field(tid, "spec")
         if raw is None:
             raise ApiError(404, "tournament_not_found", f"no tournament with id {tid!r}")
         spec: Json = json.loads(raw)
         return spec
 
+    def list(self, *, status: str | None = None, cursor: str | None = None, limit: int = 50) -> Json:
+        """Tournaments newest first (their public facts), after ``cursor``, filtered by ``status``."""
+        from referee.service import after_cursor
+        from referee.store.listing import cursor_of
+        after, found = after_cursor(cursor), []
+        for _ in range(20):  # a page of a rare status ends early (with a next) rather than scan everything
+            page = self.kept.page(after, limit)
+            for tid, at, fields in page:
+                after = (at, tid)
+                spec = json.loads(fields["spec"] or "{}")
+                if status is None or fields["status"] == status:
+                    found.append({"id": tid, "ruleset": spec.get("ruleset"), "status": fields["status"],
+                                  "players": spec.get("players"), "games_total": spec.get("games"),
+                                  "games_finished": int(fields["finished"] or 0), "created_at": at,
+                                  "entrants": [e["name"] for e in spec.get("entrants", [])]})
+                    if len(found) == limit:
+                        return {"tournaments": found, "next": cursor_of(at, tid)}
+            if len(page) < limit:
+                return {"tournaments": found, "next": None}
+        return {"tournaments": found, "next": cursor_of(*after) if after else None}
+
     def get(self, tid: str) -> Json:
         """Progress, games and the stored standings: nothing is recomputed."""
         spec = self._spec(tid)
         self._migrate(tid, spec)
-        status, seed, finished, launched = (v.decode() if v else None for v in self.redis.hmget(
-            self._key(tid), "status", "seed", "finished", "next"))
-        by_index = {int(k): v.decode() for k, v in self.redis.hgetall(self._key(tid, "games")).items()}
-        winners = {k.decode(): json.loads(v) for k, v in self.redis.hgetall(self._key(tid, "winners")).items()}
-        table = Standings.loads(self.redis.get(self._key(tid, "standings")))
+        status, seed, finished, launched, events = self.kept.fields(tid, "status", "seed", "finished", "next",
+                                                                    "events")
+        by_index = self.kept.games(tid)
+        winners = {k: json.loads(v) for k, v in self.kept.winners(tid).items()}
+        table = Standings.loads(self.kept.standings(tid))
         games = [{"index": i, "id": gid, "status": "finished" if gid in winners else "active",
                   "winners": winners.get(gid)} for i, gid in sorted(by_index.items())]
         n_finished, n_launched = int(finished or 0), min(int(launched or 0), spec["games"])
@@ -321,7 +448,7 @@ class Tournaments:
         return {
             "id": tid, "ruleset": spec["ruleset"], "status": status, "players": spec["players"],
             "games_total": spec["games"], "games_launched": n_launched, "games_finished": n_finished,
-            "parallel": spec["parallel"], "options": spec["options"],
+            "events_recorded": int(events or 0), "parallel": spec["parallel"], "options": spec["options"],
             "entrants": spec["entrants"], "seed_commitment": spec["seed_commitment"],
             "seed": seed if over else None, "created_at": spec["created_at"],
             "rated": not spec["seeded_by_client"],
@@ -331,83 +458,3 @@ class Tournaments:
 
 def _winners(entry: Json) -> list[str]:
     return [entry["entrants"][w] for w in entry["result"]["winners"]]
-
-
-class Standings:
-    """Per entrant: games, wins, win rate, win rate per role and an OpenSkill
-    (Plackett–Luce) rating, folded in one finished game at a time and
-    stored as JSON. Counts take a game at once; ratings fold in game order
-    (a game's rating waits until every earlier game is in), so they do not
-    depend on which worker finished first and equal :func:`standings` over
-    the same results. Custom games never move a rating, nor does a game
-    where one entrant holds two seats."""
-
-    def __init__(self, names: list[str], state: Json | None = None) -> None:
-        self.state: Json = state if state is not None else {
-            "rows": {name: {"name": name, "games": 0, "wins": 0, "roles": {}} for name in names},
-            "ratings": {}, "rated_upto": 0, "pending": {}}
-
-    @classmethod
-    def loads(cls, raw: bytes | str | None) -> Standings:
-        return cls([], json.loads(raw)) if raw else cls([])
-
-    def dumps(self) -> str:
-        return json.dumps(self.state, separators=(",", ":"))
-
-    def record(self, index: int, entry: Json) -> None:
-        """Fold in the result of game ``index``."""
-        result = entry["result"]
-        winners = set(result["winners"])
-        seats = sorted(result["seats"], key=lambda s: s["seat"])
-        rows = self.state["rows"]
-        for s in seats:
-            row = rows[entry["entrants"][s["seat"]]]
-            won = s["seat"] in winners
-            row["games"] += 1
-            row["wins"] += int(won)
-            cell = row["roles"].setdefault(s.get("role") or "any", {"games": 0, "wins": 0})
-            cell["games"] += 1
-            cell["wins"] += int(won)
-        names = [entry["entrants"][s["seat"]] for s in seats]
-        rated = not entry.get("custom") and len(set(names)) == len(names)
-        pending = self.state["pending"]
-        pending[str(index)] = {"names": names, "ranks": [1 if s["seat"] in winners else 2 for s in seats]} \
-            if rated else None
-        while str(self.state["rated_upto"]) in pending:
-            game = pending.pop(str(self.state["rated_upto"]))
-            if game is not None:
-                self._rate(game["names"], game["ranks"])
-            self.state["rated_upto"] += 1
-
-    def _rate(self, names: list[str], ranks: list[float]) -> None:
-        model = PlackettLuce()
-        ratings = self.state["ratings"]
-        teams = [[model.rating(mu=ratings[n][0], sigma=ratings[n][1], name=n) if n in ratings
-                  else model.rating(name=n)] for n in names]
-        for name, team in zip(names, model.rate(teams, ranks=ranks)):
-            ratings[name] = [team[0].mu, team[0].sigma]
-
-    def table(self) -> list[Json]:
-        """The rows, sorted by the rating's conservative ordinal (mu - 3
-        sigma), then by wins."""
-        model = PlackettLuce()
-        out = []
-        for name, stored in self.state["rows"].items():
-            row = {**stored, "roles": {role: {**cell, "win_rate": cell["wins"] / cell["games"]}
-                                       for role, cell in stored["roles"].items()}}
-            row["win_rate"] = row["wins"] / row["games"] if row["games"] else 0.0
-            mu, sigma = self.state["ratings"].get(name, (None, None))
-            rating = model.rating(mu=mu, sigma=sigma)
-            row["rating"] = {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal()}
-            out.append(row)
-        out.sort(key=lambda row: (-row["rating"]["ordinal"], -row["wins"]))
-        return out
-
-
-def standings(names: list[str], results: list[Json]) -> list[Json]:
-    """The standings of ``results`` in game order, folded from scratch (the
-    reference the stored, incremental :class:`Standings` must equal)."""
-    table = Standings(names)
-    for index, entry in enumerate(results):
-        table.record(index, entry)
-    return table.table()

@@ -8,12 +8,12 @@ instead of holding it forever. gunicorn bounds the headers by the same time
 from __future__ import annotations
 
 import io
-import os
 from typing import TYPE_CHECKING, Any, Iterable
 
 from flask import Flask
 
 from referee.app import create_app, problem
+from referee import settings
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -79,12 +79,11 @@ def _widen_redis_pool(flask_app: Flask) -> None:
     wide as the deployment's stream cap plus room for everything else
     (``REFEREE_REDIS_MAX_CONNECTIONS`` overrides it)."""
     from referee.streams import StreamSlots
-    wanted = os.environ.get("REFEREE_REDIS_MAX_CONNECTIONS")
+    wanted = settings.get("REFEREE_REDIS_MAX_CONNECTIONS")
     if wanted is None:
         most = StreamSlots.from_config(None, flask_app.config).most
         wanted = str(most + 1000 if most else 10000)
-    pool = flask_app.extensions["referee.service"].store.redis.connection_pool
-    pool.max_connections = max(int(pool.max_connections), int(wanted))
+    flask_app.extensions["referee.service"].store.widen_pool(int(wanted))
 
 
 def wrap(flask_app: Flask) -> WSGIApplication:
@@ -93,7 +92,7 @@ def wrap(flask_app: Flask) -> WSGIApplication:
     if not _gevent_patched():
         return flask_app
     _widen_redis_pool(flask_app)
-    timeout_s = float(os.environ.get("REFEREE_READ_TIMEOUT_S", "10"))
+    timeout_s = float(settings.text("REFEREE_READ_TIMEOUT_S"))
     return BodyDeadline(flask_app, timeout_s, int(flask_app.config.get("MAX_CONTENT_LENGTH") or 64 * 1024))
 
 

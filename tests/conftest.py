@@ -2,7 +2,10 @@
 and a test client whose every response is checked against openapi.yaml."""
 from __future__ import annotations
 
+import base64
+import hashlib
 import importlib
+import os
 import shutil
 import subprocess
 import sys
@@ -24,6 +27,10 @@ from tests import contract
 
 
 PLUGINS = Path(__file__).parent / "plugins"
+#: the test run's signing key (every process the tests start inherits it): no test writes ./var/signing.keys
+TEST_SIGNING_KEY = "test-1 " + base64.urlsafe_b64encode(hashlib.sha256(b"referee test signing key").digest()
+                                                         ).rstrip(b"=").decode()
+os.environ.setdefault("REFEREE_SIGNING_KEY", TEST_SIGNING_KEY)
 
 # No timed assertions in tests (speed is measured by `make bench`): hypothesis's
 # per-example deadline would fail a correct example on a loaded machine.

@@ -9,6 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from referee.bots.webhook import verify
+from referee.engine.platform import playing_moves
 
 
 class WebhookBot:
@@ -65,7 +66,8 @@ class WebhookBot:
                 elif bot.mode == "nonsense":
                     self._send(200, json.dumps({"move": {"type": "fly", "to": "moon"}}).encode())
                 else:
-                    self._send(200, json.dumps({"move": payload["legal_moves"][-1]}).encode())
+                    playing = list(playing_moves(payload["legal_moves"]))  # it never resigns
+                    self._send(200, json.dumps({"move": playing[-1]}).encode())
 
             def _send(self, status: int, data: bytes) -> None:
                 try:

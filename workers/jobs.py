@@ -8,6 +8,7 @@ duplicated, retried or late job never plays twice.
 """
 from __future__ import annotations
 
+import json
 import os
 import sys
 import threading
@@ -15,19 +16,21 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from functools import lru_cache, partial
-from typing import Any, Callable
+from typing import Callable
 
 
 from referee import bots
 from referee.games import registry
-from referee.bots.webhook import BotFailure, CallLimits, UrlPolicy, ask
+from referee.bots.webhook import BotFailure, CallLimits, UrlPolicy, ask, sign
 from referee.engine import bot_seed
 from referee.errors import ApiError
 from referee.engine.protocol import Json, RefereeError, default_options
-from referee.scheduling import WATCH, Change, RqScheduler
+from referee.metrics import BOT_CALLS
+from referee.scheduling import Change, RqScheduler, queue_connection
 from referee.service import Game, GameService, Turn
 from referee.store import EventStore
-from referee.store.clients import DEFAULT_TIMEOUT_S, connect
+from referee.store.clients import connect
+from referee import settings
 
 TIMEOUT = {"type": "timeout"}
 
@@ -36,9 +39,9 @@ TIMEOUT = {"type": "timeout"}
 def service_from_env() -> GameService:
     # short timeouts like the API's: a stalled Redis fails a job fast (RQ retries it), never hangs a worker
     registry.load_all()  # every ruleset and its compiled move checks ready before the first job
-    client = connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-                     timeout_s=float(os.environ.get("REFEREE_REDIS_TIMEOUT_S", DEFAULT_TIMEOUT_S)))
-    return GameService(EventStore(client), scheduler=RqScheduler(client))
+    timeout_s = float(settings.text("REFEREE_REDIS_TIMEOUT_S"))
+    client = connect(settings.text("REDIS_URL"), timeout_s=timeout_s)
+    return GameService(EventStore(client), scheduler=RqScheduler(queue_connection(client, timeout_s=timeout_s)))
 
 
 def _outcome(submit: Callable[[], object], done: str) -> str:
@@ -107,6 +110,19 @@ def fire_turn_clock(game_id: str, version: int, svc: GameService | None = None) 
     return "nothing_owed"
 
 
+def give_open_seats(game_id: str, svc: GameService | None = None) -> str:
+    """The start deadline fell: the seats nobody claimed go to the game's
+    ``start_bot`` (``GameService.give_open_seats``), and the game starts."""
+    svc = svc or service_from_env()
+    game = svc.load(game_id)
+    due = game.start_deadline()
+    if due is None:
+        return "stale"
+    if svc.clock() < due:
+        return _too_early(svc, game)
+    return f"given {svc.give_open_seats(game_id)}"
+
+
 def _bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[Json | None, Json]:
     """``(move, by)``: the bot's choice, or ``None`` — the prompt's default —
     when a webhook bot fails or answers a move that is not legal."""
@@ -120,22 +136,58 @@ def _bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[Json |
         # a stream from the game's secret seed: no opponent can predict it; the
         # audit re-derives it once the seed is revealed
         seed = bot_seed(game.seed, seat, game.version)
+        BOT_CALLS.labels(kind="built-in", outcome="ok").inc()
         return bots.choose(bot, game.ruleset.name, view, legal, seed=seed), {"bot": bot}
     found = svc.bots.get(bot)
-    cause = "unknown_bot"
+    cause, kind = "unknown_bot", "webhook"
     if found is not None:
         record, secret = found
         payload = {"game": game.id, "ruleset": game.ruleset.name, "seat": seat, "version": game.version,
                    "view": view, "legal_moves": legal, "deadline": view.get("turn_deadline")}
+        delivery, limits = f"{game.id}:{game.version}:{seat}", CallLimits.from_env(os.environ)
         try:
-            move = ask(record["url"], secret, payload, delivery=f"{game.id}:{game.version}:{seat}",
-                       policy=UrlPolicy.from_env(os.environ), limits=CallLimits.from_env(os.environ))
+            if record.get("url"):
+                move = ask(record["url"], secret, payload, delivery=delivery, policy=UrlPolicy.from_env(os.environ),
+                           limits=limits)
+            else:
+                kind = "outbound"
+                move = ask_outbound(svc, bot, secret, payload, delivery=delivery, limits=limits)
             if move in legal:
+                BOT_CALLS.labels(kind=kind, outcome="ok").inc()
                 return move, {"bot": bot}
             cause = "illegal_move"
         except BotFailure as failure:
             cause = failure.cause
+    BOT_CALLS.labels(kind=kind, outcome=cause).inc()
     return None, {"bot": bot, "default": cause}
+
+
+def ask_outbound(svc: GameService, bot: str, secret: str, payload: Json, *, delivery: str,
+                 limits: CallLimits) -> Json:
+    """An outbound bot's move: the turn is put on the bot's stream (what its
+    connection, ``GET /v1/bots/{id}/turns``, reads) with the webhook's payload
+    and signature, then its answer (``POST /v1/bots/{id}/turns/{delivery}``)
+    is waited for until the same deadline as a webhook call's; ``BotFailure``
+    as for a webhook (``timeout``, ``bad_answer``, ``response_too_large``)."""
+    answer_by = svc.clock() + int(limits.timeout_s * 1000)
+    ts = int(time.time())
+    body = json.dumps({**payload, "delivery": delivery, "answer_by": answer_by}, separators=(",", ":"))
+    # the turn's text as a webhook's body, signed as a webhook's: the bot checks those very bytes
+    turn = json.dumps({"delivery": delivery, "timestamp": ts, "signature": sign(secret, ts, body.encode()),
+                       "body": body}, separators=(",", ":")).encode()
+    svc.bots.offer_turn(bot, delivery, turn, int(limits.timeout_s * 1000))
+    answer = svc.bots.wait_answer(bot, delivery, limits.timeout_s)
+    if answer is None:
+        raise BotFailure("timeout")
+    if len(answer) > limits.max_response_bytes:
+        raise BotFailure("response_too_large")
+    try:
+        move = json.loads(answer)
+    except ValueError:
+        raise BotFailure("bad_answer") from None
+    if not isinstance(move, dict):
+        raise BotFailure("bad_answer")
+    return move
 
 
 #: one job plays at most this many bot moves of a game in a row, for at most
@@ -298,21 +350,22 @@ def sweep(svc: GameService | None = None, *, stall_ms: int = 10_000) -> int:
     checks the version and keys its move."""
     svc = svc or service_from_env()
     now = svc.clock()
-    client: Any = svc.store.redis
+    scheduler = svc.scheduler
+    if not isinstance(scheduler, RqScheduler):
+        return 0
     revived = 0
-    for raw in client.zrangebyscore(WATCH, 0, now - stall_ms, start=0, num=100):
-        game_id = raw.decode()
+    for game_id in scheduler.overdue(now - stall_ms):
         try:
             game = svc.load(game_id)
         except ApiError:
-            client.zrem(WATCH, game_id)
+            scheduler.unwatch(game_id)
             continue
         change = svc.change_of(game)
-        if svc.scheduler is None or not change.active:
-            client.zrem(WATCH, game_id)
+        if not change.active:
+            scheduler.unwatch(game_id)
             continue
-        client.zadd(WATCH, {game_id: now})  # next look after another stall period
-        svc.scheduler.game_changed(change, attempt=f"-sweep{now}")
+        scheduler.watch(game_id, now)  # next look after another stall period
+        scheduler.game_changed(change, attempt=f"-sweep{now}")
         revived += 1
     return revived
 

@@ -4,18 +4,23 @@ from __future__ import annotations
 from referee.engine.protocol import Json
 
 import os
+import re
 
-from flask import Blueprint, current_app
+from flask import Blueprint, Response, current_app, request, stream_with_context
 
-from referee.api.context import bearer_token, is_admin, json_body, service
+from referee.api.context import bearer_token, is_admin, json_body, query, service
 from referee.bots.webhook import UrlPolicy
 from referee.errors import ApiError
 from referee.games import registry
-from referee.schemas import CreateTournament, RegisterBot
-from referee.tournaments import ANONYMOUS_MAX_GAMES, DEFAULT_PARALLEL, Caps, Tournaments
+from referee.schemas import AnswerTurn, CreateTournament, ListQuery, RegisterBot
+from referee.tournaments import ANONYMOUS_MAX_GAMES, DEFAULT_PARALLEL, Caps, Quotas, Refused, Tournaments
+from referee import ratelimit, reading, settings, streams
+from referee.api.games import STREAM_MAX_S, _chain
+from referee.engine import canonical_bytes
 
 bp = Blueprint("bots", __name__)
-REGISTER, TOURNAMENT = RegisterBot(), CreateTournament()
+REGISTER, TOURNAMENT, ANSWER, LIST = RegisterBot(), CreateTournament(), AnswerTurn(), ListQuery()
+STREAM_ID = re.compile(r"[0-9]{1,20}-[0-9]{1,20}|0")
 
 
 def _policy() -> UrlPolicy:
@@ -29,36 +34,107 @@ def register_bot() -> tuple[Json, int]:
     unknown = [r for r in body["rulesets"] if r not in registry.names()]
     if unknown:
         raise ApiError(422, "unknown_ruleset", f"no ruleset {unknown[0]!r}")
-    _policy().check(body["url"])
+    url = body.get("url")
+    if url is not None:  # none: an outbound bot, which connects for its turns (GET /v1/bots/{id}/turns)
+        _policy().check(url)
     svc = service()
-    return svc.bots.register(body["name"], body["url"], body["rulesets"], svc.clock()), 201
+    return svc.bots.register(body["name"], url, body["rulesets"], svc.clock()), 201
+
+
+@bp.get("/v1/bots")
+def list_bots() -> Json:
+    """Registered bots newest first (no URL, no secret)."""
+    args = query(LIST)
+    return service().list_bots(cursor=args.get("cursor"), limit=args["limit"])
+
+
+@bp.get("/v1/tournaments")
+def list_tournaments() -> Json:
+    """Tournaments newest first, a page at a time."""
+    args = query(LIST)
+    return _tournaments().list(status=args.get("status"), cursor=args.get("cursor"), limit=args["limit"])
 
 
 @bp.get("/v1/bots/<bot_id>")
 def get_bot(bot_id: str) -> Json:
+    return _owned(bot_id)
+
+
+def _owned(bot_id: str) -> Json:
+    """The bot's record, for its owner only (its secret as the Bearer token)."""
+    token = bearer_token()
+    if token is None:  # before anything is read (and before the rate limit: ratelimit.CREDENTIAL_FIRST)
+        raise ApiError(401, "token_required", "only the bot's owner may use it: Authorization: Bearer <secret>")
     bots = service().bots
     if bots.get(bot_id) is None:
         raise ApiError(404, "bot_not_found", f"no bot with id {bot_id!r}")
-    record = bots.owned_by(bot_id, bearer_token())
+    record = bots.owned_by(bot_id, token)
     if record is None:
-        raise ApiError(401, "bad_token", "only the bot's owner (Bearer <secret>) may read it")
+        raise ApiError(401, "bad_token", "only the bot's owner (Bearer <secret>) may use it")
     return record
+
+
+@bp.get("/v1/bots/<bot_id>/turns")
+def bot_turns(bot_id: str) -> Response:
+    """An outbound bot's turns as Server-Sent Events (each ``event: turn``,
+    ``id`` the turn's place on the bot's stream, ``data`` the webhook's
+    payload with ``delivery`` and ``answer_by``); ends after a minute, for the
+    bot to reconnect with ``Last-Event-ID``."""
+    record = _owned(bot_id)
+    if record.get("url"):
+        raise ApiError(409, "not_outbound", "this bot is called at its URL (a webhook bot); register one "
+                       "without a url to connect for its turns")
+    after = request.headers.get("Last-Event-ID") or "0"
+    if not STREAM_ID.fullmatch(after):
+        raise ApiError(400, "invalid_last_event_id", "Last-Event-ID is the id of a turn event (<ms>-<n>)")
+    turns = reading.bot_turns(service(), bot_id, after, max_s=STREAM_MAX_S, slot=streams.slot,
+                              gone=streams.client_gone())
+    first = next(turns)  # a slot taken (or 429/503) before the 200 goes out
+    return Response(stream_with_context(_chain(first, turns)), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@bp.post("/v1/bots/<bot_id>/turns/<delivery>")
+def answer_turn(bot_id: str, delivery: str) -> tuple[Json, int]:
+    """An outbound bot's answer to one turn: ``{"move": {...}}``, while the
+    turn is open (its deadline, ``REFEREE_BOT_TIMEOUT_S``, as a webhook's)."""
+    _owned(bot_id)
+    body = json_body(ANSWER)
+    if not service().bots.answer_turn(bot_id, delivery, canonical_bytes(body["move"])):
+        raise ApiError(409, "turn_closed", f"turn {delivery!r} is not open: answered already, past its deadline "
+                       "(its default was played), or never offered")
+    return {"delivery": delivery, "accepted": True}, 202
 
 
 def _caps() -> Caps:
     """Anonymous tournaments' caps: app config, else the environment."""
     def setting(name: str, default: int) -> int:
         value = current_app.config.get(name)
-        return int(value if value is not None else os.environ.get(f"REFEREE_{name}", default))
+        found = settings.get(f"REFEREE_{name}")
+        return int(value if value is not None else found if found is not None else default)
     return Caps(games=setting("TOURNAMENT_MAX_GAMES", ANONYMOUS_MAX_GAMES),
                 parallel=setting("TOURNAMENT_MAX_PARALLEL", DEFAULT_PARALLEL))
 
 
+def _tournaments() -> Tournaments:
+    """The tournaments, with the quotas of the app's config, else the environment."""
+    return Tournaments(service(), Quotas.from_settings(current_app.config))
+
+
 @bp.post("/v1/tournaments")
-def create_tournament() -> tuple[Json, int]:
+def create_tournament() -> tuple[Json, int] | Response:
     body = json_body(TOURNAMENT)
     svc = service()
-    created = Tournaments(svc).create(body, None if is_admin() else _caps())
+    admin = is_admin()
+    # the caller as the rate limiter counts one here: no credential proves anyone but the admin
+    caller = None if admin else ratelimit.address_key()
+    try:
+        created = _tournaments().create(body, None if admin else _caps(), caller=caller)
+    except Refused as refused:  # 429 past the caller's quota, 503 past the deployment's
+        from referee.app import problem
+        response = problem(refused.status, refused.code, refused.detail, **refused.extra)
+        response.headers["Retry-After"] = str(refused.retry_after_s)
+        return response
     if svc.scheduler is not None:
         svc.scheduler.start_tournament(created["id"])
     return created, 201
@@ -66,9 +142,9 @@ def create_tournament() -> tuple[Json, int]:
 
 @bp.get("/v1/tournaments/<tournament_id>")
 def get_tournament(tournament_id: str) -> Json:
-    return Tournaments(service()).get(tournament_id)
+    return _tournaments().get(tournament_id)
 
 
 @bp.delete("/v1/tournaments/<tournament_id>")
 def cancel_tournament(tournament_id: str) -> Json:
-    return Tournaments(service()).cancel(tournament_id, bearer_token(), admin=is_admin())
+    return _tournaments().cancel(tournament_id, bearer_token(), admin=is_admin())

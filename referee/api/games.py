@@ -12,11 +12,13 @@ from referee.api.context import bearer_token, idempotency_key, is_admin, json_bo
 from referee.audit import audit_lines
 from referee.ratelimit import prefetched_head
 from referee.errors import ApiError
-from referee.schemas import CreateGame, EventsQuery, MoveRequest, ReplayQuery, quick_move_request
-from referee.store.clients import REDIS_UNAVAILABLE
+from referee.service import REDIS_UNAVAILABLE
+from referee.schemas import (ClaimSeat, CreateGame, EventsQuery, ListQuery, MoveRequest, ReplayQuery,
+                             quick_move_request)
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
-CREATE, MOVE, EVENTS, REPLAY = CreateGame(), MoveRequest(), EventsQuery(), ReplayQuery()
+CREATE, MOVE, EVENTS, REPLAY, LIST = CreateGame(), MoveRequest(), EventsQuery(), ReplayQuery(), ListQuery()
+CLAIM = ClaimSeat()
 STREAM_MAX_S = 60.0
 LAST_EVENT_ID = re.compile(r"[0-9]{0,15}")  # 10**15 - 1 < 2**53: openapi.yaml's bound on seqs
 bp.register_error_handler(streams.StreamsBusy, streams.busy_response)  # 429/503 with Retry-After
@@ -30,6 +32,14 @@ def create_game() -> tuple[Json, int]:
                                  setup=body.get("setup")), 201
 
 
+@bp.get("")
+def list_games() -> Json:
+    """Games newest first: their public facts, a page at a time (``next``: the following page's cursor)."""
+    args = query(LIST)
+    return service().list_games(ruleset=args.get("ruleset"), status=args.get("status"), cursor=args.get("cursor"),
+                                limit=args["limit"], open_seats=args.get("open_seats"))
+
+
 @bp.get("/<game_id>")
 def view_game(game_id: str) -> Response:
     return Response(service().view(game_id, bearer_token(), prefetched_head(game_id)), mimetype="application/json")
@@ -37,11 +47,30 @@ def view_game(game_id: str) -> Response:
 
 @bp.post("/<game_id>/moves")
 def submit_move(game_id: str) -> Response:
+    token = bearer_token()
+    if token is None:  # before the body or the game is read (and before the rate limit: ratelimit.CREDENTIAL_FIRST)
+        raise ApiError(401, "token_required", "moves need a seat token: Authorization: Bearer <token>")
     body = json_body(MOVE, quick_move_request)
-    accepted = service().submit_move(game_id, bearer_token(), body["move"],
+    accepted = service().submit_move(game_id, token, body["move"],
                                      expected_version=body.get("expected_version"),
                                      idempotency_key=idempotency_key())
     return Response(accepted, status=201, mimetype="application/json")
+
+
+@bp.post("/<game_id>/seats/<int:seat>/claim")
+def claim_seat(game_id: str, seat: int) -> tuple[Json, int]:
+    """An open seat to whoever claims it first: its token, shown once."""
+    body = json_body(CLAIM)
+    return service().claim_seat(game_id, seat, body["name"]), 201
+
+
+@bp.post("/<game_id>/seats/<int:seat>/token")
+def reissue_token(game_id: str, seat: int) -> Json:
+    """A seat's new token, for the game's creator (``Authorization: Bearer <owner_token>``)."""
+    token = bearer_token()
+    if token is None:  # before anything is read (and before the rate limit: ratelimit.CREDENTIAL_FIRST)
+        raise ApiError(401, "token_required", "reissuing a seat's token needs the game's owner_token")
+    return service().reissue_token(game_id, seat, token)
 
 
 @bp.get("/<game_id>/events")
@@ -99,4 +128,5 @@ def log(game_id: str) -> Response:
 
 @bp.get("/<game_id>/audit")
 def audit(game_id: str) -> Json:
-    return {"id": game_id, **audit_lines(reading.log_lines(service(), game_id, is_admin()))}
+    svc = service()
+    return {"id": game_id, **audit_lines(reading.log_lines(svc, game_id, is_admin()), keys=svc.keyring.public())}

@@ -8,23 +8,73 @@ reads its file itself, so only the report crosses between processes."""
 from __future__ import annotations
 
 import os
+import stat
+import sys
 from concurrent.futures import ProcessPoolExecutor
-from typing import Iterator, Sequence
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Iterator, Sequence
 
 from referee.audit import Diverged, audit_lines
 from referee.engine.protocol import Json
+from referee.engine.signature import PublicKeys
+
+#: the largest log file read (a real game's log: well under 10 MiB); a larger one is refused unread
+MAX_LOG_BYTES = 256 * 2**20
 
 
-def audit_file(path: str) -> Json:
-    """The audit of one NDJSON log file (a file that cannot be read is a failed audit, not a crash)."""
+class Unreadable(Exception):
+    """A file that cannot be read as a log at all: missing, a directory, too large, not UTF-8."""
+
+
+def read_log(path: str, max_bytes: int = MAX_LOG_BYTES) -> bytes:
+    """The bytes of the log at ``path`` (``-``: standard input), checked to be
+    UTF-8 and at most ``max_bytes`` long; ``Unreadable`` saying why not."""
     try:
-        with open(path, "rb") as log:
-            raw = log.read()
+        if path == "-":
+            raw = sys.stdin.buffer.read(max_bytes + 1)
+        else:
+            with open(path, "rb") as log:
+                info = os.fstat(log.fileno())
+                if stat.S_ISREG(info.st_mode) and info.st_size > max_bytes:
+                    raise Unreadable(f"it is {info.st_size} bytes, more than the {max_bytes} a log may have")
+                raw = log.read(max_bytes + 1)
+    except IsADirectoryError:  # open() says so before anything is read
+        raise Unreadable("it is a directory, not a log file") from None
+    except OSError as err:
+        raise Unreadable(err.strerror or type(err).__name__) from None
+    if len(raw) > max_bytes:
+        raise Unreadable(f"it is more than the {max_bytes} bytes a log may have")
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise Unreadable("it is UTF-16 (a log is UTF-8)")
+    try:
         raw.decode("utf-8")  # a file that is not UTF-8 cannot be read, as a text file opened so
-        return audit_lines(raw)
-    except (OSError, UnicodeDecodeError) as err:
-        return Diverged("format", 0, "log", "a readable UTF-8 file", type(err).__name__,
-                        f"the log cannot be read: {err}").report([], 0)
+    except UnicodeDecodeError as err:
+        line = raw.count(b"\n", 0, err.start) + 1
+        raise Unreadable(f"it is not UTF-8 (byte 0x{raw[err.start]:02x} on line {line})") from None
+    return raw
+
+
+def unreadable(why: str) -> Json:
+    """The report of a file that could not be read (a failed audit)."""
+    return Diverged("format", 0, "log", "a readable UTF-8 file", why, f"the log cannot be read: {why}").report([], 0)
+
+
+def audit_file(path: str, max_bytes: int = MAX_LOG_BYTES, jwks: Json | None = None,
+               receipts: Sequence[tuple[str, Any]] = ()) -> Json:
+    """The audit of one NDJSON log file (``-``: standard input), its final
+    head's signature checked under ``jwks`` (the referee's key set, as ``GET
+    /v1/keys`` serves it; ``None``: not checked) along with ``receipts``. A
+    file that cannot be read is a failed audit, not a crash; so is anything
+    the audit did not foresee (named as such, a failed ``replay`` at seq 0)."""
+    try:
+        raw = read_log(path, max_bytes)
+    except Unreadable as err:
+        return unreadable(str(err))
+    try:
+        return audit_lines(raw, keys=PublicKeys.from_jwks(jwks) if jwks is not None else None, receipts=receipts)
+    except Exception as err:  # a defect of the audit: the log is not shown to hold
+        return Diverged("replay", 0, "log", "a log the audit can check", repr(err)[:200],
+                        f"the audit stopped on {err!r:.200}").report([], 0)
 
 
 def default_jobs(logs: int) -> int:
@@ -32,20 +82,40 @@ def default_jobs(logs: int) -> int:
     return max(1, min(logs, os.cpu_count() or 1))
 
 
-def audit_files(paths: Sequence[str], jobs: int | None = None) -> Iterator[tuple[str, Json]]:
+def audit_files(paths: Sequence[str], jobs: int | None = None, max_bytes: int = MAX_LOG_BYTES,
+                jwks: Json | None = None) -> Iterator[tuple[str, Json]]:
     """``(path, report)`` for every log, in the order given, audited in
     ``jobs`` processes (default: one per core; 1: in this process), the
-    largest files started first."""
+    largest files started first. Whatever a file holds, every log gets its
+    report: a worker process that dies (the pool broken) costs a retry of
+    each log it left unreported, alone in a process of its own. ``jwks``
+    as for ``audit_file`` (a key set crosses to the workers as JSON)."""
     jobs = default_jobs(len(paths)) if jobs is None else max(1, jobs)
     if jobs == 1 or len(paths) <= 1:
         for path in paths:
-            yield path, audit_file(path)
+            yield path, audit_file(path, max_bytes, jwks)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         # the longest logs first (by size): the pool then ends with short ones, its workers finishing together
-        futures = {path: pool.submit(audit_file, path) for path in sorted(set(paths), key=_size, reverse=True)}
+        futures = {path: pool.submit(audit_file, path, max_bytes, jwks)
+                   for path in sorted(set(paths), key=_size, reverse=True)}
         for path in paths:
-            yield path, futures[path].result()
+            try:
+                report = futures[path].result()
+            except BrokenProcessPool:
+                report = _alone(path, max_bytes, jwks)
+            except Exception as err:  # the report could not cross back (it should always)
+                report = unreadable(f"its audit failed: {err!r:.200}")
+            yield path, report
+
+
+def _alone(path: str, max_bytes: int, jwks: Json | None) -> Json:
+    """``audit_file(path)`` in a process of its own (the pool's broke under one of the logs)."""
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        try:
+            return pool.submit(audit_file, path, max_bytes, jwks).result()
+        except Exception as err:  # BrokenProcessPool: this log's audit kills its process
+            return unreadable(f"its audit's process died ({type(err).__name__})")
 
 
 def _size(path: str) -> int:

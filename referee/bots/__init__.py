@@ -4,6 +4,7 @@ shows its seat — ``seat_view`` — and a seeded ``Rng``, nothing else."""
 from __future__ import annotations
 
 from referee.engine.protocol import Json, Move
+from referee.engine.platform import playing_moves
 from referee.engine.rng import Rng
 
 BUILT_IN = ("random", "heuristic")
@@ -12,6 +13,7 @@ BUILT_IN = ("random", "heuristic")
 def choose(kind: str, ruleset: str, view: Json, legal_moves: list[Move], seed: str) -> Move:
     """The move built-in bot ``kind`` plays; ``seed`` makes it reproducible."""
     rng = Rng(seed.encode())
+    legal_moves = list(playing_moves(legal_moves))  # a built-in bot never resigns
     if kind == "random":
         return rng.choice(legal_moves)
     if kind == "heuristic":

@@ -72,6 +72,14 @@ class RulesetBase(ABC):
     #: a seat the referee does not await, or from no seat), ``timeout`` (the
     #: system's command: who may send it and when)
     platform_rules: ClassVar[dict[str, str]] = {}
+    #: the earlier versions whose logs this one still audits: version ->
+    #: a ``referee.engine.legacy.Legacy`` subclass (README, "One vocabulary")
+    previous_versions: ClassVar[Mapping[str, Any]] = {}
+    #: keys whose strings in views and events are not identifiers (a drawn
+    #: map, a board row): ``referee.engine.vocabulary`` skips them
+    text_keys: ClassVar[frozenset[str]] = frozenset()
+    #: event type -> its phrase for the watch page (``{key}``: data at key); else its package's ``phrases.PHRASES``
+    phrases: ClassVar[Mapping[str, str]] = {}
 
     # -- options: the published schema is what is enforced ------------------------
     def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:

@@ -2,6 +2,8 @@
 every other type belongs to the ruleset."""
 from __future__ import annotations
 
+from typing import Any, Sequence
+
 #: an accepted move as submitted: ``{move, rng, by?}``, recorded before the events it caused
 MOVE = "move"
 #: ``{seed, result}``: the last event of a finished game
@@ -10,6 +12,25 @@ SEED_REVEALED = "seed_revealed"
 SECRETS_SEALED = "secrets_sealed"
 #: ``{secrets: {name: {value, salt}}}``: dealt secrets that became public
 SECRETS_OPENED = "secrets_opened"
-PLATFORM_EVENTS = frozenset({MOVE, SEED_REVEALED, SECRETS_SEALED, SECRETS_OPENED})
+#: ``{seat, name}``: an open seat claimed by a player (its token handed to the claimant only)
+SEAT_CLAIMED = "seat_claimed"
+#: ``{seat}``: the game's creator gave a seat a new token; the old one stopped working
+SEAT_REISSUED = "seat_token_reissued"
+#: ``{seat, bot}``: an open seat nobody claimed by the start deadline, given to a built-in bot
+SEAT_GIVEN = "seat_given_to_bot"
+#: the events of a game's seats, not of its rules: between moves, caused by none
+SEAT_EVENTS = frozenset({SEAT_CLAIMED, SEAT_REISSUED, SEAT_GIVEN})
+PLATFORM_EVENTS = frozenset({MOVE, SEED_REVEALED, SECRETS_SEALED, SECRETS_OPENED}) | SEAT_EVENTS
 #: shown whole to everyone, always
-PUBLIC_EVENTS = frozenset({SEED_REVEALED, SECRETS_SEALED, SECRETS_OPENED})
+PUBLIC_EVENTS = frozenset({SEED_REVEALED, SECRETS_SEALED, SECRETS_OPENED}) | SEAT_EVENTS
+
+#: the move a seat resigns with (issue 24), where its rules list it in ``legal_moves``
+RESIGN = "resign"
+
+
+def playing_moves(moves: Sequence[Any]) -> Sequence[Any]:
+    """``moves`` less ``resign``, unless it is the only one: what a built-in
+    bot (and the in-memory random chooser) picks among. A bot never gives a
+    game up, and a ruleset adding ``resign`` changes no bot's choice."""
+    playing = [m for m in moves if m.get("type") != RESIGN]
+    return playing if playing and len(playing) != len(moves) else moves

@@ -3,10 +3,11 @@ notes): the platform events of the deal and of each move. The service writes
 exactly this and the audit expects exactly this, so both come from here."""
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from referee.engine.chain import envelope
-from referee.engine.platform import MOVE, PLATFORM_EVENTS, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED
+from referee.engine.platform import (MOVE, PLATFORM_EVENTS, SEAT_EVENTS, SECRETS_OPENED, SECRETS_SEALED,
+                                     SEED_REVEALED)
 from referee.engine.protocol import Event, Json, Ruleset, Seat, dealt_secrets, fold, openings, seals
 
 Produced = list[tuple[Seat | None, Event]]
@@ -58,3 +59,26 @@ def chained(seed: str, prev: str, version: int, produced: Produced, at: int) -> 
         prev = env["hash"]
         out.append(env)
     return out, prev
+
+
+def shown_versions(types: Sequence[str]) -> list[int]:
+    """The versions a client could have been shown, given the log's event
+    types in order: the end of the deal and the end of every move (each
+    version after which a ``move`` event begins), and the latest. A version
+    inside a move (its events half applied) was never anyone's view."""
+    shown = [seq for seq in range(1, len(types)) if types[seq] == MOVE or types[seq] in SEAT_EVENTS]
+    if types and (not shown or shown[-1] != len(types)):
+        shown.append(len(types))
+    return shown
+
+
+def not_shown(version: int, shown: Sequence[int]) -> str:
+    """Why ``version`` (not among ``shown``) is not replayed, naming the shown versions around it."""
+    before = max((v for v in shown if v < version), default=None)
+    after = min((v for v in shown if v > version), default=None)
+    if before is None:
+        return (f"version {version} is in the middle of a move (the deal): no client was shown it; the game was "
+                f"first shown at version {after} (shown_versions lists them all)")
+    return (f"version {version} is in the middle of a move (its events half applied): no client was shown it; the "
+            f"shown versions around it are {before} and {after} (shown_versions lists them all)")
+

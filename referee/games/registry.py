@@ -10,7 +10,7 @@ are found the same way, in ``referee.heuristics`` (ruleset name ->
 from __future__ import annotations
 
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import Ruleset
@@ -45,6 +45,18 @@ def get(name: str) -> Ruleset:
             compiled(schema)
         _loaded[name] = ruleset
     return _loaded[name]
+
+
+def at_version(name: str, version: Any) -> Ruleset | None:
+    """The ruleset ``name`` as its ``version`` wrote logs: the installed one
+    at its own version, a ``Legacy`` of it at an earlier version it lists in
+    ``previous_versions``, ``None`` at any other; ``KeyError`` if ``name``
+    is not installed."""
+    ruleset = get(name)
+    if version == ruleset.version:
+        return ruleset
+    legacy = ruleset.previous_versions.get(version) if isinstance(version, str) else None
+    return None if legacy is None else cast(Ruleset, legacy(ruleset))
 
 
 def load_all() -> list[Ruleset]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from referee.engine.protocol import Event, GameConfig, Json, Move, Ruleset, Seat, fold
+from referee.engine.platform import playing_moves
 from referee.engine.rng import Rng
 
 TIMEOUT: Move = {"type": "timeout"}
@@ -87,8 +88,8 @@ class Picker(Protocol):
 
 
 def random_chooser(rng: Rng) -> Chooser:
-    """Uniform over ``legal_moves`` — the ``random`` bot's policy."""
-    return lambda table, seat, moves: rng.choice(moves)
+    """Uniform over ``legal_moves`` less ``resign`` — the ``random`` bot's policy."""
+    return lambda table, seat, moves: rng.choice(playing_moves(moves))
 
 
 def playout(

@@ -30,6 +30,17 @@ class SeatSpec(Schema):
 
     name = fields.String(validate=validate.Length(min=1, max=64))
     bot = fields.String(validate=validate.Length(min=1, max=64), allow_none=True)
+    #: a seat anyone may claim (POST /v1/games/{id}/seats/{seat}/claim); the game waits for every one
+    open = fields.Boolean()
+
+
+class ClaimSeat(Schema):
+    """``POST /v1/games/{id}/seats/{seat}/claim``."""
+
+    class Meta:
+        unknown = RAISE
+
+    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
 
 
 class CreateGame(Schema):
@@ -99,6 +110,19 @@ class EventsQuery(Schema):
     token = fields.String()
 
 
+class ListQuery(Schema):
+    """``GET /v1/games``, ``/v1/bots``, ``/v1/tournaments``: a page after ``cursor``."""
+
+    class Meta:
+        unknown = RAISE
+
+    cursor = fields.String(validate=validate.Length(min=1, max=200))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
+    ruleset = fields.String(validate=validate.Length(min=1, max=64))
+    status = fields.String(validate=validate.OneOf(["active", "finished", "running", "cancelled"]))
+    open_seats = fields.Boolean()
+
+
 class ReplayQuery(Schema):
     class Meta:
         unknown = RAISE
@@ -113,8 +137,18 @@ class RegisterBot(Schema):
         unknown = RAISE
 
     name = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    url = fields.String(required=True, validate=validate.Length(min=1, max=2048))
+    #: none (or null): an outbound bot, which connects for its turns
+    url = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=2048))
     rulesets = fields.List(fields.String(), required=True, validate=validate.Length(min=1, max=8))
+
+
+class AnswerTurn(Schema):
+    """``POST /v1/bots/{id}/turns/{delivery}``: an outbound bot's move (checked as a webhook bot's answer)."""
+
+    class Meta:
+        unknown = RAISE
+
+    move = fields.Dict(keys=fields.String(), required=True)
 
 
 class Entrant(Schema):

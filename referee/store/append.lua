@@ -1,16 +1,24 @@
 -- Append the events of one move, or of several moves in a row, atomically
 -- (DESIGN.md, Architecture; several: a worker's run of bot turns, issue 20).
--- KEYS[1] events stream, KEYS[2] meta hash, KEYS[3] the first move's idempotency key ("" for none),
--- KEYS[4] secret hash, KEYS[5..] the idempotency keys of the second move on ("" for none)
+-- KEYS[1] events stream, KEYS[2] meta hash, KEYS[3] the first move's idempotency key,
+-- KEYS[4] secret hash, KEYS[5..] the idempotency keys of the second move on; a move
+-- without one names "game:{ID}:idem:none" (in the game's slot, as every key of a script
+-- on a cluster must be; never a record's key, whose names end in a sha256)
 -- ARGV[1] expected version (before the first move), ARGV[2] idempotency ttl (s),
 -- ARGV[3] the game's ttl after the last move (ms, 0 = forever), ARGV[4] channel to publish
 -- the new head on ("" for none), ARGV[5] the game's id, ARGV[6] number of moves,
 -- then for each move: new last hash, rng position, status, receipt time of the move (ms),
 -- idempotency record, number of events, each event's JSON
 -- Returns {"ok", version} | {"conflict", version} | {"idem", record} | {"missing", 0}
-if KEYS[3] ~= "" then
+local function keyed(name) return string.sub(name, -10) ~= ":idem:none" end
+if keyed(KEYS[3]) then
   local rec = redis.call("GET", KEYS[3])
-  if rec then return {"idem", rec} end
+  if rec then
+    -- written again as it is: a write of this connection's after the move it
+    -- answers for, so a WAIT that follows covers that move too (redis_store.py)
+    redis.call("SET", KEYS[3], rec, "KEEPTTL")
+    return {"idem", rec}
+  end
 end
 local current = redis.call("HGET", KEYS[2], "version")
 if not current then return {"missing", 0} end
@@ -27,7 +35,7 @@ for m = 1, tonumber(ARGV[6]) do
   end
   local idem = KEYS[3]
   if m > 1 then idem = KEYS[3 + m] end
-  if idem ~= "" then
+  if keyed(idem) then
     redis.call("SET", idem, record, "EX", tonumber(ARGV[2]))
   end
   at = at + 6 + n

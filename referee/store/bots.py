@@ -1,31 +1,78 @@
-"""Registered webhook bots, in Redis: ``bot:{ID}`` hashes."""
+"""Registered bots, in Redis: ``bot:{ID}`` hashes; an outbound bot's turns
+on its stream ``bot:{ID}:turns``, the open ones in ``bot:{ID}:open``, each
+answer handed to the waiting worker on ``bot:{ID}:answer:<delivery>`` (every
+key in the bot's slot)."""
 from __future__ import annotations
 
 import hmac
 import json
 import secrets
+import time
 from typing import Any
 
 import redis
 
 from referee.engine import sha256_hex
+from referee.store.listing import BOTS, Index
+
+
+#: an answer is handed over only while its turn is open, once (both keys in the bot's slot)
+_ANSWER = """
+if redis.call('HDEL', KEYS[1], ARGV[1]) == 1 then
+  redis.call('RPUSH', KEYS[2], ARGV[2])
+  redis.call('PEXPIRE', KEYS[2], ARGV[3])
+  return 1
+end
+return 0
+"""
+#: close a turn: nothing if it was still open, else the answer that came meanwhile (taken)
+_CLOSE = """
+if redis.call('HDEL', KEYS[1], ARGV[1]) == 1 then return false end
+local answer = redis.call('LPOP', KEYS[2])
+redis.call('DEL', KEYS[2])
+return answer
+"""
 
 
 class BotDirectory:
     def __init__(self, client: redis.Redis) -> None:
         self.redis: Any = client  # sync client, bytes replies (see EventStore)
+        self._answer = client.register_script(_ANSWER)
+        self._close = client.register_script(_CLOSE)
+        #: every bot, newest first (``GET /v1/bots``)
+        self.listed = Index(client, BOTS)
 
     @staticmethod
     def _key(bot_id: str) -> str:
         return f"bot:{{{bot_id}}}"
 
-    def register(self, name: str, url: str, rulesets: list[str], now: int) -> dict[str, Any]:
+    def register(self, name: str, url: str | None, rulesets: list[str], now: int) -> dict[str, Any]:
+        """A new bot: a webhook (``url``), or, without one, an outbound bot that connects for its turns."""
         bot_id = "bot_" + secrets.token_hex(6)
         secret = secrets.token_urlsafe(32)
-        record = {"id": bot_id, "name": name, "url": url, "rulesets": rulesets, "created_at": now}
+        record = {"id": bot_id, "name": name, "kind": "webhook" if url else "outbound", "url": url,
+                  "rulesets": rulesets, "created_at": now}
         self.redis.hset(self._key(bot_id), mapping={"record": json.dumps(record), "secret": secret,
                                                     "secret_hash": sha256_hex(secret)})
+        self.listed.add(bot_id, now)
         return {**record, "secret": secret}
+
+    def page(self, after: tuple[int, str] | None, count: int) -> list[tuple[str, int, dict[str, Any]]]:
+        """``(id, created_at, public record)`` newest first after ``after``."""
+        ids = self.listed.page(after, count)
+        if not ids:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for bot_id, _ in ids:
+            pipe.hget(self._key(bot_id), "record")
+        out, gone = [], []
+        for (bot_id, at), raw in zip(ids, pipe.execute()):
+            if raw is None:
+                gone.append(bot_id)
+            else:
+                out.append((bot_id, at, json.loads(raw)))
+        self.listed.drop(*gone)
+        return out
 
     def get(self, bot_id: str) -> tuple[dict[str, Any], str] | None:
         """``(public record, secret)`` or ``None``."""
@@ -41,3 +88,56 @@ class BotDirectory:
         if found is None or token is None or not hmac.compare_digest(sha256_hex(token), sha256_hex(found[1])):
             return None
         return found[0]
+
+    # -- outbound bots: turns offered on a stream, answers waited for ------------------
+    #: a turn offered stays on the bot's stream this long (ms) after it closes: a reconnecting bot skips it
+    TURNS_KEPT_MS = 10 * 60 * 1000
+
+    def _turn_keys(self, bot_id: str) -> tuple[str, str]:
+        return f"bot:{{{bot_id}}}:turns", f"bot:{{{bot_id}}}:open"
+
+    def _answer_key(self, bot_id: str, delivery: str) -> str:
+        return f"bot:{{{bot_id}}}:answer:{delivery}"
+
+    def offer_turn(self, bot_id: str, delivery: str, payload: bytes, open_ms: int) -> None:
+        """Put a turn on the bot's stream (``turns``) and mark it open for
+        ``open_ms``: an answer is taken while it is open, refused after."""
+        turns, opened = self._turn_keys(bot_id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xadd(turns, {"delivery": delivery, "turn": payload}, maxlen=1000, approximate=True)
+        pipe.pexpire(turns, self.TURNS_KEPT_MS)
+        pipe.hset(opened, delivery, 1)
+        pipe.pexpire(opened, self.TURNS_KEPT_MS)
+        pipe.execute()
+
+    def turns_after(self, bot_id: str, after: str, block_ms: int) -> tuple[str, list[tuple[str, str, bytes]]]:
+        """``(last stream id read, [(stream id, delivery, turn)])``: the turns
+        after stream id ``after`` ("0": all kept) that are still open, waiting
+        up to ``block_ms`` for one."""
+        turns, opened = self._turn_keys(bot_id)
+        found = self.redis.xread({turns: after}, block=block_ms or None, count=100)
+        entries = [(eid.decode(), f[b"delivery"].decode(), f[b"turn"]) for _, items in found for eid, f in items]
+        if not entries:
+            return after, []
+        still = self.redis.hmget(opened, [d for _, d, _ in entries])
+        return entries[-1][0], [entry for entry, is_open in zip(entries, still) if is_open is not None]
+
+    def answer_turn(self, bot_id: str, delivery: str, answer: bytes, keep_ms: int = 60_000) -> bool:
+        """Hand an answer to the worker waiting on ``delivery``, once; ``False``
+        when the turn is not open (answered already, closed, or never offered)."""
+        _, opened = self._turn_keys(bot_id)
+        return bool(self._answer(keys=[opened, self._answer_key(bot_id, delivery)], args=[delivery, answer, keep_ms]))
+
+    def wait_answer(self, bot_id: str, delivery: str, timeout_s: float, step_s: float = 1.0) -> bytes | None:
+        """The answer to ``delivery`` within ``timeout_s`` (waited for in steps
+        under the socket timeout), then the turn closed: a late answer is
+        refused. ``None``: no answer in time."""
+        key = self._answer_key(bot_id, delivery)
+        deadline = time.monotonic() + timeout_s
+        while (left := deadline - time.monotonic()) > 0:
+            got = self.redis.blpop([key], timeout=max(0.01, min(step_s, left)))
+            if got is not None:
+                self._close(keys=[self._turn_keys(bot_id)[1], key], args=[delivery])
+                return bytes(got[1])
+        late = self._close(keys=[self._turn_keys(bot_id)[1], key], args=[delivery])
+        return bytes(late) if late is not None else None  # answered as the time ran out: taken

@@ -8,8 +8,8 @@ forever. Idempotency records get the shortest of their own TTL and these, so
 none outlives its game. An expired game is a plain 404."""
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
+from referee import settings
 
 DAY_S = 24 * 3600
 FINISHED_DEFAULT_S = 30 * DAY_S
@@ -44,9 +44,9 @@ class Retention:
     @classmethod
     def from_env(cls) -> Retention:
         return cls(finished_s=parse_seconds("REFEREE_RETENTION_FINISHED_S",
-                                            os.environ.get("REFEREE_RETENTION_FINISHED_S"), FINISHED_DEFAULT_S),
+                                            settings.get("REFEREE_RETENTION_FINISHED_S"), FINISHED_DEFAULT_S),
                    idle_s=parse_seconds("REFEREE_RETENTION_IDLE_S",
-                                        os.environ.get("REFEREE_RETENTION_IDLE_S"), IDLE_DEFAULT_S))
+                                        settings.get("REFEREE_RETENTION_IDLE_S"), IDLE_DEFAULT_S))
 
     def game_ttl_ms(self, status: str) -> int:
         """The TTL (ms, 0 = none) of a game's keys written with ``status``."""

@@ -19,7 +19,7 @@ def test_r83_a_seat_sees_its_own_hand_and_role_and_only_the_sheriff_of_others(cl
     game = create(client, ruleset="bang", players=5, seed="r83")
     me = view(client, game, 2)["state"]
     assert me["role"] in ("sheriff", "deputy", "outlaw", "renegade") and me["hand"]
-    shown = [p["role"] for p in me["players"] if p["seat"] != 2]
+    shown = [p["role"] for p in me["seats"] if p["seat"] != 2]
     assert shown.count("sheriff") + shown.count(None) == 4
     spectator = view(client, game)["state"]
     assert spectator["hand"] in (None, [])
@@ -55,9 +55,9 @@ def test_r84_carry_characters_from_a_finished_game(client: Any, clock: Any, serv
                                        "options": {"carry_characters_from": first["id"]}})
     assert r.status_code == 422 and r.get_json()["rule"] == "R84"  # not over yet
     end = play_to_end(client, first, clock, service, pick=_random_pick("r84"))
-    survivors = {p["seat"]: p["character"] for p in end["state"]["players"] if p["alive"]}
+    survivors = {p["seat"]: p["character"] for p in end["state"]["seats"] if p["alive"]}
     second = create(client, ruleset="bang", players=4, options={"carry_characters_from": first["id"]})
-    players = view(client, second)["state"]["players"]
+    players = view(client, second)["state"]["seats"]
     assert all(players[s]["character"] == c for s, c in survivors.items())
 
 
@@ -88,7 +88,7 @@ def test_r43_a_timed_out_discard_is_drawn_from_the_generator_and_audited(
         "seats": [{"role": "sheriff", "character": "paul_regret", "life": 2, "hand": hand}, {}, {}, {}]})
     assert move(client, game, 0, {"type": "end_turn"}).status_code == 201
     seen = view(client, game, 0)
-    assert seen["state"]["phase"] == "discard" and len(seen["legal_moves"]) == 6  # one card per move
+    assert seen["state"]["phase"] == "discard" and len(seen["legal_moves"]) == 6 + 1  # one card per move, and R85
     assert seen["pending"]["default"] is None and seen["pending"]["default_drawn"] is True
     for left in (6, 5, 4, 3):  # life 2: four cards go, each drawn by the clock
         now = view(client, game, 0)

@@ -26,7 +26,7 @@ import pytest
 
 from referee.api import games as games_api
 from referee.engine import canonical, verify_received
-from referee.engine.platform import PLATFORM_EVENTS
+from referee.engine.platform import PLATFORM_EVENTS, playing_moves
 from referee.games import registry
 from referee.engine.protocol import Event
 from referee.engine.rng import Rng
@@ -187,7 +187,8 @@ def play_and_record(client: Any, service: Any, clock: Any, ruleset: str, players
             refused = client.post(f"/v1/games/{gid}/moves", json={"move": {"type": "pass"}}, headers=headers[other])
             viewers[other].record(refused.get_json())
         moves = client.get(f"/v1/games/{gid}", headers=headers[seat]).get_json()["legal_moves"]
-        r = client.post(f"/v1/games/{gid}/moves", json={"move": pick.choice(moves)}, headers=headers[seat])
+        r = client.post(f"/v1/games/{gid}/moves", json={"move": pick.choice(playing_moves(moves))},
+                        headers=headers[seat])
         assert r.status_code == 201, r.get_json()
         if r.get_json()["status"] == "active":
             viewers[seat].record(r.get_json())

@@ -37,7 +37,7 @@ def test_every_installed_ruleset_is_described_and_in_the_served_contract(client:
 
 
 def test_f12_a_move_off_its_published_schema_is_malformed_and_names_its_rule(client: Any) -> None:
-    game = create(client, setup={"turn": 0, "dice": ["SWORD", "SWORD"], "seats": [{}, {}, {}, {}]})
+    game = create(client, setup={"turn": 0, "dice": ["sword", "sword"], "seats": [{}, {}, {}, {}]})
     r = move(client, game, 0, {"type": "steal", "target": -1})
     assert r.status_code == 400 and r.get_json()["code"] == "malformed_move" and r.get_json()["rule"] == "F12"
     r = move(client, game, 0, {"type": "roll", "extra": 1})

@@ -17,7 +17,7 @@ SETUP_KEYS = ["turn", "phase", "seats", "deck", "discard", "dice", "flips", "blu
 SEAT_KEYS = ["role", "character", "life", "hand", "in_play", "alive", "coins", "card", "arrows", "position"]
 CARDS = ["BANG-AS", "MISSED-10C", "BEER-6H", "CHEST-SWORD-1", "SHIP-SKULL-2", "BARREL-QS", "NOPE"]
 VALUES = JSON | st.sampled_from(CARDS) | st.lists(st.sampled_from(CARDS), max_size=4) | \
-    st.lists(st.sampled_from(["CHEST", "SWORD", "SHIP", "SKULL", "X"]), max_size=3) | \
+    st.lists(st.sampled_from(["chest", "sword", "ship", "skull", "X"]), max_size=3) | \
     st.sampled_from(["sheriff", "outlaw", "bart_cassidy", "play", "draw", "start"])
 SETUPS = st.fixed_dictionaries({}, optional={
     k: VALUES | st.lists(st.dictionaries(st.sampled_from(SEAT_KEYS), VALUES, max_size=4), max_size=8)

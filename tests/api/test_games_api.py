@@ -11,8 +11,8 @@ from referee.engine import verify_received
 from referee.store import canonical, sha256_hex
 from tests.api.helpers import auth, create, move, ndjson, play_to_end, view
 
-SETUP = {"turn": 0, "seats": [{"card": ["CHEST", "SWORD"]}, {"card": ["SHIP", "SKULL"]},
-                              {"card": ["CHEST", "SHIP"]}, {"card": ["SWORD", "SKULL"]}]}
+SETUP = {"turn": 0, "seats": [{"card": ["chest", "sword"]}, {"card": ["ship", "skull"]},
+                              {"card": ["chest", "ship"]}, {"card": ["sword", "skull"]}]}
 
 
 # -- meta --------------------------------------------------------------------
@@ -105,7 +105,7 @@ def test_view_shows_own_card_only(client: Any) -> None:
 
 def test_legal_moves_only_for_the_seat_to_act(client: Any) -> None:
     game = create(client, setup=SETUP)
-    assert view(client, game, 0)["legal_moves"] == [{"type": "roll"}]
+    assert view(client, game, 0)["legal_moves"] == [{"type": "roll"}, {"type": "resign"}]  # F9, F34
     assert view(client, game, 1)["legal_moves"] == []
     assert view(client, game, 0)["to_act"] == [0]
 
@@ -123,7 +123,7 @@ def test_bad_token_is_401_and_unknown_game_404(client: Any) -> None:
 
 # -- moves -------------------------------------------------------------------
 def test_move_is_accepted_and_recorded_before_its_events(client: Any) -> None:
-    game = create(client, setup={**SETUP, "dice": ["SHIP", "SKULL"]})
+    game = create(client, setup={**SETUP, "dice": ["ship", "skull"]})
     r = move(client, game, 0, {"type": "roll"})
     assert r.status_code == 201
     body = r.get_json()
@@ -150,7 +150,7 @@ def test_malformed_moves_are_400(client: Any) -> None:
 
 
 def test_out_of_turn_is_403_and_illegal_is_422_with_rule(client: Any) -> None:
-    game = create(client, setup={**SETUP, "dice": ["SHIP", "SKULL"]})
+    game = create(client, setup={**SETUP, "dice": ["ship", "skull"]})
     r = move(client, game, 1, {"type": "roll"})
     assert r.status_code == 403 and r.get_json()["rule"]
     before = view(client, game)["version"]
@@ -160,7 +160,7 @@ def test_out_of_turn_is_403_and_illegal_is_422_with_rule(client: Any) -> None:
 
 
 def test_stale_expected_version_is_409_with_current_version(client: Any) -> None:
-    game = create(client, setup={**SETUP, "dice": ["SHIP", "SKULL"]})
+    game = create(client, setup={**SETUP, "dice": ["ship", "skull"]})
     v = view(client, game)["version"]
     assert move(client, game, 0, {"type": "roll"}, expected_version=v).status_code == 201
     r = move(client, game, 1, {"type": "pass"}, expected_version=v)
@@ -169,7 +169,7 @@ def test_stale_expected_version_is_409_with_current_version(client: Any) -> None
 
 
 def test_idempotent_retry_returns_the_original_bytes_and_appends_nothing(client: Any) -> None:
-    game = create(client, setup={**SETUP, "dice": ["SHIP", "SKULL"]})
+    game = create(client, setup={**SETUP, "dice": ["ship", "skull"]})
     key = {"Idempotency-Key": "k-1"}
     first = move(client, game, 0, {"type": "roll"}, headers=key)
     version = view(client, game)["version"]
@@ -186,8 +186,8 @@ def test_idempotent_retry_returns_the_original_bytes_and_appends_nothing(client:
 
 def test_race_many_threads_on_one_version_exactly_one_wins(app: Any) -> None:
     client = app.test_client()
-    game = create(client, players=6, setup={"turn": 0, "dice": ["SHIP", "SKULL"], "seats": [
-        {"card": ["CHEST", "SWORD"]}, {}, {}, {}, {}, {}]})
+    game = create(client, players=6, setup={"turn": 0, "dice": ["ship", "skull"], "seats": [
+        {"card": ["chest", "sword"]}, {}, {}, {}, {}, {}]})
     move(client, game, 0, {"type": "roll"})
     version = view(client, game)["version"]
     statuses: list[int] = []
@@ -230,7 +230,7 @@ def test_events_are_redacted_per_seat_and_sealed(client: Any) -> None:
 
 def test_events_after_n_and_long_poll_wakes_on_a_move(app: Any) -> None:
     client = app.test_client()
-    game = create(client, setup={**SETUP, "dice": ["SHIP", "SKULL"]})
+    game = create(client, setup={**SETUP, "dice": ["ship", "skull"]})
     v = view(client, game)["version"]
     assert client.get(f"/v1/games/{game['id']}/events?after={v}").get_json()["events"] == []
     got: dict[str, Any] = {}
@@ -266,14 +266,41 @@ def test_sse_stream_resumes_from_last_event_id(client: Any, clock: Any, service:
 # -- replay, log, audit ------------------------------------------------------
 def test_replay_at_a_version_and_full_views_at_the_end(client: Any, clock: Any, service: Any) -> None:
     game = create(client, players=3, seed="replay")
-    early = client.get(f"/v1/games/{game['id']}/replay?version=1").get_json()
-    assert early["version"] == 1 and "views" not in early
+    dealt = game["version"]  # the first version anyone was shown: the whole deal
+    early = client.get(f"/v1/games/{game['id']}/replay?version={dealt}").get_json()
+    assert early["version"] == dealt and "views" not in early and early["shown_versions"] == [dealt]
     assert client.get(f"/v1/games/{game['id']}/replay?version=99999").status_code == 422
     # regression: version 0 (before the deal) crashed the ruleset with a 500; found by test_fuzz
     assert client.get(f"/v1/games/{game['id']}/replay?version=0").status_code == 400
     end = play_to_end(client, game, clock, service)
     final = client.get(f"/v1/games/{game['id']}/replay").get_json()
     assert final["result"] == end["result"] and len(final["views"]) == 3
+
+
+def test_replay_serves_only_versions_a_client_was_shown(client: Any, clock: Any, service: Any) -> None:
+    """Issue 24, item 7: a version inside a move (its events half applied,
+    ``to_act`` empty) was nobody's view: 422, naming the shown ones around it."""
+    game = create(client, players=3, seed="shown")
+    seen = [game["version"]]
+
+    def note(_step: int) -> None:
+        seen.append(view(client, game)["version"])
+    play_to_end(client, game, clock, service, on_step=note)
+    final = client.get(f"/v1/games/{game['id']}/replay").get_json()
+    shown = final["shown_versions"]
+    assert set(seen) <= set(shown) and shown == sorted(shown) and shown[-1] == final["latest_version"]
+    inside = [v for v in range(shown[0] + 1, final["latest_version"]) if v not in shown]
+    assert inside, "every move of this game is more than one event"
+    for version in inside[:5]:
+        r = client.get(f"/v1/games/{game['id']}/replay?version={version}")
+        assert r.status_code == 422 and r.get_json()["code"] == "not_a_shown_version"
+        before = max(v for v in shown if v < version)
+        assert f"around it are {before} and" in r.get_json()["detail"]
+    dealing = client.get(f"/v1/games/{game['id']}/replay?version=1").get_json()
+    assert dealing["code"] == "not_a_shown_version" and f"first shown at version {shown[0]}" in dealing["detail"]
+    for version in shown[:5]:
+        assert client.get(f"/v1/games/{game['id']}/replay?version={version}").get_json()["to_act"] or \
+            version == shown[-1]
 
 
 def test_log_is_private_until_the_end_then_ndjson_with_a_chain(client: Any, clock: Any, service: Any) -> None:
@@ -334,7 +361,7 @@ def test_redis_down_is_a_503_problem_not_a_500() -> None:
 def test_sse_stream_of_an_active_game_ends_and_resumes(app: Any) -> None:
     import referee.api.games as games_api
     client = app.test_client()
-    game = create(client, setup={**SETUP, "dice": ["SHIP", "SKULL"]})
+    game = create(client, setup={**SETUP, "dice": ["ship", "skull"]})
     old, games_api.STREAM_MAX_S = games_api.STREAM_MAX_S, 0.2
     try:
         text = client.get(f"/v1/games/{game['id']}/events/stream").get_data(as_text=True)

@@ -105,9 +105,13 @@ def test_replay_shows_what_a_seat_saw_at_a_version(client: Any, clock: Any, serv
     shown = json.loads(done.stdout)
     assert shown["version"] == early["version"] and shown["seat"] == 2
     assert shown["state"] == early["state"] and shown["legal_moves"] == early["legal_moves"]
-    spectator = json.loads(_offline("replay", str(path), "--at", "1").stdout)
-    assert spectator["seat"] is None and isinstance(spectator["state"]["players"][2]["hand"], int)  # a count
+    dealt = game["version"]
+    spectator = json.loads(_offline("replay", str(path), "--at", str(dealt)).stdout)
+    assert spectator["seat"] is None and isinstance(spectator["state"]["seats"][2]["hand"], int)  # a count
+    assert dealt in spectator["shown_versions"] and early["version"] in spectator["shown_versions"]
     assert _offline("replay", str(path), "--at", "0").returncode == 2
+    inside = _offline("replay", str(path), "--at", "1")  # inside the deal: nobody was shown it
+    assert inside.returncode == 2 and "in the middle of a move" in inside.stderr
 
 
 # -- every single edit is caught, at the edited event --------------------------
@@ -157,7 +161,8 @@ def test_every_single_field_edit_of_every_event_is_caught_at_its_seq(
         client: Any, clock: Any, service: Any, ruleset: str, players: int, seed: str) -> None:
     lines = ndjson(_finished_log(client, clock, service, ruleset, players, seed))
     head, events = lines[0], lines[1:]
-    assert audit_log(head["header"], head["hash"], events)["ok"]
+    keys = service.keyring.public()  # the final head's signature is a field like any other, checked under them
+    assert audit_log(head["header"], head["hash"], events, keys=keys)["ok"]
     tried = 0
     edited = events[:EDITED_EVENTS]
     for index, env in enumerate(edited):
@@ -167,7 +172,7 @@ def test_every_single_field_edit_of_every_event_is_caught_at_its_seq(
             for new in _mutations(_get(env, path)):
                 forged = list(events)
                 forged[index] = _set(env, path, new)
-                report = audit_log(head["header"], head["hash"], forged)
+                report = audit_log(head["header"], head["hash"], forged, keys=keys)
                 where = ".".join(map(str, path))
                 assert not report["ok"], f"an edit of {where} in event {env['seq']} went unseen"
                 assert report["divergence"]["seq"] == env["seq"], (where, report["divergence"])

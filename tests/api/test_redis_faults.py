@@ -84,7 +84,7 @@ def test_a_redis_that_stops_answering_is_a_prompt_503_on_every_route(
         ("GET", f"/v1/games/{gid}/events?after=0", {}),
         ("GET", f"/v1/games/{gid}/events?after=99&wait=20", {}),
         ("GET", f"/v1/games/{gid}/events/stream", {}),
-        ("GET", f"/v1/games/{gid}/replay?version=1", {}),
+        ("GET", f"/v1/games/{gid}/replay", {}),
         ("GET", f"/v1/games/{gid}/log", {"headers": auth("admin-secret")}),
         ("GET", f"/v1/games/{gid}/audit", {"headers": auth("admin-secret")}),
         ("POST", "/v1/bots", {"json": {"name": "c", "url": "http://127.0.0.1:9/turn", "rulesets": ["bang"]}}),

@@ -8,7 +8,7 @@ from typing import Any
 from referee.store import AppendResult
 from tests.api.helpers import create, move, play_to_end, view
 
-SETUP = {"turn": 0, "dice": ["SHIP", "SKULL"], "seats": [{"card": ["CHEST", "SWORD"]}, {}, {}, {}]}
+SETUP = {"turn": 0, "dice": ["ship", "skull"], "seats": [{"card": ["chest", "sword"]}, {}, {}, {}]}
 
 
 def test_f33_a_move_after_the_end_names_its_rule(client: Any, clock: Any, service: Any) -> None:

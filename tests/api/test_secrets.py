@@ -45,15 +45,15 @@ def test_r51_a_dead_players_role_seal_opens_in_the_move_that_reveals_it(client: 
         r = move(client, game, 1, {"type": "pass"})
         assert r.status_code == 201
         opened = [e for e in r.get_json()["events"] if e["type"] == "secrets_opened"]
-    assert not view(client, game)["state"]["players"][1]["alive"]
+    assert not view(client, game)["state"]["seats"][1]["alive"]
     assert opened and opened[0]["data"]["secrets"]["role:1"]["value"] == "outlaw"
     sealed = next(e for e in _log(client, game) if e.get("type") == "secrets_sealed")["data"]["commitments"]
     assert _opens(sealed["role:1"], opened[0]["data"]["secrets"]["role:1"])
 
 
 def test_f22_a_revealed_card_opens_its_seal(client: Any) -> None:
-    game = create(client, setup={"turn": 0, "dice": ["CHEST", "SWORD"], "seats": [
-        {"card": ["SHIP", "SKULL"]}, {"card": ["CHEST", "SWORD"]}, {}, {}]})
+    game = create(client, setup={"turn": 0, "dice": ["chest", "sword"], "seats": [
+        {"card": ["ship", "skull"]}, {"card": ["chest", "sword"]}, {}, {}]})
     move(client, game, 0, {"type": "roll"})
     move(client, game, 1, {"type": "claim"})
     move(client, game, 2, {"type": "pass"})

@@ -16,7 +16,8 @@ from typing import Any, Iterator
 
 import pytest
 
-from referee.streams import ALL_KEY, StreamSlots, StreamsBusy, parse_cap
+from referee.store.slots import ALL_KEY, SlotStore
+from referee.streams import StreamSlots, StreamsBusy, parse_cap
 from tests.api.helpers import create
 
 
@@ -53,7 +54,7 @@ def test_per_client_cap_answers_429_with_retry_after(app: Any, redis_client: Any
     app.config.update(STREAMS_PER_CLIENT=2, STREAMS_MAX="off")
     client = app.test_client()
     game = create(client)
-    slots = StreamSlots.from_config(redis_client, app.config)
+    slots = StreamSlots.from_config(SlotStore(redis_client), app.config)
     with held(slots, "10.0.0.1", "10.0.0.1"):
         _refused(_stream(client, game, "10.0.0.1"), 429, "too_many_streams")
         other = _stream(client, game, "10.0.0.2")
@@ -65,7 +66,7 @@ def test_global_cap_answers_503_with_retry_after(app: Any, redis_client: Any) ->
     app.config.update(STREAMS_PER_CLIENT="off", STREAMS_MAX=3)
     client = app.test_client()
     game = create(client)
-    slots = StreamSlots.from_config(redis_client, app.config)
+    slots = StreamSlots.from_config(SlotStore(redis_client), app.config)
     with held(slots, "10.0.1.1", "10.0.1.2", "10.0.1.3"):
         _refused(_stream(client, game, "10.0.1.99"), 503, "streams_full")
         waiting = client.get(f"/v1/games/{game['id']}/events?after=999&wait=1",
@@ -86,7 +87,7 @@ def test_a_waiting_long_poll_holds_a_slot_a_plain_read_does_not(app: Any, redis_
     app.config.update(STREAMS_PER_CLIENT=1, STREAMS_MAX="off")
     client = app.test_client()
     game = create(client)
-    slots = StreamSlots.from_config(redis_client, app.config)
+    slots = StreamSlots.from_config(SlotStore(redis_client), app.config)
     url = f"/v1/games/{game['id']}/events"
     with held(slots, "10.0.3.1"):
         _refused(client.get(url + "?after=999&wait=1", environ_base={"REMOTE_ADDR": "10.0.3.1"}),
@@ -105,7 +106,7 @@ def test_an_unknown_game_takes_no_slot(app: Any, redis_client: Any) -> None:
 
 
 def test_a_dead_process_slot_lapses_with_its_lease(redis_client: Any) -> None:
-    slots = StreamSlots(redis_client, per_client=1, most=0, lease_s=1)
+    slots = StreamSlots(SlotStore(redis_client), per_client=1, most=0, lease_s=1)
     orphan = slots.hold("10.0.0.7")
     orphan.__enter__()  # taken and never given back, as by a killed worker
     with pytest.raises(StreamsBusy):

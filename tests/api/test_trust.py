@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from referee.engine.platform import playing_moves
 from referee.audit import audit_lines, audit_log
 from referee.engine import bot_seed, sha256_hex
 from referee.engine.protocol import seat_view
@@ -41,7 +42,7 @@ def test_a_seat_that_plants_every_worker_key_cannot_stop_the_game(client: Any, c
             continue
         seat = humans[step % len(humans)]
         v = spectator["version"]
-        legal = view(client, game, seat)["legal_moves"]
+        legal = list(playing_moves(view(client, game, seat)["legal_moves"]))  # nobody resigns
         chosen = legal[step % len(legal)]
         # the keys the worker would use right after this move (the bot's turn, a
         # timeout, the turn clock), then every other worker key of the next versions

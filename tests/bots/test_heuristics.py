@@ -128,13 +128,13 @@ def bluff_table(*, dice: list[str], cards: list[Any], coins: list[int] | None = 
 
 
 def test_f17_claims_when_its_own_card_matches_the_roll() -> None:
-    t = bluff_table(dice=["SHIP", "SKULL"], cards=["CHEST-SWORD-1", "SHIP-SKULL-1", "CHEST-SHIP-1", "SWORD-SHIP-1"])
+    t = bluff_table(dice=["ship", "skull"], cards=["CHEST-SWORD-1", "SHIP-SKULL-1", "CHEST-SHIP-1", "SWORD-SHIP-1"])
     assert ask(t, 1) == {"type": "claim"}
 
 
 def test_f17_passes_without_a_match_when_a_bluff_would_be_challenged() -> None:
     # early in the game the pair is rare (3 of 17 unseen cards): a careful roller challenges
-    t = bluff_table(dice=["SHIP", "SKULL"], cards=["CHEST-SWORD-1", "SHIP-SKULL-1", "CHEST-SHIP-1", "SWORD-SHIP-1"])
+    t = bluff_table(dice=["ship", "skull"], cards=["CHEST-SWORD-1", "SHIP-SKULL-1", "CHEST-SHIP-1", "SWORD-SHIP-1"])
     for seed in (b"a", b"b", b"c", b"d"):
         assert ask(t, 2, seed) == {"type": "pass"}
 
@@ -146,29 +146,29 @@ def test_f17_bluffs_only_with_comfortable_coins() -> None:
                "CHEST-SHIP-2", "CHEST-SHIP-3", "CHEST-SKULL-1", "CHEST-SKULL-2", "CHEST-SKULL-3",
                "SWORD-SKULL-1", "SWORD-SKULL-2", "SWORD-SKULL-3"]
     cards = ["SWORD-SHIP-1", "SHIP-SKULL-1", "SWORD-SHIP-2", "SWORD-SHIP-3"]
-    rich = bluff_table(dice=["SHIP", "SKULL"], cards=cards, discard=discard)
+    rich = bluff_table(dice=["ship", "skull"], cards=cards, discard=discard)
     answers = {ask(rich, 2, bytes([i]))["type"] for i in range(20)}
     assert "claim" in answers
-    poor = bluff_table(dice=["SHIP", "SKULL"], cards=cards, discard=discard, coins=[10, 10, 2, 10])
+    poor = bluff_table(dice=["ship", "skull"], cards=cards, discard=discard, coins=[10, 10, 2, 10])
     assert {ask(poor, 2, bytes([i]))["type"] for i in range(20)} == {"pass"}
 
 
 def test_f19_passes_when_an_earlier_claim_already_counts() -> None:
-    t = bluff_table(dice=["SHIP", "SKULL"], cards=["CHEST-SWORD-1", "SHIP-SKULL-1", "SHIP-SKULL-2", "SWORD-SHIP-1"])
+    t = bluff_table(dice=["ship", "skull"], cards=["CHEST-SWORD-1", "SHIP-SKULL-1", "SHIP-SKULL-2", "SWORD-SHIP-1"])
     t.play(1, {"type": "claim"})
     assert ask(t, 2) == {"type": "pass"}
 
 
 def test_f23_challenges_a_claim_that_is_unlikely_to_be_true() -> None:
     # 3 copies among 17 unseen cards: the claim is more likely a bluff
-    t = bluff_table(dice=["SHIP", "SKULL"], cards=["CHEST-SWORD-1", "SHIP-SKULL-1", "CHEST-SHIP-1", "SWORD-SHIP-1"])
+    t = bluff_table(dice=["ship", "skull"], cards=["CHEST-SWORD-1", "SHIP-SKULL-1", "CHEST-SHIP-1", "SWORD-SHIP-1"])
     t.play(1, {"type": "claim"}).play(2, {"type": "pass"}).play(3, {"type": "pass"})
     assert ask(t, 0) == {"type": "challenge"}
 
 
 def test_f23_challenges_when_every_copy_is_in_the_discard_pile() -> None:
     discard = ["SHIP-SKULL-1", "SHIP-SKULL-2", "SHIP-SKULL-3", "CHEST-SWORD-2", "CHEST-SWORD-3"]
-    t = bluff_table(dice=["SHIP", "SKULL"], discard=discard,
+    t = bluff_table(dice=["ship", "skull"], discard=discard,
                     cards=["CHEST-SWORD-1", "SWORD-SHIP-1", "CHEST-SHIP-1", "SWORD-SHIP-2"])
     t.play(1, {"type": "claim"}).play(2, {"type": "pass"}).play(3, {"type": "pass"})
     assert ask(t, 0) == {"type": "challenge"}
@@ -179,21 +179,21 @@ def test_f22_accepts_a_claim_that_is_likely_to_be_true() -> None:
     discard = ["CHEST-SWORD-1", "CHEST-SWORD-2", "CHEST-SWORD-3", "CHEST-SHIP-1",
                "CHEST-SHIP-2", "CHEST-SHIP-3", "CHEST-SKULL-1", "CHEST-SKULL-2", "CHEST-SKULL-3",
                "SWORD-SKULL-1", "SWORD-SKULL-2", "SWORD-SKULL-3"]
-    t = bluff_table(dice=["SHIP", "SKULL"], discard=discard,
+    t = bluff_table(dice=["ship", "skull"], discard=discard,
                     cards=["SWORD-SHIP-1", "SHIP-SKULL-1", "SWORD-SHIP-2", "SWORD-SHIP-3"])
     t.play(1, {"type": "claim"}).play(2, {"type": "pass"}).play(3, {"type": "pass"})
     assert ask(t, 0) == {"type": "accept"}
 
 
 def test_f12_f13_steals_from_the_richest_other_player() -> None:
-    t = bluff_table(dice=["SHIP", "SHIP"], cards=["CHEST-SWORD-1", "SHIP-SKULL-1", "CHEST-SHIP-1", "SWORD-SHIP-1"],
+    t = bluff_table(dice=["ship", "ship"], cards=["CHEST-SWORD-1", "SHIP-SKULL-1", "CHEST-SHIP-1", "SWORD-SHIP-1"],
                     coins=[6, 9, 13, 10])
     assert ask(t, 0) == {"type": "steal", "target": 2}
 
 
 def test_f28_steals_the_last_coins_when_that_ends_the_game_in_its_favour() -> None:
     # taking seat 1's last 2 coins ends the game (F28) with seat 0 the richest (F29)
-    t = bluff_table(dice=["SWORD", "SWORD"], cards=["CHEST-SWORD-1", "SHIP-SKULL-1", "CHEST-SHIP-1", "SWORD-SHIP-1"],
+    t = bluff_table(dice=["sword", "sword"], cards=["CHEST-SWORD-1", "SHIP-SKULL-1", "CHEST-SHIP-1", "SWORD-SHIP-1"],
                     coins=[11, 2, 12, 10])
     assert ask(t, 0) == {"type": "steal", "target": 1}
 
@@ -201,9 +201,9 @@ def test_f28_steals_the_last_coins_when_that_ends_the_game_in_its_favour() -> No
 def test_f31_bluffaneer_decides_from_the_view_only() -> None:
     """Two games that differ only in cards seat 2 cannot see (the other
     hands, the draw pile) give seat 2 the same view and the same answers."""
-    one = bluff_table(dice=["CHEST", "SKULL"], deck=["CHEST-SKULL-2"],
+    one = bluff_table(dice=["chest", "skull"], deck=["CHEST-SKULL-2"],
                       cards=["SWORD-SHIP-1", "SHIP-SKULL-1", "CHEST-SWORD-1", "CHEST-SKULL-1"])
-    two = bluff_table(dice=["CHEST", "SKULL"], deck=["SHIP-SKULL-2"],
+    two = bluff_table(dice=["chest", "skull"], deck=["SHIP-SKULL-2"],
                       cards=["SWORD-SKULL-2", "CHEST-SKULL-3", "CHEST-SWORD-1", "SWORD-SHIP-2"])
     assert view_of(one, 2) == view_of(two, 2)
     for i in range(10):
@@ -251,13 +251,13 @@ def test_r23_sheriff_never_shoots_a_revealed_deputy() -> None:
     view = view_of(t, 0)
     assert {m.get("target") for m in view["legal_moves"] if m["type"] == "play"} == {1, 4}
     # a view where seat 4's role is shown as it would be once revealed
-    view["state"]["players"][4]["role"] = "deputy"
+    view["state"]["seats"][4]["role"] = "deputy"
     move = registry.heuristic("bang")(view, view["legal_moves"], Rng(b"x"))
     assert move == {"type": "play", "card": "BANG-AD", "target": 1}
     # with only the Deputy in reach, the Sheriff holds his fire
     t = bang_table(hands={0: ["BANG-AD"]}, in_play={1: ["MUSTANG-8H"]})
     view = view_of(t, 0)
-    view["state"]["players"][4]["role"] = "deputy"
+    view["state"]["seats"][4]["role"] = "deputy"
     assert registry.heuristic("bang")(view, view["legal_moves"], Rng(b"x")) == {"type": "end_turn"}
 
 

@@ -13,6 +13,7 @@ installed package's (the throwaway Nim of ``tests/plugins`` among them).
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 from typing import Any
@@ -20,6 +21,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+from referee.engine import vocabulary
 from referee.engine.encoded_views import encoded_view
 from referee.engine.protocol import Event, IllegalMove, MalformedMove, OutOfTurn, fold, seat_view
 from referee.engine.rng import Rng
@@ -42,8 +44,17 @@ def _conforms(schema: dict[str, Any], value: Any, what: str) -> None:
         assert not errors, f"{what} breaks its published schema: {errors}"
 
 
+@functools.cache
+def lexicon(rs: Any) -> vocabulary.Lexicon:
+    """The identifiers ``rs`` may use (its catalogue's, if it has one), built once per ruleset
+    (``_check_step`` asks after every move)."""
+    hook = getattr(rs, "catalogue", None)
+    return vocabulary.Lexicon(hook() if hook else None, rs.text_keys)
+
+
 def _check_step(table: Table, before: Any) -> None:
     rs, state = table.ruleset, table.state
+    words = lexicon(rs)
     awaited = rs.to_act(state)
     over = rs.result(state) is not None
     step = ("conform", next(_STEPS))  # one version: every viewer's view shares its public part
@@ -53,6 +64,7 @@ def _check_step(table: Table, before: Any) -> None:
     players = table.config.players
     for event in table.last:  # each event, as each seat receives it, shows nothing hidden from it
         before = rs.evolve(before, event)
+        assert not vocabulary.event_problems(words, event), vocabulary.event_problems(words, event)
         if rs.event_schemas:
             assert event.type in rs.event_schemas, f"{event.type} is not in the published events"
             _conforms(rs.event_schemas[event.type], json.loads(json.dumps(event.data)), event.type)
@@ -73,6 +85,8 @@ def _check_step(table: Table, before: Any) -> None:
         # and its encoding, public part shared per version, is the view as the API sends it
         envelope = {"id": "g", "version": len(table.events)}
         sent = encoded_view(rs, state, seat, active=not over, envelope=envelope, key=step)
+        problems = vocabulary.view_problems(words, seat_view(rs, state, seat, active=not over), players)
+        assert not problems, f"the view of seat {seat} breaks the vocabulary: {problems[:5]}"
         assert json.loads(sent) == json.loads(json.dumps(
             {**envelope, **seat_view(rs, state, seat, active=not over)}))
         text = text_of(body)
@@ -147,6 +161,8 @@ def test_random_legal_play_keeps_the_invariants_to_one_result(
         ruleset: str, players: int, options: dict[str, Any], seed: bytes) -> None:
     rs = registry.get(ruleset)
     table = Table(rs, players, options=options, seed=seed)
+    setup = [p for e in table.events for p in vocabulary.event_problems(lexicon(rs), e)]
+    assert not setup, f"the setup events break the vocabulary: {setup[:5]}"
     history = [table.state]
 
     def on_step(t: Table) -> None:
@@ -253,3 +269,45 @@ def test_issue20_a_move_checked_at_the_boundary_is_decided_as_one_parsed_whole(
             table.play(seat, pick.choice(list(rs.legal_moves(table.state, seat))))
         steps += 1
     assert compared > steps
+
+
+# -- resign (issue 24) ----------------------------------------------------------
+RESIGNING = [(name, n, options) for name, n, options in SIZES if "resign" in registry.get(name).move_schemas]
+
+
+@pytest.mark.parametrize("ruleset,players,options", RESIGNING)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_resigned_seat_is_never_awaited_again_and_the_game_ends_audited(
+        ruleset: str, players: int, options: dict[str, Any], seed: bytes) -> None:
+    """``{"type": "resign"}``, where the rules list it, is accepted like any
+    move, recorded, audited; the seat that resigned never plays again."""
+    from referee.audit.offline import LoggedTable
+    from referee.engine.platform import RESIGN, playing_moves
+    rs = registry.get(ruleset)
+    table = LoggedTable(rs, players, options=options, seed=seed + b"/resign")
+    urge = Rng(seed + b"/urge")
+    offered: list[int] = []
+    resigned: set[int] = set()
+    history = [table.state]
+
+    def choose(t: Table, seat: int, moves: Any) -> Any:
+        assert seat not in resigned, f"seat {seat} resigned and is awaited again"
+        resign = [m for m in moves if m["type"] == RESIGN]
+        assert resign in ([], [{"type": RESIGN}]), resign
+        if resign:
+            offered.append(seat)
+            if urge.below(6) == 0 and len(resigned) < players - 1:
+                resigned.add(seat)
+                return resign[0]
+        return urge.choice(playing_moves(moves))
+
+    def on_step(t: Table) -> None:
+        _check_step(t, history[-1])
+        history.append(t.state)
+
+    playout(table, choose, pick_seat=Rng(seed + b"/seats"), on_step=on_step)
+    assert offered, "resign is in no awaited seat's legal moves in a whole game"
+    result = rs.result(table.state)
+    assert result is not None and rs.to_act(table.state) == set()
+    report = table.audit()
+    assert report["ok"], report["divergence"]

@@ -8,8 +8,9 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
+import httpx
 import pytest
 import requests
 
@@ -25,14 +26,14 @@ def checked_client(url: str) -> RefereeClient:
     """A client whose every response from the real server is checked against openapi.yaml."""
     client = RefereeClient(url)
 
-    def check(response: requests.Response, *args: object, **kwargs: object) -> None:
-        path = requests.utils.urlparse(response.url).path
+    def check(response: httpx.Response) -> None:
         if response.headers.get("Content-Type", "").startswith("text/event-stream"):
             return
-        contract.check(response.request.method or "GET", path, response.status_code,
+        response.read()
+        contract.check(response.request.method, response.url.path, response.status_code,
                        response.headers.get("Content-Type", ""), response.content)
 
-    client.http.hooks["response"].append(check)
+    client.http.event_hooks["response"].append(check)
     return client
 
 
@@ -75,3 +76,15 @@ def live() -> Iterator[Live]:
         yield Live(url, env["REDIS_URL"], checked_client(url), env)
     finally:
         stop(*procs, redis_proc)
+
+
+@pytest.fixture
+def worker_stack() -> Iterator[Any]:
+    """A referee, its Redis and one worker (``tests.e2e.test_http_bots.Stack``), stopped after the test."""
+    from tests.e2e.test_http_bots import Stack
+    s = Stack()
+    try:
+        s.worker()
+        yield s
+    finally:
+        s.stop()

@@ -7,38 +7,39 @@ import time
 
 import pytest
 
-from referee.client import HttpProblem, RefereeClient
+from referee.client import GameCreated, HttpProblem, NotFound, RefereeClient, VersionConflict, View
 from tests.e2e.conftest import Live
 
 pytestmark = pytest.mark.e2e
 
 
-def _play(client: RefereeClient, game: dict, *, let_windows_expire_every: int) -> tuple[dict, int]:
-    tokens = [s["token"] for s in game["seats"]]
+def _play(client: RefereeClient, game: GameCreated, *, let_windows_expire_every: int) -> tuple[View, int]:
+    tokens = game.tokens
     expired = 0
     for step in range(3000):
-        spectator = client.view(game["id"])
-        if spectator["status"] != "active":
+        spectator = client.games.view(game.id)
+        if not spectator.active:
             return spectator, expired
-        pending = spectator["pending"] or {}
+        pending = spectator.pending or {}
         if pending.get("kind") == "claim_window" and expired < 2 and step % let_windows_expire_every == 0:
             # nobody answers: the worker's timeout job must close the window
-            deadline_wait = max(0.0, spectator["deadline"] / 1000 - time.time()) + 5
-            client.events(game["id"], after=spectator["version"], wait=min(30, deadline_wait))
-            if client.view(game["id"])["version"] > spectator["version"]:
+            deadline_wait = max(0.0, (spectator.deadline or 0) / 1000 - time.time()) + 5
+            client.games.events(game.id, after=spectator.version, wait=min(30, deadline_wait))
+            if client.games.view(game.id).version > spectator.version:
                 expired += 1
                 continue
-        seat = spectator["to_act"][step % len(spectator["to_act"])] if spectator["to_act"] else None
+        seat = spectator.to_act[step % len(spectator.to_act)] if spectator.to_act else None
         if seat is None:
-            client.events(game["id"], after=spectator["version"], wait=5)
+            client.games.events(game.id, after=spectator.version, wait=5)
             continue
-        mine = client.view(game["id"], tokens[seat])
-        if not mine["legal_moves"]:
+        mine = client.games.view(game.id, token=tokens[seat])
+        if not mine.legal_moves:
             continue
-        choice = mine["legal_moves"][step % len(mine["legal_moves"])]
+        playing = [m for m in mine.legal_moves if m["type"] != "resign"]  # F34: this game is played to its end
+        choice = playing[step % len(playing)]
         try:
-            client.move(game["id"], tokens[seat], choice, expected_version=mine["version"],
-                        idempotency_key=f"{game['id']}:{mine['version']}:{seat}")
+            client.games.move(game.id, choice, token=tokens[seat], expected_version=mine.version,
+                              idempotency_key=f"{game.id}:{mine.version}:{seat}")
         except HttpProblem as problem:  # the window may have closed meanwhile
             assert problem.status in (409, 422), problem.body
     raise AssertionError("the game did not end")
@@ -46,26 +47,26 @@ def _play(client: RefereeClient, game: dict, *, let_windows_expire_every: int) -
 
 def test_e2e_four_player_game_to_the_end_with_worker_timeouts_and_clean_audit(live: Live) -> None:
     client = live.client
-    game = client.create_game("bluffaneer", players=4, options={"claim_window_ms": 1000})
+    game = client.games.create("bluffaneer", players=4, options={"claim_window_ms": 1000})
     final, expired = _play(client, game, let_windows_expire_every=3)
-    assert final["status"] == "finished" and final["result"]["winners"]
+    assert final.status == "finished" and final.result is not None and final.result.winners
     assert expired >= 1, "no claim window was closed by the worker"
-    log = client.log(game["id"])
-    assert log[0]["header"]["id"] == game["id"] and log[-1]["type"] == "seed_revealed"
-    assert any(e["type"] == "move" and e["actor"] is None for e in log[1:]), "no timeout was recorded"
-    report = client.audit(game["id"])
-    assert report["ok"], report
+    log = client.games.log(game.id)
+    assert log.header["id"] == game.id and log.events[-1].type == "seed_revealed"
+    assert any(e.type == "move" and e.actor is None for e in log.events), "no timeout was recorded"
+    report = client.games.audit(game.id)
+    assert report.ok, report
 
 
 def test_e2e_problem_responses_over_http(live: Live) -> None:
     client = live.client
-    with pytest.raises(HttpProblem) as info:
-        client.view("missing")
+    with pytest.raises(NotFound) as info:
+        client.games.view("missing")
     assert info.value.status == 404 and info.value.code == "game_not_found"
-    game = client.create_game("bluffaneer", players=3)
-    with pytest.raises(HttpProblem) as info:
-        client.move(game["id"], game["seats"][0]["token"], {"type": "roll"}, expected_version=0)
-    assert info.value.status == 409
+    game = client.games.create("bluffaneer", players=3)
+    with pytest.raises(VersionConflict) as conflict:
+        client.games.move(game.id, {"type": "roll"}, token=game.tokens[0], expected_version=0)
+    assert conflict.value.status == 409 and conflict.value.current_version == game.version
 
 
 def test_e2e_sse_stream_delivers_live_events_and_resumes(live: Live) -> None:

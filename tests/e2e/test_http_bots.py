@@ -85,7 +85,7 @@ def test_e2e_a_killed_worker_mid_job_loses_no_turn_and_plays_none_twice(stack: S
         bot_id = stack.register(hook, ["bluffaneer"])
         first = stack.worker()
         game = stack.client.create_game("bluffaneer", seats=[{"bot": bot_id}, {"name": "a"}, {"name": "b"}],
-                                        setup={"turn": 0, "dice": ["SHIP", "SKULL"]})
+                                        setup={"turn": 0, "dice": ["ship", "skull"]})
         version = stack.client.view(game["id"])["version"]
         _wait(lambda: len(hook.requests) >= 1, 20, "the first worker to call the bot")
         os.kill(first.pid, signal.SIGKILL)  # dies mid-job, before it could submit

@@ -9,10 +9,9 @@ import random
 import pytest
 
 from referee.engine import encoded_views
-from referee.engine.jsonenc import dumps
-from referee.engine.protocol import seat_view
 from referee.games import registry
 from referee.games.sim import Table, playout
+from tests.encoded import expected as _expected
 
 
 class _Pick:
@@ -21,17 +20,6 @@ class _Pick:
 
     def below(self, n: int) -> int:
         return self._r.randrange(n)
-
-
-def _expected(rs, state, seat, active, envelope) -> bytes:
-    """The view as ``seat_view`` gives it, in the order the API sends its members."""
-    view = seat_view(rs, state, seat, active=active)
-    body = dict(rs.public_view(state))
-    own = dict(rs.seat_part(state, seat))
-    own.pop("pending", None)
-    body.update(own)
-    return dumps({**envelope, "to_act": view["to_act"], "deadline": view["deadline"], "result": view["result"],
-                  "seat": seat, "legal_moves": view["legal_moves"], "pending": view["pending"], "state": body})
 
 
 @pytest.mark.parametrize("name", registry.names())
@@ -53,7 +41,7 @@ def test_encoded_views_are_the_views_byte_for_byte(name: str) -> None:
                         own, pending = rs.seat_bytes(state, seat)
                         assert (own, pending) == encoded_views._generic_seat_bytes(rs, state, seat)
                     sent = encoded_views.encoded_view(rs, state, seat, active=active, envelope=envelope,
-                                                      key=("test", id(t), version))
+                                                      key=("test", t.seed, version))
                     assert sent == _expected(rs, state, seat, active, envelope), (name, version, seat)
                     assert encoded_views.encoded_view(rs, state, seat, active=active, envelope=envelope,
                                                       key=None) == sent

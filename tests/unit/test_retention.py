@@ -15,8 +15,8 @@ from referee.store.retention import FINISHED_DEFAULT_S, IDLE_DEFAULT_S, Retentio
 from tests.api.helpers import auth, create, move, play_to_end, view
 from tests.conftest import Clock, ContractClient
 
-SETUP = {"turn": 0, "seats": [{"card": ["CHEST", "SWORD"]}, {"card": ["SHIP", "SKULL"]},
-                              {"card": ["CHEST", "SHIP"]}, {"card": ["SWORD", "SKULL"]}]}
+SETUP = {"turn": 0, "seats": [{"card": ["chest", "sword"]}, {"card": ["ship", "skull"]},
+                              {"card": ["chest", "ship"]}, {"card": ["sword", "skull"]}]}
 #: slack for the time between writing a TTL and reading it back (a slow CI box)
 SLACK_MS = 60_000
 

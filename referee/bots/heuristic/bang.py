@@ -26,6 +26,7 @@ from referee.bots.heuristic.bang_play import cheapest, play_turn
 from referee.bots.heuristic.bang_read import (
     Seen, explodes, gain, key, ranked, read, suit,
 )
+from referee.engine.platform import playing_moves
 from referee.engine.rng import Rng
 
 Json = dict[str, Any]
@@ -145,7 +146,9 @@ def discard_excess(seen: Seen, legal: list[Move]) -> Move:
 
 def choose(view: Json, legal_moves: list[Move], rng: Rng) -> Move:
     """The heuristic's move for the seat whose ``seat_view`` is ``view``:
-    always one element of ``legal_moves``, decided from the view only."""
+    always one element of ``legal_moves``, decided from the view only; never
+    ``resign`` (R85) unless it is the only move."""
+    legal_moves = list(playing_moves(legal_moves))
     if len(legal_moves) == 1:
         return legal_moves[0]
     seen = read(view)

@@ -119,7 +119,7 @@ def read(view: Json) -> Seen:
     if seat is None:
         seat = state.get("seat")
     me = int(seat) if seat is not None else 0
-    players: list[Json] = list(state.get("players") or [])
+    players: list[Json] = list(state.get("seats") or [])
     role = state.get("role")
     if role is not None and 0 <= me < len(players) and players[me].get("role") is None:
         players[me] = dict(players[me], role=role)  # the view keeps one's own hidden role out of ``players``

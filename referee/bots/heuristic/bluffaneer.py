@@ -40,7 +40,7 @@ BLUFF_MIN_COINS = 3
 #: utility of winning (minus: of losing) when an answer ends the game (F28, F29)
 WIN = 20.0
 #: coins a double steals (F12, F13)
-STEAL_AMOUNT = {"SWORD": 2, "SHIP": 3}
+STEAL_AMOUNT = {"sword": 2, "ship": 3}
 
 
 # --- utilities ---------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""A heuristic BANG! The Dice Game player (rules D1–D74) deciding from its
+"""A heuristic BANG! The Dice Game player (rules D1–D75) deciding from its
 seat's view only: its own role, the public roles, lives, arrows and dice.
 
 * sides: the Sheriff's team shoots the players not known to be on it
@@ -14,15 +14,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.engine.platform import playing_moves
 from referee.engine.protocol import Json, Move
 from referee.engine.rng import Rng
 
-SHOTS = {"SHOT1": 1, "SHOT2": 2, "DOUBLE_SHOT1": 1, "DOUBLE_SHOT2": 2}
+SHOTS = {"shot1": 1, "shot2": 2, "double_shot1": 1, "double_shot2": 2}
 TARGET = {"deputy": "renegade", "renegade": "outlaw", "outlaw": "deputy"}
 
 
-def _kind(card: str | None) -> str | None:
-    return None if card is None else card.split("-")[0].lower()
+def _kind(role: str | None) -> str | None:
+    """A role id as the view shows it (``outlaw``), or ``None`` where hidden."""
+    return role
 
 
 def sides(state: Json, me: int) -> tuple[set[int], set[int]]:
@@ -73,17 +75,17 @@ def _keep(state: Json, me: int) -> list[int]:
     """Die numbers worth rerolling (D16)."""
     seat = state["seats"][me]
     dice = state["dice"]
-    gatlings = sum(2 if d["face"] == "DOUBLE_GATLING" else 1 for d in dice if "GATLING" in d["face"])
+    gatlings = sum(2 if d["face"] == "double_gatling" else 1 for d in dice if "gatling" in d["face"])
     _, enemies = sides(state, me)
     living = [s["seat"] for s in state["seats"] if s["alive"]]
     out = []
     for d in dice:
         face = d["face"]
-        if face in ("ARROW", "BROKEN_ARROW", "BULLET"):
+        if face in ("arrow", "broken_arrow", "bullet"):
             out.append(d["die"])
-        elif face in ("BEER", "DOUBLE_BEER") and seat["life"] >= seat["max_life"] - 1:
+        elif face in ("beer", "double_beer") and seat["life"] >= seat["max_life"] - 1:
             out.append(d["die"])
-        elif "GATLING" in face and gatlings < 2:
+        elif "gatling" in face and gatlings < 2:
             out.append(d["die"])
         elif face in SHOTS and not _in_range(living, me, SHOTS[face], enemies):
             out.append(d["die"])
@@ -100,7 +102,8 @@ def _in_range(living: list[int], me: int, k: int, enemies: set[int]) -> bool:
 
 
 def choose(view: Json, legal_moves: list[Move], rng: Rng) -> Move:
-    """One element of ``legal_moves``, decided from ``view`` only."""
+    """One element of ``legal_moves``, decided from ``view`` only; never ``resign`` (D75)."""
+    legal_moves = list(playing_moves(legal_moves))
     state: Any = view.get("state") or {}
     me = view.get("seat")
     kind = legal_moves[0]["type"]
@@ -129,11 +132,11 @@ def choose(view: Json, legal_moves: list[Move], rng: Rng) -> Move:
         return legal_moves[-1] if _life(state, me) <= 4 else legal_moves[0]
     if kind == "haunt":
         friends, enemies = sides(state, me)
-        good = {"BEER"}
+        good = {"beer"}
         options = []
         for m in legal_moves:
             face = state["dice"][m["die"] - 1]["face"]
-            value = 1 if face in good else -1 if face in ("ARROW", "DYNAMITE") else 0
+            value = 1 if face in good else -1 if face in ("arrow", "dynamite") else 0
             value *= 2 if m["double"] else 1
             side = 1 if m["target"] in friends else -1 if m["target"] in enemies else 0
             options.append((value * side, m))

@@ -176,11 +176,12 @@ def _answer(seen: _Seen, moves: list[Move], kind: str) -> Move:
 def choose(view: Json, legal_moves: list[Move], rng: Rng) -> Move:
     """The heuristic's move: always one element of ``legal_moves``, from the view only."""
     seen = _Seen(view)
+    legal_moves = [m for m in legal_moves if m["type"] != "resign"] or legal_moves  # never resigns (FO58)
     kinds = {m["type"] for m in legal_moves}
     pending = (view.get("pending") or {}).get("kind")
     c = seen.acting
     if pending == "lucky":  # Lucky Duke's "draw!" (R42): the card that helps him
-        purpose = (seen.st.get("prompt") or {}).get("purpose", "")
+        purpose = (view.get("pending") or {}).get("purpose", "")
         return max(legal_moves, key=lambda m: _lucky_worth(purpose, m["card"]))
     if "choose" in kinds:
         return max(legal_moves, key=lambda m: _VALUE.get(_key(m["card"]), 0))

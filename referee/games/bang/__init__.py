@@ -19,6 +19,10 @@ Moves (JSON; every ``legal_moves`` entry is complete and accepted unchanged):
   Indians! and in a Duel; Beer when dying; Calamity Janet swaps),
   ``{"type": "choose", "card": ID}`` (General Store, Lucky Duke),
   ``{"type": "pass"}``;
+* ``{"type": "resign"}`` (R85): listed last in the legal moves of an awaited
+  player in his own phases 2 and 3 and when he answers a shot, Indians!, a
+  Duel, his dying or his phase-1 choice; he is eliminated (R51) and never
+  awaited again;
 * the system's ``{"type": "timeout"}`` is always refused (R77): BANG! has no
   clock of its own; the platform's turn clock applies ``default_move``.
 
@@ -32,8 +36,10 @@ from typing import Any, Mapping
 
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, Move, OutOfTurn, Seat
-from referee.games.bang import decider, events, invariants as _inv, moves, scenario, schemas, views
+from referee.games.bang import decider, encoded, events, invariants as _inv, moves, scenario, schemas, views
 from referee.games.bang.characters import DEPUTY, LIFE, OUTLAW, RENEGADE, SHERIFF
+from referee.games.bang.catalogue import catalogue as _catalogue
+from referee.games.bang.legacy import BangV2
 from referee.games.bang.state import State
 from referee.engine.rng import Rng
 
@@ -45,6 +51,8 @@ class BangRuleset(RulesetBase):
     role_order = (SHERIFF, RENEGADE, OUTLAW, DEPUTY)
     #: R84: a new game may keep the surviving characters of a finished one
     carry_option = "carry_characters_from"
+    #: the catalogue of cards, characters, roles, dice, symbols and maps (issue 24 item 2)
+    catalogue = staticmethod(_catalogue)
     #: a move after the end: the referee awaits no decision (R77); player counts (R5)
     platform_rules = {"game_over": "R57", "player_count": "R5", "turn": "R77", "timeout": "R77"}
     move_schemas = moves.MOVE_SCHEMAS
@@ -52,7 +60,10 @@ class BangRuleset(RulesetBase):
     view_schema = schemas.VIEW_SCHEMA
     event_schemas = schemas.EVENT_SCHEMAS
     name = "bang"
-    version = "2"
+    #: v3 (issue 24): the one vocabulary (``seats``, ``last``, the card ID a window is for, a result's
+    #: ``detail``) and ``resign`` (R85); v2's logs are read by ``legacy.BangV2``
+    version = "3"
+    previous_versions = {"2": BangV2}
     title = "BANG!"
     min_players = 3
     max_players = 7
@@ -136,6 +147,10 @@ class BangRuleset(RulesetBase):
 
     def seat_part(self, state: Any, seat: Seat | None) -> Json:
         return views.seat_part(state, seat)
+
+    #: ``public_view`` encoded, and a seat's legal moves, prompt and own members encoded (issue 20; R43, R83)
+    public_bytes = staticmethod(encoded.public_bytes)
+    seat_encoded = staticmethod(encoded.seat_encoded)
 
     def view(self, state: Any, seat: Seat | None) -> Json:
         """``views.view``: the public state, the seat's own hand and role, its

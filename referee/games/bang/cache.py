@@ -25,7 +25,7 @@ SIZE = 4
 class Derived:
     """What has been computed from one state so far (``None``: not yet)."""
 
-    __slots__ = ("state", "public", "view", "sights", "legal")
+    __slots__ = ("state", "public", "view", "sights", "legal", "enc")
 
     def __init__(self, state: Any) -> None:
         self.state = state
@@ -33,6 +33,8 @@ class Derived:
         self.view: Any = None
         self.sights: Any = None
         self.legal: dict[int, Any] = {}
+        #: what ``encoded.py`` keeps of the state: the prompt and its bytes, the distances table
+        self.enc: Any = None
 
 
 _entries: dict[int, Derived] = {}

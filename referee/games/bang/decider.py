@@ -15,7 +15,8 @@ from referee.engine.protocol import Event, IllegalMove, OutOfTurn
 from referee.games.bang import cardrules, reactions, turn
 from referee.games.bang.cache import derived
 from referee.games.bang.characters import JESSE_JONES, PEDRO_RAMIREZ
-from referee.games.bang.engine import Ctx, GameOver
+from referee.engine.platform import RESIGN
+from referee.games.bang.engine import Ctx, GameOver, may_resign, resign
 from referee.games.bang.flow import act
 from referee.games.bang.state import Seat, State
 from referee.engine.rng import Rng
@@ -48,7 +49,18 @@ def legal_moves(state: State | None, seat: Seat) -> tuple[Move, ...]:
     return moves
 
 
+#: the move that resigns (R85), listed last wherever an awaited seat may resign
+RESIGN_MOVE: Move = {"type": RESIGN}
+
+
 def _legal(state: State, seat: Seat) -> list[Move]:
+    moves = _playing(state, seat)
+    if moves and may_resign(state, seat):
+        return [*moves, dict(RESIGN_MOVE)]
+    return moves
+
+
+def _playing(state: State, seat: Seat) -> list[Move]:
     top = state.top()
     if top is not None:
         return reactions.prompt_moves(state, top) if top.seat == seat else []
@@ -88,7 +100,8 @@ def default_options(state: State | None, seat: Seat,
         return (dict(reactions.PASS),)
     if top is None and state.phase == "play":
         return ({"type": "end_turn"},)
-    return legal_moves(state, seat) if moves is None else moves
+    moves = legal_moves(state, seat) if moves is None else moves
+    return moves[:-1] if moves and moves[-1]["type"] == RESIGN else moves  # never resign (R85)
 
 
 def _no(code: str, rule: str, detail: str) -> IllegalMove:
@@ -104,6 +117,11 @@ def _check_sid(state: State, seat: Seat, cards: list[str]) -> None:
 def _validate(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
     t = m["type"]
     p = state.players[seat]
+    if t == RESIGN:
+        if not may_resign(state, seat):
+            raise _no("not_now", "R85", "you may resign in your own phases 2 and 3 and when you answer a shot, "
+                      "Indians!, a Duel, your dying or your phase-1 choice, not while you pick a card turned up")
+        return lambda ctx: resign(ctx, seat)
     top = state.top()
     if top is None:
         if state.phase == "discard":

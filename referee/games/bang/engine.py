@@ -14,6 +14,7 @@ from typing import Any
 
 from referee.engine.protocol import Event
 from referee.games.bang import cardrules
+from referee.games.bang.cards import KEY
 from referee.games.bang.characters import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_3P
 from referee.games.bang.agenda import awaiting
 from referee.games.bang.events import EVOLVE
@@ -32,7 +33,7 @@ class TurnEnds(Exception):
 class Ctx:
     """Events emitted so far, the state they fold to, and the agenda."""
 
-    __slots__ = ("state", "rng", "events", "stack", "phase", "bangs")
+    __slots__ = ("state", "rng", "events", "stack", "phase", "bangs", "played", "closed")
 
     def __init__(self, state: State, rng: Rng) -> None:
         self.state = state
@@ -41,6 +42,10 @@ class Ctx:
         self.stack: list[Frame] = list(state.stack)
         self.phase = state.phase
         self.bangs = state.bangs
+        #: the card ID played last in this decision, and the window closed last: the card a window
+        #: opened for names (the agenda's ``card``; ``cardrules`` passes its key only)
+        self.played = ""
+        self.closed: Frame | None = None
 
     def emit(self, type_: str, data: dict[str, Any], after: State | None = None) -> None:
         """Record one event and fold it (``after``: its fold, if known);
@@ -63,6 +68,8 @@ class Ctx:
         if not pile:
             return False
         self.emit("deck_reshuffled", {"deck": self.rng.shuffle(pile)})
+        if any(f.card in KEY for f in self.stack):  # a window's card is in the deck now, out of sight (R83):
+            self.stack[:] = [f._replace(card=KEY[f.card].lower()) if f.card in KEY else f for f in self.stack]
         return True
 
     def _take(self, k: int, seat: Seat, type_: str, reason: str) -> list[str]:
@@ -96,6 +103,7 @@ class Ctx:
         self.bangs += 1
 
     def card_played(self, who: Seat, card: str, target: Seat | None, pick: str | None) -> None:
+        self.played = card
         self.emit("card_played", {"seat": who, **cardrules.played(card, target, pick)})
 
     def discard(self, who: Seat, cards: list[str], reason: str) -> None:
@@ -112,14 +120,24 @@ class Ctx:
         self.reveal(who, len(order), "general_store")
         store_next(self, who, order)
 
+    def _card_of(self, key: str) -> str:
+        """The card ID a window opened for ``key`` names: the Duel passed on
+        (the window closed last), else the card just played. Once the card
+        is shuffled into the deck (R59) the window names its kind only
+        (``"gatling"``): where the card is is hidden (R83)."""
+        closed = self.closed
+        if closed is not None and KEY.get(closed.card, closed.card.upper()) == key:
+            return closed.card
+        return self.played if self.played in KEY and KEY[self.played] == key else key.lower()
+
     def open_shot(self, target: Seat, src: Seat, key: str, needed: int) -> None:
-        self.stack.append(Frame("shot", target, src=src, card=key, needed=needed))
+        self.stack.append(Frame("shot", target, src=src, card=self._card_of(key), needed=needed))
 
     def open_duel(self, target: Seat, other: Seat, src: Seat) -> None:
-        self.stack.append(Frame("duel", target, other=other, src=src, card="DUEL"))
+        self.stack.append(Frame("duel", target, other=other, src=src, card=self._card_of("DUEL")))
 
     def open_multi(self, src: Seat, key: str, targets: list[Seat]) -> None:
-        self.stack.append(Frame("multi", src=src, card=key, targets=tuple(targets)))
+        self.stack.append(Frame("multi", src=src, card=self._card_of(key), targets=tuple(targets)))
 
     def close_dying(self, who: Seat) -> None:
         top = self.stack[-1] if self.stack else None
@@ -127,7 +145,8 @@ class Ctx:
             self.stack.pop()
 
     def close_window(self) -> Frame:
-        return self.stack.pop()
+        closed = self.closed = self.stack.pop()
+        return closed
 
     def read(self, raw: Frame) -> cardrules.Window:
         return cardrules.Window(raw.kind, raw.seat, raw.src, raw.other, raw.needed, raw.misses, raw.played)
@@ -230,15 +249,61 @@ def eliminate(ctx: Ctx, seat: Seat, by: Seat) -> None:
         raise TurnEnds
 
 
+#: a result's reason -> its sentence (the result's ``detail``; R55, R56, R82), filled with the winners
+DETAILS: dict[str, str] = {
+    "target_eliminated": "Seat {w} ({side}) eliminated its target and wins the 3-player game (R82).",
+    "last_man_standing": "Seat {w} ({side}) is the last player alive in the 3-player game (R82).",
+    "renegade_alone": "The Sheriff is dead and the Renegade, seat {w}, is the only one left: he wins alone (R55).",
+    "sheriff_dead": "The Sheriff is dead: the Outlaws win, dead or alive (R55).",
+    "outlaws_and_renegade_dead": "Every Outlaw and the Renegade are dead: the Sheriff and his Deputies win (R56).",
+}
+
+
+def result_detail(result: dict[str, Any]) -> str:
+    """The sentence of a result (its ``reason`` and winners; R55, R56, R82)."""
+    return DETAILS[result["reason"]].format(w=", ".join(map(str, result["winners"])), side=result["winning_side"])
+
+
+#: the windows an awaited player may resign from (R85), besides his own phases 2 and 3; never the
+#: General Store, Lucky Duke's or Kit Carlson's choice, which hold cards turned up for him
+RESIGNABLE = frozenset({"shot", "indians", "duel", "dying", "draw_choice"})
+
+
+def may_resign(state: State, seat: Seat) -> bool:
+    """Whether the awaited ``seat`` may resign now (R85)."""
+    top = state.top()
+    if top is None:
+        return seat == state.turn and state.phase in ("play", "discard")
+    return top.seat == seat and top.kind in RESIGNABLE
+
+
+def resign(ctx: Ctx, seat: Seat) -> None:
+    """R85: the player leaves the game as if eliminated (R51): the window he
+    answers closes (a Duel he is part of ends); a dying player's
+    resignation is credited as his death would be (R52), any other to
+    nobody; then the end check, and his turn ends if it was his."""
+    stack = ctx.stack
+    by = -1
+    if stack and stack[-1].seat == seat and stack[-1].kind in RESIGNABLE:
+        closed = stack.pop()
+        if closed.kind == "dying":
+            by = closed.by
+    stack[:] = [f for f in stack if not (f.kind == "duel" and seat in (f.seat, f.other))]
+    ctx.emit("player_resigned", {"seat": seat})
+    eliminate(ctx, seat, by)
+
+
 def _result(state: State, winners: list[Seat], reason: str, side: str) -> dict[str, Any]:
     won = set(winners)
-    return {
+    out: dict[str, Any] = {
         "winners": sorted(won),
         "seats": [{"seat": p.seat, "role": p.role, "outcome": "win" if p.seat in won else "loss",
                    "alive": p.alive} for p in state.players],
         "reason": reason,
         "winning_side": side,
     }
+    out["detail"] = result_detail(out)
+    return out
 
 
 def end_result(state: State, victim: Seat, by: Seat) -> dict[str, Any] | None:

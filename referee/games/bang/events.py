@@ -28,10 +28,11 @@ type                   data
 ``life_lost``          seat, amount, by (credited seat or null) — R47
 ``life_gained``        seat, amount — R25, R26, R72
 ``player_eliminated``  seat, role, by — R51 step 1
+``player_resigned``    seat — the player resigns (R85); ``player_eliminated`` follows
 ``cards_inherited``    seat (Vulture Sam), from, hand, in_play — R75
 ``awaiting``           to_act, phase, bangs, prompt, then — what the referee
                        waits for and what it still owes (R43; ``agenda.py``)
-``game_over``          result — R55–R58, R82
+``game_over``          result {winners, seats, reason, winning_side, detail} — R55–R58, R82
 =====================  ==========================================================
 """
 from __future__ import annotations
@@ -95,7 +96,8 @@ def _turn_started(s: State, d: Data) -> State:
 def _deck_reshuffled(s: State, d: Data) -> State:
     deck = tuple(d["deck"])
     pub, priv = _forget(s, deck)
-    return but(s, deck=deck, discard=(), pub=pub, priv=priv)
+    # the card played or "draw!"n last is in the deck now, out of sight (R83)
+    return but(s, deck=deck, discard=(), pub=pub, priv=priv, last=None)
 
 
 def _cards_drawn(s: State, d: Data) -> State:
@@ -135,16 +137,18 @@ def _card_played(s: State, d: Data) -> State:
     seat, card = d["seat"], d["card"]
     p = s.players[seat]
     p = pbut(p, hand=_without(p.hand, (card,)))
-    if card not in BLUE:
-        return but(s, players=_set(s, seat, p), discard=s.discard + (card,))
     target = d.get("target")
+    last = {"kind": "card_played", "seat": seat, "card": card, "target": target,
+            "pick": d.get("pick"), "response": d.get("response")}
+    if card not in BLUE:
+        return but(s, players=_set(s, seat, p), discard=s.discard + (card,), last=last)
     if target is None or target == seat:
-        return but(s, players=_set(s, seat, pbut(p, in_play=p.in_play + (card,))))
+        return but(s, players=_set(s, seat, pbut(p, in_play=p.in_play + (card,))), last=last)
     ps = list(s.players)
     ps[seat] = p
     t = ps[target]
     ps[target] = pbut(t, in_play=t.in_play + (card,))
-    return but(s, players=tuple(ps))
+    return but(s, players=tuple(ps), last=last)
 
 
 def _card_discarded(s: State, d: Data) -> State:
@@ -163,9 +167,11 @@ def _cards_revealed(s: State, d: Data) -> State:
 
 def _draw_checked(s: State, d: Data) -> State:
     cards = tuple(d["cards"])
+    last = {"kind": "draw_checked", "seat": d["seat"], "card": d["card"], "cards": list(cards),
+            "reason": d["reason"]}
     if d["from"] == "limbo":
-        return but(s, limbo=_without(s.limbo, cards), discard=s.discard + cards)
-    return but(s, deck=s.deck[len(cards):], discard=s.discard + cards)
+        return but(s, limbo=_without(s.limbo, cards), discard=s.discard + cards, last=last)
+    return but(s, deck=s.deck[len(cards):], discard=s.discard + cards, last=last)
 
 
 def _card_picked(s: State, d: Data) -> State:
@@ -208,6 +214,10 @@ def _player_eliminated(s: State, d: Data) -> State:
     return but(s, players=_set(s, p.seat, pbut(p, alive=False, life=0)))
 
 
+def _player_resigned(s: State, d: Data) -> State:
+    return but(s, last={"kind": "resigned", "seat": d["seat"]})
+
+
 def _cards_inherited(s: State, d: Data) -> State:
     seat, src = d["seat"], d["from"]
     hand, in_play = tuple(d["hand"]), tuple(d["in_play"])
@@ -244,6 +254,7 @@ EVOLVE: dict[str, Callable[[Any, Data], State]] = {
     "life_lost": _life_lost,
     "life_gained": _life_gained,
     "player_eliminated": _player_eliminated,
+    "player_resigned": _player_resigned,
     "cards_inherited": _cards_inherited,
     "awaiting": _awaiting,
     "game_over": _game_over,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from referee.games.bang.cards import red
+from referee.games.bang.cards import KEY, red
 from referee.games.bang import cardrules
 from referee.games.bang.characters import BLACK_JACK, JESSE_JONES, KIT_CARLSON, PEDRO_RAMIREZ
 from referee.games.bang.engine import Ctx, TurnEnds, hit
@@ -141,7 +141,7 @@ def _multi(ctx: Ctx, f: Frame) -> None:
         return
     if len(targets) > 1:
         ctx.stack.append(Frame("multi", src=f.src, card=f.card, targets=tuple(targets[1:])))
-    if f.card == "GATLING":
+    if KEY.get(f.card, f.card.upper()) == "GATLING":  # the card ID, or its kind once reshuffled (R59)
         ctx.stack.append(Frame("shot", targets[0], src=f.src, card=f.card, needed=1))
     else:
         ctx.stack.append(Frame("indians", targets[0], src=f.src, card=f.card))

@@ -21,6 +21,7 @@ type           fields                                           when
                                                                 Beer (dying)
 ``pass``       —                                                any window
 ``timeout``    —                                                system only
+``resign``     —                                                R85
 =============  ===============================================  ==================
 """
 from __future__ import annotations
@@ -47,6 +48,7 @@ SHAPES: dict[str, tuple[dict[str, str], dict[str, str]]] = {
     "respond": ({"card": _STR}, {}),
     "pass": ({}, {}),
     "timeout": ({}, {}),
+    "resign": ({}, {}),
 }
 
 _CARD: dict[str, Any] = {"type": "string", "enum": sorted(CARD_SET)}
@@ -57,7 +59,8 @@ _FIELD_SCHEMAS: dict[str, dict[str, Any]] = {
 }
 _SOURCES = {"draw": ["deck", "discard", "hand"], "barrel": ["jourdonnais", *sorted(CARD_SET)]}
 _RULES = {"play": "R11", "sid": "R72", "end_turn": "R11", "discard": "R12", "draw": "R10", "keep": "R67",
-          "choose": "R43", "barrel": "R35", "respond": "R43", "pass": "R43", "timeout": "R77"}
+          "choose": "R43", "barrel": "R35", "respond": "R43", "pass": "R43", "timeout": "R77",
+          "resign": "R85"}
 
 
 def _move_schema(kind: str) -> dict[str, Any]:

@@ -27,7 +27,13 @@ FRAME: Schema = {"type": "object", "required": ["kind"], "properties": {
     "kind": {"enum": ["shot", "indians", "duel", "dying", "store", "lucky", "kit", "draw_choice", "turn_step",
                       "targets_left", "after_hit"]}, "seat": SEAT},
     "description": "a window or a step of the referee's agenda (R43, R45, R77): see referee/games/bang/agenda.py"}
-RESULT: Schema = {"type": "object", "required": ["winners", "seats", "reason"]}
+RESULT: Schema = {"type": "object", "required": ["winners", "seats", "reason", "detail"]}
+LAST: Schema = {"oneOf": [{"type": "null"}, closed_object({
+    "kind": {"enum": ["card_played", "draw_checked", "resigned"]}, "seat": SEAT}, {
+    "card": {"oneOf": [CARD, {"type": "null"}]}, "target": MAYBE_SEAT, "pick": {"type": ["string", "null"]},
+    "response": {"type": ["string", "null"]}, "cards": CARDS, "reason": REASON})],
+    "description": "the last card played (who, at whom), \"draw!\" check (its cards, the result) or "
+                   "resignation (R21, R41, R85)"}
 
 
 LIFE: Schema = {"type": "integer", "description": "below 1 while the player is dying (R48); 0 once eliminated"}
@@ -40,7 +46,7 @@ SIGHT: Schema = {"oneOf": [{"type": "null"}, closed_object({
 
 VIEW_SCHEMA: Schema = closed_object({
     "seat": MAYBE_SEAT, "turn": SEAT, "phase": PHASE, "bangs": COUNT, "deck": COUNT, "discard": CARDS,
-    "players": {"type": "array", "items": PLAYER_SHOWN}, "hand": {"oneOf": [CARDS, {"type": "null"}]},
+    "seats": {"type": "array", "items": PLAYER_SHOWN}, "last": LAST, "hand": {"oneOf": [CARDS, {"type": "null"}]},
     "role": MAYBE_ROLE, "distances": SIGHT, "result": {"oneOf": [RESULT, {"type": "null"}]},
     "roles_in_game": {"type": "array", "items": ROLE},
 }, {"targets": {"type": "object", "additionalProperties": ROLE}},
@@ -76,6 +82,7 @@ EVENT_SCHEMAS: dict[str, Schema] = {
     "life_lost": closed_object({"seat": SEAT, "amount": COUNT, "by": MAYBE_SEAT}, description="R47"),
     "life_gained": closed_object({"seat": SEAT, "amount": COUNT}, description="R25, R26, R72"),
     "player_eliminated": closed_object({"seat": SEAT, "role": ROLE, "by": MAYBE_SEAT}, description="R51"),
+    "player_resigned": closed_object({"seat": SEAT}, description="R85; player_eliminated follows"),
     "cards_inherited": closed_object({"seat": SEAT, "from": SEAT, "hand": CARDS_OR_COUNT, "in_play": CARDS},
                             description="R75; another's hand as a count for third seats"),
     "awaiting": closed_object({"to_act": {"type": "array", "items": SEAT}, "phase": PHASE, "bangs": COUNT,

@@ -41,7 +41,8 @@ class Frame(NamedTuple):
     a kind keep their defaults. Internal: the log stores ``agenda.py``'s
     domain JSON, never these fields.
 
-    kinds — prompts: ``shot`` (seat = target, src = shooter, card = the card's key, needed,
+    kinds — prompts: ``shot`` (seat = target, src = shooter, card = the card's ID (its
+    lower-case kind once shuffled into the deck, R59), needed,
     misses, used = Barrel sources used, played = Missed! cards played),
     ``indians`` (seat, src, card), ``duel`` (seat = duellist to answer,
     other = the other duellist, src = who played it, card), ``dying``
@@ -90,6 +91,9 @@ class State:
     #: seats of Suzy Lafayette and Vulture Sam (-1: not in the game)
     suzy: Seat = -1
     vulture: Seat = -1
+    #: the last thing a table draws (the view's ``last``): null, or the last card played
+    #: (``card_played``), "draw!" check (``draw_checked``) or resignation (``resigned``), JSON
+    last: Any = None
 
     @property
     def n(self) -> int:
@@ -112,20 +116,25 @@ class State:
 # the cost and leave the classes frozen for everybody else.
 _new = object.__new__
 (_s_players, _s_deck, _s_discard, _s_turn, _s_phase, _s_three, _s_bangs, _s_limbo, _s_stack,
- _s_result, _s_pub, _s_priv, _s_suzy, _s_vulture) = (
+ _s_result, _s_pub, _s_priv, _s_suzy, _s_vulture, _s_last) = (
     State.__dict__[f].__set__ for f in (
         "players", "deck", "discard", "turn", "phase", "three_player", "bangs", "limbo", "stack",
-        "result", "pub", "priv", "suzy", "vulture"))
+        "result", "pub", "priv", "suzy", "vulture", "last"))
 (_p_seat, _p_role, _p_character, _p_life, _p_max_life, _p_alive, _p_hand, _p_in_play) = (
     Player.__dict__[f].__set__ for f in (
         "seat", "role", "character", "life", "max_life", "alive", "hand", "in_play"))
+
+
+#: ``but``'s ``last`` when it stays as it is (``None`` clears it)
+KEEP: Any = object()
 
 
 def but(s: State, *, players: tuple[Player, ...] | None = None, deck: tuple[str, ...] | None = None,
         discard: tuple[str, ...] | None = None, turn: Seat | None = None, phase: str | None = None,
         bangs: int | None = None, limbo: tuple[str, ...] | None = None,
         stack: tuple[Frame, ...] | None = None, result: Any = None,
-        pub: frozenset[str] | None = None, priv: frozenset[tuple[str, Seat]] | None = None) -> State:
+        pub: frozenset[str] | None = None, priv: frozenset[tuple[str, Seat]] | None = None,
+        last: Any = KEEP) -> State:
     """A copy of ``s`` with the given fields changed (a fast ``dataclasses.replace``)."""
     n = _new(State)
     _s_players(n, s.players if players is None else players)
@@ -142,6 +151,7 @@ def but(s: State, *, players: tuple[Player, ...] | None = None, deck: tuple[str,
     _s_priv(n, s.priv if priv is None else priv)
     _s_suzy(n, s.suzy)
     _s_vulture(n, s.vulture)
+    _s_last(n, s.last if last is KEEP else last)
     return n
 
 

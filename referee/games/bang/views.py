@@ -4,19 +4,23 @@ View shape (JSON)::
 
     {"seat": s | null, "turn": t, "phase": "start|draw|play|discard|over",
      "bangs": k, "deck": <count>, "discard": [ids, bottom first],
-     "players": [{"seat", "character", "life", "max_life", "alive",
-                  "hand": <count>, "in_play": [ids], "role": public role | null}],
+     "seats": [{"seat", "character", "life", "max_life", "alive",
+                "hand": <count>, "in_play": [ids], "role": public role | null}],
+     "last": null | {"kind": "card_played", "seat", "card", "target", "pick", "response"}
+                  | {"kind": "draw_checked", "seat", "card", "cards", "reason"}
+                  | {"kind": "resigned", "seat"},
      "hand": [own ids] | null, "role": own role | null,
      "distances": null | {"reach": r, "distance": [d | null, one per seat],
                           "in_reach": [bool | null, one per seat]},
-     "pending": null | {"kind", "awaiting": [seats], ...context,
-                        "moves": [legal moves] | null, "default": move | null,
-                        "default_drawn": bool},
+     "pending": null | {"kind", "awaiting": [seats], "deadline": null,
+                        "default": null | [{"seat", "move"}], "default_drawn": bool,
+                        ...context (the card a window is for, by ID)},
      "result": null | {...}}
 
 A role is shown for the Sheriff, the eliminated, one's own seat, everyone in
-the 3-player game (R82) and everyone once the game is over. ``moves`` and
-``default`` are given only to the awaited seat.
+the 3-player game (R82) and everyone once the game is over. ``pending`` is
+the same for every viewer (the awaited seat's answers are its
+``legal_moves``) but Kit Carlson's own look at his cards (R67).
 
 ``distances`` is what the viewing seat sees around the table, so a client
 never re-implements R14–R17: ``reach`` is the range of its weapon (1 for
@@ -75,8 +79,25 @@ def _public(state: State) -> Public:
     return cached
 
 
+#: default moves shown whole in the public prompt; any other shows its type only (it may name a hidden card)
+_SHOWN_DEFAULTS = frozenset({"pass", "end_turn", "draw", "choose"})
+
+
+#: the prompt of seat s's own phase 2 (R11; its default ends it, R43), shared JSON: do not mutate
+PLAY_PROMPTS: tuple[Json, ...] = tuple(
+    {"kind": "play", "awaiting": [s], "deadline": None, "default": [{"seat": s, "move": {"type": "end_turn"}}],
+     "default_drawn": False} for s in range(7))
+
+
 def _prompt(state: State) -> Json | None:
+    """The open prompt as every viewer sees it (R43): its kind, the awaited
+    seat, the window's public facts (the card it is for, by ID), the
+    deadline (BANG! has none of its own, R77) and the public default."""
     top = state.top()
+    if state.phase == "over":
+        return None
+    if top is None and state.phase == "play":
+        return PLAY_PROMPTS[state.turn]
     if top is not None:
         who = top.seat
         out: Json = {"kind": top.kind, "awaiting": [who]}
@@ -99,10 +120,19 @@ def _prompt(state: State) -> Json | None:
     elif state.phase == "discard":
         p = state.players[state.turn]
         out = {"kind": "discard", "awaiting": [state.turn], "count": len(p.hand) - p.life}
+    else:  # a turn's start (never awaited for long: the referee runs it, R77)
+        out = {"kind": state.phase, "awaiting": [state.turn]}
+    who = out["awaiting"][0]
+    options = decider.default_options(state, who)
+    out["deadline"] = None
+    # R43: a pass or the end of phase 2 where that is legal; otherwise one of the legal moves, drawn
+    # with the game's generator when the clock runs out (``default`` null, ``default_drawn``)
+    if len(options) == 1:
+        move = options[0]
+        out["default"] = [{"seat": who, "move": move if move["type"] in _SHOWN_DEFAULTS else {"type": move["type"]}}]
     else:
-        return None
-    out["moves"] = None
-    out["default"] = None
+        out["default"] = None
+    out["default_drawn"] = len(options) > 1
     return out
 
 
@@ -119,23 +149,14 @@ def _distances(table: tuple[Json | None, ...], seat: Seat | None) -> Json | None
 
 
 def pending(state: State, seat: Seat | None, prompt: Json | None = None) -> Json | None:
-    """The open prompt as ``seat`` may see it: the awaited seat also gets its
-    legal ``moves`` and the ``default`` (R43)."""
+    """The open prompt as ``seat`` may see it: the same for every viewer,
+    but Kit Carlson's own look at his three cards (R67, R83). The awaited
+    seat's answers are in its ``legal_moves`` only."""
     if prompt is None:
         prompt = _public(state)[2]
-    if prompt is None or seat is None or seat != prompt["awaiting"][0]:
+    if prompt is None or seat is None or seat != prompt["awaiting"][0] or prompt["kind"] != "kit":
         return prompt
-    out = dict(prompt)
-    if out["kind"] == "kit":
-        out["cards"] = list(state.limbo)
-    moves = decider.legal_moves(state, seat)
-    out["moves"] = list(moves)
-    options = decider.default_options(state, seat, moves)
-    # R43: a pass where passing is legal; otherwise one of ``moves`` drawn
-    # with the game's generator when the clock runs out (``default`` null)
-    out["default"] = options[0] if len(options) == 1 else None
-    out["default_drawn"] = len(options) > 1
-    return out
+    return {**prompt, "cards": list(state.limbo)}
 
 
 def _shared(state: State) -> tuple[Json, Json | None, tuple[Json | None, ...]]:
@@ -151,7 +172,8 @@ def _shared(state: State) -> tuple[Json, Json | None, tuple[Json | None, ...]]:
             "bangs": state.bangs,
             "deck": len(state.deck),
             "discard": discard,
-            "players": players,
+            "seats": players,
+            "last": state.last,
             "result": state.result,
             # the public role facts a table or a bot needs without the rules' code (R4, R82)
             "roles_in_game": ROLES_IN_GAME[len(state.players)],
@@ -179,7 +201,8 @@ def _own(state: State, seat: Seat | None, prompt: Json | None, table: tuple[Json
         "hand": list(own.hand),
         "role": own.role,
         "distances": table[seat],
-        "pending": prompt if prompt is None or seat != prompt["awaiting"][0] else pending(state, seat, prompt),
+        "pending": prompt if prompt is None or seat != prompt["awaiting"][0] or prompt["kind"] != "kit"
+        else pending(state, seat, prompt),
     }
 
 
@@ -194,7 +217,7 @@ def view(state: State, seat: Seat | None) -> Json:
     """``public_view`` and ``seat_part`` together: public state plus
     ``seat``'s own hand and role (R83) and what it sees around the table
     (R14–R17). A seat's own hidden role is in ``role``, never in its
-    ``players`` entry, which shows only public roles."""
+    ``seats`` entry, which shows only public roles."""
     public, prompt, table = _shared(state)
     out = dict(public)
     out.update(_own(state, seat, prompt, table))

@@ -17,7 +17,8 @@ one ``decide`` produced.
 | ``claim_window_closed`` | reason (answered / timeout), at, winner, tied, flip, queued |
 | ``claim_accepted`` / ``claim_challenged`` | seat (roller), claimant |
 | ``turn_ended`` | seat, next |
-| ``game_ended`` | reason, coins, zero, tied, flip, queued, winner |
+| ``resigned`` | seat (F34: his coins go to the box in the ``coins_moved`` that follows) |
+| ``game_ended`` | reason (``last_coin_lost`` F28, ``resigned`` F34), coins, zero, tied, flip, queued, winner |
 """
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ WINDOW_CLOSED = "claim_window_closed"
 CLAIM_ACCEPTED = "claim_accepted"
 CLAIM_CHALLENGED = "claim_challenged"
 TURN_ENDED = "turn_ended"
+RESIGNED = "resigned"
 GAME_ENDED = "game_ended"
 
 Data = Mapping[str, Any]
@@ -61,7 +63,8 @@ def _rolled(s: State, d: Data) -> State:
     a, b = d["dice"]
     # F12, F13: a sword or ship double waits for the roller's target.
     phase = STEAL if a == b and a in (SWORD, SHIP) else RESOLVING
-    return s.replace(dice=(a, b), phase=phase, dice_queue=s.dice_queue[d["queued"]:])
+    return s.replace(dice=(a, b), phase=phase, dice_queue=s.dice_queue[d["queued"]:], last_roll=(a, b),
+                     last={"kind": "dice_rolled", "seat": d["seat"], "dice": [a, b]})
 
 
 def _coins(s: State, d: Data) -> State:
@@ -80,11 +83,14 @@ def _revealed(s: State, d: Data) -> State:
     # F24: a revealed card goes face up onto the discard pile at once.
     hands = list(s.hands)
     hands[d["seat"]] = None
-    return s.replace(hands=tuple(hands), discard=s.discard + (d["card"],), phase=RESOLVING)
+    return s.replace(hands=tuple(hands), discard=s.discard + (d["card"],), phase=RESOLVING, last={
+        "kind": "card_revealed", "seat": d["seat"], "card": d["card"], "symbols": list(d["symbols"]),
+        "matches": d["matches"]})
 
 
 def _reshuffled(s: State, d: Data) -> State:
-    return s.replace(deck=tuple(d["order"]), discard=())
+    # the revealed card just shuffled in is hidden again (F31): the table shows the reshuffle
+    return s.replace(deck=tuple(d["order"]), discard=(), last={"kind": "deck_reshuffled", "count": len(d["order"])})
 
 
 def _drawn(s: State, d: Data) -> State:
@@ -98,7 +104,7 @@ def _opened(s: State, d: Data) -> State:
 
 
 def _claimed(s: State, d: Data) -> State:
-    return s.replace(claims=s.claims + ((d["seat"], d["at"]),))
+    return s.replace(claims=s.claims + ((d["seat"], d["at"]),), last={"kind": "claimed", "seat": d["seat"]})
 
 
 def _passed(s: State, d: Data) -> State:
@@ -120,8 +126,16 @@ def _closed(s: State, d: Data) -> State:
     )
 
 
-def _decided(s: State, _: Data) -> State:
-    return s.replace(phase=RESOLVING)
+def _accepted(s: State, d: Data) -> State:
+    return s.replace(phase=RESOLVING, last={"kind": CLAIM_ACCEPTED, "seat": d["seat"], "claimant": d["claimant"]})
+
+
+def _challenged(s: State, d: Data) -> State:
+    return s.replace(phase=RESOLVING, last={"kind": CLAIM_CHALLENGED, "seat": d["seat"], "claimant": d["claimant"]})
+
+
+def _resigned(s: State, d: Data) -> State:
+    return s.replace(phase=RESOLVING, resigned=d["seat"], last={"kind": RESIGNED, "seat": d["seat"]})
 
 
 def _turn_ended(s: State, d: Data) -> State:
@@ -134,7 +148,7 @@ def _turn_ended(s: State, d: Data) -> State:
 def _game_ended(s: State, d: Data) -> State:
     flip = _flip("final", d)
     return s.replace(
-        phase=OVER, winner=d["winner"], deadline=None, last_flip=flip or s.last_flip,
+        phase=OVER, winner=d["winner"], deadline=None, last_flip=flip or s.last_flip, end_reason=d["reason"],
         flip_queue=s.flip_queue[1:] if d["queued"] else s.flip_queue,
     )
 
@@ -143,8 +157,8 @@ _APPLY: dict[str, Callable[[Any, Data], State]] = {
     GAME_STARTED: _started, DICE_ROLLED: _rolled, COINS_MOVED: _coins,
     CARD_REVEALED: _revealed, DECK_RESHUFFLED: _reshuffled, CARD_DRAWN: _drawn,
     WINDOW_OPENED: _opened, CLAIMED: _claimed, PASSED: _passed, WINDOW_CLOSED: _closed,
-    CLAIM_ACCEPTED: _decided, CLAIM_CHALLENGED: _decided, TURN_ENDED: _turn_ended,
-    GAME_ENDED: _game_ended,
+    CLAIM_ACCEPTED: _accepted, CLAIM_CHALLENGED: _challenged, TURN_ENDED: _turn_ended,
+    RESIGNED: _resigned, GAME_ENDED: _game_ended,
 }
 
 

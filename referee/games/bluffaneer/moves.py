@@ -2,12 +2,14 @@
 
 ``{"type": "roll"}``, ``{"type": "steal", "target": seat}``,
 ``{"type": "claim"}``, ``{"type": "pass"}``, ``{"type": "accept"}``,
-``{"type": "challenge"}`` and the system command ``{"type": "timeout"}``.
+``{"type": "challenge"}``, ``{"type": "resign"}`` (F34, any awaited seat) and
+the system command ``{"type": "timeout"}``.
 """
 from __future__ import annotations
 
 from typing import Any
 
+from referee.engine.platform import RESIGN as RESIGN  # re-exported: the platform's resign (F34)
 from referee.engine.protocol import Json, MalformedMove, Move
 
 ROLL = "roll"
@@ -20,7 +22,7 @@ TIMEOUT = "timeout"
 
 #: move type -> its fields besides ``type`` (all integers)
 FIELDS: dict[str, tuple[str, ...]] = {
-    ROLL: (), STEAL: ("target",), CLAIM: (), PASS: (), ACCEPT: (), CHALLENGE: (), TIMEOUT: (),
+    ROLL: (), STEAL: ("target",), CLAIM: (), PASS: (), ACCEPT: (), CHALLENGE: (), RESIGN: (), TIMEOUT: (),
 }
 
 
@@ -29,7 +31,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
 MOVE_SCHEMAS: dict[str, Json] = {
     kind: {"type": "object", "additionalProperties": False, "required": ["type", *fields],
            "x-rule": {ROLL: "F9", STEAL: "F12", CLAIM: "F17", PASS: "F18", ACCEPT: "F21", CHALLENGE: "F21",
-                      TIMEOUT: "F18"}[kind],
+                      RESIGN: "F34", TIMEOUT: "F18"}[kind],
            "properties": {"type": {"const": kind}, **{f: {"type": "integer", "minimum": 0} for f in fields}}}
     for kind, fields in FIELDS.items()
 }

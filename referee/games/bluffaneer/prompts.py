@@ -8,19 +8,20 @@ from referee.games.bluffaneer.cache import MEMO
 from referee.games.bluffaneer.state import CLAIMS, DECISION, ROLL, STEAL, Seat, State
 from referee.games.bluffaneer.turn import steal_terms
 
-_ROLL = (moves.simple(moves.ROLL),)
-_ANSWERS = (moves.simple(moves.CLAIM), moves.simple(moves.PASS))
-_DECISIONS = (moves.simple(moves.ACCEPT), moves.simple(moves.CHALLENGE))
+_RESIGN = moves.simple(moves.RESIGN)
+_ROLL = (moves.simple(moves.ROLL), _RESIGN)
+_ANSWERS = (moves.simple(moves.CLAIM), moves.simple(moves.PASS), _RESIGN)
+_DECISIONS = (moves.simple(moves.ACCEPT), moves.simple(moves.CHALLENGE), _RESIGN)
 
 
 def to_act(state: State) -> set[Seat]:
     """The roller for his roll, steal target or decision; during the claim
     window every non-roller who has neither claimed nor passed; nobody once
     the game is over. Found once per state (``cache.MEMO``); a new set each call."""
-    return set(_awaited(state))
+    return set(awaited_seats(state))
 
 
-def _awaited(state: State) -> frozenset[Seat]:
+def awaited_seats(state: State) -> frozenset[Seat]:
     """``to_act``, found once per state (``cache.MEMO``), shared."""
     memo = MEMO.of(state)
     known: frozenset[Seat] | None = memo.get("to_act")
@@ -37,12 +38,13 @@ def _awaited(state: State) -> frozenset[Seat]:
 
 def legal_moves(state: State, seat: Seat) -> list[Move]:
     """Every move ``seat`` may send now, sorted (claim before pass, accept
-    before challenge, steal targets ascending). The claim window's deadline
+    before challenge, steal targets ascending), and last ``resign`` (F34:
+    every awaited seat may resign). The claim window's deadline
     is not known here: a claim or pass at or after it is still refused.
     Built once per state (``cache.MEMO``; the same list for every awaited
     seat where the phase gives them the same moves): shared, the caller
     must not change the list or its moves."""
-    if seat not in _awaited(state):
+    if seat not in awaited_seats(state):
         return []
     memo = MEMO.of(state)
     key: object = ("moves", seat) if state.phase == STEAL else "moves"
@@ -57,7 +59,7 @@ def _moves(state: State, seat: Seat) -> list[Move]:
     if state.phase == ROLL:
         return [dict(m) for m in _ROLL]
     if state.phase == STEAL:
-        return [moves.steal(target) for target in range(state.players) if target != seat]
+        return [*(moves.steal(target) for target in range(state.players) if target != seat), dict(_RESIGN)]
     if state.phase == CLAIMS:
         return [dict(m) for m in _ANSWERS]
     return [dict(m) for m in _DECISIONS]
@@ -82,34 +84,34 @@ def _default(state: State, seat: Seat) -> Move:
     return moves.simple(moves.ACCEPT)
 
 
-_KINDS = {STEAL: "steal_target", CLAIMS: "claim_window", DECISION: "decision"}
+_KINDS = {ROLL: "roll", STEAL: "steal_target", CLAIMS: "claim_window", DECISION: "decision"}
 
 
-#: each seat's name as a JSON object key
-_NAMES = tuple(str(seat) for seat in range(64))
+def claims_prompt(awaited: list[Seat], deadline: int | None) -> Json:
+    """The claim window's prompt (F17, F18): every ``awaited`` seat
+    (ascending) may claim or pass (its ``legal_moves``) and passes by
+    default at ``deadline``."""
+    return {"kind": _KINDS[CLAIMS], "rule": "F18", "awaiting": awaited, "deadline": deadline,
+            "default": [{"seat": seat, "move": moves.simple(moves.PASS)} for seat in awaited]}
 
 
 def pending(state: State) -> Json | None:
-    """The reaction prompt (DESIGN.md, Reactions): the steal target, the
-    claim window or the roller's decision; ``None`` otherwise. In the claim
-    window every awaited seat's moves are one list and its default one
-    move (the same for each, F17, F18): do not mutate the prompt."""
+    """The prompt (DESIGN.md, Reactions): the roll, the steal target, the
+    claim window or the roller's decision; ``None`` once the game is over: its kind, the
+    awaited seats, the deadline and each awaited seat's default (public; the
+    seat's own answers are in its ``legal_moves`` only). Do not mutate it."""
     phase = state.phase
     kind = _KINDS.get(phase)
     if kind is None:
         return None
-    awaited = sorted(_awaited(state))
+    awaited = sorted(awaited_seats(state))
     if phase == CLAIMS:
-        names = [_NAMES[seat] if seat < 64 else str(seat) for seat in awaited]
-        answers = legal_moves(state, awaited[0]) if awaited else []
-        return {"kind": kind, "rule": "F18", "awaiting": awaited, "moves": dict.fromkeys(names, answers),
-                "deadline": state.deadline, "default": dict.fromkeys(names, moves.simple(moves.PASS))}
-    rule = steal_terms(state)[0] if phase == STEAL else "F21"
+        return claims_prompt(awaited, state.deadline)
+    rule = steal_terms(state)[0] if phase == STEAL else "F9" if phase == ROLL else "F21"
     return {
         "kind": kind,
         "rule": rule,
         "awaiting": awaited,
-        "moves": {str(seat): _moves(state, seat) for seat in awaited},
         "deadline": None,
-        "default": {str(seat): _default(state, seat) for seat in awaited},
+        "default": [{"seat": seat, "move": _default(state, seat)} for seat in awaited],
     }

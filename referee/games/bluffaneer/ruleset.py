@@ -7,7 +7,8 @@ from typing import Any, Mapping, cast
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import Event, GameConfig, IllegalMove, Json, Move, Seat
 from referee.games.bluffaneer import claims, moves, prompts, scenario, schemas, turn, views
-from referee.games.bluffaneer.ending import result as game_result
+from referee.games.bluffaneer.ending import resign, result as game_result
+from referee.games.bluffaneer.legacy import BluffaneerV1
 from referee.games.bluffaneer.events import Draft, evolve as fold_event
 from referee.games.bluffaneer.options import (
     MAX_PLAYERS, MIN_PLAYERS, OPTIONS_SCHEMA, validate_options as check_options,
@@ -16,14 +17,19 @@ from referee.games.bluffaneer.state import (
     CLAIMS, DECISION, OVER, STABLE_PHASES, TOTAL_COINS, State,
 )
 from referee.games.bluffaneer.symbols import CARD_IDS
+from referee.games.bluffaneer.catalogue import catalogue as _catalogue
 from referee.engine.rng import Rng
 
 
 class Bluffaneer(RulesetBase):
-    """Bluffaneer (rules F1–F33): dice, one card each, claims and bluffs."""
+    """Bluffaneer (rules F1–F34): dice, one card each, claims and bluffs."""
 
     name = "bluffaneer"
-    version = "1"
+    #: 2: lower snake case symbols, ``reason`` codes, ``resign`` (issue 24); v1 logs read by ``BluffaneerV1``
+    version = "2"
+    previous_versions = {"1": BluffaneerV1}
+    #: rule IDs (``F18``) cited in events and prompts: references to the rules text, not identifiers
+    text_keys = frozenset({"rule"})
     title = "Bluffaneer"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
@@ -33,6 +39,8 @@ class Bluffaneer(RulesetBase):
     setup_schema = scenario.SETUP_SCHEMA
     view_schema = schemas.VIEW_SCHEMA
     event_schemas = schemas.EVENT_SCHEMAS
+    #: the catalogue of cards, characters, roles, dice, symbols and maps (issue 24 item 2)
+    catalogue = staticmethod(_catalogue)
 
     def check_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
         """Options with defaults filled in (F1, F3, F8, F18), past the schema."""
@@ -61,6 +69,8 @@ class Bluffaneer(RulesetBase):
             claims.answer(draft, actor, kind, rng, now)
         elif kind == moves.ACCEPT:
             claims.accept(draft, actor, rng)
+        elif kind == moves.RESIGN:
+            resign(draft, actor, rng)
         else:
             claims.challenge(draft, actor, rng)
         return draft.events, draft.state
@@ -89,6 +99,8 @@ class Bluffaneer(RulesetBase):
             refused = turn.steal_refusal(state, actor)
         elif kind in (moves.CLAIM, moves.PASS):
             refused = claims.answer_refusal(state, actor, kind)
+        elif kind == moves.RESIGN:
+            refused = None  # F34: a seat resigns when the referee awaits it
         else:
             refused = claims.decision_refusal(state, actor)
         return refused or super().refuse_out_of_turn(state, actor, move)
@@ -108,6 +120,7 @@ class Bluffaneer(RulesetBase):
     #: ``view`` encoded, for ``referee.engine.encoded_views`` (F31: the seat's own card in its entry alone)
     seat_bytes = staticmethod(views.seat_bytes)
     encoded_seat = staticmethod(views.encoded_seat)
+    every_seat = staticmethod(views.every_seat)
 
     def redact(self, event: Event, seat: Seat | None) -> Event | None:
         """The event as ``seat`` may see it (F31)."""

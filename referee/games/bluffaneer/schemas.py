@@ -40,6 +40,18 @@ VIEW_SCHEMA: Schema = closed_object({
         "seat": MAYBE_SEAT, "queued": {"type": "boolean"}})]},
     "die_faces": {"type": "array", "items": SYMBOL, "minItems": 6, "maxItems": 6},
     "claim_window_ms": {"type": "integer"},
+    "last": {"oneOf": [{"type": "null"}, {
+        "type": "object", "required": ["kind"],
+        "description": "The last roll (dice_rolled: seat, dice), claim (claimed), decision (claim_accepted / "
+                       "claim_challenged: claimant), revealed card (card_revealed: card, symbols, matches) "
+                       "resignation (resigned, F34) or reshuffle (deck_reshuffled: count, F25).",
+        "properties": {"kind": {"enum": ["dice_rolled", "claimed", "claim_accepted", "claim_challenged",
+                                         "card_revealed", "resigned", "deck_reshuffled"]},
+                       "count": {"type": "integer", "minimum": 0},
+                       "seat": SEAT, "dice": {"type": "array", "items": SYMBOL, "minItems": 2, "maxItems": 2},
+                       "claimant": SEAT, "card": CARD, "symbols": {"type": "array", "items": SYMBOL},
+                       "matches": {"type": "boolean"}},
+        "additionalProperties": False}]},
 }, description="Bluffaneer: a seat's view (`state` of GET /v1/games/{id}); `card` is the seat's own only (F31).")
 
 _TIE: dict[str, Schema] = {"tied": {"type": "array", "items": SEAT}, "flip": {"type": ["integer", "null"]}, "queued": {"type": "boolean"}}
@@ -70,6 +82,7 @@ EVENT_SCHEMAS: dict[str, Schema] = {
     "claim_accepted": closed_object({"seat": SEAT, "claimant": SEAT}, description="F21"),
     "claim_challenged": closed_object({"seat": SEAT, "claimant": SEAT}, description="F21"),
     "turn_ended": closed_object({"seat": SEAT, "next": SEAT}, description="F27"),
-    "game_ended": closed_object({"reason": {"type": "string"}, "coins": COINS, "zero": {"type": "array", "items": SEAT},
-                        "winner": SEAT, **_TIE}, description="F28-F30"),
+    "resigned": closed_object({"seat": SEAT}, description="F34"),
+    "game_ended": closed_object({"reason": {"enum": ["last_coin_lost", "resigned"]}, "coins": COINS, "zero": {"type": "array", "items": SEAT},
+                        "winner": SEAT, **_TIE}, description="F28-F30, F34"),
 }

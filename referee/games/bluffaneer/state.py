@@ -64,6 +64,16 @@ class State:
     dice_queue: tuple[str, ...] = ()   # scenario die faces, used first
     flip_queue: tuple[int, ...] = ()   # scenario flip outcomes, used first
     winner: Seat | None = None
+    #: the last roll's two faces, kept past the end of its turn: what a table
+    #: draws on the dice (F9; ``dice`` is the roll of the turn under way)
+    last_roll: tuple[str, str] | None = None
+    #: the view's ``last`` (issue 24): the last roll, claim, decision, revealed
+    #: card or resignation, with its ``kind``; shared, never mutated
+    last: dict[str, Any] | None = None
+    #: the seat that resigned (F34), if one did
+    resigned: Seat | None = None
+    #: the game's end as a code: ``last_coin_lost`` (F28) or ``resigned`` (F34)
+    end_reason: str | None = None
 
     def replace(self, **changes: Any) -> State:
         """A copy with ``changes``; the original is left untouched."""

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from typing import Sequence
 
-#: The four symbols (F2). Colours play no part in the rules.
-CHEST = "CHEST"
-SWORD = "SWORD"
-SHIP = "SHIP"
-SKULL = "SKULL"
+#: The four symbols (F2), lower snake case identifiers (issue 24: one
+#: vocabulary). Colours play no part in the rules.
+CHEST = "chest"
+SWORD = "sword"
+SHIP = "ship"
+SKULL = "skull"
 SYMBOLS: tuple[str, ...] = (CHEST, SWORD, SHIP, SKULL)
 
 #: The face list of both dice (F3 RULING); ``die_faces`` may replace it.
@@ -21,12 +22,13 @@ PAIRS: tuple[tuple[str, str], ...] = (
 COPIES = 3
 
 #: The 18 card ids in canonical order (pair order, then copy 1..3), e.g.
-#: ``CHEST-SWORD-1``. Setup shuffles the cards in this order (F6, F32).
-CARD_IDS: tuple[str, ...] = tuple(f"{a}-{b}-{i}" for a, b in PAIRS for i in range(1, COPIES + 1))
+#: ``CHEST-SWORD-1`` (card IDs of the catalogue: its symbols upper case).
+#: Setup shuffles the cards in this order (F6, F32).
+CARD_IDS: tuple[str, ...] = tuple(f"{a.upper()}-{b.upper()}-{i}" for a, b in PAIRS for i in range(1, COPIES + 1))
 
 #: card id -> its two symbols, in printed order
 CARD_SYMBOLS: dict[str, tuple[str, str]] = {
-    f"{a}-{b}-{i}": (a, b) for a, b in PAIRS for i in range(1, COPIES + 1)
+    f"{a.upper()}-{b.upper()}-{i}": (a, b) for a, b in PAIRS for i in range(1, COPIES + 1)
 }
 
 _PAIR_SETS: dict[str, frozenset[str]] = {card: frozenset(pair) for card, pair in CARD_SYMBOLS.items()}

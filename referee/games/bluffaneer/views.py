@@ -3,8 +3,12 @@
 What every seat's view of one state shares (the prompt; for the encoded
 views the encoded public members and each seat's entry as others see it)
 is built once per state and kept beside it (``cache.MEMO``, keyed by the
-state object: ``referee.engine.statecache``); a seat's own card is never kept
-there, it is encoded for that seat's view alone. Do not mutate a view.
+state object: ``referee.engine.statecache``). The encoded views (issue 20)
+are built for every seat at once, the first time one is asked for, and kept
+there too (``_Views``), each handed to its own seat alone: a seat's own card
+(F31) is in its own view only. Every part they are joined from is public
+and is kept, while the parts of the state it is built from are the very
+same objects, from one state to the next. Do not mutate a view.
 """
 from __future__ import annotations
 
@@ -14,8 +18,8 @@ from referee.engine.jsonenc import dumps
 from referee.engine.protocol import Event, Json
 from referee.games.bluffaneer.cache import MEMO as _memo
 from referee.games.bluffaneer.events import CARD_DRAWN, DECK_RESHUFFLED, GAME_STARTED
-from referee.games.bluffaneer.prompts import legal_moves, pending
-from referee.games.bluffaneer.state import OVER, Flip, Seat, State
+from referee.games.bluffaneer.prompts import awaited_seats, claims_prompt, legal_moves, pending
+from referee.games.bluffaneer.state import CLAIMS, DECISION, OVER, ROLL, STEAL, Flip, Seat, State
 from referee.games.bluffaneer.symbols import CARD_IDS, card_json
 
 
@@ -40,80 +44,212 @@ def shared_pending(state: State) -> Json | None:
     return out
 
 
-class _Encoded:
-    """A state's view members as every seat sees them, encoded: ``head``
-    (``players``, ``phase``, ``turn``, then ``"seats":[``), ``seats`` (each
-    seat's entry with its card hidden, joined), ``spans`` (where each entry
-    lies in ``seats``), ``tail`` (``],`` then ``box`` to ``claim_window_ms``)
-    and ``pending`` (the prompt, every seat's alike) with ``members``, its
-    encoding after ``"legal_moves":[],`` and before ``"state":{``."""
+def _int(value: object) -> bytes:
+    """``dumps(value)`` of an ``int`` or ``None`` (``%d`` for a plain int: ``True`` is no int here)."""
+    return b"%d" % value if type(value) is int else dumps(value)
 
-    __slots__ = ("head", "seats", "spans", "tail", "pending", "members", "moves")
 
-    def __init__(self, state: State) -> None:
-        self.pending = shared_pending(state)
-        self.members = b',"pending":' + dumps(self.pending) + b',"state":{"you":'
-        #: the legal moves met last and their bytes (the same list for every claimer, ``prompts.legal_moves``)
-        self.moves: tuple[object, bytes] = (None, b"[]")
-        self.head = dumps({"players": state.players, "phase": state.phase,
-                           "turn": state.turn})[1:-1] + b',"seats":['
-        global _last_seats, _last_rest
+#: ``"seat":s,"legal_moves":`` and ``s`` of every seat of a table, encoded once
+_LEAD: dict[Seat, bytes] = {s: b'"seat":%d,"legal_moves":' % s for s in range(64)}
+_NUM: dict[Seat, bytes] = {s: b"%d" % s for s in range(64)}
+_SPECTATOR = b'"seat":null,"legal_moves":[]'
+#: ``"seat":s,"legal_moves":[]`` of every seat (one not awaited)
+_IDLE: dict[Seat, bytes] = {s: b'"seat":%d,"legal_moves":[]' % s for s in range(64)}
+#: bound of the keyed byte caches below (their keys are few in any real game: a clear costs a rebuild)
+_KEYS = 4096
+
+#: the prompt's bytes by what it is built from: the steal target's by ``(phase, players, turn,
+#: dice)`` (F12, F13), the roll's and the decision's by ``(phase, players, turn)`` (F9, F21); the claim window's by its
+#: awaited seats, the bytes before and after its deadline (F18)
+_prompts: dict[tuple[Any, ...], bytes] = {}
+_windows: dict[frozenset[Seat], tuple[bytes, bytes, bytes, bytes]] = {}
+#: ``"players":…,"phase":…,"turn":…,"seats":[`` by ``(players, phase, turn)``
+_heads: dict[tuple[Any, ...], bytes] = {}
+#: the awaited seats' legal moves, encoded, by ``(phase, turn, players)``: ``prompts.legal_moves``
+#: depends on nothing else, the same list for every awaited seat of a phase (the roller's own in
+#: every phase but the claim window, F9, F12, F17, F21)
+_moves: dict[tuple[Any, ...], bytes] = {}
+_DEADLINE = b'"deadline":null,"default":'
+#: what ``pre`` holds around the prompt (``_Views``), and all of it without one
+_PENDING = b',"pending":'
+_YOU = b',"state":{"you":'
+_NO_PROMPT = _PENDING + b"null" + _YOU
+
+
+def _window_bytes(state: State, awaited: frozenset[Seat]) -> tuple[bytes, bytes, bytes, bytes]:
+    """The claim window's prompt (``prompts.claims_prompt``, F18) encoded before and after its
+    deadline, and the same with ``pre``'s own bytes around (``_Views``)."""
+    seats = sorted(awaited)
+    built = dumps(claims_prompt(seats, None))
+    cut = built.index(_DEADLINE)
+    around = (built[:cut + 11], built[cut + 15:], _PENDING + built[:cut + 11], built[cut + 15:] + _YOU)
+    if len(_windows) >= _KEYS:
+        _windows.clear()
+    _windows[awaited] = around
+    return around
+
+
+def _keyed(cache: dict[Any, bytes], key: Any, value: Any) -> bytes:
+    """``dumps(value)`` kept in ``cache`` under ``key``."""
+    if len(cache) >= _KEYS:
+        cache.clear()
+    out = cache[key] = dumps(value)
+    return out
+
+
+class _Views:
+    """One state's encoded views: ``views`` every seat's ``encoded_seat``
+    as the engine asks for it (its moves when awaited), built at once, each
+    handed to its own seat alone (F31: a seat's own card is in its own
+    view only); ``awaited`` the awaited seats; and the public pieces they
+    are joined from, for any other reader: ``pre`` (``,"pending":``, the
+    prompt, ``,"state":{"you":``), ``mid`` (``,"players":`` to
+    ``"seats":[``), ``seats`` (every entry with its card hidden), ``cuts``
+    (each seat's entry's bytes before and after its ``null`` card) and
+    ``tail`` (``],"box":`` to the closing braces)."""
+
+    __slots__ = ("state", "_views", "awaited", "pre", "mid", "seats", "cuts", "tail", "regions", "moves")
+
+    def __init__(self, state: State, memo: dict[Any, Any]) -> None:
+        global _last_seats, _last_window, _last_answers, _last_rest, _last_regions
+        self.state = state
+        awaited: frozenset[Seat] | None = memo.get("to_act")
+        if awaited is None:
+            awaited = awaited_seats(state)
+        self.awaited = awaited
+        phase, players, turn = state.phase, state.players, state.turn
+        # the prompt (F12, F13, F18, F21), from the few parts of the state it is built from
+        if phase == CLAIMS:
+            around = _windows.get(awaited) or _window_bytes(state, awaited)
+            deadline = state.deadline
+            self.pre = b"".join((around[2], b"%d" % deadline if type(deadline) is int else dumps(deadline),
+                                 around[3]))
+        elif phase == STEAL or phase == DECISION or phase == ROLL:
+            keyed: tuple[Any, ...] = (phase, players, turn, state.dice if phase == STEAL else None)
+            prompt = _prompts.get(keyed) or _keyed(_prompts, keyed, shared_pending(state))
+            self.pre = b"".join((_PENDING, prompt, _YOU))
+        else:
+            self.pre = _NO_PROMPT
+        key = (players, phase, turn)
+        mid = _heads.get(key)
+        if mid is None:
+            mid = b"," + dumps({"players": players, "phase": phase, "turn": turn})[1:-1] + b',"seats":['
+            if len(_heads) >= _KEYS:
+                _heads.clear()
+            _heads[key] = mid
+        self.mid = mid
         coins = state.coins
         last = _last_seats
         if last[0] is not coins:  # one coin count per seat (F5)
-            entries = [b'{"seat":%d,"coins":%d,"cards":1,"card":null}' % (s, coins[s]) for s in range(len(coins))]
-            spans, at = [], 0
+            entries = [b'{"seat":%d,"coins":%s,"cards":1,"card":' % (s, _int(coins[s])) for s in range(len(coins))]
+            whole = b"null},".join(entries) + b"null}"
+            cuts, at = [], 0
             for entry in entries:
-                spans.append((at, at + len(entry)))
-                at += len(entry) + 1
-            last = _last_seats = (coins, b",".join(entries), spans)
-        self.seats: bytes = last[1]
-        self.spans: list[tuple[int, int]] = last[2]
-        discard, deck, flip, faces, window = state.discard, state.deck, state.last_flip, state.die_faces, state.window_ms
+                at += len(entry)
+                cuts.append((whole[:at], whole[at + 4:]))
+                at += 6
+            last = _last_seats = (coins, whole, cuts)
+        self.seats = last[1]
+        self.cuts = last[2]
+        box, dice, opened, deadline = state.box, state.last_roll, state.opened_at, state.deadline
+        window = _last_window
+        if not (window[0] is box and window[1] is dice and window[2] is opened and window[3] is deadline):
+            window = _last_window = (box, dice, opened, deadline, b"".join((b"],", dumps({
+                "box": box, "dice": None if dice is None else list(dice),
+                "claim_window": {"opened_at": opened, "deadline": deadline}})[1:-1])))
+        claims, passes, claimant = state.claims, state.passes, state.claimant
+        answers = _last_answers
+        if not (answers[0] is claims and answers[1] is passes and answers[2] is claimant):
+            answers = _last_answers = (claims, passes, claimant, b"," + dumps({
+                "claims": [{"seat": s, "at": at} for s, at in claims], "passes": list(passes),
+                "claimant": claimant})[1:-1])
+        discard, deck, flip, faces, ms, shown = (state.discard, state.deck, state.last_flip, state.die_faces,
+                                                 state.window_ms, state.last)
         rest = _last_rest
-        if not (rest[0] is discard and rest[1] is deck and rest[2] is flip and rest[3] is faces and rest[4] is window):
-            rest = _last_rest = (discard, deck, flip, faces, window, b"".join((
+        if not (rest[0] is discard and rest[1] is deck and rest[2] is flip and rest[3] is faces and rest[4] is ms
+                and rest[5] is shown):
+            rest = _last_rest = (discard, deck, flip, faces, ms, shown, b"".join((
                 b',"discard":[', b",".join([_CARD[c] for c in discard]), b"],",
                 dumps({"draw_pile": len(deck), "last_flip": _flip(flip), "die_faces": list(faces),
-                       "claim_window_ms": window})[1:-1])))
-        self.tail: bytes = b"".join((b"],", dumps({
-            "box": state.box,
-            "dice": None if state.dice is None else list(state.dice),
-            "claim_window": {"opened_at": state.opened_at, "deadline": state.deadline},
-            "claims": [{"seat": s, "at": at} for s, at in state.claims],
-            "passes": list(state.passes),
-            "claimant": state.claimant,
-        })[1:-1], rest[5]))
+                       "claim_window_ms": ms, "last": shown})[1:-1], b"}}")))
+        self.tail = b"".join((window[4], answers[3], rest[6]))
+        # each seat's entries with its own card shown (F31), kept while the coins and hands are the same
+        hands = state.hands
+        regions = _last_regions
+        if not (regions[0] is last and regions[1] is hands):
+            whole, cuts = last[1], last[2]
+            regions = _last_regions = (last, hands, [
+                whole if card is None else b"".join((cuts[s][0], _CARD[card], cuts[s][1]))
+                for s, card in enumerate(hands[:len(cuts)])])
+        # the awaited seats' moves: one list for every awaited seat of a phase (F9, F12, F17, F21)
+        moves = b"[]"
+        if awaited:
+            moved: tuple[Any, ...] = (phase, turn, players)
+            moves = _moves.get(moved) or _keyed(_moves, moved, legal_moves(state, min(awaited)))
+        self.moves = moves
+        #: each seat's entries with its own card shown (F31): read for that seat's view alone
+        self.regions: list[bytes] = regions[2]
+        self._views: dict[Seat, bytes] | None = None
+
+    @property
+    def views(self) -> dict[Seat, bytes]:
+        """Every seat's ``encoded_seat``, built at once the first time."""
+        views = self._views
+        if views is None:
+            views = self._views = self.joined(b"", self.awaited)
+        return views
+
+    def joined(self, head: bytes, awaited: frozenset[Seat]) -> dict[Seat, bytes]:
+        """Every seat's ``head`` and ``encoded_seat`` (its moves when in
+        ``awaited``, empty or ``self.awaited``), each for its own seat alone."""
+        lead, idle, num = _LEAD, _IDLE, _NUM
+        pre, mid, tail, moves = self.pre, self.mid, self.tail, self.moves
+        return {s: b"".join((head, lead[s], moves, pre, num[s], mid, region, tail)) if s in awaited
+                else b"".join((head, idle[s], pre, num[s], mid, region, tail))
+                for s, region in enumerate(self.regions)}
 
 
-#: the parts of ``_Encoded`` an event most often leaves alone, with the very (immutable) objects they
+#: the parts of ``_Views`` an event most often leaves alone, with the very (immutable) objects they
 #: were built from: kept while a state holds those same objects (compared by identity, held so that
-#: an id is never reused; every part is public). Each one tuple, read and written whole: atomic.
-_last_seats: tuple[Any, bytes, list[tuple[int, int]]] = (None, b"", [])
-_last_rest: tuple[Any, ...] = (None,) * 6
+#: an id is never reused; every part is public but ``_last_regions``, each seat's entries with its
+#: own card, read by ``_Views`` alone, which hands each seat its own). Each one tuple, read and
+#: written whole: atomic.
+_last_seats: tuple[Any, bytes, list[tuple[bytes, bytes]]] = (None, b"", [])
+_last_window: tuple[Any, ...] = (_Views,) * 5  # a class: never a state's value
+_last_answers: tuple[Any, ...] = (_Views,) * 4
+_last_rest: tuple[Any, ...] = (_Views,) * 7
+_last_regions: tuple[Any, Any, list[bytes]] = (None, None, [])
 
 
-def _encoded(state: State) -> _Encoded:
+def _views(state: State) -> _Views:
+    """``state``'s ``_Views``, built once per state (``cache.MEMO``, ``"views"``)."""
+    global _last
     memo = _memo.of(state)
-    enc: _Encoded | None = memo.get("encoded")
-    if enc is None:
-        enc = memo["encoded"] = _Encoded(state)
-    return enc
+    known: _Views | None = memo.get("views")
+    if known is None:
+        known = memo["views"] = _Views(state, memo)
+    _last = known
+    return known
+
+
+#: the ``_Views`` asked for last (every seat's view of a state is asked for in a row)
+_last: _Views | None = None
+
+
+def _state_bytes(enc: _Views, state: State, seat: Seat | None) -> tuple[bytes, ...]:
+    """The pieces of ``"state"`` after ``"you":`` (``mid`` on), ``seat``'s own card (F31) joined in its entry."""
+    if seat is not None and 0 <= seat < len(enc.cuts) and (card := state.hands[seat]) is not None:
+        before, after = enc.cuts[seat]
+        return enc.mid, before, _CARD[card], after, enc.tail
+    return enc.mid, enc.seats, enc.tail
 
 
 def seat_bytes(state: State, seat: Seat | None) -> tuple[bytes, Any]:
     """``view(state, seat)`` but ``pending``, encoded, braces off, and the
     prompt: the public members encoded once per state, the seat's own card
     (F31) in its own entry alone."""
-    enc = _encoded(state)
-    if seat is None:
-        return b"".join((b'"you":null,', enc.head, enc.seats, enc.tail)), enc.pending
-    if 0 <= seat < len(enc.spans) and (card := state.hands[seat]) is not None:
-        start, end = enc.spans[seat]
-        seats = enc.seats
-        return b'"you":%d,%s%s{"seat":%d,"coins":%d,"cards":1,"card":%s}%s%s' % (
-            seat, enc.head, seats[:start], seat, state.coins[seat], _CARD[card], seats[end:], enc.tail), enc.pending
-    return b'"you":%d,%s%s%s' % (seat, enc.head, enc.seats, enc.tail), enc.pending
+    you = b"null" if seat is None else _NUM.get(seat) or b"%d" % seat
+    return b"".join((b'"you":', you, *_state_bytes(_views(state), state, seat)))[:-2], shared_pending(state)
 
 
 def encoded_seat(state: State, seat: Seat | None, awaited: bool) -> bytes:
@@ -121,34 +257,40 @@ def encoded_seat(state: State, seat: Seat | None, awaited: bool) -> bytes:
     members every reader shares: ``"seat"``, ``"legal_moves"`` (``seat``'s
     own if ``awaited``, else none), ``"pending"`` and ``"state"`` (the view
     but ``pending``), closing the object. Only ``seat``'s own card (F31)
-    and moves are added to what is encoded once per state for every seat."""
-    enc = _encoded(state)
+    and moves are added to what is encoded once per state for every seat;
+    every seat's is built at once, the first time one is asked for."""
+    last = _last
+    if last is None or last.state is not state:
+        last = _views(state)
+    out = last.views.get(seat)  # type: ignore[arg-type]
+    if out is not None and (seat in last.awaited) == awaited:
+        return out
     if seat is None:
-        return b"".join((b'"seat":null,"legal_moves":[]', enc.members, b"null,", enc.head, enc.seats, enc.tail,
-                         b"}}"))
-    moves = b"[]"
-    if awaited:
-        legal = legal_moves(state, seat)
-        met = enc.moves
-        if legal is met[0]:
-            moves = met[1]
-        else:
-            moves = dumps(legal)
-            enc.moves = (legal, moves)
-    if 0 <= seat < len(enc.spans) and (card := state.hands[seat]) is not None:
-        start, end = enc.spans[seat]
-        seats = enc.seats
-        return b'"seat":%d,"legal_moves":%s%s%d,%s%s{"seat":%d,"coins":%d,"cards":1,"card":%s}%s%s}}' % (
-            seat, moves, enc.members, seat, enc.head, seats[:start], seat, state.coins[seat], _CARD[card],
-            seats[end:], enc.tail)
-    return b'"seat":%d,"legal_moves":%s%s%d,%s%s%s}}' % (seat, moves, enc.members, seat, enc.head, enc.seats,
-                                                          enc.tail)
+        return b"".join((_SPECTATOR, last.pre, b"null", last.mid, last.seats, last.tail))
+    moves = dumps(legal_moves(state, seat)) if awaited else b"[]"
+    return b"".join((_LEAD.get(seat) or b'"seat":%d,"legal_moves":' % seat, moves, last.pre,
+                     _NUM.get(seat) or b"%d" % seat, *_state_bytes(last, state, seat)))
+
+
+def every_seat(state: State, head: bytes, awaited: frozenset[Seat]) -> dict[Seat | None, bytes] | None:
+    """Every seat's view as ``referee.engine.encoded_views`` sends it, built
+    at once: ``head``, then ``encoded_seat`` of each seat (its moves when
+    ``awaited``), each for its own seat alone (F31); a new dict. ``None``
+    for awaited seats the rules do not await."""
+    last = _last
+    if last is None or last.state is not state:
+        last = _views(state)
+    if awaited and awaited != last.awaited or len(last.regions) > 64:
+        return None
+    return last.joined(head, awaited)  # type: ignore[return-value]
 
 
 def view(state: State, seat: Seat | None) -> Json:
     """Public state plus ``seat``'s own card (F31): coins, card counts, box,
-    dice, claims with receipt times, passes, discard pile, draw pile count,
-    last flip, the claim window's deadline and the pending prompt."""
+    dice (the last roll, kept past its turn: F9), claims with receipt times,
+    passes, discard pile, draw pile count, last flip, the claim window's
+    deadline, ``last`` (the last roll, claim, decision, revealed card or
+    resignation, with its ``kind``) and the pending prompt."""
     return {
         "you": seat,
         "players": state.players,
@@ -160,7 +302,7 @@ def view(state: State, seat: Seat | None) -> Json:
             for s, card in enumerate(state.hands)
         ],
         "box": state.box,
-        "dice": None if state.dice is None else list(state.dice),
+        "dice": None if state.last_roll is None else list(state.last_roll),
         "claim_window": {"opened_at": state.opened_at, "deadline": state.deadline},
         "claims": [{"seat": s, "at": at} for s, at in state.claims],
         "passes": list(state.passes),
@@ -170,6 +312,7 @@ def view(state: State, seat: Seat | None) -> Json:
         "last_flip": _flip(state.last_flip),
         "die_faces": list(state.die_faces),
         "claim_window_ms": state.window_ms,
+        "last": state.last,
         "pending": shared_pending(state),
     }
 

@@ -1,5 +1,5 @@
 """BANG! The Dice Game (dV Giochi) with the Old Saloon modules as a pure
-rules library: rules D1–D74 of ``rules/dice.md``. ``RULESET`` is the
+rules library: rules D1–D75 of ``rules/dice.md``. ``RULESET`` is the
 decider protocol object."""
 from __future__ import annotations
 

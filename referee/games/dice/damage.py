@@ -64,12 +64,12 @@ def apply_batch(ctx: Ctx, kind: str, losses: dict[int, int]) -> None:
     dead = [p for p in order if s.alive[p] and s.life[p] == 0]
     for p in dead:
         ghost = s.ghost_module and s.ghost is None and not s.three and ending_after(s, dead) is None
-        s = ctx.emit(ELIMINATED, seat=p, role=s.roles[p], ghost=ghost and p == dead[0])
+        s = ctx.emit(ELIMINATED, seat=p, role=s.kind(p), role_card=s.roles[p], ghost=ghost and p == dead[0])
     personal = kind in (SHOTS, GATLING_HIT) and not s.is_ghost_turn()
     end = ending(s, {}, personal_dead=dead if personal else [])
     if end is not None:
         winners, draw, reason = end
-        ctx.emit(GAME_ENDED, winners=winners, draw=draw, reason=reason, roles=list(s.roles))
+        ctx.emit(GAME_ENDED, winners=winners, draw=draw, reason=reason, roles=[s.kind(p) for p in range(s.players)])
         ctx.agenda.clear()
         return
     vulture = next((p for p in s.living() if s.characters[p] == "vulture_sam"), None)
@@ -78,6 +78,6 @@ def apply_batch(ctx: Ctx, kind: str, losses: dict[int, int]) -> None:
         s = ctx.emit(LIFE_GAINED, rule="D48", seat=vulture, amount=2 * len(others))
     gringo = next((p for p in losses if s.characters[p] == "el_gringo"), None)
     if kind in (SHOTS, GATLING_HIT) and gringo is not None and s.alive[gringo] and gringo != active:
-        ctx.push(("arrow", "D37"))
+        ctx.push(("arrow", "d37"))
     if active_was_living and not s.alive[active]:
         ctx.agenda[:] = [("next",)]

@@ -4,6 +4,23 @@ from __future__ import annotations
 from referee.games.dice.rules import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_ROLE
 from referee.games.dice.state import State
 
+#: the end's code (``result.reason``) -> its rule and sentence (``result.detail``)
+TARGET_ELIMINATED, LAST_ALIVE, NOBODY_ALIVE = "target_eliminated", "last_alive", "nobody_alive"
+RENEGADE_LAST, OUTLAWS_WIN, SHERIFF_WINS = "renegade_last", "outlaws_win", "sheriff_wins"
+DETAILS: dict[str, str] = {
+    TARGET_ELIMINATED: "D70: seat {seat} personally eliminated his target",
+    LAST_ALIVE: "D70: the last player alive wins",
+    NOBODY_ALIVE: "D70: nobody is left alive (draw)",
+    RENEGADE_LAST: "D32: the Sheriff is dead and the Renegade is the last alive",
+    OUTLAWS_WIN: "D32: the Sheriff is dead: the Outlaws win",
+    SHERIFF_WINS: "D32: every Outlaw and Renegade is out: the Sheriff wins",
+}
+
+
+def detail(reason: str, winners: list[int] | tuple[int, ...]) -> str:
+    """The sentence of the end ``reason`` (its rule ID first), as v1 recorded it as ``reason``."""
+    return DETAILS[reason].format(seat=winners[0] if winners else None)
+
 
 def ending_after(s: State, dead: list[int]) -> tuple[list[int], bool, str] | None:
     """The end check as if ``dead`` were eliminated (D61: no Ghost if the batch ends the game)."""
@@ -22,11 +39,11 @@ def ending(s: State, losses: dict[int, int], personal_dead: list[int] | None = N
         active = s.turn
         target = next(p for p in range(n) if s.kind(p) == TARGET_ROLE[s.kind(active)])
         if personal_dead and target in personal_dead:
-            return [active], False, f"D70: seat {active} personally eliminated his target"
+            return [active], False, TARGET_ELIMINATED
         if len(living) == 1:
-            return living, False, "D70: the last player alive wins"
+            return living, False, LAST_ALIVE
         if not living:
-            return [], True, "D70: nobody is left alive (draw)"
+            return [], True, NOBODY_ALIVE
         return None
     kinds = [s.kind(p) for p in range(n)]
     ghost_side = None
@@ -35,11 +52,11 @@ def ending(s: State, losses: dict[int, int], personal_dead: list[int] | None = N
     sheriff = kinds.index(SHERIFF)
     if not alive[sheriff]:
         if len(living) == 1 and kinds[living[0]] == RENEGADE:
-            return living, False, "D32: the Sheriff is dead and the Renegade is the last alive"
+            return living, False, RENEGADE_LAST
         winners = [p for p in range(n) if kinds[p] == OUTLAW or (p == s.ghost and ghost_side == OUTLAW)]
-        return winners, False, "D32: the Sheriff is dead: the Outlaws win"
+        return winners, False, OUTLAWS_WIN
     if not any(kinds[p] in (OUTLAW, RENEGADE) for p in living):
         winners = [p for p in range(n) if kinds[p] in (SHERIFF, DEPUTY)
                    or (p == s.ghost and ghost_side == DEPUTY)]
-        return winners, False, "D32: every Outlaw and Renegade is out: the Sheriff wins"
+        return winners, False, SHERIFF_WINS
     return None

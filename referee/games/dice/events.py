@@ -5,7 +5,7 @@ needs no generator. Data is plain JSON (lists, never tuples).
 
 | type | data |
 |---|---|
-| ``game_started`` | the whole opening state (roles as role cards; redacted: hidden roles null) |
+| ``game_started`` | the whole opening state (roles as role ids; redacted: hidden roles null) |
 | ``turn_started`` | seat, ghost |
 | ``dice_rolled`` | seat, roll, saloon, die_kinds, dice (all faces), rolled (die numbers), preset, forced |
 | ``arrow_taken`` | seat, chief, count, rule |
@@ -13,12 +13,18 @@ needs no generator. Data is plain JSON (lists, never tuples).
 | ``arrows_returned`` | seat (null: every player, D22), rule |
 | ``life_lost`` | rule, losses [[seat, points]] |
 | ``life_gained`` | rule, seat, amount |
-| ``player_eliminated`` | seat, role, ghost |
+| ``player_eliminated`` | seat, role, role_card, ghost |
+| ``player_resigned`` | seat, rule (D75) |
 | ``shots_planned`` | targets (per shot symbol, its legal targets) |
 | ``shot_declared`` | target, double |
 | ``token_given`` | seat, target, face, dice |
 | ``awaiting`` | kind, seat, data, agenda |
-| ``game_ended`` | winners, draw, reason, roles |
+| ``game_ended`` | winners, draw, reason (a code), roles |
+
+v2 (issue 24, one vocabulary): faces lower case (``shot1``), roles as role
+ids (``outlaw``) and role cards as ``outlaw_2``, ``reason`` a code, rule IDs
+in the agenda lower case (``d21``), ``player_resigned``; v1's words are
+``legacy``'s.
 """
 from __future__ import annotations
 
@@ -26,6 +32,7 @@ from typing import Any, Callable, Mapping
 
 from referee.engine.decision import Decision
 from referee.engine.protocol import Event
+from referee.games.dice.rules import role_cards
 from referee.games.dice.state import State, freeze
 
 GAME_STARTED = "game_started"
@@ -42,6 +49,7 @@ SHOT_DECLARED = "shot_declared"
 TOKEN_GIVEN = "token_given"
 AWAITING = "awaiting"
 GAME_ENDED = "game_ended"
+RESIGNED = "player_resigned"
 
 Data = Mapping[str, Any]
 
@@ -49,7 +57,7 @@ Data = Mapping[str, Any]
 def _started(_: Any, d: Data) -> State:
     return State(
         players=d["players"], saloon_dice=d["saloon_dice"], chief_arrow=d["chief_arrow"],
-        ghost_module=d["ghost_module"], roles=freeze(d["roles"]),
+        ghost_module=d["ghost_module"], roles=role_cards(d["roles"]), resigned=(False,) * d["players"],
         characters=freeze(d["characters"]), max_life=freeze(d["max_life"]), life=freeze(d["life"]),
         arrows=freeze(d["arrows"]), alive=freeze(d["alive"]), chief_holder=d["chief_holder"],
         ghost=d["ghost"], tokens=freeze(d["tokens"]), queue=freeze(d["queue"]), turn=d["turn"],
@@ -61,13 +69,14 @@ def _set(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
 
 
 def _turn(s: State, d: Data) -> State:
-    return s.replace(turn=d["seat"], dice=(), die_kinds=(), rolls=0, saloon=None, slab_used=False,
+    return s.replace(turn=d["seat"], dice=(), die_kinds=(), rolls=0, rolled=(), saloon=None, slab_used=False,
                      shot_targets=(), declared=())
 
 
 def _rolled(s: State, d: Data) -> State:
     tokens = _set(s.tokens, d["seat"], None) if d["preset"] else s.tokens
     return s.replace(dice=freeze(d["dice"]), die_kinds=freeze(d["die_kinds"]), rolls=d["roll"],
+                     rolled=freeze(d["rolled"]),
                      saloon=d["saloon"], queue=s.queue[d["forced"]:], tokens=tokens)
 
 
@@ -111,6 +120,10 @@ def _eliminated(s: State, d: Data) -> State:
                      ghost=seat if d["ghost"] else s.ghost)
 
 
+def _resigned(s: State, d: Data) -> State:
+    return s.replace(resigned=_set(s.resigned, d["seat"], True))
+
+
 def _planned(s: State, d: Data) -> State:
     return s.replace(shot_targets=freeze(d["targets"]), declared=())
 
@@ -138,7 +151,7 @@ _APPLY: dict[str, Callable[[Any, Data], State]] = {
     GAME_STARTED: _started, TURN_STARTED: _turn, DICE_ROLLED: _rolled, ARROW_TAKEN: _taken,
     ARROWS_DISCARDED: _discarded, ARROWS_RETURNED: _returned, LIFE_LOST: _lost, LIFE_GAINED: _gained,
     ELIMINATED: _eliminated, SHOTS_PLANNED: _planned, SHOT_DECLARED: _declared, TOKEN_GIVEN: _token,
-    AWAITING: _awaiting, GAME_ENDED: _ended,
+    AWAITING: _awaiting, GAME_ENDED: _ended, RESIGNED: _resigned,
 }
 
 

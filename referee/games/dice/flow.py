@@ -7,9 +7,10 @@ from typing import Callable
 
 from referee.games.dice.agenda import Ctx
 from referee.games.dice.damage import BULLET_HIT, DYNAMITE_HIT, GATLING_HIT, SHOTS, batch_step, indians
+from referee.games.dice.ending import ending
 from referee.games.dice.events import (
-    ARROW_TAKEN, ARROWS_DISCARDED, ARROWS_RETURNED, DICE_ROLLED, LIFE_GAINED, SHOT_DECLARED, SHOTS_PLANNED,
-    TOKEN_GIVEN, TURN_STARTED,
+    ARROW_TAKEN, ARROWS_DISCARDED, ARROWS_RETURNED, DICE_ROLLED, ELIMINATED, GAME_ENDED, LIFE_GAINED, RESIGNED,
+    SHOT_DECLARED, SHOTS_PLANNED, TOKEN_GIVEN, TURN_STARTED,
 )
 from referee.games.dice.rules import ARROW, BASE, BROKEN_ARROW, BULLET, DIE_FACES, ring_at
 from referee.games.dice.state import Item, State
@@ -41,10 +42,10 @@ def s_ghost(s: State, seat: int) -> bool:
 
 
 def next_seat(s: State) -> int:
-    """D31, D63: the next seat clockwise holding a living player or the Ghost."""
+    """D31, D63, D75: the next seat clockwise holding a living player or the Ghost (not resigned)."""
     for k in range(1, s.players + 1):
         seat = (s.turn + k) % s.players
-        if s.alive[seat] or s.ghost == seat:
+        if s.alive[seat] or (s.ghost == seat and not s.has_resigned(seat)):
             return seat
     return s.turn
 
@@ -99,7 +100,7 @@ def _after(ctx: Ctx, numbers: list[int]) -> None:
     items: list[Item] = []
     if not s.is_ghost_turn():  # D64: no result has any effect on the Ghost
         faces = [s.dice[n - 1] for n in numbers]
-        items += [("arrow", "D21")] * faces.count(ARROW)
+        items += [("arrow", "d21")] * faces.count(ARROW)
         items += [("broken",)] * faces.count(BROKEN_ARROW)
         items += [("bullet",)] * faces.count(BULLET)
     ctx.push(*items, ("after_roll",))
@@ -144,15 +145,16 @@ def _arrow(ctx: Ctx, item: Item) -> bool:
 
 
 def take_regular(ctx: Ctx, rule: str) -> None:
-    """D21, D22: a regular arrow; if it empties the pile, the Indians attack at once."""
-    s = ctx.emit(ARROW_TAKEN, seat=ctx.s.turn, chief=False, count=1, rule=rule)
+    """D21, D22: a regular arrow; if it empties the pile, the Indians attack at once. The
+    agenda names the arrow's rule lower case (``d21``), the event as the rules text does."""
+    s = ctx.emit(ARROW_TAKEN, seat=ctx.s.turn, chief=False, count=1, rule=rule.upper())
     if s.pile == 0:
         indians(ctx)
 
 
 def take_chief(ctx: Ctx, rule: str) -> None:
     """D58: the Chief's Arrow fills one arrow result; it never triggers an attack (D60)."""
-    ctx.emit(ARROW_TAKEN, seat=ctx.s.turn, chief=True, count=1, rule=rule)
+    ctx.emit(ARROW_TAKEN, seat=ctx.s.turn, chief=True, count=1, rule=rule.upper())
 
 
 def _broken(ctx: Ctx, _: Item) -> bool:
@@ -302,6 +304,29 @@ STEPS: dict[str, Callable[[Ctx, Item], bool]] = {
     "dynamite": _dynamite, "shots": _shots, "beers": _beers, "gatling": _gatling, "kit": _kit,
     "end": _end, "next": _next, "batch": batch_step,
 }
+
+
+def resign(ctx: Ctx, seat: int) -> None:
+    """D75: the awaited seat gives the game up: eliminated as at 0 life (D29: role shown, arrows
+    back to the pile), never the Ghost (a resigned Ghost stops haunting); the end is checked
+    (D32, D33, D70), Vulture Sam gains (D48); on its own turn the turn passes (D30, D31), while
+    reacting (Bart Cassidy, Pedro Ramirez) the active player's turn goes on."""
+    s = ctx.emit(RESIGNED, seat=seat, rule="D75")
+    if s.alive[seat]:
+        s = ctx.emit(ELIMINATED, seat=seat, role=s.kind(seat), role_card=s.roles[seat], ghost=False)
+        end = ending(s, {})
+        if end is not None:
+            winners, draw, reason = end
+            ctx.emit(GAME_ENDED, winners=winners, draw=draw, reason=reason,
+                     roles=[s.kind(p) for p in range(s.players)])
+            ctx.agenda.clear()
+            return
+        vulture = next((p for p in s.living() if s.characters[p] == "vulture_sam"), None)
+        if vulture is not None:
+            ctx.emit(LIFE_GAINED, rule="D48", seat=vulture, amount=2)
+    if seat == ctx.s.turn:
+        ctx.agenda[:] = [("next",)]
+    run(ctx)
 
 
 def haunt(ctx: Ctx, die: int, double: bool, target: int) -> None:

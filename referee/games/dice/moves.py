@@ -3,8 +3,8 @@
 ``sid {target}``, ``roll {saloon}``, ``reroll {dice}``, ``stop``,
 ``arrow {chief}``, ``broken_arrow {target}``, ``shoot {target, double}``,
 ``beer {target}``, ``discard {target|null}``, ``bart {arrows}``,
-``pedro {regular, chief}``, ``haunt {die, double, target}`` and the
-system command ``timeout``."""
+``pedro {regular, chief}``, ``haunt {die, double, target}``, ``resign``
+(D75) and the system command ``timeout``."""
 from __future__ import annotations
 
 from typing import Any
@@ -32,6 +32,7 @@ FIELDS: dict[str, tuple[str, dict[str, Json]]] = {
     "pedro": ("D43", {"regular": COUNT, "chief": BOOL}),
     "haunt": ("D65", {"die": {"type": "integer", "minimum": 1, "maximum": 2}, "double": BOOL, "target": SEAT}),
     "timeout": ("D73", {}),
+    "resign": ("D75", {}),
 }
 
 MOVE_SCHEMAS: dict[str, Json] = {

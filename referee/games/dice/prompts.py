@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from referee.engine.platform import RESIGN
 from referee.engine.protocol import Json, Move
 from referee.games.dice.cache import MEMO
 from referee.games.dice.flow import can_double
@@ -12,6 +13,8 @@ from referee.games.dice.state import Seat, State
 
 RULES = {"sid": "D45", "roll": "D14", "reroll": "D16", "arrow": "D58", "broken_arrow": "D54",
          "shoot": "D24", "beer": "D25", "discard": "D40", "bart": "D34", "pedro": "D43", "haunt": "D65"}
+#: D75: giving the game up, listed last in every awaited seat's legal moves (never a default)
+RESIGN_MOVE: Move = {"type": RESIGN}
 #: prompt kind -> the move types that answer it
 ANSWERS = {"reroll": ("reroll", "stop")}
 
@@ -78,9 +81,19 @@ def _choices(state: State) -> list[Move]:
 
 
 def legal_moves(state: State, seat: Seat) -> list[Move]:
+    """The answers to the prompt, then ``resign`` (D75: an awaited seat may always give up)."""
     if seat not in to_act(state):
         return []
-    return choices(state)
+    return answers(state)
+
+
+def answers(state: State) -> list[Move]:
+    """``choices`` and ``resign`` (D75), once per state (``cache.MEMO``): shared, do not mutate."""
+    memo = MEMO.of(state)
+    out: list[Move] | None = memo.get("legal")
+    if out is None:
+        out = memo["legal"] = [*choices(state), RESIGN_MOVE]
+    return out
 
 
 def default_move(state: State, seat: Seat) -> Move | None:
@@ -104,7 +117,7 @@ def _default(state: State, seat: Seat, moves: list[Move]) -> Move:
 
 def pending(state: State) -> Json | None:
     """The prompt every viewer sees (D73): its kind and rule, the awaited
-    seat, its legal answers and its default; built once per state
+    seat and its default (the answers are in ``legal_moves`` only); built once per state
     (``cache.MEMO``), shared: do not mutate."""
     memo = MEMO.of(state)
     if "pending" in memo:
@@ -115,9 +128,8 @@ def pending(state: State) -> Json | None:
         seat = state.prompt_seat
         moves = choices(state)
         out = {
-            "kind": state.prompt, "rule": RULES[state.prompt], "awaiting": [seat],
-            "moves": {str(seat): moves}, "deadline": None,
-            "default": {str(seat): _default(state, seat, moves)},
+            "kind": state.prompt, "rule": RULES[state.prompt], "awaiting": [seat], "deadline": None,
+            "default": [{"seat": seat, "move": _default(state, seat, moves)}],
         }
     memo["pending"] = out
     return out

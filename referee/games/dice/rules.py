@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-ARROW, DYNAMITE, SHOT1, SHOT2, BEER, GATLING = "ARROW", "DYNAMITE", "SHOT1", "SHOT2", "BEER", "GATLING"
-BROKEN_ARROW, BULLET = "BROKEN_ARROW", "BULLET"
-DOUBLE_SHOT1, DOUBLE_SHOT2, DOUBLE_GATLING, DOUBLE_BEER = "DOUBLE_SHOT1", "DOUBLE_SHOT2", "DOUBLE_GATLING", "DOUBLE_BEER"
+ARROW, DYNAMITE, SHOT1, SHOT2, BEER, GATLING = "arrow", "dynamite", "shot1", "shot2", "beer", "gatling"
+BROKEN_ARROW, BULLET = "broken_arrow", "bullet"
+DOUBLE_SHOT1, DOUBLE_SHOT2, DOUBLE_GATLING, DOUBLE_BEER = "double_shot1", "double_shot2", "double_gatling", "double_beer"
 
 BASE, LOUDMOUTH, COWARD = "base", "loudmouth", "coward"
 #: die kind -> its six faces in draw order (D2, D51, D72)
@@ -48,18 +48,19 @@ CHARACTER_IDS: tuple[str, ...] = tuple(CHARACTERS)
 
 def role_cards(roles: Sequence[str]) -> tuple[str, ...]:
     """Each seat's role as a role card id, numbered per kind in seat order
-    (``SHERIFF``, ``OUTLAW-2``…): what the deal hides (D7, D74)."""
+    (``sheriff``, ``outlaw_2``…): what the deal hides (D7, D74). v1 spelled
+    them ``SHERIFF``, ``OUTLAW-2`` (``legacy``)."""
     seen: dict[str, int] = {}
     out = []
     for role in roles:
         seen[role] = seen.get(role, 0) + 1
-        out.append(role.upper() if role == SHERIFF else f"{role.upper()}-{seen[role]}")
+        out.append(role if role == SHERIFF else f"{role}_{seen[role]}")
     return tuple(out)
 
 
 def kind_of(card: str) -> str:
-    """The role kind of a role card id."""
-    return card.split("-")[0].lower()
+    """The role kind of a role card id (``outlaw_2`` -> ``outlaw``)."""
+    return card.split("_")[0]
 
 
 def ring_at(living: Sequence[int], seat: int, distances: Sequence[int]) -> list[int]:

@@ -12,6 +12,9 @@ from referee.games.dice.events import ARROWS_DISCARDED, LIFE_GAINED, Draft, evol
 from referee.games.dice.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS_SCHEMA, check
 from referee.games.dice.rules import DYNAMITE, ROLE_KINDS, kind_of
 from referee.games.dice.state import State
+from referee.games.dice.catalogue import catalogue as _catalogue
+from referee.games.dice.ending import detail
+from referee.games.dice.legacy import BangDiceV1
 
 EXPANSION_SETS = ({"saloon_dice": True}, {"chief_arrow": True}, {"ghost": True}, {"expansion": True})
 
@@ -43,15 +46,21 @@ def _refusal(state: State, move: Json) -> IllegalMove:
 
 
 class BangDice(RulesetBase):
-    """BANG! The Dice Game (rules D1–D74) with the Old Saloon modules."""
+    """BANG! The Dice Game (rules D1–D75) with the Old Saloon modules."""
 
     name = "bang-dice"
-    version = "1"
+    version = "2"
+    #: v1 (faces upper case, role cards ``OUTLAW-2``, a prose ``reason``, no resign): ``legacy``
+    previous_versions = {"1": BangDiceV1}
+    #: the rule IDs events name (``arrow_taken.rule``…): references to the rules text, not identifiers
+    text_keys = frozenset({"rule"})
     title = "BANG! The Dice Game"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     options_schema = OPTIONS_SCHEMA
     role_order = ROLE_KINDS
+    #: the catalogue of cards, characters, roles, dice, symbols and maps (issue 24 item 2)
+    catalogue = staticmethod(_catalogue)
     platform_rules = {"game_over": "D32", "player_count": "D5", "turn": "D73", "timeout": "D73"}
     move_schemas = moves.MOVE_SCHEMAS
     setup_schema = scenario.SETUP_SCHEMA
@@ -77,6 +86,10 @@ class BangDice(RulesetBase):
     def play(self, state: State, actor: Seat, move: Json, *, rng: Rng, now: int) -> tuple[list[Event], State]:
         """Answer the awaited decision (D73), then run the turn on to the next one."""
         kind = move["type"]
+        if kind == "resign":  # D75: listed for every awaited seat
+            ctx = Ctx(Draft(state), rng, now, list(state.agenda))
+            flow.resign(ctx, actor)
+            return ctx.draft.events, ctx.draft.state
         norm = {**move, "dice": sorted(move["dice"])} if kind == "reroll" else move
         if norm not in prompts.choices(state):
             raise _refusal(state, norm)
@@ -121,14 +134,12 @@ class BangDice(RulesetBase):
     def view(self, state: State, seat: Seat | None) -> Json:
         return views.view(state, seat)
 
-    def public_view(self, state: State) -> Json:
-        return views.public_view(state)
-
-    def seat_part(self, state: State, seat: Seat | None) -> Json:
-        return views.seat_part(state, seat)
-
-    #: ``seat_part`` encoded, for ``referee.engine.encoded_views`` (D7: the seat's own role)
+    #: the view encoded, for ``referee.engine.encoded_views`` (D7: the seat's own role): the ruleset
+    #: shares no ``public_view`` with the engine (its ``seat_part`` is the whole view), so that it
+    #: encodes every seat's view itself from the parts it keeps per state
     seat_bytes = staticmethod(views.seat_bytes)
+    encoded_seat = staticmethod(views.encoded_seat)
+    every_seat = staticmethod(views.every_seat)
 
     def redact(self, event: Event, seat: Seat | None) -> Event | None:
         return views.redact(event, seat)
@@ -137,15 +148,18 @@ class BangDice(RulesetBase):
         return prompts.to_act(state)
 
     def result(self, state: State) -> Json | None:
-        """D32, D33, D70: the winners (a team, a Renegade alone, or nobody in a 3-player draw)."""
+        """D32, D33, D70, D75: the winners (a team, a Renegade alone, or nobody in a 3-player draw);
+        a resigned seat is an eliminated one (its team may still win)."""
         if not state.over:
             return None
         outcome = "draw" if state.draw else None
+        resigned = state.resigned or (False,) * state.players
         return {
             "winners": list(state.winners),
             "seats": [{"seat": p, "outcome": outcome or ("win" if p in state.winners else "loss"),
-                       "role": kind_of(state.roles[p]), "alive": state.alive[p]} for p in range(state.players)],
-            "reason": state.reason,
+                       "role": kind_of(state.roles[p]), "alive": state.alive[p], "resigned": resigned[p]}
+                      for p in range(state.players)],
+            "reason": state.reason, "detail": detail(state.reason, state.winners),
         }
 
     def default_move(self, state: State, seat: Seat) -> Move | None:

@@ -10,7 +10,6 @@ from referee.engine.rng import Rng
 from referee.games.dice.events import AWAITING, DICE_ROLLED, GAME_STARTED, TURN_STARTED
 from referee.games.dice.rules import (
     BASE, CHARACTER_IDS, COWARD, DYNAMITE, LOUDMOUTH, CHARACTERS, DEPUTY, DIE_FACES, FACES, REGULAR_ARROWS, ROLE_KINDS, ROLES, SHERIFF,
-    role_cards,
 )
 
 _SEATS = {"type": "array", "minItems": 3, "maxItems": 8}
@@ -98,7 +97,7 @@ def setup(config: GameConfig, rng: Rng) -> list[Event]:
         raise _bad("the scenario starts with the game already decided", "D32")
     started: Json = {
         "players": n, "saloon_dice": o["saloon_dice"], "chief_arrow": o["chief_arrow"],
-        "ghost_module": o["ghost"], "roles": list(role_cards(roles)),
+        "ghost_module": o["ghost"], "roles": list(roles),
         "characters": chars, "max_life": top, "life": life, "arrows": arrows, "alive": alive,
         "chief_holder": chief, "ghost": ghost, "tokens": tokens, "queue": list(sc.get("queue", [])), "turn": turn,
     }

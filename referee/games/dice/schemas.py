@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.schema import closed_object
-from referee.games.dice.rules import CHARACTER_IDS, DIE_FACES, FACES, ROLES, role_cards
+from referee.games.dice.ending import DETAILS
+from referee.games.dice.rules import CHARACTER_IDS, DIE_FACES, FACES, ROLE_KINDS, ROLES, role_cards
 
 Schema = dict[str, Any]
 
@@ -15,7 +16,8 @@ INT: Schema = {"type": "integer", "minimum": 0}
 BOOL: Schema = {"type": "boolean"}
 STR: Schema = {"type": "string"}
 CARDS = sorted({c for n in ROLES for c in role_cards(ROLES[n])})
-ROLE: Schema = {"enum": [*CARDS, None]}
+ROLE: Schema = {"enum": [*ROLE_KINDS, None]}
+ROLE_CARD: Schema = {"enum": CARDS}
 FACE: Schema = {"enum": list(FACES)}
 KIND: Schema = {"enum": list(DIE_FACES)}
 SEATS: Schema = {"type": "array", "items": SEAT}
@@ -28,9 +30,13 @@ VIEW_SCHEMA: Schema = closed_object({
     "seats": {"type": "array", "items": closed_object({
         "seat": SEAT, "character": {"enum": list(CHARACTER_IDS)}, "life": INT, "max_life": INT, "arrows": INT,
         "chief_arrow": BOOL, "alive": BOOL, "ghost": BOOL, "role": ROLE,
-        "token": {"oneOf": [{"type": "null"}, closed_object({"face": FACE, "dice": INT})]}})},
+        "token": {"oneOf": [{"type": "null"}, closed_object({"face": FACE, "dice": INT})]},
+        "resigned": BOOL})},
     "pile": {"type": "integer", "minimum": 0, "maximum": 9}, "chief_arrow_in_pile": BOOL,
     "dice": {"type": "array", "maxItems": 5, "items": closed_object({"die": INT, "kind": KIND, "face": FACE})},
+    "last": {"oneOf": [{"type": "null"}, closed_object({
+        "kind": {"const": "roll"}, "seat": SEAT, "roll": INT, "rolled": {"type": "array", "items": INT},
+        "faces": {"type": "array", "items": FACE}})]},
     "rolls": INT, "max_rolls": INT, "saloon": {"enum": [None, "loudmouth", "coward"]},
     "shots": closed_object({"targets": {"type": "array", "items": SEATS},
                             "declared": {"type": "array", "items": closed_object({"target": SEAT, "double": BOOL})}}),
@@ -58,12 +64,14 @@ EVENT_SCHEMAS: dict[str, Schema] = {
     "life_lost": closed_object({"rule": STR, "losses": {"type": "array", "items": {"type": "array", "items": INT}}},
                                description="D28"),
     "life_gained": closed_object({"rule": STR, "seat": SEAT, "amount": INT}, description="D25, D45, D47, D48"),
-    "player_eliminated": closed_object({"seat": SEAT, "role": ROLE, "ghost": BOOL}, description="D29, D61"),
+    "player_eliminated": closed_object({"seat": SEAT, "role": ROLE, "role_card": ROLE_CARD, "ghost": BOOL},
+                                       description="D29, D61, D75"),
+    "player_resigned": closed_object({"seat": SEAT, "rule": STR}, description="D75"),
     "shots_planned": closed_object({"targets": {"type": "array", "items": SEATS}}, description="D24"),
     "shot_declared": closed_object({"target": SEAT, "double": BOOL}, description="D24, D46"),
     "token_given": closed_object({"seat": SEAT, "target": SEAT, "face": FACE, "dice": INT}, description="D65"),
     "awaiting": closed_object({"kind": STR, "seat": SEAT, "data": ANY_LIST, "agenda": ANY_LIST},
                               description="D73: the decision awaited and the steps after it"),
-    "game_ended": closed_object({"winners": SEATS, "draw": BOOL, "reason": STR,
+    "game_ended": closed_object({"winners": SEATS, "draw": BOOL, "reason": {"enum": list(DETAILS)},
                                  "roles": {"type": "array", "items": ROLE}}, description="D32, D33, D70"),
 }

@@ -35,7 +35,7 @@ class State:
     saloon_dice: bool
     chief_arrow: bool
     ghost_module: bool
-    roles: tuple[str, ...]                 # role card ids (D7)
+    roles: tuple[str, ...]                 # role card ids (D7): ``sheriff``, ``outlaw_2``…
     characters: tuple[str, ...]
     max_life: tuple[int, ...]
     life: tuple[int, ...]
@@ -49,6 +49,7 @@ class State:
     dice: tuple[str, ...] = ()             # d1..d5 (the Ghost's d1..d2)
     die_kinds: tuple[str, ...] = ()
     rolls: int = 0
+    rolled: tuple[int, ...] = ()           # the die numbers the last roll rolled (D15, D16)
     saloon: str | None = None
     slab_used: bool = False
     shot_targets: tuple[tuple[int, ...], ...] = ()   # per shot symbol, its legal targets (D24)
@@ -61,7 +62,8 @@ class State:
     over: bool = False
     winners: tuple[int, ...] = ()
     draw: bool = False
-    reason: str = ""
+    reason: str = ""                       # the end's code (``ending.DETAILS``)
+    resigned: tuple[bool, ...] = ()        # per seat: gave the game up (D75)
 
     def replace(self, **changes: Any) -> "State":
         out: State = _but(self, **changes)
@@ -80,6 +82,9 @@ class State:
 
     def living(self) -> list[int]:
         return [s for s in range(self.players) if self.alive[s]]
+
+    def has_resigned(self, seat: Seat) -> bool:
+        return bool(self.resigned) and self.resigned[seat]
 
     def is_ghost_turn(self) -> bool:
         return self.ghost is not None and self.turn == self.ghost

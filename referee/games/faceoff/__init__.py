@@ -18,7 +18,8 @@ Moves (every ``legal_moves`` entry is complete and accepted unchanged):
 * windows: ``respond`` (Missed!/BANG!/Beer), ``barrel``, ``choose``
   (General Store, Kit Carlson), ``pass``;
 * the bid: ``{"type": "bid", "card": ID}``; the spare nugget:
-  ``{"type": "place", "square": [x, y]}``.
+  ``{"type": "place", "square": [x, y]}``;
+* at any decision: ``{"type": "resign"}``, the other player wins (FO58).
 
 Targets are character indices: 0 the Sheriff's, 1 the Outlaw's, 2 the Renegade.
 """
@@ -30,13 +31,19 @@ from referee.engine.base import RulesetBase
 from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, MalformedMove, Move, Seat
 from referee.engine.rng import Rng
 from referee.games.bang.cards import ALL_CARDS, BLUE
-from referee.games.faceoff import board, rules, scenario, schemas, views
+from referee.games.faceoff import board, encoded, rules, scenario, schemas, views
+from referee.games.faceoff.catalogue import catalogue as _catalogue
+from referee.games.faceoff.legacy import FaceOffV2
 from referee.games.faceoff.state import ROLE_NAMES, State, evolve
 
 
 class FaceOffRuleset(RulesetBase):
     name = "bang-faceoff"
-    version = "2"
+    version = "3"
+    #: version 2 wrote the maps as ``faceoff-1``, the card keys of the agenda in capitals, no result detail
+    previous_versions = {"2": FaceOffV2}
+    #: strings that are drawings, not identifiers: the board and the map's rows, a figure's mark
+    text_keys = frozenset({"board", "rows", "mark"})
     title = "BANG! Face Off"
     min_players = 2
     max_players = 2
@@ -47,6 +54,8 @@ class FaceOffRuleset(RulesetBase):
     view_schema = schemas.VIEW_SCHEMA
     event_schemas = schemas.EVENT_SCHEMAS
     role_order = ("sheriff", "outlaw")
+    #: the catalogue of cards, characters, roles, dice, symbols and maps (issue 24 item 2)
+    catalogue = staticmethod(_catalogue)
 
     def check_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
         if players != 2:
@@ -56,13 +65,13 @@ class FaceOffRuleset(RulesetBase):
                 raise InvalidSetup("module_not_implemented", rule=rule,
                                    detail=f"{module}: the spec defines only notes for a later revision "
                                           "(its cards are not in this referee)")
-        m = scenario.resolve_map(options.get("map", "faceoff-1"))
-        out: dict[str, Any] = {"map": m["id"] if isinstance(options.get("map", "faceoff-1"), str) else m,
+        m = scenario.resolve_map(options.get("map", "faceoff_1"))
+        out: dict[str, Any] = {"map": m["id"] if isinstance(options.get("map", "faceoff_1"), str) else m,
                                "renegade_variant": bool(options.get("renegade_variant", False))}
         return out
 
     def option_sets(self, players: int) -> list[dict[str, Any]]:
-        return [{"map": "faceoff-1"}, {"map": "faceoff-2"}, {"map": "faceoff-1", "renegade_variant": True}]
+        return [{"map": "faceoff_1"}, {"map": "faceoff_2"}, {"map": "faceoff_1", "renegade_variant": True}]
 
     def parse_move(self, move: Any) -> Any:
         """The move as sent, or ``MalformedMove``: a hand-written parser held to ``move_schemas``
@@ -95,6 +104,10 @@ class FaceOffRuleset(RulesetBase):
 
     def view(self, state: Any, seat: Seat | None) -> Json:
         return views.view(state, seat)
+
+    #: ``public_view`` encoded, and a seat's legal moves, prompt and own members encoded (issue 20; FO57)
+    public_bytes = staticmethod(encoded.public_bytes)
+    seat_encoded = staticmethod(encoded.seat_encoded)
 
     def redact(self, event: Event, seat: Seat | None) -> Event | None:
         return views.redact(event, seat)

@@ -30,7 +30,9 @@ def _load(name: str) -> dict[str, Any]:
 
 
 #: the built-in maps (FO6), by id
-BUILTIN: dict[str, dict[str, Any]] = {m: _load(m) for m in ("faceoff-1", "faceoff-2")}
+BUILTIN: dict[str, dict[str, Any]] = {m["id"]: m for m in map(_load, ("faceoff-1", "faceoff-2"))}
+#: the built-in maps' ids as version 2 spelled them (issue 24: lower snake case since version 3)
+OLD_IDS: dict[str, str] = {"faceoff-1": "faceoff_1", "faceoff-2": "faceoff_2"}
 
 
 def check_map(m: Any) -> list[dict[str, str]]:

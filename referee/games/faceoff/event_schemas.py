@@ -73,7 +73,8 @@ RESULT: Schema = closed_object({
     "seats": {"type": "array", "minItems": 2, "maxItems": 2, "items": closed_object({
         "seat": SEAT, "role": {"enum": ["sheriff", "outlaw"]}, "outcome": {"enum": ["win", "loss", "draw"]},
         "kills": COUNT})},
-    "reason": {"enum": ["two_kills", "no_characters_left"]},
+    "reason": {"enum": ["two_kills", "no_characters_left", "resigned"]},
+    "detail": {"type": "string", "description": "one sentence citing the rule (FO47, FO49, FO58)"},
 })
 
 EVENT_SCHEMAS: dict[str, Schema] = {

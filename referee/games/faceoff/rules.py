@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.engine.platform import RESIGN
 from referee.engine.protocol import Event, IllegalMove
 from referee.engine.rng import Rng
 from referee.games.bang import cardrules
@@ -29,6 +30,10 @@ from referee.games.faceoff.state import RENEGADE, SHERIFF, Char, State, copy_flo
 Move = dict[str, Any]
 #: frames that wait for a move: BANG!'s card windows, and Kit Carlson's keep (FO50)
 PROMPTS = frozenset(cardrules.WINDOW_RULE) | {"kit"}
+
+
+#: the resignation (FO58), in every awaited seat's legal moves
+RESIGN_MOVE: Move = {"type": RESIGN}
 
 
 class TurnEnds(Exception):
@@ -189,14 +194,16 @@ class Ctx:
         store_next(self, order)
 
     def open_shot(self, target: int, src: int, key: str, needed: int) -> None:
-        self.stack.append({"kind": "shot", "char": target, "src": src, "key": key, "needed": needed, "misses": 0,
+        # the card key in lower snake case (issue 24: one vocabulary), ``cardrules`` passes BANG!'s ``KEY``
+        self.stack.append({"kind": "shot", "char": target, "src": src, "key": key.lower(), "needed": needed,
+                           "misses": 0,
                            "played": 0, "used": []})
 
     def open_duel(self, target: int, other: int, src: int) -> None:
         self.stack.append({"kind": "duel", "char": target, "other": other, "src": src})
 
     def open_multi(self, src: int, key: str, targets: list[int]) -> None:
-        self.stack.append({"kind": "multi", "src": src, "key": key, "targets": targets})
+        self.stack.append({"kind": "multi", "src": src, "key": key.lower(), "targets": targets})
 
     def close_dying(self, who: int) -> None:
         st = self.stack
@@ -506,13 +513,24 @@ def replace_char(ctx: Ctx, c: int) -> None:
     ctx.draw(c, LIFE[name], "replacement")
 
 
-def game_over(ctx: Ctx, winners: list[int], reason: str) -> None:
+def result_detail(reason: str, winners: list[int], resigned: int | None = None) -> str:
+    """The result's sentence, citing its rule (FO47, FO49, FO58)."""
+    if reason == "resigned":
+        return f"Seat {resigned} resigned, so seat {1 - int(resigned or 0)} wins (FO58)."
+    if reason == "two_kills":
+        return f"Seat {winners[0]} scored two kills and wins (FO47)."
+    if winners:
+        return f"No unused character is left and seat {winners[0]} has more kills, so it wins (FO49)."
+    return "No unused character is left and both players have as many kills: a draw (FO49)."
+
+
+def game_over(ctx: Ctx, winners: list[int], reason: str, resigned: int | None = None) -> None:
     s = ctx.state
     result = {"winners": winners,
               "seats": [{"seat": p, "role": "sheriff" if p == s.sheriff_seat else "outlaw",
                          "outcome": "win" if p in winners else "loss" if winners else "draw",
                          "kills": len(s.trophies[p])} for p in (0, 1)],
-              "reason": reason}
+              "reason": reason, "detail": result_detail(reason, winners, resigned)}
     ctx.flow["stack"] = []
     ctx.emit("game_over", {"result": result})
     raise GameOver
@@ -546,8 +564,8 @@ def _process(ctx: Ctx, fr: dict[str, Any]) -> None:
         if len(targets) > 1:
             ctx.stack.append({**fr, "targets": targets[1:]})
         t = targets[0]
-        if fr["key"] == "GATLING":
-            ctx.stack.append({"kind": "shot", "char": t, "src": fr["src"], "key": "GATLING", "needed": 1,
+        if fr["key"] == "gatling":
+            ctx.stack.append({"kind": "shot", "char": t, "src": fr["src"], "key": "gatling", "needed": 1,
                               "misses": 0, "played": 0, "used": []})
         else:
             ctx.stack.append({"kind": "indians", "char": t, "src": fr["src"]})
@@ -590,7 +608,10 @@ def legal_moves(s: State, seat: int) -> list[Move]:
     computed once per state and seat (the caller must not change the list)."""
     known = s.memo.get(seat)
     if known is None:
-        known = s.memo[seat] = _legal(s, seat)
+        known = _legal(s, seat)
+        if known:  # FO58: an awaited seat may always resign, listed last
+            known.append(RESIGN_MOVE)
+        s.memo[seat] = known
     return known
 
 
@@ -770,6 +791,8 @@ def why_not(s: State, seat: int, move: Move) -> IllegalMove:
 def _apply(ctx: Ctx, seat: int, m: Move) -> None:
     f = ctx.flow
     kind = m["type"]
+    if kind == RESIGN:  # FO58: the resigning player loses, the other wins, at once
+        game_over(ctx, [1 - seat], "resigned", resigned=seat)
     if f["stack"] and f["stack"][-1]["kind"] in PROMPTS:
         _answer(ctx, m)
         return
@@ -894,7 +917,8 @@ def _answer(ctx: Ctx, m: Move) -> None:
 # --- timeouts (FO9) --------------------------------------------------------------
 
 def default_options(s: State, seat: int) -> list[Move]:
-    moves = legal_moves(s, seat)
+    """The timeout's default for ``seat`` (FO9): never a resignation (FO58)."""
+    moves = [m for m in legal_moves(s, seat) if m["type"] != RESIGN]
     if not moves:
         return []
     f = s.flow

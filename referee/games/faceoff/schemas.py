@@ -17,8 +17,8 @@ OPTIONS_SCHEMA: Json = {
     "type": "object",
     "additionalProperties": False,
     "properties": {
-        "map": {"type": ["string", "object"], "x-rule": "FO54", "default": "faceoff-1",
-                "description": "faceoff-1, faceoff-2, or a custom map object (FO54; 422 naming each failed check)"},
+        "map": {"type": ["string", "object"], "x-rule": "FO54", "default": "faceoff_1",
+                "description": "faceoff_1, faceoff_2, or a custom map object (FO54; 422 naming each failed check)"},
         "renegade_variant": {"type": "boolean", "default": False, "x-rule": "FO48",
                              "description": "one of the two kills must be made with the Renegade"},
         "high_noon": {"type": "boolean", "default": False, "x-rule": "FO55",
@@ -46,13 +46,22 @@ MOVE_SCHEMAS: dict[str, Json] = {
     "pass": closed_object({"type": {"const": "pass"}}),
     "bid": closed_object({"type": {"const": "bid"}, "card": _CARD}, description="the Renegade bid (FO33)"),
     "place": closed_object({"type": {"const": "place"}, "square": _SQ}, description="a spare nugget (FO37)"),
+    "resign": closed_object({"type": {"const": "resign"}},
+                            description="give the game up: the other player wins at once (FO58)"),
 }
 
 VIEW_SCHEMA: Json = {
     "type": "object",
     "required": ["map", "board", "figures", "nuggets", "characters", "distances", "sees_at", "phase", "active",
-                 "hand", "you"],
+                 "hand", "you", "seats", "last"],
     "properties": {
+        "seats": {"type": "array", "minItems": 2, "maxItems": 2,
+                  "description": "each player's public facts in seat order: seat, role, char (its own figure), "
+                                 "character, controls (the figures it decides for now, FO32, FO35), hand_size, "
+                                 "bid_in (FO33), kills, trophies (FO45)"},
+        "last": {"type": ["object", "null"], "required": ["kind"],
+                 "description": "the last card_played, moved, draw_checked or bids_revealed (a card out of "
+                                "sight again: null, FO57)"},
         "board": {"type": "array", "items": {"type": "string"},
                   "description": "rows top first: # rock, . floor, N nugget, S/B/R the figures"},
         "distances": {"type": "array", "description": "path distance between figures [from][to] (FO21)"},
@@ -71,6 +80,7 @@ SHAPES: dict[str, tuple[dict[str, str], dict[str, str]]] = {
     "sid": ({"cards": "cards2"}, {}), "end_turn": ({}, {}), "discard": ({"card": "card"}, {}),
     "respond": ({"card": "card"}, {}), "barrel": ({"source": "str"}, {}), "choose": ({"card": "card"}, {}),
     "pass": ({}, {}), "bid": ({"card": "card"}, {}), "place": ({"square": "square"}, {}),
+    "resign": ({}, {}),
 }
 _CARD_SET = frozenset(ALL_CARDS)
 

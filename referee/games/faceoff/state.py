@@ -60,6 +60,9 @@ class State:
     limbo: tuple[str, ...] = ()
     pub: frozenset[str] = frozenset()
     result: Any = None
+    #: the last thing a table draws (issue 24, ``state.last``): the card played, the figure's move,
+    #: the "draw!" check, the bids revealed; ``None`` before any
+    last: Any = None
     #: what is derived from this state (its legal moves per seat): a fresh dict per state, never compared
     memo: dict[Any, Any] = field(init=False, default_factory=dict, compare=False, repr=False)
 
@@ -334,6 +337,37 @@ EVOLVE: dict[str, Callable[[Any, Any], State]] = {
 }
 
 
+def _last_played(d: dict[str, Any]) -> dict[str, Any]:
+    return {"kind": "card_played", "char": d["char"], "card": d["card"], "target": d.get("target"),
+            "to": d.get("to")}
+
+
+def _last_moved(d: dict[str, Any]) -> dict[str, Any] | None:
+    return {"kind": "moved", "char": d["char"], "path": d["path"]} if d["path"] else None
+
+
+def _last_checked(d: dict[str, Any]) -> dict[str, Any]:
+    return {"kind": "draw_checked", "char": d["char"], "card": d["card"], "reason": d["reason"]}
+
+
+def _last_bids(d: dict[str, Any]) -> dict[str, Any]:
+    return {"kind": "bids_revealed", "bids": d["bids"], "winner": d["winner"]}
+
+
+#: the events a table draws, and what ``state.last`` says of each (all public, FO57)
+LAST: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {
+    "card_played": _last_played, "moved": _last_moved, "draw_checked": _last_checked, "bids_revealed": _last_bids,
+}
+
+
 def evolve(state: Any, event: Event) -> Any:
     fn = EVOLVE.get(event.type)
-    return state if fn is None else fn(state, event.data)
+    if fn is None:
+        return state
+    out = fn(state, event.data)
+    shown = LAST.get(event.type)
+    if shown is not None:
+        last = shown(dict(event.data)) if not isinstance(event.data, dict) else shown(event.data)
+        if last is not None:
+            out = replace(out, last=last)
+    return out

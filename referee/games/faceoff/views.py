@@ -164,31 +164,88 @@ def _public_view(s: State) -> Json:
         "discards": {"brown": list(s.brown_discard), "blue": list(s.blue_discard)},
         "round": f["round"], "active": f["active"], "phase": f["phase"],
         "turn_start": f["start"], "slots_left": f["slots"] if f["phase"] == "phase2" else 0,
-        "renegade_controller": f["controller"] if f["controller"] is not None and f["controller"] >= 0 else None,
         "sheriff_seat": s.sheriff_seat,
-        "bids_in": [s.bids[0] is not None, s.bids[1] is not None],
         # the last revealed bids, while neither card is out of sight again
         "last_bids": (list(s.last_bids) if s.last_bids is not None
                       and not any(_spectator_hides(s, b) for b in s.last_bids if b is not None) else None),
-        "trophies": [[{"character": t[0], "with_renegade": t[1]} for t in ts] for ts in s.trophies],
         "set_aside": list(s.set_aside),
         "general_store": store,
         # Lucky Duke's two "draw!" cards, face up, while he chooses (R42)
         "lucky_cards": list(s.limbo) if top is not None and top["kind"] == "lucky" else [],
-        "prompt": None if top is None else {k: v for k, v in top.items() if k in ("kind", "char", "src", "other", "purpose")},
         "renegade_variant": s.variant,
+        "seats": seats(s),
+        "last": last(s),
     }
+
+
+def last(s: State) -> Json | None:
+    """``state.last``: the last card played, figure moved, "draw!" checked or bids revealed; a
+    card of it out of sight again (reshuffled into a deck, inherited into a hand) shown as
+    ``null`` (FO57). Built once per state; do not mutate."""
+    shown: Json | None = s.last
+    if shown is None or ("card" not in shown and "bids" not in shown):
+        return shown
+    if "last" in s.memo:
+        known: Json | None = s.memo["last"]
+        return known
+    if "card" in shown and _spectator_hides(s, shown["card"]):
+        shown = {**shown, "card": None}
+    if "bids" in shown and any(b is not None and _spectator_hides(s, b) for b in shown["bids"]):
+        shown = {**shown, "bids": [None if b is None or _spectator_hides(s, b) else b for b in shown["bids"]]}
+    s.memo["last"] = shown
+    return shown
+
+
+def seats(s: State) -> list[Json]:
+    """Each player's public facts (issue 24, ``state.seats``): its role (FO3), its own figure and
+    character, the figures it decides for now (its own; the Renegade while it controls him, FO32,
+    FO35), its hand size, whether its bid is in (FO33) and its trophies (FO45)."""
+    out: list[Json] = []
+    renegade = flow_controller(s, RENEGADE)
+    for p in (0, 1):
+        mine = s.own_char(p)
+        out.append({"seat": p, "role": ROLE_NAMES[mine], "char": mine, "character": s.chars[mine].name,
+                    "controls": [mine, RENEGADE] if renegade == p else [mine],
+                    "hand_size": len(s.chars[mine].hand), "bid_in": s.bids[p] is not None,
+                    "kills": len(s.trophies[p]),
+                    "trophies": [{"character": t[0], "with_renegade": t[1]} for t in s.trophies[p]]})
+    return out
+
+
+def pending(s: State) -> Json | None:
+    """The open decision as everybody sees it (issue 24): its kind (a window, or the phase), the
+    awaited seats, no deadline of the rules' own (FO9), the default a timeout plays for each
+    awaited seat (only its type where it names a card or is drawn among several), the character
+    it is for and the prompt's public extras (its source, the duel's other side, a "draw!"'s
+    purpose). Built once per state; do not mutate."""
+    if "pending" in s.memo:
+        known: Json | None = s.memo["pending"]
+        return known
+    out: Json | None = None
+    if s.result is None:
+        f = s.flow
+        top = top_prompt(s)
+        awaiting = sorted(rules.to_act(s))
+        default: list[Json] = []
+        for seat in awaiting:
+            opts = rules.default_options(s, seat)
+            if opts:
+                move = opts[0]
+                default.append({"seat": seat, "move": move if len(opts) == 1 and "card" not in move
+                                and "cards" not in move else {"type": move["type"]}})
+        out = {"kind": top["kind"] if top is not None else f["phase"], "awaiting": awaiting, "deadline": None,
+               "default": default or None, "char": top["char"] if top is not None else f["active"]}
+        if top is not None:
+            for k in ("src", "other", "purpose"):
+                if k in top:
+                    out[k] = top[k]
+    s.memo["pending"] = out
+    return out
 
 
 def seat_part(s: State, seat: int | None) -> Json:
     f = s.flow
     own = s.own_char(seat) if seat is not None else None
-    awaiting = sorted(rules.to_act(s))
-    top = top_prompt(s)
-    pending: Json | None = None
-    if s.result is None:
-        pending = {"kind": top["kind"] if top is not None else f["phase"], "awaiting": awaiting,
-                   "char": top["char"] if top is not None else f["active"]}
     return {
         "you": seat,
         "my_char": own,
@@ -196,7 +253,7 @@ def seat_part(s: State, seat: int | None) -> Json:
         "renegade_hand": list(s.chars[RENEGADE].hand) if sees_hand(s, seat, RENEGADE) else None,
         "my_bid": s.bids[seat] if seat is not None else None,
         "kit_cards": list(s.limbo) if kit_limbo(s) and sees_hand(s, seat, f["active"]) else None,
-        "pending": pending,
+        "pending": pending(s),
     }
 
 

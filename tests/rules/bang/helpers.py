@@ -72,8 +72,10 @@ def prompt(t: Table) -> dict[str, Any] | None:
 
 
 def kind(t: Table) -> str | None:
+    """The open window's kind; None in the turn player's own phase 2 (its
+    prompt's kind is ``play``, R11)."""
     p = prompt(t)
-    return p["kind"] if p else None
+    return p["kind"] if p and p["kind"] != "play" else None
 
 
 def types(t: Table) -> list[str]:

@@ -78,7 +78,7 @@ def test_r65_jesse_jones_may_draw_first_card_from_a_hand():
     end_turn(t, 3)
     assert kind(t) == "draw_choice"
     assert list(t.legal(0)) == [{"type": "draw", "source": "deck"},
-                          {"type": "draw", "source": "hand", "target": 2}]
+                          {"type": "draw", "source": "hand", "target": 2}, {"type": "resign"}]  # R85
     t.play(0, {"type": "draw", "source": "hand", "target": 2})
     assert hand(t, 0) == ["BEER-6H", "BANG-2D"] and t.state.phase == "play"
     with raises_rule("R65"):
@@ -131,7 +131,8 @@ def test_r69_paul_regret_seen_at_plus_one():
 def test_r70_pedro_ramirez_may_take_the_top_discard():
     t = game(4, turn=3, chars={0: "pedro_ramirez"}, discard=["MISSED-2S", "BEER-6H"], deck=["BANG-2D"])
     end_turn(t, 3)
-    assert list(t.legal(0)) == [{"type": "draw", "source": "deck"}, {"type": "draw", "source": "discard"}]
+    assert list(t.legal(0)) == [{"type": "draw", "source": "deck"}, {"type": "draw", "source": "discard"},
+                                {"type": "resign"}]  # R85
     t.play(0, {"type": "draw", "source": "discard"})
     assert hand(t, 0) == ["BEER-6H", "BANG-2D"] and t.state.discard == ("MISSED-2S",)
 

@@ -60,7 +60,7 @@ def test_r42_ruling_lucky_duke_chosen_card_discarded_last():
 def test_r43_ruling_explicit_pass_and_timeout_defaults():
     t = game(4, hands={0: ["INDIANS-KD"]})
     play(t, 0, "INDIANS-KD")
-    assert R.to_act(t.state) == {1} and list(t.legal(1)) == [{"type": "pass"}]
+    assert R.to_act(t.state) == {1} and list(t.legal(1)) == [{"type": "pass"}, {"type": "resign"}]
     assert R.default_move(t.state, 1) == {"type": "pass"}
     t.play(1, R.default_move(t.state, 1))
     assert life(t, 1) == 3

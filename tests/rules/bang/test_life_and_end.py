@@ -40,7 +40,7 @@ def test_r48_saloon_cannot_be_played_when_dying():
     t = game(4, hands={0: ["BANG-AS"], 1: ["SALOON-5H"]}, life={1: 1})
     play(t, 0, "BANG-AS", 1)
     pass_(t, 1)
-    assert list(t.legal(1)) == [{"type": "pass"}]
+    assert list(t.legal(1)) == [{"type": "pass"}, {"type": "resign"}]  # R85: he may resign
 
 
 def test_r49_beer_has_no_effect_with_two_players_alive():
@@ -75,11 +75,11 @@ def test_r51_cards_discarded_hand_first_then_in_play():
 
 def test_r51_role_of_the_dead_is_revealed_to_all():
     t = game(4, hands={0: ["BANG-AS"]}, life={1: 1})
-    assert t.view(2)["players"][1]["role"] is None
+    assert t.view(2)["seats"][1]["role"] is None
     play(t, 0, "BANG-AS", 1)
     pass_(t, 1)
     pass_(t, 1)
-    assert t.view(2)["players"][1]["role"] == "renegade"
+    assert t.view(2)["seats"][1]["role"] == "renegade"
 
 
 def test_r51_active_player_eliminated_turn_passes_left():
@@ -201,8 +201,9 @@ def test_r58_result_lists_every_role_and_outcome():
     pass_(t, 1)
     pass_(t, 1)
     res = R.result(t.state)
-    assert set(res) == {"winners", "seats", "reason", "winning_side"}
+    assert set(res) == {"winners", "seats", "reason", "winning_side", "detail"}
+    assert res["detail"].endswith("(R56).")
     assert [s["role"] for s in res["seats"]] == ["sheriff", "renegade", "outlaw", "outlaw"]
     assert [s["alive"] for s in res["seats"]] == [True, False, False, False]
-    assert t.view(1)["players"][2]["role"] == "outlaw"  # all roles public at the end
+    assert t.view(1)["seats"][2]["role"] == "outlaw"  # all roles public at the end
     assert t.view(None)["result"] == res

@@ -109,7 +109,7 @@ def play_random_game(n: int, seed: int) -> int:
             text = json.dumps(v)
             leaked = [c for c in hidden if f'"{c}"' in text]
             assert not leaked, (viewer, leaked)
-            for entry in v["players"]:
+            for entry in v["seats"]:
                 if not _role_public(s, entry["seat"], viewer):
                     assert entry["role"] is None
         # events: nothing hidden before and after each event is shown

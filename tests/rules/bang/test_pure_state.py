@@ -22,7 +22,7 @@ def test_r43_awaiting_event_names_who_acts_and_the_open_prompt() -> None:
     play(t, 0, "BANG-AS", 1)
     (data,) = events(t, "awaiting")
     assert data == {"to_act": [1], "phase": "play", "bangs": 1, "then": [],
-                    "prompt": {"kind": "shot", "seat": 1, "shooter": 0, "card": "BANG", "needed": 1,
+                    "prompt": {"kind": "shot", "seat": 1, "shooter": 0, "card": "BANG-AS", "needed": 1,
                                "misses": 0, "barrels_used": [], "missed_played": 0}}
 
 
@@ -31,7 +31,7 @@ def test_r45_awaiting_event_lists_what_is_still_owed_beneath_the_prompt() -> Non
     play(t, 0, "GATLING-10H")
     (data,) = events(t, "awaiting")
     assert data["to_act"] == [1] and data["prompt"]["kind"] == "shot"
-    assert data["then"] == [{"kind": "targets_left", "source": 0, "card": "GATLING", "targets": [2, 3]}]
+    assert data["then"] == [{"kind": "targets_left", "source": 0, "card": "GATLING-10H", "targets": [2, 3]}]
 
 
 def _games() -> list[Table]:

@@ -15,7 +15,7 @@ def test_r82_three_player_roles_public_deputy_first_no_bonus_life():
     assert t.state.turn == deputy.seat
     assert all(p.max_life == {"el_gringo": 3, "paul_regret": 3}.get(p.character, 4) for p in t.state.players)
     for s in (0, 1, 2, None):
-        assert [e["role"] for e in t.view(s)["players"]] == [p.role for p in t.state.players]
+        assert [e["role"] for e in t.view(s)["seats"]] == [p.role for p in t.state.players]
 
 
 def test_r82_eliminating_your_target_wins_at_once():
@@ -76,13 +76,13 @@ def test_r83_views_show_own_hand_and_counts_of_others():
     t = game(4, hands={0: ["BANG-AS"], 1: ["BEER-6H", "MISSED-2S"]})
     v = t.view(1)
     assert v["hand"] == ["BEER-6H", "MISSED-2S"] and v["role"] == "renegade"
-    assert v["players"][0]["hand"] == 1 and v["players"][0]["role"] == "sheriff"
+    assert v["seats"][0]["hand"] == 1 and v["seats"][0]["role"] == "sheriff"
     # one's own hidden role is ``role``; ``players`` shows only public roles, alike for every viewer
-    assert v["players"][2]["role"] is None and v["players"][1]["role"] is None
+    assert v["seats"][2]["role"] is None and v["seats"][1]["role"] is None
     assert "BANG-AS" not in str(v)
     spectator = t.view(None)
     assert spectator["hand"] is None and spectator["role"] is None
-    assert all(p["role"] in ("sheriff", None) for p in spectator["players"])
+    assert all(p["role"] in ("sheriff", None) for p in spectator["seats"])
 
 
 def test_r83_drawn_cards_are_counts_for_others_and_deck_order_never_shown():

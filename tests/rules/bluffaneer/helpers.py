@@ -13,6 +13,7 @@ CLAIM = {"type": "claim"}
 PASS = {"type": "pass"}
 ACCEPT = {"type": "accept"}
 CHALLENGE = {"type": "challenge"}
+RESIGN = {"type": "resign"}
 TIMEOUT = {"type": "timeout"}
 
 

@@ -18,7 +18,7 @@ ALL_BUT_FOUR = [c for c in CARD_IDS if c not in
 # F24 --------------------------------------------------------------------------
 
 def test_f24_a_revealed_card_goes_face_up_and_its_owner_draws_the_top_card() -> None:
-    given = game(3, cards=[["CHEST", "SWORD"], ["SHIP", "SKULL"]], dice=["SHIP", "SKULL"],
+    given = game(3, cards=[["chest", "sword"], ["ship", "skull"]], dice=["ship", "skull"],
                  deck=["SWORD-SHIP-2", "SWORD-SHIP-3"])
     given.play(0, ROLL, at=10).play(1, CLAIM, at=20).play(2, PASS, at=30).play(0, ACCEPT)
     s = state(given)
@@ -32,7 +32,7 @@ def test_f24_a_revealed_card_goes_face_up_and_its_owner_draws_the_top_card() -> 
 def test_f25_empty_draw_pile_the_whole_discard_pile_is_reshuffled() -> None:
     # every card but the hands is in the discard pile; the draw pile is empty
     given = game(4, cards=["CHEST-SWORD-1", "SHIP-SKULL-1", "CHEST-SHIP-1", "SWORD-SHIP-1"],
-                 dice=["SHIP", "SWORD"], discard=ALL_BUT_FOUR, seed="f25")
+                 dice=["ship", "sword"], discard=ALL_BUT_FOUR, seed="f25")
     assert state(given).deck == ()
     given.play(0, ROLL, at=10).play(3, CLAIM, at=20).play(1, PASS, at=30).play(2, PASS, at=40)
     given.play(0, ACCEPT)
@@ -49,7 +49,7 @@ def test_f25_empty_draw_pile_the_whole_discard_pile_is_reshuffled() -> None:
 
 def test_f25_a_reshuffle_shows_only_its_size() -> None:
     given = game(4, cards=["CHEST-SWORD-1", "SHIP-SKULL-1", "CHEST-SHIP-1", "SWORD-SHIP-1"],
-                 dice=["SHIP", "SWORD"], discard=ALL_BUT_FOUR)
+                 dice=["ship", "sword"], discard=ALL_BUT_FOUR)
     given.play(0, ROLL, at=10).play(3, CLAIM, at=20).play(1, PASS, at=30).play(2, PASS, at=40)
     given.play(0, ACCEPT)
     shuffled = only(given.last, "deck_reshuffled")
@@ -93,7 +93,7 @@ def test_f31_the_deal_event_shows_each_seat_only_his_card() -> None:
 
 
 def test_f31_claims_passes_and_coins_are_public_cards_stay_hidden() -> None:
-    given = game(3, cards=[["CHEST", "SWORD"], ["SHIP", "SKULL"]], dice=["SHIP", "SKULL"])
+    given = game(3, cards=[["chest", "sword"], ["ship", "skull"]], dice=["ship", "skull"])
     given.play(0, ROLL, at=10).play(1, CLAIM, at=20)
     view = given.view(2)
     assert view["claims"] == [{"seat": 1, "at": 20}] and view["passes"] == []
@@ -102,15 +102,15 @@ def test_f31_claims_passes_and_coins_are_public_cards_stay_hidden() -> None:
 
 
 def test_f31_revealed_cards_are_public_in_the_discard_pile() -> None:
-    given = game(3, cards=[["SWORD", "SHIP"]], dice=["SHIP", "SWORD"])
+    given = game(3, cards=[["sword", "ship"]], dice=["ship", "sword"])
     given.play(0, ROLL)
     for seat in (1, 2, None):
-        assert given.view(seat)["discard"] == [{"id": "SWORD-SHIP-1", "symbols": ["SWORD", "SHIP"]}]
+        assert given.view(seat)["discard"] == [{"id": "SWORD-SHIP-1", "symbols": ["sword", "ship"]}]
         assert RULES.redact(given.last[1], seat) == given.last[1]
 
 
 def test_f31_once_the_game_is_over_nothing_is_hidden_any_more() -> None:
-    given = game(3, coins=[10, 1, 10], dice=["CHEST", "CHEST"])
+    given = game(3, coins=[10, 1, 10], dice=["chest", "chest"])
     assert RULES.hidden(given.state, 0)
     given.play(0, ROLL)
     assert RULES.hidden(given.state, 0) == set() and RULES.hidden(given.state, None) == set()

@@ -8,15 +8,15 @@ from referee.games.bluffaneer.symbols import CARD_IDS
 from referee.engine.rng import Rng
 from tests.harness import Table, raises_rule
 from tests.rules.bluffaneer.helpers import (
-    ACCEPT, CHALLENGE, CLAIM, PASS, ROLL, TIMEOUT, game, only, state, types,
+    ACCEPT, CHALLENGE, CLAIM, PASS, RESIGN, ROLL, TIMEOUT, game, only, state, types,
 )
 
 RULES = registry.get("bluffaneer")
 
 # Seat 0 rolls SHIP+SKULL holding CHEST+SWORD (no match): the window opens.
 # Seat 1 holds SHIP+SKULL (a match), seat 2 and 3 hold CHEST+SHIP (no match).
-CARDS = [["CHEST", "SWORD"], ["SHIP", "SKULL"], ["CHEST", "SHIP"], ["CHEST", "SHIP"]]
-ROLLED = ["SHIP", "SKULL"]
+CARDS = [["chest", "sword"], ["ship", "skull"], ["chest", "ship"], ["chest", "ship"]]
+ROLLED = ["ship", "skull"]
 
 
 def window(players: int = 3, *, options: dict[str, Any] | None = None, flips: Sequence[int] = (),
@@ -32,7 +32,7 @@ def window(players: int = 3, *, options: dict[str, Any] | None = None, flips: Se
 def test_f17_no_match_opens_a_window_for_every_other_player() -> None:
     given = window(4)
     assert given.to_act() == {1, 2, 3}
-    assert given.legal(2) == [CLAIM, PASS] and given.legal(0) == []
+    assert given.legal(2) == [CLAIM, PASS, RESIGN] and given.legal(0) == []
     assert given.view(1)["pending"]["kind"] == "claim_window"
 
 
@@ -135,7 +135,8 @@ def test_f18_timeout_is_the_referees_command_only() -> None:
 def test_f18_silent_players_default_to_pass() -> None:
     given = window()
     assert RULES.default_move(given.state, 1) == PASS
-    assert given.view(2)["pending"]["default"] == {"1": PASS, "2": PASS}
+    assert given.view(2)["pending"]["default"] == [{"seat": 1, "move": PASS}, {"seat": 2, "move": PASS}]
+    assert "moves" not in given.view(2)["pending"]
 
 
 # F19 --------------------------------------------------------------------------
@@ -195,7 +196,7 @@ def test_f20_no_claim_nothing_happens_and_the_turn_ends() -> None:
 def test_f21_after_a_winning_claim_only_the_roller_decides() -> None:
     given = window()
     given.play(1, CLAIM, at=1100).play(2, PASS, at=1200)
-    assert given.to_act() == {0} and given.legal(0) == [ACCEPT, CHALLENGE]
+    assert given.to_act() == {0} and given.legal(0) == [ACCEPT, CHALLENGE, RESIGN]
     pending = given.view(0)["pending"]
     assert pending["kind"] == "decision" and pending["deadline"] is None
     with raises_rule("F21", "not_the_roller"):
@@ -214,7 +215,7 @@ def test_f21_the_default_decision_is_accept() -> None:
     given = window()
     given.play(1, CLAIM, at=1100).play(2, PASS, at=1200)
     assert RULES.default_move(given.state, 0) == ACCEPT
-    assert given.view(1)["pending"]["default"] == {"0": ACCEPT}
+    assert given.view(1)["pending"]["default"] == [{"seat": 0, "move": ACCEPT}]
     assert RULES.default_move(given.state, 1) is None
 
 

@@ -30,16 +30,16 @@ def test_f32_die_one_then_die_two_each_below_six_into_the_face_list() -> None:
 
 
 def test_f32_queued_dice_come_before_the_generator() -> None:
-    table = game(3, dice=["SKULL", "CHEST", "SHIP"], seed="q")
+    table = game(3, dice=["skull", "chest", "ship"], seed="q")
     position = table.rng.position
     table.play(0, ROLL)
-    assert only(table.last, "dice_rolled").data["dice"] == ["SKULL", "CHEST"]
+    assert only(table.last, "dice_rolled").data["dice"] == ["skull", "chest"]
     assert table.rng.position == position
     # next turn: die 1 from the queue, die 2 from the generator
-    table2 = game(3, cards=[["SWORD", "SHIP"]], dice=["SHIP", "SWORD", "SHIP"], seed="q")
+    table2 = game(3, cards=[["sword", "ship"]], dice=["ship", "sword", "ship"], seed="q")
     table2.play(0, ROLL)  # own match, turn passes
     rolled = table2.play(1, ROLL).last[0].data
-    assert rolled["dice"][0] == "SHIP" and rolled["queued"] == 1
+    assert rolled["dice"][0] == "ship" and rolled["queued"] == 1
     assert state(table2).dice_queue == ()
 
 
@@ -48,8 +48,8 @@ def test_f32_a_queued_flip_that_may_not_fit_its_tie_is_refused_at_creation() -> 
     created, never later on an innocent move (here seat 3's pass closing a
     2-claim window)."""
     with raises_rule("F32", "invalid_setup"):
-        game(4, cards=[["CHEST", "SWORD"]], dice=["SHIP", "SKULL"], flips=[2])
-    given = game(4, cards=[["CHEST", "SWORD"]], dice=["SHIP", "SKULL"], flips=[1])
+        game(4, cards=[["chest", "sword"]], dice=["ship", "skull"], flips=[2])
+    given = game(4, cards=[["chest", "sword"]], dice=["ship", "skull"], flips=[1])
     given.play(0, ROLL, at=10).play(1, CLAIM, at=20).play(2, CLAIM, at=20)
     given.play(3, PASS, at=30)
     assert state(given).claimant == 2  # the queued flip picked the second of the tied claimants
@@ -58,7 +58,7 @@ def test_f32_a_queued_flip_that_may_not_fit_its_tie_is_refused_at_creation() -> 
 # F33 --------------------------------------------------------------------------
 
 def test_f33_a_refused_move_changes_nothing_and_draws_nothing() -> None:
-    given = game(3, cards=[["CHEST", "SWORD"]], dice=["SHIP", "SKULL"])
+    given = game(3, cards=[["chest", "sword"]], dice=["ship", "skull"])
     given.play(0, ROLL, at=10)
     before, position, count = given.state, given.rng.position, len(given.events)
     for actor, move in ((0, CLAIM), (1, ACCEPT), (1, ROLL), (2, steal(1)), (None, TIMEOUT)):
@@ -96,21 +96,21 @@ def test_f1_an_unknown_seat_is_refused(actor: Any) -> None:
     {"type": "timeout", "at": 5},
 ])
 def test_f33_malformed_moves_are_refused_as_malformed(move: Any) -> None:
-    given = game(3, dice=["SWORD", "SWORD"])
+    given = game(3, dice=["sword", "sword"])
     with pytest.raises(MalformedMove) as info:
         given.play(0, move)
     assert info.value.code == "malformed_move"
 
 
 def test_f33_malformed_is_checked_before_the_end_of_the_game() -> None:
-    given = game(3, coins=[10, 1, 10], dice=["CHEST", "CHEST"])
+    given = game(3, coins=[10, 1, 10], dice=["chest", "chest"])
     given.play(0, ROLL)
     with pytest.raises(MalformedMove):
         given.play(1, {"type": "roll", "x": 1})
 
 
 def test_f33_every_legal_move_is_a_complete_move_decide_accepts() -> None:
-    given = game(4, dice=["SHIP", "SHIP"])
+    given = game(4, dice=["ship", "ship"])
     given.play(0, ROLL)
     for move in given.legal(0):
         assert RULES.decide(given.state, 0, move, rng=Rng(b"x"), now=50)

@@ -47,14 +47,14 @@ def test_f1_scenario_with_wrong_seat_count_is_refused() -> None:
 # F2 ---------------------------------------------------------------------------
 
 def test_f2_dice_and_cards_use_the_four_symbols() -> None:
-    assert SYMBOLS == ("CHEST", "SWORD", "SHIP", "SKULL")
+    assert SYMBOLS == ("chest", "sword", "ship", "skull")
     assert {s for pair in CARD_SYMBOLS.values() for s in pair} == set(SYMBOLS)
     assert set(state(scenario("bluffaneer", 3)).die_faces) == set(SYMBOLS)
 
 
 def test_f2_unknown_symbol_in_a_scenario_is_refused() -> None:
     with raises_rule("F2", "invalid_setup"):
-        setup_of(3, {"seats": [{"card": ["CHEST", "PARROT"]}, {}, {}]})
+        setup_of(3, {"seats": [{"card": ["chest", "PARROT"]}, {}, {}]})
     with raises_rule("F2", "invalid_setup"):
         setup_of(3, {"dice": ["RUM"]})
 
@@ -69,21 +69,21 @@ def test_f4_eighteen_cards_six_pairs_three_of_each() -> None:
 
 
 def test_f4_symbol_order_on_a_card_does_not_matter() -> None:
-    given = game(3, cards=[["SHIP", "SWORD"], None, None])
+    given = game(3, cards=[["ship", "sword"], None, None])
     assert state(given).hands[0] == "SWORD-SHIP-1"
-    assert matches("SWORD-SHIP-1", ("SHIP", "SWORD")) and matches("SWORD-SHIP-1", ("SWORD", "SHIP"))
+    assert matches("SWORD-SHIP-1", ("ship", "sword")) and matches("SWORD-SHIP-1", ("sword", "ship"))
 
 
 def test_f4_a_card_with_one_symbol_twice_is_refused() -> None:
     with raises_rule("F4", "invalid_setup"):
-        setup_of(3, {"seats": [{"card": ["SKULL", "SKULL"]}, {}, {}]})
+        setup_of(3, {"seats": [{"card": ["skull", "skull"]}, {}, {}]})
 
 
 def test_f4_a_card_in_two_places_is_refused() -> None:
     with raises_rule("F4", "invalid_setup"):
         setup_of(3, {"seats": [{"card": "CHEST-SHIP-1"}, {}, {}], "deck": ["CHEST-SHIP-1"]})
     with raises_rule("F4", "invalid_setup"):
-        setup_of(3, {"deck": [["CHEST", "SHIP"]] * 3, "discard": [["SHIP", "CHEST"]]})
+        setup_of(3, {"deck": [["chest", "ship"]] * 3, "discard": [["ship", "chest"]]})
 
 
 def test_f4_unknown_card_id_is_refused() -> None:
@@ -127,7 +127,7 @@ def test_f6_the_deal_is_the_seeded_shuffle_in_seat_order() -> None:
 
 
 def test_f6_scenario_deck_on_top_unnamed_cards_below() -> None:
-    s = state(game(3, cards=["CHEST-SWORD-1", None, None], deck=["SHIP-SKULL-3", ["CHEST", "SHIP"]],
+    s = state(game(3, cards=["CHEST-SWORD-1", None, None], deck=["SHIP-SKULL-3", ["chest", "ship"]],
                    discard=["SWORD-SKULL-2"]))
     assert s.deck[:2] == ("SHIP-SKULL-3", "CHEST-SHIP-1")
     assert s.discard == ("SWORD-SKULL-2",)
@@ -167,7 +167,7 @@ def test_f8_without_it_the_first_seat_is_drawn_first_from_the_seed() -> None:
 
 
 def test_f8_turns_pass_clockwise_and_wrap() -> None:
-    given = game(3, turn=2, dice=["CHEST", "CHEST"] * 2)
+    given = game(3, turn=2, dice=["chest", "chest"] * 2)
     given.play(2, ROLL)
     assert state(given).turn == 0 and given.to_act() == {0}
     given.play(0, ROLL)
@@ -214,8 +214,8 @@ def test_f32_scenario_flip_no_seat_count_can_reach_is_refused() -> None:
 
 def test_f18_claim_window_ms_defaults_to_5000_within_1000_to_60000() -> None:
     assert RULES.validate_options({}, 4) == {"claim_window_ms": 5000,
-                                             "die_faces": ["CHEST", "SHIP", "SWORD", "SWORD",
-                                                           "SKULL", "SKULL"]}
+                                             "die_faces": ["chest", "ship", "sword", "sword",
+                                                           "skull", "skull"]}
     assert RULES.validate_options({"claim_window_ms": 60000}, 4)["claim_window_ms"] == 60000
     for bad in (999, 60001, True, "5000", None):
         with raises_rule("F18", "invalid_options"):
@@ -239,6 +239,6 @@ def test_f3_the_options_schema_agrees_with_validate_options() -> None:
     jsonschema = pytest.importorskip("jsonschema")
     schema = RULES.options_schema
     jsonschema.validate(RULES.validate_options({"first_seat": 1}, 3), schema)
-    for bad in ({"die_faces": ["CHEST"] * 6}, {"claim_window_ms": 10}, {"x": 1}):
+    for bad in ({"die_faces": ["chest"] * 6}, {"claim_window_ms": 10}, {"x": 1}):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(bad, schema)

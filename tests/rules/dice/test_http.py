@@ -28,7 +28,8 @@ def test_D73_the_turn_clock_applies_the_rule_default(client: Any, clock: Any, se
                       "jesse_jones", "rose_doolan", "lucky_duke", "black_jack"],
                       "roles": ["sheriff", "renegade", "outlaw", "outlaw"]})
     now = view(client, game, 0)
-    assert now["pending"]["default"] == {"0": {"type": "roll", "saloon": None}}
+    assert now["pending"]["default"] == [{"seat": 0, "move": {"type": "roll", "saloon": None}}]
+    assert "moves" not in now["pending"] and now["legal_moves"][-1] == {"type": "resign"}
     clock.advance(30_000)
     assert jobs.fire_turn_clock(game["id"], now["version"], svc=service) == "defaulted"
     log = client.get(f"/v1/games/{game['id']}/log", headers=auth("admin-secret")).get_data(as_text=True)
@@ -39,7 +40,7 @@ def test_D73_the_turn_clock_applies_the_rule_default(client: Any, clock: Any, se
 def test_D16_D73_an_illegal_move_is_a_422_naming_the_rule(client: Any) -> None:
     game = create(client, ruleset="bang-dice", players=4, seed="refuse-dice", setup={
         "roles": ["sheriff", "renegade", "outlaw", "outlaw"],
-        "characters": ["jesse_jones", "rose_doolan", "lucky_duke", "kit_carlson"], "queue": ["DYNAMITE", "BEER", "BEER", "BEER", "BEER"]})
+        "characters": ["jesse_jones", "rose_doolan", "lucky_duke", "kit_carlson"], "queue": ["dynamite", "beer", "beer", "beer", "beer"]})
     assert move(client, game, 0, {"type": "roll", "saloon": None}).status_code == 201
     refused = move(client, game, 0, {"type": "reroll", "dice": [1]})
     assert refused.status_code == 422 and refused.get_json()["rule"] == "D16"

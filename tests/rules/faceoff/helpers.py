@@ -1,8 +1,10 @@
 """Face Off test helpers: a scenario with fixed characters, hands and decks."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
+from referee.engine.platform import playing_moves
+from referee.engine.protocol import Move
 from tests.harness import Table, scenario
 
 RS = "bang-faceoff"
@@ -11,10 +13,23 @@ PLAIN = ["sid_ketchum", "vulture_sam", "jesse_jones"]
 FILLER = ["BANG-2C", "BANG-3C", "BANG-4C", "BANG-5C", "BANG-6C", "BANG-7C", "BANG-8C", "BANG-9C"]
 
 
+class FaceOffTable(Table):
+    """A table whose ``legal`` leaves out the resignation every awaited seat may make (FO58),
+    as the built-in bots do: ``legal_with_resign`` is the whole list."""
+
+    def legal(self, seat: int) -> Sequence[Move]:
+        return playing_moves(super().legal(seat))
+
+    def legal_with_resign(self, seat: int) -> Sequence[Move]:
+        return super().legal(seat)
+
+
 def game(options: dict[str, Any] | None = None, **setup: Any) -> Table:
     sc: dict[str, Any] = {"sheriff_seat": 0, "characters": PLAIN, "hands": [[], [], []]}
     sc.update(setup)
-    return scenario(RS, 2, options=options or {}, setup=sc)
+    t = scenario(RS, 2, options=options or {}, setup=sc)
+    t.__class__ = FaceOffTable
+    return t
 
 
 def sq(t: Table, c: int) -> tuple[int, int]:

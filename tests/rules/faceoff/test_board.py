@@ -10,8 +10,8 @@ from referee.games.faceoff import board
 from tests.harness import raises_rule, scenario
 from tests.rules.faceoff.helpers import RS, game, to_phase3
 
-M1 = tuple(board.BUILTIN["faceoff-1"]["rows"])
-M2 = tuple(board.BUILTIN["faceoff-2"]["rows"])
+M1 = tuple(board.BUILTIN["faceoff_1"]["rows"])
+M2 = tuple(board.BUILTIN["faceoff_2"]["rows"])
 
 
 def test_FO1_exactly_two_players() -> None:
@@ -69,7 +69,7 @@ def test_FO6_map_2_distances() -> None:
     S, B, R = (0, 0), (12, 12), (6, 6)
     assert board.path_distance(M2, R, S) == 12 and board.path_distance(M2, R, B) == 12
     assert board.path_distance(M2, S, B) == 24 and board.path_distance(M2, (0, 0), (4, 0)) == 8
-    assert len(board.find(M2, "N")) == 8 and board.check_map(board.BUILTIN["faceoff-2"]) == []
+    assert len(board.find(M2, "N")) == 8 and board.check_map(board.BUILTIN["faceoff_2"]) == []
 
 
 def test_FO7_setup() -> None:

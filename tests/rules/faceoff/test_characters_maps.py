@@ -71,7 +71,7 @@ def test_FO53_vulture_sam_takes_the_dead_cards() -> None:
 
 
 def _map(**kw: object) -> dict[str, object]:
-    m = copy.deepcopy(board.BUILTIN["faceoff-1"])
+    m = copy.deepcopy(board.BUILTIN["faceoff_1"])
     m.update(kw)
     return m
 
@@ -113,7 +113,7 @@ def test_FO55_FO56_modules_refused_precisely() -> None:
 
 
 def test_FO55_FO56_off_by_default() -> None:
-    assert registry.get(RS).validate_options({}, 2) == {"map": "faceoff-1", "renegade_variant": False}
+    assert registry.get(RS).validate_options({}, 2) == {"map": "faceoff_1", "renegade_variant": False}
 
 
 def test_FO57_hidden_information() -> None:

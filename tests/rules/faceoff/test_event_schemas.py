@@ -34,7 +34,7 @@ CAST = {"characters": ["black_jack", "kit_carlson", "vulture_sam"], "life": [2, 
 #: (options, scenario setup, seed) of each random game: every option set of ``rs.option_sets(2)``
 #: (both maps, the Renegade variant), then the cast
 GAMES = [(options, None, seed) for options in RS.option_sets(2) for seed in SEEDS] + [
-    ({"map": "faceoff-2"}, CAST, "fo-cast-2")]
+    ({"map": "faceoff_2"}, CAST, "fo-cast-2")]
 VIEWERS = (None, 0, 1)
 #: the events with a part some viewer may not see (FO57)
 HIDING = {"game_setup", "deck_reshuffled", "cards_drawn", "card_taken", "cards_inherited", "cards_revealed",
@@ -200,7 +200,7 @@ DRAWN = {"char": 0, "cards": ["BANG-AS"], "count": 1, "from": "brown", "reason":
     ("draw_checked", {"char": 0, "card": "BANG-AH", "reason": "jail", "from": "hand"}, "from"),
     ("flow", {"flow": {**LUCKY_FLOW, "stack": [{"char": 0}]}}, "flow.stack.0"),  # a frame without its kind
     ("flow", {"flow": {**LUCKY_FLOW, "turn": 0}}, "turn"),                       # the flow object is closed
-    ("game_over", {"result": {"winners": [0], "seats": [], "reason": "two_kills"}}, "result.seats"),
+    ("game_over", {"result": {"winners": [0], "seats": [], "reason": "two_kills", "detail": "x"}}, "result.seats"),
 ])
 def test_FO57_a_malformed_event_is_refused_naming_the_field(kind: str, data: dict[str, Any], field: str) -> None:
     why = _problems(kind, data)

@@ -10,7 +10,7 @@ from tests.api.helpers import create, play_to_end, view
 
 def test_FO57_a_game_over_http_shows_the_board_and_distances_and_ends(client: Any, clock: Any,
                                                                      service: Any) -> None:
-    game = create(client, ruleset="bang-faceoff", players=2, seed="http-faceoff", options={"map": "faceoff-1"})
+    game = create(client, ruleset="bang-faceoff", players=2, seed="http-faceoff", options={"map": "faceoff_1"})
     first = view(client, game, 0)
     state = first["state"]
     assert state["board"][3][7] == "S" and state["board"][5][7] == "R" and state["board"][7][7] == "B"

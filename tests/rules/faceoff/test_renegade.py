@@ -45,7 +45,7 @@ def test_FO33_bid_is_sealed_until_both_are_in() -> None:
     t = bid_round([["BANG-AS"], ["BANG-KD"], []])
     t.play(0, {"type": "bid", "card": "BANG-AS"})
     v = t.view(1)
-    assert "BANG-AS" not in str(v) and v["bids_in"] == [True, False]
+    assert "BANG-AS" not in str(v) and [p["bid_in"] for p in v["seats"]] == [True, False]
     assert t.ruleset.redact(t.last[0], 1).data["card"] is None
     assert "BANG-AS" in t.ruleset.hidden(t.state, 1)
 

@@ -33,7 +33,7 @@ def _variants(move: dict[str, Any]) -> list[dict[str, Any]]:
 def test_FO11_FO15_FO17_offered_agrees_with_the_legal_moves() -> None:
     rs = registry.get("bang-faceoff")
     checked = 0
-    for m in ("faceoff-1", "faceoff-2"):
+    for m in ("faceoff_1", "faceoff_2"):
         table = Table(rs, 2, options={**rs.options_for(2), "map": m}, seed=f"offered-{m}")
         pick = Rng(f"offered-pick-{m}".encode())
 

@@ -5,6 +5,11 @@
 * N3 A move takes 1 or more stones from one non-empty pile:
   ``{"type": "take", "pile": i, "count": k}``.
 * N4 Whoever takes the last stone wins.
+
+Version 2 speaks the one vocabulary (``referee.engine.vocabulary``): the
+view's ``seats`` and ``last``, a ``pending`` prompt, a result with its
+``detail``. Version 1 logs differ only in that result (no ``detail``):
+``NimV1`` reads them.
 """
 from __future__ import annotations
 
@@ -13,6 +18,7 @@ from typing import Any
 
 from referee.engine.base import RulesetBase
 from referee.engine.decision import Decision
+from referee.engine.legacy import Legacy
 from referee.engine.protocol import Event, GameConfig, IllegalMove, InvalidSetup, Json, Move, Seat
 from referee.engine.rng import Rng
 
@@ -22,11 +28,12 @@ class State:
     piles: tuple[int, ...]
     turn: Seat
     winner: Seat | None = None
+    last: tuple[Seat, int, int] | None = None  # seat, pile, count of the last take
 
 
 class Nim(RulesetBase):
     name = "nim"
-    version = "1"
+    version = "2"
     title = "Nim"
     min_players = 2
     max_players = 2
@@ -36,15 +43,20 @@ class Nim(RulesetBase):
                   "description": "stones per pile (N1)"}}}
     platform_rules = {"game_over": "N4", "player_count": "N1", "turn": "N2", "timeout": "N2"}
     setup_schema = {"type": "null", "description": "Nim takes no scenario (N1)."}
-    view_schema = {"type": "object", "additionalProperties": False, "required": ["piles", "turn"],
+    view_schema = {"type": "object", "additionalProperties": False, "required": ["piles", "turn", "seats", "last"],
                    "properties": {"piles": {"type": "array", "items": {"type": "integer", "minimum": 0}},
-                                  "turn": {"type": "integer", "minimum": 0, "maximum": 1}}}
+                                  "turn": {"type": "integer", "minimum": 0, "maximum": 1},
+                                  "seats": {"type": "array", "items": {"type": "object"}},
+                                  "last": {"type": ["object", "null"]}}}
     event_schemas = {
         "game_started": {"type": "object", "additionalProperties": False, "required": ["piles"],
                          "properties": {"piles": {"type": "array", "items": {"type": "integer"}}}},
         "taken": {"type": "object", "additionalProperties": False, "required": ["seat", "pile", "count"],
                   "properties": {"seat": {"type": "integer"}, "pile": {"type": "integer"},
                                  "count": {"type": "integer"}}}}
+    #: its events in words for the watch page (``RulesetBase.phrases``): how a plug-in brings its own
+    phrases = {"game_started": "the game started with piles {piles}",
+               "taken": "seat {seat} took {count} from pile {pile}"}
     move_schemas = {"take": {"type": "object", "additionalProperties": False, "x-rule": "N3",
                              "required": ["type", "pile", "count"],
                              "properties": {"type": {"const": "take"}, "pile": {"type": "integer", "minimum": 0},
@@ -66,7 +78,8 @@ class Nim(RulesetBase):
         piles = list(state.piles)
         piles[event.data["pile"]] -= event.data["count"]
         seat = event.data["seat"]
-        return replace(state, piles=tuple(piles), turn=1 - seat, winner=seat if not any(piles) else None)
+        return replace(state, piles=tuple(piles), turn=1 - seat, winner=seat if not any(piles) else None,
+                       last=(seat, event.data["pile"], event.data["count"]))
 
     def play(self, state: State, actor: Seat, move: Move, *, rng: Rng, now: int) -> tuple[list[Event], State]:
         """Past the base's shared checks (shape, game over, turn): N3."""
@@ -84,7 +97,12 @@ class Nim(RulesetBase):
                 for i, n in enumerate(state.piles) for k in range(1, n + 1)]
 
     def view(self, state: State, seat: Seat | None) -> Json:
-        return {"piles": list(state.piles), "turn": state.turn, "pending": None}
+        over = state.winner is not None
+        return {"piles": list(state.piles), "turn": state.turn,
+                "seats": [{"seat": s, "to_move": not over and s == state.turn} for s in (0, 1)],
+                "last": None if state.last is None else dict(zip(("kind", "seat", "pile", "count"), ("taken", *state.last))),
+                "pending": None if over else {"kind": "take", "awaiting": [state.turn], "deadline": None,
+                                              "default": None}}
 
     def redact(self, event: Event, seat: Seat | None) -> Event | None:
         return event  # nothing is hidden in Nim
@@ -97,7 +115,8 @@ class Nim(RulesetBase):
             return None
         w = state.winner
         return {"winners": [w], "reason": "took_the_last_stone",
-                "seats": [{"seat": s, "outcome": "win" if s == w else "loss"} for s in (0, 1)]}
+                "seats": [{"seat": s, "outcome": "win" if s == w else "loss"} for s in (0, 1)],
+                "detail": f"seat {w} took the last stone (N4)"}
 
     def default_move(self, state: State, seat: Seat) -> Move | None:
         moves = self.legal_moves(state, seat)
@@ -115,4 +134,14 @@ class Nim(RulesetBase):
         return broken
 
 
+class NimV1(Legacy):
+    """Nim v1's logs: the same game, its result without ``detail``."""
+
+    version = "1"
+
+    def result_down(self, result: Json) -> Json:
+        return {k: v for k, v in result.items() if k != "detail"}
+
+
+Nim.previous_versions = {"1": NimV1}
 RULESET = Nim()

@@ -1,0 +1,50 @@
+"""``GET /watch/`` and ``GET /watch/{id}`` (issue 25): the page that watches,
+replays and verifies any game, plain HTML, CSS and classic JS shipped in the
+package (``referee/web``), served under a strict Content-Security-Policy. The
+page speaks only the public API (``/v1/...``) and verifies a log in the
+browser (``verify.js``): no server code is involved in its verdict."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from flask import Blueprint, Response, abort
+
+bp = Blueprint("watch", __name__)
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+#: the page's files and their media types; anything else under /watch/ is a game id
+FILES = {"watch.html": "text/html; charset=utf-8", "watch.js": "text/javascript; charset=utf-8",
+         "verify.js": "text/javascript; charset=utf-8", "watch.css": "text/css; charset=utf-8"}
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
+       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+
+@lru_cache(maxsize=None)
+def _read(name: str) -> bytes:
+    return (WEB / name).read_bytes()
+
+
+def _serve(name: str) -> Response:
+    response = Response(_read(name), content_type=FILES[name])
+    response.headers["Content-Security-Policy"] = CSP
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/watch/")
+def index() -> Response:
+    return _serve("watch.html")
+
+
+@bp.get("/watch/<name>")
+def page(name: str) -> Response:
+    if name in FILES:
+        return _serve(name)
+    if not GAME_ID.match(name):
+        abort(404)
+    return _serve("watch.html")

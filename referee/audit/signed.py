@@ -1,0 +1,100 @@
+"""What anchors a log to the referee: its signed final head and the seats'
+receipts (``referee.engine.signature``; README, "Signed heads and receipts").
+
+A log that re-decides clean shows that it is *a* legal game of its header;
+only the referee's signature shows that it is *the* game the referee ran.
+Both checks run after the log is otherwise shown to hold, and say plainly
+when no key was given, so nothing was proven about who wrote the log."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from referee.engine.platform import SEED_REVEALED
+from referee.engine.protocol import Json
+from referee.engine.signature import (RECEIPT_FIELDS, SIGNATURE_FIELDS, PublicKeys, final_statement,
+                                      receipt_statement)
+
+#: the field of a finished game's last event that holds the referee's signature of the final head
+FIELD = "signature"
+UNCHECKED = ("not checked: no key was given (--key): anyone can re-chain a finished log, so without the "
+             "referee's key this does not show that the referee wrote it")
+
+
+def shape_ok(signature: Any) -> bool:
+    """Whether ``signature`` is ``{"kid": str, "sig": str}``, nothing else."""
+    return type(signature) is dict and signature.keys() == set(SIGNATURE_FIELDS) and \
+        all(type(signature[name]) is str for name in SIGNATURE_FIELDS)
+
+
+def may_carry(env: Any) -> bool:
+    """Whether event ``env`` may carry a ``signature``: a ``seed_revealed``
+    (which the re-decision holds to be the last event), the field of the
+    right shape."""
+    return type(env) is dict and env.get("type") == SEED_REVEALED and shape_ok(env.get(FIELD))
+
+
+def check_signature(header: Json, envelopes: Sequence[Json], keys: PublicKeys | None,
+                    diverged: Any) -> Json:
+    """The ``signature`` check's entry: the last event's signature of the
+    final head verifies under one of ``keys`` (``None``: not checked, said
+    so); ``diverged(seq, field, expected, found, detail)`` is raised where it
+    does not."""
+    last = envelopes[-1]
+    signature = last.get(FIELD)
+    if keys is None:
+        detail = UNCHECKED if signature is not None else \
+            "not checked: the log carries no signature and no key was given (--key)"
+        return {"name": "signature", "ok": True, "checked": False, "detail": detail}
+    seq = last["seq"]
+    if signature is None:
+        raise diverged(seq, FIELD, "the referee's signature of the final head", "(missing)",
+                       f"the last event (seq {seq}) carries no signature: the referee did not sign this log "
+                       "(written before signing, or the signature was stripped)")
+    why = keys.verify(signature["kid"], signature["sig"], final_statement(str(header.get("id")), seq,
+                                                                           last["hash"], signature["kid"]))
+    if why is not None:
+        raise diverged(seq, FIELD, f"a signature of head {last['hash']} at version {seq}", signature,
+                       f"the final head's signature fails: {why}. This is not the log the referee signed")
+    return {"name": "signature", "ok": True, "checked": True,
+            "detail": f"the final head (version {seq}) is signed by the referee's key {signature['kid']!r}"}
+
+
+def check_receipts(header: Json, envelopes: Sequence[Json], receipts: Sequence[tuple[str, Any]],
+                   keys: PublicKeys | None, diverged: Any) -> Json:
+    """The ``receipts`` check's entry: each receipt a seat hands in (``(name,
+    receipt)``) names a head the log holds at that version, at that receipt
+    time, for this game, and its signature verifies under ``keys`` (when
+    given). A receipt the log does not hold: the log is not the game the
+    referee ran (or the receipt is not the referee's)."""
+    game = header.get("id")
+    for name, receipt in receipts:
+        if type(receipt) is not dict or receipt.keys() != set(RECEIPT_FIELDS):
+            raise diverged(0, "receipt", "{" + ", ".join(RECEIPT_FIELDS) + "}", receipt,
+                           f"receipt {name} is not a receipt of this referee (its fields are "
+                           f"{', '.join(RECEIPT_FIELDS)})")
+        version, head, at = receipt["version"], receipt["head"], receipt["at"]
+        if receipt["game"] != game:
+            raise diverged(0, "receipt.game", game, receipt["game"],
+                           f"receipt {name} is for game {receipt['game']!r}, this log is game {game!r}")
+        if type(version) is not int or not 1 <= version <= len(envelopes):
+            raise diverged(len(envelopes), "receipt.version", f"1..{len(envelopes)}", version,
+                           f"receipt {name} names version {version!r}, which this log does not reach: "
+                           "the log is not the game the referee ran")
+        if keys is not None:
+            why = keys.verify(receipt["kid"], receipt["sig"],
+                              receipt_statement(str(game), version, str(head), at, str(receipt["kid"]))
+                              if type(at) is int and type(head) is str else b"")
+            if why is not None:
+                raise diverged(version, "receipt.sig", "the referee's signature", receipt["sig"],
+                               f"receipt {name} is not the referee's: {why}")
+        env = envelopes[version - 1]
+        if env["hash"] != head:
+            raise diverged(version, "hash", head, env["hash"],
+                           f"receipt {name}: the referee accepted a move at version {version} with head {head}; "
+                           "this log holds another head there — it is not the game the referee ran")
+        if env["at"] != at:
+            raise diverged(version, "at", at, env["at"],
+                           f"receipt {name}: the referee received that move at {at}; this log says {env['at']}")
+    signed = "their signatures verified" if keys is not None else "their signatures not checked (no --key)"
+    return {"name": "receipts", "ok": True, "checked": keys is not None,
+            "detail": f"{len(receipts)} receipts: each head is in the log at its version; {signed}"}

@@ -1,0 +1,231 @@
+"""BANG!'s views encoded as the API sends them (issue 20), byte for byte what
+``referee.engine.encoded_views`` encodes from ``views.public_view`` and
+``views.seat_part`` (``tests/unit/test_encoded_views.py`` and
+``tests/unit/test_bang_faceoff_encoded.py`` hold them to it at every step).
+
+The rules fold a move into a new state that shares every part the move left
+alone (``state.but`` and ``state.pbut`` copy references): a player's entry
+of the table (R83: public role only), a seat's hand, role and distances
+(R14–R17), the discard pile. Each part is encoded once and kept as it was
+for the state encoded last, with the very objects it was built from
+(compared by identity and held, so an id is never reused meanwhile); a
+state's bytes are spliced from them, and only what a move changed is
+encoded again. A state of another game met in between finds a player's
+parts by its ``Player`` object (``_entries``, ``_own``). Only what every
+seat sees alike is kept under a key any seat can find (a player's public
+entry, the discard pile); a seat's own members are kept under its own
+``Player`` object or its own slot, which only that seat's view reads
+(``Player.seat``).
+
+Pure: no clock, no I/O; bounded (each map dropped whole when full) and safe
+under threads (each kept value one tuple, read and written whole, its lists
+never changed once kept; two threads racing compute the same bytes).
+"""
+from __future__ import annotations
+
+from itertools import compress
+from operator import is_not
+from typing import Any
+
+from referee.engine.jsonenc import dumps
+from referee.games.bang import decider, views
+from referee.games.bang.cache import _last as _recent, derived
+from referee.games.bang.cardrules import mustang_of, reach_of, scope_of
+from referee.games.bang.characters import SHERIFF
+from referee.games.bang.distance import sights_json
+from referee.games.bang.state import Player, Seat, State
+
+#: entries kept at most per map below (then dropped whole)
+SIZE = 1024
+
+_PHASES: dict[str, bytes] = {p: dumps(p) for p in ("start", "draw", "play", "discard", "over")}
+_ROLES_IN_GAME: dict[int, bytes] = {n: dumps(roles) for n, roles in views.ROLES_IN_GAME.items()}
+_TARGETS = b',"targets":' + dumps(views.TARGETS_3P)
+#: seat numbers, for ``itertools.compress``
+_SEATS = range(64)
+_SPECTATOR = b'"seat":null,"hand":null,"role":null,"distances":null'
+
+#: a player's public entry by its ``Player`` object: (player, roles shown to all, bytes)
+_entries: dict[int, tuple[Player, bool, bytes]] = {}
+#: a seat's own members by its ``Player`` object: (player, its distances, bytes)
+_own: dict[int, tuple[Player, Any, bytes]] = {}
+#: the parts of the state encoded last: (players, roles shown to all, distances table, each
+#: player's public entry, each seat's own members, the whole table, what the distances read of
+#: each player: ``_reckons``); one tuple, read and written whole; its lists are never changed once
+#: kept
+_last: tuple[Any, ...] = ((), False, (), [], [], b"[]", [])
+#: the discard pile encoded last: (pile, bytes)
+_last_pile: tuple[Any, ...] = (None, b"")
+#: the ``last`` member encoded last: (its object, bytes)
+_last_shown: tuple[Any, ...] = (None, b"null")
+#: each seat's phase-2 prompt encoded (``views.PLAY_PROMPTS``), and the objects they encode
+_PLAY_PROMPTS: dict[int, tuple[Any, bytes]] = {id(p): (p, dumps(p)) for p in views.PLAY_PROMPTS}
+
+
+def _new_entry(p: Player, show_all: bool) -> bytes:
+    """A seat's entry of the table as everybody sees it (R83: the role of
+    the Sheriff, of the eliminated, of all in the 3-player game or once over)."""
+    out = dumps({"seat": p.seat, "character": p.character, "life": p.life, "max_life": p.max_life,
+                 "alive": p.alive, "hand": len(p.hand), "in_play": p.in_play,
+                 "role": p.role if show_all or p.role == SHERIFF or not p.alive else None})
+    if len(_entries) >= SIZE:
+        _entries.clear()
+    _entries[id(p)] = (p, show_all, out)
+    return out
+
+
+def _entry(p: Player, show_all: bool) -> bytes:
+    """``_new_entry``, kept by ``Player`` object (a state of another game met in between)."""
+    found = _entries.get(id(p))
+    if found is not None and found[0] is p and found[1] == show_all:
+        return found[2]
+    return _new_entry(p, show_all)
+
+
+def _new_own(p: Player, sight: Any) -> bytes:
+    """A seat's own members but ``pending``: its hand, its role (R83) and
+    what it sees around the table (R14–R17)."""
+    out: bytes = dumps({"seat": p.seat, "hand": p.hand, "role": p.role, "distances": sight})[1:-1]
+    if len(_own) >= SIZE:
+        _own.clear()
+    _own[id(p)] = (p, sight, out)
+    return out
+
+
+def _own_bytes(p: Player, sight: Any) -> bytes:
+    """``_new_own``, kept by ``Player`` object (a state of another game met in between)."""
+    found = _own.get(id(p))
+    if found is not None and found[0] is p and found[1] is sight:
+        return found[2]
+    return _new_own(p, sight)
+
+
+def _reckons(p: Player) -> tuple[int, int, int] | None:
+    """What the distances (R14–R17) read of a player: his Mustang, Scope and
+    weapon's reach (R15, R16; characters included), ``None`` if eliminated."""
+    if not p.alive:
+        return None
+    character, in_play = p.character, p.in_play
+    return mustang_of(character, in_play), scope_of(character, in_play), reach_of(in_play)
+
+
+def _players(state: State) -> tuple[bytes, list[bytes]]:
+    """``(table, owns)``: the ``players`` member encoded and every seat's own
+    members (``_new_own``), each part kept from the state encoded last
+    while it is built from the very same ``Player`` (and distances) objects.
+    The distances (R14–R17) depend on who is alive and on each one's Mustang,
+    Scope and reach alone (``_reckons``): kept while no player changed
+    those, and a seat's own row kept while it is the same."""
+    global _last
+    players = state.players
+    show_all = state.three_player or state.phase == "over"
+    last = _last
+    before = last[0]
+    table: Any
+    if last[1] is not show_all or len(before) != len(players):
+        table = sights_json(state)
+        made_entries = [_entry(p, show_all) for p in players]
+        made_owns = [_own_bytes(p, t) for p, t in zip(players, table)]
+        reckons = [_reckons(p) for p in players]
+    elif before is players:
+        return last[5], last[4]
+    else:
+        sights = table = last[2]
+        made_entries = list(last[3])
+        made_owns = list(last[4])
+        reckons = last[6]
+        changed = list(compress(_SEATS, map(is_not, players, before)))
+        moved = False  # who is alive, a character or cards in play changed: distances may too
+        for i in changed:
+            p, o = players[i], before[i]
+            made_entries[i] = _new_entry(p, show_all)
+            if p.in_play is not o.in_play or p.alive is not o.alive or p.character is not o.character:
+                if not moved:
+                    reckons = list(reckons)
+                    moved = True
+                reckons[i] = _reckons(p)
+        if moved and reckons != last[6]:
+            fresh = sights_json(state)
+            table = [seen if seen is old or seen != old else old for seen, old in zip(fresh, sights)] \
+                if len(sights) == len(fresh) else list(fresh)
+            for i in compress(_SEATS, map(is_not, table, sights)):
+                if i not in changed:
+                    made_owns[i] = _own_bytes(players[i], table[i])
+        for i in changed:
+            made_owns[i] = _new_own(players[i], table[i])
+    whole = b"[" + b",".join(made_entries) + b"]"
+    _last = (players, show_all, table, made_entries, made_owns, whole, reckons)
+    return whole, made_owns
+
+
+Kept = tuple[bytes, Any, bytes, list[bytes], int, list[Any]]
+
+
+def _kept(state: State) -> Kept:
+    """What every view of ``state`` is built from, once per state: the
+    public members encoded (R83: public roles only; R4, R82: the role
+    facts), the prompt without moves (R43) and its bytes, each seat's own
+    members (R83, R14–R17), the seat the prompt awaits (-1: none) and a slot
+    for that seat's prompt with its moves."""
+    global _last_pile, _last_shown
+    d = _recent[0]
+    if d.state is not state:
+        d = derived(state)
+    kept: Kept | None = d.enc
+    if kept is not None:
+        return kept
+    table, owns = _players(state)
+    discard = state.discard
+    last = _last_pile
+    if last[0] is not discard:
+        last = _last_pile = (discard, dumps(discard))
+    result = state.result
+    n = len(state.players)
+    shown = state.last
+    shown_bytes = _last_shown
+    if shown_bytes[0] is not shown:
+        shown_bytes = _last_shown = (shown, b"null" if shown is None else dumps(shown))
+    public = b'"turn":%d,"phase":%b,"bangs":%d,"deck":%d,"discard":%b,"seats":%b,"last":%b,"result":%b,' \
+             b'"roles_in_game":%b' % (
+                 state.turn, _PHASES.get(state.phase) or dumps(state.phase), state.bangs, len(state.deck), last[1],
+                 table, shown_bytes[1], b"null" if result is None else dumps(result),
+                 _ROLES_IN_GAME.get(n) or dumps(views.ROLES_IN_GAME[n]))
+    if state.three_player:
+        public += _TARGETS
+    prompt = views._prompt(state)
+    if prompt is None:
+        prompt_bytes = b"null"
+    else:
+        known = _PLAY_PROMPTS.get(id(prompt))
+        prompt_bytes = known[1] if known is not None and known[0] is prompt else dumps(prompt)
+    kept = d.enc = (public, prompt, prompt_bytes, owns,
+                    -1 if prompt is None else prompt["awaiting"][0], [None])
+    return kept
+
+
+def public_bytes(state: State) -> bytes:
+    """``views.public_view(state)`` encoded, braces off (R83: public roles
+    only; R4, R82: the role facts)."""
+    return _kept(state)[0]
+
+
+def seat_encoded(state: State, seat: Seat | None, awaited: bool) -> tuple[bytes, bytes, bytes]:
+    """``(legal_moves, pending, own)`` of ``seat``'s view, encoded (see
+    ``referee.engine.encoded_views``): the prompt is the shared one (R43), but
+    Kit Carlson's own, which shows him his three cards (R67)."""
+    d = _recent[0]
+    kept: Kept | None = d.enc if d.state is state else None
+    if kept is None:
+        kept = _kept(state)
+    _, prompt, prompt_bytes, owns, who, mine = kept
+    if seat is None:
+        return b"[]", prompt_bytes, _SPECTATOR
+    if seat != who:
+        return (dumps(decider.legal_moves(state, seat)) if awaited else b"[]"), prompt_bytes, owns[seat]
+    made = mine[0]
+    if made is None:
+        moves = dumps(decider.legal_moves(state, seat))
+        # Kit Carlson's own look (R67)
+        pending = dumps(views.pending(state, seat, prompt)) if prompt["kind"] == "kit" else prompt_bytes
+        made = mine[0] = (moves, pending)
+    return (made[0] if awaited else b"[]"), made[1], owns[seat]

@@ -1,0 +1,114 @@
+"""Every setting the referee reads from its environment, in one table: name,
+default, who reads it and what it does. Code asks :func:`get` (never
+``os.environ`` itself: a test holds every module to it), and the README's
+table of settings is :func:`markdown` (a test holds it equal).
+
+No settings library: these are plain environment variables read at start,
+each parsed where it is used (a rate-limit string, a cap, a URL); a
+library's typed model would be a second copy of this table."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Mapping
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    name: str
+    default: str | None  # None: unset (its absence means something, said in ``what``)
+    who: str  # api, worker, run, cli
+    what: str
+
+
+SETTINGS: tuple[Setting, ...] = (
+    # -- Redis ----------------------------------------------------------------------
+    Setting("REDIS_URL", "redis://127.0.0.1:6379/0", "api, worker",
+            "the games' Redis: a standalone server, or any node of a Redis Cluster (found out by `INFO cluster`); "
+            "`referee run` starts its own when unset"),
+    Setting("RQ_REDIS_URL", None, "api, worker",
+            "the queue's Redis (RQ's jobs, its scheduler, the watch set): standalone only; unset, `REDIS_URL` "
+            "when that is standalone — required when it is a cluster"),
+    Setting("REFEREE_REDIS_TIMEOUT_S", "2", "api, worker", "a Redis command's socket timeout (a stalled Redis "
+            "costs a request this, answered 503)"),
+    Setting("REFEREE_REDIS_FAILOVER_S", "5", "api, worker", "on a cluster, how long a read or keyed write is "
+            "tried again through a failover before 503 + `Retry-After`"),
+    Setting("REFEREE_REDIS_WAIT_REPLICAS", "auto", "api, worker", "replicas that confirm a game's write (`WAIT`) "
+            "before it is acknowledged; `auto`: 1 when every master has a replica, else 0"),
+    Setting("REFEREE_REDIS_WAIT_MS", "1000", "api, worker", "how long a write waits for those replicas before "
+            "503 (a retry under its Idempotency-Key is safe)"),
+    Setting("REFEREE_REDIS_MAX_CONNECTIONS", None, "api", "connections a gevent referee may hold (unset: the "
+            "stream cap + 1000)"),
+    Setting("REFEREE_REDIS_FSYNC", "everysec", "run", "the embedded Redis's AOF fsync: always, everysec or no"),
+    # -- the API ----------------------------------------------------------------------
+    Setting("PORT", "8000", "api, run", "the API's port"),
+    Setting("REFEREE_ADMIN_TOKEN", None, "api", "the admin token (unset: no admin)"),
+    Setting("REFEREE_RATE_LIMIT", "50/100", "api", "each caller's windows (`off` lifts them)"),
+    Setting("REFEREE_AUTH_FAIL_LIMIT", "10/minute", "api", "failed authentications per address"),
+    Setting("REFEREE_TRUSTED_PROXIES", "0", "api", "reverse proxies in front (their X-Forwarded-For is trusted)"),
+    Setting("REFEREE_CORS_ORIGINS", "*", "api", "origins allowed to call the API (`off`: none)"),
+    Setting("REFEREE_PUSHED", "on", "api", "heads pushed by Redis so a view reads nothing (always off on a cluster)"),
+    Setting("REFEREE_READ_TIMEOUT_S", "10", "api", "the most a request's headers, then its body, may take"),
+    Setting("REFEREE_STREAMS_PER_CLIENT", "64", "api", "open event streams and long-polls per client (`off`)"),
+    Setting("REFEREE_STREAMS_MAX", "4000", "api", "open event streams and long-polls in all (`off`)"),
+    Setting("REFEREE_WORKER_CLASS", "gevent", "api", "gunicorn's worker class: gevent or gthread"),
+    Setting("REFEREE_WORKER_CONNECTIONS", "10000", "api", "gevent: open connections per gunicorn worker"),
+    Setting("REFEREE_TOURNAMENT_MAX_GAMES", "1000", "api", "games a tournament may have without the admin token"),
+    Setting("REFEREE_TOURNAMENT_MAX_PARALLEL", "8", "api", "its games in parallel without the admin token"),
+    Setting("REFEREE_TOURNAMENTS_PER_CLIENT", "2", "api", "unfinished tournaments a caller (an anonymous one: "
+            "its address) may have without the admin token; past it 429 (`off`)"),
+    Setting("REFEREE_TOURNAMENT_GAMES_MAX", "32", "api, worker", "tournament games played at once in all: past "
+            "it a new tournament is 503 and a running one's next game waits for a slot (`off`)"),
+    Setting("REFEREE_TOURNAMENT_LEASE_S", "900", "api, worker", "a tournament's or a tournament game's slot not "
+            "renewed for this long is free again (one a crashed worker never freed)"),
+    Setting("REFEREE_RETENTION_IDLE_S", str(7 * 86400), "api, worker", "an active game's keys live this long "
+            "after its last move (`off`: forever)"),
+    Setting("REFEREE_RETENTION_FINISHED_S", str(30 * 86400), "api, worker", "a finished game's keys live this "
+            "long (`off`: forever)"),
+    Setting("REFEREE_SIGNING_KEY", None, "api, worker", "the signing keys themselves, `<kid> <base64url "
+            "Ed25519 seed>` a line (or `;`-separated); the first signs, all are published (`GET /v1/keys`)"),
+    Setting("REFEREE_SIGNING_KEY_FILE", "var/signing.keys", "api, worker", "the file of signing keys when "
+            "`REFEREE_SIGNING_KEY` is unset; generated with one fresh key where missing (`referee keys rotate` "
+            "adds one). Every referee and worker of a deployment must read the same keys"),
+    # -- workers and bots ------------------------------------------------------------------
+    Setting("REFEREE_STALL_S", "10", "worker", "a bot turn or deadline not moved for this long is enqueued again"),
+    Setting("REFEREE_WEBHOOK_THREADS", "16", "worker", "webhook bots called at once per worker"),
+    Setting("REFEREE_BOT_TIMEOUT_S", "5", "api, worker", "a webhook bot's answer deadline"),
+    Setting("REFEREE_BOT_MAX_RESPONSE_BYTES", str(64 * 1024), "worker", "the largest answer read from a bot"),
+    Setting("REFEREE_BOT_ALLOW_PRIVATE", None, "api, worker", "`1`: bot URLs may be loopback or private addresses"),
+    Setting("REFEREE_BOT_URL_ALLOWLIST", None, "api, worker", "comma-separated hosts bots' URLs must be on"),
+    # -- the command line --------------------------------------------------------------------
+    Setting("REFEREE_URL", None, "cli", "the referee `referee tournament` and `referee play` talk to (unset: "
+            "`http://127.0.0.1:$PORT`, where `make run` serves)"),
+)
+
+BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
+
+
+def get(name: str, env: Mapping[str, str] | None = None) -> str | None:
+    """The setting's value: the environment's (``env``, default
+    ``os.environ``), else its default; an undeclared name is a bug."""
+    setting = BY_NAME[name]
+    found = (os.environ if env is None else env).get(name)
+    return found if found is not None else setting.default
+
+
+def is_set(name: str) -> bool:
+    """Whether the environment sets ``name`` (to anything but empty)."""
+    assert name in BY_NAME
+    return bool(os.environ.get(name))
+
+
+def text(name: str, env: Mapping[str, str] | None = None) -> str:
+    """:func:`get` of a setting that has a default."""
+    value = get(name, env)
+    assert value is not None, f"{name} has no default"
+    return value
+
+
+def markdown() -> str:
+    """The README's table of settings."""
+    rows = ["| setting | default | read by | what it does |", "|---|---|---|---|"]
+    rows += [f"| `{s.name}` | {f'`{s.default}`' if s.default is not None else 'unset'} | {s.who} | {s.what} |"
+             for s in SETTINGS]
+    return "\n".join(rows)

@@ -1,0 +1,277 @@
+"""Tournaments in Redis (``referee.tournaments`` holds what they mean).
+
+Keys, all in the tournament's hash slot (one ``{ID}`` tag, so every script
+and transaction here touches one cluster slot): ``tournament:{ID}`` (hash:
+spec, status ``running|finished|cancelled``, seed, cancel_hash, next = games
+launched, finished), ``…:games`` (hash: index -> game id), ``…:index``
+(hash: game id -> index), ``…:results`` (hash: game id -> result with
+entrants), ``…:winners`` (hash: game id -> winners' names) and
+``…:standings`` (the standings fold, JSON).
+
+The quotas (``referee.tournaments`` decides them): ``tournaments:quota:{CALLER}``
+(sorted set: the caller's unfinished tournaments, scored by when their lease
+lapses), ``tournaments:{in-flight}`` (sorted set: the tournament games being
+played in the whole deployment, scored the same way) and
+``tournaments:{in-flight}:waiting`` (sorted set: tournaments waiting for a
+game slot, by when they began to wait). Each key is its own hash slot; a
+script touches one key. A member whose lease lapsed (a worker that crashed
+before freeing it) is dropped the next time the set is counted.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, TypeVar
+
+import json
+import redis
+
+from referee.store.listing import TOURNAMENTS, Index
+
+T = TypeVar("T")
+
+# claim the next game index while the tournament runs: -1 once cancelled, all
+# launched, or (ARGV[2]) as many games being played as it may play at once
+_CLAIM = """
+if redis.call('hget', KEYS[1], 'status') ~= 'running' then return -1 end
+local n = tonumber(redis.call('hget', KEYS[1], 'next') or '0')
+if n >= tonumber(ARGV[1]) then return -1 end
+if ARGV[2] and n - tonumber(redis.call('hget', KEYS[1], 'finished') or '0') >= tonumber(ARGV[2]) then return -1 end
+redis.call('hset', KEYS[1], 'next', n + 1)
+return n
+"""
+# running -> ARGV[1] (finished or cancelled); returns the status before
+_CLOSE = """
+local status = redis.call('hget', KEYS[1], 'status')
+if status == 'running' then redis.call('hset', KEYS[1], 'status', ARGV[1]) end
+return status
+"""
+
+# a slot in a lease set: drop lapsed leases, renew the member if it is in, else
+# add it below the limit; {1, count} or {0, the earliest lease's end}
+_TAKE = """
+redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1])
+if redis.call('zscore', KEYS[1], ARGV[4]) then
+  redis.call('zadd', KEYS[1], ARGV[3], ARGV[4])
+  redis.call('pexpire', KEYS[1], ARGV[5])
+  return {1, redis.call('zcard', KEYS[1])}
+end
+local n = redis.call('zcard', KEYS[1])
+if n >= tonumber(ARGV[2]) then
+  local first = redis.call('zrange', KEYS[1], 0, 0, 'WITHSCORES')
+  return {0, first[2]}
+end
+redis.call('zadd', KEYS[1], ARGV[3], ARGV[4])
+redis.call('pexpire', KEYS[1], ARGV[5])
+return {1, n + 1}
+"""
+# a member renamed, its lease kept (a provisional game slot becomes the game's)
+_RENAME = """
+local score = redis.call('zscore', KEYS[1], ARGV[1])
+if not score then return 0 end
+redis.call('zrem', KEYS[1], ARGV[1])
+redis.call('zadd', KEYS[1], score, ARGV[2])
+return 1
+"""
+
+IN_FLIGHT = "tournaments:{in-flight}"
+WAITING = "tournaments:{in-flight}:waiting"
+
+#: every key of a tournament besides its hash
+PARTS = ("games", "index", "results", "standings", "winners")
+
+
+def _text(value: Any) -> str | None:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+class TournamentStore:
+    """Typed reads and writes of tournaments' keys."""
+
+    def __init__(self, client: Any, retry: Callable[[Callable[[], Any]], Any] = lambda call: call()) -> None:
+        self.redis: Any = client
+        self._retry = retry  # reads and repeatable writes, through a cluster failover
+        self._claim = client.register_script(_CLAIM)
+        self._close = client.register_script(_CLOSE)
+        self._take = client.register_script(_TAKE)
+        self._rename = client.register_script(_RENAME)
+        #: every tournament, newest first (``GET /v1/tournaments``)
+        self.listed = Index(client, TOURNAMENTS)
+
+    @staticmethod
+    def key(tid: str, part: str = "") -> str:
+        return f"tournament:{{{tid}}}" + (f":{part}" if part else "")
+
+    def create(self, tid: str, fields: dict[str, Any], standings: str) -> None:
+        """A new tournament's hash and empty standings, in one transaction."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.set(self.key(tid, "standings"), standings)
+        pipe.hset(self.key(tid), mapping=fields)
+        pipe.execute()
+        self._retry(lambda: self.listed.add(tid, int(json.loads(fields["spec"]).get("created_at", 0))))
+
+    def page(self, after: tuple[int, str] | None, count: int) -> list[tuple[str, int, dict[str, str | None]]]:
+        """``(id, created_at, {spec, status, finished})`` newest first after ``after``; expired ones dropped."""
+        ids = self._retry(lambda: self.listed.page(after, count))
+        if not ids:
+            return []
+        def run() -> list[Any]:
+            pipe = self.redis.pipeline(transaction=False)
+            for tid, _ in ids:
+                pipe.hmget(self.key(tid), "spec", "status", "finished")
+            return list(pipe.execute())
+        out, gone = [], []
+        for (tid, at), raw in zip(ids, self._retry(run)):
+            if raw[0] is None:
+                gone.append(tid)
+            else:
+                out.append((tid, at, dict(zip(("spec", "status", "finished"), map(_text, raw)))))
+        self._retry(lambda: self.listed.drop(*gone))
+        return out
+
+    def retain(self, tid: str, ttl_ms: int) -> None:
+        """Every key of the tournament expires in ``ttl_ms`` (0: never)."""
+        def run() -> None:
+            pipe = self.redis.pipeline(transaction=False)
+            for name in (self.key(tid), *(self.key(tid, part) for part in PARTS)):
+                if ttl_ms:
+                    pipe.pexpire(name, ttl_ms)
+                else:
+                    pipe.persist(name)
+            pipe.execute()
+        self._retry(run)
+
+    def fields(self, tid: str, *names: str) -> list[str | None]:
+        """Fields of the tournament's hash (``None`` where absent)."""
+        return [_text(v) for v in self._retry(lambda: self.redis.hmget(self.key(tid), *names))]
+
+    def field(self, tid: str, name: str) -> str | None:
+        return self.fields(tid, name)[0]
+
+    def seed_bytes(self, tid: str) -> bytes:
+        raw = self._retry(lambda: self.redis.hget(self.key(tid), "seed"))
+        return bytes(raw) if raw else b""
+
+    def close(self, tid: str, status: str) -> str | None:
+        """``running`` -> ``status``; the status before (a repeat is harmless)."""
+        return _text(self._retry(lambda: self._close(keys=[self.key(tid)], args=[status])))
+
+    def claim(self, tid: str, games: int, parallel: int | None = None) -> int:
+        """The next game index to launch, or -1 (cancelled, all launched, or
+        ``parallel`` games launched and not finished)."""
+        args = [games] if parallel is None else [games, parallel]
+        return int(self._claim(keys=[self.key(tid)], args=args))
+
+    def add_game(self, tid: str, index: int, game_id: str) -> None:
+        def run() -> None:
+            pipe = self.redis.pipeline(transaction=True)
+            pipe.hset(self.key(tid, "games"), str(index), game_id)
+            pipe.hset(self.key(tid, "index"), game_id, index)
+            pipe.execute()
+        self._retry(run)
+
+    def games(self, tid: str) -> dict[int, str]:
+        """Index -> game id of every game launched."""
+        raw = self._retry(lambda: self.redis.hgetall(self.key(tid, "games")))
+        return {int(k): v.decode() for k, v in raw.items()}
+
+    def index_of(self, tid: str, game_id: str) -> int | None:
+        raw = self._retry(lambda: self.redis.hget(self.key(tid, "index"), game_id))
+        return int(raw) if raw is not None else None
+
+    def winners(self, tid: str) -> dict[str, str]:
+        """Game id -> its winners (JSON) of every game recorded."""
+        raw = self._retry(lambda: self.redis.hgetall(self.key(tid, "winners")))
+        return {k.decode(): v.decode() for k, v in raw.items()}
+
+    def results(self, tid: str) -> dict[str, str]:
+        raw = self._retry(lambda: self.redis.hgetall(self.key(tid, "results")))
+        return {k.decode(): v.decode() for k, v in raw.items()}
+
+    def standings(self, tid: str) -> bytes | None:
+        raw = self._retry(lambda: self.redis.get(self.key(tid, "standings")))
+        return bytes(raw) if raw is not None else None
+
+    def record(self, tid: str, game_id: str, entry: str, winners: str,
+               fold: Callable[[bytes | None], str], *, events: int = 0) -> int | None:
+        """Add one game's result and winners and fold it into the standings
+        (``fold``: stored standings -> new ones) in one transaction, optimistic
+        (two workers finishing games at once: one tries again); the number of
+        games finished, or ``None`` if the game was recorded before."""
+        results, table = self.key(tid, "results"), self.key(tid, "standings")
+        with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    pipe.watch(results, table)
+                    if pipe.hexists(results, game_id):
+                        return None
+                    folded = fold(pipe.get(table))
+                    pipe.multi()
+                    pipe.hset(results, game_id, entry)
+                    pipe.hset(self.key(tid, "winners"), game_id, winners)
+                    pipe.set(table, folded)
+                    pipe.hincrby(self.key(tid), "events", events)  # the finished games' events, for progress
+                    pipe.hincrby(self.key(tid), "finished", 1)
+                    return int(pipe.execute()[-1])
+                except redis.WatchError:
+                    continue
+
+    def migrate(self, tid: str, index: dict[str, int], winners: dict[str, str], standings: str) -> None:
+        """Write the index, winners and standings of a tournament stored before
+        they were kept (the standings only if still absent)."""
+        for game_id, i in index.items():
+            self.redis.hset(self.key(tid, "index"), game_id, i)
+        for game_id, names in winners.items():
+            self.redis.hset(self.key(tid, "winners"), game_id, names)
+        self.redis.set(self.key(tid, "standings"), standings, nx=True)
+
+    def has_standings(self, tid: str) -> bool:
+        return bool(self._retry(lambda: self.redis.exists(self.key(tid, "standings"))))
+
+    # -- quotas: leases in sorted sets, one key (one slot) per script -------------
+    @staticmethod
+    def quota_key(caller: str) -> str:
+        return f"tournaments:quota:{{{caller}}}"
+
+    def take(self, key: str, member: str, limit: int, now_ms: int, lease_ms: int) -> tuple[bool, int]:
+        """A slot of ``key`` for ``member`` (renewed if it holds one) while
+        fewer than ``limit`` leases are live: ``(True, slots taken)``, or
+        ``(False, when the earliest lease lapses, ms)``."""
+        taken, n = self._retry(lambda: self._take(keys=[key], args=[now_ms, limit, now_ms + lease_ms, member,
+                                                                    lease_ms]))
+        return bool(int(taken)), int(float(n))
+
+    def renew(self, key: str, member: str, now_ms: int, lease_ms: int) -> None:
+        """Extend ``member``'s lease, if it still holds one."""
+        def run() -> None:
+            pipe = self.redis.pipeline(transaction=True)
+            pipe.zadd(key, {member: now_ms + lease_ms}, xx=True)
+            pipe.pexpire(key, lease_ms)
+            pipe.execute()
+        self._retry(run)
+
+    def free(self, key: str, member: str) -> None:
+        self._retry(lambda: self.redis.zrem(key, member))
+
+    def rename(self, key: str, old: str, new: str) -> bool:
+        return bool(self._retry(lambda: self._rename(keys=[key], args=[old, new])))
+
+    def live(self, key: str, now_ms: int) -> list[str]:
+        """The members of ``key`` whose lease has not lapsed."""
+        raw = self._retry(lambda: self.redis.zrangebyscore(key, f"({now_ms}", "+inf"))
+        return [m.decode() for m in raw]
+
+    def count(self, key: str, now_ms: int) -> int:
+        """Live leases of ``key``."""
+        return int(self._retry(lambda: self.redis.zcount(key, f"({now_ms}", "+inf")))
+
+    def wait(self, tid: str, since_ms: int) -> None:
+        """``tid`` waits for a game slot since ``since_ms`` (keeping an earlier place)."""
+        self._retry(lambda: self.redis.zadd(WAITING, {tid: since_ms}, lt=True))
+
+    def next_waiting(self) -> tuple[str, int] | None:
+        """The tournament that has waited longest for a game slot, taken off
+        the list, and since when."""
+        popped = self.redis.zpopmin(WAITING)
+        return (str(_text(popped[0][0])), int(popped[0][1])) if popped else None
+
+    def waiting(self) -> int:
+        return int(self._retry(lambda: self.redis.zcard(WAITING)))

@@ -1,0 +1,375 @@
+/* Watch, replay and verify any game (issue 25): a table drawn only from the
+   one vocabulary (state.seats, state.last, state.board, pending, result,
+   legal_moves) and the ruleset's catalogue (ids -> names), like
+   examples/text_table.py. A classic script, relative paths: it also runs
+   from file:// (verifying a log file, no server). A seat token is read from
+   the URL fragment (#token=…) and sent only as Authorization: Bearer. */
+(function () {
+  "use strict";
+  var V = window.RefereeVerify;
+  var NAMED = ["cards", "characters", "roles", "faces", "symbols", "dice", "maps"];
+  var MAX_EVENTS = 300;
+  var S = { token: null, id: null, names: {}, phrases: {}, catalogue: null, view: null, players: [],
+            lastSeq: 0, finished: false, received: null, liveProblem: null, refreshing: false, dirty: false,
+            shown: [], replayAsk: 0, eventsShown: 0, mySeat: null };
+
+  function $(id) { return document.getElementById(id); }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = text;
+    return e;
+  }
+  function sleep(ms) { return new Promise(function (r) { setTimeout(r, ms); }); }
+  function auth() { return S.token ? { Authorization: "Bearer " + S.token } : {}; }
+  async function get(path, as) {
+    var r = await fetch(path, { headers: auth(), cache: "no-store" });
+    if (!r.ok) throw new Error("GET " + path.split("?")[0] + ": " + r.status);
+    return as === "bytes" ? r.arrayBuffer() : as === "text" ? r.text() : r.json();
+  }
+
+  /* ---------- words ---------- */
+  function word(v) {
+    if (v === true) return "yes";
+    if (v === false) return "no";
+    if (v === null || v === undefined) return "-";
+    if (typeof v === "string") return S.names[v] || v.replace(/_/g, " ");
+    if (Array.isArray(v)) return v.length ? v.map(word).join(", ") : "none";
+    if (typeof v === "object") return Object.keys(v).map(function (k) { return label(k) + " " + word(v[k]); }).join("; ");
+    return String(v);
+  }
+  function label(k) { return k.replace(/_/g, " "); }
+  function seatName(i) {
+    var p = S.players[i];
+    return "seat " + i + (p && p.name ? " (" + p.name + ")" : "");
+  }
+  function dl(target, obj, skip) {
+    Object.keys(obj).forEach(function (k) {
+      if (skip.indexOf(k) >= 0) return;
+      target.appendChild(el("dt", null, label(k)));
+      target.appendChild(el("dd", null, word(obj[k])));
+    });
+  }
+
+  /* ---------- the verdict ---------- */
+  function verdict(state, text, seq, check, detail) {
+    document.body.setAttribute("data-verified", state);
+    var v = $("verdict");
+    v.textContent = text;
+    v.setAttribute("data-failed-seq", seq === null || seq === undefined ? "" : String(seq));
+    v.setAttribute("data-check", check || "");
+    $("verify-detail").textContent = detail || "";
+  }
+  function showResult(r, what) {
+    if (r.ok) verdict("true", "verified", null, null, what + ": header, seed commitment, " + r.version +
+      " events' salts, commits and links, and the referee's signature of the final head all hold.");
+    else verdict("false", "NOT verified: " + r.check + " fails at seq " + r.seq, r.seq, r.check, r.detail);
+  }
+
+  /* ---------- the table ---------- */
+  function draw(view) {
+    S.view = view;
+    $("shown-view").textContent = JSON.stringify(view);
+    $("table").hidden = false;
+    if (view.seats) S.players = view.seats;
+    var state = view.state || {}, eyes = view.seat;
+    /* a replay serves every seat's state once the game is over: a seat's token shows its own */
+    if (S.mySeat !== null && Array.isArray(view.views) && view.views[S.mySeat]) { state = view.views[S.mySeat]; eyes = S.mySeat; }
+    var toAct = view.to_act || [];
+    $("title").textContent = (S.catalogue && S.catalogue.ruleset || view.ruleset) + " — game " + view.id;
+    $("subtitle").textContent = "seen by " + (eyes === null || eyes === undefined ? "a spectator" : seatName(eyes)) +
+      " · version " + view.version + " · " + word(view.status);
+    $("status").textContent = toAct.length ? "to act: " + toAct.map(seatName).join(", ") : (view.status === "finished" ? "the game is over" : "");
+    var seats = $("seats");
+    seats.textContent = "";
+    var facts = Array.isArray(state.seats) ? state.seats : S.players.map(function (p) { return { seat: p.seat }; });
+    var winners = (view.result && view.result.winners) || [];
+    facts.forEach(function (f) {
+      var box = el("div", "seat" + (toAct.indexOf(f.seat) >= 0 ? " acting" : "") + (winners.indexOf(f.seat) >= 0 ? " won" : ""));
+      box.setAttribute("data-seat", String(f.seat));
+      var p = S.players[f.seat] || {};
+      box.appendChild(el("h4", null, seatName(f.seat) + (p.bot ? " · bot " + p.bot : "") + (eyes === f.seat ? " · you" : "")));
+      var d = el("dl");
+      dl(d, f, ["seat"]);
+      box.appendChild(d);
+      seats.appendChild(box);
+    });
+    var board = Array.isArray(state.board) && state.board.every(function (r) { return typeof r === "string"; }) ? state.board : null;
+    $("board-wrap").hidden = !board;
+    $("board").textContent = board ? board.join("\n") : "";
+    var last = $("last");
+    last.hidden = !state.last;
+    if (state.last) {
+      var rest = Object.assign({}, state.last); delete rest.kind;
+      last.textContent = "last: " + word(state.last.kind) + (Object.keys(rest).length ? " — " + word(rest) : "");
+    }
+    var factsEl = $("facts");
+    factsEl.textContent = "";
+    dl(factsEl, state, ["seats", "last", "board"]);
+    var pending = $("pending");
+    pending.hidden = !view.pending;
+    pending.textContent = "";
+    if (view.pending) {
+      var pd = view.pending, extra = {};
+      Object.keys(pd).forEach(function (k) { if (["kind", "awaiting", "deadline", "default"].indexOf(k) < 0) extra[k] = pd[k]; });
+      pending.appendChild(el("span", null, "waiting for " + (pd.awaiting || []).map(seatName).join(", ") + ": " + word(pd.kind) +
+        (Object.keys(extra).length ? " (" + word(extra) + ")" : "")));
+      if (pd.deadline !== null && pd.deadline !== undefined) {
+        var cd = el("span", "countdown");
+        cd.id = "countdown";
+        cd.setAttribute("data-deadline", String(pd.deadline));
+        pending.appendChild(document.createTextNode(" · deadline "));
+        pending.appendChild(cd);
+        tick();
+      }
+      (pd["default"] || []).forEach(function (d) {
+        pending.appendChild(el("div", "muted", seatName(d.seat) + " defaults to " + word(d.move)));
+      });
+    }
+    var moves = $("moves");
+    var legal = view.legal_moves || [];
+    moves.hidden = !legal.length;
+    moves.textContent = "";
+    if (legal.length) {
+      moves.appendChild(el("strong", null, "you may: "));
+      var ul = el("ul");
+      legal.slice(0, 40).forEach(function (m) { ul.appendChild(el("li", "move", word(m))); });
+      if (legal.length > 40) ul.appendChild(el("li", "muted", "and " + (legal.length - 40) + " more"));
+      moves.appendChild(ul);
+    }
+    var result = $("result");
+    result.hidden = !view.result;
+    result.textContent = "";
+    if (view.result) {
+      var res = view.result;
+      result.appendChild(el("strong", null, "over (" + word(res.reason) + "): "));
+      result.appendChild(document.createTextNode(res.detail || ""));
+      result.appendChild(el("div", null, (res.seats || []).map(function (s) { return seatName(s.seat) + " " + s.outcome; }).join(" · ")));
+    }
+  }
+  function tick() {
+    var cd = $("countdown");
+    if (!cd) return;
+    var left = Math.round((Number(cd.getAttribute("data-deadline")) - Date.now()) / 1000);
+    cd.textContent = left > 0 ? "in " + left + " s" : "now";
+  }
+
+  /* ---------- events in words ---------- */
+  function phrase(ev) {
+    var data = ev.data || {};
+    var who = ev.actor === null || ev.actor === undefined ? "" : seatName(ev.actor) + ": ";
+    var template = S.phrases[ev.type];
+    if (template) return who + template.replace(/\{(\w+)\}/g, function (_, k) { return word(data[k]); });
+    var text = word(ev.type);
+    var shown = Object.keys(data).filter(function (k) { return k !== "seed"; });
+    if (shown.length) {
+      var o = {}; shown.forEach(function (k) { o[k] = data[k]; });
+      var w = word(o);
+      text += " — " + (w.length > 240 ? w.slice(0, 240) + "…" : w);
+    }
+    if (ev.redacted) text += " (partly hidden)";
+    return who + text;
+  }
+  function showEvent(ev) {
+    var ol = $("events");
+    $("events-wrap").hidden = false;
+    S.eventsShown++;
+    var li = el("li", null, phrase(ev));
+    li.value = ev.seq;
+    li.setAttribute("data-type", ev.type);
+    li.setAttribute("data-seq", String(ev.seq));
+    ol.appendChild(li);
+    if (ol.childNodes.length > MAX_EVENTS) ol.removeChild(ol.firstChild);
+    ol.scrollTop = ol.scrollHeight;
+  }
+
+  /* ---------- following a game ---------- */
+  function refresh() {
+    if (S.refreshing) { S.dirty = true; return S.refreshing; }
+    S.refreshing = (async function () {
+      try {
+        do {
+          S.dirty = false;
+          var view = await get("/v1/games/" + S.id);
+          if (!S.replaying) draw(view);
+        } while (S.dirty);
+      } finally { S.refreshing = false; }
+    })();
+    return S.refreshing;
+  }
+  async function onEvent(ev) {
+    var problem = await S.received.add(ev);
+    var plain = V.plain(ev);
+    if (problem && !S.liveProblem) {
+      S.liveProblem = problem;
+      verdict("false", "NOT verified: " + problem.check + " fails at seq " + problem.seq, problem.seq, problem.check, problem.detail);
+    } else if (!S.liveProblem && !S.finished) {
+      verdict("pending", "pending: " + S.received.count + " events received, every link chains", null, null,
+        "the whole log is checked (salts, seed, signature) once the game is over");
+    }
+    S.lastSeq = plain.seq;
+    document.body.setAttribute("data-received", String(S.received.count));
+    showEvent(plain);
+    if (plain.type === "seed_revealed") S.finished = true;
+    refresh();
+  }
+  async function stream() {
+    var headers = auth();
+    headers.Accept = "text/event-stream";
+    if (S.lastSeq) headers["Last-Event-ID"] = String(S.lastSeq);
+    var r = await fetch("/v1/games/" + S.id + "/events/stream?after=" + S.lastSeq, { headers: headers, cache: "no-store" });
+    if (!r.ok || !r.body) throw new Error("stream: " + r.status);
+    var reader = r.body.getReader(), dec = new TextDecoder(), buf = "";
+    for (;;) {
+      var chunk = await reader.read();
+      if (chunk.done) return;
+      buf += dec.decode(chunk.value, { stream: true });
+      var blocks = buf.split(/\r?\n\r?\n/);
+      buf = blocks.pop();
+      for (var b = 0; b < blocks.length; b++) {
+        var fields = blocks[b].split(/\r?\n/), name = "message";
+        var data = fields.filter(function (l) { return l.indexOf("data:") === 0; })
+          .map(function (l) { return l.slice(5).replace(/^ /, ""); }).join("\n");
+        fields.forEach(function (l) { if (l.indexOf("event:") === 0) name = l.slice(6).trim(); });
+        if (!data) continue;
+        if (name === "end") {  /* the stream's last word: {status, version} */
+          if (JSON.parse(data).status === "finished") S.finished = true;
+          continue;
+        }
+        await onEvent(V.parse(data));
+      }
+      if (S.finished) { reader.cancel().catch(function () {}); return; }
+    }
+  }
+  async function poll() {
+    var text = await get("/v1/games/" + S.id + "/events?after=" + S.lastSeq + "&wait=25", "text");
+    var body = V.parse(text);
+    var events = body.get("events") || [];
+    for (var k = 0; k < events.length; k++) await onEvent(events[k]);
+  }
+  async function follow() {
+    var failures = 0;
+    while (!S.finished) {
+      try { await stream(); failures = 0; }
+      catch (e) {
+        failures++;
+        try { await poll(); } catch (e2) { await sleep(Math.min(10000, 500 * failures)); }
+      }
+      if (!S.finished) await sleep(300);
+    }
+    await refresh();
+    await finished();
+  }
+
+  /* ---------- a finished game: replay and the whole log ---------- */
+  async function finished() {
+    S.finished = true;
+    var replay = await get("/v1/games/" + S.id + "/replay");
+    S.shown = replay.shown_versions || [replay.version];
+    S.replaying = true;
+    draw(replay);
+    var slider = $("slider");
+    slider.min = "0";
+    slider.max = String(S.shown.length - 1);
+    slider.value = String(S.shown.length - 1);
+    $("replay-version").textContent = String(replay.version);
+    $("replay").hidden = false;
+    slider.addEventListener("input", function () { showVersion(Number(slider.value)); });
+    document.addEventListener("keydown", function (e) {
+      if (document.activeElement === slider || (e.key !== "ArrowLeft" && e.key !== "ArrowRight")) return;
+      var i = Math.max(0, Math.min(S.shown.length - 1, Number(slider.value) + (e.key === "ArrowRight" ? 1 : -1)));
+      slider.value = String(i);
+      showVersion(i);
+    });
+    await verifyServed();
+  }
+  async function showVersion(i) {
+    var version = S.shown[i], ask = ++S.replayAsk;
+    $("replay-version").textContent = String(version);
+    var view = await get("/v1/games/" + S.id + "/replay?version=" + version);
+    if (ask === S.replayAsk) draw(view);
+  }
+  async function verifyServed() {
+    verdict("pending", "checking the whole log…", null, null, "");
+    var bytes = await get("/v1/games/" + S.id + "/log", "bytes");
+    var keys = await get("/v1/keys");
+    var r = await V.verifyLog(bytes, keys, function (seq, n) { $("verify-detail").textContent = "checked " + seq + " of " + n + " events"; });
+    if (S.eventsShown === 0 && r.events) r.events.slice(-MAX_EVENTS).forEach(function (ev) { showEvent(V.plain(ev)); });
+    showResult(r, "the referee's log");
+  }
+
+  /* ---------- a log file ---------- */
+  async function verifyFiles(files) {
+    var log = null, keys = null;
+    $("verdict").setAttribute("data-file", "");
+    for (var k = 0; k < files.length; k++) {
+      var bytes = new Uint8Array(await files[k].arrayBuffer());
+      var asKeys = null;
+      try { asKeys = JSON.parse(new TextDecoder().decode(bytes)); } catch (e) { asKeys = null; }
+      if (asKeys && typeof asKeys === "object" && Array.isArray(asKeys.keys)) keys = asKeys; else log = { name: files[k].name, bytes: bytes };
+    }
+    if (!log) { verdict("pending", "no log among the files given", null, null, "a log is the NDJSON of GET /v1/games/{id}/log"); return; }
+    if (!keys && location.protocol !== "file:") { try { keys = await get("/v1/keys"); } catch (e) { keys = null; } }
+    verdict("pending", "checking " + log.name + "…", null, null, "");
+    var r = await V.verifyLog(log.bytes, keys, function (seq, n) { $("verify-detail").textContent = "checked " + seq + " of " + n + " events"; });
+    showResult(r, "the file " + log.name);
+    $("verdict").setAttribute("data-file", log.name);  /* whose verdict this is */
+  }
+  function wireFiles() {
+    var input = $("file"), drop = $("drop");
+    input.addEventListener("change", function () { if (input.files.length) verifyFiles(Array.from(input.files)); });
+    drop.addEventListener("dragover", function (e) { e.preventDefault(); drop.classList.add("over"); });
+    drop.addEventListener("dragleave", function () { drop.classList.remove("over"); });
+    document.addEventListener("dragover", function (e) { e.preventDefault(); });
+    document.addEventListener("drop", function (e) {
+      e.preventDefault(); drop.classList.remove("over");
+      if (e.dataTransfer && e.dataTransfer.files.length) verifyFiles(Array.from(e.dataTransfer.files));
+    });
+  }
+
+  /* ---------- the index ---------- */
+  async function index() {
+    $("index").hidden = false;
+    $("subtitle").textContent = "live and recent games";
+    var body = await get("/v1/games?limit=50");
+    var ul = $("games");
+    (body.games || []).forEach(function (g) {
+      var li = el("li");
+      var a = el("a", null, g.ruleset + " · " + g.id);
+      a.href = "/watch/" + encodeURIComponent(g.id);
+      li.appendChild(a);
+      li.appendChild(document.createTextNode(" — " + g.status + ", version " + g.version + ", " +
+        (g.seats || []).map(function (s) { return s.name || (s.bot ? "bot " + s.bot : "seat " + s.seat); }).join(", ")));
+      ul.appendChild(li);
+    });
+    verdict("pending", "open a game to verify it, or give a log file", null, null, "");
+  }
+
+  async function openGame() {
+    var view = await get("/v1/games/" + S.id);
+    S.catalogue = await get("/v1/rulesets/" + encodeURIComponent(view.ruleset) + "/catalogue");
+    NAMED.forEach(function (kind) { (S.catalogue[kind] || []).forEach(function (e) { if (e && e.id) S.names[e.id] = e.name; }); });
+    S.phrases = S.catalogue.phrases || {};
+    S.received = new V.Received();
+    if (S.token && typeof view.seat === "number") S.mySeat = view.seat;
+    draw(view);
+    if (view.status === "finished") await finished(); else await follow();
+  }
+
+  function start() {
+    var m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+    S.token = m ? decodeURIComponent(m[1]) : null;
+    wireFiles();
+    setInterval(tick, 1000);
+    if (!window.crypto || !crypto.subtle) { verdict("false", "this page needs a secure context (https, http://127.0.0.1 or file://)", null, "context", ""); return; }
+    if (location.protocol === "file:") {
+      $("subtitle").textContent = "offline: give a log file (and the referee's keys.json) to verify it";
+      verdict("pending", "no log yet", null, null, "");
+      return;
+    }
+    var g = /\/watch\/([^\/]+)$/.exec(location.pathname);
+    var run = g ? (S.id = decodeURIComponent(g[1]), openGame()) : index();
+    run.catch(function (e) { $("subtitle").textContent = String(e.message || e); });
+  }
+  document.addEventListener("DOMContentLoaded", start);
+})();

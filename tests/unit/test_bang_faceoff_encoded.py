@@ -1,0 +1,78 @@
+"""Issue 20: BANG! and Face Off encode their views themselves
+(``public_bytes``, ``seat_encoded``: ``referee/games/bang/encoded.py``,
+``referee/games/faceoff/encoded.py``), splicing parts kept from the state
+encoded last. Each hook gives exactly the bytes the generic path encodes
+from ``public_view`` and ``seat_part``; and whatever order the states come
+in (two games interleaved, a state met again after others, caches dropped)
+and whatever the engine asks (a game no longer active: no seat's moves),
+each reader's bytes are the standard encoding of its own view (R83, FO57:
+a seat's own hand, role, bid or look in its own view alone)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from referee.engine import encoded_views
+from referee.engine.jsonenc import dumps
+from referee.games import registry
+from referee.games.bang import cache as bang_cache
+from referee.games.sim import Table
+
+CASES = [("bang", 4), ("bang", 7), ("bang-faceoff", 2)]
+from tests.encoded import expected as _expected, step as _step
+
+
+def _inner(encoded: bytes) -> bytes:
+    return encoded[1:-1]
+
+
+@pytest.mark.parametrize("name,players", CASES)
+def test_hooks_give_the_generic_bytes_at_every_step(name: str, players: int) -> None:
+    rs = registry.get(name)
+    pick = random.Random(f"hooks-{name}-{players}")
+    for game in range(2):
+        table = Table(rs, players, seed=f"hooks-{name}-{players}-{game}")
+        while True:
+            state = table.state
+            public = rs.public_view(state)
+            assert rs.public_bytes(state) == (_inner(dumps(public)) if public else b"")
+            awaited = rs.to_act(state) if rs.result(state) is None else set()
+            for seat in [None, *range(players)]:
+                own = dict(rs.seat_part(state, seat))
+                pending = own.pop("pending", None)
+                mine = seat is not None and seat in awaited
+                moves = dumps(rs.legal_moves(state, seat)) if mine else b"[]"
+                assert rs.seat_encoded(state, seat, mine) == (moves, dumps(pending), _inner(dumps(own))), \
+                    (name, len(table.events), seat)
+                # asked as a game no longer active: the same parts, no moves
+                assert rs.seat_encoded(state, seat, False) == (b"[]", dumps(pending), _inner(dumps(own)))
+            if not _step(rs, table, pick):
+                break
+
+
+@pytest.mark.parametrize("name,players", CASES)
+def test_interleaved_games_and_revisited_states_encode_each_seat_its_own_view(name: str, players: int) -> None:
+    rs = registry.get(name)
+    pick = random.Random(f"{name}-{players}")
+    tables = [Table(rs, players, seed=f"reuse-{name}-{players}-{i}") for i in range(2)]
+    seen: list[tuple[int, object, int]] = []
+    running = [True, True]
+    while any(running):
+        for i, table in enumerate(tables):
+            running[i] = running[i] and _step(rs, table, pick)
+            seen.append((i, table.state, len(table.events)))
+        if pick.random() < 0.05:  # caches dropped: only the speed may change
+            encoded_views.clear()
+            bang_cache.clear()
+        # the latest states of both games, and one met before, each read by every seat in a random order
+        for i, state, version in [*seen[-2:], seen[pick.randrange(len(seen))]]:
+            over = rs.result(state) is not None
+            active = not over and pick.random() < 0.8  # sometimes a cancelled game: nobody's moves
+            envelope = {"id": f"g{i}", "version": version, "status": "active" if active else "cancelled"}
+            readers = [None, *range(players)]
+            pick.shuffle(readers)
+            for seat in readers:
+                sent = encoded_views.encoded_view(rs, state, seat, active=active, envelope=envelope,
+                                                  key=(name, players, i, version, active))
+                assert sent == _expected(rs, state, seat, active, envelope), (name, i, version, seat, active)
