@@ -12,7 +12,7 @@ squares and numbers by value, and held, so an id is never reused
 meanwhile); a state's public bytes are spliced from them. A seat's own
 members (its hand, the Renegade's hand while it controls him, its bid, Kit
 Carlson's look: FO57) are built per state and seat and kept in the state's
-memo under a key naming the seat.
+memo (``cache.MEMO``) under a key naming the seat.
 
 Pure: no clock, no I/O; safe under threads (each kept value one tuple, read
 and written whole; two threads racing compute the same bytes).
@@ -26,6 +26,7 @@ from referee.games.bang.cardrules import mustang_of, reach_of, scope_of
 from referee.games.bang.characters import KIT_CARLSON
 from referee.games.faceoff import board, rules, views
 from referee.games.faceoff.board import Square
+from referee.games.faceoff.cache import MEMO
 from referee.games.faceoff.state import MARKS, RENEGADE, ROLE_NAMES, Char, State, flow_controller
 
 #: ``board.path_distance`` between squares no path joins
@@ -297,7 +298,7 @@ def seat_encoded(s: State, seat: int | None, awaited: bool) -> tuple[bytes, byte
     ``referee.engine.encoded_views``): its own members but ``pending``
     (FO57): its character and hand, the Renegade's hand while it controls
     him, its bid, Kit Carlson's look while it is his."""
-    memo = s.memo
+    memo = MEMO.of(s)
     seen: list[Any] | None = memo.get("seen")
     if seen is None:
         seen = memo["seen"] = [*_seen(s), None, None]

@@ -25,6 +25,7 @@ from referee.games.bang.characters import (
     WILLY_THE_KID,
 )
 from referee.games.faceoff import board
+from referee.games.faceoff.cache import MEMO
 from referee.games.faceoff.state import RENEGADE, SHERIFF, Char, State, copy_flow, evolve, flow_controller
 
 Move = dict[str, Any]
@@ -606,12 +607,13 @@ def card_moves(s: State, c: int, card: str, dist: dict[int, int] | None = None) 
 def legal_moves(s: State, seat: int) -> list[Move]:
     """Every move ``apply`` accepts from ``seat`` now, in a stable order;
     computed once per state and seat (the caller must not change the list)."""
-    known = s.memo.get(seat)
+    memo = MEMO.of(s)
+    known: list[Move] | None = memo.get(("moves", seat))
     if known is None:
         known = _legal(s, seat)
         if known:  # FO58: an awaited seat may always resign, listed last
             known.append(RESIGN_MOVE)
-        s.memo[seat] = known
+        memo[("moves", seat)] = known
     return known
 
 
@@ -685,7 +687,7 @@ def offered(s: State, seat: int, move: Move) -> bool:
     legal move where one kind of move can be checked alone: a card's plays
     (not every card's), a walk or a full phase-1 move step by step (not
     every path)."""
-    known = s.memo.get(seat)
+    known: list[Move] | None = MEMO.of(s).get(("moves", seat))
     if known is not None:
         return move in known
     f = s.flow

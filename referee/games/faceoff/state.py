@@ -8,7 +8,7 @@ by the ``flow`` event at the end of every decision and at every turn start.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 
 from referee.engine.frozen import copier
@@ -63,8 +63,6 @@ class State:
     #: the last thing a table draws (issue 24, ``state.last``): the card played, the figure's move,
     #: the "draw!" check, the bids revealed; ``None`` before any
     last: Any = None
-    #: what is derived from this state (its legal moves per seat): a fresh dict per state, never compared
-    memo: dict[Any, Any] = field(init=False, default_factory=dict, compare=False, repr=False)
 
     def owner(self, c: int) -> int:
         """The seat owning character ``c`` (-1: the Renegade, owned by nobody)."""
@@ -92,7 +90,7 @@ def flow_controller(state: State, c: int) -> int:
 
 
 _char_but = copier(Char)
-_state_but = copier(State, fresh={"memo": dict})
+_state_but = copier(State)
 
 
 _T = TypeVar("_T", State, Char)

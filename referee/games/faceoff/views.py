@@ -7,6 +7,7 @@ from referee.engine.protocol import Event
 from referee.games.bang import cardrules
 from referee.games.bang.characters import KIT_CARLSON
 from referee.games.faceoff import board, rules
+from referee.games.faceoff.cache import MEMO
 from referee.games.faceoff.state import MARKS, RENEGADE, ROLE_NAMES, State, flow_controller
 
 Json = dict[str, Any]
@@ -132,10 +133,11 @@ def _spectator_hides(s: State, card: str) -> bool:
 
 def public_view(s: State) -> Json:
     """What both seats and a spectator see alike (FO57); built once per
-    state (``s.memo``) and shared: do not mutate."""
-    known: Json | None = s.memo.get("public_view")
+    state (``cache.MEMO``) and shared: do not mutate."""
+    memo = MEMO.of(s)
+    known: Json | None = memo.get("public_view")
     if known is None:
-        known = s.memo["public_view"] = _public_view(s)
+        known = memo["public_view"] = _public_view(s)
     return known
 
 
@@ -185,14 +187,15 @@ def last(s: State) -> Json | None:
     shown: Json | None = s.last
     if shown is None or ("card" not in shown and "bids" not in shown):
         return shown
-    if "last" in s.memo:
-        known: Json | None = s.memo["last"]
+    memo = MEMO.of(s)
+    if "last" in memo:
+        known: Json | None = memo["last"]
         return known
     if "card" in shown and _spectator_hides(s, shown["card"]):
         shown = {**shown, "card": None}
     if "bids" in shown and any(b is not None and _spectator_hides(s, b) for b in shown["bids"]):
         shown = {**shown, "bids": [None if b is None or _spectator_hides(s, b) else b for b in shown["bids"]]}
-    s.memo["last"] = shown
+    memo["last"] = shown
     return shown
 
 
@@ -218,8 +221,9 @@ def pending(s: State) -> Json | None:
     awaited seat (only its type where it names a card or is drawn among several), the character
     it is for and the prompt's public extras (its source, the duel's other side, a "draw!"'s
     purpose). Built once per state; do not mutate."""
-    if "pending" in s.memo:
-        known: Json | None = s.memo["pending"]
+    memo = MEMO.of(s)
+    if "pending" in memo:
+        known: Json | None = memo["pending"]
         return known
     out: Json | None = None
     if s.result is None:
@@ -239,7 +243,7 @@ def pending(s: State) -> Json | None:
             for k in ("src", "other", "purpose"):
                 if k in top:
                     out[k] = top[k]
-    s.memo["pending"] = out
+    memo["pending"] = out
     return out
 
 
