@@ -16,28 +16,11 @@ from referee.metrics import LATENCY, REDIS_ERRORS, REQUESTS, install_live
 from referee.service import GameService
 from referee import ratelimit
 from referee.games import registry
-from referee.store import EventStore, canonical
+from referee.store import EventStore
 from referee.store.pushed import Pushed
 from referee.store.clients import REDIS_UNAVAILABLE, connect, is_cluster
 from referee import settings
-
-PROBLEM = "application/problem+json"
-
-
-def problem_json(status: int, code: str, detail: str, *, kind: str | None = None, **extra: Any) -> bytes:
-    """The body of an RFC 9457 problem with a stable machine ``code``; ``kind``
-    (default: the code) names the problem type, e.g. ``illegal_move``."""
-    kind = kind or code
-    body = {"type": f"https://referee.dev/problems/{kind}", "title": kind.replace("_", " "),
-            "status": status, "code": code, "detail": detail}
-    body.update({k: v for k, v in extra.items() if v is not None})
-    # a detail may quote client text: never let it break the error response itself
-    return canonical(body).encode("utf-8", "backslashreplace")
-
-
-def problem(status: int, code: str, detail: str, *, kind: str | None = None, **extra: Any) -> Response:
-    """An ``application/problem+json`` response (see :func:`problem_json`)."""
-    return Response(problem_json(status, code, detail, kind=kind, **extra), status=status, mimetype=PROBLEM)
+from referee.problems import problem
 
 
 class JsonProvider(DefaultJSONProvider):

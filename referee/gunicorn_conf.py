@@ -25,7 +25,7 @@ def write_problem(sock: Any, status_int: int, reason: str, mesg: str) -> None:
     """gunicorn's ``util.write_error``, answering a problem+json instead of HTML."""
     from gunicorn import util  # type: ignore[import-untyped]
 
-    from referee.app import problem_json
+    from referee.problems import problem_json
     detail = mesg or reason
     body = problem_json(status_int, CODES.get(status_int, f"http_{status_int}"), detail[:300])
     head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"

@@ -49,6 +49,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee.api.context import QUERY_TOKEN_ENDPOINTS, service
 from referee.engine.protocol import RefereeError
+from referee.problems import problem
 from referee.store import EventStore, sha256_hex
 from referee.store.clients import REDIS_ERROR
 from referee.store.pushed import CHANNEL, Pushed
@@ -393,7 +394,6 @@ def _refused_for(wait_s: float) -> Response:
 
 
 def _refusal(detail: str, reply: Any) -> Response:
-    from referee.app import problem
     _allowed, reset_ms, now_ms = (int(x) for x in reply)
     wait = max(0.001, (reset_ms - now_ms) / 1000)
     response = problem(429, "rate_limited", f"{detail}: retry in {wait:.2f} s", retry_after=round(wait, 3))

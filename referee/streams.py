@@ -24,7 +24,10 @@ from typing import Any, Callable, Iterator, Mapping
 
 from flask import Response, current_app, request
 
+from referee.api.context import service
 from referee.errors import ApiError
+from referee.problems import problem
+from referee.ratelimit import client_address
 from referee.store.slots import client_key as _client_key
 from referee import settings
 
@@ -44,7 +47,6 @@ class StreamsBusy(ApiError):
 
 def busy_response(err: StreamsBusy) -> Response:
     """The problem response of a refusal, with its ``Retry-After`` header."""
-    from referee.app import problem
     response = problem(err.status, err.code, err.detail, retry_after=err.retry_after)
     response.headers["Retry-After"] = str(err.retry_after)
     return response
@@ -109,7 +111,6 @@ class StreamSlots:
 
 def slots() -> StreamSlots:
     """This app's stream caps (made on first use from its config and Redis client)."""
-    from referee.api.context import service
     found = current_app.extensions.get("referee.streams")
     if found is None:
         found = StreamSlots.from_config(service().store.stream_slots(), current_app.config)
@@ -121,7 +122,6 @@ def slot() -> contextlib.AbstractContextManager[None]:
     """One slot for the current request's client address (enter it to hold
     it): the rate limit's notion of an address, so ``REFEREE_TRUSTED_PROXIES``
     applies and an IPv6 client counts by its /64."""
-    from referee.ratelimit import client_address  # it imports the API: not at module load
     return slots().hold(client_address())
 
 

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from flask import Flask
 
-from referee.app import create_app, problem
+from referee.app import create_app
+from referee.problems import problem
 from referee import settings
 
 if TYPE_CHECKING:

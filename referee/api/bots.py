@@ -11,6 +11,7 @@ from flask import Blueprint, Response, current_app, request, stream_with_context
 from referee.api.context import bearer_token, is_admin, json_body, query, service
 from referee.bots.webhook import UrlPolicy
 from referee.errors import ApiError
+from referee.problems import problem
 from referee.games import registry
 from referee.schemas import AnswerTurn, CreateTournament, ListQuery, RegisterBot
 from referee.tournaments import ANONYMOUS_MAX_GAMES, DEFAULT_PARALLEL, Caps, Quotas, Refused, Tournaments
@@ -131,7 +132,6 @@ def create_tournament() -> tuple[Json, int] | Response:
     try:
         created = _tournaments().create(body, None if admin else _caps(), caller=caller)
     except Refused as refused:  # 429 past the caller's quota, 503 past the deployment's
-        from referee.app import problem
         response = problem(refused.status, refused.code, refused.detail, **refused.extra)
         response.headers["Retry-After"] = str(refused.retry_after_s)
         return response

@@ -12,8 +12,12 @@ import redis
 from referee.engine import canonical, canonical_bytes, sha256_hex
 from referee.engine.jsonenc import loads
 from referee.store.clients import BlockingReads, is_cluster, through_failover
+from referee.store.bots import BotDirectory
 from referee.store.listing import GAMES, Index
 from referee.store.retention import Retention
+from referee.store.slots import SlotStore
+from referee.store.tournaments import TournamentStore
+from referee.store.windows import WindowStore
 from referee import settings
 
 T = TypeVar("T")
@@ -124,8 +128,6 @@ class EventStore:
         self._touch = client.register_script(_TOUCH)
         self._seat = client.register_script(lua.joinpath("seat.lua").read_text())
         self._replicas: dict[str, tuple[int, float]] = {}  # master -> (its replicas, known until)
-        from referee.store.bots import BotDirectory
-        from referee.store.tournaments import TournamentStore
         #: registered webhook bots
         self.bots = BotDirectory(client)
         #: tournaments' specs, games and standings
@@ -388,10 +390,8 @@ class EventStore:
 
     def stream_slots(self) -> Any:
         """The open streams' slots (``referee.store.slots``)."""
-        from referee.store.slots import SlotStore
         return SlotStore(self.redis)
 
     def windows(self) -> Any:
         """The rate limiter's windows (``referee.store.windows``)."""
-        from referee.store.windows import WindowStore
-        return WindowStore(self.redis, self._retry)
+        return WindowStore(self.redis, self.queue_head_ttl, self._retry)

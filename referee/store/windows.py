@@ -10,14 +10,16 @@ from typing import Any, Callable
 
 import redis
 
-from referee.store.redis_store import EventStore
-
 Window = tuple[list[str], list[Any]]  # a script's keys and arguments
 
 
 class WindowStore:
-    def __init__(self, client: Any, retry: Callable[[Callable[[], Any]], Any] = lambda call: call()) -> None:
+    def __init__(self, client: Any, queue_head_ttl: Callable[[Any, str], None],
+                 retry: Callable[[Callable[[], Any]], Any] = lambda call: call()) -> None:
         self.redis: Any = client
+        #: queues a game's head and its keys' TTL on a pipeline (``EventStore.queue_head_ttl``): given,
+        #: not imported, so that the store's modules import one another one way only (no cycle)
+        self._queue_head_ttl = queue_head_ttl
         #: through a cluster failover: a hit tried again may count twice, never let a caller past
         self._retry = retry
         self.window = client.register_script(resources.files("referee.store").joinpath("window.lua").read_text())
@@ -44,7 +46,7 @@ class WindowStore:
                 # by name: a cluster pipeline refuses ``evalsha()``, not the command (one slot a script)
                 pipe.execute_command("EVALSHA", self.window.sha, len(keys), *keys, *args)
         if game_id is not None:
-            EventStore.queue_head_ttl(pipe, game_id)
+            self._queue_head_ttl(pipe, game_id)
         return list(pipe.execute())
 
     def hit(self, keys: list[str], args: list[Any]) -> Any:
