@@ -392,7 +392,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(_fail_line(args.log, unreadable(str(err))))
         return EXIT_FAILED
     try:
-        report = audit_lines(raw)
+        report = audit_lines(raw, own_process=True)
     except Exception as err:  # a defect of the audit: the replay may still fold
         report = Diverged("replay", 0, "log", "a log the audit can check", repr(err),
                           f"the audit stopped on {err!r:.200}").report([], 0)
@@ -402,7 +402,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if not report["ok"] and report["divergence"]["check"] == "hash_chain":
         print(f"referee replay: warning: the log does not verify: {report['checks'][-1]['detail']}", file=sys.stderr)
     try:
-        shown = view_at(raw, args.at, args.seat)
+        shown = view_at(raw, args.at, args.seat, own_process=True)
     except ValueError as err:
         print(f"referee replay: {err}", file=sys.stderr)
         return EXIT_USAGE

@@ -516,20 +516,25 @@ def _diverged(check: str) -> Any:
     return lambda seq, field, expected, found, detail: Diverged(check, seq, field, expected, found, detail)
 
 
-def parse_log(lines: Iterable[str] | bytes) -> tuple[Any, Any, list[Any]]:
+def parse_log(lines: Iterable[str] | bytes, *, own_process: bool = False) -> tuple[Any, Any, list[Any]]:
     """``(header, header hash, events)`` of an NDJSON log — its lines, or the
     whole file as bytes (split as a text file's lines are, at ``\\n``,
     ``\\r\\n`` or ``\\r``: no JSON text holds a raw line break), every line
     read strictly (``referee.audit.strict``); ``Diverged`` (``format``, at
     the line's number less one) at the first line refused, or at a first
-    line with a key other than ``header`` and ``hash``."""
-    # parsed JSON holds no cycles, and every object made here lives on: the
-    # collector would only walk the growing log again and again (half the cost)
-    collecting = gc.isenabled()
-    gc.disable()
+    line with a key other than ``header`` and ``hash``. ``own_process``: the
+    caller owns the process (``referee audit``, a batch's worker), so the
+    garbage collector is paused while the log is read — parsed JSON holds no
+    cycles and every object made here lives on, so the collector would only
+    walk the growing log again and again (half the cost); never inside a
+    server, whose other requests it would leave uncollected."""
+    numbers: list[int] = []  # each parsed line's number in the file
+    split = lines.splitlines() if isinstance(lines, bytes) else lines
+    collecting = own_process and gc.isenabled()
+    if collecting:
+        gc.disable()
     try:
-        numbers: list[int] = []  # each parsed line's number in the file
-        parsed = _parse_lines(lines.splitlines() if isinstance(lines, bytes) else lines, numbers)
+        parsed = _parse_lines(split, numbers)
     finally:
         if collecting:
             gc.enable()
@@ -569,23 +574,23 @@ def _parse_lines(lines: Iterable[str | bytes], numbers: list[int]) -> list[Any]:
 
 
 def audit_lines(lines: Iterable[str] | bytes, *, keys: PublicKeys | None = None,
-                receipts: Sequence[tuple[str, Any]] = ()) -> Json:
+                receipts: Sequence[tuple[str, Any]] = (), own_process: bool = False) -> Json:
     """The audit of an NDJSON log (the header line, then every event): its
     lines, or the whole file's bytes (UTF-8); ``keys`` and ``receipts`` as
-    for ``audit_log``."""
+    for ``audit_log``, ``own_process`` as for ``parse_log``."""
     try:
-        header, recorded, envelopes = parse_log(lines)
+        header, recorded, envelopes = parse_log(lines, own_process=own_process)
     except Diverged as d:
         return d.report([], 0)
     return audit_log(header, recorded, envelopes, keys=keys, receipts=receipts)
 
 
-def view_at(lines: Iterable[str] | bytes, version: int, seat: int | None) -> Json:
+def view_at(lines: Iterable[str] | bytes, version: int, seat: int | None, *, own_process: bool = False) -> Json:
     """What ``seat`` (``None``: a spectator) was shown at ``version``, folded
     from the log alone (``referee replay``): ``ValueError`` for a version or
     seat outside the game, ``Diverged`` for a log that cannot be read or
     folded (a line refused, a header or event of the wrong shape)."""
-    header, _, envelopes = parse_log(lines)
+    header, _, envelopes = parse_log(lines, own_process=own_process)
     rs = _ruleset(header)  # the log's own version of the rules (a Legacy of an earlier one)
     if not 1 <= version <= len(envelopes):
         raise ValueError(f"version must be within 1..{len(envelopes)}")

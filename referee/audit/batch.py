@@ -71,7 +71,8 @@ def audit_file(path: str, max_bytes: int = MAX_LOG_BYTES, jwks: Json | None = No
     except Unreadable as err:
         return unreadable(str(err))
     try:
-        return audit_lines(raw, keys=PublicKeys.from_jwks(jwks) if jwks is not None else None, receipts=receipts)
+        return audit_lines(raw, keys=PublicKeys.from_jwks(jwks) if jwks is not None else None, receipts=receipts,
+                           own_process=True)
     except Exception as err:  # a defect of the audit: the log is not shown to hold
         return Diverged("replay", 0, "log", "a log the audit can check", repr(err)[:200],
                         f"the audit stopped on {err!r:.200}").report([], 0)

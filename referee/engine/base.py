@@ -4,13 +4,14 @@ platform never discovers a hook with ``getattr``."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from functools import cached_property
 from typing import Any, ClassVar, Mapping, Sequence
 
 from referee.engine.protocol import (
     Event, GameConfig, IllegalMove, InvalidSetup, Json, MalformedMove, Move, OutOfTurn, Seat,
 )
 from referee.engine.rng import Rng
-from referee.engine.schema import first_refusal, matches
+from referee.engine.schema import SchemaCheck, first_refusal
 
 
 #: the system's own command (``decide_and_fold``), well-formed in every ruleset
@@ -110,6 +111,13 @@ class RulesetBase(ABC):
             raise InvalidSetup("invalid_setup", rule=refused[0], detail=refused[1])
 
     # -- moves: the published schemas are what is enforced -----------------------
+    @cached_property
+    def move_checks(self) -> dict[str, SchemaCheck]:
+        """Move type -> its schema's checks, made once per ruleset object
+        (``registry.get`` asks as it loads a ruleset, so a game's first moves
+        compile nothing)."""
+        return {kind: SchemaCheck(schema) for kind, schema in self.move_schemas.items()}
+
     def check_move(self, move: Any) -> None:
         """``MalformedMove`` (400, with the move's rule) unless ``move`` is an
         object whose ``type`` is in ``move_schemas`` and that matches its
@@ -123,10 +131,10 @@ class RulesetBase(ABC):
             kind = move.get("type") if isinstance(move, dict) else None
             raise MalformedMove("malformed_move", detail=f"unknown move type {kind!r}; one of "
                                 f"{', '.join(sorted(self.move_schemas))}")
-        schema = self.move_schemas[move["type"]]
-        if matches(schema, move):
+        check = self.move_checks[move["type"]]
+        if check.matches(move):
             return
-        refused = first_refusal(schema, move, f"a {move['type']} move")
+        refused = check.first_refusal(move, f"a {move['type']} move")
         if refused is not None:
             raise MalformedMove("malformed_move", rule=refused[0], detail=refused[1])
 

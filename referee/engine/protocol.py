@@ -17,10 +17,13 @@ Data crossing the protocol is plain JSON-able data:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 from referee.engine.chain import commitment, secret_salt
 from referee.engine.rng import Rng
+
+if TYPE_CHECKING:
+    from referee.engine.schema import SchemaCheck
 
 Seat = int
 Move = dict[str, Any]
@@ -162,6 +165,8 @@ class Ruleset(Protocol):
     def text_keys(self) -> frozenset[str]: ...
     @property
     def move_schemas(self) -> dict[str, Json]: ...
+    @property
+    def move_checks(self) -> Mapping[str, SchemaCheck]: ...
     def check_move(self, move: Any) -> None: ...
     @property
     def setup_schema(self) -> Json: ...
@@ -251,18 +256,10 @@ def newly_public(ruleset: Ruleset, state: Any, dealt: Json, opened: frozenset[st
     yet, sorted: the service opens their seals now, the audit expects it."""
     if not dealt:
         return []
-    global _closed
-    last_dealt, last_opened, closed = _closed  # one game's moves come in a row with the same two
-    if last_dealt is not dealt or last_opened is not opened:
-        closed = {name: value for name, value in dealt.items() if name not in opened} if opened else dealt
-        _closed = (dealt, opened, closed)
+    closed = {name: value for name, value in dealt.items() if name not in opened} if opened else dealt
     if not closed:  # every seal opened: nothing left to ask
         return []
     return sorted(ruleset.public_secrets(state, closed) & closed.keys())
-
-
-#: ``(dealt, opened, the secrets of dealt not in opened)`` of the last call (by identity)
-_closed: tuple[Json | None, frozenset[str] | None, Json] = (None, None, {})
 
 
 def openings(ruleset: Ruleset, state: Any, dealt: Json, opened: frozenset[str], seed: str) -> Json:

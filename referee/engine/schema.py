@@ -23,26 +23,20 @@ def closed_object(required: dict[str, Json], optional: dict[str, Json] | None = 
     return out
 
 
-#: compiled validators by schema object (the schemas are the rulesets'
-#: constants): a move is checked without re-serialising its schema
-_compiled: dict[int, tuple[Json, Draft202012Validator]] = {}
-
-
 def validator(schema: Json) -> Draft202012Validator:
-    """A compiled validator of ``schema``, kept for the next call."""
-    entry = _compiled.get(id(schema))
-    if entry is None or entry[0] is not schema:
-        if len(_compiled) >= 256:
-            _compiled.clear()
-        entry = _compiled[id(schema)] = (schema, Draft202012Validator(schema))
-    return entry[1]
+    """jsonschema's validator of ``schema``, the reference (a new one each
+    call: for a check made often, hold a ``SchemaCheck``)."""
+    return Draft202012Validator(schema)
 
 
-def first_refusal(schema: Json, value: Any, root: str) -> tuple[str | None, str] | None:
+def first_refusal(schema: Json, value: Any, root: str,
+                  reference: Draft202012Validator | None = None) -> tuple[str | None, str] | None:
     """``(rule, detail)`` of the first place where ``value`` breaks ``schema``
-    (``None``: it matches). The rule is the ``x-rule`` of the top-level
-    property at fault, else the schema's own; the detail names the field."""
-    error = min(validator(schema).iter_errors(value), key=lambda e: [str(p) for p in e.path], default=None)
+    (``None``: it matches), found by ``reference`` (its validator, made now
+    if not given). The rule is the ``x-rule`` of the top-level property at
+    fault, else the schema's own; the detail names the field."""
+    checker = reference if reference is not None else validator(schema)
+    error = min(checker.iter_errors(value), key=lambda e: [str(p) for p in e.path], default=None)
     if error is None:
         return None
     props = schema.get("properties", {})
@@ -54,29 +48,31 @@ def first_refusal(schema: Json, value: Any, root: str) -> tuple[str | None, str]
     return rule, f"{where}: {error.message}"
 
 
-#: compiled checks by schema object: Python code generated from the schema
-#: once (fastjsonschema), so a valid value costs a few microseconds
-_fast: dict[int, tuple[Json, Callable[[Any], Any]]] = {}
+class SchemaCheck:
+    """One schema's checks, made once, when this object is made, and held by
+    whoever checks values against it often (a ruleset holds one per move
+    type, ``RulesetBase.move_checks``): ``matches``, Python code generated
+    from the schema (fastjsonschema: a valid value costs a few
+    microseconds), and ``first_refusal``, jsonschema's answer (the
+    reference, which has the last word)."""
 
+    __slots__ = ("schema", "_fast", "_reference")
 
-def compiled(schema: Json) -> Callable[[Any], Any]:
-    """The compiled check of ``schema`` (made once: a few milliseconds each,
-    so ``registry.get`` makes every move schema's as it loads a ruleset)."""
-    entry = _fast.get(id(schema))
-    if entry is None or entry[0] is not schema:
-        if len(_fast) >= 256:
-            _fast.clear()
-        entry = _fast[id(schema)] = (schema, fastjsonschema.compile(schema))
-    return entry[1]
+    def __init__(self, schema: Json) -> None:
+        self.schema = schema
+        self._fast: Callable[[Any], Any] = fastjsonschema.compile(schema)
+        self._reference = Draft202012Validator(schema)
 
+    def matches(self, value: Any) -> bool:
+        """Whether ``value`` matches, by the compiled check. Only a "yes" is
+        taken from it: a "no" is for ``first_refusal`` to name, which also
+        settles any case where the two might differ (``check_move``)."""
+        try:
+            self._fast(value)
+        except fastjsonschema.JsonSchemaException:
+            return False
+        return True
 
-def matches(schema: Json, value: Any) -> bool:
-    """Whether ``value`` matches ``schema``, by its compiled check. Only a
-    "yes" is taken from it: a "no" is for ``first_refusal`` to name (with
-    jsonschema, the reference), which also settles any case where the two
-    might differ (``check_move``)."""
-    try:
-        compiled(schema)(value)
-    except fastjsonschema.JsonSchemaException:
-        return False
-    return True
+    def first_refusal(self, value: Any, root: str) -> tuple[str | None, str] | None:
+        """``first_refusal(schema, value, root)``, by the reference held."""
+        return first_refusal(self.schema, value, root, self._reference)

@@ -14,7 +14,6 @@ from typing import Any, Callable, cast
 
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import Ruleset
-from referee.engine.schema import compiled
 
 GROUP = "referee.rulesets"
 HEURISTICS = "referee.heuristics"
@@ -41,8 +40,7 @@ def get(name: str) -> Ruleset:
         ruleset = point.load()
         if not isinstance(ruleset, RulesetBase) or ruleset.name != name:
             raise TypeError(f"entry point {name} = {point.value} is not a RulesetBase named {name!r}")
-        for schema in ruleset.move_schemas.values():  # compiled now, not during a game's first moves
-            compiled(schema)
+        ruleset.move_checks  # compiled now, not during a game's first moves
         _loaded[name] = ruleset
     return _loaded[name]
 

@@ -1,14 +1,15 @@
-"""The compiled check of a schema (issue 20): ``matches`` (fastjsonschema's
-generated code) says "yes" exactly when jsonschema, the reference, finds
-nothing to refuse — over hand-made schemas and every ruleset's published
-move schemas — and a compiled check belongs to its schema object only."""
+"""The compiled check of a schema (issue 20): ``SchemaCheck.matches``
+(fastjsonschema's generated code) says "yes" exactly when jsonschema, the
+reference, finds nothing to refuse — over hand-made schemas and every
+ruleset's published move schemas — and a ruleset holds its move checks
+itself, made once (issue 26: no cache hidden in a module)."""
 from __future__ import annotations
 
 from typing import Any
 
 from hypothesis import given, strategies as st
 
-from referee.engine.schema import _fast, closed_object, first_refusal, matches
+from referee.engine.schema import SchemaCheck, closed_object, first_refusal
 from referee.games import registry
 
 SCHEMA = closed_object({"type": {"const": "play"}, "card": {"type": "integer", "minimum": 0}})
@@ -21,8 +22,13 @@ values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allo
                       lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=8)
 
 
+_CHECKS: dict[int, SchemaCheck] = {}
+
+
 def _agree(schema: dict[str, Any], value: Any) -> None:
-    assert matches(schema, value) == (first_refusal(schema, value, "m") is None), value
+    check = _CHECKS.get(id(schema)) or _CHECKS.setdefault(id(schema), SchemaCheck(schema))
+    assert check.matches(value) == (first_refusal(schema, value, "m") is None), value
+    assert check.first_refusal(value, "m") == first_refusal(schema, value, "m")
 
 
 @given(st.dictionaries(st.sampled_from(["type", "card", "cards", "x"]),
@@ -63,11 +69,11 @@ def test_every_published_move_schema_compiles_to_the_same_answer(case: tuple[dic
     _agree(schema, move)
 
 
-def test_a_compiled_check_is_kept_for_its_schema_object_only() -> None:
-    _fast.clear()
+def test_a_ruleset_makes_each_move_check_once_from_its_own_published_schema() -> None:
+    for name in registry.names():
+        rs = registry.get(name)
+        checks = rs.move_checks
+        assert checks is rs.move_checks and set(checks) == set(rs.move_schemas)
+        assert all(checks[kind].schema is schema for kind, schema in rs.move_schemas.items())
     move = {"type": "play", "card": 7}
-    assert matches(SCHEMA, move) and len(_fast) == 1
-    assert not matches(OTHER, move)  # 7 > 3: the other schema has its own check
-    assert len(_fast) == 2
-    assert not matches(dict(SCHEMA), {"type": "play", "card": -1})  # an equal copy is another object
-    assert len(_fast) == 3
+    assert SchemaCheck(SCHEMA).matches(move) and not SchemaCheck(OTHER).matches(move)  # 7 > 3
