@@ -26,24 +26,19 @@ pile), a seat's ``max_life`` overrides its bullets.
 """
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Mapping
 
-from referee.engine.protocol import Event, GameConfig, InvalidSetup
-from referee.games.bang.cards import ALL_CARDS, BLUE, CARD_SET, KEY, WEAPON_OF
-from referee.games.bang.characters import (
-    CHARACTERS, DEPUTY, LIFE, OUTLAW, RENEGADE, ROLE_DECK, ROLES, SHERIFF, max_life,
-)
+from referee.engine.protocol import Event, GameConfig
+from referee.engine.rng import Rng
+from referee.engine.schema import SchemaCheck
+from referee.games.bang import scenario_checks as checks
+from referee.games.bang.cards import ALL_CARDS, CARD_SET
+from referee.games.bang.characters import CHARACTERS, DEPUTY, ROLE_DECK, ROLES, SHERIFF, max_life
 from referee.games.bang.engine import Ctx, GameOver
 from referee.games.bang.events import evolve
 from referee.games.bang.flow import act, start_turn
-from referee.engine.rng import Rng
-
-SCENARIO_KEYS = frozenset({"turn", "phase", "seats", "every_seat", "deck", "deck_exact", "discard"})
-SEAT_KEYS = frozenset({"role", "character", "life", "max_life", "hand", "in_play", "alive"})
-#: what ``every_seat`` may fix for all seats at once (roles and characters are each one seat's)
-EVERY_SEAT_KEYS = frozenset({"life", "max_life", "hand", "in_play"})
-PHASES = ("start", "draw", "play")
-
+from referee.games.bang.scenario_checks import PHASES
 
 _CARDS: dict[str, Any] = {"type": "array", "items": {"type": "string", "enum": sorted(CARD_SET)}, "uniqueItems": True}
 
@@ -87,144 +82,109 @@ SETUP_SCHEMA: dict[str, Any] = {
 }
 
 
-def _bad(detail: str, rule: str | None = None) -> InvalidSetup:
-    return InvalidSetup("invalid_setup", detail=detail, rule=rule)
-
-
-def _cards(value: Any, where: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        raise _bad(f"{where} must be a list of card IDs", "R1")
-    for c in value:
-        if c not in CARD_SET:
-            raise _bad(f"{where}: unknown card {c!r}", "R1")
-    return list(value)
+@cache
+def _setup_check() -> SchemaCheck:
+    """``SETUP_SCHEMA``'s compiled check, made at the first scenario (tens of
+    milliseconds: not at import, which every process does)."""
+    return SchemaCheck(SETUP_SCHEMA)
 
 
 def game_started(config: GameConfig, rng: Rng) -> dict[str, Any]:
-    """The data of the opening ``game_started`` event."""
+    """The data of the opening ``game_started`` event: the shape checked from
+    the published ``SETUP_SCHEMA`` first, then each invariant where its value
+    is known (``scenario_checks``), drawing in the module's order (R78)."""
     n = config.players
     three = bool(config.options.get("three_player", False))
     sc: Mapping[str, Any] = config.scenario or {}
-    if not isinstance(sc, Mapping):
-        raise _bad("setup must be an object")
-    unknown = sorted(set(sc) - SCENARIO_KEYS)
-    if unknown:
-        raise _bad(f"BANG! setup does not use {', '.join(unknown)}")
-    specs = sc.get("seats", [{} for _ in range(n)])
-    if not isinstance(specs, list) or len(specs) != n:
-        raise _bad(f"seats must list all {n} seats", "R5")
+    if sc and not _setup_check().matches(sc):  # a direct call: the service refuses it before
+        checks.check_shape(sc, n)
+    listed = sc.get("seats", [{} for _ in range(n)])
+    checks.check_seat_count(listed, n)
     every = sc.get("every_seat", {})
-    if not isinstance(every, Mapping) or set(every) - EVERY_SEAT_KEYS:
-        raise _bad(f"every_seat fixes only {', '.join(sorted(EVERY_SEAT_KEYS))}", "R6")
-    for i, spec in enumerate(specs):
-        if not isinstance(spec, Mapping):
-            raise _bad(f"seats[{i}] must be an object")
-        extra = sorted(set(spec) - SEAT_KEYS)
-        if extra:
-            raise _bad(f"seats[{i}]: BANG! seats do not use {', '.join(extra)}")
     # what every seat has unless its own entry says otherwise (an empty hand for all, say)
-    specs = [{**every, **spec} for spec in specs]
-
-    # 1. roles (R4)
-    pool = list(ROLE_DECK[n])
-    roles: list[str | None] = []
-    for i, spec in enumerate(specs):
-        r = spec.get("role")
-        if r is not None:
-            if r not in ROLES:
-                raise _bad(f"seats[{i}]: unknown role {r!r}", "R4")
-            if r not in pool:
-                raise _bad(f"seats[{i}]: one {r} too many for {n} players", "R4")
-            pool.remove(r)
-        roles.append(r)
-    dealt = iter(rng.shuffle(pool))
-    roles = [r if r is not None else next(dealt) for r in roles]
-
-    # 2. characters (R3; kept from a previous game: R84)
-    kept = config.options.get("characters") or [None] * n
-    chars: list[str | None] = []
-    for i, spec in enumerate(specs):
-        c = spec.get("character", kept[i])
-        if c is not None and c not in LIFE:
-            raise _bad(f"seats[{i}]: unknown character {c!r}", "R3")
-        if c is not None and c in chars:
-            raise _bad(f"seats[{i}]: character {c} dealt twice", "R3")
-        chars.append(c)
-    free = iter(rng.shuffle([c for c in CHARACTERS if c not in chars]))
-    chars = [c if c is not None else next(free) for c in chars]
-
-    # life, alive, cards in play
-    named: list[str] = []
-    seats: list[dict[str, Any]] = []
-    for i, spec in enumerate(specs):
-        role, ch = roles[i], chars[i]
-        top = spec.get("max_life", max_life(ch, role, three))  # type: ignore[arg-type]
-        if type(top) is not int or top < 1:
-            raise _bad(f"seats[{i}]: max_life must be an integer of 1 or more", "R6")
-        alive = spec.get("alive", True)
-        if not isinstance(alive, bool):
-            raise _bad(f"seats[{i}]: alive must be true or false")
-        life = spec.get("life", top if alive else 0)
-        if type(life) is not int:
-            raise _bad(f"seats[{i}]: life must be an integer", "R47")
-        if alive and not 1 <= life <= top:
-            raise _bad(f"seats[{i}]: life {life} outside 1..{top}", "R47")
-        if not alive and life != 0:
-            raise _bad(f"seats[{i}]: an eliminated player has life 0", "R51")
-        hand = _cards(spec["hand"], f"seats[{i}].hand") if "hand" in spec else None
-        in_play = _cards(spec.get("in_play", []), f"seats[{i}].in_play")
-        if not alive and (hand or in_play):
-            raise _bad(f"seats[{i}]: an eliminated player holds no cards", "R51")
-        keys = [KEY[c] for c in in_play]
-        if any(c not in BLUE for c in in_play):
-            raise _bad(f"seats[{i}]: only blue cards lie in play", "R21")
-        if len(set(keys)) != len(keys):
-            raise _bad(f"seats[{i}]: two identical cards in play", "R19")
-        if sum(1 for c in in_play if c in WEAPON_OF) > 1:
-            raise _bad(f"seats[{i}]: more than one weapon in play", "R20")
-        if "JAIL" in keys and role == SHERIFF:
-            raise _bad(f"seats[{i}]: the Sheriff cannot be jailed", "R38")
-        named.extend(hand or [])
-        named.extend(in_play)
-        seats.append({"seat": i, "role": role, "character": ch, "life": life, "max_life": top,
-                      "alive": alive, "hand": hand, "in_play": in_play})
-    deck_top = _cards(sc.get("deck", []), "deck")
-    discard = _cards(sc.get("discard", []), "discard")
-    named.extend(deck_top)
-    named.extend(discard)
-    if len(set(named)) != len(named):
-        dup = sorted({c for c in named if named.count(c) > 1})
-        raise _bad(f"cards in two places: {', '.join(dup)}", "R1")
-
+    specs = [{**every, **spec} for spec in listed]
+    roles = _deal_roles(specs, n, rng)
+    chars = _deal_characters(specs, config.options.get("characters") or [None] * n, rng)
+    seats = [_seat(i, spec, roles[i], chars[i], three) for i, spec in enumerate(specs)]
+    deck_top, discard = list(sc.get("deck", [])), list(sc.get("discard", []))
+    named = [*_named(seats), *deck_top, *discard]
+    checks.check_cards_once(named)
     exact = sc.get("deck_exact", False)
-    if not isinstance(exact, bool):
-        raise _bad("deck_exact must be true or false", "R1")
-
-    # 3. the deck (R6 step 4)
-    taken = set(named)
-    rest = rng.shuffle([c for c in ALL_CARDS if c not in taken])
+    checks.check_deck_exact(exact)
     first = next((i for i, r in enumerate(roles) if r == (DEPUTY if three else SHERIFF)), 0)
-    for k in range(n):
-        s = seats[(first + k) % n]
-        if s["hand"] is None:
-            count = s["life"] if s["alive"] else 0
-            s["hand"], rest = rest[:count], rest[count:]
-
-    alive_roles = [s["role"] for s in seats if s["alive"]]
-    if len(alive_roles) < 2 or (not three and (SHERIFF not in alive_roles or not any(
-            r in (OUTLAW, RENEGADE) for r in alive_roles))):
-        raise _bad("the game would already be over", "R57")
+    rest = _deal_hands(seats, first, set(named), rng)
+    checks.check_not_over([s["role"] for s in seats if s["alive"]], three)
     turn = sc.get("turn", first)
-    if type(turn) is not int or not 0 <= turn < n or not seats[turn]["alive"]:
-        raise _bad("turn must be the seat of an alive player", "R7")
+    checks.check_turn(turn, seats)
     phase = sc.get("phase", "start")
-    if phase not in PHASES:
-        raise _bad(f"phase is one of {', '.join(PHASES)}", "R8")
+    checks.check_phase(phase)
     if exact:  # the deck is exactly the listed one: the cards named nowhere lie under the discard pile
         return {"three_player": three, "turn": turn, "phase": phase, "players": seats,
                 "deck": deck_top, "discard": rest + discard}
     return {"three_player": three, "turn": turn, "phase": phase, "players": seats,
             "deck": deck_top + rest, "discard": discard}
+
+
+def _deal_roles(specs: list[dict[str, Any]], n: int, rng: Rng) -> list[str]:
+    """Step 1 (R4): the fixed roles taken from the role cards of ``n``
+    players, the rest shuffled and dealt to the other seats in seat order."""
+    pool = list(ROLE_DECK[n])
+    fixed: list[str | None] = []
+    for i, spec in enumerate(specs):
+        r = spec.get("role")
+        if r is not None:
+            checks.check_role(i, r, pool, n)
+            pool.remove(r)
+        fixed.append(r)
+    dealt = iter(rng.shuffle(pool))
+    return [r if r is not None else next(dealt) for r in fixed]
+
+
+def _deal_characters(specs: list[dict[str, Any]], kept: list[str | None], rng: Rng) -> list[str]:
+    """Step 2 (R3; kept from a previous game: R84): the fixed characters, the
+    others shuffled and dealt in seat order."""
+    fixed: list[str | None] = []
+    for i, spec in enumerate(specs):
+        c = spec.get("character", kept[i])
+        checks.check_character(i, c, fixed)
+        fixed.append(c)
+    free = iter(rng.shuffle([c for c in CHARACTERS if c not in fixed]))
+    return [c if c is not None else next(free) for c in fixed]
+
+
+def _seat(i: int, spec: Mapping[str, Any], role: str, ch: str, three: bool) -> dict[str, Any]:
+    """Seat ``i``'s life, bullets, alive and cards (R6, R47, R51), its cards
+    in play checked (R19–R21, R38); ``hand`` None: dealt later."""
+    top = spec.get("max_life", max_life(ch, role, three))
+    checks.check_max_life(i, top)
+    alive = spec.get("alive", True)
+    life = spec.get("life", top if alive else 0)
+    checks.check_life(i, life, top, alive)
+    hand = list(spec["hand"]) if "hand" in spec else None
+    in_play = list(spec.get("in_play", []))
+    checks.check_eliminated_hold_nothing(i, alive, hand, in_play)
+    checks.check_in_play(i, in_play, role)
+    return {"seat": i, "role": role, "character": ch, "life": life, "max_life": top,
+            "alive": alive, "hand": hand, "in_play": in_play}
+
+
+def _named(seats: list[dict[str, Any]]) -> list[str]:
+    """The cards the seats' entries name: hands, then cards in play, seat by seat (R1)."""
+    return [c for s in seats for c in (*(s["hand"] or []), *s["in_play"])]
+
+
+def _deal_hands(seats: list[dict[str, Any]], first: int, taken: set[str], rng: Rng) -> list[str]:
+    """Step 3 (R6): the cards named nowhere shuffled; each hand not fixed
+    dealt from the top, as many cards as life, in seat order from ``first``.
+    What is left is returned (under the deck, or the discard pile)."""
+    n = len(seats)
+    rest = rng.shuffle([c for c in ALL_CARDS if c not in taken])
+    for k in range(n):
+        s = seats[(first + k) % n]
+        if s["hand"] is None:
+            count = s["life"] if s["alive"] else 0
+            s["hand"], rest = rest[:count], rest[count:]
+    return rest
 
 
 def setup(config: GameConfig, rng: Rng) -> list[Event]:
