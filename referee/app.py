@@ -9,7 +9,7 @@ from flask.json.provider import DefaultJSONProvider
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from referee.api.context import refuse_token_in_url
+from referee.context import refuse_token_in_url
 from referee.engine import jsonenc
 from referee.engine.protocol import IllegalMove, RefereeError
 from referee.metrics import LATENCY, REDIS_ERRORS, REQUESTS, install_live

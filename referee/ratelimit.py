@@ -47,7 +47,7 @@ import limits
 from flask import Flask, Response, current_app, g, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from referee.api.context import QUERY_TOKEN_ENDPOINTS, service
+from referee.context import QUERY_TOKEN_ENDPOINTS, service
 from referee.engine.protocol import RefereeError
 from referee.problems import problem
 from referee.store import EventStore, sha256_hex

@@ -85,6 +85,20 @@ def die_with_parent() -> Callable[[], None] | None:
     return arm
 
 
+def answers(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether a Redis on ``host:port`` answers PING with PONG (one try, 1 s),
+    in RESP over a bare socket: this module starts servers below the store
+    (``referee.store.cluster_server`` imports it), so it imports no client
+    (no store <-> redis_server cycle, issue 26 item 6). A server still loading
+    its data answers ``-LOADING``: not yet."""
+    try:
+        with socket.create_connection((host, port), timeout=1) as conn:
+            conn.sendall(b"PING\r\n")
+            return conn.recv(64).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
 def start(port: int, data_dir: Path | None = None, *, quiet: bool = True,
           appendfsync: str = DEFAULT_FSYNC, new_session: bool = False) -> subprocess.Popen[bytes]:
     """Start a child server (ended with this process) and wait until it
@@ -93,8 +107,6 @@ def start(port: int, data_dir: Path | None = None, *, quiet: bool = True,
     out = subprocess.DEVNULL if quiet else None
     proc = subprocess.Popen(command(port, data_dir, appendfsync=appendfsync), stdout=out, stderr=out,
                             preexec_fn=die_with_parent(), start_new_session=new_session)
-    # here, not at the top: the offline tools (`referee audit`) import this module's constants
-    from referee.store.clients import answers
     for _ in range(200):
         if proc.poll() is not None:
             raise SystemExit(f"the Redis server exited with {proc.returncode}")

@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterator, Mapping
 
 from flask import Response, current_app, request
 
-from referee.api.context import service
+from referee.context import service
 from referee.errors import ApiError
 from referee.problems import problem
 from referee.ratelimit import client_address

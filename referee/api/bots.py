@@ -8,7 +8,7 @@ import re
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
-from referee.api.context import bearer_token, is_admin, json_body, query, service
+from referee.context import bearer_token, is_admin, json_body, query, service
 from referee.bots.webhook import UrlPolicy
 from referee.errors import ApiError
 from referee.problems import problem

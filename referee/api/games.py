@@ -8,7 +8,7 @@ import re
 from flask import Blueprint, Response, request, stream_with_context
 
 from referee import reading, streams
-from referee.api.context import bearer_token, idempotency_key, is_admin, json_body, query, service
+from referee.context import bearer_token, idempotency_key, is_admin, json_body, query, service
 from referee.audit import audit_lines
 from referee.ratelimit import prefetched_head
 from referee.errors import ApiError

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from flask import Blueprint, Response
 
-from referee.api.context import service
+from referee.context import service
 from referee.engine import canonical_bytes
 from referee.engine.phrases import PHRASES as PLATFORM_PHRASES
 from referee.engine.signature import Keyring

@@ -29,7 +29,7 @@ from redis.backoff import NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
 from redis.retry import Retry
 
-from referee.redis_server import die_with_parent, free_port, server_binary
+from referee.redis_server import command, die_with_parent, free_port, server_binary
 
 SLOTS = 16384
 HOST = "127.0.0.1"
@@ -479,7 +479,6 @@ def start_standalone(port: int | None = None, data_dir: Path | None = None, *,
     """A plain Redis (the queue Redis of a topology) on ``port`` or a free
     one, in a session of its own, ended with this process; AOF in ``data_dir``
     when given. Returns the process and its port once it answers PING."""
-    from referee.redis_server import command
     chosen = port if port is not None else free_port()
     proc = _spawn(command(chosen, data_dir))
     client = plain_client(chosen)

@@ -1,4 +1,8 @@
-"""Per-request access to the app's service and the caller's credentials."""
+"""Per-request access to the app's service and the caller's credentials.
+
+Beside the blueprints (``referee.api``), not among them: the rate limiter and
+the stream caps read it too, and the blueprints import those (a module here
+keeps the packages acyclic, issue 26 item 6)."""
 from __future__ import annotations
 
 import hmac
