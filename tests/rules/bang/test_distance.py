@@ -1,7 +1,10 @@
 """Distance and reach: R14–R17."""
 from __future__ import annotations
 
-from referee.games.bang.distance import reach, seat_distance, sees_at
+import json
+
+from referee.games.bang import encoded
+from referee.games.bang.distance import distances_from, reach, seat_distance, sees_at
 from tests.harness import Table, raises_rule
 from tests.rules.bang.helpers import P, game, kind, play
 
@@ -140,3 +143,192 @@ def test_r83_spectator_view_has_no_distances_and_each_seat_its_own():
     assert t.view(None)["distances"] is None
     assert _seen(t, 0)[1] == (2, False) and _seen(t, 2)[1] == (2, False)
     assert 1 not in _seen(t, 1)  # never oneself
+
+
+# --- every seat (issue 26, item 7) ----------------------------------------------
+# Mutation testing showed R14–R17 were checked from seat 0 only, where the clockwise
+# step count reads the same whichever way round it is taken: ``j + i`` for ``j - i`` in
+# ``distances_from`` passed. Each table below is written out by hand from R14/R15, one row
+# per viewing seat (None for itself and the eliminated), and checked from EVERY alive seat
+# by every way the referee computes distance: ``seat_distance``/``sees_at``,
+# ``distances_from`` (the legal moves' table), the view's ``distances`` and its encoded bytes.
+
+Row = list[int | None]
+
+
+def _encoded_distances(t: Table, seat: int) -> object:
+    """The ``distances`` member of ``seat``'s own encoded view (``encoded.seat_encoded``)."""
+    _, _, own = encoded.seat_encoded(t.state, seat, False)
+    return json.loads(b"{" + own + b"}")["distances"]
+
+
+def _check_rows(t: Table, rows: dict[int, Row], *, seat_only: bool = False) -> None:
+    """Every alive seat ``a`` sees every other alive seat ``b`` at ``rows[a][b]``,
+    by every calculation; an eliminated seat sees nobody. ``seat_only``: no
+    modifier on the table, so ``seat_distance`` (R14) gives the same rows."""
+    s = t.state
+    alive = [p.seat for p in s.players if p.alive]
+    assert sorted(rows) == alive
+    for a in range(s.n):
+        if a not in rows:
+            assert t.view(a)["distances"] is None and _encoded_distances(t, a) is None, a
+            continue
+        row = rows[a]
+        assert len(row) == s.n and row[a] is None
+        want = {b: d for b, d in enumerate(row) if d is not None}
+        assert sorted(want) == [b for b in alive if b != a], a
+        assert distances_from(s, a) == want, f"distances_from from seat {a}"
+        assert {b: sees_at(s, a, b) for b in want} == want, f"sees_at from seat {a}"
+        if seat_only:
+            assert {b: seat_distance(s, a, b) for b in want} == want, f"seat_distance from seat {a}"
+        seen = t.view(a)["distances"]
+        assert seen["distance"] == row, f"the view of seat {a}"
+        r = reach(P(t, a))
+        assert seen["reach"] == r
+        assert seen["in_reach"] == [None if d is None else d <= r for d in row], f"in_reach of seat {a}"
+        assert _encoded_distances(t, a) == seen, f"the encoded view of seat {a}"
+
+
+def test_r14_seat_distance_from_every_seat_of_seven():
+    t = game(7)
+    _check_rows(t, {
+        0: [None, 1, 2, 3, 3, 2, 1],
+        1: [1, None, 1, 2, 3, 3, 2],
+        2: [2, 1, None, 1, 2, 3, 3],
+        3: [3, 2, 1, None, 1, 2, 3],
+        4: [3, 3, 2, 1, None, 1, 2],
+        5: [2, 3, 3, 2, 1, None, 1],
+        6: [1, 2, 3, 3, 2, 1, None],
+    }, seat_only=True)
+
+
+def test_r14_seat_distance_from_every_seat_of_four_five_and_six():
+    _check_rows(game(4), {
+        0: [None, 1, 2, 1],
+        1: [1, None, 1, 2],
+        2: [2, 1, None, 1],
+        3: [1, 2, 1, None],
+    }, seat_only=True)
+    _check_rows(game(5), {
+        0: [None, 1, 2, 2, 1],
+        1: [1, None, 1, 2, 2],
+        2: [2, 1, None, 1, 2],
+        3: [2, 2, 1, None, 1],
+        4: [1, 2, 2, 1, None],
+    }, seat_only=True)
+    _check_rows(game(6), {
+        0: [None, 1, 2, 3, 2, 1],
+        1: [1, None, 1, 2, 3, 2],
+        2: [2, 1, None, 1, 2, 3],
+        3: [3, 2, 1, None, 1, 2],
+        4: [2, 3, 2, 1, None, 1],
+        5: [1, 2, 3, 2, 1, None],
+    }, seat_only=True)
+
+
+def test_r14_r82_three_players_all_adjacent_and_two_left_at_distance_one():
+    _check_rows(game(3), {
+        0: [None, 1, 1],
+        1: [1, None, 1],
+        2: [1, 1, None],
+    }, seat_only=True)
+    _check_rows(game(3, dead=(1,)), {
+        0: [None, None, 1],
+        2: [1, None, None],
+    }, seat_only=True)
+
+
+def test_r14_eliminated_players_in_between_are_not_counted_from_every_seat():
+    # alive 0, 2, 3, 6 of 7: the survivors close the circle, four of them
+    t = game(7, dead=(1, 4, 5))
+    _check_rows(t, {
+        0: [None, None, 1, 2, None, None, 1],
+        2: [1, None, None, 1, None, None, 2],
+        3: [2, None, 1, None, None, None, 1],
+        6: [1, None, 2, 1, None, None, None],
+    }, seat_only=True)
+
+
+def test_r14_eliminated_seat_zero_the_circle_closes_across_it():
+    # seat 0 and 3 eliminated, the Sheriff at seat 2: seat 5's left is seat 1
+    t = game(6, dead=(0, 3), roles=["outlaw", "renegade", "sheriff", "outlaw", "outlaw", "deputy"], turn=2)
+    _check_rows(t, {
+        1: [None, None, 1, None, 2, 1],
+        2: [None, 1, None, None, 1, 2],
+        4: [None, 2, 1, None, None, 1],
+        5: [None, 1, 2, None, 1, None],
+    }, seat_only=True)
+
+
+def test_r15_r36_r37_r69_r71_modifiers_on_seats_other_than_zero_from_every_seat():
+    # Paul Regret at 1 and a Mustang at 4 are seen at +1; a Scope at 3 and Rose Doolan at 5
+    # see the others at -1, never below 1 (base: the six-seat rows above)
+    t = game(6, in_play={4: ["MUSTANG-8H"], 3: ["SCOPE-AS"]}, chars={1: "paul_regret", 5: "rose_doolan"})
+    _check_rows(t, {
+        0: [None, 2, 2, 3, 3, 1],
+        1: [1, None, 1, 2, 4, 2],
+        2: [2, 2, None, 1, 3, 3],
+        3: [2, 2, 1, None, 1, 1],
+        4: [2, 4, 2, 1, None, 1],
+        5: [1, 2, 2, 1, 1, None],
+    })
+
+
+def test_r15_r69_r71_plus_two_and_minus_two_with_eliminated_players_in_between():
+    # alive 0, 1, 3, 4, 6 of 7 (five); Paul Regret with a Mustang at 3: +2;
+    # Rose Doolan with a Scope at 6: -2, never below 1
+    t = game(7, dead=(2, 5), in_play={3: ["MUSTANG-9H"], 6: ["SCOPE-AS"]},
+             chars={3: "paul_regret", 6: "rose_doolan"})
+    _check_rows(t, {
+        0: [None, 1, None, 4, 2, None, 1],
+        1: [1, None, None, 3, 2, None, 2],
+        3: [2, 1, None, None, 1, None, 2],
+        4: [2, 2, None, 3, None, None, 1],
+        6: [1, 1, None, 2, 1, None, None],
+    })
+
+
+def test_r15_an_eliminated_paul_regret_or_mustang_holder_changes_nothing():
+    # Paul Regret at 2 is eliminated (his cards discarded, R51): the others see plain seat distance
+    t = game(5, dead=(2,), chars={2: "paul_regret"}, in_play={4: ["MUSTANG-8H"]})
+    _check_rows(t, {
+        0: [None, 1, None, 2, 2],
+        1: [1, None, None, 1, 3],
+        3: [2, 1, None, None, 2],
+        4: [1, 2, None, 1, None],
+    })
+
+
+def test_r16_bang_targets_from_a_seat_other_than_zero():
+    # seat 4 of 7 with a Schofield (reach 2), seat 6 eliminated, a Mustang at 1, Paul Regret at 2:
+    # seat 4 sees 0 at 2, 1 at 3 + 1, 2 at 2 + 1, 3 and 5 at 1
+    t = game(7, turn=4, dead=(6,), hands={4: ["BANG-AS"]}, in_play={4: ["SCHOFIELD-KS"], 1: ["MUSTANG-8H"]},
+             chars={2: "paul_regret"})
+    assert distances_from(t.state, 4) == {0: 2, 1: 4, 2: 3, 3: 1, 5: 1}
+    targets = sorted(m["target"] for m in t.legal(4) if m.get("card") == "BANG-AS")
+    assert targets == [0, 3, 5]
+    with raises_rule("R16", "out_of_range"):
+        play(t, 4, "BANG-AS", 2)
+    play(t, 4, "BANG-AS", 0)
+    assert kind(t) == "shot"
+
+
+def test_r17_panic_from_rose_doolan_not_at_seat_zero():
+    # Rose Doolan at seat 5 of 7 sees 0, 3, 4 and 6 at distance 1 (2 - 1, 2 - 1, 1, 1), 1 and 2 at 2
+    cards = {0: ["BEER-6H"], 1: ["BEER-7H"], 2: ["BEER-8H"], 3: ["BEER-9H"], 4: ["BEER-10H"], 6: ["BEER-JH"]}
+    t = game(7, turn=5, chars={5: "rose_doolan"}, hands={5: ["PANIC-JH"], **cards}, in_play={5: ["WINCHESTER-8S"]})
+    panic = {m["target"] for m in t.legal(5) if m.get("card") == "PANIC-JH"}
+    assert panic == {0, 3, 4, 6}
+    with raises_rule("R17", "out_of_range"):
+        play(t, 5, "PANIC-JH", 1, "hand")
+
+
+def test_r17_panic_with_a_scope_across_an_eliminated_seat():
+    # seat 3 of 6 with a Scope, seat 4 eliminated: alive 0, 1, 2, 3, 5, all at seat distance 1 or 2
+    cards = {0: ["BEER-6H"], 1: ["BEER-7H"], 2: ["BEER-8H"], 5: ["BEER-9H"]}
+    t = game(6, turn=3, dead=(4,), hands={3: ["PANIC-JH"], **cards}, in_play={3: ["SCOPE-AS"]})
+    panic = {m["target"] for m in t.legal(3) if m.get("card") == "PANIC-JH"}
+    assert panic == {0, 1, 2, 5}
+    t = game(6, turn=3, dead=(4,), hands={3: ["PANIC-JH"], **cards})
+    panic = {m["target"] for m in t.legal(3) if m.get("card") == "PANIC-JH"}
+    assert panic == {2, 5}
