@@ -175,7 +175,7 @@ class Played:
 class Arena:
     """Games of ``entrants`` under ``ruleset``, played one after another in this process."""
 
-    def __init__(self, ruleset: Ruleset, players: int, entrants: list[Entrant], *, seed: str,
+    def __init__(self, ruleset: Ruleset[Any], players: int, entrants: list[Entrant], *, seed: str,
                  options: dict[str, Any] | None = None, games: int = 1) -> None:
         from referee.standings import Standings
         if not ruleset.min_players <= players <= ruleset.max_players:

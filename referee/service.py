@@ -76,7 +76,7 @@ class Game:
     """A game loaded at one version: header facts plus the folded state."""
 
     id: str
-    ruleset: Ruleset
+    ruleset: Ruleset[Any]
     header: Json
     header_hash: str
     tokens: tuple[str, ...]  # sha256 of each seat's token
@@ -294,7 +294,7 @@ class GameService:
                       for i in range(n)],
         }
 
-    def _carried_over(self, game_id: Any, ruleset: Ruleset, players: int) -> dict[str, Any]:
+    def _carried_over(self, game_id: Any, ruleset: Ruleset[Any], players: int) -> dict[str, Any]:
         """The options a finished game of the same ruleset carries into a new
         one (the ruleset's ``carry_option``, e.g. BANG! R84)."""
         name = ruleset.carry_option

@@ -221,7 +221,7 @@ def _check_salts(seed: str, envelopes: Sequence[Json]) -> None:
                            f"event {env['seq']}'s salt is not HMAC-SHA256(seed, \"event:{env['seq']}\")")
 
 
-def _ruleset(header: Json) -> Ruleset:
+def _ruleset(header: Json) -> Ruleset[Any]:
     try:
         rs = registry.at_version(str(header.get("ruleset")), header.get("ruleset_version"))
     except KeyError:
@@ -279,7 +279,7 @@ _BY_KEYS = frozenset({"bot", "default", "drawn_from"})
 TURN_CLOCK = "turn_clock"
 
 
-def _check_by(rs: Ruleset, header: Json, state: Any, env: Json, last_at: Any) -> Json:
+def _check_by(rs: Ruleset[Any], header: Json, state: Any, env: Json, last_at: Any) -> Json:
     """Who moved, as the move record's ``by`` says, agrees with the header and
     the rules (a ``bots`` divergence at the move's ``seq`` otherwise); ``by``
     (``{}`` for none). A move without ``by`` was sent by a seat (or is the
@@ -395,7 +395,7 @@ def _check_given(header: Json, env: Json, data: Any) -> None:
                        f"event {seq} gives a seat to a bot before the header's start deadline (or with none)")
 
 
-def _redecide(rs: Ruleset, header: Json, seed: str, envelopes: Sequence[Json]) -> list[Json]:
+def _redecide(rs: Ruleset[Any], header: Json, seed: str, envelopes: Sequence[Json]) -> list[Json]:
     rng = Rng(seed.encode())
     try:
         events = rs.setup(GameConfig(players=header["players"], options=header["options"],

@@ -20,7 +20,7 @@ class LoggedTable(Table):
     """A ``Table`` that also writes the log the service would have written:
     ``header``, ``header_hash`` and ``envelopes``, ready for ``audit()``."""
 
-    def __init__(self, ruleset: Ruleset, players: int, *, options: Mapping[str, Any] | None = None,
+    def __init__(self, ruleset: Ruleset[Any], players: int, *, options: Mapping[str, Any] | None = None,
                  scenario: Mapping[str, Any] | None = None, seed: bytes | str = b"table", now: int = 0) -> None:
         super().__init__(ruleset, players, options=options, scenario=scenario, seed=seed, now=now)
         self.seed_text = self.seed.decode()

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from functools import cached_property
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import Any, ClassVar, Generic, Mapping, Sequence
 
 from referee.engine.protocol import (
-    Event, GameConfig, IllegalMove, InvalidSetup, Json, MalformedMove, Move, OutOfTurn, Seat,
+    Event, GameConfig, IllegalMove, InvalidSetup, Json, MalformedMove, Move, OutOfTurn, S, Seat,
 )
 from referee.engine.rng import Rng
 from referee.engine.schema import SchemaCheck, first_refusal
@@ -42,11 +42,12 @@ def _integral(value: Any) -> Any:
     return value
 
 
-class RulesetBase(ABC):
+class RulesetBase(ABC, Generic[S]):
     """Subclass it, set the class attributes, implement the abstract methods
     (a subclass that misses one cannot be instantiated) and override the
     hooks the rules need; ``RULESET = MyRuleset()`` in the package is what
-    the registry serves."""
+    the registry serves. ``S`` is the state the ruleset folds: declare
+    ``class MyRuleset(RulesetBase[State])`` and mypy holds every method to it."""
 
     name: ClassVar[str]
     version: ClassVar[str]
@@ -145,22 +146,22 @@ class RulesetBase(ABC):
         """The opening events (the state starts as ``None``)."""
 
     @abstractmethod
-    def evolve(self, state: Any, event: Event) -> Any:
+    def evolve(self, state: S | None, event: Event) -> S:
         """The next state; never validates, never raises, never mutates its input."""
 
     @abstractmethod
-    def play(self, state: Any, actor: Seat, move: Any, *, rng: Rng, now: int) -> tuple[list[Event], Any]:
+    def play(self, state: S, actor: Seat, move: Any, *, rng: Rng, now: int) -> tuple[list[Event], S]:
         """The events ``move`` (as ``parse_move`` gave it) by ``actor`` causes and the state they fold to,
         or a refusal (``RefereeError``). Called only past the shared checks
         of ``decide_and_fold``: the game is on, ``move`` is not ``timeout``,
         ``actor`` is a seat of this game and one the referee awaits."""
 
     @abstractmethod
-    def legal_moves(self, state: Any, seat: Seat) -> Sequence[Move]:
+    def legal_moves(self, state: S, seat: Seat) -> Sequence[Move]:
         """Every move ``seat`` may send now, each complete, in a stable order."""
 
     @abstractmethod
-    def view(self, state: Any, seat: Seat | None) -> Json:
+    def view(self, state: S, seat: Seat | None) -> Json:
         """What ``seat`` (``None``: a spectator) may see; ``pending`` holds the prompt."""
 
     @abstractmethod
@@ -168,32 +169,32 @@ class RulesetBase(ABC):
         """The event as ``seat`` may see it, or ``None`` to hide it."""
 
     @abstractmethod
-    def to_act(self, state: Any) -> set[Seat]:
+    def to_act(self, state: S) -> set[Seat]:
         """The seats whose move the referee awaits."""
 
     @abstractmethod
-    def result(self, state: Any) -> Json | None:
+    def result(self, state: S) -> Json | None:
         """``None`` until the end, then winners, per-seat outcome and reason."""
 
     @abstractmethod
-    def default_move(self, state: Any, seat: Seat) -> Move | None:
+    def default_move(self, state: S, seat: Seat) -> Move | None:
         """The rule-defined default of ``seat`` now, or ``None``."""
 
     @abstractmethod
-    def hidden(self, state: Any, seat: Seat | None) -> set[str]:
+    def hidden(self, state: S, seat: Seat | None) -> set[str]:
         """Identifiers ``seat`` must not find in anything it receives now."""
 
     @abstractmethod
-    def invariants(self, state: Any) -> list[str]:
+    def invariants(self, state: S) -> list[str]:
         """The broken invariants of ``state`` (none: sound)."""
 
     # -- the decision: shared checks, then the ruleset's ``play`` -----------------
-    def decide(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int) -> list[Event]:
+    def decide(self, state: S, actor: Seat | None, move: Move, *, rng: Rng, now: int) -> list[Event]:
         """The events ``move`` by ``actor`` causes, or a refusal (``RefereeError``)."""
         return self.decide_and_fold(state, actor, move, rng=rng, now=now)[0]
 
-    def decide_and_fold(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int,
-                        checked: bool = False) -> tuple[list[Event], Any]:
+    def decide_and_fold(self, state: S, actor: Seat | None, move: Move, *, rng: Rng, now: int,
+                        checked: bool = False) -> tuple[list[Event], S]:
         """``decide`` and the state its events fold to. The checks every
         ruleset shares, in this order, each refusal naming the ruleset's rule
         (``platform_rules``), then ``play`` (or ``on_timeout``):
@@ -269,14 +270,14 @@ class RulesetBase(ABC):
         card that needs a target); default: the move as it is."""
         return move
 
-    def refuse_out_of_turn(self, state: Any, actor: Seat, move: Any) -> IllegalMove:
+    def refuse_out_of_turn(self, state: S, actor: Seat, move: Any) -> IllegalMove:
         """The refusal of ``move`` from ``actor``, a seat the referee does not
         await now; override to name a more precise rule (the roller who may
         not claim, F17); default: ``not_your_turn`` under ``platform_rules['turn']``."""
         return OutOfTurn("not_your_turn", rule=self.platform_rules.get("turn", ""),
                          detail=f"the referee awaits seat(s) {sorted(self.to_act(state))}, not seat {actor}")
 
-    def on_timeout(self, state: Any, *, rng: Rng, now: int) -> tuple[list[Event], Any]:
+    def on_timeout(self, state: S, *, rng: Rng, now: int) -> tuple[list[Event], S]:
         """The system's ``timeout`` at or after ``deadline(state)``: the events
         and the state they fold to. Reached only through a ``deadline``, so a
         ruleset without a clock of its own never is; default: the refusal a
@@ -284,7 +285,7 @@ class RulesetBase(ABC):
         raise IllegalMove("no_deadline", rule=self.platform_rules.get("timeout", ""),
                           detail="the rules have no clock: nothing can time out")
 
-    def public_view(self, state: Any) -> Json:
+    def public_view(self, state: S) -> Json:
         """The members of every view that every viewer (each seat and the
         spectator) sees alike, encoded once per version and shared
         (``referee.engine.encoded_views``); never ``pending``. Override
@@ -292,37 +293,37 @@ class RulesetBase(ABC):
         **seat_part(state, seat)}``, their keys disjoint; default: nothing shared."""
         return {}
 
-    def seat_part(self, state: Any, seat: Seat | None) -> Json:
+    def seat_part(self, state: S, seat: Seat | None) -> Json:
         """The members of ``seat``'s view that are its own (see
         ``public_view``); default: the whole view."""
         return self.view(state, seat)
 
-    def seats(self, state: Any) -> int | None:
+    def seats(self, state: S) -> int | None:
         """How many seats ``state`` has, for the ``no_such_seat`` refusal;
         default ``None`` (not told): a seat beyond the table, never awaited,
         is refused as one not awaited."""
         return None
 
-    def deadline(self, state: Any) -> int | None:
+    def deadline(self, state: S) -> int | None:
         """When a ``timeout`` command becomes acceptable; default: never (no clock of the rules' own)."""
         return None
 
-    def default_options(self, state: Any, seat: Seat) -> Sequence[Move]:
+    def default_options(self, state: S, seat: Seat) -> Sequence[Move]:
         """The moves a timeout's default is drawn from; default: the one ``default_move``."""
         fixed = self.default_move(state, seat)
         return [] if fixed is None else [fixed]
 
-    def secrets(self, state: Any) -> dict[str, Any]:
+    def secrets(self, state: S) -> dict[str, Any]:
         """What the deal hides, by name (sealed at creation); default: nothing."""
         return {}
 
-    def public_secrets(self, state: Any, dealt: Mapping[str, Any]) -> set[str]:
+    def public_secrets(self, state: S, dealt: Mapping[str, Any]) -> set[str]:
         """The names in ``dealt`` everyone may see now (opened at once), each
         judged on its own: ``dealt`` holds only the secrets not opened yet
         (``engine.protocol.newly_public``); default: none."""
         return set()
 
-    def public_roles(self, state: Any) -> list[str | None] | None:
+    def public_roles(self, state: S) -> list[str | None] | None:
         """Each seat's role where public, ``None`` where hidden; default: the ruleset has no roles."""
         return None
 
@@ -337,7 +338,7 @@ class RulesetBase(ABC):
         cover a ruleset's modules; default: the game with no options."""
         return [{}]
 
-    def carry_over(self, finished: Any, players: int) -> dict[str, Any]:
+    def carry_over(self, finished: S, players: int) -> dict[str, Any]:
         """The options a new game of ``players`` takes from the game named by
         ``carry_option`` (its state; it is of this ruleset); ``InvalidSetup``
         when that game cannot carry over (not over, another size…)."""

@@ -112,7 +112,7 @@ class _Shared:
         self.done: dict[Seat | None, bytes] | None = None
 
 
-def _hooks(ruleset: Ruleset) -> tuple[Any, ...]:
+def _hooks(ruleset: Ruleset[Any]) -> tuple[Any, ...]:
     """``ruleset``'s own encoders, looked up once (a miss costs a ``getattr`` that fails)."""
     hooks = _HOOKS.get(id(ruleset))
     if hooks is None or hooks[5] is not ruleset:
@@ -121,7 +121,7 @@ def _hooks(ruleset: Ruleset) -> tuple[Any, ...]:
     return hooks
 
 
-def _head(ruleset: Ruleset, state: Any, active: bool, envelope: Json) -> tuple[bytes, frozenset[Seat]]:
+def _head(ruleset: Ruleset[Any], state: Any, active: bool, envelope: Json) -> tuple[bytes, frozenset[Seat]]:
     """Every reader's head — ``dumps({**envelope, "to_act": …, "deadline": …,
     "result": …})`` but its closing brace, a comma in its place — and the awaited seats."""
     awaited = ruleset.to_act(state) if active else ()
@@ -130,7 +130,7 @@ def _head(ruleset: Ruleset, state: Any, active: bool, envelope: Json) -> tuple[b
     return head[:-1] + b",", frozenset(awaited)
 
 
-def _shared_part(ruleset: Ruleset, state: Any, active: bool, envelope: Json, key: Hashable | None) -> _Shared:
+def _shared_part(ruleset: Ruleset[Any], state: Any, active: bool, envelope: Json, key: Hashable | None) -> _Shared:
     hooks = _hooks(ruleset)
     head, awaited = _head(ruleset, state, active, envelope)
     public_bytes: Callable[[Any], bytes] | None = hooks[0]
@@ -153,14 +153,14 @@ def _shared_part(ruleset: Ruleset, state: Any, active: bool, envelope: Json, key
     return made
 
 
-def _generic_seat_bytes(ruleset: Ruleset, state: Any, seat: Seat | None) -> tuple[bytes, Any]:
+def _generic_seat_bytes(ruleset: Ruleset[Any], state: Any, seat: Seat | None) -> tuple[bytes, Any]:
     """``(own, pending)`` of ``seat`` from ``seat_part``: what a ruleset's ``seat_bytes`` must give."""
     own = dict(ruleset.seat_part(state, seat))
     pending = own.pop("pending", None)
     return (_inner(dumps(own)) if own else b""), pending
 
 
-def encoded_view(ruleset: Ruleset, state: Any, seat: Seat | None, *, active: bool,
+def encoded_view(ruleset: Ruleset[Any], state: Any, seat: Seat | None, *, active: bool,
                  envelope: Json, key: Hashable | None) -> bytes:
     """The JSON a reader is sent: ``envelope`` (the game's own fields), then
     what ``referee.engine.protocol.seat_view`` gives — ``seat``, ``to_act``,

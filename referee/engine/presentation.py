@@ -4,12 +4,14 @@ Pure: the service (move responses), the readers (event pages, streams) and
 any tool call it with the ruleset, the stored envelope and the viewer."""
 from __future__ import annotations
 
+from typing import Any
+
 from referee.engine.chain import LINK_FIELDS
 from referee.engine.platform import MOVE, PUBLIC_EVENTS
 from referee.engine.protocol import Event, Json, Ruleset, Seat
 
 
-def shown(ruleset: Ruleset, env: Json, seat: Seat | None, *, active: bool) -> Json:
+def shown(ruleset: Ruleset[Any], env: Json, seat: Seat | None, *, active: bool) -> Json:
     """``env`` as ``seat`` (``None``: a spectator) may see it.
 
     Once the game is over the log is public and nothing is redacted. An event

@@ -17,7 +17,7 @@ Data crossing the protocol is plain JSON-able data:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence, TypeVar, cast
 
 from referee.engine.chain import commitment, secret_salt
 from referee.engine.rng import Rng
@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 Seat = int
 Move = dict[str, Any]
 Json = dict[str, Any]
+#: a ruleset's own state type: ``Ruleset[State]`` is what mypy holds a ruleset to
+S = TypeVar("S")
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +93,10 @@ class GameConfig:
     scenario: Mapping[str, Any] | None = None
 
 
-class Ruleset(Protocol):
-    """The protocol object each ``referee.games.<name>`` exposes as ``RULESET``.
+class Ruleset(Protocol[S]):
+    """The protocol object each ``referee.games.<name>`` exposes as ``RULESET``,
+    generic over the state it folds (``S``: the platform, which never looks
+    inside a state, holds ``Ruleset[Any]``).
 
     * ``setup(config, rng)`` -> the opening events (state starts as ``None``;
       the first event builds it). Raises ``InvalidSetup`` — also for a
@@ -178,40 +182,41 @@ class Ruleset(Protocol):
 
     def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]: ...
     def setup(self, config: GameConfig, rng: Rng) -> list[Event]: ...
-    def evolve(self, state: Any, event: Event) -> Any: ...
-    def decide(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int) -> list[Event]: ...
-    def decide_and_fold(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int,
-                        checked: bool = False) -> tuple[list[Event], Any]: ...
-    def legal_moves(self, state: Any, seat: Seat) -> Sequence[Move]: ...
-    def view(self, state: Any, seat: Seat | None) -> Json: ...
-    def public_view(self, state: Any) -> Json: ...
-    def seat_part(self, state: Any, seat: Seat | None) -> Json: ...
+    def evolve(self, state: S | None, event: Event) -> S: ...
+    def decide(self, state: S, actor: Seat | None, move: Move, *, rng: Rng, now: int) -> list[Event]: ...
+    def decide_and_fold(self, state: S, actor: Seat | None, move: Move, *, rng: Rng, now: int,
+                        checked: bool = False) -> tuple[list[Event], S]: ...
+    def legal_moves(self, state: S, seat: Seat) -> Sequence[Move]: ...
+    def view(self, state: S, seat: Seat | None) -> Json: ...
+    def public_view(self, state: S) -> Json: ...
+    def seat_part(self, state: S, seat: Seat | None) -> Json: ...
     def redact(self, event: Event, seat: Seat | None) -> Event | None: ...
-    def to_act(self, state: Any) -> set[Seat]: ...
-    def result(self, state: Any) -> Json | None: ...
-    def deadline(self, state: Any) -> int | None: ...
-    def default_move(self, state: Any, seat: Seat) -> Move | None: ...
-    def hidden(self, state: Any, seat: Seat | None) -> set[str]: ...
-    def invariants(self, state: Any) -> list[str]: ...
-    def default_options(self, state: Any, seat: Seat) -> Sequence[Move]: ...
-    def secrets(self, state: Any) -> dict[str, Any]: ...
-    def public_secrets(self, state: Any, dealt: Mapping[str, Any]) -> set[str]: ...
-    def public_roles(self, state: Any) -> list[str | None] | None: ...
-    def carry_over(self, finished: Any, players: int) -> dict[str, Any]: ...
+    def to_act(self, state: S) -> set[Seat]: ...
+    def result(self, state: S) -> Json | None: ...
+    def deadline(self, state: S) -> int | None: ...
+    def default_move(self, state: S, seat: Seat) -> Move | None: ...
+    def hidden(self, state: S, seat: Seat | None) -> set[str]: ...
+    def invariants(self, state: S) -> list[str]: ...
+    def default_options(self, state: S, seat: Seat) -> Sequence[Move]: ...
+    def secrets(self, state: S) -> dict[str, Any]: ...
+    def public_secrets(self, state: S, dealt: Mapping[str, Any]) -> set[str]: ...
+    def public_roles(self, state: S) -> list[str | None] | None: ...
+    def carry_over(self, finished: S, players: int) -> dict[str, Any]: ...
     def options_for(self, players: int) -> dict[str, Any]: ...
 
     def option_sets(self, players: int) -> list[dict[str, Any]]: ...
 
 
-def fold(ruleset: Ruleset, events: list[Event], state: Any = None) -> Any:
-    """Replay ``events`` over ``state`` (``None``: before setup)."""
-    evolve: Callable[[Any, Event], Any] = ruleset.evolve
+def fold(ruleset: Ruleset[S], events: list[Event], state: S | None = None) -> S:
+    """Replay ``events`` over ``state`` (``None``: before setup, when the
+    first event, the setup's, builds the state)."""
+    evolve: Callable[[S | None, Event], S] = ruleset.evolve
     for event in events:
         state = evolve(state, event)
-    return state
+    return cast(S, state)
 
 
-def seat_view(ruleset: Ruleset, state: Any, seat: Seat | None, *, active: bool | None = None) -> Json:
+def seat_view(ruleset: Ruleset[S], state: S, seat: Seat | None, *, active: bool | None = None) -> Json:
     """What one seat is shown of a game, as the API and every bot receive it:
     ``seat``, ``to_act``, ``legal_moves`` (only when ``seat`` is awaited),
     ``pending``, ``deadline``, ``result`` and the ruleset's ``state`` view."""
@@ -229,13 +234,13 @@ def seat_view(ruleset: Ruleset, state: Any, seat: Seat | None, *, active: bool |
     }
 
 
-def default_options(ruleset: Ruleset, state: Any, seat: Seat) -> list[Move]:
+def default_options(ruleset: Ruleset[Any], state: Any, seat: Seat) -> list[Move]:
     """The moves the rule-defined default for ``seat`` is drawn from (one
     element: a fixed default; none: the seat owes nothing)."""
     return list(ruleset.default_options(state, seat))
 
 
-def draw_default(ruleset: Ruleset, state: Any, seat: Seat, rng: Rng) -> tuple[Move, int] | None:
+def draw_default(ruleset: Ruleset[Any], state: Any, seat: Seat, rng: Rng) -> tuple[Move, int] | None:
     """The default move and how many options it was drawn from; the draw
     (``below(n)``, only when n > 1) comes from the game's generator, so an
     auditor can re-derive it."""
@@ -245,13 +250,13 @@ def draw_default(ruleset: Ruleset, state: Any, seat: Seat, rng: Rng) -> tuple[Mo
     return (options[rng.below(len(options))] if len(options) > 1 else options[0]), len(options)
 
 
-def dealt_secrets(ruleset: Ruleset, state: Any) -> Json:
+def dealt_secrets(ruleset: Ruleset[Any], state: Any) -> Json:
     """``{name: value}`` of what the deal hides (empty for a ruleset that
     seals nothing), read from the state right after setup."""
     return dict(ruleset.secrets(state))
 
 
-def newly_public(ruleset: Ruleset, state: Any, dealt: Json, opened: frozenset[str]) -> list[str]:
+def newly_public(ruleset: Ruleset[Any], state: Any, dealt: Json, opened: frozenset[str]) -> list[str]:
     """The names of dealt secrets that are public in ``state`` and not opened
     yet, sorted: the service opens their seals now, the audit expects it."""
     if not dealt:
@@ -262,7 +267,7 @@ def newly_public(ruleset: Ruleset, state: Any, dealt: Json, opened: frozenset[st
     return sorted(ruleset.public_secrets(state, closed) & closed.keys())
 
 
-def openings(ruleset: Ruleset, state: Any, dealt: Json, opened: frozenset[str], seed: str) -> Json:
+def openings(ruleset: Ruleset[Any], state: Any, dealt: Json, opened: frozenset[str], seed: str) -> Json:
     """``{name: {value, salt}}`` for every dealt secret that is public now and
     not opened yet (the data of a ``secrets_opened`` event)."""
     return {name: {"value": dealt[name], "salt": secret_salt(seed, name)}

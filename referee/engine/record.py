@@ -19,7 +19,7 @@ def ruleset_events(envelopes: Iterable[Json]) -> list[Event]:
     return [Event(e["type"], e["data"]) for e in envelopes if e["type"] not in PLATFORM_EVENTS]
 
 
-def deal(ruleset: Ruleset, events: list[Event], seed: str) -> tuple[Produced, Any, Json, frozenset[str]]:
+def deal(ruleset: Ruleset[Any], events: list[Event], seed: str) -> tuple[Produced, Any, Json, frozenset[str]]:
     """``(produced, state, dealt, opened)`` of a new game: the setup events,
     the seals of the dealt secrets, and the openings of those already public."""
     state = fold(ruleset, events)
@@ -33,7 +33,7 @@ def deal(ruleset: Ruleset, events: list[Event], seed: str) -> tuple[Produced, An
     return produced, state, dealt, frozenset(opening)
 
 
-def move(ruleset: Ruleset, state: Any, seat: Seat | None, record: Json, events: list[Event], dealt: Json,
+def move(ruleset: Ruleset[Any], state: Any, seat: Seat | None, record: Json, events: list[Event], dealt: Json,
          opened: frozenset[str], seed: str) -> tuple[Produced, Json | None, frozenset[str]]:
     """``(produced, result, opened)`` after one accepted move whose
     ``events`` brought the game to ``state``: the ``move`` record, the rules'

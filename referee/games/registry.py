@@ -18,7 +18,7 @@ from referee.engine.protocol import Ruleset
 GROUP = "referee.rulesets"
 HEURISTICS = "referee.heuristics"
 
-_loaded: dict[str, Ruleset] = {}
+_loaded: dict[str, Ruleset[Any]] = {}
 _heuristics: dict[str, Callable[..., Any]] = {}
 
 
@@ -31,7 +31,7 @@ def names() -> list[str]:
     return sorted(_points(GROUP))
 
 
-def get(name: str) -> Ruleset:
+def get(name: str) -> Ruleset[Any]:
     """The ruleset called ``name``; ``KeyError`` if none is installed."""
     if name not in _loaded:
         point = _points(GROUP).get(name)
@@ -45,7 +45,7 @@ def get(name: str) -> Ruleset:
     return _loaded[name]
 
 
-def at_version(name: str, version: Any) -> Ruleset | None:
+def at_version(name: str, version: Any) -> Ruleset[Any] | None:
     """The ruleset ``name`` as its ``version`` wrote logs: the installed one
     at its own version, a ``Legacy`` of it at an earlier version it lists in
     ``previous_versions``, ``None`` at any other; ``KeyError`` if ``name``
@@ -54,10 +54,10 @@ def at_version(name: str, version: Any) -> Ruleset | None:
     if version == ruleset.version:
         return ruleset
     legacy = ruleset.previous_versions.get(version) if isinstance(version, str) else None
-    return None if legacy is None else cast(Ruleset, legacy(ruleset))
+    return None if legacy is None else cast(Ruleset[Any], legacy(ruleset))
 
 
-def load_all() -> list[Ruleset]:
+def load_all() -> list[Ruleset[Any]]:
     """Every installed ruleset, loaded (a process does this as it starts)."""
     return [get(name) for name in names()]
 

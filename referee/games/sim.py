@@ -20,7 +20,7 @@ class Table:
 
     def __init__(
         self,
-        ruleset: Ruleset,
+        ruleset: Ruleset[Any],
         players: int,
         *,
         options: Mapping[str, Any] | None = None,

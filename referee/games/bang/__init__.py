@@ -35,7 +35,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.engine.base import RulesetBase
-from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, Move, OutOfTurn, Seat
+from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, Move, OutOfTurn, Ruleset, Seat
 from referee.games.bang import decider, encoded, events, invariants as _inv, moves, scenario, schemas, views
 from referee.games.bang.characters import DEPUTY, LIFE, OUTLAW, RENEGADE, SHERIFF
 from referee.games.bang.catalogue import catalogue as _catalogue
@@ -44,7 +44,7 @@ from referee.games.bang.state import State
 from referee.engine.rng import Rng
 
 
-class BangRuleset(RulesetBase):
+class BangRuleset(RulesetBase[State]):
     """The decider protocol object for BANG! (referee.engine.protocol.Ruleset)."""
 
     #: tournaments rotate entrants through the public roles in this order (R83)
@@ -120,8 +120,9 @@ class BangRuleset(RulesetBase):
     def setup(self, config: GameConfig, rng: Rng) -> list[Event]:
         return scenario.setup(config, rng)
 
-    def evolve(self, state: Any, event: Event) -> Any:
-        return events.evolve(state, event)
+    def evolve(self, state: State | None, event: Event) -> State:
+        new: State = events.evolve(state, event)
+        return new
 
     def parse_move(self, move: Any) -> Move:
         """The move parser, which the conformance suite holds to ``move_schemas``."""
@@ -130,29 +131,29 @@ class BangRuleset(RulesetBase):
     def move_from_checked(self, move: Json) -> Move:
         return moves.unstated(move)
 
-    def play(self, state: Any, actor: Seat, move: Move, *, rng: Rng, now: int) -> tuple[list[Event], Any]:
+    def play(self, state: State, actor: Seat, move: Move, *, rng: Rng, now: int) -> tuple[list[Event], State]:
         return decider.play(state, actor, move, rng=rng)
 
-    def refuse_out_of_turn(self, state: Any, actor: Seat, move: Move) -> OutOfTurn:
+    def refuse_out_of_turn(self, state: State, actor: Seat, move: Move) -> OutOfTurn:
         return decider.refuse_out_of_turn(state, actor)
 
-    def seats(self, state: Any) -> int:
+    def seats(self, state: State) -> int:
         return int(state.n)
 
-    def legal_moves(self, state: Any, seat: Seat) -> tuple[Move, ...]:
+    def legal_moves(self, state: State, seat: Seat) -> tuple[Move, ...]:
         return decider.legal_moves(state, seat)
 
-    def public_view(self, state: Any) -> Json:
+    def public_view(self, state: State) -> Json:
         return views.public_view(state)
 
-    def seat_part(self, state: Any, seat: Seat | None) -> Json:
+    def seat_part(self, state: State, seat: Seat | None) -> Json:
         return views.seat_part(state, seat)
 
     #: ``public_view`` encoded, and a seat's legal moves, prompt and own members encoded (issue 20; R43, R83)
     public_bytes = staticmethod(encoded.public_bytes)
     seat_encoded = staticmethod(encoded.seat_encoded)
 
-    def view(self, state: Any, seat: Seat | None) -> Json:
+    def view(self, state: State, seat: Seat | None) -> Json:
         """``views.view``: the public state, the seat's own hand and role, its
         distances (R14–R17) and the public role facts (R4, R82)."""
         return views.view(state, seat)
@@ -160,32 +161,33 @@ class BangRuleset(RulesetBase):
     def redact(self, event: Event, seat: Seat | None) -> Event | None:
         return views.redact(event, seat)
 
-    def to_act(self, state: Any) -> set[Seat]:
+    def to_act(self, state: State) -> set[Seat]:
         return decider.to_act(state)
 
-    def result(self, state: Any) -> Json | None:
-        return None if state is None else state.result
+    def result(self, state: State) -> Json | None:
+        out: Json | None = None if state is None else state.result
+        return out
 
-    def default_move(self, state: Any, seat: Seat) -> Move | None:
+    def default_move(self, state: State, seat: Seat) -> Move | None:
         return decider.default_move(state, seat)
 
-    def default_options(self, state: Any, seat: Seat) -> tuple[Move, ...]:
+    def default_options(self, state: State, seat: Seat) -> tuple[Move, ...]:
         return decider.default_options(state, seat)
 
-    def hidden(self, state: Any, seat: Seat | None) -> set[str]:
+    def hidden(self, state: State, seat: Seat | None) -> set[str]:
         return views.hidden(state, seat) if state is not None else set()
 
-    def invariants(self, state: Any) -> list[str]:
+    def invariants(self, state: State) -> list[str]:
         return _inv.invariants(state)
 
-    def secrets(self, state: Any) -> dict[str, Any]:
+    def secrets(self, state: State) -> dict[str, Any]:
         """What the deal hides (R83): each role and starting hand, the deck order."""
         out: dict[str, Any] = {f"role:{p.seat}": p.role for p in state.players}
         out.update({f"hand:{p.seat}": list(p.hand) for p in state.players})
         out["deck"] = list(state.deck)
         return out
 
-    def public_secrets(self, state: Any, dealt: Mapping[str, Any]) -> set[str]:
+    def public_secrets(self, state: State, dealt: Mapping[str, Any]) -> set[str]:
         """Dealt secrets everyone may see now: public roles (the Sheriff's,
         the dead's, all in the 3-player game) and starting hands whose every
         card is public by now."""
@@ -212,7 +214,7 @@ class BangRuleset(RulesetBase):
                                f"{len(finished.players)} players, not {players}")
         return {"characters": [p.character if p.alive else None for p in finished.players]}
 
-    def public_roles(self, state: Any) -> list[str | None]:
+    def public_roles(self, state: State) -> list[str | None]:
         """Each seat's role where everyone may see it (R83): the Sheriff's,
         every role in the 3-player game (R82), a dead player's; else None.
         Tournaments rotate entrants through these."""
@@ -220,6 +222,6 @@ class BangRuleset(RulesetBase):
                 for p in state.players]
 
 
-RULESET = BangRuleset()
+RULESET: Ruleset[State] = BangRuleset()  # mypy holds the ruleset to the protocol
 
 __all__ = ["RULESET", "BangRuleset", "State"]

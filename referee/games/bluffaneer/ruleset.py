@@ -5,7 +5,7 @@ from collections import Counter
 from typing import Any, Mapping, cast
 
 from referee.engine.base import RulesetBase
-from referee.engine.protocol import Event, GameConfig, IllegalMove, Json, Move, Seat
+from referee.engine.protocol import Event, GameConfig, IllegalMove, Json, Move, Ruleset, Seat
 from referee.games.bluffaneer import claims, moves, prompts, scenario, schemas, turn, views
 from referee.games.bluffaneer.ending import resign, result as game_result
 from referee.games.bluffaneer.legacy import BluffaneerV1
@@ -21,7 +21,7 @@ from referee.games.bluffaneer.catalogue import catalogue as _catalogue
 from referee.engine.rng import Rng
 
 
-class Bluffaneer(RulesetBase):
+class Bluffaneer(RulesetBase[State]):
     """Bluffaneer (rules F1–F34): dice, one card each, claims and bluffs."""
 
     name = "bluffaneer"
@@ -50,9 +50,10 @@ class Bluffaneer(RulesetBase):
         """The opening event (F5–F8); see ``scenario`` for the draw order."""
         return scenario.setup(config, rng)
 
-    def evolve(self, state: State | None, event: Event) -> State | None:
-        """Apply one recorded event; never validates, never mutates."""
-        return fold_event(state, event)
+    def evolve(self, state: State | None, event: Event) -> State:
+        """Apply one recorded event; never validates, never mutates (a log
+        starts with the setup's event, which builds the state from ``None``)."""
+        return cast(State, fold_event(state, event))
 
     def play(self, state: State, actor: Seat, move: tuple[str, int | None], *, rng: Rng, now: int
              ) -> tuple[list[Event], State]:
@@ -184,4 +185,4 @@ class Bluffaneer(RulesetBase):
         return broken
 
 
-RULESET = Bluffaneer()
+RULESET: Ruleset[State] = Bluffaneer()  # mypy holds the ruleset to the protocol

@@ -1,10 +1,10 @@
 """The decider protocol object for BANG! The Dice Game (DESIGN.md, Architecture)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 from referee.engine.base import RulesetBase
-from referee.engine.protocol import Event, GameConfig, IllegalMove, Json, Move, Seat
+from referee.engine.protocol import Event, GameConfig, IllegalMove, Json, Move, Ruleset, Seat
 from referee.engine.rng import Rng
 from referee.games.dice import flow, moves, prompts, scenario, schemas, views
 from referee.games.dice.agenda import Ctx
@@ -45,7 +45,7 @@ def _refusal(state: State, move: Json) -> IllegalMove:
     return IllegalMove("illegal_target", rule=rule, detail=f"{move} is not a legal answer now")
 
 
-class BangDice(RulesetBase):
+class BangDice(RulesetBase[State]):
     """BANG! The Dice Game (rules D1–D75) with the Old Saloon modules."""
 
     name = "bang-dice"
@@ -77,8 +77,9 @@ class BangDice(RulesetBase):
     def setup(self, config: GameConfig, rng: Rng) -> list[Event]:
         return scenario.setup(config, rng)
 
-    def evolve(self, state: State | None, event: Event) -> State | None:
-        return fold_event(state, event)
+    def evolve(self, state: State | None, event: Event) -> State:
+        """Apply one recorded event (a log starts with the setup's, which builds the state from ``None``)."""
+        return cast(State, fold_event(state, event))
 
     def parse_move(self, move: Any) -> Json:
         return moves.parse(move)
@@ -199,4 +200,4 @@ class BangDice(RulesetBase):
         return broken
 
 
-RULESET = BangDice()
+RULESET: Ruleset[State] = BangDice()  # mypy holds the ruleset to the protocol
