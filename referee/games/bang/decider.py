@@ -18,7 +18,7 @@ from referee.games.bang.characters import JESSE_JONES, PEDRO_RAMIREZ
 from referee.engine.platform import RESIGN
 from referee.games.bang.engine import Ctx, GameOver, may_resign, resign
 from referee.games.bang.flow import act
-from referee.games.bang.state import Seat, State
+from referee.games.bang.state import Frame, Seat, State
 from referee.engine.rng import Rng
 
 Move = dict[str, Any]
@@ -115,45 +115,75 @@ def _check_sid(state: State, seat: Seat, cards: list[str]) -> None:
 
 
 def _validate(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
-    t = m["type"]
-    p = state.players[seat]
-    if t == RESIGN:
-        if not may_resign(state, seat):
-            raise _no("not_now", "R85", "you may resign in your own phases 2 and 3 and when you answer a shot, "
-                      "Indians!, a Duel, your dying or your phase-1 choice, not while you pick a card turned up")
-        return lambda ctx: resign(ctx, seat)
+    """What ``m`` from ``seat`` does, once it fits the open prompt or phase
+    and its rule (a refusal otherwise): resigning (R85), a move of one's own
+    turn (R11, R12) or an answer to the open window (R43)."""
+    if m["type"] == RESIGN:
+        return _resign(state, seat)
     top = state.top()
     if top is None:
-        if state.phase == "discard":
-            if t != "discard":
-                raise _no("discard_required", "R12", "phase 3: discard down to your life points")
-            cards = m["cards"]
-            if not all(c in p.hand for c in cards):
-                raise _no("card_not_in_hand", "R12", "you can discard only cards from your hand")
-            excess = len(p.hand) - p.life
-            if len(cards) != 1:  # one at a time keeps the legal moves few (R12 RULING)
-                raise _no("wrong_discard_count", "R12",
-                          f"discard one card at a time: {excess} still to discard")
-            return lambda ctx: turn.discard(ctx, seat, cards)
-        if t == "end_turn":
-            return lambda ctx: turn.end_turn(ctx, seat)
-        if t == "sid":
-            _check_sid(state, seat, m["cards"])
-            return lambda ctx: turn.sid(ctx, seat, m["cards"])
-        if t != "play":
-            raise _no("not_now", "R13", f"no window is open: '{t}' is not a phase-2 move")
-        card = m["card"]
-        if card not in p.hand:
-            raise _no("card_not_in_hand", "R11", f"{card} is not in your hand")
-        known = derived(state).legal.get(seat)  # the seat's legal moves, if a view already listed them
-        if m not in (known if known is not None else turn.card_moves(state, seat, card)):
-            code, rule, detail = turn.why_not(state, seat, m)
-            raise _no(code, rule, detail)
-        return lambda ctx: turn.play(ctx, seat, m)
+        return _own_turn(state, seat, m)
+    return _answer(state, seat, m, top)
+
+
+def _resign(state: State, seat: Seat) -> Callable[[Ctx], None]:
+    """R85: resigning, where the rules let a player resign."""
+    if not may_resign(state, seat):
+        raise _no("not_now", "R85", "you may resign in your own phases 2 and 3 and when you answer a shot, "
+                  "Indians!, a Duel, your dying or your phase-1 choice, not while you pick a card turned up")
+    return lambda ctx: resign(ctx, seat)
+
+
+def _own_turn(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
+    """A move of the player whose turn it is, no window open: phase 3's
+    discards (R12), else phase 2 (R11, R13): end it, Sid Ketchum (R72), a card."""
+    t = m["type"]
+    if state.phase == "discard":
+        return _discard(state, seat, m)
+    if t == "end_turn":
+        return lambda ctx: turn.end_turn(ctx, seat)
+    if t == "sid":
+        _check_sid(state, seat, m["cards"])
+        return lambda ctx: turn.sid(ctx, seat, m["cards"])
+    if t != "play":
+        raise _no("not_now", "R13", f"no window is open: '{t}' is not a phase-2 move")
+    return _play(state, seat, m)
+
+
+def _discard(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
+    """R12: phase 3, one card of the hand at a time down to life (RULING: keeps the legal moves few)."""
+    if m["type"] != "discard":
+        raise _no("discard_required", "R12", "phase 3: discard down to your life points")
+    p = state.players[seat]
+    cards = m["cards"]
+    if not all(c in p.hand for c in cards):
+        raise _no("card_not_in_hand", "R12", "you can discard only cards from your hand")
+    excess = len(p.hand) - p.life
+    if len(cards) != 1:
+        raise _no("wrong_discard_count", "R12", f"discard one card at a time: {excess} still to discard")
+    return lambda ctx: turn.discard(ctx, seat, cards)
+
+
+def _play(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
+    """R11: a card of the hand, played as its rule allows (R18–R40; ``turn.why_not`` names the refusal)."""
+    card = m["card"]
+    if card not in state.players[seat].hand:
+        raise _no("card_not_in_hand", "R11", f"{card} is not in your hand")
+    known = derived(state).legal.get(seat)  # the seat's legal moves, if a view already listed them
+    if m not in (known if known is not None else turn.card_moves(state, seat, card)):
+        code, rule, detail = turn.why_not(state, seat, m)
+        raise _no(code, rule, detail)
+    return lambda ctx: turn.play(ctx, seat, m)
+
+
+def _answer(state: State, seat: Seat, m: Move, top: Frame) -> Callable[[Ctx], None]:
+    """An answer to the open window ``top`` (R43): a move it accepts, then
+    the card windows' rules (``cardrules.why_not_answer``), Kit Carlson's
+    keep (R67) or a phase-1 draw choice (R65, R70)."""
+    t = m["type"]
     kind = top.kind
-    rule = WINDOW_RULE[kind]
     if t not in WINDOW_MOVES[kind]:
-        raise _no("not_now", "R13" if t == "play" else rule,
+        raise _no("not_now", "R13" if t == "play" else WINDOW_RULE[kind],
                   f"the open {kind} window accepts {', '.join(WINDOW_MOVES[kind])}")
     if t == "pass":
         return lambda ctx: reactions.pass_(ctx, seat)
@@ -161,21 +191,33 @@ def _validate(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
         _check_sid(state, seat, m["cards"])
         return lambda ctx: turn.sid(ctx, seat, m["cards"])
     if kind in cardrules.WINDOW_RULE:
-        refusal = cardrules.why_not_answer(p, kind, m, used=top.used, played=top.played, misses=top.misses,
-                                           needed=top.needed, limbo=state.limbo)
-        if refusal is not None:
-            raise _no(*refusal)
-        if t == "respond":
-            return lambda ctx: reactions.respond(ctx, seat, m["card"])
-        if t == "barrel":
-            return lambda ctx: reactions.barrel(ctx, seat, m["source"])
-        return lambda ctx: reactions.choose(ctx, seat, m["card"])
+        return _card_answer(state, seat, m, top)
     if t == "keep":
         cards = m["cards"]
         if not all(c in state.limbo for c in cards):
             raise _no("not_offered", "R67", "keep two of the three cards you looked at")
         return lambda ctx: reactions.keep(ctx, seat, cards)
-    # draw (Jesse Jones / Pedro Ramirez)
+    return _draw_choice(state, seat, m)
+
+
+def _card_answer(state: State, seat: Seat, m: Move, top: Frame) -> Callable[[Ctx], None]:
+    """A Missed!, BANG!, Beer, Barrel or pick answering a card's window (R24–R49)."""
+    refusal = cardrules.why_not_answer(state.players[seat], top.kind, m, used=top.used, played=top.played,
+                                       misses=top.misses, needed=top.needed, limbo=state.limbo)
+    if refusal is not None:
+        raise _no(*refusal)
+    t = m["type"]
+    if t == "respond":
+        return lambda ctx: reactions.respond(ctx, seat, m["card"])
+    if t == "barrel":
+        return lambda ctx: reactions.barrel(ctx, seat, m["source"])
+    return lambda ctx: reactions.choose(ctx, seat, m["card"])
+
+
+def _draw_choice(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
+    """Phase 1's choice: Pedro Ramirez from the discard pile (R70), Jesse
+    Jones from another alive player's hand (R65), else the deck (R10)."""
+    p = state.players[seat]
     src: str = m["source"]
     target: int = m.get("target", -1)
     if src == "discard" and (p.character != PEDRO_RAMIREZ or not state.discard):
