@@ -26,7 +26,8 @@ from referee.games.bang.characters import (
 )
 from referee.games.faceoff import board
 from referee.games.faceoff.cache import MEMO
-from referee.games.faceoff.state import RENEGADE, SHERIFF, Char, State, copy_flow, evolve, flow_controller
+from referee.games.faceoff.flow import Flow, Frame, flow_but, frame_but
+from referee.games.faceoff.state import RENEGADE, SHERIFF, Char, State, evolve, flow_controller
 
 Move = dict[str, Any]
 #: frames that wait for a move: BANG!'s card windows, and Kit Carlson's keep (FO50)
@@ -73,32 +74,37 @@ def _jailable(_: int) -> bool:
     return True  # FO19: the Sheriff too
 
 
-def blocked_for(s: State, c: int, flow: dict[str, Any] | None = None) -> frozenset[board.Square]:
+def blocked_for(s: State, c: int, flow: Flow | None = None) -> frozenset[board.Square]:
     """Squares a step of ``c`` may not enter (FO12): other figures and the
     turn-start square (of ``flow``: a decision's own, not yet written; else the state's)."""
     f = s.flow if flow is None else flow
     out = {s.chars[o].pos for o in range(3) if o != c}
-    start = f.get("start")
-    if start is not None and f["active"] == c:
-        out.add((start[0], start[1]))
+    if f.start is not None and f.active == c:
+        out.add(f.start)
     return frozenset(out)
 
 
 # --- the decision context ----------------------------------------------------
 
 class Ctx:
-    """Events emitted so far, folded at once; ``flow`` is written at the end."""
+    """Events emitted so far, folded at once; the flow is written at the end
+    (``flush``): ``flow`` its fields as this decision changes them, but for
+    the agenda, ``stack``."""
 
     def __init__(self, state: State, rng: Rng) -> None:
         self.state = state
         self.rng = rng
         self.events: list[Event] = []
-        self.flow: dict[str, Any] = copy_flow(state.flow)
+        self.stack: list[Frame] = list(state.flow.stack)
+        self.flow: Flow = flow_but(state.flow, stack=())
 
-    @property
-    def stack(self) -> list[dict[str, Any]]:
-        stack: list[dict[str, Any]] = self.flow["stack"]
-        return stack
+    def set(self, **changes: Any) -> None:
+        """Change fields of the flow (not its ``stack``: ``self.stack`` is the agenda)."""
+        self.flow = flow_but(self.flow, **changes)
+
+    def written(self) -> Flow:
+        """The flow as this decision has left it so far."""
+        return flow_but(self.flow, stack=tuple(self.stack))
 
     def emit(self, type_: str, data: dict[str, Any]) -> None:
         """Record one event and fold it; Suzy Lafayette draws as soon as her
@@ -115,16 +121,17 @@ class Ctx:
                 self.draw(i, 1, "suzy_lafayette")
 
     def flush(self) -> None:
-        if self.flow != self.state.flow:
-            self.emit("flow", {"flow": copy_flow(self.flow)})
+        now = self.written()
+        if now != self.state.flow:
+            self.emit("flow", {"flow": now.to_json()})
 
     def viewers(self, c: int) -> list[int]:
         """The seats that may see character ``c``'s hand now (FO57)."""
         if c != RENEGADE:
             return [self.state.owner(c)]
         f = self.flow
-        if f["active"] == RENEGADE and f["controller"] >= 0 and f["phase"] not in ("bid", "place"):
-            return [int(f["controller"])]
+        if f.active == RENEGADE and f.controller >= 0 and f.phase not in ("bid", "place"):
+            return [f.controller]
         return []
 
     def reshuffle(self, deck: str) -> bool:
@@ -196,30 +203,27 @@ class Ctx:
 
     def open_shot(self, target: int, src: int, key: str, needed: int) -> None:
         # the card key in lower snake case (issue 24: one vocabulary), ``cardrules`` passes BANG!'s ``KEY``
-        self.stack.append({"kind": "shot", "char": target, "src": src, "key": key.lower(), "needed": needed,
-                           "misses": 0,
-                           "played": 0, "used": []})
+        self.stack.append(Frame("shot", target, src, key.lower(), needed))
 
     def open_duel(self, target: int, other: int, src: int) -> None:
-        self.stack.append({"kind": "duel", "char": target, "other": other, "src": src})
+        self.stack.append(Frame("duel", target, src, other=other))
 
     def open_multi(self, src: int, key: str, targets: list[int]) -> None:
-        self.stack.append({"kind": "multi", "src": src, "key": key.lower(), "targets": targets})
+        self.stack.append(Frame("multi", src=src, key=key.lower(), targets=tuple(targets)))
 
     def close_dying(self, who: int) -> None:
         st = self.stack
-        if st and st[-1]["kind"] == "dying" and st[-1]["char"] == who and self.state.chars[who].life >= 1:
+        if st and st[-1].kind == "dying" and st[-1].char == who and self.state.chars[who].life >= 1:
             st.pop()
 
-    def close_window(self) -> dict[str, Any]:
+    def close_window(self) -> Frame:
         return self.stack.pop()
 
-    def read(self, raw: dict[str, Any]) -> cardrules.Window:
-        return cardrules.Window(raw["kind"], raw["char"], raw.get("src", -1), raw.get("other", -1),
-                                raw.get("needed", 1), raw.get("misses", 0), raw.get("played", 0))
+    def read(self, raw: Frame) -> cardrules.Window:
+        return cardrules.Window(raw.kind, raw.char, raw.src, raw.other, raw.needed, raw.misses, raw.played)
 
-    def reopen(self, raw: dict[str, Any], misses: int, played: int) -> None:
-        self.stack.append({**raw, "misses": misses, "played": played} if raw["kind"] == "shot" else raw)
+    def reopen(self, raw: Frame, misses: int, played: int) -> None:
+        self.stack.append(frame_but(raw, misses=misses, played=played) if raw.kind == "shot" else raw)
 
     def answered(self, who: int, card: str, kind: str) -> None:
         if kind == "dying":
@@ -230,8 +234,8 @@ class Ctx:
     def take_hit(self, who: int, amount: int, by: int, src: int) -> None:
         hit(self, who, amount, by)  # FO45: the responsible character is credited
 
-    def die(self, who: int, raw: dict[str, Any]) -> None:
-        eliminate(self, who, raw["by"], raw["seat"])
+    def die(self, who: int, raw: Frame) -> None:
+        eliminate(self, who, raw.by, raw.seat)
 
     def top_card(self) -> str | None:
         return self.top_brown()  # FO24: every "draw!" from the brown deck
@@ -247,7 +251,7 @@ class Ctx:
         return cards
 
     def open_lucky(self, who: int, purpose: str) -> None:
-        self.stack.append({"kind": "lucky", "char": who, "purpose": purpose})
+        self.stack.append(Frame("lucky", who, purpose=purpose))
 
     def checked(self, who: int, purpose: str, card: str, cards: list[str] | None) -> None:
         if cards is None:
@@ -278,7 +282,7 @@ def apply_check(ctx: Ctx, c: int, purpose: str, card: str | None) -> None:
         if ok:
             ctx.emit("card_discarded", {"char": c, "cards": [dyn], "reason": "dynamite"})
             hit(ctx, c, 3, -1)
-            ctx.flow["phase"] = "start_jail"
+            ctx.set(phase="start_jail")
             return
         ctx.emit("card_passed", {"char": c, "to": (c + 1) % 3, "card": dyn})
         jail_step(ctx, c)
@@ -293,8 +297,8 @@ def apply_check(ctx: Ctx, c: int, purpose: str, card: str | None) -> None:
     else:
         shot = ctx.stack.pop()
         if ok:
-            shot = {**shot, "misses": shot["misses"] + 1}
-        if shot["misses"] < shot["needed"]:
+            shot = frame_but(shot, misses=shot.misses + 1)
+        if shot.misses < shot.needed:
             ctx.stack.append(shot)
 
 
@@ -302,8 +306,8 @@ def apply_check(ctx: Ctx, c: int, purpose: str, card: str | None) -> None:
 
 def start_turn(ctx: Ctx, c: int) -> None:
     """A turn of character ``c``: Dynamite, then Jail (FO10), then phase 1."""
-    f = ctx.flow
-    f.update(active=c, phase="start", start=list(ctx.state.chars[c].pos), slots=0, drew=0, walk=2, stack=[])
+    ctx.set(active=c, phase="start", start=ctx.state.chars[c].pos, slots=0, drew=0, walk=2)
+    ctx.stack.clear()
     ctx.flush()
     s = ctx.state
     if any(KEY[x] == "DYNAMITE" for x in s.chars[c].in_play):
@@ -314,7 +318,7 @@ def start_turn(ctx: Ctx, c: int) -> None:
 
 def jail_step(ctx: Ctx, c: int) -> None:
     if any(KEY[x] == "JAIL" for x in ctx.state.chars[c].in_play):
-        ctx.flow["phase"] = "start"
+        ctx.set(phase="start")
         check(ctx, c, "jail")
         return
     phase1(ctx, c)
@@ -322,7 +326,7 @@ def jail_step(ctx: Ctx, c: int) -> None:
 
 def phase1(ctx: Ctx, c: int) -> None:
     s = ctx.state
-    ctx.flow["phase"] = "move"
+    ctx.set(phase="move")
     if not board.steps_from(s.rows, s.chars[c].pos, blocked_for(ctx.state, c, ctx.flow)):
         ctx.emit("moved", {"char": c, "path": [], "phase": 1})
         phase2(ctx, c)
@@ -330,21 +334,21 @@ def phase1(ctx: Ctx, c: int) -> None:
 
 def phase2(ctx: Ctx, c: int) -> None:
     """FO15: two slots, draw or move; Willy the Kid walks 3 (FO51)."""
-    ctx.flow.update(phase="phase2", slots=2, drew=0, walk=3 if ctx.state.chars[c].name == WILLY_THE_KID else 2)
+    ctx.set(phase="phase2", slots=2, drew=0, walk=3 if ctx.state.chars[c].name == WILLY_THE_KID else 2)
 
 
 def after_slot(ctx: Ctx, c: int) -> None:
-    ctx.flow["slots"] -= 1
-    if ctx.flow["slots"] <= 0:
+    ctx.set(slots=ctx.flow.slots - 1)
+    if ctx.flow.slots <= 0:
         if ctx.state.limbo and not ctx.stack:
             ctx.emit("limbo_returned", {"count": len(ctx.state.limbo)})
-        ctx.flow["phase"] = "play"
+        ctx.set(phase="play")
 
 
 def to_discard(ctx: Ctx, c: int) -> None:
     ch = ctx.state.chars[c]
     if len(ch.hand) > max(ch.life, 0):
-        ctx.flow["phase"] = "discard"
+        ctx.set(phase="discard")
         return
     raise TurnEnds
 
@@ -361,16 +365,16 @@ def advance(ctx: Ctx) -> None:
 
 def next_turn(ctx: Ctx) -> None:
     """After the Sheriff the Outlaw, after the Outlaw the bid (FO8), after the Renegade a new round."""
-    f = ctx.flow
-    a = f["active"]
-    f.update(stack=[], start=None, controller=-1 if a == RENEGADE else f["controller"])
+    a = ctx.flow.active
+    ctx.stack.clear()
+    ctx.set(start=None, controller=-1 if a == RENEGADE else ctx.flow.controller)
     if a == SHERIFF:
         start_turn(ctx, 1)
         return
     if a == 1:
         open_bid(ctx)
         return
-    f["round"] += 1
+    ctx.set(round=ctx.flow.round + 1)
     start_turn(ctx, SHERIFF)
 
 
@@ -378,10 +382,11 @@ def open_bid(ctx: Ctx) -> None:
     """FO33: both players with cards bid at once; nobody: a tie (FO36)."""
     s = ctx.state
     want = [seat for seat in (0, 1) if s.chars[s.own_char(seat)].hand]
-    ctx.flow.update(active=RENEGADE, phase="bid", bidders=want, controller=-1, start=None, stack=[])
+    ctx.set(active=RENEGADE, phase="bid", bidders=tuple(want), controller=-1, start=None)
+    ctx.stack.clear()
     if not want:
         ctx.emit("bids_revealed", {"bids": [None, None], "winner": None})
-        ctx.flow["round"] += 1
+        ctx.set(round=ctx.flow.round + 1)
         start_turn(ctx, SHERIFF)
 
 
@@ -392,15 +397,15 @@ def settle_bid(ctx: Ctx) -> None:
     winner = None if ranks[0] == ranks[1] else (0 if ranks[0] > ranks[1] else 1)
     ctx.emit("bids_revealed", {"bids": list(b), "winner": winner})
     if winner is None:  # FO36
-        ctx.flow["round"] += 1
+        ctx.set(round=ctx.flow.round + 1)
         start_turn(ctx, SHERIFF)
         return
-    ctx.flow["controller"] = winner
+    ctx.set(controller=winner)
     loser = 1 - winner
     if ctx.state.reserve > 0 and place_squares(ctx.state, loser):
-        ctx.flow.update(phase="place", placer=loser)
+        ctx.set(phase="place", placer=loser)
         return
-    ctx.flow["placer"] = -1
+    ctx.set(placer=-1)
     start_turn(ctx, RENEGADE)
 
 
@@ -434,21 +439,21 @@ def credit_of(ctx: Ctx, by: int) -> int:
     if by != RENEGADE:
         return ctx.state.owner(by)
     f = ctx.flow
-    if f["active"] == RENEGADE:
-        return int(f["controller"])
-    return ctx.state.owner(1 - int(f["active"]))
+    if f.active == RENEGADE:
+        return f.controller
+    return ctx.state.owner(1 - f.active)
 
 
 def hit(ctx: Ctx, c: int, amount: int, by: int) -> None:
     """``c`` loses ``amount`` life; ``by`` the responsible character (-1: Dynamite)."""
     ctx.emit("life_changed", {"char": c, "kind": "loss", "amount": amount, "by": by if by >= 0 else None})
-    ctx.stack.append({"kind": "after_hit", "char": c, "src": by, "amount": amount})
+    ctx.stack.append(Frame("after_hit", c, by, amount=amount))
     if ctx.state.chars[c].life <= 0:
         seat = credit_of(ctx, by)
         victim_ctl = ctx.state.owner(c) if c != RENEGADE else credit_of(ctx, RENEGADE)
         if seat == victim_ctl:
             seat = -1  # FO45: no player scores by killing a character of his own
-        ctx.stack.append({"kind": "dying", "char": c, "by": by, "seat": seat})
+        ctx.stack.append(Frame("dying", c, by=by, seat=seat))
 
 
 def eliminate(ctx: Ctx, c: int, by: int, seat: int) -> None:
@@ -478,20 +483,18 @@ def eliminate(ctx: Ctx, c: int, by: int, seat: int) -> None:
         if len(mine) >= 2 and (not s.variant or any(t[1] for t in mine)):
             game_over(ctx, [p], "two_kills")
     # drop what concerned the dead character (FO40 step 4)
-    ctx.flow["stack"] = [fr for fr in ctx.stack if not _concerns(fr, c)]
-    for fr in ctx.stack:
-        if fr["kind"] == "multi":
-            fr["targets"] = [t for t in fr["targets"] if t != c]
+    ctx.stack[:] = [frame_but(fr, targets=tuple(t for t in fr.targets if t != c)) if fr.kind == "multi" else fr
+                    for fr in ctx.stack if not _concerns(fr, c)]
     replace_char(ctx, c)
-    if c == ctx.flow["active"] and ctx.flow["phase"] not in ("bid", "place"):
+    if c == ctx.flow.active and ctx.flow.phase not in ("bid", "place"):
         raise TurnEnds  # FO44
 
 
-def _concerns(fr: dict[str, Any], c: int) -> bool:
-    if fr["kind"] in ("shot", "indians", "dying", "after_hit", "kit"):
-        return bool(fr["char"] == c)
-    if fr["kind"] == "duel":
-        return bool(fr["char"] == c or fr["other"] == c)
+def _concerns(fr: Frame, c: int) -> bool:
+    if fr.kind in ("shot", "indians", "dying", "after_hit", "kit"):
+        return fr.char == c
+    if fr.kind == "duel":
+        return fr.char == c or fr.other == c
     return False
 
 
@@ -532,7 +535,7 @@ def game_over(ctx: Ctx, winners: list[int], reason: str, resigned: int | None = 
                          "outcome": "win" if p in winners else "loss" if winners else "draw",
                          "kills": len(s.trophies[p])} for p in (0, 1)],
               "reason": reason, "detail": result_detail(reason, winners, resigned)}
-    ctx.flow["stack"] = []
+    ctx.stack.clear()
     ctx.emit("game_over", {"result": result})
     raise GameOver
 
@@ -545,33 +548,32 @@ def run(ctx: Ctx) -> None:
         try:
             while ctx.stack:
                 top = ctx.stack[-1]
-                if top["kind"] in PROMPTS:
+                if top.kind in PROMPTS:
                     return
                 ctx.stack.pop()
                 _process(ctx, top)
-            if ctx.flow["phase"] == "start_jail":
-                jail_step(ctx, ctx.flow["active"])
+            if ctx.flow.phase == "start_jail":
+                jail_step(ctx, ctx.flow.active)
                 continue
             return
         except TurnEnds:
             advance(ctx)
 
 
-def _process(ctx: Ctx, fr: dict[str, Any]) -> None:
-    if fr["kind"] == "multi":
-        targets = fr["targets"]
+def _process(ctx: Ctx, fr: Frame) -> None:
+    if fr.kind == "multi":
+        targets = fr.targets
         if not targets:
             return
         if len(targets) > 1:
-            ctx.stack.append({**fr, "targets": targets[1:]})
+            ctx.stack.append(frame_but(fr, targets=targets[1:]))
         t = targets[0]
-        if fr["key"] == "gatling":
-            ctx.stack.append({"kind": "shot", "char": t, "src": fr["src"], "key": "gatling", "needed": 1,
-                              "misses": 0, "played": 0, "used": []})
+        if fr.key == "gatling":
+            ctx.stack.append(Frame("shot", t, fr.src, "gatling", 1))
         else:
-            ctx.stack.append({"kind": "indians", "char": t, "src": fr["src"]})
-    elif fr["kind"] == "after_hit":
-        cardrules.after_hit(ctx, fr["char"], fr["src"], fr["amount"])  # R50, R61, R64 (FO53)
+            ctx.stack.append(Frame("indians", t, fr.src))
+    elif fr.kind == "after_hit":
+        cardrules.after_hit(ctx, fr.char, fr.src, fr.amount)  # R50, R61, R64 (FO53)
 
 
 # --- legal moves ---------------------------------------------------------------
@@ -580,17 +582,19 @@ def path_json(p: tuple[board.Square, ...]) -> list[list[int]]:
     return [[x, y] for x, y in p]
 
 
-def _window(s: State, fr: dict[str, Any]) -> dict[str, Any]:
+def _window(s: State, fr: Frame) -> dict[str, Any]:
     """The counters of an open window, as ``cardrules`` reads them."""
-    return {"used": fr.get("used", ()), "played": fr.get("played", 0), "misses": fr.get("misses", 0),
-            "needed": fr.get("needed", 1), "limbo": s.limbo}
+    return {"used": fr.used, "played": fr.played, "misses": fr.misses, "needed": fr.needed, "limbo": s.limbo}
 
 
-def prompt_moves(s: State, fr: dict[str, Any]) -> list[Move]:
-    """The answers to an open window: BANG!'s (R43–R49, R29, R42), or Kit Carlson's pick (FO50)."""
-    if fr["kind"] == "kit":
+def prompt_moves(s: State, fr: Frame | dict[str, Any]) -> list[Move]:
+    """The answers to an open window (its frame, or the frame's JSON as the log writes it):
+    BANG!'s (R43–R49, R29, R42), or Kit Carlson's pick (FO50)."""
+    if isinstance(fr, dict):
+        fr = Frame.from_json(fr)
+    if fr.kind == "kit":
         return [{"type": "choose", "card": x} for x in sorted(set(s.limbo))]
-    return cardrules.window_moves(s.chars[fr["char"]], fr["kind"], **_window(s, fr))
+    return cardrules.window_moves(s.chars[fr.char], fr.kind, **_window(s, fr))
 
 
 def sid_moves(s: State, c: int) -> list[Move]:
@@ -795,20 +799,20 @@ def _apply(ctx: Ctx, seat: int, m: Move) -> None:
     kind = m["type"]
     if kind == RESIGN:  # FO58: the resigning player loses, the other wins, at once
         game_over(ctx, [1 - seat], "resigned", resigned=seat)
-    if f["stack"] and f["stack"][-1]["kind"] in PROMPTS:
+    if ctx.stack and ctx.stack[-1].kind in PROMPTS:
         _answer(ctx, m)
         return
     if kind == "bid":
         ctx.emit("bid_made", {"seat": seat, "card": m["card"], "seen_by": [seat]})
-        if all(ctx.state.bids[x] is not None for x in f["bidders"]):
+        if all(ctx.state.bids[x] is not None for x in f.bidders):
             settle_bid(ctx)
         return
     if kind == "place":
         ctx.emit("nugget_placed", {"seat": seat, "square": m["square"]})
-        f["placer"] = -1
+        ctx.set(placer=-1)
         start_turn(ctx, RENEGADE)
         return
-    c = f["active"]
+    c = f.active
     if kind == "move":
         walk(ctx, c, m["path"], 1)
         phase2(ctx, c)
@@ -831,8 +835,8 @@ def _apply(ctx: Ctx, seat: int, m: Move) -> None:
 def _draw_slot(ctx: Ctx, c: int, m: Move) -> None:
     f = ctx.flow
     ch = ctx.state.chars[c]
-    first = f["drew"] == 0
-    f["drew"] += 1
+    first = f.drew == 0
+    ctx.set(drew=f.drew + 1)
     src = m.get("source")
     if src == "discard":  # Pedro Ramirez (FO53)
         card = ctx.state.brown_discard[-1]
@@ -854,7 +858,7 @@ def _draw_slot(ctx: Ctx, c: int, m: Move) -> None:
                 ctx.emit("cards_revealed", {"char": c, "cards": [top], "reason": "kit_carlson",
                                             "seen_by": ctx.viewers(c)})
         if ctx.state.limbo:
-            ctx.stack.append({"kind": "kit", "char": c})
+            ctx.stack.append(Frame("kit", c))
             return
     else:
         got = ctx.draw(c, 1, "draw")
@@ -882,12 +886,12 @@ def store_next(ctx: Ctx, order: list[int]) -> None:
         for card in list(limbo):
             ctx.emit("card_picked", {"char": order[-1], "card": card, "public": True})
         return
-    ctx.stack.append({"kind": "store", "char": order[0], "rest": order[1:]})
+    ctx.stack.append(Frame("store", order[0], rest=tuple(order[1:])))
 
 
 def _answer(ctx: Ctx, m: Move) -> None:
     fr = ctx.stack[-1]
-    kind, c = fr["kind"], fr["char"]
+    kind, c = fr.kind, fr.char
     t = m["type"]
     if t == "sid":
         _sid(ctx, c, m["cards"])
@@ -900,15 +904,15 @@ def _answer(ctx: Ctx, m: Move) -> None:
     if kind == "store":
         ctx.stack.pop()
         ctx.emit("card_picked", {"char": c, "card": m["card"], "public": True})
-        store_next(ctx, list(fr["rest"]))
+        store_next(ctx, list(fr.rest))
         return
     if kind == "lucky":  # R42: the chosen card decides, both go to the brown discard
         ctx.stack.pop()
-        cardrules.lucky_choice(ctx, c, fr["purpose"], m["card"], ctx.state.limbo, apply_check)
+        cardrules.lucky_choice(ctx, c, fr.purpose, m["card"], ctx.state.limbo, apply_check)
         return
     if t == "barrel":  # the shot stays open with this source used; the "draw!" decides (R35, R44)
         ctx.stack.pop()
-        ctx.stack.append({**fr, "used": list(fr["used"]) + [m["source"]]})
+        ctx.stack.append(frame_but(fr, used=fr.used + (m["source"],)))
         check(ctx, c, "barrel")
     elif t == "respond":
         cardrules.respond(ctx, c, m["card"])

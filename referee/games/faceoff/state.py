@@ -2,8 +2,9 @@
 
 Characters are indexed by figure: 0 the Sheriff's, 1 the Outlaw's, 2 the
 Renegade (FO2). ``flow`` is the referee's control state (whose turn, phase,
-Renegade control, the agenda of open prompts), a plain JSON object written
-by the ``flow`` event at the end of every decision and at every turn start.
+Renegade control, the agenda of open prompts), a frozen ``flow.Flow``
+written by the ``flow`` event at the end of every decision and at every
+turn start.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any, Callable, TypeVar
 from referee.engine.frozen import copier
 from referee.engine.protocol import Event
 from referee.games.bang.cards import BLUE
+from referee.games.faceoff.flow import Flow, flow_but
 
 Square = tuple[int, int]
 SHERIFF, OUTLAW, RENEGADE = 0, 1, 2
@@ -54,7 +56,7 @@ class State:
     trophies: tuple[tuple[tuple[str, bool], ...], ...]
     set_aside: tuple[str, ...]
     variant: bool
-    flow: dict[str, Any]
+    flow: Flow
     bids: tuple[str | None, ...] = (None, None)
     last_bids: tuple[str | None, ...] | None = None
     limbo: tuple[str, ...] = ()
@@ -82,11 +84,11 @@ def flow_controller(state: State, c: int) -> int:
     if c != RENEGADE:
         return state.owner(c)
     f = state.flow
-    if f["active"] == RENEGADE:
-        return int(f["controller"])
-    if f["phase"] in ("bid", "place"):
+    if f.active == RENEGADE:
+        return f.controller
+    if f.phase in ("bid", "place"):
         return -1
-    return state.owner(1 - int(f["active"]))
+    return state.owner(1 - f.active)
 
 
 _char_but = copier(Char)
@@ -142,18 +144,11 @@ def _e_setup(_: Any, d: dict[str, Any]) -> State:
         brown_discard=tuple(d["brown_discard"]), blue=tuple(d["blue"]), blue_discard=tuple(d["blue_discard"]),
         nuggets=tuple(sorted((n[0], n[1]) for n in d["nuggets"])), reserve=d["reserve"],
         trophies=tuple(tuple((t[0], t[1]) for t in ts) for ts in d["trophies"]),
-        set_aside=tuple(d["set_aside"]), variant=d["renegade_variant"], flow=copy.deepcopy(d["flow"]))
-
-
-def copy_flow(flow: dict[str, Any]) -> dict[str, Any]:
-    """A copy of a flow object: its own dict and frames (inner lists are never changed in place)."""
-    out = dict(flow)
-    out["stack"] = [dict(fr) for fr in flow["stack"]]
-    return out
+        set_aside=tuple(d["set_aside"]), variant=d["renegade_variant"], flow=Flow.from_json(d["flow"]))
 
 
 def _e_flow(s: State, d: dict[str, Any]) -> State:
-    return replace(s, flow=copy_flow(d["flow"]))
+    return replace(s, flow=Flow.from_json(d["flow"]))
 
 
 def _e_drawn(s: State, d: dict[str, Any]) -> State:
@@ -302,10 +297,7 @@ def _e_replaced(s: State, d: dict[str, Any]) -> State:
 
 
 def _e_over(s: State, d: dict[str, Any]) -> State:
-    flow = dict(s.flow)
-    flow["phase"] = "over"
-    flow["stack"] = []
-    return replace(s, result=copy.deepcopy(d["result"]), flow=flow)
+    return replace(s, result=copy.deepcopy(d["result"]), flow=flow_but(s.flow, phase="over", stack=()))
 
 
 EVOLVE: dict[str, Callable[[Any, Any], State]] = {

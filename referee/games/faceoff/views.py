@@ -165,7 +165,7 @@ def _public_view(s: State) -> Json:
         "decks": {"brown": len(s.brown), "blue": len(s.blue)},
         "discards": {"brown": list(s.brown_discard), "blue": list(s.blue_discard)},
         "round": f["round"], "active": f["active"], "phase": f["phase"],
-        "turn_start": f["start"], "slots_left": f["slots"] if f["phase"] == "phase2" else 0,
+        "turn_start": None if f.start is None else list(f.start), "slots_left": f["slots"] if f["phase"] == "phase2" else 0,
         "sheriff_seat": s.sheriff_seat,
         # the last revealed bids, while neither card is out of sight again
         "last_bids": (list(s.last_bids) if s.last_bids is not None

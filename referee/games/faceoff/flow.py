@@ -1,0 +1,121 @@
+"""The referee's control state of a Face Off game (FO8–FO10, FO15, FO32–FO37):
+whose turn, which phase, the turn-start square, the phase-2 slots, the
+Renegade's controller, the bid and the agenda of open prompts and steps
+still owed — a typed frozen value, written to the log as the ``flow``
+event's JSON object (``to_json``) and read back from it (``from_json``).
+
+``flow["phase"]`` and ``frame["kind"]`` read a field by its JSON name, as the
+object is published (``event_schemas.FLOW``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from referee.engine.frozen import copier
+
+Square = tuple[int, int]
+
+#: each frame kind's fields besides ``kind``, as the log writes them: shot (FO29, FO31), indians
+#: (FO22), duel (FO28), dying (FO39), store (FO26), kit (FO50), lucky (R42, FO53), multi (the
+#: Indians!/Gatling targets left, FO22), after_hit (the abilities after a hit, FO53)
+FIELDS: dict[str, tuple[str, ...]] = {
+    "shot": ("char", "src", "key", "needed", "misses", "played", "used"),
+    "indians": ("char", "src"),
+    "duel": ("char", "other", "src"),
+    "dying": ("char", "by", "seat"),
+    "store": ("char", "rest"),
+    "kit": ("char",),
+    "lucky": ("char", "purpose"),
+    "multi": ("src", "key", "targets"),
+    "after_hit": ("char", "src", "amount"),
+}
+#: the fields that hold lists in the JSON (tuples here)
+_LISTS = frozenset({"used", "targets", "rest"})
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One agenda entry; the fields its kind does not use (``FIELDS``) keep their defaults."""
+
+    kind: str
+    char: int = -1
+    src: int = -1
+    key: str = ""
+    needed: int = 1
+    misses: int = 0
+    played: int = 0
+    #: the Barrel sources a shot has used (R35)
+    used: tuple[str, ...] = ()
+    other: int = -1
+    targets: tuple[int, ...] = ()
+    #: a dying character's responsible character (-1: the Dynamite) and the seat credited (-1: none, FO45)
+    by: int = -1
+    seat: int = -1
+    amount: int = 0
+    #: the General Store's later choosers (FO26)
+    rest: tuple[int, ...] = ()
+    purpose: str = ""
+
+    def __getitem__(self, name: str) -> Any:
+        return getattr(self, name)
+
+    def __contains__(self, name: str) -> bool:
+        return name == "kind" or name in FIELDS.get(self.kind, ())
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        for name in FIELDS.get(self.kind, ()):
+            value = getattr(self, name)
+            out[name] = list(value) if name in _LISTS else value
+        return out
+
+    @staticmethod
+    def from_json(raw: dict[str, Any]) -> Frame:
+        kind = raw["kind"]
+        values: dict[str, Any] = {name: tuple(raw[name]) if name in _LISTS else raw[name]
+                                  for name in FIELDS.get(kind, ()) if name in raw}
+        return Frame(kind, **values)
+
+
+@dataclass(frozen=True, slots=True)
+class Flow:
+    """The control state; ``stack``: the agenda, the last frame on top."""
+
+    round: int
+    #: whose turn: 0 the Sheriff's, 1 the Outlaw's, 2 the Renegade (FO8)
+    active: int
+    phase: str
+    #: the turn-start square a step may not enter (FO12); ``None`` outside a turn
+    start: Square | None
+    slots: int
+    drew: int
+    walk: int
+    #: the bid winner controlling the Renegade's turn, -1 none (FO32)
+    controller: int
+    #: the seat placing a spare nugget, -1 none (FO37)
+    placer: int
+    bidders: tuple[int, ...]
+    stack: tuple[Frame, ...]
+
+    def __getitem__(self, name: str) -> Any:
+        return getattr(self, name)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"round": self.round, "active": self.active, "phase": self.phase,
+                "start": None if self.start is None else [self.start[0], self.start[1]],
+                "slots": self.slots, "drew": self.drew, "walk": self.walk, "controller": self.controller,
+                "placer": self.placer, "bidders": list(self.bidders),
+                "stack": [fr.to_json() for fr in self.stack]}
+
+    @staticmethod
+    def from_json(raw: dict[str, Any]) -> Flow:
+        start = raw["start"]
+        return Flow(raw["round"], raw["active"], raw["phase"], None if start is None else (start[0], start[1]),
+                    raw["slots"], raw["drew"], raw["walk"], raw["controller"], raw["placer"],
+                    tuple(raw["bidders"]), tuple(Frame.from_json(fr) for fr in raw["stack"]))
+
+
+#: ``dataclasses.replace`` for each, faster (``referee.engine.frozen``)
+flow_but: Callable[..., Flow] = copier(Flow)
+frame_but: Callable[..., Frame] = copier(Frame)
