@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from referee.games import registry
 from referee.engine.platform import playing_moves
@@ -43,18 +43,20 @@ class _Clock:
 
 
 def _chooser(ruleset: str, heuristic: tuple[bool, ...], game: str,
-             clock: _Clock) -> Callable[[Table, int, list[Move]], Move]:
+             clock: _Clock) -> Callable[[Table, int, Sequence[Move]], Move]:
     """Seat -> policy: the heuristic on its seat's view, or uniform random."""
     choose = registry.heuristic(ruleset)
+    if choose is None:
+        raise ValueError(f"{ruleset} has no heuristic bot")
     bot_rng = Rng(f"heuristic:{game}".encode())
     random_rng = Rng(f"random:{game}".encode())
 
-    def chooser(t: Table, seat: int, moves: list[Move]) -> Move:
+    def chooser(t: Table, seat: int, moves: Sequence[Move]) -> Move:
         if not heuristic[seat]:
             return random_rng.choice(playing_moves(moves))
         view = seat_view(t.ruleset, t.state, seat)
         start = time.perf_counter()
-        move = choose(view, list(playing_moves(moves)), bot_rng)
+        move: Move = choose(view, list(playing_moves(moves)), bot_rng)
         clock.seconds += time.perf_counter() - start
         clock.calls += 1
         return move

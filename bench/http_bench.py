@@ -31,7 +31,7 @@ class Conn:
 
     def __init__(self, url: str) -> None:
         u = urlparse(url)
-        self.conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+        self.conn = http.client.HTTPConnection(u.hostname or "127.0.0.1", u.port, timeout=30)
 
     def call(self, method: str, path: str, body: Any = None, token: str | None = None,
              parse: bool = True) -> tuple[int, Any]:

@@ -62,7 +62,7 @@ class _Counting:
     def __init__(self) -> None:
         self.commands: Counter[str] = Counter()
         self.round_trips = 0
-        self._original = Connection.send_packed_command
+        self._original: Callable[..., None] = Connection.send_packed_command
 
     def __enter__(self) -> "_Counting":
         counting = self
@@ -79,7 +79,7 @@ class _Counting:
                             counting.commands[words[2].decode(errors="replace").upper()] += 1
             counting._original(conn, command, check_health)
 
-        Connection.send_packed_command = send  # type: ignore[method-assign]
+        Connection.send_packed_command = send  # type: ignore[method-assign,assignment]
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -149,7 +149,7 @@ def run(requests: int = 300) -> dict[str, Any]:
             wall = 0.0
             done = 0
             for _ in range(count):
-                call = seat_view if name == "view" else prepared_move()
+                call: Callable[[], Any] = seat_view if name == "view" else prepared_move()
                 if name == "move" and rs.result(app.extensions["referee.service"].load(game["id"]).state):
                     break
                 with counting:

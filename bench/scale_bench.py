@@ -300,7 +300,8 @@ def _waits(topo: Topology) -> int:
     for port in topo.redis_ports():
         client = redis.Redis(host="127.0.0.1", port=port)
         try:
-            total += int(client.info("commandstats").get("cmdstat_wait", {}).get("calls", 0))
+            stats: dict[str, Any] = client.info("commandstats")  # type: ignore[assignment]
+            total += int(stats.get("cmdstat_wait", {}).get("calls", 0))
         finally:
             client.close()
     return total
@@ -315,7 +316,7 @@ def _wait_round_trip(topo: Topology, n: int = WAIT_PROBES) -> dict[str, float]:
     client = master.client()
     try:
         key = next(k for k in (f"bench:wait:{i}" for i in range(100000))
-                   if any(lo <= int(client.execute_command("CLUSTER", "KEYSLOT", k)) <= hi
+                   if any(lo <= int(client.execute_command("CLUSTER", "KEYSLOT", k)) <= hi  # type: ignore[no-untyped-call]
                           for lo, hi in master.slots))
         times: dict[str, list[float]] = {"wait": [], "ping": []}
         for i in range(2 * n):
@@ -323,7 +324,7 @@ def _wait_round_trip(topo: Topology, n: int = WAIT_PROBES) -> dict[str, float]:
             pipe = client.pipeline(transaction=False)
             pipe.set(key, i)
             if kind == "wait":
-                pipe.execute_command("WAIT", 1, 1000)
+                pipe.execute_command("WAIT", 1, 1000)  # type: ignore[no-untyped-call]
             else:
                 pipe.ping()
             t = time.perf_counter()

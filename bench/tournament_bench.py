@@ -64,7 +64,7 @@ from referee.engine.protocol import GameConfig, Json, Move, Ruleset, fold, seat_
 from referee.engine.rng import Rng
 from referee.games import registry
 from referee.redis_server import free_port
-from referee.tournaments import seating
+from referee.standings import seating
 
 #: one table per ruleset (every ruleset not named here: its smallest table)
 PLAYERS = {"bang": 5, "bang-dice": 5, "bang-faceoff": 2, "bluffaneer": 4}
@@ -112,7 +112,7 @@ def entrant_names(entrants: list[str]) -> list[str]:
     return out
 
 
-def seats_of(rs: Ruleset, index: int, entrants: list[str], players: int, seed: str,
+def seats_of(rs: Ruleset[Any], index: int, entrants: list[str], players: int, seed: str,
              options: Json | None = None) -> list[Json]:
     """The header seats ``{seat, name, bot}`` of tournament game ``index``, as
     ``Tournaments._launch_next`` seats them (public roles first, from the deal
@@ -136,7 +136,7 @@ class Played:
     result: Json
 
 
-def play_game(rs: Ruleset, seats: list[Json], seed: str, *, options: Json | None = None,
+def play_game(rs: Ruleset[Any], seats: list[Json], seed: str, *, options: Json | None = None,
               game_id: str = "in-process", custom: bool = True, commitment: str | None = None,
               receipts: Sequence[int] | None = None, trace: list[tuple[int | None, Move]] | None = None
               ) -> Played:
@@ -302,7 +302,7 @@ def run_tournament(api: Api, ruleset: str, entrants: list[str], players: int, ga
             "games_per_s": len(done) / seconds, "moves_per_s": moves / seconds, "events_per_s": events / seconds}
 
 
-def departure(rs: Ruleset, seats: list[Json], seed: str, game: Json) -> str | None:
+def departure(rs: Ruleset[Any], seats: list[Json], seed: str, game: Json) -> str | None:
     """``None`` if :func:`play_game`, given the platform game's receipt times,
     plays exactly that game (the same moves by the same seats, the same
     version and result); else where it departs from it."""
@@ -325,7 +325,7 @@ def departure(rs: Ruleset, seats: list[Json], seed: str, game: Json) -> str | No
     return None
 
 
-def same_games(rs: Ruleset, in_process: dict[str, Any], platform: dict[str, Any]) -> dict[str, Any]:
+def same_games(rs: Ruleset[Any], in_process: dict[str, Any], platform: dict[str, Any]) -> dict[str, Any]:
     """``same``: how many platform games ended exactly as the in-process ones
     (version and result); ``replayed``: how many :func:`play_game` reproduces
     exactly when given the platform game's receipt times (the in-process
