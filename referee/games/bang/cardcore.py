@@ -1,0 +1,171 @@
+"""The card engine's vocabulary (``cardrules``, which both card rulesets
+import): the windows and the moves they accept, a ``Holder``, distance and
+reach (R15, R16), the small facts of a card or character (R18, R23, R30,
+R31, R73), the deck (R59), "draw!" (R41, R42), Suzy Lafayette (R74) and
+Vulture Sam (R75)."""
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol, Sequence
+
+from referee.games.bang.cards import KEY, WEAPON_OF, explodes, is_heart
+from referee.games.bang.characters import (
+    CALAMITY_JANET, LUCKY_DUKE, PAUL_REGRET, ROSE_DOOLAN, SLAB_THE_KILLER, SUZY_LAFAYETTE, VULTURE_SAM,
+    WILLY_THE_KID,
+)
+
+
+Move = dict[str, Any]
+#: a refusal: (code, rule, detail)
+Refusal = tuple[str, str, str]
+
+PASS: Move = {"type": "pass"}
+#: cards that take a ``target`` (R23, R30–R32, R38); Missed! only for Calamity Janet
+TARGETED = frozenset({"BANG", "MISSED", "PANIC", "CATBALOU", "DUEL", "JAIL"})
+#: cards that take a ``pick``: a card in play or ``"hand"`` (R30, R31)
+PICKED = frozenset({"PANIC", "CATBALOU"})
+#: the windows a card, "draw!" or a hit opens, and the rule that governs each (R43)
+WINDOW_RULE = {"shot": "R44", "indians": "R34", "duel": "R46", "dying": "R48", "store": "R29",
+               "lucky": "R42"}
+#: windows a pass answers (R43)
+PASSABLE = frozenset({"shot", "indians", "duel", "dying"})
+#: the move types each window accepts
+WINDOW_MOVES: dict[str, tuple[str, ...]] = {
+    "shot": ("barrel", "respond", "sid", "pass"), "indians": ("respond", "sid", "pass"),
+    "duel": ("respond", "sid", "pass"), "dying": ("respond", "sid", "pass"),
+    "store": ("choose",), "lucky": ("choose",)}
+#: "draw!" purpose -> what makes it succeed (R35 Barrel, R38 Jail: a Heart; R39 Dynamite: Spades 2–9)
+CHECK_SUCCEEDS: dict[str, Callable[[str | None], bool]] = {
+    "barrel": is_heart, "jail": is_heart, "dynamite": explodes}
+
+
+class Holder(Protocol):
+    """A character with cards: one seat of ``bang``, one figure of Face Off."""
+
+    @property
+    def character(self) -> str: ...
+
+    @property
+    def life(self) -> int: ...
+
+    @property
+    def max_life(self) -> int: ...
+
+    @property
+    def hand(self) -> tuple[str, ...]: ...
+
+    @property
+    def in_play(self) -> tuple[str, ...]: ...
+
+
+# --- distance and reach (R15, R16) -------------------------------------------------
+
+_SCOPES = frozenset(c for c in KEY if KEY[c] == "SCOPE")
+_MUSTANGS = frozenset(c for c in KEY if KEY[c] == "MUSTANG")
+
+
+def scope_of(character: str, in_play: tuple[str, ...]) -> int:
+    """How much closer a holder sees the others: Scope and Rose Doolan (R15, R71)."""
+    n = 1 if character == ROSE_DOOLAN else 0
+    return n + len(_SCOPES.intersection(in_play)) if in_play else n
+
+
+def mustang_of(character: str, in_play: tuple[str, ...]) -> int:
+    """How much farther the others see a holder: Mustang and Paul Regret (R15, R69)."""
+    n = 1 if character == PAUL_REGRET else 0
+    return n + len(_MUSTANGS.intersection(in_play)) if in_play else n
+
+
+def seen_at(base: int, viewer: Holder, target: Holder) -> int:
+    """The distance at which ``viewer`` sees ``target`` (R15): the table's own
+    distance (seats, R14; a board path, FO21) plus the target's Mustang and
+    Paul Regret, minus the viewer's Scope and Rose Doolan, at least 1."""
+    d = base + mustang_of(target.character, target.in_play) - scope_of(viewer.character, viewer.in_play)
+    return d if d > 1 else 1
+
+
+def reach_of(in_play: tuple[str, ...]) -> int:
+    """The range of the weapon in play, or 1 for the Colt .45 (R16)."""
+    for c in in_play:
+        r = WEAPON_OF.get(c)
+        if r is not None:
+            return r
+    return 1
+
+
+# --- what a card or a character is (R18, R23, R30, R31, R73) -----------------------------
+
+def plays_as_bang(p: Holder, card: str) -> bool:
+    """A BANG! card, or a Missed! in Calamity Janet's hand (R23, R63)."""
+    k = KEY[card]
+    return k == "BANG" or (k == "MISSED" and p.character == CALAMITY_JANET)
+
+
+def bang_allowed(p: Holder, bangs: int) -> bool:
+    """R18: one BANG! per turn unless Willy the Kid or a Volcanic in play."""
+    if bangs < 1 or p.character == WILLY_THE_KID:
+        return True
+    return any(KEY[c] == "VOLCANIC" for c in p.in_play)
+
+
+def shots_needed(shooter: Holder) -> int:
+    """Missed! cards a BANG! of ``shooter`` needs: 2 for Slab the Killer (R73)."""
+    return 2 if shooter.character == SLAB_THE_KILLER else 1
+
+
+def picks(t: Holder) -> list[str]:
+    """What Panic! or Cat Balou may take from ``t``: its hand (at random) or a card in play (R30, R31)."""
+    return (["hand"] if t.hand else []) + sorted(t.in_play)
+
+
+def has_jail(t: Holder) -> bool:
+    return any(KEY[c] == "JAIL" for c in t.in_play)
+
+
+# --- the deck (R59) -------------------------------------------------------------------------
+
+def take_from_deck(k: int, deck: Callable[[], tuple[str, ...]], reshuffle: Callable[[], bool],
+                   took: Callable[[list[str]], None]) -> list[str]:
+    """Up to ``k`` cards off the top of ``deck()``: when it runs out the
+    discard pile is shuffled into a new deck (``reshuffle()``; False: nothing
+    to shuffle) and the taking goes on; what cannot be taken is not (R59).
+    ``took(cards)`` records each batch as it leaves the deck."""
+    got: list[str] = []
+    while k > 0:
+        pile = deck()
+        if not pile:
+            if not reshuffle():
+                break
+            continue
+        cards = list(pile[:k])
+        k -= len(cards)
+        got.extend(cards)
+        took(cards)
+    return got
+
+
+# --- "draw!" (R41, R42), Suzy Lafayette (R74) and elimination (R75) -------------------------------------------
+
+def check_cards(p: Holder) -> int:
+    """How many cards a "draw!" turns up: Lucky Duke two, choosing one (R42)."""
+    return 2 if p.character == LUCKY_DUKE else 1
+
+
+def check_succeeds(purpose: str, card: str | None) -> bool:
+    """Whether a "draw!" for ``purpose`` (``dynamite`` | ``jail`` |
+    ``barrel[:source]``) succeeds with ``card``; no card at all never does (R41)."""
+    return CHECK_SUCCEEDS[purpose.split(":", 1)[0]](card)
+
+
+def suzy_draws(before: Holder, after: Holder, alive: bool) -> bool:
+    """Whether Suzy Lafayette draws now (R74 RULING): at once, when the card
+    movement that just happened emptied her hand, and only while alive."""
+    return after.character == SUZY_LAFAYETTE and alive and bool(before.hand) and not after.hand
+
+
+def heir(holders: Sequence[Holder], victim: int, alive: Callable[[int], bool]) -> int | None:
+    """Vulture Sam, if another character in the game is he: he takes the
+    eliminated one's cards (R75), else None."""
+    for i, h in enumerate(holders):
+        if i != victim and h.character == VULTURE_SAM and alive(i):
+            return i
+    return None
