@@ -3,10 +3,12 @@ fixing roles, characters, life, arrows, the Chief's Arrow, the Ghost,
 tokens, whose turn and a queue of forced die faces."""
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Mapping
 
 from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json
 from referee.engine.rng import Rng
+from referee.engine.schema import SchemaCheck
 from referee.games.dice.events import AWAITING, DICE_ROLLED, GAME_STARTED, TURN_STARTED
 from referee.games.dice.rules import (
     BASE, CHARACTER_IDS, COWARD, DYNAMITE, LOUDMOUTH, CHARACTERS, DEPUTY, DIE_FACES, FACES, REGULAR_ARROWS, ROLE_KINDS, ROLES, SHERIFF,
@@ -55,60 +57,138 @@ def _bad(detail: str, rule: str) -> InvalidSetup:
     return InvalidSetup("invalid_setup", rule=rule, detail=detail)
 
 
+@cache
+def _setup_check() -> SchemaCheck:
+    """``SETUP_SCHEMA``'s checks, made at the first scenario (not at import)."""
+    return SchemaCheck(SETUP_SCHEMA)
+
+
 def setup(config: GameConfig, rng: Rng) -> list[Event]:
     """Roles shuffled (D7), then characters drawn (D8), each from the seed
-    unless given; then the first turn (D9)."""
+    unless given; then the first turn (D9). A scenario's shape is checked
+    from the published ``SETUP_SCHEMA`` first (D72), then each invariant the
+    schema cannot state, by its own small function."""
     n = config.players
     o = config.options
     sc: Mapping[str, Any] = config.scenario or {}
-    for key in ("roles", "characters", "life", "arrows"):
-        if key in sc and len(sc[key]) != n:
-            raise _bad(f"setup.{key} must list {n} seats", SETUP_SCHEMA["properties"][key]["x-rule"])
+    check_shape(sc)
+    check_seat_lists(sc, n)
     roles = list(sc["roles"]) if "roles" in sc else rng.shuffle(ROLES[n])
-    if sorted(roles) != sorted(ROLES[n]):
-        raise _bad(f"setup.roles must be {sorted(ROLES[n])} for {n} players", "D5")
+    check_roles(roles, n)
     chars = list(sc["characters"]) if "characters" in sc else rng.shuffle(CHARACTER_IDS)[:n]
     top = [CHARACTERS[c] + (2 if r == SHERIFF else 0) for c, r in zip(chars, roles)]
     life = list(sc.get("life", top))
-    if any(v > m for v, m in zip(life, top)):
-        raise _bad("setup.life exceeds a maximum", "D4")
+    check_life(life, top)
     alive = [v > 0 for v in life]
     arrows = [a if alive[p] else 0 for p, a in enumerate(sc.get("arrows", [0] * n))]
-    if sum(arrows) >= REGULAR_ARROWS:
-        raise _bad("setup.arrows leave no arrow in the pile", "D3")
+    check_arrows(arrows)
     chief = sc.get("chief_arrow")
-    if chief is not None and (not o["chief_arrow"] or chief >= n or not alive[chief]):
-        raise _bad("setup.chief_arrow needs the chief_arrow module and a living holder", "D58")
+    check_chief_arrow(chief, o, alive)
     ghost = sc.get("ghost")
-    if ghost is not None and (not o["ghost"] or ghost >= n or alive[ghost] or roles[ghost] == SHERIFF):
-        raise _bad("setup.ghost needs the ghost module and an eliminated seat, not the Sheriff", "D61")
-    tokens: list[Any] = [None] * n
-    for t in sc.get("tokens", []):
-        if t["seat"] >= n or not alive[t["seat"]] or not o["ghost"]:
-            raise _bad("a ghost token needs the ghost module and a living holder", "D65")
-        tokens[t["seat"]] = [t["face"], t["dice"]]
-    first = roles.index(DEPUTY if n == 3 else SHERIFF)
-    turn = sc.get("turn", first)
-    if turn >= n or not alive[turn]:
-        raise _bad("setup.turn must be a living seat", "D9")
-    living = sum(alive)
-    if living < 2 or (n > 3 and not alive[roles.index(SHERIFF)]) or (n > 3 and not any(
-            alive[p] and roles[p] not in (SHERIFF, DEPUTY) for p in range(n))):
-        raise _bad("the scenario starts with the game already decided", "D32")
+    check_ghost(ghost, o, alive, roles)
+    tokens = _tokens(sc.get("tokens", []), o, alive)
+    turn = sc.get("turn", roles.index(DEPUTY if n == 3 else SHERIFF))
+    check_turn(turn, alive)
+    check_not_decided(roles, alive)
     started: Json = {
         "players": n, "saloon_dice": o["saloon_dice"], "chief_arrow": o["chief_arrow"],
         "ghost_module": o["ghost"], "roles": list(roles),
         "characters": chars, "max_life": top, "life": life, "arrows": arrows, "alive": alive,
         "chief_holder": chief, "ghost": ghost, "tokens": tokens, "queue": list(sc.get("queue", [])), "turn": turn,
     }
+    return _opening(sc, o, started, chars[turn])
+
+
+def _opening(sc: Mapping[str, Any], o: Mapping[str, Any], started: Json, char: str) -> list[Event]:
+    """The opening events: the deal, the first turn (D9), the dice showing
+    if the scenario starts after a roll (D15), and the decision awaited."""
+    turn = started["turn"]
     events = [Event(GAME_STARTED, started), Event(TURN_STARTED, {"seat": turn, "ghost": False})]
-    kind = "sid" if chars[turn] == "sid_ketchum" else "roll"
+    kind = "sid" if char == "sid_ketchum" else "roll"
     rolls = sc.get("roll", 0)
     if rolls:
-        events.append(_mid_turn(sc, o, turn, rolls, chars[turn]))
+        events.append(_mid_turn(sc, o, turn, rolls, char))
         kind = "reroll"
     events.append(Event(AWAITING, {"kind": kind, "seat": turn, "data": [], "agenda": []}))
     return events
+
+
+def check_shape(sc: Mapping[str, Any]) -> None:
+    """D72: the scenario matches the published ``SETUP_SCHEMA`` (the service
+    has checked it already; a direct call is checked here), the refusal
+    naming the field and the rule of its property."""
+    if not sc or _setup_check().matches(sc):
+        return
+    refused = _setup_check().first_refusal(sc, "setup")
+    if refused is not None:
+        raise InvalidSetup("invalid_setup", rule=refused[0], detail=refused[1])
+
+
+def check_seat_lists(sc: Mapping[str, Any], n: int) -> None:
+    """D3, D4, D5, D8: a per-seat list names every seat."""
+    for key in ("roles", "characters", "life", "arrows"):
+        if key in sc and len(sc[key]) != n:
+            raise _bad(f"setup.{key} must list {n} seats", SETUP_SCHEMA["properties"][key]["x-rule"])
+
+
+def check_roles(roles: list[str], n: int) -> None:
+    """D5: the role cards of ``n`` players, each once."""
+    if sorted(roles) != sorted(ROLES[n]):
+        raise _bad(f"setup.roles must be {sorted(ROLES[n])} for {n} players", "D5")
+
+
+def check_life(life: list[int], top: list[int]) -> None:
+    """D4: no one above his maximum life."""
+    if any(v > m for v, m in zip(life, top)):
+        raise _bad("setup.life exceeds a maximum", "D4")
+
+
+def check_arrows(arrows: list[int]) -> None:
+    """D3: the pile keeps at least one of the 9 regular arrows."""
+    if sum(arrows) >= REGULAR_ARROWS:
+        raise _bad("setup.arrows leave no arrow in the pile", "D3")
+
+
+def check_chief_arrow(chief: int | None, o: Mapping[str, Any], alive: list[bool]) -> None:
+    """D58: the Chief's Arrow is held only with its module, by a living player."""
+    if chief is not None and (not o["chief_arrow"] or chief >= len(alive) or not alive[chief]):
+        raise _bad("setup.chief_arrow needs the chief_arrow module and a living holder", "D58")
+
+
+def check_ghost(ghost: int | None, o: Mapping[str, Any], alive: list[bool], roles: list[str]) -> None:
+    """D61: the Ghost, only with its module, is an eliminated player, not the Sheriff."""
+    if ghost is not None and (not o["ghost"] or ghost >= len(alive) or alive[ghost] or roles[ghost] == SHERIFF):
+        raise _bad("setup.ghost needs the ghost module and an eliminated seat, not the Sheriff", "D61")
+
+
+def _tokens(given: list[Mapping[str, Any]], o: Mapping[str, Any], alive: list[bool]) -> list[Any]:
+    """Each seat's ghost token (``[face, dice]``) or None, each checked (D65)."""
+    tokens: list[Any] = [None] * len(alive)
+    for t in given:
+        check_token(t, o, alive)
+        tokens[t["seat"]] = [t["face"], t["dice"]]
+    return tokens
+
+
+def check_token(t: Mapping[str, Any], o: Mapping[str, Any], alive: list[bool]) -> None:
+    """D65: a ghost token, only with the ghost module, lies before a living player."""
+    if t["seat"] >= len(alive) or not alive[t["seat"]] or not o["ghost"]:
+        raise _bad("a ghost token needs the ghost module and a living holder", "D65")
+
+
+def check_turn(turn: int, alive: list[bool]) -> None:
+    """D9: the turn is a living player's."""
+    if turn >= len(alive) or not alive[turn]:
+        raise _bad("setup.turn must be a living seat", "D9")
+
+
+def check_not_decided(roles: list[str], alive: list[bool]) -> None:
+    """D32: the game is not decided before it starts: two alive; with 4 or
+    more players the Sheriff and an Outlaw or the Renegade alive."""
+    n = len(roles)
+    if sum(alive) < 2 or (n > 3 and not alive[roles.index(SHERIFF)]) or (n > 3 and not any(
+            alive[p] and roles[p] not in (SHERIFF, DEPUTY) for p in range(n))):
+        raise _bad("the scenario starts with the game already decided", "D32")
 
 
 def _mid_turn(sc: Mapping[str, Any], o: Mapping[str, Any], turn: int, rolls: int, char: str) -> Event:
