@@ -42,7 +42,7 @@ def test_FO11_FO15_FO17_offered_agrees_with_the_legal_moves() -> None:
             nonlocal checked
             s = t.state
             for seat in (0, 1):
-                legal = rules._legal(s, seat)  # listed afresh, the memo left empty
+                legal = rules.listed(s, seat)  # listed afresh, the memo left empty
                 for move in legal[:12] + legal[-6:]:
                     for candidate in _variants(move):
                         MEMO.clear()

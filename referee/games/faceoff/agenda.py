@@ -1,0 +1,74 @@
+"""The agenda runner: process frames (the Indians!/Gatling targets left,
+FO22; the abilities after a hit, FO53) run until a prompt or a phase waits
+for a move; a turn that ends passes on (FO8, FO19, FO44)."""
+from __future__ import annotations
+
+from referee.games.bang import cardrules
+from referee.games.faceoff.bid import new_round, open_bid
+from referee.games.faceoff.engine import PROMPTS, TurnEnds
+from referee.games.faceoff.flow import Frame, frame_but
+from referee.games.faceoff.state import OUTLAW, RENEGADE, SHERIFF
+from referee.games.faceoff.table import Table
+from referee.games.faceoff.turn import jail_step, start_turn
+
+
+def advance(ctx: Table) -> None:
+    """The turn passes on; a turn that ends at once (a failed Jail, FO19) passes again."""
+    while True:
+        try:
+            next_turn(ctx)
+            return
+        except TurnEnds:
+            continue
+
+
+def next_turn(ctx: Table) -> None:
+    """After the Sheriff the Outlaw, after the Outlaw the bid (FO8), after the Renegade a new round."""
+    a = ctx.flow.active
+    ctx.stack.clear()
+    ctx.set(start=None, controller=-1 if a == RENEGADE else ctx.flow.controller)
+    if a == SHERIFF:
+        start_turn(ctx, OUTLAW)
+    elif a == OUTLAW:
+        open_bid(ctx)
+    else:
+        new_round(ctx)
+
+
+def run(ctx: Table) -> None:
+    """Run process frames until a prompt or a phase waits for a move."""
+    while True:
+        try:
+            while ctx.stack:
+                top = ctx.stack[-1]
+                if top.kind in PROMPTS:
+                    return
+                ctx.stack.pop()
+                _process(ctx, top)
+            if ctx.flow.phase == "start_jail":
+                jail_step(ctx, ctx.flow.active)
+                continue
+            return
+        except TurnEnds:
+            advance(ctx)
+
+
+def _process(ctx: Table, fr: Frame) -> None:
+    if fr.kind == "multi":
+        _next_target(ctx, fr)
+    elif fr.kind == "after_hit":
+        cardrules.after_hit(ctx, fr.char, fr.src, fr.amount)  # R50, R61, R64 (FO53)
+
+
+def _next_target(ctx: Table, fr: Frame) -> None:
+    """FO22: Indians! or Gatling reaches its next target; the rest wait below."""
+    targets = fr.targets
+    if not targets:
+        return
+    if len(targets) > 1:
+        ctx.stack.append(frame_but(fr, targets=targets[1:]))
+    t = targets[0]
+    if fr.key == "gatling":
+        ctx.stack.append(Frame("shot", t, fr.src, "gatling", 1))
+    else:
+        ctx.stack.append(Frame("indians", t, fr.src))

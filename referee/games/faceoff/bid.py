@@ -1,0 +1,70 @@
+"""The Renegade bid (FO32–FO37): both players bid a card of their own
+character's hand at once; the higher rank controls the Renegade's turn,
+the other places a spare nugget first; a tie skips the Renegade."""
+from __future__ import annotations
+
+from referee.games.bang.cards import RANK
+from referee.games.faceoff import board
+from referee.games.faceoff.state import RENEGADE, SHERIFF, State
+from referee.games.faceoff.table import Table
+from referee.games.faceoff.turn import start_turn
+
+
+def open_bid(ctx: Table) -> None:
+    """FO33: both players with cards bid at once; nobody: a tie (FO36)."""
+    s = ctx.state
+    want = [seat for seat in (0, 1) if s.chars[s.own_char(seat)].hand]
+    ctx.set(active=RENEGADE, phase="bid", bidders=tuple(want), controller=-1, start=None)
+    ctx.stack.clear()
+    if not want:
+        ctx.emit("bids_revealed", {"bids": [None, None], "winner": None})
+        new_round(ctx)
+
+
+def new_round(ctx: Table) -> None:
+    """FO8: a round starts again with the Sheriff's character."""
+    ctx.set(round=ctx.flow.round + 1)
+    start_turn(ctx, SHERIFF)
+
+
+def bid(ctx: Table, seat: int, card: str) -> None:
+    """FO33, FO34: ``seat``'s bid, hidden; the last one in reveals both."""
+    ctx.emit("bid_made", {"seat": seat, "card": card, "seen_by": [seat]})
+    if all(ctx.state.bids[x] is not None for x in ctx.flow.bidders):
+        settle_bid(ctx)
+
+
+def settle_bid(ctx: Table) -> None:
+    """FO35: the higher rank wins the Renegade's turn; FO36: a tie, a new round;
+    FO37: the loser places a spare nugget first, if he can."""
+    b = ctx.state.bids
+    ranks = [RANK[x] if x is not None else -1 for x in b]
+    winner = None if ranks[0] == ranks[1] else (0 if ranks[0] > ranks[1] else 1)
+    ctx.emit("bids_revealed", {"bids": list(b), "winner": winner})
+    if winner is None:
+        new_round(ctx)
+        return
+    ctx.set(controller=winner)
+    loser = 1 - winner
+    if ctx.state.reserve > 0 and place_squares(ctx.state, loser):
+        ctx.set(phase="place", placer=loser)
+        return
+    ctx.set(placer=-1)
+    start_turn(ctx, RENEGADE)
+
+
+def place(ctx: Table, seat: int, square: list[int]) -> None:
+    """FO37: the spare nugget placed, the Renegade's turn begins."""
+    ctx.emit("nugget_placed", {"seat": seat, "square": square})
+    ctx.set(placer=-1)
+    start_turn(ctx, RENEGADE)
+
+
+def place_squares(s: State, seat: int) -> list[board.Square]:
+    """FO37: free floor squares at path distance ≥ 3 from the placer's figure."""
+    me = s.chars[s.own_char(seat)].pos
+    dist = board.bfs(s.rows, me)
+    figures = {ch.pos for ch in s.chars}
+    nug = set(s.nuggets)
+    return sorted(((sq for sq, d in dist.items() if d >= 3 and sq not in figures and sq not in nug)),
+                  key=lambda q: (q[1], q[0]))

@@ -1,0 +1,117 @@
+"""A character's turn (FO10–FO20): Dynamite, then Jail, at its start
+("draw!" R41, R42 with Lucky Duke, from the brown deck FO24), phase 1's
+move, phase 2's two slots, phase 3's cards and phase 4's discard."""
+from __future__ import annotations
+
+from referee.games.bang import cardrules
+from referee.games.bang.cards import KEY
+from referee.games.bang.characters import WILLY_THE_KID
+from referee.games.faceoff import board
+from referee.games.faceoff.elimination import hit
+from referee.games.faceoff.engine import TurnEnds
+from referee.games.faceoff.flow import frame_but
+from referee.games.faceoff.movement import blocked_for
+from referee.games.faceoff.table import Table
+
+
+def check(ctx: Table, c: int, purpose: str) -> None:
+    """``c`` "draws!" for ``purpose`` (dynamite | jail | barrel) as BANG!'s
+    card engine turns it (R41; Lucky Duke chooses, R42), from the brown deck
+    (FO24), with the board's consequences (``apply_check``)."""
+    cardrules.check(ctx, c, purpose, apply_check)
+
+
+def apply_check(ctx: Table, c: int, purpose: str, card: str | None) -> None:
+    """The "draw!" result (R35, R38, R39 as BANG! decides them; FO10, FO19)."""
+    ok = cardrules.check_succeeds(purpose, card)
+    if purpose == "dynamite":
+        _dynamite(ctx, c, ok)
+    elif purpose == "jail":
+        _jail(ctx, c, ok)
+    else:
+        _barrel(ctx, ok)
+
+
+def _dynamite(ctx: Table, c: int, exploded: bool) -> None:
+    """R39, FO10: the Dynamite explodes (3 life, then the Jail) or passes on to the next figure."""
+    dyn = next((x for x in ctx.state.chars[c].in_play if KEY[x] == "DYNAMITE"), None)
+    if dyn is None:
+        return
+    if exploded:
+        ctx.emit("card_discarded", {"char": c, "cards": [dyn], "reason": "dynamite"})
+        hit(ctx, c, 3, -1)
+        ctx.set(phase="start_jail")
+        return
+    ctx.emit("card_passed", {"char": c, "to": (c + 1) % 3, "card": dyn})
+    jail_step(ctx, c)
+
+
+def _jail(ctx: Table, c: int, freed: bool) -> None:
+    """R38, FO19: the Jail is discarded; not freed, phases 1–3 are skipped, phase 4 still played."""
+    jail = next((x for x in ctx.state.chars[c].in_play if KEY[x] == "JAIL"), None)
+    if jail is not None:
+        ctx.emit("card_discarded", {"char": c, "cards": [jail], "reason": "jail"})
+    if not freed:
+        to_discard(ctx, c)
+        return
+    phase1(ctx, c)
+
+
+def _barrel(ctx: Table, missed: bool) -> None:
+    """R35: a Barrel adds a miss to the shot on top of the agenda; a shot missed enough closes."""
+    shot = ctx.stack.pop()
+    if missed:
+        shot = frame_but(shot, misses=shot.misses + 1)
+    if shot.misses < shot.needed:
+        ctx.stack.append(shot)
+
+
+def start_turn(ctx: Table, c: int) -> None:
+    """A turn of character ``c``: Dynamite, then Jail (FO10), then phase 1."""
+    ctx.set(active=c, phase="start", start=ctx.state.chars[c].pos, slots=0, drew=0, walk=2)
+    ctx.stack.clear()
+    ctx.flush()
+    if any(KEY[x] == "DYNAMITE" for x in ctx.state.chars[c].in_play):
+        check(ctx, c, "dynamite")
+        return
+    jail_step(ctx, c)
+
+
+def jail_step(ctx: Table, c: int) -> None:
+    if any(KEY[x] == "JAIL" for x in ctx.state.chars[c].in_play):
+        ctx.set(phase="start")
+        check(ctx, c, "jail")
+        return
+    phase1(ctx, c)
+
+
+def phase1(ctx: Table, c: int) -> None:
+    """FO11, FO14: phase 1 moves the figure; a figure with no legal step moves by an empty path."""
+    s = ctx.state
+    ctx.set(phase="move")
+    if not board.steps_from(s.rows, s.chars[c].pos, blocked_for(ctx.state, c, ctx.flow)):
+        ctx.emit("moved", {"char": c, "path": [], "phase": 1})
+        phase2(ctx, c)
+
+
+def phase2(ctx: Table, c: int) -> None:
+    """FO15: two slots, draw or move; Willy the Kid walks 3 (FO51)."""
+    ctx.set(phase="phase2", slots=2, drew=0, walk=3 if ctx.state.chars[c].name == WILLY_THE_KID else 2)
+
+
+def after_slot(ctx: Table, c: int) -> None:
+    """FO15: a slot used; after the second, Kit Carlson's look goes back and phase 3 begins (FO17, FO50)."""
+    ctx.set(slots=ctx.flow.slots - 1)
+    if ctx.flow.slots <= 0:
+        if ctx.state.limbo and not ctx.stack:
+            ctx.emit("limbo_returned", {"count": len(ctx.state.limbo)})
+        ctx.set(phase="play")
+
+
+def to_discard(ctx: Table, c: int) -> None:
+    """FO20: phase 4 while the hand is over the life; else the turn ends."""
+    ch = ctx.state.chars[c]
+    if len(ch.hand) > max(ch.life, 0):
+        ctx.set(phase="discard")
+        return
+    raise TurnEnds
