@@ -4,8 +4,10 @@ Every operation of ``openapi.yaml`` is called in-process (WSGI) on the Flask
 app of the ``app`` fixture, against the real throwaway Redis, with
 schema-valid and schema-invalid requests (positive and negative modes, plus
 schemathesis's coverage phase: boundaries, missing parameters, undeclared
-methods). Most cases are pointed at real resources this test creates (games active
-and finished, as a seat, the admin or a spectator; a bot as its owner; a
+methods). Most cases are pointed at real resources this test creates (an active
+game of every installed ruleset, the registry's: a plug-in ruleset, the
+throwaway Nim of tests/plugins in this run, is probed as the built-in ones
+are; a finished game; as a seat, the admin or a spectator; a bot as its owner; a
 tournament); an awaited seat sometimes posts one of its legal moves and a
 creation sometimes a body the referee takes, so 2xx bodies are checked too.
 
@@ -30,6 +32,7 @@ from schemathesis.core.parameters import ParameterLocation
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from referee.bots.webhook import UrlPolicy
+from referee.games import registry
 from tests.api.helpers import auth, create, play_to_end
 
 MAX_EXAMPLES = 30
@@ -66,16 +69,22 @@ schema.app = CURRENT
 
 @pytest.fixture
 def world(app: Any, client: FlaskClient, clock: Any, service: Any) -> dict[str, dict[str, Any]]:
-    """Real resources: an active game of each kind, a finished one, a bot (on
-    loopback, which this app allows) and a tournament."""
+    """Real resources: an active game of every installed ruleset (``games``),
+    a finished one, a bot (on loopback, which this app allows) and a tournament."""
     app.config["BOT_URL_POLICY"] = UrlPolicy(allow_private=True)
     finished = create(client, ruleset="bluffaneer", players=3, seed="end")
     play_to_end(client, finished, clock, service)
     bot = client.post("/v1/bots", json=GOOD_BODIES["/v1/bots"]).get_json()
     tournament = client.post("/v1/tournaments", json=GOOD_BODIES["/v1/tournaments"]).get_json()
-    return {"bluffaneer": create(client, ruleset="bluffaneer", players=3, seed="st-a"),
-            "bang": create(client, ruleset="bang", players=4, seed="st-b"),
-            "finished": finished, "bot": bot, "tournament": tournament}
+    games = {name: create(client, ruleset=name, players=_players(name), seed=f"st-{name}")
+             for name in registry.names()}
+    return {"games": games, "finished": finished, "bot": bot, "tournament": tournament}
+
+
+def _players(name: str) -> int:
+    """A table size ruleset ``name`` takes: 4, or its nearest bound."""
+    ruleset = registry.get(name)
+    return min(ruleset.max_players, max(ruleset.min_players, 4))
 
 
 #: creation bodies the referee takes, sent now and then in place of a
@@ -112,6 +121,10 @@ def _use_real_resources(case: Any, world: dict[str, dict[str, Any]], client: Fla
     pick = _pick(case, 7)
     if case.method == "POST" and case.path in GOOD_BODIES and not negative and pick < 2:
         case.body = dict(GOOD_BODIES[case.path])
+        if case.path == "/v1/games":  # a game of any installed ruleset
+            names = registry.names()
+            name = names[_pick(case, 7 * len(names)) // 7]
+            case.body = {"ruleset": name, "players": _players(name)}
     if pick == 6 or ParameterLocation.PATH in negative:
         return  # the generated id (404)
     headers = dict(case.headers or {})
@@ -122,7 +135,9 @@ def _use_real_resources(case: Any, world: dict[str, dict[str, Any]], client: Fla
     if "tournament_id" in case.path_parameters:
         case.path_parameters["tournament_id"] = world["tournament"]["id"]
     if "game_id" in case.path_parameters:
-        game = [world["bluffaneer"], world["bang"], world["finished"]][pick % 3]
+        # each installed ruleset's game and the finished one, chosen apart from ``pick`` (the same data)
+        games = [*world["games"].values(), world["finished"]]
+        game = games[_pick(case, 7 * len(games)) // 7]
         case.path_parameters["game_id"] = game["id"]
         if pick < 3:
             seat, legal = _awaited_seat(client, game)
