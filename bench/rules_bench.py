@@ -11,7 +11,7 @@ import time
 from typing import Any, Sequence, TypeVar
 
 from referee.games import registry
-from referee.engine.encoded_views import encoded_view
+from referee.engine.encoded_views import ViewCache, encoded_view
 from referee.engine.platform import playing_moves
 from referee.engine.protocol import seat_view
 from referee.games.sim import Table, playout
@@ -52,6 +52,8 @@ def actions_per_second(ruleset: str, players: int, seconds: float = 5.0, mode: s
         for seat in seats:
             seat_view(rs, state, seat, active=active)
 
+    views = ViewCache()  # the service's, one per process
+
     def every_view_encoded(table: Table) -> None:
         state = table.state
         version = len(table.events)
@@ -59,7 +61,7 @@ def actions_per_second(ruleset: str, players: int, seconds: float = 5.0, mode: s
         key = (table.seed, version)  # one game's: a table's id may be reused by a later game
         active = rs.result(state) is None
         for seat in seats:
-            encoded_view(rs, state, seat, active=active, envelope=envelope, key=key)
+            encoded_view(rs, state, seat, active=active, envelope=envelope, key=key, cache=views)
 
     on_step = {"rules": None, "views": every_view, "encoded": every_view_encoded}[mode]
     actions = games = 0

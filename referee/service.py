@@ -19,7 +19,7 @@ from referee.errors import ApiError, game_over, not_found, version_conflict
 from referee.games import registry
 from referee.engine import LOG_FORMAT, canonical, canonical_bytes, header_hash, record, sha256_hex
 from referee.engine.platform import SEAT_CLAIMED, SEAT_EVENTS, SEAT_GIVEN, SEAT_REISSUED, SECRETS_OPENED
-from referee.engine.encoded_views import encoded_view
+from referee.engine.encoded_views import ViewCache, encoded_view
 from referee.engine.presentation import shown
 from referee.engine.protocol import (Event, GameConfig, Json, Move, RefereeError, Ruleset, Seat, draw_default,
                                      fold, seat_view)
@@ -182,6 +182,8 @@ class GameService:
                  scheduler: Scheduler | None = None, cache_size: int = 4096, pushed: Pushed | None = None,
                  keyring: Keyring | None = None) -> None:
         self.store = store
+        #: the shared parts of the views this process serves (``referee.engine.encoded_views``)
+        self.views = ViewCache()
         #: the referee's signing keys (``referee.keys``): receipts and final heads
         self.keyring = keyring if keyring is not None else keys.load()
         #: heads pushed by Redis (``referee.store.pushed``): a view of a known game reads nothing
@@ -777,7 +779,8 @@ class GameService:
         game = self.load(game_id, head if head is not None else self.pushed_head(game_id))
         seat = self.seat_of(game, token)
         return encoded_view(game.ruleset, game.state, seat, active=game.status == "active",
-                            envelope=self._envelope_of(game), key=(game.id, game.version, game.header_hash))
+                            envelope=self._envelope_of(game), key=(game.id, game.version, game.header_hash),
+                            cache=self.views)
 
     @staticmethod
     def _envelope_of(game: Game) -> Json:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from referee.audit.offline import LoggedTable
-from referee.engine.encoded_views import encoded_view
+from referee.engine.encoded_views import ViewCache, encoded_view
 from referee.engine.jsonenc import canonical_bytes
 from referee.engine.rng import Rng
 from referee.games import registry
@@ -59,13 +59,14 @@ def fingerprint(name: str, players: int, options: dict[str, Any], seed: bytes) -
     digest = hashlib.sha256()
     version = [0]
     game = next(_GAMES)  # a view's cache key is a game's id and version, as in the API
+    views = ViewCache()
 
     def looked(t: Table) -> None:
         version[0] += 1
         active = rs.result(t.state) is None
         for seat in [None, *range(players)]:
             digest.update(encoded_view(rs, t.state, seat, active=active, envelope=ENVELOPE,
-                                       key=(game, version[0])))
+                                       key=(game, version[0]), cache=views))
         for seat in sorted(rs.to_act(t.state)):
             digest.update(canonical_bytes([seat, list(rs.legal_moves(t.state, seat))]))
 

@@ -14,6 +14,8 @@ from referee.engine.rng import Rng
 from referee.engine.schema import SchemaCheck, first_refusal
 
 
+#: the view encoders a ruleset may define (``referee.engine.encoded_views``), in the order of ``encoders``
+ENCODERS = ("public_bytes", "seat_bytes", "encoded_seat", "seat_encoded", "every_seat")
 #: the system's own command (``decide_and_fold``), well-formed in every ruleset
 TIMEOUT: Json = {"type": "timeout"}
 
@@ -110,6 +112,12 @@ class RulesetBase(ABC, Generic[S]):
         refused = first_refusal(self.setup_schema, scenario, "setup")
         if refused is not None:
             raise InvalidSetup("invalid_setup", rule=refused[0], detail=refused[1])
+
+    @cached_property
+    def encoders(self) -> tuple[Any, ...]:
+        """The ruleset's own view encoders (``referee.engine.encoded_views``),
+        ``None`` where it has none, looked up once per ruleset object."""
+        return tuple(getattr(self, name, None) for name in ENCODERS)
 
     # -- moves: the published schemas are what is enforced -----------------------
     @cached_property

@@ -39,9 +39,12 @@ state object they were built from (its id: another object of the same
 version is encoded per reader; the same test holds every reader's bytes to
 the generic path's).
 
-Pure: no clock, no I/O. The cache is a bounded map from ``key`` (a game's
-id and version) to bytes; a version's public part never changes, so an entry never goes
-stale, and dropping one only costs the time to build it again.
+Pure: no clock, no I/O. What is shared lives in a ``ViewCache``, an object
+its owner holds (the service one per process; a bench, a test or a tool its
+own) and hands to every call: a bounded map from ``key`` (a game's id and
+version) to the shared bytes; a version's public part never changes, so an
+entry never goes stale, and dropping one only costs the time to build it
+again. Nothing is kept at module level.
 """
 from __future__ import annotations
 
@@ -50,31 +53,14 @@ from typing import Any, Callable, Hashable
 from referee.engine.jsonenc import dumps
 from referee.engine.protocol import Json, Ruleset, Seat
 
-#: versions kept: readers ask for the latest few versions of the games in play
+#: versions a ``ViewCache`` keeps by default: readers ask for the latest few versions of the games in play
 SIZE = 512
 
-#: the shared parts of the latest versions, in two generations: new entries go to ``_young``;
-#: when it holds ``SIZE // 2`` it becomes ``_old`` (the one before dropped whole), so at most
-#: ``SIZE`` are kept. No lock: each read, write and swap is atomic, and two threads racing at a
-#: swap lose at most a few entries, which only costs building them again.
-_young: dict[Hashable, "_Shared"] = {}
-_old: dict[Hashable, "_Shared"] = {}
-
-#: ``"seat":s,"legal_moves":`` of the seats of any table (and of the spectator), encoded once
+#: ``"seat":s,"legal_moves":`` of the seats of any table (and of the spectator), encoded once (a constant)
 _SEAT: dict[Seat | None, bytes] = {s: b'"seat":%d,"legal_moves":' % s for s in range(64)}
 _SEAT[None] = b'"seat":null,"legal_moves":'
-
-
-#: each ruleset's own encoders (``public_bytes``, ``seat_bytes``, ``encoded_seat``, ``seat_encoded``,
-#: ``every_seat``; ``None`` where it has none), looked up once per ruleset object
-_HOOKS: dict[int, tuple[Any, ...]] = {}
-
-#: the last reader's version met, ``(key, envelope, active, state, shared, done)``: the next
-#: reader of the very same objects (the readers of one version come in a row) is handed its
-#: ``_Shared`` with no lookup, and its bytes from ``done`` (every seat's, built from this very
-#: state; ``None``: none). The state is held (its id is never reused meanwhile). One tuple, read
-#: and written whole: atomic under threads.
-_last: tuple[Any, ...] = (None, None, None, None, None, None)
+#: ``ViewCache.last`` before any reader
+_NONE: tuple[Any, ...] = (None, None, None, None, None, None)
 
 
 def _inner(encoded: bytes) -> bytes:
@@ -113,12 +99,8 @@ class _Shared:
 
 
 def _hooks(ruleset: Ruleset[Any]) -> tuple[Any, ...]:
-    """``ruleset``'s own encoders, looked up once (a miss costs a ``getattr`` that fails)."""
-    hooks = _HOOKS.get(id(ruleset))
-    if hooks is None or hooks[5] is not ruleset:
-        hooks = _HOOKS[id(ruleset)] = (*(getattr(ruleset, name, None) for name in (
-            "public_bytes", "seat_bytes", "encoded_seat", "seat_encoded", "every_seat")), ruleset)
-    return hooks
+    """``ruleset``'s own encoders (``RulesetBase.encoders``: ``None`` where it has none)."""
+    return ruleset.encoders
 
 
 def _head(ruleset: Ruleset[Any], state: Any, active: bool, envelope: Json) -> tuple[bytes, frozenset[Seat]]:
@@ -130,7 +112,9 @@ def _head(ruleset: Ruleset[Any], state: Any, active: bool, envelope: Json) -> tu
     return head[:-1] + b",", frozenset(awaited)
 
 
-def _shared_part(ruleset: Ruleset[Any], state: Any, active: bool, envelope: Json, key: Hashable | None) -> _Shared:
+def _shared_part(ruleset: Ruleset[Any], state: Any, active: bool, envelope: Json, every: bool) -> _Shared:
+    """One version's ``_Shared`` (every seat's whole view built too if ``every``
+    and the ruleset can: ``every_seat``)."""
     hooks = _hooks(ruleset)
     head, awaited = _head(ruleset, state, active, envelope)
     public_bytes: Callable[[Any], bytes] | None = hooks[0]
@@ -140,16 +124,10 @@ def _shared_part(ruleset: Ruleset[Any], state: Any, active: bool, envelope: Json
         view = ruleset.public_view(state)
         public = _inner(dumps(view)) if view else b""
     made = _Shared(envelope, active, head, public, awaited, hooks)
-    if key is not None:
-        every = hooks[4]
-        if every is not None:
-            made.done = every(state, head, awaited)
-            made.state = id(state)
-        global _young, _old
-        young = _young
-        young[key] = made
-        if len(young) >= SIZE // 2:
-            _old, _young = young, {}
+    every_seat = hooks[4]
+    if every and every_seat is not None:
+        made.done = every_seat(state, head, awaited)
+        made.state = id(state)
     return made
 
 
@@ -160,83 +138,108 @@ def _generic_seat_bytes(ruleset: Ruleset[Any], state: Any, seat: Seat | None) ->
     return (_inner(dumps(own)) if own else b""), pending
 
 
-def encoded_view(ruleset: Ruleset[Any], state: Any, seat: Seat | None, *, active: bool,
-                 envelope: Json, key: Hashable | None) -> bytes:
-    """The JSON a reader is sent: ``envelope`` (the game's own fields), then
-    what ``referee.engine.protocol.seat_view`` gives — ``seat``, ``to_act``,
-    ``legal_moves``, ``pending``, ``deadline``, ``result`` and ``state``
-    (``public_view``'s members, then the seat's own) — all but the seat's
-    own members encoded once per ``key`` (a game's id and version;
-    ``None``: not shared)."""
-    global _last
-    last = _last
-    shared: _Shared | None
-    done: dict[Seat | None, bytes] | None
-    if last[0] is key and last[3] is state and last[1] is envelope and last[2] is active and key is not None:
-        done = last[5]
-        if done is not None:
-            out = done.get(seat)
-            if out is not None:
-                return out
-        shared = last[4]
-    else:
-        if key is not None:  # dict reads: atomic, no lock needed
-            shared = _young.get(key)
-            if shared is None:
-                shared = _old.get(key)
-        else:
-            shared = None
-        # the envelope (status, turn clock) is the platform's: asked for again with
-        # other values (a game cancelled at this version), the head is built anew
-        if shared is None or shared.active != active or (shared.envelope is not envelope
-                                                         and shared.envelope != envelope):
-            shared = _shared_part(ruleset, state, active, envelope, key)
-        done = shared.done
-        if done is None or shared.state != id(state):
-            done = None
-        if key is not None:  # ``envelope``: the very one, found alike
-            _last = (key, envelope, active, state, shared, done)
-        if done is not None:
-            out = done.get(seat)
-            if out is not None:
-                return out
+def _reader(ruleset: Ruleset[Any], shared: _Shared, state: Any, seat: Seat | None) -> bytes:
+    """``seat``'s bytes: the shared head, then its own members and moves
+    joined with the version's public part (the ruleset's encoders where it
+    has them)."""
+    awaited = seat in shared.to_act and seat is not None
     whole = shared.encoded_seat
     if whole is not None:
-        return shared.head + whole(state, seat, seat in shared.to_act and seat is not None)
+        return shared.head + whole(state, seat, awaited)
     parts = shared.seat_encoded
     if parts is not None:
-        moves, pending_bytes, own = parts(state, seat, seat in shared.to_act and seat is not None)
-        public = shared.public
-        return b"".join((shared.head, _SEAT.get(seat) or b'"seat":%d,"legal_moves":' % seat,  # type: ignore[str-format]
-                         moves, b',"pending":', pending_bytes, b',"state":{', public,
-                         b"," if public and own else b"", own, b"}}"))
-    own_bytes = shared.seat_bytes
-    own, pending = own_bytes(state, seat) if own_bytes is not None else _generic_seat_bytes(ruleset, state, seat)
-    met = shared.pending
-    if pending is met[0]:
-        pending_bytes = met[1]
-    else:  # kept: the next reader's is most often the same object (every reader's prompt)
-        pending_bytes = dumps(pending)
-        shared.pending = (pending, pending_bytes)
-    if seat in shared.to_act and seat is not None:
-        legal = ruleset.legal_moves(state, seat)
-        met = shared.moves
-        if legal is met[0]:
-            moves = met[1]
-        else:
-            moves = dumps(legal)
-            shared.moves = (legal, moves)
+        moves, pending_bytes, own = parts(state, seat, awaited)
     else:
-        moves = b"[]"
+        own_bytes = shared.seat_bytes
+        own, pending = own_bytes(state, seat) if own_bytes is not None else _generic_seat_bytes(ruleset, state, seat)
+        pending_bytes = _met_pending(shared, pending)
+        moves = _met_moves(shared, ruleset.legal_moves(state, seat)) if awaited and seat is not None else b"[]"
     public = shared.public
     return b"".join((shared.head, _SEAT.get(seat) or b'"seat":%d,"legal_moves":' % seat,  # type: ignore[str-format]
                      moves, b',"pending":', pending_bytes, b',"state":{', public,
                      b"," if public and own else b"", own, b"}}"))
 
 
-def clear() -> None:
-    """Drop every shared part (tests: results must not change)."""
-    global _young, _old, _last
-    _young, _old = {}, {}
-    _last = (None, None, None, None, None, None)
-    _HOOKS.clear()
+def _met_pending(shared: _Shared, pending: Any) -> bytes:
+    """``dumps(pending)``, kept: the next reader's is most often the same object (every reader's prompt)."""
+    met = shared.pending
+    if pending is met[0]:
+        return met[1]
+    out = dumps(pending)
+    shared.pending = (pending, out)
+    return out
+
+
+def _met_moves(shared: _Shared, legal: Any) -> bytes:
+    """``dumps(legal)``, kept: a ruleset may give every awaited seat the same list."""
+    met = shared.moves
+    if legal is met[0]:
+        return met[1]
+    out = dumps(legal)
+    shared.moves = (legal, out)
+    return out
+
+
+class ViewCache:
+    """The shared parts of the versions its owner serves (``encoded_view``):
+    the latest in two generations — new entries go to ``young``; when it
+    holds ``size // 2`` it becomes ``old`` (the one before dropped whole), so
+    at most ``size`` are kept — and the last reader's version met, ``(key,
+    envelope, active, state, shared, done)``: the next reader of the very
+    same objects (the readers of one version come in a row) is handed its
+    ``_Shared`` with no lookup, and its bytes from ``done`` (every seat's,
+    built from this very state; ``None``: none). The state is held there (its
+    id is never reused meanwhile). No lock: each read, write and swap is
+    atomic (one tuple or dict written whole), and two threads racing at a
+    swap lose at most a few entries, which only costs building them again."""
+
+    __slots__ = ("size", "young", "old", "last")
+
+    def __init__(self, size: int = SIZE) -> None:
+        self.size = size
+        self.young: dict[Hashable, _Shared] = {}
+        self.old: dict[Hashable, _Shared] = {}
+        self.last: tuple[Any, ...] = _NONE
+
+    def clear(self) -> None:
+        """Drop every shared part (tests: results must not change)."""
+        self.young, self.old, self.last = {}, {}, _NONE
+
+    def shared(self, ruleset: Ruleset[Any], state: Any, active: bool, envelope: Json, key: Hashable) -> _Shared:
+        """The shared part of ``key``'s version, built and kept if not found
+        (or built anew for another envelope: a game cancelled at this version)."""
+        shared = self.young.get(key)
+        if shared is None:
+            shared = self.old.get(key)
+        if shared is None or shared.active != active or (shared.envelope is not envelope
+                                                         and shared.envelope != envelope):
+            shared = _shared_part(ruleset, state, active, envelope, True)
+            young = self.young
+            young[key] = shared
+            if len(young) >= self.size // 2:
+                self.old, self.young = young, {}
+        return shared
+
+
+def encoded_view(ruleset: Ruleset[Any], state: Any, seat: Seat | None, *, active: bool,
+                 envelope: Json, key: Hashable | None, cache: ViewCache | None) -> bytes:
+    """The JSON a reader is sent: ``envelope`` (the game's own fields), then
+    what ``referee.engine.protocol.seat_view`` gives — ``seat``, ``to_act``,
+    ``legal_moves``, ``pending``, ``deadline``, ``result`` and ``state``
+    (``public_view``'s members, then the seat's own) — all but the seat's
+    own members encoded once per ``key`` (a game's id and version) and
+    kept in ``cache`` (either ``None``: nothing shared)."""
+    if cache is None or key is None:
+        return _reader(ruleset, _shared_part(ruleset, state, active, envelope, False), state, seat)
+    last = cache.last
+    if last[0] is key and last[3] is state and last[1] is envelope and last[2] is active:
+        done, shared = last[5], last[4]
+    else:
+        shared = cache.shared(ruleset, state, active, envelope, key)
+        done = shared.done if shared.state == id(state) else None
+        cache.last = (key, envelope, active, state, shared, done)  # ``envelope``: the very one, found alike
+    if done is not None:
+        out: bytes | None = done.get(seat)
+        if out is not None:
+            return out
+    return _reader(ruleset, shared, state, seat)

@@ -22,7 +22,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from referee.engine import vocabulary
-from referee.engine.encoded_views import encoded_view
+from referee.engine.encoded_views import ViewCache, encoded_view
 from referee.engine.protocol import Event, IllegalMove, MalformedMove, OutOfTurn, fold, seat_view
 from referee.engine.rng import Rng
 from referee.games import registry
@@ -35,6 +35,8 @@ SIZES = [(name, n, options) for name in registry.names()
          for options in registry.get(name).option_sets(n)]
 SEEDS = (b"conform-1", b"conform-2")
 _STEPS = itertools.count()
+#: the views' shared parts, as the service keeps them (``step``: one key per version)
+VIEWS = ViewCache()
 
 
 def _conforms(schema: dict[str, Any], value: Any, what: str) -> None:
@@ -84,7 +86,7 @@ def _check_step(table: Table, before: Any) -> None:
         assert {**public, **own} == body
         # and its encoding, public part shared per version, is the view as the API sends it
         envelope = {"id": "g", "version": len(table.events)}
-        sent = encoded_view(rs, state, seat, active=not over, envelope=envelope, key=step)
+        sent = encoded_view(rs, state, seat, active=not over, envelope=envelope, key=step, cache=VIEWS)
         problems = vocabulary.view_problems(words, seat_view(rs, state, seat, active=not over), players)
         assert not problems, f"the view of seat {seat} breaks the vocabulary: {problems[:5]}"
         assert json.loads(sent) == json.loads(json.dumps(

@@ -29,8 +29,7 @@ def test_every_seat_is_each_seats_own_view(name: str) -> None:
                 if active and rs.result(state) is not None:
                     continue
                 envelope = {"id": "g", "version": version, "status": "active" if active else "cancelled"}
-                encoded_views.clear()
-                shared = encoded_views._shared_part(rs, state, active, envelope, None)
+                shared = encoded_views._shared_part(rs, state, active, envelope, False)
                 built = rs.every_seat(state, shared.head, shared.to_act)
                 if built is None:
                     continue
@@ -49,13 +48,14 @@ def test_readers_of_old_versions_get_their_own_views(name: str) -> None:
     table = Table(rs, players, seed=f"old-{name}")
     pick = random.Random(7)
     states = []
-    encoded_views.clear()
+    views = encoded_views.ViewCache()
     while len(states) < 24 and _step(rs, table, pick):
         states.append((len(table.events), table.state))
         version, state = states[-1]
         envelope = {"id": "g", "version": version, "status": "active"}
         for seat in [None, *range(players)]:
-            assert encoded_views.encoded_view(rs, state, seat, active=True, envelope=envelope, key=("old", version)) \
+            assert encoded_views.encoded_view(rs, state, seat, active=True, envelope=envelope, key=("old", version),
+                                              cache=views) \
                 == _expected(rs, state, seat, True, envelope)
     # every version again, the oldest first (some no longer kept), readers in a random order
     for version, state in states:
@@ -64,5 +64,5 @@ def test_readers_of_old_versions_get_their_own_views(name: str) -> None:
         pick.shuffle(readers)
         for seat in readers:
             sent = encoded_views.encoded_view(rs, state, seat, active=True, envelope=dict(envelope),
-                                              key=("old", version))
+                                              key=("old", version), cache=views)
             assert sent == _expected(rs, state, seat, True, envelope), (name, version, seat)

@@ -24,6 +24,7 @@ def test_interleaved_games_and_revisited_states_encode_each_seat_its_own_view(na
     tables = [Table(rs, players, seed=f"reuse-{name}-{players}-{i}") for i in range(2)]
     seen: list[tuple[int, object, int]] = []
     running = [True, True]
+    views = encoded_views.ViewCache()
     while any(running):
         for i, table in enumerate(tables):
             running[i] = running[i] and _step(rs, table, pick)
@@ -37,5 +38,5 @@ def test_interleaved_games_and_revisited_states_encode_each_seat_its_own_view(na
             pick.shuffle(readers)
             for seat in readers:
                 sent = encoded_views.encoded_view(rs, state, seat, active=active, envelope=envelope,
-                                                  key=(name, players, i, version, active))
+                                                  key=(name, players, i, version, active), cache=views)
                 assert sent == _expected(rs, state, seat, active, envelope), (name, i, version, seat, active)

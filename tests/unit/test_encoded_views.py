@@ -25,6 +25,7 @@ class _Pick:
 @pytest.mark.parametrize("name", registry.names())
 def test_encoded_views_are_the_views_byte_for_byte(name: str) -> None:
     rs = registry.get(name)
+    views = encoded_views.ViewCache()
     for players in sorted({rs.min_players, rs.max_players}):
         for game in range(1 if name == "bang-faceoff" else 2):
             table = Table(rs, players, seed=f"encoded-{name}-{players}-{game}")
@@ -41,10 +42,36 @@ def test_encoded_views_are_the_views_byte_for_byte(name: str) -> None:
                         own, pending = rs.seat_bytes(state, seat)
                         assert (own, pending) == encoded_views._generic_seat_bytes(rs, state, seat)
                     sent = encoded_views.encoded_view(rs, state, seat, active=active, envelope=envelope,
-                                                      key=("test", t.seed, version))
+                                                      key=("test", t.seed, version), cache=views)
                     assert sent == _expected(rs, state, seat, active, envelope), (name, version, seat)
                     assert encoded_views.encoded_view(rs, state, seat, active=active, envelope=envelope,
-                                                      key=None) == sent
+                                                      key=None, cache=None) == sent
 
             playout(table, lambda _t, _s, moves, pick=pick: moves[pick.below(len(moves))], pick_seat=pick,
                     on_step=check)
+
+
+def test_a_view_cache_keeps_at_most_its_size_and_a_dropped_version_is_built_again_alike() -> None:
+    rs = registry.get("bluffaneer")
+    table = Table(rs, 4, seed="cache-size")
+    pick = _Pick(3)
+    views = encoded_views.ViewCache(size=4)
+    versions: list[tuple[int, object]] = []
+
+    def read(t: Table) -> None:
+        versions.append((len(t.events), t.state))
+
+    playout(table, lambda _t, _s, moves: [m for m in moves if m["type"] != "resign"][0], pick_seat=pick,
+            on_step=read)
+    assert len(versions) > 8
+    for version, state in versions + versions[:3]:  # the first three again, long dropped
+        envelope = {"id": "g", "version": version}
+        active = rs.result(state) is None
+        for seat in [None, *range(4)]:
+            sent = encoded_views.encoded_view(rs, state, seat, active=active, envelope=envelope,
+                                              key=("g", version), cache=views)
+            assert sent == _expected(rs, state, seat, active, envelope)
+        assert len(views.young) + len(views.old) <= 4 and len(views.young) < 2
+    assert ("g", versions[2][0]) in {**views.young, **views.old}  # the last read is kept
+    views.clear()
+    assert not views.young and not views.old
