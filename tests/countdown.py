@@ -34,7 +34,7 @@ class State:
     winner: Seat | None = None
 
 
-class Countdown(RulesetBase):
+class Countdown(RulesetBase[State]):
     name = "countdown"
     version = "1"
     title = "Countdown"

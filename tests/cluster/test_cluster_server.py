@@ -71,7 +71,7 @@ def test_a_key_in_every_slot_range_is_written_and_read(cluster: LocalCluster) ->
         assert client.set(key, f"value of {key}")
     for key, master in zip(keys, cluster.masters):
         assert client.get(key) == f"value of {key}"
-        assert client.get_node_from_key(key).port == master.port  # type: ignore[no-untyped-call]
+        assert client.get_node_from_key(key).port == master.port
         assert cluster.node_of_key(key) is master
     client.close()
 
@@ -148,7 +148,7 @@ def test_a_replica_takes_over_a_killed_master_and_keeps_its_replicated_write() -
         value, _, _ = until("read the acknowledged key", lambda: client.get(key),
                             on_error=lambda: client.nodes_manager.initialize())
         assert value == "acknowledged"
-        promoted = local.node(client.get_node_from_key(key).port)  # type: ignore[no-untyped-call]
+        promoted = local.node(client.get_node_from_key(key).port)
         assert local.node_of_key(key) is promoted
         assert promoted.role == "master" and promoted.alive and promoted.port != victim.port
         assert len(local.masters) == 3 and len(local.replicas) == 2

@@ -27,8 +27,17 @@ def _log() -> bytes:
 def _watched(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     calls: list[str] = []
     real_disable, real_enable = gc.disable, gc.enable
-    monkeypatch.setattr(gc, "disable", lambda: (calls.append("disable"), real_disable())[1])
-    monkeypatch.setattr(gc, "enable", lambda: (calls.append("enable"), real_enable())[1])
+
+    def disable() -> None:
+        calls.append("disable")
+        real_disable()
+
+    def enable() -> None:
+        calls.append("enable")
+        real_enable()
+
+    monkeypatch.setattr(gc, "disable", disable)
+    monkeypatch.setattr(gc, "enable", enable)
     return calls
 
 

@@ -2,6 +2,8 @@
 published schemas are compiled once and name the first refusal."""
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from referee.engine.base import RulesetBase
@@ -10,7 +12,7 @@ from referee.games import registry
 
 
 def test_a_ruleset_missing_a_required_method_cannot_be_made() -> None:
-    class Half(RulesetBase):
+    class Half(RulesetBase[Any]):
         name = "half"
 
     with pytest.raises(TypeError, match="abstract"):

@@ -6,12 +6,14 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
 
 pettingzoo_test = pytest.importorskip("pettingzoo.test")
+
+from gymnasium.spaces import Discrete  # noqa: E402
 
 from referee.engine.protocol import seat_view  # noqa: E402
 from referee.env import MAX_ACTIONS, RefereeEnv, env  # noqa: E402
@@ -60,7 +62,7 @@ def test_a_whole_game_ends_with_the_results_rewards_and_a_seed_repeats_it(rulese
 def test_the_observation_is_the_seats_view_and_only_the_selected_agent_may_act() -> None:
     game = env(ruleset="bang", players=5, seed="obs")
     game.reset(seed="obs")
-    assert game.action_space("seat_0").n == MAX_ACTIONS["bang"]
+    assert cast(Discrete, game.action_space("seat_0")).n == MAX_ACTIONS["bang"]
     selected = game.agent_selection
     assert game.table is not None
     for agent in game.possible_agents:

@@ -11,7 +11,7 @@ import sys
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import redis
@@ -127,7 +127,7 @@ def _config(port: int, proc: subprocess.Popen[bytes], name: str) -> str:
     for _ in range(600):
         assert proc.poll() is None, f"{proc.args!r} exited with {proc.returncode}"
         try:
-            return str(client.config_get(name)[name])
+            return str(cast(Any, client.config_get(name))[name])
         except redis.exceptions.ConnectionError:
             time.sleep(0.05)
     raise AssertionError("the server did not answer within 30 s")

@@ -34,7 +34,7 @@ def _agree(schema: dict[str, Any], value: Any) -> None:
 @given(st.dictionaries(st.sampled_from(["type", "card", "cards", "x"]),
                        values | st.just("play") | st.just("keep") | st.integers(0, 9)
                        | st.lists(st.sampled_from(["a", "b", "c", 1, 1.0, True]), max_size=3)))
-def test_the_compiled_check_agrees_with_the_reference(move: dict) -> None:
+def test_the_compiled_check_agrees_with_the_reference(move: dict[str, Any]) -> None:
     for schema in (SCHEMA, OTHER, LISTED):
         _agree(schema, move)
 
@@ -64,7 +64,7 @@ def published_moves(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 @given(published_moves())
-def test_every_published_move_schema_compiles_to_the_same_answer(case: tuple[dict, dict]) -> None:
+def test_every_published_move_schema_compiles_to_the_same_answer(case: tuple[dict[str, Any], dict[str, Any]]) -> None:
     schema, move = case
     _agree(schema, move)
 

@@ -88,6 +88,7 @@ def test_base64url_is_read_in_its_one_spelling_only() -> None:
 def test_a_key_set_that_is_no_ed25519_jwk_set_is_refused() -> None:
     good = Keyring([SigningKey.from_seed("k", bytes(32))]).jwks()
     assert PublicKeys.from_jwks(good).kids() == ["k"]
+    bad: dict[str, Any]
     for bad in ({}, {"keys": []}, {"keys": [{**good["keys"][0], "crv": "X25519"}]},
                 {"keys": [{**good["keys"][0], "x": good["keys"][0]["x"][:-1]}]},
                 {"keys": [good["keys"][0], good["keys"][0]]}, {"keys": [{**good["keys"][0], "kid": ""}]}):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import redis
 
@@ -10,7 +11,7 @@ from referee.store import AppendResult, EventStore, canonical, sha256_hex
 from referee.store.redis_store import Appended
 
 
-def _env(seq: int, prev: str) -> dict:
+def _env(seq: int, prev: str) -> dict[str, Any]:
     return envelope("seed", seq, "x", {"n": seq}, 0, 1, prev)
 
 
@@ -77,7 +78,8 @@ def test_idempotency_record_is_written_with_the_append(redis_client: redis.Redis
     again = store.append("g1", 2, [_env(3, e2["hash"])], last_hash="z", rng=0, status="active",
                          idem_key=("seat:0", "k"), idem_record=b"other")
     assert (again.outcome, again.record) == ("idem", b"fp\nbody")
-    assert store.head("g1")[0] == 2
+    head = store.head("g1")
+    assert head is not None and head[0] == 2
 
 
 def test_read_ranges_are_by_seq(redis_client: redis.Redis) -> None:

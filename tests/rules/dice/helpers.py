@@ -25,7 +25,7 @@ def game(players: int = 4, *, chars: Sequence[str] | None = None, roles: Sequenc
 
 
 def st(t: Table) -> State:
-    return t.state  # type: ignore[no-any-return]
+    return t.state
 
 
 def act(t: Table, move: dict[str, Any]) -> Table:

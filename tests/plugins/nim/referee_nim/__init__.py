@@ -31,7 +31,7 @@ class State:
     last: tuple[Seat, int, int] | None = None  # seat, pile, count of the last take
 
 
-class Nim(RulesetBase):
+class Nim(RulesetBase[State]):
     name = "nim"
     version = "2"
     title = "Nim"
