@@ -7,7 +7,7 @@ Each heuristic is ``choose(view, legal_moves, rng)`` where ``view`` is
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Callable, Sequence
 
 import pytest
 
@@ -30,6 +30,13 @@ def _sizes(name: str) -> tuple[int, ...]:
 PLAYERS = {name: _sizes(name) for name in RULESETS}
 
 
+def heuristic(ruleset: str) -> Callable[..., Any]:
+    """The built-in heuristic of ``ruleset`` (every name in RULESETS has one)."""
+    choose = registry.heuristic(ruleset)
+    assert choose is not None, f"{ruleset} has no heuristic"
+    return choose
+
+
 def table(ruleset: str, players: int, setup: dict[str, Any] | None = None, seed: str = "t") -> Table:
     rs = registry.get(ruleset)
     return Table(rs, players, options=rs.options_for(players), scenario=setup, seed=seed)
@@ -43,7 +50,7 @@ def ask(t: Table, seat: int, seed: bytes = b"bot") -> Move:
     """The heuristic's answer for ``seat``, checked to be a legal move as given."""
     view = view_of(t, seat)
     moves = view["legal_moves"]
-    move = registry.heuristic(t.ruleset.name)(view, moves, Rng(seed))
+    move = heuristic(t.ruleset.name)(view, moves, Rng(seed))
     assert any(move is m for m in moves), f"{move} is not one of {moves}"
     return move
 
@@ -52,9 +59,9 @@ def heuristic_chooser(ruleset: str, rng: Rng, seats: set[int] | None = None) -> 
     """A ``playout`` chooser: the heuristic for ``seats`` (all if None), random otherwise.
     Checks every answer is an unchanged element of the legal moves and that
     the view is left untouched."""
-    choose = registry.heuristic(ruleset)
+    choose = heuristic(ruleset)
 
-    def chooser(t: Table, seat: int, moves: list[Move]) -> Move:
+    def chooser(t: Table, seat: int, moves: Sequence[Move]) -> Move:
         if seats is not None and seat not in seats:
             return rng.choice(moves)
         view = seat_view(t.ruleset, t.state, seat)
@@ -93,9 +100,9 @@ def test_same_view_and_seed_give_the_same_move(ruleset: str) -> None:
     """Deterministic for a given rng: replaying a game's views gives the same answers."""
     t = table(ruleset, min(4, registry.get(ruleset).max_players), seed="determinism")
     answers: list[tuple[Json, Move]] = []
-    choose = registry.heuristic(ruleset)
+    choose = heuristic(ruleset)
 
-    def chooser(tb: Table, seat: int, moves: list[Move]) -> Move:
+    def chooser(tb: Table, seat: int, moves: Sequence[Move]) -> Move:
         view = seat_view(tb.ruleset, tb.state, seat)
         move = choose(view, moves, Rng(f"{len(answers)}".encode()))
         answers.append((copy.deepcopy(view), copy.deepcopy(move)))
@@ -252,13 +259,13 @@ def test_r23_sheriff_never_shoots_a_revealed_deputy() -> None:
     assert {m.get("target") for m in view["legal_moves"] if m["type"] == "play"} == {1, 4}
     # a view where seat 4's role is shown as it would be once revealed
     view["state"]["seats"][4]["role"] = "deputy"
-    move = registry.heuristic("bang")(view, view["legal_moves"], Rng(b"x"))
+    move = heuristic("bang")(view, view["legal_moves"], Rng(b"x"))
     assert move == {"type": "play", "card": "BANG-AD", "target": 1}
     # with only the Deputy in reach, the Sheriff holds his fire
     t = bang_table(hands={0: ["BANG-AD"]}, in_play={1: ["MUSTANG-8H"]})
     view = view_of(t, 0)
     view["state"]["seats"][4]["role"] = "deputy"
-    assert registry.heuristic("bang")(view, view["legal_moves"], Rng(b"x")) == {"type": "end_turn"}
+    assert heuristic("bang")(view, view["legal_moves"], Rng(b"x")) == {"type": "end_turn"}
 
 
 def test_r4_outlaw_shoots_the_sheriff() -> None:

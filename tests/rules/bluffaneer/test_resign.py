@@ -12,7 +12,7 @@ RULES = registry.get("bluffaneer")
 CARDS = [["chest", "sword"], ["ship", "skull"], ["chest", "ship"], ["chest", "ship"]]
 
 
-def window(players: int = 3, coins: list[int] | None = None):  # type: ignore[no-untyped-def]
+def window(players: int = 3, coins: list[int] | None = None):
     """Seat 0 rolled ship+skull holding chest+sword: the claim window is open (t=1000)."""
     return game(players, cards=CARDS[:players], coins=coins, dice=["ship", "skull"]).play(0, ROLL, at=1000)
 
@@ -61,7 +61,8 @@ def test_f34_resign_while_deciding_on_a_claim() -> None:
     given.play(1, CLAIM, at=1100).play(2, PASS, at=1200)
     assert given.to_act() == {0}
     given.play(0, RESIGN)
-    assert state(given).coins[0] == 0 and RULES.result(given.state)["reason"] == "resigned"
+    result = RULES.result(given.state)
+    assert state(given).coins[0] == 0 and result is not None and result["reason"] == "resigned"
 
 
 def test_f34_the_resigner_loses_and_a_tie_among_the_others_is_flipped() -> None:

@@ -3,8 +3,11 @@ in the view (F9), a result's reason code and sentence (F28, F29), and v1's
 logs read in today's words (the legacy BluffaneerV1)."""
 from __future__ import annotations
 
+from typing import cast
+
 from referee.engine.protocol import Event
 from referee.games import registry
+from referee.games.bluffaneer import Bluffaneer
 from referee.games.bluffaneer.legacy import BluffaneerV1, V1_REASON
 from referee.games.bluffaneer.symbols import CARD_IDS, DEFAULT_DIE_FACES
 from tests.rules.bluffaneer.helpers import CHALLENGE, CLAIM, PASS, ROLL, game, only
@@ -13,7 +16,7 @@ RULES = registry.get("bluffaneer")
 
 
 def test_f2_symbols_are_lower_case_and_card_ids_stay_catalogue_ids() -> None:
-    cat = RULES.catalogue()
+    cat = cast(Bluffaneer, RULES).catalogue()
     assert [s["id"] for s in cat["symbols"]] == ["chest", "sword", "ship", "skull"]
     assert cat["dice"][0]["faces"] == list(DEFAULT_DIE_FACES) == ["chest", "ship", "sword", "sword", "skull", "skull"]
     assert [c["id"] for c in cat["cards"]] == list(CARD_IDS) and CARD_IDS[0] == "CHEST-SWORD-1"

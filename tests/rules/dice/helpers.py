@@ -33,6 +33,15 @@ def act(t: Table, move: dict[str, Any]) -> Table:
     return t.play(st(t).prompt_seat, move)
 
 
+def default(t: Table) -> dict[str, Any]:
+    """The rule-defined default move of the seat the game awaits."""
+    s = st(t)
+    assert s.prompt_seat is not None
+    move = t.ruleset.default_move(s, s.prompt_seat)
+    assert move is not None
+    return move
+
+
 def roll(t: Table, saloon: str | None = None) -> Table:
     return act(t, {"type": "roll", "saloon": saloon})
 

@@ -9,7 +9,7 @@ from referee.games import registry
 from referee.games.dice.rules import DIE_FACES, ROLES, ring_at
 from referee.games.sim import Table, playout, random_chooser
 from tests.harness import raises_rule
-from tests.rules.dice.helpers import STOP, act, first, game, reroll, roll, shoot, st, target, types
+from tests.rules.dice.helpers import STOP, act, default, first, game, reroll, roll, shoot, st, target, types
 
 RS = registry.get("bang-dice")
 ALL5 = ["gatling", "beer", "shot1", "shot2", "arrow"]
@@ -95,7 +95,7 @@ def test_D10_D31_turns_pass_clockwise_skipping_the_eliminated() -> None:
     assert st(t).turn == 1
     roll(t)
     while st(t).prompt != "roll" or st(t).turn == 1:
-        act(t, RS.default_move(st(t), st(t).prompt_seat))
+        act(t, default(t))
     assert st(t).turn == 3
 
 

@@ -1,8 +1,10 @@
 """The heuristic bot (issue 11, Deliver 7): always legal, from the view only, and better than random."""
 from __future__ import annotations
 
+from typing import Sequence
+
 from bench.bots_bench import run_ruleset
-from referee.engine.protocol import seat_view
+from referee.engine.protocol import Move, seat_view
 from referee.engine.rng import Rng
 from referee.games import registry
 from referee.games.sim import Table, playout
@@ -12,11 +14,12 @@ RS = registry.get("bang-dice")
 
 def test_D73_the_heuristic_answers_every_prompt_with_a_legal_move() -> None:
     choose = registry.heuristic("bang-dice")
+    assert choose is not None
     rng = Rng(b"h")
     for n, options in ((3, {"expansion": True}), (5, {"expansion": True}), (8, {})):
         t = Table(RS, n, options=options, seed=f"heur-{n}")
 
-        def pick(table: Table, seat: int, moves: list[dict[str, object]]) -> dict[str, object]:
+        def pick(table: Table, seat: int, moves: Sequence[Move]) -> Move:
             move = choose(seat_view(RS, table.state, seat), list(moves), rng)
             assert move in moves
             return move

@@ -6,13 +6,15 @@ from __future__ import annotations
 import gzip
 import json
 from pathlib import Path
+from typing import Sequence, cast
 
-from referee.engine.protocol import Event, seat_view
+from referee.engine.protocol import Event, Move, seat_view
 from referee.engine.rng import Rng
 from referee.games import registry
+from referee.games.dice import BangDice
 from referee.games.dice.legacy import BangDiceV1, card_down, card_up, reason_up
 from referee.games.sim import Table, playout, random_chooser
-from tests.rules.dice.helpers import STOP, act, game, roll, shoot, st, types
+from tests.rules.dice.helpers import STOP, act, default, game, roll, shoot, st, types
 
 RS = registry.get("bang-dice")
 RESIGN = {"type": "resign"}
@@ -77,28 +79,28 @@ def test_D75_a_resigned_player_is_an_eliminated_one_and_his_team_may_still_win()
 def test_D75_a_resigned_ghost_never_plays_again() -> None:
     t = game(5, options={"ghost": True}, life=[11, 0, 8, 8, 8], ghost=1)
     while st(t).turn != 1:
-        act(t, RS.default_move(st(t), st(t).prompt_seat))
+        act(t, default(t))
     act(t, RESIGN)
     assert st(t).turn == 2 and st(t).has_resigned(1)
     for _ in range(200):
         if st(t).over:
             break
         assert st(t).prompt_seat != 1
-        act(t, RS.default_move(st(t), st(t).prompt_seat))
+        act(t, default(t))
 
 
 def test_D75_random_games_with_resigns_never_await_a_resigned_seat() -> None:
     for n in (3, 5, 8):
         t = Table(RS, n, options={"expansion": True} if n > 3 else {}, seed=b"resign-%d" % n)
-        urge, gone = Rng(b"urge-%d" % n), set()
+        urge, gone = Rng(b"urge-%d" % n), set[int]()
         pick = random_chooser(Rng(b"pick-%d" % n))
 
-        def choose(table: Table, seat: int, moves: list) -> dict:  # type: ignore[type-arg]
+        def choose(table: Table, seat: int, moves: Sequence[Move]) -> Move:
             assert seat not in gone
             if urge.below(8) == 0 and len(gone) < n - 1:
                 gone.add(seat)
                 return RESIGN
-            return pick(table, seat, moves)  # type: ignore[no-any-return]
+            return pick(table, seat, moves)
         playout(t, choose, pick_seat=Rng(b"s"))
         assert RS.result(t.state) is not None
 
@@ -113,8 +115,9 @@ def test_D2_D73_D74_a_view_speaks_the_one_vocabulary() -> None:
     assert state["role"] == "renegade" and state["seats"][0]["role"] == "sheriff"
     assert "moves" not in pending and pending["awaiting"] == [0]
     assert pending["default"] == [{"seat": 0, "move": {"type": "stop"}}]
-    assert {f["id"] for f in RS.catalogue()["faces"]} >= {"shot1", "double_gatling", "broken_arrow"}
-    assert "outlaw_2" in next(r for r in RS.catalogue()["roles"] if r["id"] == "outlaw")["cards"]
+    dice = cast(BangDice, RS)  # registry.get("bang-dice") is the BangDice ruleset
+    assert {f["id"] for f in dice.catalogue()["faces"]} >= {"shot1", "double_gatling", "broken_arrow"}
+    assert "outlaw_2" in next(r for r in dice.catalogue()["roles"] if r["id"] == "outlaw")["cards"]
     assert seat_view(RS, st(game(4)), 0)["state"]["last"] is None
 
 
@@ -127,9 +130,9 @@ def test_D32_D70_v1_words_translate_both_ways() -> None:
     events: list[Event] = list(t.events)
     pick = random_chooser(Rng(b"pick"))
 
-    def choose(table: Table, seat: int, moves: list) -> dict:  # type: ignore[type-arg]
+    def choose(table: Table, seat: int, moves: Sequence[Move]) -> Move:
         events.extend(table.last)
-        return pick(table, seat, moves)  # type: ignore[no-any-return]
+        return pick(table, seat, moves)
     playout(t, choose, pick_seat=Rng(b"s"))
     events.extend(t.last)
     for e in events:
