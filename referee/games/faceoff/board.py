@@ -35,78 +35,158 @@ BUILTIN: dict[str, dict[str, Any]] = {m["id"]: m for m in map(_load, ("faceoff-1
 OLD_IDS: dict[str, str] = {"faceoff-1": "faceoff_1", "faceoff-2": "faceoff_2"}
 
 
-def check_map(m: Any) -> list[dict[str, str]]:
-    """Every failed check of a custom map (FO54), each ``{code, detail}``; [] if valid."""
-    errs: list[dict[str, str]] = []
+Error = dict[str, str]
 
-    def fail(code: str, detail: str) -> None:
-        errs.append({"code": code, "detail": detail})
 
+def _err(code: str, detail: str) -> Error:
+    return {"code": code, "detail": detail}
+
+
+def check_map(m: Any) -> list[Error]:
+    """Every failed check of a custom map (FO54), each ``{code, detail}``; [] if valid:
+    its fields first (FO54 checks 1, 2: ``MAP_SCHEMA``, ``MAP_ID``; no rows to check
+    without a list of strings), then each invariant of its rows (checks 3–9), in
+    FO54's order. No JSON Schema is published for a map: these are its checks."""
     if not isinstance(m, dict):
-        fail("MAP_SCHEMA", "the map must be a JSON object")
-        return errs
-    unknown = sorted(set(m) - MAP_FIELDS)
-    if unknown:
-        fail("MAP_SCHEMA", f"unknown fields: {', '.join(unknown)}")
-    for field in ("format", "version", "id", "rows"):
-        if field not in m:
-            fail("MAP_SCHEMA", f"{field} is required")
-    if "format" in m and m["format"] != "bang-faceoff-map":
-        fail("MAP_SCHEMA", "format must be \"bang-faceoff-map\"")
-    if "version" in m and (type(m["version"]) is not int or m["version"] != 1):
-        fail("MAP_SCHEMA", "version must be the integer 1")
-    if "name" in m and (not isinstance(m["name"], str) or not 1 <= len(m["name"]) <= 80):
-        fail("MAP_SCHEMA", "name must be a string of 1 to 80 characters")
-    tokens = m.get("nugget_tokens", 16)
-    if type(tokens) is not int:
-        fail("MAP_SCHEMA", "nugget_tokens must be an integer")
-        tokens = 16
-    if "id" in m:
-        if not isinstance(m["id"], str):
-            fail("MAP_SCHEMA", "id must be a string")
-        elif not ID_RE.match(m["id"]):
-            fail("MAP_ID", "id must be 1-64 characters of a-z 0-9 - _, starting with a letter or digit")
+        return [_err("MAP_SCHEMA", "the map must be a JSON object")]
+    errs = _field_errors(m)
     rows = m.get("rows")
     if "rows" in m and (not isinstance(rows, list) or not all(isinstance(r, str) for r in rows)):
-        fail("MAP_SCHEMA", "rows must be a list of strings")
-        return errs
+        return errs + [_err("MAP_SCHEMA", "rows must be a list of strings")]
     if not isinstance(rows, list):
         return errs
+    tokens = m.get("nugget_tokens", 16)
+    found = (_size(rows), _rectangular(rows), _legend(rows), _starts(rows), _connected(rows),
+             _nuggets(rows, tokens if type(tokens) is int else 16), _big_enough(rows))
+    return errs + [e for e in found if e is not None]
+
+
+def _field_errors(m: dict[str, Any]) -> list[Error]:
+    """FO54 checks 1, 2: none unknown, the required ones present, each of its type."""
+    errs: list[Error] = []
+    unknown = sorted(set(m) - MAP_FIELDS)
+    if unknown:
+        errs.append(_err("MAP_SCHEMA", f"unknown fields: {', '.join(unknown)}"))
+    errs += [_err("MAP_SCHEMA", f"{field} is required") for field in ("format", "version", "id", "rows")
+             if field not in m]
+    found = (_format(m), _version(m), _name(m), _tokens(m), _id(m))
+    return errs + [e for e in found if e is not None]
+
+
+def _format(m: dict[str, Any]) -> Error | None:
+    """FO54 check 1: exactly ``bang-faceoff-map``."""
+    if "format" in m and m["format"] != "bang-faceoff-map":
+        return _err("MAP_SCHEMA", "format must be \"bang-faceoff-map\"")
+    return None
+
+
+def _version(m: dict[str, Any]) -> Error | None:
+    """FO54 check 1: the integer 1."""
+    if "version" in m and (type(m["version"]) is not int or m["version"] != 1):
+        return _err("MAP_SCHEMA", "version must be the integer 1")
+    return None
+
+
+def _name(m: dict[str, Any]) -> Error | None:
+    """FO54 check 1: an optional string of 1–80 characters."""
+    if "name" in m and (not isinstance(m["name"], str) or not 1 <= len(m["name"]) <= 80):
+        return _err("MAP_SCHEMA", "name must be a string of 1 to 80 characters")
+    return None
+
+
+def _tokens(m: dict[str, Any]) -> Error | None:
+    """FO54 check 1: an optional integer."""
+    if type(m.get("nugget_tokens", 16)) is not int:
+        return _err("MAP_SCHEMA", "nugget_tokens must be an integer")
+    return None
+
+
+def _id(m: dict[str, Any]) -> Error | None:
+    """FO54 checks 1, 2: a string matching the id pattern."""
+    if "id" not in m:
+        return None
+    if not isinstance(m["id"], str):
+        return _err("MAP_SCHEMA", "id must be a string")
+    if not ID_RE.match(m["id"]):
+        return _err("MAP_ID", "id must be 1-64 characters of a-z 0-9 - _, starting with a letter or digit")
+    return None
+
+
+def _size(rows: list[str]) -> Error | None:
+    """FO54 check 3: 5 to 40 rows of 5 to 40 squares."""
     if not 5 <= len(rows) <= 40 or any(not 5 <= len(r) <= 40 for r in rows):
-        fail("MAP_SIZE", "5 to 40 rows of 5 to 40 characters each")
+        return _err("MAP_SIZE", "5 to 40 rows of 5 to 40 characters each")
+    return None
+
+
+def _rectangular(rows: list[str]) -> Error | None:
+    """FO54 check 4 (FO5: a rectangle)."""
     if len({len(r) for r in rows}) > 1:
-        fail("MAP_NOT_RECTANGULAR", "rows of different lengths")
+        return _err("MAP_NOT_RECTANGULAR", "rows of different lengths")
+    return None
+
+
+def _legend(rows: list[str]) -> Error | None:
+    """FO54 check 5: only the legend's characters (FO6)."""
     bad = [(x, y, c) for y, r in enumerate(rows) for x, c in enumerate(r) if c not in LEGAL_CHARS]
     if bad:
-        fail("MAP_BAD_CHAR", "; ".join(f"{c!r} at ({x},{y})" for x, y, c in bad[:10]))
+        return _err("MAP_BAD_CHAR", "; ".join(f"{c!r} at ({x},{y})" for x, y, c in bad[:10]))
+    return None
+
+
+def _starts(rows: list[str]) -> Error | None:
+    """FO54 check 6: one start mark per figure."""
     counts = {c: sum(r.count(c) for r in rows) for c in "SBR"}
     if any(v != 1 for v in counts.values()):
-        fail("MAP_START_COUNT", f"exactly one S, one B and one R (found S={counts['S']}, "
-                                f"B={counts['B']}, R={counts['R']})")
-    floor = {(x, y) for y, r in enumerate(rows) for x, c in enumerate(r) if c in ".NSBR"}
-    if floor:
-        regions: list[Square] = []
-        left = set(floor)
-        while left:
-            first = min(left, key=lambda s: (s[1], s[0]))
-            regions.append(first)
-            seen = {first}
-            q = deque([first])
-            while q:
-                x, y = q.popleft()
-                for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-                    if n in left and n not in seen:
-                        seen.add(n)
-                        q.append(n)
-            left -= seen
-        if len(regions) > 1:
-            fail("MAP_DISCONNECTED", "extra regions at " + ", ".join(f"({x},{y})" for x, y in regions[1:10]))
+        return _err("MAP_START_COUNT", f"exactly one S, one B and one R (found S={counts['S']}, "
+                                       f"B={counts['B']}, R={counts['R']})")
+    return None
+
+
+def _floor_squares(rows: list[str]) -> set[Square]:
+    return {(x, y) for y, r in enumerate(rows) for x, c in enumerate(r) if c in ".NSBR"}
+
+
+def _region(left: set[Square], first: Square) -> set[Square]:
+    """The squares of ``left`` joined to ``first`` by orthogonal steps."""
+    seen = {first}
+    q = deque([first])
+    while q:
+        x, y = q.popleft()
+        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if n in left and n not in seen:
+                seen.add(n)
+                q.append(n)
+    return seen
+
+
+def _connected(rows: list[str]) -> Error | None:
+    """FO54 check 7: the non-rock squares one 4-connected region."""
+    regions: list[Square] = []
+    left = _floor_squares(rows)
+    while left:
+        first = min(left, key=lambda s: (s[1], s[0]))
+        regions.append(first)
+        left -= _region(left, first)
+    if len(regions) > 1:
+        return _err("MAP_DISCONNECTED", "extra regions at " + ", ".join(f"({x},{y})" for x, y in regions[1:10]))
+    return None
+
+
+def _nuggets(rows: list[str], tokens: int) -> Error | None:
+    """FO54 check 8: 0 to 64 nugget tokens, at least one per N square."""
     nuggets = sum(r.count("N") for r in rows)
     if not 0 <= tokens <= 64 or nuggets > tokens:
-        fail("MAP_NUGGETS", f"{nuggets} N squares, nugget_tokens {tokens} (0-64, at least the N squares)")
-    if len(floor) < 8:
-        fail("MAP_TOO_SMALL", f"{len(floor)} non-rock squares, at least 8")
-    return errs
+        return _err("MAP_NUGGETS", f"{nuggets} N squares, nugget_tokens {tokens} (0-64, at least the N squares)")
+    return None
+
+
+def _big_enough(rows: list[str]) -> Error | None:
+    """FO54 check 9: at least 8 non-rock squares."""
+    n = len(_floor_squares(rows))
+    if n < 8:
+        return _err("MAP_TOO_SMALL", f"{n} non-rock squares, at least 8")
+    return None
 
 
 def find(rows: Rows, ch: str) -> list[Square]:

@@ -27,6 +27,7 @@ from referee.games.bang.characters import KIT_CARLSON
 from referee.games.faceoff import board, rules, views
 from referee.games.faceoff.board import Square
 from referee.games.faceoff.cache import MEMO
+from referee.games.faceoff.flow import Frame
 from referee.games.faceoff.state import MARKS, RENEGADE, ROLE_NAMES, Char, State, flow_controller
 
 #: ``board.path_distance`` between squares no path joins
@@ -187,19 +188,18 @@ def _char_bytes(i: int, ch: Char, owner: int | None, controller: int) -> bytes:
 
 def public_bytes(s: State) -> bytes:
     """``views.public_view(s)`` encoded, braces off (FO57: all of it public)."""
-    global _last_discards, _last_calm
     f = s.flow
     x, y, z = s.chars
     squares = (x.pos, y.pos, z.pos)
-    phase = f["phase"]
-    active = f["active"]
-    stack = f["stack"]
-    top = stack[-1] if stack and stack[-1]["kind"] in _PROMPTS else None  # ``views.top_prompt``
+    phase = f.phase
+    active = f.active
+    stack = f.stack
+    top = stack[-1] if stack and stack[-1].kind in _PROMPTS else None  # ``views.top_prompt``
     # ``flow_controller``: the owners; the Renegade's, the bid winner in his turn, else the one not active
     sheriff = s.sheriff_seat
     outlaw = 1 - sheriff
     if active == RENEGADE:
-        renegade = int(f["controller"])
+        renegade = f.controller
     elif phase in ("bid", "place"):
         renegade = -1
     else:
@@ -209,32 +209,10 @@ def public_bytes(s: State) -> bytes:
         first[3] if first[0] is x and first[1] == sheriff else _char_bytes(0, x, sheriff, sheriff),
         second[3] if second[0] is y and second[1] == outlaw else _char_bytes(1, y, outlaw, outlaw),
         third[3] if third[0] is z and third[2] == renegade else _char_bytes(2, z, None, renegade))
-    brown, blue = s.brown_discard, s.blue_discard
-    last = _last_discards
-    if not (last[0] is brown and last[1] is blue):
-        last = _last_discards = (brown, blue, dumps({"brown": brown, "blue": blue}))
-    discards: bytes = last[2]
-    if top is None:  # no prompt: no General Store nor Lucky Duke's cards shown (R42)
-        last = _last_calm
-        if not (last[0] is s.set_aside and last[1] is s.variant):
-            last = _last_calm = (s.set_aside, s.variant, dumps({
-                "set_aside": s.set_aside, "general_store": [], "lucky_cards": [],
-                "renegade_variant": s.variant})[1:-1])
-        tail: bytes = last[2]
-    else:
-        limbo = s.limbo
-        tail = dumps({
-            "set_aside": s.set_aside,
-            "general_store": limbo if limbo and top["kind"] == "store" else [],
-            # Lucky Duke's two "draw!" cards, face up, while he chooses (R42)
-            "lucky_cards": limbo if top["kind"] == "lucky" else [],
-            "renegade_variant": s.variant,
-        })[1:-1]
     last_bids = s.last_bids
-    bids = s.bids
     # the last revealed bids, while neither card is out of sight again
     shown = b"null" if last_bids is None or _bids_hidden(s, last_bids) else dumps(last_bids)
-    start, round_, slots = f["start"], f["round"], f["slots"] if phase == "phase2" else 0
+    start, round_, slots = f.start, f.round, f.slots if phase == "phase2" else 0
     if type(round_) is int and type(active) is int and type(slots) is int and type(sheriff) is int:
         rest = b'"round":%d,"active":%d,"phase":%b,"turn_start":%b,"slots_left":%d,"sheriff_seat":%d,' \
             b'"last_bids":%b' % (
@@ -245,11 +223,43 @@ def public_bytes(s: State) -> bytes:
             "round": round_, "active": active, "phase": phase, "turn_start": start, "slots_left": slots,
             "sheriff_seat": sheriff, "last_bids": None if shown == b"null" else last_bids})[1:-1]
     # each player's public facts (``views.seats``) and the last thing drawn (``state.last``)
-    seats = _seats_bytes(s, renegade, bids)
+    seats = _seats_bytes(s, renegade, s.bids)
     return b'%b,"reserve":%d,"characters":%b,%b,"decks":{"brown":%d,"blue":%d},"discards":%b,%b,%b,"seats":%b,' \
         b'"last":%b' % (_ground_bytes(s, squares), s.reserve, characters, _sights_bytes(s, x, y, z, squares),
-                        len(s.brown), len(s.blue), discards, rest, tail, seats,
+                        len(s.brown), len(s.blue), _discards_bytes(s), rest, _tail_bytes(s, top), seats,
                         b"null" if s.last is None else dumps(views.last(s)))
+
+
+def _discards_bytes(s: State) -> bytes:
+    """``"discards"`` encoded, kept while both piles are the same (FO24, FO57)."""
+    global _last_discards
+    brown, blue = s.brown_discard, s.blue_discard
+    last = _last_discards
+    if not (last[0] is brown and last[1] is blue):
+        last = _last_discards = (brown, blue, dumps({"brown": brown, "blue": blue}))
+    out: bytes = last[2]
+    return out
+
+
+def _tail_bytes(s: State, top: Frame | None) -> bytes:
+    """The set-aside characters, the General Store's and Lucky Duke's cards shown (FO26, R42), the variant."""
+    global _last_calm
+    if top is None:  # no prompt: no General Store nor Lucky Duke's cards shown (R42)
+        last = _last_calm
+        if not (last[0] is s.set_aside and last[1] is s.variant):
+            last = _last_calm = (s.set_aside, s.variant, dumps({
+                "set_aside": s.set_aside, "general_store": [], "lucky_cards": [],
+                "renegade_variant": s.variant})[1:-1])
+        out: bytes = last[2]
+        return out
+    limbo = s.limbo
+    return dumps({
+        "set_aside": s.set_aside,
+        "general_store": limbo if limbo and top.kind == "store" else [],
+        # Lucky Duke's two "draw!" cards, face up, while he chooses (R42)
+        "lucky_cards": limbo if top.kind == "lucky" else [],
+        "renegade_variant": s.variant,
+    })[1:-1]
 
 
 def _seats_bytes(s: State, renegade: int, bids: Any) -> bytes:
@@ -275,18 +285,18 @@ def _seen(s: State) -> tuple[bytes, int | None, int | None]:
     his controller of the moment, ``views.sees_hand``) and the seat that
     sees Kit Carlson's look (``views.kit_limbo``), ``None``: nobody."""
     f = s.flow
-    stack = f["stack"]
-    top = stack[-1] if stack and stack[-1]["kind"] in _PROMPTS else None
-    active = f["active"]
-    if active == RENEGADE and f["phase"] not in _NO_TURN:
-        renegade = f["controller"]
-    elif top is not None and top["char"] == RENEGADE:
+    stack = f.stack
+    top = stack[-1] if stack and stack[-1].kind in _PROMPTS else None
+    active = f.active
+    if active == RENEGADE and f.phase not in _NO_TURN:
+        renegade: int | None = f.controller
+    elif top is not None and top.char == RENEGADE:
         renegade = flow_controller(s, RENEGADE)
     else:
         renegade = None
     kit = None
-    if s.limbo and (top is None or top["kind"] not in ("store", "lucky")) \
-            and s.chars[active].name == KIT_CARLSON and f["phase"] == "phase2":
+    if s.limbo and (top is None or top.kind not in ("store", "lucky")) \
+            and s.chars[active].name == KIT_CARLSON and f.phase == "phase2":
         kit = renegade if active == RENEGADE else s.owner(active)
     if s.result is not None:
         return b"null", renegade, kit

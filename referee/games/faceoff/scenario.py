@@ -66,71 +66,31 @@ def resolve_map(option: Any) -> dict[str, Any]:
 
 
 def setup(config: GameConfig, rng: Rng) -> list[Event]:
+    """The game's first events (FO7): ``game_setup`` as the scenario (already
+    checked against ``SETUP_SCHEMA``) sets it, what it leaves out dealt, each
+    invariant of its keys checked; then the first turn starts (FO8)."""
     opts = config.options
     m = resolve_map(opts.get("map"))
     rows = tuple(m["rows"])
     sc: dict[str, Any] = dict(config.scenario or {})
-    named: list[str] = []
-    for key in ("hands", "in_play"):
-        for cards in sc.get(key, [[], [], []]):
-            named.extend(cards)
-    for key in ("brown", "blue", "brown_discard", "blue_discard"):
-        named.extend(sc.get(key, []))
-    unknown = [c for c in named if c not in CARD_SET]
-    if unknown:
-        raise _bad("FO4", f"unknown cards: {unknown[:5]}")
-    if len(set(named)) != len(named):
-        raise _bad("FO4", "a card is named twice")
-    for key, want_blue in (("brown", False), ("brown_discard", False), ("blue", True), ("blue_discard", True)):
-        if any((c in BLUE) != want_blue for c in sc.get(key, [])):
-            raise _bad("FO24", f"{key} holds a card of the other colour")
+    named = _named_cards(sc)
+    _check_colours(sc)
     rest = [c for c in ALL_CARDS if c not in set(named)]
     brown = list(sc.get("brown", [])) + rng.shuffle([c for c in rest if c not in BLUE])
     blue = list(sc.get("blue", [])) + rng.shuffle([c for c in rest if c in BLUE])
-    if "characters" in sc:
-        names = list(sc["characters"])
-        if len(set(names)) != 3:
-            raise _bad("FO7", "three different characters")
-    else:
-        names = rng.shuffle(list(CHARACTERS))[:3]
+    names = _characters(sc, rng)
     sheriff_seat = sc["sheriff_seat"] if "sheriff_seat" in sc else rng.below(2)
     lives = [LIFE[n] for n in names]
-    life = list(sc.get("life", lives))
-    if any(life[i] > lives[i] for i in range(3)):
-        raise _bad("FO7", "life above the character's printed life")
-    if "positions" in sc:
-        pos = [(p[0], p[1]) for p in sc["positions"]]
-    else:
-        pos = [board.find(rows, mk)[0] for mk in MARKS]
-    if len(set(pos)) != 3 or not all(board.floor(rows, p) for p in pos):
-        raise _bad("FO16", "three different floor squares for the figures")
-    if "nuggets" in sc:
-        nuggets = [(n[0], n[1]) for n in sc["nuggets"]]
-    else:
-        nuggets = board.find(rows, "N")
-    if len(set(nuggets)) != len(nuggets) or any(not board.floor(rows, n) or n in pos for n in nuggets):
-        raise _bad("FO13", "nuggets on distinct free floor squares")
+    life = _life(sc, lives)
+    pos = _positions(sc, rows)
+    nuggets = _nuggets(sc, rows, pos)
     reserve = sc.get("reserve", max(int(m.get("nugget_tokens", 16)) - len(board.find(rows, "N")), 0))
-    trophies = sc.get("trophies", [[], []])
-    tro_names = [t for ts in trophies for t in ts]
-    if set(tro_names) & set(names) or len(set(tro_names)) != len(tro_names):
-        raise _bad("FO40", "a trophy is a dead character, not one in play")
-    in_play = [list(x) for x in sc.get("in_play", [[], [], []])]
-    hands: list[list[str]] = []
-    for i in range(3):  # FO7 step 8: Sheriff's, Outlaw's, Renegade's hands
-        if "hands" in sc:
-            hands.append(list(sc["hands"][i]))
-        else:
-            hands.append(brown[:life[i]])
-            brown = brown[life[i]:]
-    turn = sc.get("turn", 0)
-    controller = sc.get("controller", -1 if turn != RENEGADE else None)
-    if turn == RENEGADE and controller is None:
-        raise _bad("FO32", "a Renegade turn needs its controller")
-    if turn != RENEGADE and "controller" in sc:
-        raise _bad("FO32", "only the Renegade's turn has a controller")
+    trophies = _trophies(sc, names)
+    hands, brown = _hands(sc, brown, life)
+    turn, controller = _turn(sc)
     flow = {"round": 1, "active": turn, "phase": "start", "start": None, "slots": 0, "drew": 0, "walk": 2,
             "controller": controller, "placer": -1, "bidders": [], "stack": []}
+    in_play = [list(x) for x in sc.get("in_play", [[], [], []])]
     data = {
         "map": {"id": m["id"], "name": m.get("name", m["id"]), "rows": list(rows)},
         "sheriff_seat": sheriff_seat,
@@ -142,9 +102,108 @@ def setup(config: GameConfig, rng: Rng) -> list[Event]:
         "trophies": [[[t, False] for t in ts] for ts in trophies], "set_aside": [],
         "renegade_variant": bool(opts.get("renegade_variant", False)), "flow": flow,
     }
-    first = Event("game_setup", data)
-    state = evolve(None, first)
-    ctx = rules.Ctx(state, rng)
+    return _first_turn(Event("game_setup", data), turn, rng)
+
+
+def _named_cards(sc: dict[str, Any]) -> list[str]:
+    """FO4: the cards the scenario places, each a card of the game, named once."""
+    named: list[str] = []
+    for key in ("hands", "in_play"):
+        for cards in sc.get(key, [[], [], []]):
+            named.extend(cards)
+    for key in ("brown", "blue", "brown_discard", "blue_discard"):
+        named.extend(sc.get(key, []))
+    unknown = [c for c in named if c not in CARD_SET]
+    if unknown:
+        raise _bad("FO4", f"unknown cards: {unknown[:5]}")
+    if len(set(named)) != len(named):
+        raise _bad("FO4", "a card is named twice")
+    return named
+
+
+def _check_colours(sc: dict[str, Any]) -> None:
+    """FO24: each deck and discard holds cards of its own colour."""
+    for key, want_blue in (("brown", False), ("brown_discard", False), ("blue", True), ("blue_discard", True)):
+        if any((c in BLUE) != want_blue for c in sc.get(key, [])):
+            raise _bad("FO24", f"{key} holds a card of the other colour")
+
+
+def _characters(sc: dict[str, Any], rng: Rng) -> list[str]:
+    """FO7 step 3: three different characters, dealt at random unless named."""
+    if "characters" not in sc:
+        return rng.shuffle(list(CHARACTERS))[:3]
+    names = list(sc["characters"])
+    if len(set(names)) != 3:
+        raise _bad("FO7", "three different characters")
+    return names
+
+
+def _life(sc: dict[str, Any], lives: list[int]) -> list[int]:
+    """FO7 step 7: a character's life at most its printed life."""
+    life = list(sc.get("life", lives))
+    if any(life[i] > lives[i] for i in range(3)):
+        raise _bad("FO7", "life above the character's printed life")
+    return life
+
+
+def _positions(sc: dict[str, Any], rows: board.Rows) -> list[board.Square]:
+    """FO7 step 6, FO16: three different floor squares, the start marks unless named."""
+    if "positions" in sc:
+        pos = [(p[0], p[1]) for p in sc["positions"]]
+    else:
+        pos = [board.find(rows, mk)[0] for mk in MARKS]
+    if len(set(pos)) != 3 or not all(board.floor(rows, p) for p in pos):
+        raise _bad("FO16", "three different floor squares for the figures")
+    return pos
+
+
+def _nuggets(sc: dict[str, Any], rows: board.Rows, pos: list[board.Square]) -> list[board.Square]:
+    """FO7 step 5, FO13: nuggets on distinct free floor squares, the N squares unless named."""
+    if "nuggets" in sc:
+        nuggets = [(n[0], n[1]) for n in sc["nuggets"]]
+    else:
+        nuggets = board.find(rows, "N")
+    if len(set(nuggets)) != len(nuggets) or any(not board.floor(rows, n) or n in pos for n in nuggets):
+        raise _bad("FO13", "nuggets on distinct free floor squares")
+    return nuggets
+
+
+def _trophies(sc: dict[str, Any], names: list[str]) -> list[list[str]]:
+    """FO40: a trophy is a dead character, none in play, none twice."""
+    trophies: list[list[str]] = sc.get("trophies", [[], []])
+    tro_names = [t for ts in trophies for t in ts]
+    if set(tro_names) & set(names) or len(set(tro_names)) != len(tro_names):
+        raise _bad("FO40", "a trophy is a dead character, not one in play")
+    return trophies
+
+
+def _hands(sc: dict[str, Any], brown: list[str], life: list[int]) -> tuple[list[list[str]], list[str]]:
+    """FO7 step 8: the Sheriff's, Outlaw's, Renegade's hands, as many cards as life, unless named;
+    and the brown deck left."""
+    hands: list[list[str]] = []
+    for i in range(3):
+        if "hands" in sc:
+            hands.append(list(sc["hands"][i]))
+        else:
+            hands.append(brown[:life[i]])
+            brown = brown[life[i]:]
+    return hands, brown
+
+
+def _turn(sc: dict[str, Any]) -> tuple[int, int]:
+    """FO8, FO32: whose turn starts, and the Renegade's controller in his own turn (-1 none)."""
+    turn: int = sc.get("turn", 0)
+    controller: int | None = sc.get("controller", -1 if turn != RENEGADE else None)
+    if controller is None:
+        raise _bad("FO32", "a Renegade turn needs its controller")
+    if turn != RENEGADE and "controller" in sc:
+        raise _bad("FO32", "only the Renegade's turn has a controller")
+    return turn, controller
+
+
+def _first_turn(first: Event, turn: int, rng: Rng) -> list[Event]:
+    """``game_setup``, then the first turn's start (FO8, FO10) up to the first awaited move."""
+    ctx = rules.Ctx(evolve(None, first), rng)
     ctx.events.append(first)
     try:
         try:

@@ -8,23 +8,24 @@ from referee.games.bang import cardrules
 from referee.games.bang.characters import KIT_CARLSON
 from referee.games.faceoff import board, rules
 from referee.games.faceoff.cache import MEMO
+from referee.games.faceoff.flow import Frame
 from referee.games.faceoff.state import MARKS, RENEGADE, ROLE_NAMES, State, flow_controller
 
 Json = dict[str, Any]
 
 
-def top_prompt(s: State) -> dict[str, Any] | None:
-    st = s.flow["stack"]
-    return st[-1] if st and st[-1]["kind"] in rules.PROMPTS else None
+def top_prompt(s: State) -> Frame | None:
+    st = s.flow.stack
+    return st[-1] if st and st[-1].kind in rules.PROMPTS else None
 
 
 def kit_limbo(s: State) -> bool:
     """The limbo holds Kit Carlson's private look (FO50, FO57), not a General Store."""
     top = top_prompt(s)
-    if top is not None and top["kind"] in ("store", "lucky"):
+    if top is not None and top.kind in ("store", "lucky"):
         return False
-    a = s.flow["active"]
-    return bool(s.limbo) and s.chars[a].name == KIT_CARLSON and s.flow["phase"] == "phase2"
+    a = s.flow.active
+    return bool(s.limbo) and s.chars[a].name == KIT_CARLSON and s.flow.phase == "phase2"
 
 
 def sees_hand(s: State, seat: int | None, c: int) -> bool:
@@ -34,10 +35,10 @@ def sees_hand(s: State, seat: int | None, c: int) -> bool:
     if c != RENEGADE:
         return s.owner(c) == seat
     f = s.flow
-    if f["active"] == RENEGADE and f["phase"] not in ("bid", "place", "over"):
-        return bool(f["controller"] == seat)
+    if f.active == RENEGADE and f.phase not in ("bid", "place", "over"):
+        return bool(f.controller == seat)
     top = top_prompt(s)
-    return top is not None and top["char"] == RENEGADE and flow_controller(s, RENEGADE) == seat
+    return top is not None and top.char == RENEGADE and flow_controller(s, RENEGADE) == seat
 
 
 def hidden(s: State, seat: int | None) -> set[str]:
@@ -45,7 +46,7 @@ def hidden(s: State, seat: int | None) -> set[str]:
     for c in range(3):
         if not sees_hand(s, seat, c):
             out.update(x for x in s.chars[c].hand if x not in s.pub)
-    if kit_limbo(s) and not sees_hand(s, seat, s.flow["active"]):
+    if kit_limbo(s) and not sees_hand(s, seat, s.flow.active):
         out.update(s.limbo)
     for b in (0, 1):
         if s.bids[b] is not None and b != seat:
@@ -147,7 +148,7 @@ def _public_view(s: State) -> Json:
                for i, ch in enumerate(s.chars)]
     dist, seen = _sights(s)
     top = top_prompt(s)
-    store = list(s.limbo) if s.limbo and top is not None and top["kind"] == "store" else []
+    store = list(s.limbo) if s.limbo and top is not None and top.kind == "store" else []
     return {
         "map": _map(s),
         "board": _board(s),
@@ -164,8 +165,8 @@ def _public_view(s: State) -> Json:
         "sees_at": seen,
         "decks": {"brown": len(s.brown), "blue": len(s.blue)},
         "discards": {"brown": list(s.brown_discard), "blue": list(s.blue_discard)},
-        "round": f["round"], "active": f["active"], "phase": f["phase"],
-        "turn_start": None if f.start is None else list(f.start), "slots_left": f["slots"] if f["phase"] == "phase2" else 0,
+        "round": f.round, "active": f.active, "phase": f.phase,
+        "turn_start": None if f.start is None else list(f.start), "slots_left": f.slots if f.phase == "phase2" else 0,
         "sheriff_seat": s.sheriff_seat,
         # the last revealed bids, while neither card is out of sight again
         "last_bids": (list(s.last_bids) if s.last_bids is not None
@@ -173,7 +174,7 @@ def _public_view(s: State) -> Json:
         "set_aside": list(s.set_aside),
         "general_store": store,
         # Lucky Duke's two "draw!" cards, face up, while he chooses (R42)
-        "lucky_cards": list(s.limbo) if top is not None and top["kind"] == "lucky" else [],
+        "lucky_cards": list(s.limbo) if top is not None and top.kind == "lucky" else [],
         "renegade_variant": s.variant,
         "seats": seats(s),
         "last": last(s),
@@ -237,8 +238,8 @@ def pending(s: State) -> Json | None:
                 move = opts[0]
                 default.append({"seat": seat, "move": move if len(opts) == 1 and "card" not in move
                                 and "cards" not in move else {"type": move["type"]}})
-        out = {"kind": top["kind"] if top is not None else f["phase"], "awaiting": awaiting, "deadline": None,
-               "default": default or None, "char": top["char"] if top is not None else f["active"]}
+        out = {"kind": top.kind if top is not None else f.phase, "awaiting": awaiting, "deadline": None,
+               "default": default or None, "char": top.char if top is not None else f.active}
         if top is not None:
             for k in ("src", "other", "purpose"):
                 if k in top:
@@ -256,7 +257,7 @@ def seat_part(s: State, seat: int | None) -> Json:
         "hand": list(s.chars[own].hand) if own is not None else None,
         "renegade_hand": list(s.chars[RENEGADE].hand) if sees_hand(s, seat, RENEGADE) else None,
         "my_bid": s.bids[seat] if seat is not None else None,
-        "kit_cards": list(s.limbo) if kit_limbo(s) and sees_hand(s, seat, f["active"]) else None,
+        "kit_cards": list(s.limbo) if kit_limbo(s) and sees_hand(s, seat, f.active) else None,
         "pending": pending(s),
     }
 
