@@ -47,7 +47,7 @@ def dice() -> Any:
 # -- helpers --------------------------------------------------------------------
 def _events(game: Any) -> Events:
     """A copy of the game's events as a log file holds them (no object shared between two events)."""
-    return json.loads(canonical(game.envelopes))  # type: ignore[no-any-return]
+    return json.loads(canonical(game.envelopes))
 
 
 def _audit(game: Any, events: Events, header: dict[str, Any] | None = None, *, chain: bool = True) -> Any:
@@ -71,7 +71,7 @@ def _failed(report: Any, check: str, seq: int, field: str | None = None) -> dict
     assert names == [*before, check], names
     assert all(c["ok"] for c in report["checks"][:-1]) and not report["checks"][-1]["ok"]
     assert report["result"] is None
-    return d  # type: ignore[no-any-return]
+    return d
 
 
 def _index(events: Events, kind: str, which: Callable[[dict[str, Any]], bool] = lambda e: True,

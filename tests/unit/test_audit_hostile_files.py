@@ -311,11 +311,11 @@ _FILES = st.lists(st.binary(max_size=200) | _mutated(), min_size=1, max_size=3)
 @given(_FILES, st.integers(0, 40))
 def test_fuzz_random_and_mutated_files_never_end_in_a_traceback(files: list[bytes], at: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        paths = []
+        paths: list[str] = []
         for n, content in enumerate(files):
-            path = Path(tmp) / f"log-{n}.ndjson"
-            path.write_bytes(content)
-            paths.append(str(path))
+            log = Path(tmp) / f"log-{n}.ndjson"
+            log.write_bytes(content)
+            paths.append(str(log))
         code, out, _ = audit(*paths, tmp, jobs=1)  # the directory among them
         lines = out.splitlines()
         assert code == 1 and len(lines) == len(paths) + 2

@@ -76,7 +76,7 @@ def game() -> Any:
 
 
 def _events(game: Any) -> Events:
-    return json.loads(canonical(game.envelopes))  # type: ignore[no-any-return]
+    return json.loads(canonical(game.envelopes))
 
 
 def _moves(events: Events, which: Callable[[dict[str, Any]], bool]) -> list[int]:

@@ -74,7 +74,8 @@ def test_the_rules_event_data_of_any_mapping_is_compared_as_its_dict() -> None:
 # -- referee.audit.strict: the nesting limit, exactly -----------------------------------------
 def test_depth_counts_the_levels_of_arrays_and_objects_and_stops_past_the_limit() -> None:
     from referee.audit.strict import MAX_DEPTH, _depth
-    assert [_depth(v) for v in ("[[", 1, None, [], {}, [1], {"a": 1}, [[], {}], {"a": [1, {"b": []}]})] == \
+    values: tuple[Any, ...] = ("[[", 1, None, [], {}, [1], {"a": 1}, [[], {}], {"a": [1, {"b": []}]})
+    assert [_depth(v) for v in values] == \
         [0, 0, 0, 1, 1, 1, 1, 2, 4]
     deep: Any = []
     for _ in range(MAX_DEPTH + 49):
@@ -105,6 +106,7 @@ def test_lines_with_their_line_breaks_read_as_without(text: str) -> None:
 
 def test_a_line_with_a_lone_surrogate_or_a_byte_that_is_no_utf8_is_refused(text: str) -> None:
     first = text.splitlines()[0]
+    lines: Any  # a list of bytes lines too: parse_log reads them, though audit_lines says Iterable[str] | bytes
     for lines in ([first, '{"a": "\ud800"}'], (first + '\n{"a": 1}\xff\n').encode("utf-8", "surrogateescape"),
                   [first.encode(), b'{"a": "\xff"}']):
         report = audit_lines(lines)

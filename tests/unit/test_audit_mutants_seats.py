@@ -66,7 +66,7 @@ def _log(game: Any, header: dict[str, Any], inserts: Sequence[tuple[Any, ...]],
 
 
 def _audit(header: dict[str, Any], events: Events) -> dict[str, Any]:
-    return audit_log(header, header_hash(header), events)  # type: ignore[no-any-return]
+    return audit_log(header, header_hash(header), events)
 
 
 def _claims(game: Any, *seats: int) -> list[tuple[int, str, Any]]:
@@ -80,7 +80,7 @@ def _refused(header: dict[str, Any], events: Events, seq: int, field: str, check
     assert (d["check"], d["seq"], d["field"]) == (check, seq, field), d
     names = [c["name"] for c in report["checks"]]
     assert names == [*CHECKS[:CHECKS.index("randomness")], check], names
-    return d  # type: ignore[no-any-return]
+    return d
 
 
 def test_claims_of_the_open_seats_then_a_reissue_audit_clean(game: Any) -> None:

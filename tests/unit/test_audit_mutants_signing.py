@@ -183,7 +183,7 @@ KEYS = Keyring([KEY, OTHER]).public()
 
 def _audit(game: Any, events: list[dict[str, Any]], keys: PublicKeys | None = KEYS,
            receipts: Any = ()) -> dict[str, Any]:
-    return audit_log(game.header, game.header_hash, events, keys=keys, receipts=receipts)  # type: ignore[no-any-return]
+    return audit_log(game.header, game.header_hash, events, keys=keys, receipts=receipts)
 
 
 def _refused(report: dict[str, Any], check: str, seq: int, field: str) -> dict[str, Any]:
@@ -193,7 +193,7 @@ def _refused(report: dict[str, Any], check: str, seq: int, field: str) -> dict[s
     names = [c["name"] for c in report["checks"]]
     assert names == list(CHECKS[:CHECKS.index(check) + 1]), names
     assert all(c["ok"] for c in report["checks"][:-1]) and not report["checks"][-1]["ok"]
-    return d  # type: ignore[no-any-return]
+    return d
 
 
 def test_a_signed_log_audits_signed_with_every_receipt(game: Any) -> None:

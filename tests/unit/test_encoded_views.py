@@ -5,10 +5,12 @@ view, whatever the order readers come in and whatever the caches hold."""
 from __future__ import annotations
 
 import random
+from typing import Sequence
 
 import pytest
 
 from referee.engine import encoded_views
+from referee.engine.protocol import Move, Seat
 from referee.games import registry
 from referee.games.sim import Table, playout
 from tests.encoded import expected as _expected
@@ -32,7 +34,7 @@ def test_encoded_views_are_the_views_byte_for_byte(name: str) -> None:
             pick = _Pick(game)
             seats = [None, *range(players)]
 
-            def check(t: Table, seats: list = seats) -> None:
+            def check(t: Table, seats: list[Seat | None] = seats) -> None:
                 state, version = t.state, len(t.events)
                 active = rs.result(state) is None
                 envelope = {"id": "g", "version": version}
@@ -47,8 +49,10 @@ def test_encoded_views_are_the_views_byte_for_byte(name: str) -> None:
                     assert encoded_views.encoded_view(rs, state, seat, active=active, envelope=envelope,
                                                       key=None, cache=None) == sent
 
-            playout(table, lambda _t, _s, moves, pick=pick: moves[pick.below(len(moves))], pick_seat=pick,
-                    on_step=check)
+            def choose(_t: Table, _s: Seat, moves: Sequence[Move], pick: _Pick = pick) -> Move:
+                return moves[pick.below(len(moves))]
+
+            playout(table, choose, pick_seat=pick, on_step=check)
 
 
 def test_a_view_cache_keeps_at_most_its_size_and_a_dropped_version_is_built_again_alike() -> None:

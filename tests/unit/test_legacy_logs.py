@@ -75,7 +75,7 @@ def test_a_log_of_a_version_never_written_is_refused_naming_the_ones_audited() -
 
 def test_recase_respells_only_what_is_under_the_named_keys() -> None:
     value = {"face": "SHOT1", "dice": [{"face": "BEER", "die": 1}], "role": "OUTLAW", "faces": ["ARROW"]}
-    assert recase(value, {"face", "faces"}, str.lower) == {
+    assert recase(value, frozenset({"face", "faces"}), str.lower) == {
         "face": "shot1", "dice": [{"face": "beer", "die": 1}], "role": "OUTLAW", "faces": ["arrow"]}
 
 
@@ -88,7 +88,7 @@ def test_a_plug_ins_legacy_reads_its_old_logs_and_only_under_their_version() -> 
     nim = registry.get("nim")
     old = registry.at_version("nim", "1")
     assert isinstance(old, Legacy) and old.version == "1" and old.name == "nim"
-    table = LoggedTable(old, 2, seed=b"nim-v1")  # type: ignore[arg-type]
+    table = LoggedTable(old, 2, seed=b"nim-v1")
     while old.result(table.state) is None:
         seat = min(old.to_act(table.state))
         table.play(seat, old.legal_moves(table.state, seat)[-1])

@@ -5,7 +5,7 @@ over; idempotency records never outlive their game. Real Redis throughout."""
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import redis
@@ -38,7 +38,7 @@ def configure(redis_client: redis.Redis, clock: Clock, monkeypatch: pytest.Monke
 
 def game_keys(client: redis.Redis, game_id: str) -> dict[str, int]:
     """Every key of the game with its PTTL (-1: none)."""
-    return {key.decode(): int(client.pttl(key)) for key in client.scan_iter(match=f"game:{{{game_id}}}*")}
+    return {key.decode(): int(cast(Any, client.pttl(key))) for key in client.scan_iter(match=f"game:{{{game_id}}}*")}
 
 
 def near(ttl_ms: int, expected_s: int) -> bool:
