@@ -15,8 +15,8 @@ from referee.engine.platform import RESIGN
 from referee.engine.protocol import Event, IllegalMove
 from referee.engine.rng import Rng
 from referee.games.bang import cardrules
-from referee.games.faceoff.flow import Flow, Frame, flow_but
-from referee.games.faceoff.state import RENEGADE, State, evolve
+from referee.games.faceoff.flow import Draft, Flow, Frame
+from referee.games.faceoff.state import RENEGADE, State, evolve, replace
 
 Move = dict[str, Any]
 #: frames that wait for a move: BANG!'s card windows, and Kit Carlson's keep (FO50)
@@ -52,23 +52,25 @@ class Ctx:
         self.rng = rng
         self.events: list[Event] = []
         self.stack: list[Frame] = list(state.flow.stack)
-        self.flow: Flow = flow_but(state.flow, stack=())
+        self.flow = Draft(state.flow)
 
     def set(self, **changes: Any) -> None:
-        """Change fields of the flow (not its ``stack``: ``self.stack`` is the agenda)."""
-        self.flow = flow_but(self.flow, **changes)
+        """Change fields of the flow (not its agenda: ``self.stack`` is the agenda)."""
+        flow = self.flow
+        for name, value in changes.items():
+            setattr(flow, name, value)
 
     def written(self) -> Flow:
         """The flow as this decision has left it so far."""
-        return flow_but(self.flow, stack=tuple(self.stack))
+        return self.flow.frozen(self.stack)
 
-    def emit(self, type_: str, data: dict[str, Any]) -> None:
-        """Record one event and fold it; Suzy Lafayette draws as soon as her
-        hand becomes empty (R74, FO53), unless it is emptied by her elimination."""
+    def emit(self, type_: str, data: dict[str, Any], after: State | None = None) -> None:
+        """Record one event and fold it (``after``: its fold, if known); Suzy Lafayette draws
+        as soon as her hand becomes empty (R74, FO53), unless it is emptied by her elimination."""
         ev = Event(type_, data)
         self.events.append(ev)
         before = self.state
-        self.state = after = evolve(before, ev)
+        self.state = after = evolve(before, ev) if after is None else after
         if after.chars is before.chars:  # no character changed: no hand was emptied
             return
         alive = type_ != "cards_inherited" and not (type_ == "card_discarded" and data["reason"] == "eliminated")
@@ -77,9 +79,11 @@ class Ctx:
                 self.draw(i, 1, "suzy_lafayette")
 
     def flush(self) -> None:
-        now = self.written()
-        if now != self.state.flow:
-            self.emit("flow", {"flow": now.to_json()})
+        old = self.state.flow
+        if self.flow.same_as(old) and tuple(self.stack) == old.stack:
+            return
+        now = self.written()  # folded as ``evolve`` folds it: ``Flow.from_json`` of its JSON is ``now``
+        self.emit("flow", {"flow": now.to_json()}, replace(self.state, flow=now))
 
     def viewers(self, c: int) -> list[int]:
         """The seats that may see character ``c``'s hand now (FO57)."""

@@ -6,11 +6,11 @@ from typing import Any
 
 from referee.games.faceoff import board
 from referee.games.faceoff.engine import Ctx
-from referee.games.faceoff.flow import Flow
+from referee.games.faceoff.flow import Draft, Flow
 from referee.games.faceoff.state import State
 
 
-def blocked_for(s: State, c: int, flow: Flow | None = None) -> frozenset[board.Square]:
+def blocked_for(s: State, c: int, flow: Flow | Draft | None = None) -> frozenset[board.Square]:
     """Squares a step of ``c`` may not enter (FO12): other figures and the
     turn-start square (of ``flow``: a decision's own, not yet written; else the state's)."""
     f = s.flow if flow is None else flow

@@ -8,7 +8,7 @@ from referee.games.bang import cardrules
 from referee.games.bang.characters import KIT_CARLSON
 from referee.games.faceoff import board, rules
 from referee.games.faceoff.cache import MEMO
-from referee.games.faceoff.flow import Frame
+from referee.games.faceoff.flow import FIELDS, Frame
 from referee.games.faceoff.state import MARKS, RENEGADE, ROLE_NAMES, State, flow_controller
 
 Json = dict[str, Any]
@@ -242,7 +242,7 @@ def pending(s: State) -> Json | None:
                "default": default or None, "char": top.char if top is not None else f.active}
         if top is not None:
             for k in ("src", "other", "purpose"):
-                if k in top:
+                if k in FIELDS[top.kind]:
                     out[k] = top[k]
     memo["pending"] = out
     return out
