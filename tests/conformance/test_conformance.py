@@ -16,7 +16,8 @@ from __future__ import annotations
 import functools
 import itertools
 import json
-from typing import Any
+from collections.abc import Hashable
+from typing import Any, cast
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -56,7 +57,7 @@ def lexicon(rs: Any) -> vocabulary.Lexicon:
 
 def _check_step(table: Table, before: Any) -> None:
     rs, state = table.ruleset, table.state
-    words = lexicon(rs)
+    words = lexicon(cast(Hashable, rs))  # a ruleset is hashed as the object it is
     awaited = rs.to_act(state)
     over = rs.result(state) is not None
     step = ("conform", next(_STEPS))  # one version: every viewer's view shares its public part
@@ -110,9 +111,9 @@ def _check_step(table: Table, before: Any) -> None:
                         rs.decide(state, seat, dict(move), rng=Rng(b"probe"), now=table.now + 1)
                     assert refused.value.rule, f"{refused.value.code} names no rule"
         # ``timeout`` is the system's own command, from a seat it is out of turn
-        with pytest.raises(OutOfTurn if not over else IllegalMove) as refused:
+        with pytest.raises(OutOfTurn if not over else IllegalMove) as timed_out:
             rs.decide(state, seat, {"type": "timeout"}, rng=Rng(b"probe"), now=table.now + 1)
-        assert refused.value.rule and refused.value.code == ("game_over" if over else "system_command")
+        assert timed_out.value.rule and timed_out.value.code == ("game_over" if over else "system_command")
         for move in _misshapen(rs.legal_moves(state, seat)):  # the parser agrees with the published schemas
             with pytest.raises(MalformedMove):
                 rs.check_move(move)
@@ -130,9 +131,9 @@ def _check_step(table: Table, before: Any) -> None:
     if over:  # a move after the end is refused under the ruleset's own rule
         for seat in range(players):
             for move in history_moves(rs, table)[:2]:
-                with pytest.raises(IllegalMove) as refused:
+                with pytest.raises(IllegalMove) as ended:
                     rs.decide(state, seat, dict(move), rng=Rng(b"probe"), now=table.now + 1)
-                assert (refused.value.code, refused.value.rule) == ("game_over", rs.platform_rules["game_over"])
+                assert (ended.value.code, ended.value.rule) == ("game_over", rs.platform_rules["game_over"])
 
 
 def history_moves(rs: Any, table: Table) -> list[dict[str, Any]]:
@@ -163,7 +164,7 @@ def test_random_legal_play_keeps_the_invariants_to_one_result(
         ruleset: str, players: int, options: dict[str, Any], seed: bytes) -> None:
     rs = registry.get(ruleset)
     table = Table(rs, players, options=options, seed=seed)
-    setup = [p for e in table.events for p in vocabulary.event_problems(lexicon(rs), e)]
+    setup = [p for e in table.events for p in vocabulary.event_problems(lexicon(cast(Hashable, rs)), e)]
     assert not setup, f"the setup events break the vocabulary: {setup[:5]}"
     history = [table.state]
 
