@@ -68,7 +68,7 @@ def test_bang_tournament_rotates_roles(client: Any, work: Any) -> None:
     work(max_rounds=5000)
     t = client.get(f"/v1/tournaments/{r.get_json()['id']}").get_json()
     assert t["status"] == "finished"
-    sheriffs = Counter()
+    sheriffs: Counter[str] = Counter()
     for g in t["games"]:
         log = client.get(f"/v1/games/{g['id']}/log").get_data(as_text=True)
         result = json.loads(log.strip().splitlines()[-1])["data"]["result"]

@@ -10,13 +10,13 @@ import pytest
 import workers.jobs as jobs
 from referee.bots.webhook import UrlPolicy, sign, verify
 from referee.games import registry
-from referee.tournaments import seating
+from referee.standings import seating
 from tests.api.helpers import auth, create, move, ndjson, view
 from tests.hostile_http import HostileServer
 from tests.webhook_bot import WebhookBot
 
 
-def _moves(client: Any, game_id: str) -> list[dict]:
+def _moves(client: Any, game_id: str) -> list[dict[str, Any]]:
     log = ndjson(client.get(f"/v1/games/{game_id}/log", headers=auth("admin-secret")).get_data(as_text=True))
     return [e for e in log[1:] if e["type"] == "move"]
 
@@ -256,7 +256,7 @@ def test_tournament_runs_in_workers_and_reports_standings(client: Any, work: Any
         game = client.get(f"/v1/games/{g['id']}").get_json()
         assert game["custom"] is False
         assert client.get(f"/v1/games/{g['id']}/audit").get_json()["ok"]
-    seat_of = Counter()
+    seat_of: Counter[tuple[str, int]] = Counter()
     for g in t["games"]:
         for s in client.get(f"/v1/games/{g['id']}").get_json()["seats"]:
             seat_of[(s["name"], s["seat"])] += 1

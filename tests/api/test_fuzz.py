@@ -134,12 +134,13 @@ def test_hostile_bodies_never_fail_with_a_500(client: Any) -> None:
     def check(ruleset: str, route: str, field: str, value: Any, depth: int, key: str) -> None:
         game, players = games[ruleset], players_of(ruleset)
         token = game["seats"][0]["token"]
-        base: dict[str, Any] = {
+        bases: dict[str, dict[str, Any]] = {
             "games": {"ruleset": ruleset, "seats": [{"name": "a"}] + [{}] * (players - 1)},
             "moves": {"move": {"type": "roll"}},
             "bots": {"name": "b", "url": "http://127.0.0.1:9/", "rulesets": [ruleset]},
             "tournaments": {"ruleset": ruleset, "games": 1, "entrants": ["random"] * players},
-        }[route]
+        }
+        base = bases[route]
         target = base["move"] if route == "moves" and field == "type" else base
         target[field] = "@@"
         path = {"games": "/v1/games", "moves": f"/v1/games/{game['id']}/moves", "bots": "/v1/bots",

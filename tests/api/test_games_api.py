@@ -139,6 +139,7 @@ def test_moves_need_a_token(client: Any) -> None:
 
 def test_malformed_moves_are_400(client: Any) -> None:
     game = create(client, setup=SETUP)
+    body: dict[str, Any]
     for body in ({}, {"move": "roll"}, {"move": {}}, {"move": {"type": 3}}, {"move": {"type": "roll"}, "x": 1},
                  {"move": {"type": "roll"}, "expected_version": "2"}):
         r = client.post(f"/v1/games/{game['id']}/moves", json=body, headers=auth(game["seats"][0]["token"]))

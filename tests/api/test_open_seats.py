@@ -171,11 +171,12 @@ def test_a_claimed_table_starts_before_the_deadline_and_the_deadline_then_gives_
 def test_start_options_are_checked_at_creation(client: Any) -> None:
     def made(seats: list[dict[str, Any]], options: dict[str, Any]) -> Any:
         return client.post("/v1/games", json={"ruleset": "bang-faceoff", "seats": seats, "options": options})
-    for seats, options, why in (
+    cases: tuple[tuple[list[dict[str, Any]], dict[str, Any], str], ...] = (
             ([{}, {}], {"start_timeout_s": 30}, "for a game with open seats"),
             ([{}, {"open": True}], {"start_bot": "random"}, "give start_timeout_s too"),
             ([{}, {"open": True}], {"start_timeout_s": 0}, "start_timeout_s is a number of seconds from 1 to"),
-            ([{}, {"open": True}], {"start_timeout_s": 30, "start_bot": "my-webhook"}, "is a built-in bot")):
+            ([{}, {"open": True}], {"start_timeout_s": 30, "start_bot": "my-webhook"}, "is a built-in bot"))
+    for seats, options, why in cases:
         refused = made(seats, options)
         assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_options", refused.get_json()
         assert why in refused.get_json()["detail"]

@@ -165,7 +165,7 @@ def test_a_move_in_a_process_pushes_its_head_with_the_games_ttl(redis_client: An
 
 def test_a_failed_authentication_block_reaches_every_process(redis_client: Any,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    limits = {"RATE_LIMIT": "1000/1000", "AUTH_FAIL_LIMIT": "0.001/3"}
+    limits: dict[str, Any] = {"RATE_LIMIT": "1000/1000", "AUTH_FAIL_LIMIT": "0.001/3"}
     a, b = process(redis_client, **limits).test_client(), process(redis_client, **limits).test_client()
     game = create(a, players=3)
     good = auth(game["seats"][0]["token"])

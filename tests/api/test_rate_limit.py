@@ -218,7 +218,7 @@ def test_access_logs_never_print_a_token_from_the_query_string() -> None:
     import datetime
     from types import SimpleNamespace
 
-    from gunicorn.config import Config
+    from gunicorn.config import Config  # type: ignore[import-untyped]
 
     from referee.accesslog import RedactingLogger
     environ = {"REQUEST_METHOD": "GET", "RAW_URI": "/v1/games/g1/events/stream?after=3&token=s3cr3t",

@@ -40,7 +40,7 @@ def test_f18_a_claim_retried_after_a_conflict_keeps_its_receipt_time(
     deadline = view(client, game)["deadline"]
     clock.now = deadline - 1  # the claim arrives just in time
     real = service.store.append_moves
-    raced = []
+    raced: list[int] = []
 
     def lose_the_first_race(game_id: str, expected: int, *args: Any, **kwargs: Any) -> AppendResult:
         if not raced:  # another process appended first; by the retry the deadline has passed

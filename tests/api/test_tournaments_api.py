@@ -10,7 +10,8 @@ import pytest
 from rq import Queue
 
 from referee.scheduling import QUEUE
-from referee.tournaments import Tournaments, standings
+from referee.standings import standings
+from referee.tournaments import Tournaments
 from tests.api.helpers import auth
 
 ENTRANTS = ["random", "random", "random", {"bot": "random", "name": "r4"}]
@@ -24,7 +25,8 @@ def tournament(client: Any, headers: dict[str, str] | None = None, **body: Any) 
 # -- caps -------------------------------------------------------------------------
 def test_anonymous_tournaments_are_capped_and_the_admin_token_lifts_the_caps(client: Any, app: Any) -> None:
     # Regression: an anonymous {games: 10000, parallel: 64} was accepted (about 2 h of a worker).
-    for body in ({"games": 10_000, "parallel": 64}, {"games": 1001}, {"games": 10, "parallel": 9}):
+    bodies: tuple[dict[str, Any], ...] = ({"games": 10_000, "parallel": 64}, {"games": 1001}, {"games": 10, "parallel": 9})
+    for body in bodies:
         r = tournament(client, **body)
         assert r.status_code == 422 and r.get_json()["code"] == "tournament_too_large", body
         assert r.get_json()["max_games"] == 1000 and r.get_json()["max_parallel"] == 8
@@ -106,7 +108,7 @@ def test_get_reads_stored_standings_equal_to_a_full_recompute(client: Any, redis
 
 
 def test_standings_do_not_depend_on_the_order_games_finish_in() -> None:
-    from referee.tournaments import Standings
+    from referee.standings import Standings
     rng = random.Random(8)
     names = ["a", "b", "c"]
     results = []
