@@ -26,7 +26,9 @@ def next_turn(ctx: Table) -> None:
     """After the Sheriff the Outlaw, after the Outlaw the bid (FO8), after the Renegade a new round."""
     a = ctx.flow.active
     ctx.stack.clear()
-    ctx.set(start=None, controller=-1 if a == RENEGADE else ctx.flow.controller)
+    ctx.flow.start = None
+    if a == RENEGADE:
+        ctx.flow.controller = -1
     if a == SHERIFF:
         start_turn(ctx, OUTLAW)
     elif a == OUTLAW:

@@ -14,7 +14,11 @@ def open_bid(ctx: Table) -> None:
     """FO33: both players with cards bid at once; nobody: a tie (FO36)."""
     s = ctx.state
     want = [seat for seat in (0, 1) if s.chars[s.own_char(seat)].hand]
-    ctx.set(active=RENEGADE, phase="bid", bidders=tuple(want), controller=-1, start=None)
+    ctx.flow.active = RENEGADE
+    ctx.flow.phase = "bid"
+    ctx.flow.bidders = tuple(want)
+    ctx.flow.controller = -1
+    ctx.flow.start = None
     ctx.stack.clear()
     if not want:
         ctx.emit("bids_revealed", {"bids": [None, None], "winner": None})
@@ -23,7 +27,7 @@ def open_bid(ctx: Table) -> None:
 
 def new_round(ctx: Table) -> None:
     """FO8: a round starts again with the Sheriff's character."""
-    ctx.set(round=ctx.flow.round + 1)
+    ctx.flow.round += 1
     start_turn(ctx, SHERIFF)
 
 
@@ -44,19 +48,20 @@ def settle_bid(ctx: Table) -> None:
     if winner is None:
         new_round(ctx)
         return
-    ctx.set(controller=winner)
+    ctx.flow.controller = winner
     loser = 1 - winner
     if ctx.state.reserve > 0 and place_squares(ctx.state, loser):
-        ctx.set(phase="place", placer=loser)
+        ctx.flow.phase = "place"
+        ctx.flow.placer = loser
         return
-    ctx.set(placer=-1)
+    ctx.flow.placer = -1
     start_turn(ctx, RENEGADE)
 
 
 def place(ctx: Table, seat: int, square: list[int]) -> None:
     """FO37: the spare nugget placed, the Renegade's turn begins."""
     ctx.emit("nugget_placed", {"seat": seat, "square": square})
-    ctx.set(placer=-1)
+    ctx.flow.placer = -1
     start_turn(ctx, RENEGADE)
 
 

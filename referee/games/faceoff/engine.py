@@ -4,7 +4,7 @@ signals of a turn ending at once (FO19, FO44) and of the game's end (FO47).
 
 A ``Ctx`` lives for one decision (or the setup): rules call ``emit`` and
 read ``ctx.state``, the fold of the events emitted so far. The flow's fields
-(``ctx.flow``, changed through ``set``) and its agenda (``ctx.stack``) are
+(``ctx.flow``, a mutable ``flow.Draft``) and its agenda (``ctx.stack``) are
 kept aside and written once, as the closing ``flow`` event (``flush``).
 """
 from __future__ import annotations
@@ -45,7 +45,7 @@ def top_prompt(stack: tuple[Frame, ...] | list[Frame]) -> Frame | None:
 class Ctx:
     """Events emitted so far, folded at once; the flow is written at the end
     (``flush``): ``flow`` its fields as this decision changes them, but for
-    the agenda, ``stack``."""
+    the agenda, ``stack``. Neither is ever part of a state."""
 
     def __init__(self, state: State, rng: Rng) -> None:
         self.state = state
@@ -53,12 +53,6 @@ class Ctx:
         self.events: list[Event] = []
         self.stack: list[Frame] = list(state.flow.stack)
         self.flow = Draft(state.flow)
-
-    def set(self, **changes: Any) -> None:
-        """Change fields of the flow (not its agenda: ``self.stack`` is the agenda)."""
-        flow = self.flow
-        for name, value in changes.items():
-            setattr(flow, name, value)
 
     def written(self) -> Flow:
         """The flow as this decision has left it so far."""

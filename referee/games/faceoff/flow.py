@@ -102,7 +102,7 @@ class Flow(NamedTuple):
                 "start": None if self.start is None else [self.start[0], self.start[1]],
                 "slots": self.slots, "drew": self.drew, "walk": self.walk, "controller": self.controller,
                 "placer": self.placer, "bidders": list(self.bidders),
-                "stack": [fr.to_json() for fr in self.stack]}
+                "stack": [fr.to_json() for fr in self.stack] if self.stack else []}
 
     @staticmethod
     def from_json(raw: dict[str, Any]) -> Flow:

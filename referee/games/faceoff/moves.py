@@ -91,7 +91,7 @@ def _discard(ctx: Table, c: int, m: Move) -> None:
 def _draw_slot(ctx: Table, c: int, m: Move) -> None:
     """FO15: a phase-2 slot's draw: Pedro Ramirez's, Jesse Jones's (FO53), Kit Carlson's (FO50) or the deck's."""
     first = ctx.flow.drew == 0
-    ctx.set(drew=ctx.flow.drew + 1)
+    ctx.flow.drew += 1
     src = m.get("source")
     if src == "discard":
         _pedro(ctx, c)

@@ -40,7 +40,7 @@ def _dynamite(ctx: Table, c: int, exploded: bool) -> None:
     if exploded:
         ctx.emit("card_discarded", {"char": c, "cards": [dyn], "reason": "dynamite"})
         hit(ctx, c, 3, -1)
-        ctx.set(phase="start_jail")
+        ctx.flow.phase = "start_jail"
         return
     ctx.emit("card_passed", {"char": c, "to": (c + 1) % 3, "card": dyn})
     jail_step(ctx, c)
@@ -68,7 +68,12 @@ def _barrel(ctx: Table, missed: bool) -> None:
 
 def start_turn(ctx: Table, c: int) -> None:
     """A turn of character ``c``: Dynamite, then Jail (FO10), then phase 1."""
-    ctx.set(active=c, phase="start", start=ctx.state.chars[c].pos, slots=0, drew=0, walk=2)
+    ctx.flow.active = c
+    ctx.flow.phase = "start"
+    ctx.flow.start = ctx.state.chars[c].pos
+    ctx.flow.slots = 0
+    ctx.flow.drew = 0
+    ctx.flow.walk = 2
     ctx.stack.clear()
     ctx.flush()
     if any(KEY[x] == "DYNAMITE" for x in ctx.state.chars[c].in_play):
@@ -79,7 +84,7 @@ def start_turn(ctx: Table, c: int) -> None:
 
 def jail_step(ctx: Table, c: int) -> None:
     if any(KEY[x] == "JAIL" for x in ctx.state.chars[c].in_play):
-        ctx.set(phase="start")
+        ctx.flow.phase = "start"
         check(ctx, c, "jail")
         return
     phase1(ctx, c)
@@ -88,7 +93,7 @@ def jail_step(ctx: Table, c: int) -> None:
 def phase1(ctx: Table, c: int) -> None:
     """FO11, FO14: phase 1 moves the figure; a figure with no legal step moves by an empty path."""
     s = ctx.state
-    ctx.set(phase="move")
+    ctx.flow.phase = "move"
     if not board.steps_from(s.rows, s.chars[c].pos, blocked_for(ctx.state, c, ctx.flow)):
         ctx.emit("moved", {"char": c, "path": [], "phase": 1})
         phase2(ctx, c)
@@ -96,22 +101,25 @@ def phase1(ctx: Table, c: int) -> None:
 
 def phase2(ctx: Table, c: int) -> None:
     """FO15: two slots, draw or move; Willy the Kid walks 3 (FO51)."""
-    ctx.set(phase="phase2", slots=2, drew=0, walk=3 if ctx.state.chars[c].name == WILLY_THE_KID else 2)
+    ctx.flow.phase = "phase2"
+    ctx.flow.slots = 2
+    ctx.flow.drew = 0
+    ctx.flow.walk = 3 if ctx.state.chars[c].name == WILLY_THE_KID else 2
 
 
 def after_slot(ctx: Table, c: int) -> None:
     """FO15: a slot used; after the second, Kit Carlson's look goes back and phase 3 begins (FO17, FO50)."""
-    ctx.set(slots=ctx.flow.slots - 1)
+    ctx.flow.slots -= 1
     if ctx.flow.slots <= 0:
         if ctx.state.limbo and not ctx.stack:
             ctx.emit("limbo_returned", {"count": len(ctx.state.limbo)})
-        ctx.set(phase="play")
+        ctx.flow.phase = "play"
 
 
 def to_discard(ctx: Table, c: int) -> None:
     """FO20: phase 4 while the hand is over the life; else the turn ends."""
     ch = ctx.state.chars[c]
     if len(ch.hand) > max(ch.life, 0):
-        ctx.set(phase="discard")
+        ctx.flow.phase = "discard"
         return
     raise TurnEnds
