@@ -49,7 +49,7 @@ def _wait_healthy(url: str, procs: list[subprocess.Popen[bytes]]) -> None:
     for _ in range(300):
         for proc in procs:
             if proc.poll() is not None:
-                raise RuntimeError(f"{proc.args} exited with {proc.returncode}")
+                raise RuntimeError(f"{proc.args!r} exited with {proc.returncode}")
         try:
             if requests.get(url + "/health", timeout=1).status_code == 200:
                 return

@@ -34,5 +34,6 @@ def test_e2e_five_player_bang_game_to_the_end_with_seat_tokens(live: Live) -> No
     assert final.status == "finished"
     assert final.result is not None and final.result.reason and final.result.winners
     log = client.games.log(game.id)
-    assert log.events[-1].type == "seed_revealed" and json.dumps(log.events[-1].data["result"])
+    last = log.events[-1]
+    assert last.type == "seed_revealed" and last.data is not None and json.dumps(last.data["result"])
     assert client.games.audit(game.id).ok

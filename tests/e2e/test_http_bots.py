@@ -70,7 +70,7 @@ def _listening(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) == 0
 
 
-def _wait(predicate, seconds: float, what: str) -> None:  # type: ignore[no-untyped-def]
+def _wait(predicate, seconds: float, what: str) -> None:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if predicate():
@@ -169,7 +169,7 @@ def test_e2e_issue20_a_worker_killed_mid_chain_of_bot_turns_loses_no_turn(stack:
     audited clean. The worker is stopped (SIGSTOP) until it is caught
     mid-chain, so the kill always lands there."""
     import redis
-    r = redis.Redis.from_url(stack.env["REDIS_URL"])
+    r: Any = redis.Redis.from_url(stack.env["REDIS_URL"])  # its replies are bytes (redis-py types them str | Awaitable)
     first = stack.worker()
     t = _tournament(stack, {"ruleset": "bang", "games": 24, "parallel": 8, "players": 4,
                             "entrants": ["heuristic", "random", "heuristic", "random"]})

@@ -12,7 +12,7 @@ import sys
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Callable, Iterator, TypeVar
+from typing import Any, Callable, Iterator, TypeVar, cast
 
 import pytest
 import redis
@@ -123,10 +123,10 @@ def test_after_kill_9_of_the_worker_no_scheduler_lives_on_and_a_new_worker_sched
     first.send_signal(signal.SIGKILL)
     first.wait(timeout=10)
     assert [pid for pid in family if running(pid)] == []
-    ttl = int(r.pttl(LOCK))
+    ttl = int(cast(Any, r.pttl(LOCK)))
     assert ttl <= 61_000, "the lock expires (RQ: interval + 60 s)"
     time.sleep(2.5)
-    assert int(r.pttl(LOCK)) <= ttl - 2000, "nothing refreshes the dead worker's lock"
+    assert int(cast(Any, r.pttl(LOCK))) <= ttl - 2000, "nothing refreshes the dead worker's lock"
 
     # a job due now waits in the scheduled registry: nobody schedules
     job = Queue(QUEUE, connection=r).enqueue_at(datetime.now(timezone.utc) - timedelta(seconds=1), "os.getpid",
