@@ -18,8 +18,8 @@ from typing import Any
 
 from referee.audit import audit_log
 from referee.audit.batch import audit_files
-from referee.engine import canonical
 from referee.audit.offline import LoggedTable
+from referee.engine import canonical
 from referee.engine.rng import Rng
 from referee.games import registry
 from referee.games.sim import playout, random_chooser

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from referee.games import registry
 from referee.engine.platform import playing_moves
 from referee.engine.protocol import Move, seat_view
 from referee.engine.rng import Rng
+from referee.games import registry
 from referee.games.sim import Table, playout
 
 #: games per ruleset (a multiple of twice the players keeps seats balanced); others: 20 per seat

@@ -16,12 +16,12 @@ from urllib.parse import urlparse
 import redis
 
 from bench.server import live_server
-from referee.games import registry
+from referee.engine.platform import playing_moves
 from referee.engine.rng import Rng
+from referee.games import registry
 from referee.games.sim import Table
 from referee.service import GameService
 from referee.store import EventStore
-from referee.engine.platform import playing_moves
 
 PROCESSES, THREADS = 2, 4
 
@@ -44,7 +44,7 @@ class Conn:
         return response.status, (json.loads(data) if data and parse else data)
 
 
-def _health_worker(url: str, seconds: float, out: "mp.Queue[list[float]]") -> None:
+def _health_worker(url: str, seconds: float, out: mp.Queue[list[float]]) -> None:
     def loop(samples: list[float]) -> None:
         conn = Conn(url)
         end = time.perf_counter() + seconds
@@ -55,7 +55,7 @@ def _health_worker(url: str, seconds: float, out: "mp.Queue[list[float]]") -> No
     _threads(loop, out)
 
 
-def _move_worker(url: str, seconds: float, out: "mp.Queue[list[float]]") -> None:
+def _move_worker(url: str, seconds: float, out: mp.Queue[list[float]]) -> None:
     rs = registry.get("bluffaneer")
 
     def loop(samples: list[float]) -> None:
@@ -85,7 +85,7 @@ def _move_worker(url: str, seconds: float, out: "mp.Queue[list[float]]") -> None
     _threads(loop, out)
 
 
-def _threads(loop: Any, out: "mp.Queue[list[Any]]") -> None:
+def _threads(loop: Any, out: mp.Queue[list[Any]]) -> None:
     samples: list[list[Any]] = [[] for _ in range(THREADS)]
     threads = [threading.Thread(target=loop, args=(s,)) for s in samples]
     for t in threads:
@@ -97,7 +97,7 @@ def _threads(loop: Any, out: "mp.Queue[list[Any]]") -> None:
 
 def _load(target: Any, url: str, seconds: float, *extra: Any) -> tuple[float, list[Any]]:
     ctx = mp.get_context("fork")
-    out: "mp.Queue[list[Any]]" = ctx.Queue()
+    out: mp.Queue[list[Any]] = ctx.Queue()
     procs = [ctx.Process(target=target, args=(url, seconds, out, *extra)) for _ in range(PROCESSES)]
     started = time.perf_counter()
     for p in procs:
@@ -109,7 +109,7 @@ def _load(target: Any, url: str, seconds: float, *extra: Any) -> tuple[float, li
 
 
 # -- issue 10: a trivial endpoint, 7-player BANG! seat views, a client's play loop --
-def _trivial_worker(url: str, seconds: float, out: "mp.Queue[list[Any]]") -> None:
+def _trivial_worker(url: str, seconds: float, out: mp.Queue[list[Any]]) -> None:
     def loop(samples: list[float]) -> None:
         conn = Conn(url)
         end = time.perf_counter() + seconds
@@ -121,7 +121,7 @@ def _trivial_worker(url: str, seconds: float, out: "mp.Queue[list[Any]]") -> Non
     _threads(loop, out)
 
 
-def _seat_view_worker(url: str, seconds: float, out: "mp.Queue[list[Any]]", game_id: str,
+def _seat_view_worker(url: str, seconds: float, out: mp.Queue[list[Any]], game_id: str,
                       tokens: list[str]) -> None:
     def loop(samples: list[float]) -> None:
         conn = Conn(url)
@@ -136,7 +136,7 @@ def _seat_view_worker(url: str, seconds: float, out: "mp.Queue[list[Any]]", game
     _threads(loop, out)
 
 
-def _play_loop_worker(url: str, seconds: float, out: "mp.Queue[list[Any]]") -> None:
+def _play_loop_worker(url: str, seconds: float, out: mp.Queue[list[Any]]) -> None:
     """Each thread plays 7-player BANG! games as a client would: the public
     view, the awaited seat's view, a move from its ``legal_moves``."""
     def loop(samples: list[tuple[str, float]]) -> None:
@@ -329,6 +329,6 @@ def report(r: dict[str, Any]) -> None:
     print(f"  POST .../moves     {r['moves_per_s']:8.0f} moves/s p50 {r['move_p50_ms']:.2f} ms  p99 {r['move_p99_ms']:.2f} ms")
     print(f"  ratio moves/health {r['moves_vs_health']:.2f}   (target >= 0.40)")
     print("Loading a game's state (GET /v1/games/{id}, median of 500 interleaved, warm cache; cold = fold every event)")
-    for target, row in r["load"].items():
+    for row in r["load"].values():
         print(f"  version {row['version']:5d}: view {row['view_ms_median']:.2f} ms   cold replay {row['cold_replay_ms']:.1f} ms")
     print(f"  ratio v2000/v20    {r['load_2000_vs_20']:.2f}   (target <= 1.20)")

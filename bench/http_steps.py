@@ -16,7 +16,8 @@ import cProfile
 import pstats
 import time
 from collections import Counter
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import redis
 from redis.connection import Connection
@@ -64,7 +65,7 @@ class _Counting:
         self.round_trips = 0
         self._original: Callable[..., None] = Connection.send_packed_command
 
-    def __enter__(self) -> "_Counting":
+    def __enter__(self) -> _Counting:
         counting = self
 
         def send(conn: Connection, command: Any, check_health: bool = True) -> None:
@@ -108,64 +109,71 @@ def _cumulative(profile: cProfile.Profile, suffix: str, name: str) -> float:
 
 
 def run(requests: int = 300) -> dict[str, Any]:
-    rs = registry.get("bang")
     out: dict[str, Any] = {}
     for app, _client in _server():
-        http = app.test_client()
-        game = http.post("/v1/games", json={"ruleset": "bang", "players": 7, "seed": "steps"}).get_json()
-        tokens = [s["token"] for s in game["seats"]]
-        pick = Rng(b"steps")
+        out = _measure(app, requests)
+    return out
 
-        def one_move() -> None:
-            view = http.get(f"/v1/games/{game['id']}", headers={"Authorization": f"Bearer {tokens[0]}"}).get_json()
-            seat = min(view["to_act"]) if view["to_act"] else None
-            if seat is None:
-                raise RuntimeError("the bench game ended or waits on a timeout")
-            own = http.get(f"/v1/games/{game['id']}",
-                           headers={"Authorization": f"Bearer {tokens[seat]}"}).get_json()
-            moves = own["legal_moves"]
-            r = http.post(f"/v1/games/{game['id']}/moves", json={"move": moves[pick.below(len(moves))]},
-                          headers={"Authorization": f"Bearer {tokens[seat]}"})
-            assert r.status_code == 201, r.get_json()
 
-        for _ in range(5):
-            one_move()
-        seat_view = lambda: http.get(f"/v1/games/{game['id']}",  # noqa: E731
-                                     headers={"Authorization": f"Bearer {tokens[1]}"})
+def _measure(app: Any, requests: int) -> dict[str, Any]:
+    """Each step's share of ``requests`` seat views and a third as many moves of a 7-player BANG! game."""
+    rs = registry.get("bang")
+    out: dict[str, Any] = {}
+    http = app.test_client()
+    game = http.post("/v1/games", json={"ruleset": "bang", "players": 7, "seed": "steps"}).get_json()
+    tokens = [s["token"] for s in game["seats"]]
+    pick = Rng(b"steps")
 
-        def prepared_move() -> Callable[[], Any]:
-            view = http.get(f"/v1/games/{game['id']}", headers={"Authorization": f"Bearer {tokens[0]}"}).get_json()
-            if not view["to_act"]:
-                raise RuntimeError("the bench game waits on a timeout")
-            seat = min(view["to_act"])
-            own = http.get(f"/v1/games/{game['id']}", headers={"Authorization": f"Bearer {tokens[seat]}"}).get_json()
-            move = own["legal_moves"][pick.below(len(own["legal_moves"]))]
-            return lambda: http.post(f"/v1/games/{game['id']}/moves", json={"move": move},
-                                     headers={"Authorization": f"Bearer {tokens[seat]}"})
+    def one_move() -> None:
+        view = http.get(f"/v1/games/{game['id']}", headers={"Authorization": f"Bearer {tokens[0]}"}).get_json()
+        seat = min(view["to_act"]) if view["to_act"] else None
+        if seat is None:
+            raise RuntimeError("the bench game ended or waits on a timeout")
+        own = http.get(f"/v1/games/{game['id']}",
+                       headers={"Authorization": f"Bearer {tokens[seat]}"}).get_json()
+        moves = own["legal_moves"]
+        r = http.post(f"/v1/games/{game['id']}/moves", json={"move": moves[pick.below(len(moves))]},
+                      headers={"Authorization": f"Bearer {tokens[seat]}"})
+        assert r.status_code == 201, r.get_json()
 
-        for name, count in (("view", requests), ("move", requests // 3)):
-            profile = cProfile.Profile()
-            counting = _Counting()
-            wall = 0.0
-            done = 0
-            for _ in range(count):
-                call: Callable[[], Any] = seat_view if name == "view" else prepared_move()
-                if name == "move" and rs.result(app.extensions["referee.service"].load(game["id"]).state):
-                    break
-                with counting:
-                    t = time.perf_counter()
-                    profile.enable()
-                    call()
-                    profile.disable()
-                    wall += time.perf_counter() - t
-                done += 1
-                if name == "move" and app.extensions["referee.service"].load(game["id"]).status != "active":
-                    break
-            total = _cumulative(profile, "flask/app.py", "wsgi_app")
-            steps = [(label, _cumulative(profile, suffix, func) / done * 1e6) for label, suffix, func in STEPS[name]]
-            out[name] = {"requests": done, "round_trips": counting.round_trips / done,
-                         "commands": {k: v / done for k, v in counting.commands.most_common()},
-                         "total_us": total / done * 1e6, "wall_us": wall / done * 1e6, "steps": steps}
+    for _ in range(5):
+        one_move()
+    seat_view = lambda: http.get(f"/v1/games/{game['id']}",  # noqa: E731
+                                 headers={"Authorization": f"Bearer {tokens[1]}"})
+
+    def prepared_move() -> Callable[[], Any]:
+        view = http.get(f"/v1/games/{game['id']}", headers={"Authorization": f"Bearer {tokens[0]}"}).get_json()
+        if not view["to_act"]:
+            raise RuntimeError("the bench game waits on a timeout")
+        seat = min(view["to_act"])
+        own = http.get(f"/v1/games/{game['id']}", headers={"Authorization": f"Bearer {tokens[seat]}"}).get_json()
+        move = own["legal_moves"][pick.below(len(own["legal_moves"]))]
+        return lambda: http.post(f"/v1/games/{game['id']}/moves", json={"move": move},
+                                 headers={"Authorization": f"Bearer {tokens[seat]}"})
+
+    for name, count in (("view", requests), ("move", requests // 3)):
+        profile = cProfile.Profile()
+        counting = _Counting()
+        wall = 0.0
+        done = 0
+        for _ in range(count):
+            call: Callable[[], Any] = seat_view if name == "view" else prepared_move()
+            if name == "move" and rs.result(app.extensions["referee.service"].load(game["id"]).state):
+                break
+            with counting:
+                t = time.perf_counter()
+                profile.enable()
+                call()
+                profile.disable()
+                wall += time.perf_counter() - t
+            done += 1
+            if name == "move" and app.extensions["referee.service"].load(game["id"]).status != "active":
+                break
+        total = _cumulative(profile, "flask/app.py", "wsgi_app")
+        steps = [(label, _cumulative(profile, suffix, func) / done * 1e6) for label, suffix, func in STEPS[name]]
+        out[name] = {"requests": done, "round_trips": counting.round_trips / done,
+                     "commands": {k: v / done for k, v in counting.commands.most_common()},
+                     "total_us": total / done * 1e6, "wall_us": wall / done * 1e6, "steps": steps}
     return out
 
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, Sequence, TypeVar
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
-from referee.games import registry
 from referee.engine.encoded_views import ViewCache, encoded_view
 from referee.engine.platform import playing_moves
 from referee.engine.protocol import seat_view
-from referee.games.sim import Table, playout
+from referee.games import registry
+from referee.games.sim import Chooser, Table, playout
 
 T = TypeVar("T")
 
@@ -37,6 +38,11 @@ class FastPick:
 #: what a step builds for every seat: nothing, its view as a JSON value (as
 #: bots get it), or its view encoded as the API sends it
 MODES = ("rules", "views", "encoded")
+
+
+def _uniform(pick: FastPick) -> Chooser:
+    """Uniform over the playing moves, by the players' own randomness."""
+    return lambda _t, _s, moves: pick.choice(playing_moves(moves))
 
 
 def actions_per_second(ruleset: str, players: int, seconds: float = 5.0, mode: str = "views") -> dict[str, float]:
@@ -69,8 +75,7 @@ def actions_per_second(ruleset: str, players: int, seconds: float = 5.0, mode: s
     while time.perf_counter() - started < seconds:
         table = Table(rs, players, seed=f"bench-{ruleset}-{players}-{games}")
         pick = FastPick(games)
-        actions += playout(table, lambda _t, _s, moves: pick.choice(playing_moves(moves)), pick_seat=pick,
-                           on_step=on_step)
+        actions += playout(table, _uniform(pick), pick_seat=pick, on_step=on_step)
         games += 1
     elapsed = time.perf_counter() - started
     return {"actions_per_s": actions / elapsed, "games": games, "actions": actions}

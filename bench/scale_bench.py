@@ -56,8 +56,9 @@ import os
 import statistics
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import redis
 
@@ -224,7 +225,7 @@ def _view_loop(url: str, seconds: float, readers: list[tuple[str, str]]) -> dict
 
 
 def _client_process(loop: Callable[..., dict[str, Any]], args: tuple[Any, ...], threads_n: int,
-                    out: "mp.Queue[list[dict[str, Any]]]") -> None:
+                    out: mp.Queue[list[dict[str, Any]]]) -> None:
     results: list[dict[str, Any]] = [{} for _ in range(threads_n)]
 
     def run(i: int) -> None:
@@ -246,7 +247,7 @@ def _window(loop: Callable[..., dict[str, Any]], *args: Any, processes: int = PR
     """``processes`` client processes of ``threads`` threads running ``loop(*args)``;
     the wall time and every thread's result."""
     ctx = mp.get_context("fork")
-    out: "mp.Queue[list[dict[str, Any]]]" = ctx.Queue()
+    out: mp.Queue[list[dict[str, Any]]] = ctx.Queue()
     procs = [ctx.Process(target=_client_process, args=(loop, args, threads, out)) for _ in range(processes)]
     started = time.perf_counter()
     for p in procs:

@@ -19,8 +19,9 @@ import json
 import math
 import os
 import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any, Callable, Iterable, NamedTuple
+from typing import Any, NamedTuple
 
 from referee.audit.offline import LoggedTable
 from referee.engine.rng import Rng

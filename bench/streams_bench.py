@@ -19,16 +19,17 @@ import multiprocessing as mp
 import os
 import resource
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
-from typing import Any, Sequence
+from typing import Any
 from urllib.parse import urlparse
 
 from bench.server import live_server
-from referee.games import registry
-from referee.engine.rng import Rng
-from referee.games.sim import Table
 from referee.engine.platform import playing_moves
+from referee.engine.rng import Rng
+from referee.games import registry
+from referee.games.sim import Table
 
 STREAMS = 1000
 STREAM_GAMES = 20
@@ -64,14 +65,14 @@ async def _open_stream(host: str, port: int, path: str, gate: asyncio.Semaphore,
     async with gate:  # bounded connect rate, so the listen backlog never overflows
         try:
             reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), TIMEOUT_S)
-        except (OSError, asyncio.TimeoutError):
+        except (TimeoutError, OSError):
             held.failed += 1
             return
         writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
     conns.append(writer)
     try:
         head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), ANSWER_S)
-    except (asyncio.TimeoutError, asyncio.IncompleteReadError, OSError, asyncio.LimitOverrunError):
+    except (TimeoutError, asyncio.IncompleteReadError, OSError, asyncio.LimitOverrunError):
         held.waiting += 1
         return
     status = head.split(b" ", 2)[1].decode()
@@ -82,7 +83,7 @@ async def _open_stream(host: str, port: int, path: str, gate: asyncio.Semaphore,
     try:
         await asyncio.wait_for(reader.readuntil(b"retry:"), ANSWER_S)
         held.answered += 1
-    except (asyncio.TimeoutError, asyncio.IncompleteReadError, OSError, asyncio.LimitOverrunError):
+    except (TimeoutError, asyncio.IncompleteReadError, OSError, asyncio.LimitOverrunError):
         held.waiting += 1
 
 

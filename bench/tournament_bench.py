@@ -50,9 +50,10 @@ import hmac
 import json
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Sequence
+from typing import Any
 
 import requests
 

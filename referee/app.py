@@ -2,25 +2,25 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from flask import Flask, Response, g, request
 from flask.json.provider import DefaultJSONProvider
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
+from referee import ratelimit, settings
 from referee.context import refuse_token_in_url
 from referee.engine import jsonenc
 from referee.engine.protocol import IllegalMove, RefereeError
-from referee.metrics import LATENCY, REDIS_ERRORS, REQUESTS, install_live
-from referee.service import GameService
-from referee import ratelimit
 from referee.games import registry
-from referee.store import EventStore
-from referee.store.pushed import Pushed
-from referee.store.clients import REDIS_UNAVAILABLE, connect, is_cluster
-from referee import settings
+from referee.metrics import LATENCY, REDIS_ERRORS, REQUESTS, install_live
 from referee.problems import problem
+from referee.service import GameService
+from referee.store import EventStore
+from referee.store.clients import REDIS_UNAVAILABLE, connect, is_cluster
+from referee.store.pushed import Pushed
 
 
 class JsonProvider(DefaultJSONProvider):

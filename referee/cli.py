@@ -13,6 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
 from referee import settings
 
 DEFAULT_REDIS_PORT = 6390

@@ -6,8 +6,8 @@ keeps the packages acyclic, issue 26 item 6)."""
 from __future__ import annotations
 
 import hmac
-
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from flask import current_app, g, request
 from marshmallow import Schema

@@ -40,13 +40,15 @@ import re
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import limits
 from flask import Flask, Response, current_app, g, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from referee import settings
 from referee.context import QUERY_TOKEN_ENDPOINTS, service
 from referee.engine.protocol import RefereeError
 from referee.problems import problem
@@ -54,7 +56,6 @@ from referee.store import EventStore, sha256_hex
 from referee.store.clients import REDIS_ERROR
 from referee.store.pushed import CHANNEL, Pushed
 from referee.store.redis_store import Head
-from referee import settings
 
 DEFAULT = "50/100"
 DEFAULT_AUTH_FAIL = "10/minute"
@@ -231,7 +232,7 @@ class Windows:
     items: tuple[tuple[int, int], ...]  # (amount, window in ms)
 
     @classmethod
-    def of(cls, setting: str | None) -> "Windows | None":
+    def of(cls, setting: str | None) -> Windows | None:
         if setting is None:
             return None
         return cls(tuple((item.amount, int(item.get_expiry() * 1000)) for item in limits.parse_many(setting)))

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING
 
 from referee.engine import canonical
 from referee.engine.presentation import shown
-from referee.errors import ApiError
 from referee.engine.protocol import Json, Seat
+from referee.errors import ApiError
 
 if TYPE_CHECKING:
     from referee.service import Game, GameService

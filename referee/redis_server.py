@@ -11,10 +11,10 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
-from referee import settings
 
+from referee import settings
 
 
 def server_binary() -> str:

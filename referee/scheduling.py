@@ -13,15 +13,15 @@ cluster, ``RQ_REDIS_URL`` must be set."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import redis
 from rq import Queue, Retry
 
+from referee import settings
 from referee.bots import BUILT_IN
 from referee.engine.protocol import Seat
-from referee import settings
 
 QUEUE = "referee"
 WATCH = "referee:watch"
@@ -86,7 +86,7 @@ class Change:
 
 
 def _when(ms: int) -> datetime:
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
+    return datetime.fromtimestamp(ms / 1000, tz=UTC)
 
 
 class RqScheduler:

@@ -10,27 +10,40 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Protocol
 
 from referee import keys
 from referee.bots import BUILT_IN
-from referee.errors import ApiError, game_over, not_found, version_conflict
-from referee.games import registry
 from referee.engine import LOG_FORMAT, canonical, canonical_bytes, header_hash, record, sha256_hex
-from referee.engine.platform import SEAT_CLAIMED, SEAT_EVENTS, SEAT_GIVEN, SEAT_REISSUED, SECRETS_OPENED
 from referee.engine.encoded_views import ViewCache, encoded_view
+from referee.engine.platform import SEAT_CLAIMED, SEAT_EVENTS, SEAT_GIVEN, SEAT_REISSUED, SECRETS_OPENED
 from referee.engine.presentation import shown
-from referee.engine.protocol import (Event, GameConfig, Json, Move, RefereeError, Ruleset, Seat, draw_default,
-                                     fold, seat_view)
+from referee.engine.protocol import (
+    Event,
+    GameConfig,
+    Json,
+    Move,
+    RefereeError,
+    Ruleset,
+    Seat,
+    draw_default,
+    fold,
+    seat_view,
+)
 from referee.engine.rng import Rng
 from referee.engine.signature import Keyring
-from referee.scheduling import Change
+from referee.errors import ApiError, game_over, not_found, version_conflict
+from referee.games import registry
 from referee.metrics import GAMES_FINISHED, GAMES_STARTED, MOVES
+from referee.scheduling import Change
 from referee.store import EventStore
+from referee.store.clients import (
+    REDIS_UNAVAILABLE as REDIS_UNAVAILABLE,  # for the API: it talks to the service, not the store
+)
 from referee.store.listing import BadCursor, cursor_of, read_cursor
 from referee.store.pushed import Pushed
-from referee.store.clients import REDIS_UNAVAILABLE as REDIS_UNAVAILABLE  # for the API: it talks to the service, not the store
 from referee.store.redis_store import Appended, Head
 
 #: the idempotency scope of every move a worker submits (timeouts, bots, turn
@@ -66,7 +79,7 @@ class Decided:
     """A move decided and not yet written: the game after it, what its append
     stores, and the 201 body."""
 
-    game: "Game"
+    game: Game
     stored: Appended
     body: bytes
 

@@ -5,7 +5,7 @@ no server: ``referee.tournaments`` keeps them in Redis, the arena in memory."""
 from __future__ import annotations
 
 import json
-from typing import Sequence
+from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 

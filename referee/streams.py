@@ -19,17 +19,18 @@ import contextlib
 import select
 import socket
 import uuid
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
 from flask import Response, current_app, request
 
+from referee import settings
 from referee.context import service
 from referee.errors import ApiError
 from referee.problems import problem
 from referee.ratelimit import client_address
 from referee.store.slots import client_key as _client_key
-from referee import settings
 
 #: longer than any stream (60 s) or long-poll (30 s) lives
 LEASE_S = 120

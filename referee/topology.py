@@ -30,10 +30,11 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import IO, Sequence
+from typing import IO
 
 from referee import settings
 from referee.redis_server import die_with_parent, free_port

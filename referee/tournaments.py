@@ -29,19 +29,20 @@ import hashlib
 import hmac
 import json
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
+from referee import settings
 from referee.bots import BUILT_IN
-from referee.errors import ApiError
-from referee.games import registry
 from referee.engine.protocol import GameConfig, Json, fold
 from referee.engine.rng import Rng
+from referee.errors import ApiError
+from referee.games import registry
 from referee.service import GameService
 from referee.standings import Standings, seating, standings  # noqa: F401 (pure: shared with the arena)
 from referee.store import sha256_hex
 from referee.store.tournaments import IN_FLIGHT
-from referee import settings
 
 MAX_GAMES = 10_000  # with the admin token; the schema's ceiling
 MAX_PARALLEL = 64

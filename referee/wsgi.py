@@ -8,13 +8,14 @@ instead of holding it forever. gunicorn bounds the headers by the same time
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Any, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask
 
+from referee import settings
 from referee.app import create_app
 from referee.problems import problem
-from referee import settings
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment

@@ -13,24 +13,22 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from functools import lru_cache, partial
-from typing import Callable
 
-
-from referee import bots
-from referee.games import registry
+from referee import bots, settings
 from referee.bots.webhook import BotFailure, CallLimits, UrlPolicy, ask, sign
 from referee.engine import bot_seed
-from referee.errors import ApiError
 from referee.engine.protocol import Json, RefereeError, default_options
+from referee.errors import ApiError
+from referee.games import registry
 from referee.metrics import BOT_CALLS
 from referee.scheduling import Change, RqScheduler, queue_connection
 from referee.service import Game, GameService, Turn
 from referee.store import EventStore
 from referee.store.clients import connect
-from referee import settings
 
 TIMEOUT = {"type": "timeout"}
 

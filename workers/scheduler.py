@@ -21,7 +21,8 @@ import os
 import socket
 import sys
 import threading
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from rq.exceptions import SchedulerNotFound
 from rq.scheduler import RQScheduler

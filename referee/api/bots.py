@@ -1,23 +1,22 @@
 """``/v1/bots`` and ``/v1/tournaments``."""
 from __future__ import annotations
 
-from referee.engine.protocol import Json
-
 import os
 import re
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
-from referee.context import bearer_token, is_admin, json_body, query, service
-from referee.bots.webhook import UrlPolicy
-from referee.errors import ApiError
-from referee.problems import problem
-from referee.games import registry
-from referee.schemas import AnswerTurn, CreateTournament, ListQuery, RegisterBot
-from referee.tournaments import ANONYMOUS_MAX_GAMES, DEFAULT_PARALLEL, Caps, Quotas, Refused, Tournaments
 from referee import ratelimit, reading, settings, streams
 from referee.api.games import STREAM_MAX_S, _chain
+from referee.bots.webhook import UrlPolicy
+from referee.context import bearer_token, is_admin, json_body, query, service
 from referee.engine import canonical_bytes
+from referee.engine.protocol import Json
+from referee.errors import ApiError
+from referee.games import registry
+from referee.problems import problem
+from referee.schemas import AnswerTurn, CreateTournament, ListQuery, RegisterBot
+from referee.tournaments import ANONYMOUS_MAX_GAMES, DEFAULT_PARALLEL, Caps, Quotas, Refused, Tournaments
 
 bp = Blueprint("bots", __name__)
 REGISTER, TOURNAMENT, ANSWER, LIST = RegisterBot(), CreateTournament(), AnswerTurn(), ListQuery()

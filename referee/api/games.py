@@ -1,20 +1,18 @@
 """``/v1/games``: create, view, moves, events, stream, replay, log, audit."""
 from __future__ import annotations
 
-from referee.engine.protocol import Json
-
 import re
 
 from flask import Blueprint, Response, request, stream_with_context
 
 from referee import reading, streams
-from referee.context import bearer_token, idempotency_key, is_admin, json_body, query, service
 from referee.audit import audit_lines
-from referee.ratelimit import prefetched_head
+from referee.context import bearer_token, idempotency_key, is_admin, json_body, query, service
+from referee.engine.protocol import Json
 from referee.errors import ApiError
+from referee.ratelimit import prefetched_head
+from referee.schemas import ClaimSeat, CreateGame, EventsQuery, ListQuery, MoveRequest, ReplayQuery, quick_move_request
 from referee.service import REDIS_UNAVAILABLE
-from referee.schemas import (ClaimSeat, CreateGame, EventsQuery, ListQuery, MoveRequest, ReplayQuery,
-                             quick_move_request)
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
 CREATE, MOVE, EVENTS, REPLAY, LIST = CreateGame(), MoveRequest(), EventsQuery(), ReplayQuery(), ListQuery()

@@ -1,25 +1,25 @@
 """Rulesets, health, metrics and the contract."""
 from __future__ import annotations
 
-from referee.engine.protocol import Json
-
 import importlib
 import importlib.util
 import sys
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from flask import Blueprint, Response
 
+from referee import ruletexts
 from referee.context import service
 from referee.engine import canonical_bytes
 from referee.engine.phrases import PHRASES as PLATFORM_PHRASES
+from referee.engine.protocol import Json
 from referee.engine.signature import Keyring
 from referee.errors import ApiError
 from referee.games import registry
 from referee.metrics import render
-from referee import ruletexts
 
 bp = Blueprint("meta", __name__)
 

@@ -6,7 +6,7 @@ browser (``verify.js``): no server code is involved in its verdict."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from flask import Blueprint, Response, abort
@@ -22,7 +22,7 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'se
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _read(name: str) -> bytes:
     return (WEB / name).read_bytes()
 

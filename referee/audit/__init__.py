@@ -14,23 +14,47 @@ head and any receipt a seat hands in (``referee.audit.signed``). The report name
 from __future__ import annotations
 
 import gc
-from typing import Any, Iterable, Sequence, cast
+from collections.abc import Iterable, Sequence
+from hashlib import sha256
+from typing import Any, cast
 
 from referee import bots
-from hashlib import sha256
-
 from referee.audit import signed, strict
-from referee.engine import (LOG_FORMAT, bot_seed, canonical_bytes, event_salt, event_salts, header_hash,
-                            keyed_hmac_sha256, link_bytes, sha256_hex)
-from referee.engine.platform import (MOVE, SEAT_CLAIMED, SEAT_EVENTS, SEAT_GIVEN, SECRETS_OPENED, SECRETS_SEALED,
-                                     SEED_REVEALED)
-from referee.engine import record
+from referee.engine import (
+    LOG_FORMAT,
+    bot_seed,
+    canonical_bytes,
+    event_salt,
+    event_salts,
+    header_hash,
+    keyed_hmac_sha256,
+    link_bytes,
+    record,
+    sha256_hex,
+)
 from referee.engine.legacy import current_move
-from referee.games import registry
-from referee.engine.protocol import (GameConfig, Json, RefereeError, Ruleset, default_options, draw_default, fold,
-                                     seat_view)
+from referee.engine.platform import (
+    MOVE,
+    SEAT_CLAIMED,
+    SEAT_EVENTS,
+    SEAT_GIVEN,
+    SECRETS_OPENED,
+    SECRETS_SEALED,
+    SEED_REVEALED,
+)
+from referee.engine.protocol import (
+    GameConfig,
+    Json,
+    RefereeError,
+    Ruleset,
+    default_options,
+    draw_default,
+    fold,
+    seat_view,
+)
 from referee.engine.rng import Rng
 from referee.engine.signature import PublicKeys
+from referee.games import registry
 
 #: the fields of every event of a finished game's log
 EVENT_FIELDS = ("seq", "type", "actor", "at", "commit", "prev", "hash", "data", "salt")

@@ -10,9 +10,10 @@ from __future__ import annotations
 import os
 import stat
 import sys
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from referee.audit import Diverged, audit_lines
 from referee.engine.protocol import Json

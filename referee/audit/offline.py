@@ -7,11 +7,12 @@ the platform events, ``engine.chain`` for the envelopes), with a fixed clock.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.audit import audit_log
-from referee.engine.chain import LOG_FORMAT, header_hash, sha256_hex
 from referee.engine import record
+from referee.engine.chain import LOG_FORMAT, header_hash, sha256_hex
 from referee.engine.protocol import Json, Move, Ruleset, Seat
 from referee.games.sim import Table
 
@@ -40,7 +41,7 @@ class LoggedTable(Table):
         written, self.last_hash = record.chained(self.seed_text, self.last_hash, len(self.envelopes), produced, at)
         self.envelopes.extend(written)
 
-    def play(self, actor: Seat | None, move: Move, *, at: int | None = None) -> "LoggedTable":
+    def play(self, actor: Seat | None, move: Move, *, at: int | None = None) -> LoggedTable:
         position, now = self.rng.position, self.now + 1 if at is None else at
         super().play(actor, move, at=now)
         produced, _result, self.opened = record.move(

@@ -7,12 +7,12 @@ Both checks run after the log is otherwise shown to hold, and say plainly
 when no key was given, so nothing was proven about who wrote the log."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from referee.engine.platform import SEED_REVEALED
 from referee.engine.protocol import Json
-from referee.engine.signature import (RECEIPT_FIELDS, SIGNATURE_FIELDS, PublicKeys, final_statement,
-                                      receipt_statement)
+from referee.engine.signature import RECEIPT_FIELDS, SIGNATURE_FIELDS, PublicKeys, final_statement, receipt_statement
 
 #: the field of a finished game's last event that holds the referee's signature of the final head
 FIELD = "signature"

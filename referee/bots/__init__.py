@@ -3,8 +3,8 @@
 shows its seat — ``seat_view`` — and a seeded ``Rng``, nothing else."""
 from __future__ import annotations
 
-from referee.engine.protocol import Json, Move
 from referee.engine.platform import playing_moves
+from referee.engine.protocol import Json, Move
 from referee.engine.rng import Rng
 
 BUILT_IN = ("random", "heuristic")

@@ -7,9 +7,10 @@ import importlib
 import importlib.util
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from referee.engine.protocol import Json, Move
 

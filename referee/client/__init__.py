@@ -35,13 +35,51 @@ client imports nothing of the server.
 from __future__ import annotations
 
 from referee.client.api import AUTO, Bots, Games, RefereeClient, Rulesets, Tournaments
-from referee.client.errors import (BadRequest, Conflict, Forbidden, GameOver, HttpProblem, IllegalMove, NotFound,
-                                   NotYourTurn, RateLimited, Unauthorized, Unavailable, Unprocessable, VersionConflict)
-from referee.client.models import (AuditCheck, AuditReport, Bot, BotSummary, Event, EventPage, GameCreated, GameLog,
-                                   GameSummary, HeadSignature, Health, Jwk, KeySet, MoveAccepted, Page, Receipt,
-                                   Replay, Result, Rule, Ruleset, Seat, SeatToken, Tournament, TournamentGame,
+from referee.client.errors import (
+                                   BadRequest,
+                                   Conflict,
+                                   Forbidden,
+                                   GameOver,
+                                   HttpProblem,
+                                   IllegalMove,
+                                   NotFound,
+                                   NotYourTurn,
+                                   RateLimited,
+                                   Unauthorized,
+                                   Unavailable,
+                                   Unprocessable,
+                                   VersionConflict,
+)
+from referee.client.models import (
+                                   AuditCheck,
+                                   AuditReport,
+                                   Bot,
+                                   BotSummary,
+                                   Event,
+                                   EventPage,
+                                   GameCreated,
+                                   GameLog,
+                                   GameSummary,
+                                   HeadSignature,
+                                   Health,
+                                   Jwk,
+                                   KeySet,
+                                   MoveAccepted,
+                                   Page,
+                                   Receipt,
+                                   Replay,
+                                   Result,
+                                   Rule,
+                                   Ruleset,
+                                   Seat,
+                                   SeatToken,
+                                   Tournament,
+                                   TournamentGame,
                                    TournamentSummary,
-                                   Turn, TurnAnswered, View)
+                                   Turn,
+                                   TurnAnswered,
+                                   View,
+)
 from referee.client.transport import RetryPolicy, Timeouts
 
 #: the new name of the client; ``RefereeClient`` stays

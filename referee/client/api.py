@@ -7,16 +7,38 @@ import json as jsonlib
 import threading
 import time
 import uuid
-from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar, cast
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar, cast
 
 import httpx
 from httpx_sse import EventSource, ServerSentEvent
 
 from referee.client.errors import HttpProblem
-from referee.client.models import (AuditReport, Bot, BotSummary, Event, EventPage, GameCreated, GameLog, GameSummary,
-                                   Health, Json, KeySet, MoveAccepted, Page, Replay, Rule, Ruleset, SeatToken,
-                                   Tournament, TournamentSummary, Turn, TurnAnswered, View)
-from referee.client.transport import Http, RetryPolicy, Timeouts, LOST
+from referee.client.models import (
+    AuditReport,
+    Bot,
+    BotSummary,
+    Event,
+    EventPage,
+    GameCreated,
+    GameLog,
+    GameSummary,
+    Health,
+    Json,
+    KeySet,
+    MoveAccepted,
+    Page,
+    Replay,
+    Rule,
+    Ruleset,
+    SeatToken,
+    Tournament,
+    TournamentSummary,
+    Turn,
+    TurnAnswered,
+    View,
+)
+from referee.client.transport import LOST, Http, RetryPolicy, Timeouts
 
 
 class _Auto(enum.Enum):

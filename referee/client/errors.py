@@ -16,7 +16,8 @@ what it can handle::
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 #: what a problem body is: JSON, as the server sent it
 Body = dict[str, Any]

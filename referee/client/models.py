@@ -4,8 +4,9 @@ JSON the referee answers (openapi.yaml), each keeping that JSON whole as
 ``pending``, an event's ``data``) stays plain JSON."""
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, Iterator, Mapping, TypeVar
+from typing import Any, Generic, TypeVar
 
 #: a JSON object as decoded
 Json = dict[str, Any]

@@ -4,9 +4,10 @@ backoff (tenacity) for the requests that are safe to send twice."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Mapping, TypeVar
+from typing import Any, TypeVar
 
 import httpx
 import tenacity

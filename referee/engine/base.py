@@ -4,15 +4,24 @@ platform never discovers a hook with ``getattr``."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import Any, ClassVar, Generic, Mapping, Sequence
+from typing import Any, ClassVar, Generic
 
 from referee.engine.protocol import (
-    Event, GameConfig, IllegalMove, InvalidSetup, Json, MalformedMove, Move, OutOfTurn, S, Seat,
+    Event,
+    GameConfig,
+    IllegalMove,
+    InvalidSetup,
+    Json,
+    MalformedMove,
+    Move,
+    OutOfTurn,
+    S,
+    Seat,
 )
 from referee.engine.rng import Rng
 from referee.engine.schema import SchemaCheck, first_refusal
-
 
 #: the view encoders a ruleset may define (``referee.engine.encoded_views``), in the order of ``encoders``
 ENCODERS = ("public_bytes", "seat_bytes", "encoded_seat", "seat_encoded", "every_seat")

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from referee.engine.jsonenc import canonical, canonical_bytes, canonical_bytes_floatless
 

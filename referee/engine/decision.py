@@ -3,7 +3,8 @@ one decision, each folded into the state as it is emitted, so every rule
 sees the outcome of the one before (and replay folds the very same events)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Generic, Mapping, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, TypeVar
 
 from referee.engine.protocol import Event
 

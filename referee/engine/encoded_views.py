@@ -48,7 +48,8 @@ again. Nothing is kept at module level.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable
+from collections.abc import Callable, Hashable
+from typing import Any
 
 from referee.engine.jsonenc import dumps
 from referee.engine.protocol import Json, Ruleset, Seat

@@ -5,9 +5,10 @@ setting the slots directly. ``dataclasses`` itself writes its ``__init__``
 as generated source; so does ``copier``."""
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import fields
 from types import MemberDescriptorType
-from typing import Any, Callable, Mapping
+from typing import Any
 
 
 def copier(cls: type, fresh: Mapping[str, Callable[[], Any]] | None = None) -> Callable[..., Any]:

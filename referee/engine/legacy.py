@@ -18,7 +18,8 @@ Translations are pure, total on what that version wrote, and round-trip:
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from referee.engine.protocol import Event, GameConfig, Json, Move, Seat
 from referee.engine.rng import Rng

@@ -8,7 +8,7 @@ event's actor itself (``seat N (name): ``) before the phrase, and a seat
 number in data is shown as a bare number, hence ``seat {seat}``."""
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from referee.engine import platform
 

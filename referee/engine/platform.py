@@ -2,7 +2,8 @@
 every other type belongs to the ruleset."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 #: an accepted move as submitted: ``{move, rng, by?}``, recorded before the events it caused
 MOVE = "move"

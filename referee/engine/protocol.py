@@ -16,8 +16,9 @@ Data crossing the protocol is plain JSON-able data:
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from referee.engine.chain import commitment, secret_salt
 from referee.engine.rng import Rng

@@ -3,11 +3,11 @@ notes): the platform events of the deal and of each move. The service writes
 exactly this and the audit expects exactly this, so both come from here."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from referee.engine.chain import envelope
-from referee.engine.platform import (MOVE, PLATFORM_EVENTS, SEAT_EVENTS, SECRETS_OPENED, SECRETS_SEALED,
-                                     SEED_REVEALED)
+from referee.engine.platform import MOVE, PLATFORM_EVENTS, SEAT_EVENTS, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED
 from referee.engine.protocol import Event, Json, Ruleset, Seat, dealt_secrets, fold, openings, seals
 
 Produced = list[tuple[Seat | None, Event]]

@@ -12,7 +12,8 @@ check that every move drew from where the previous one stopped.
 from __future__ import annotations
 
 import struct
-from typing import Callable, Sequence, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from referee.engine.chain import keyed_hmac_sha256
 

@@ -3,11 +3,11 @@
 the first refusal, one way to write a closed object."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import fastjsonschema
 from jsonschema import Draft202012Validator
-
 
 Json = dict[str, Any]
 

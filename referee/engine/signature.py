@@ -29,8 +29,9 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -81,7 +82,7 @@ class SigningKey:
     private: Ed25519PrivateKey
 
     @classmethod
-    def from_seed(cls, kid: str, seed: bytes) -> "SigningKey":
+    def from_seed(cls, kid: str, seed: bytes) -> SigningKey:
         if not KID.match(kid):
             raise ValueError(f"a key id is 1-64 of A-Z a-z 0-9 . _ - (got {kid!r})")
         if len(seed) != 32:
@@ -124,7 +125,7 @@ class Keyring:
     def jwks(self) -> dict[str, list[dict[str, str]]]:
         return {"keys": [k.jwk() for k in self.keys]}
 
-    def public(self) -> "PublicKeys":
+    def public(self) -> PublicKeys:
         return PublicKeys.from_jwks(self.jwks())
 
 
@@ -137,7 +138,7 @@ class PublicKeys:
         self.by_kid = dict(by_kid)
 
     @classmethod
-    def from_jwks(cls, jwks: Any) -> "PublicKeys":
+    def from_jwks(cls, jwks: Any) -> PublicKeys:
         """``ValueError`` naming what is wrong for anything but a set of Ed25519 JWKs."""
         if not isinstance(jwks, dict) or not isinstance(jwks.get("keys"), list):
             raise ValueError('a key set is {"keys": [JWK, ...]}')

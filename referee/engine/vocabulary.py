@@ -24,7 +24,8 @@ plug-in's too); a ruleset author can call ``problems`` from its own tests.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from referee.engine.protocol import Event, Json
 

@@ -9,8 +9,9 @@ are found the same way, in ``referee.heuristics`` (ruleset name ->
 ``choose(view, legal_moves, rng)``)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any, Callable, cast
+from typing import Any, cast
 
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import Ruleset
@@ -40,7 +41,7 @@ def get(name: str) -> Ruleset[Any]:
         ruleset = point.load()
         if not isinstance(ruleset, RulesetBase) or ruleset.name != name:
             raise TypeError(f"entry point {name} = {point.value} is not a RulesetBase named {name!r}")
-        ruleset.move_checks  # compiled now, not during a game's first moves
+        _ = ruleset.move_checks  # compiled now, not during a game's first moves
         _loaded[name] = ruleset
     return _loaded[name]
 

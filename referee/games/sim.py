@@ -6,10 +6,11 @@ Pure like the rules: time is a counter the caller moves, chance is an ``Rng``.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
-from referee.engine.protocol import Event, GameConfig, Json, Move, Ruleset, Seat, fold
 from referee.engine.platform import playing_moves
+from referee.engine.protocol import Event, GameConfig, Json, Move, Ruleset, Seat, fold
 from referee.engine.rng import Rng
 
 TIMEOUT: Move = {"type": "timeout"}
@@ -39,7 +40,7 @@ class Table:
         self.state: Any = fold(ruleset, self.events)
         self.last: list[Event] = list(self.events)
 
-    def play(self, actor: Seat | None, move: Move, *, at: int | None = None) -> "Table":
+    def play(self, actor: Seat | None, move: Move, *, at: int | None = None) -> Table:
         """Decide ``move`` by ``actor`` at time ``at`` (default: now + 1 ms) and apply it.
 
         On refusal the exception propagates and nothing changes (the
@@ -57,7 +58,7 @@ class Table:
         self.last = events
         return self
 
-    def timeout(self) -> "Table":
+    def timeout(self) -> Table:
         """Jump to the open deadline and submit the system ``timeout`` command."""
         deadline = self.ruleset.deadline(self.state)
         if deadline is None:

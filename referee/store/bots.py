@@ -15,7 +15,6 @@ import redis
 from referee.engine import sha256_hex
 from referee.store.listing import BOTS, Index
 
-
 #: an answer is handed over only while its turn is open, once (both keys in the bot's slot)
 _ANSWER = """
 if redis.call('HDEL', KEYS[1], ARGV[1]) == 1 then

@@ -14,15 +14,17 @@ its PID. Each runs in a session of its own, so a Ctrl+C in the terminal
 reaches only the parent, which stops them in its own order."""
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, cast
+from typing import Any, cast
 
 import redis
 from redis.backoff import NoBackoff
@@ -137,6 +139,11 @@ def _until(what: str, check: Callable[[], bool], timeout: float) -> float:
 def _run(client: redis.Redis, *args: str | int) -> Any:
     """One raw command (redis-py's ``execute_command`` is untyped)."""
     return client.execute_command(*args)  # type: ignore[no-untyped-call]
+
+
+def _node_answers(node: Node) -> bool:
+    """``_answers`` of one node of the cluster being started."""
+    return _answers(node.client(), node.proc, node.log)
 
 
 def _answers(client: redis.Redis, proc: subprocess.Popen[bytes], log: Path | None) -> bool:
@@ -394,7 +401,7 @@ def _start_nodes(count: int, directory: Path, node_timeout_ms: int, persist: boo
                 node = nodes[index]
                 try:
                     _until(f"node {node.port} answering PING",
-                           lambda: _answers(node.client(), node.proc, node.log), timeout)
+                           functools.partial(_node_answers, node), timeout)
                     break
                 except ClusterError:
                     stop_processes([node.proc])

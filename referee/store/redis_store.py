@@ -3,22 +3,23 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Callable, Iterable, Mapping, TypeVar
+from typing import Any, TypeVar
 
 import redis
 
+from referee import settings
 from referee.engine import canonical, canonical_bytes, sha256_hex
 from referee.engine.jsonenc import loads
-from referee.store.clients import BlockingReads, is_cluster, through_failover
 from referee.store.bots import BotDirectory
+from referee.store.clients import BlockingReads, is_cluster, through_failover
 from referee.store.listing import GAMES, Index
 from referee.store.retention import Retention
 from referee.store.slots import SlotStore
 from referee.store.tournaments import TournamentStore
 from referee.store.windows import WindowStore
-from referee import settings
 
 T = TypeVar("T")
 
@@ -260,7 +261,7 @@ class EventStore:
         return self.append_moves(game_id, expected, [Appended(envelopes, last_hash, rng, status, at, idem_key,
                                                               idem_record)])
 
-    def append_moves(self, game_id: str, expected: int, moves: list["Appended"]) -> AppendResult:
+    def append_moves(self, game_id: str, expected: int, moves: list[Appended]) -> AppendResult:
         """Append several moves in a row in one step (one round trip), if the
         game is still at ``expected``: each with its envelopes and its
         idempotency record, the head set after the last; nothing of it if the

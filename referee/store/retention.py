@@ -9,6 +9,7 @@ none outlives its game. An expired game is a plain 404."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from referee import settings
 
 DAY_S = 24 * 3600

@@ -19,9 +19,10 @@ before freeing it) is dropped the next time the set is counted.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
-
 import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import redis
 
 from referee.store.listing import TOURNAMENTS, Index

@@ -5,8 +5,9 @@ round trip asks what a request needs: a window test, a window hit and a
 game's head with its keys' TTL."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import resources
-from typing import Any, Callable
+from typing import Any
 
 import redis
 

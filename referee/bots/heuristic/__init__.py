@@ -7,7 +7,7 @@ is fast enough to play every seat of a tournament in process.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from referee.engine.protocol import Json, Move
 from referee.engine.rng import Rng

@@ -24,7 +24,13 @@ from typing import Any
 
 from referee.bots.heuristic.bang_play import cheapest, play_turn
 from referee.bots.heuristic.bang_read import (
-    Seen, explodes, gain, key, ranked, read, suit,
+    Seen,
+    explodes,
+    gain,
+    key,
+    ranked,
+    read,
+    suit,
 )
 from referee.engine.platform import playing_moves
 from referee.engine.rng import Rng

@@ -13,8 +13,17 @@ from __future__ import annotations
 from typing import Any
 
 from referee.bots.heuristic.bang_read import (
-    HAND_CARD, IN_PLAY_WORTH, JOURDONNAIS, OUTLAW, RENEGADE, WEAPON_RANGE, Seen, has, key,
-    ranked, worth,
+    HAND_CARD,
+    IN_PLAY_WORTH,
+    JOURDONNAIS,
+    OUTLAW,
+    RENEGADE,
+    WEAPON_RANGE,
+    Seen,
+    has,
+    key,
+    ranked,
+    worth,
 )
 
 Move = dict[str, Any]

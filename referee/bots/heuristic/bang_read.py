@@ -9,8 +9,9 @@ Card facts (name, suit, rank) are read from the card ID itself (R1).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 # the role names of the view; the role facts (R4, R82) come with every view
 # (`roles_in_game`, `targets`): a bot sees the engine and views only

@@ -18,7 +18,8 @@ that into the chance that a claim is true.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from referee.engine.protocol import Json, Move
 from referee.engine.rng import Rng

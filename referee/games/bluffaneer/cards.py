@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import cast
 
+from referee.engine.rng import Rng
 from referee.games.bluffaneer.events import CARD_DRAWN, CARD_REVEALED, DECK_RESHUFFLED, Draft
 from referee.games.bluffaneer.state import Seat
 from referee.games.bluffaneer.symbols import CARD_SYMBOLS, matches
-from referee.engine.rng import Rng
 
 
 def reveal(draft: Draft, seat: Seat, rule: str) -> bool:

@@ -2,12 +2,13 @@
 F34)."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from referee.engine.protocol import IllegalMove, Json
-from referee.games.bluffaneer.events import COINS_MOVED, GAME_ENDED, RESIGNED as RESIGNED_EVENT, TURN_ENDED, Draft
-from referee.games.bluffaneer.state import OVER, Seat, State
 from referee.engine.rng import Rng
+from referee.games.bluffaneer.events import COINS_MOVED, GAME_ENDED, TURN_ENDED, Draft
+from referee.games.bluffaneer.events import RESIGNED as RESIGNED_EVENT
+from referee.games.bluffaneer.state import OVER, Seat, State
 
 #: ``game_ended``'s and the result's ``reason``: a player at 0 coins (F28) or one resigned (F34)
 LAST_COIN_LOST = "last_coin_lost"

@@ -22,12 +22,20 @@ one ``decide`` produced.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from referee.engine.decision import Decision
 from referee.engine.protocol import Event
 from referee.games.bluffaneer.state import (
-    CLAIMS, DECISION, OVER, RESOLVING, ROLL, STEAL, Flip, State,
+    CLAIMS,
+    DECISION,
+    OVER,
+    RESOLVING,
+    ROLL,
+    STEAL,
+    Flip,
+    State,
 )
 from referee.games.bluffaneer.symbols import SHIP, SWORD
 

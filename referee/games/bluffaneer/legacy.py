@@ -16,7 +16,8 @@ v1 differs from v2 only in words, never in what the rules decide:
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.engine.legacy import Legacy, recase
 from referee.engine.protocol import Event, Json

@@ -1,7 +1,8 @@
 """Game options: ``first_seat`` (F8), ``claim_window_ms`` (F18), ``die_faces`` (F3)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.engine.protocol import InvalidSetup, Json
 from referee.games.bluffaneer.symbols import DEFAULT_DIE_FACES, SYMBOLS

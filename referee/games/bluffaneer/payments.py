@@ -1,7 +1,7 @@
 """Moving coins (F5, F11–F14, F16, F22, F23) with the shortfall rule (F26)."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from referee.games.bluffaneer.events import COINS_MOVED, Draft
 from referee.games.bluffaneer.state import Seat

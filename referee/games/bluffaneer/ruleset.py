@@ -2,23 +2,36 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping, cast
+from collections.abc import Mapping
+from typing import Any, cast
 
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import Event, GameConfig, IllegalMove, Json, Move, Ruleset, Seat
+from referee.engine.rng import Rng
 from referee.games.bluffaneer import claims, moves, prompts, scenario, schemas, turn, views
-from referee.games.bluffaneer.ending import resign, result as game_result
+from referee.games.bluffaneer.catalogue import catalogue as _catalogue
+from referee.games.bluffaneer.ending import resign
+from referee.games.bluffaneer.ending import result as game_result
+from referee.games.bluffaneer.events import Draft
+from referee.games.bluffaneer.events import evolve as fold_event
 from referee.games.bluffaneer.legacy import BluffaneerV1
-from referee.games.bluffaneer.events import Draft, evolve as fold_event
 from referee.games.bluffaneer.options import (
-    MAX_PLAYERS, MIN_PLAYERS, OPTIONS_SCHEMA, validate_options as check_options,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OPTIONS_SCHEMA,
+)
+from referee.games.bluffaneer.options import (
+    validate_options as check_options,
 )
 from referee.games.bluffaneer.state import (
-    CLAIMS, DECISION, OVER, STABLE_PHASES, TOTAL_COINS, State,
+    CLAIMS,
+    DECISION,
+    OVER,
+    STABLE_PHASES,
+    TOTAL_COINS,
+    State,
 )
 from referee.games.bluffaneer.symbols import CARD_IDS
-from referee.games.bluffaneer.catalogue import catalogue as _catalogue
-from referee.engine.rng import Rng
 
 
 class Bluffaneer(RulesetBase[State]):

@@ -18,14 +18,15 @@ below the number of tied seats when used, F32). Anything else is refused.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from referee.engine.protocol import Event, GameConfig, InvalidSetup
+from referee.engine.rng import Rng
 from referee.games.bluffaneer.events import GAME_STARTED
 from referee.games.bluffaneer.options import check_players, validate_options
 from referee.games.bluffaneer.state import TOTAL_COINS
 from referee.games.bluffaneer.symbols import CARD_IDS, SYMBOLS, cards_of_pair
-from referee.engine.rng import Rng
 
 SCENARIO_KEYS = frozenset({"turn", "seats", "deck", "discard", "dice", "flips"})
 SEAT_KEYS = frozenset({"card", "coins"})

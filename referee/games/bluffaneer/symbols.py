@@ -1,7 +1,7 @@
 """Symbols, dice faces and the 18 cards of Bluffaneer (F2, F3, F4, F15)."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 #: The four symbols (F2), lower snake case identifiers (issue 24: one
 #: vocabulary). Colours play no part in the rules.

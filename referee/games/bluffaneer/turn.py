@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import cast
 
 from referee.engine.protocol import IllegalMove, OutOfTurn
+from referee.engine.rng import Rng
 from referee.games.bluffaneer import payments
 from referee.games.bluffaneer.cards import replace_card, reveal
 from referee.games.bluffaneer.ending import end_turn
 from referee.games.bluffaneer.events import DICE_ROLLED, WINDOW_OPENED, Draft
 from referee.games.bluffaneer.state import ROLL, STEAL, Seat, State
 from referee.games.bluffaneer.symbols import CHEST, SHIP, SKULL, SWORD, matches
-from referee.engine.rng import Rng
 
 #: double symbol -> (rule, coins stolen) for the doubles that need a target
 STEALS: dict[str, tuple[str, int]] = {SWORD: ("F12", 2), SHIP: ("F13", 3)}
