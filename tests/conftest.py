@@ -10,21 +10,21 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 import redis
-from hypothesis import settings
 from flask.testing import FlaskClient
+from hypothesis import settings
 from rq import Queue, SimpleWorker
 
 from referee.app import create_app
 from referee.bots.webhook import UrlPolicy
-from referee.scheduling import QUEUE
 from referee.redis_server import free_port, start
+from referee.scheduling import QUEUE
 from tests import contract
-
 
 PLUGINS = Path(__file__).parent / "plugins"
 #: the test run's signing key (every process the tests start inherits it): no test writes ./var/signing.keys

@@ -14,9 +14,10 @@ look it up by name) for the length of a test.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from typing import Any
 
 from referee.engine.base import RulesetBase
 from referee.engine.decision import Decision

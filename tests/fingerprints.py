@@ -21,8 +21,9 @@ import hashlib
 import itertools
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from referee.audit.offline import LoggedTable
 from referee.engine.encoded_views import ViewCache, encoded_view

@@ -26,8 +26,7 @@ def _recorded_table() -> type:
     """``RecordedTable``, made on first use (the engine imports stay out of ``rechain``'s way)."""
     from referee import bots
     from referee.audit.offline import LoggedTable
-    from referee.engine import bot_seed, header_hash
-    from referee.engine import record
+    from referee.engine import bot_seed, header_hash, record
     from referee.engine.protocol import default_options, draw_default, seat_view
     from referee.games.sim import Table
 
@@ -47,7 +46,7 @@ def _recorded_table() -> type:
             self.last_hash = self.envelopes[-1]["hash"] if self.envelopes else self.header_hash
 
         def record(self, actor: Any, move: Any, *, by: dict[str, Any] | None = None, at: int | None = None,
-                   position: int | None = None) -> "RecordedTable":
+                   position: int | None = None) -> RecordedTable:
             """``move`` by ``actor`` decided and logged, its record naming ``by``
             and the generator's ``position`` before it (default: now)."""
             position = self.rng.position if position is None else position
@@ -61,7 +60,7 @@ def _recorded_table() -> type:
             self._write(produced, now)
             return self
 
-        def bot_move(self, seat: int) -> "RecordedTable":
+        def bot_move(self, seat: int) -> RecordedTable:
             """The move seat ``seat``'s built-in bot chooses, from its secret stream."""
             kind = self.header["seats"][seat]["bot"]
             view = seat_view(self.ruleset, self.state, seat, active=True)
@@ -75,7 +74,7 @@ def _recorded_table() -> type:
                      if default_options(self.ruleset, self.state, s)]
             return owing[0] if owing else None
 
-        def clock_default(self, seat: int) -> "RecordedTable":
+        def clock_default(self, seat: int) -> RecordedTable:
             """The turn clock's default for ``seat``, at its deadline (drawn when the rules give several)."""
             at = self.envelopes[-1]["at"] + self.header["turn_timeout_s"] * 1000
             position = self.rng.position

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from referee.games import registry
 from referee.engine.protocol import IllegalMove, RefereeError
+from referee.games import registry
 from referee.games.sim import Table
 
 

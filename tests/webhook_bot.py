@@ -84,7 +84,7 @@ class WebhookBot:
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/turn"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
-    def __enter__(self) -> "WebhookBot":
+    def __enter__(self) -> WebhookBot:
         self.thread.start()
         return self
 

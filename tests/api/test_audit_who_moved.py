@@ -8,7 +8,8 @@ is tried, as ``test_offline_audit`` tries every other field."""
 from __future__ import annotations
 
 import copy
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from referee.audit import audit_log
 from referee.engine.rng import Rng

@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+
 import workers.jobs as jobs
 from referee.bots.webhook import UrlPolicy, sign, verify
 from referee.games import registry
@@ -305,6 +306,7 @@ def test_a_client_seeded_tournament_is_reproducible_custom_and_unrated(client: A
 def test_sweeper_revives_an_overdue_bot_turn_but_not_a_clock_still_running(
         client: Any, service: Any, clock: Any, redis_client: Any, work: Any) -> None:
     from rq import Queue
+
     from referee.scheduling import QUEUE
     waiting = create(client, players=3, options={"turn_timeout_s": 3600}, setup={"turn": 0})
     bot = create(client, seats=[{"bot": "random"}, {}, {}], setup={"turn": 0})

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -33,7 +34,7 @@ PLAYERS = {"bang": (4, 5, 7), "bang-dice": (4, 8), "bang-faceoff": (2,), "bluffa
 
 def built(name: str) -> dict[str, Any]:
     rs = registry.get(name)
-    return {**getattr(rs, "catalogue")(), "version": rs.version}
+    return {**rs.catalogue(), "version": rs.version}
 
 
 def english(text: str) -> bool:

@@ -18,18 +18,19 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from referee.api import games as games_api
 from referee.engine import canonical, verify_received
 from referee.engine.platform import PLATFORM_EVENTS, playing_moves
-from referee.games import registry
 from referee.engine.protocol import Event
 from referee.engine.rng import Rng
+from referee.games import registry
 from tests.api.helpers import auth, create
 
 HEX64 = re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])")

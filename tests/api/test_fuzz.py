@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.games import registry
 from tests.api.helpers import auth, create

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from referee.games import registry
-from referee.engine.rng import Rng
-from tests.api.helpers import auth, create
 from referee.engine.platform import playing_moves
+from referee.engine.rng import Rng
+from referee.games import registry
+from tests.api.helpers import auth, create
 
 #: every registered ruleset at its smallest, a middle and its largest table
 CASES = [(name, n, f"leak-{name}-{n}") for name in registry.names()
@@ -38,8 +38,8 @@ class States:
 
     def at(self, seq: int) -> Any:
         if seq > self.seq:
-            from referee.engine.protocol import Event
             from referee.engine.platform import PLATFORM_EVENTS
+            from referee.engine.protocol import Event
             for env in self.service.store.read(self.game_id, after=self.seq, upto=seq):
                 if env["type"] not in PLATFORM_EVENTS:
                     self.state = self.rs.evolve(self.state, Event(env["type"], env["data"]))

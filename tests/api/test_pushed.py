@@ -8,7 +8,8 @@ the view read Redis again; a failed-authentication block reaches every
 process; the limiter's leases never let a caller past its limit."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from flask import Flask

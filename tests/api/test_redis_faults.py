@@ -12,7 +12,8 @@ import os
 import signal
 import subprocess
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import redis

@@ -10,8 +10,8 @@ from typing import Any
 
 from referee.audit import audit_log
 from referee.store import canonical
-from tests.forge import rechain
 from tests.api.helpers import auth, create, move, play_to_end, view
+from tests.forge import rechain
 
 
 def _log(client: Any, game: dict[str, Any]) -> list[dict[str, Any]]:

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from referee.store.slots import ALL_KEY, SlotStore
-from referee.streams import StreamSlots, StreamsBusy, parse_cap
+from referee.streams import StreamsBusy, StreamSlots, parse_cap
 from tests.api.helpers import create
 
 

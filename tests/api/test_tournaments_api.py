@@ -95,6 +95,7 @@ def test_get_reads_stored_standings_equal_to_a_full_recompute(client: Any, redis
     expected = standings(names, results)
 
     import openskill.models
+
     import referee.tournaments as tournaments
 
     def no_recompute(*args: Any, **kwargs: Any) -> Any:

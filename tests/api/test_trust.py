@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from referee.engine.platform import playing_moves
 from referee.audit import audit_lines, audit_log
 from referee.engine import bot_seed, sha256_hex
+from referee.engine.platform import playing_moves
 from referee.engine.protocol import seat_view
 from tests.api.helpers import auth, create, ndjson, view
 from tests.forge import rechain

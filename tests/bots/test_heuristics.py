@@ -7,14 +7,15 @@ Each heuristic is ``choose(view, legal_moves, rng)`` where ``view`` is
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import pytest
 
 from referee.bots.heuristic import bluffaneer as hb
-from referee.games import registry
 from referee.engine.protocol import Json, Move, seat_view
 from referee.engine.rng import Rng
+from referee.games import registry
 from referee.games.sim import Table, playout
 
 #: every registered ruleset with a built-in heuristic

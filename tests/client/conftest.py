@@ -5,7 +5,8 @@ openapi.yaml, every request recorded, and the client's sleeps are recorded
 instead of slept."""
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest

@@ -17,11 +17,42 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 import referee.api.bots as bots_api
 import referee.api.games as games_api
 from referee.app import create_app
-from referee.client import (AuditReport, Bot, BotSummary, Conflict, Event, EventPage, Forbidden, GameCreated, GameLog,
-                            GameOver, GameSummary, Health, HttpProblem, IllegalMove, KeySet, MoveAccepted, NotFound,
-                            NotYourTurn, Page, RateLimited, Receipt, RefereeClient, Replay, RetryPolicy, Ruleset, Seat,
-                            Timeouts, Tournament, TournamentSummary, Unauthorized, Unavailable, Unprocessable,
-                            VersionConflict, View)
+from referee.client import (
+    AuditReport,
+    Bot,
+    BotSummary,
+    Conflict,
+    Event,
+    EventPage,
+    Forbidden,
+    GameCreated,
+    GameLog,
+    GameOver,
+    GameSummary,
+    Health,
+    HttpProblem,
+    IllegalMove,
+    KeySet,
+    MoveAccepted,
+    NotFound,
+    NotYourTurn,
+    Page,
+    RateLimited,
+    Receipt,
+    RefereeClient,
+    Replay,
+    RetryPolicy,
+    Ruleset,
+    Seat,
+    Timeouts,
+    Tournament,
+    TournamentSummary,
+    Unauthorized,
+    Unavailable,
+    Unprocessable,
+    VersionConflict,
+    View,
+)
 from referee.engine import canonical_bytes
 from referee.redis_server import free_port
 from tests import contract

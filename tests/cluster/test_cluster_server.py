@@ -4,7 +4,8 @@ and survives the SIGKILL of a master without losing a replicated write."""
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 import redis

@@ -10,18 +10,19 @@ from __future__ import annotations
 import json
 import os
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from rq import SimpleWorker
 
+from referee.engine.platform import playing_moves
 from referee.redis_server import free_port, start
 from referee.scheduling import QUEUE, queue_connection
 from referee.store.cluster_server import LocalCluster, start_cluster
 from tests.api.helpers import auth, create, play_to_end, view
 from tests.conftest import Clock
 from tests.processes import stop
-from referee.engine.platform import playing_moves
 
 pytestmark = pytest.mark.cluster
 

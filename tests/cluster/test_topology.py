@@ -5,7 +5,7 @@ process behind. Skipped, loudly, without haproxy."""
 from __future__ import annotations
 
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 import requests

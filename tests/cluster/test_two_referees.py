@@ -5,14 +5,14 @@ haproxy sees the same. Skipped, loudly, without haproxy."""
 from __future__ import annotations
 
 import random
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 import requests
 
+from referee.engine.platform import playing_moves
 from referee.topology import Topology
 from tests.cluster.conftest import require_haproxy
-from referee.engine.platform import playing_moves
 
 pytestmark = pytest.mark.cluster
 DEADLINE_S = 30.0

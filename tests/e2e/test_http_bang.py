@@ -7,9 +7,9 @@ import json
 import pytest
 
 from referee.client import RefereeClient
+from referee.engine.platform import playing_moves
 from referee.engine.rng import Rng
 from tests.e2e.conftest import Live
-from referee.engine.platform import playing_moves
 
 pytestmark = pytest.mark.e2e
 

@@ -6,7 +6,8 @@ import os
 import signal
 import subprocess
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -149,6 +150,7 @@ def _mid_chain(r: Any) -> str | None:
     its job started at a version the game has since left, the game still
     awaits a bot, and no job is queued for it: only that job would play on."""
     from rq.registry import StartedJobRegistry
+
     from referee.scheduling import QUEUE
     queued = {job.decode() for job in r.lrange(f"rq:queue:{QUEUE}", 0, -1)}
     for job_id in StartedJobRegistry(QUEUE, connection=r).get_job_ids():

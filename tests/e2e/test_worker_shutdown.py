@@ -10,9 +10,10 @@ import signal
 import subprocess
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Callable, Iterator, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import pytest
 import redis
@@ -129,7 +130,7 @@ def test_after_kill_9_of_the_worker_no_scheduler_lives_on_and_a_new_worker_sched
     assert int(cast(Any, r.pttl(LOCK))) <= ttl - 2000, "nothing refreshes the dead worker's lock"
 
     # a job due now waits in the scheduled registry: nobody schedules
-    job = Queue(QUEUE, connection=r).enqueue_at(datetime.now(timezone.utc) - timedelta(seconds=1), "os.getpid",
+    job = Queue(QUEUE, connection=r).enqueue_at(datetime.now(UTC) - timedelta(seconds=1), "os.getpid",
                                                 result_ttl=600)
     assert job.get_status(refresh=True) == JobStatus.SCHEDULED
 

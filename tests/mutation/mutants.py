@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import ast
 import copy
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 #: comparison flips
 _COMPARE: dict[type[ast.cmpop], type[ast.cmpop]] = {

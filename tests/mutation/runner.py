@@ -19,10 +19,11 @@ import signal
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import CodeType, FrameType, ModuleType
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from tests.mutation.mutants import Mutant, mutants, mutate
 
@@ -269,6 +270,7 @@ def _spans(path: str, source: str) -> dict[tuple[str, int], set[int]]:
     """For every node index: the lines a test must execute for the node to run (its own lines,
     and the header lines of its statement)."""
     import ast
+
     from tests.mutation.mutants import _walk
     tree = ast.parse(source)
     spans: dict[tuple[str, int], set[int]] = {}
@@ -372,15 +374,16 @@ class _Loop:
 
 
 # -- a mutant inside a function: its code swapped into the imported function ---------------
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _nodes(source: str) -> tuple[Any, list[Any]]:
     import ast
+
     from tests.mutation.mutants import _walk
     tree = ast.parse(source)
     return tree, list(_walk(tree))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _compiled(source: str, path: str) -> CodeType:
     return compile(source, path, "exec")
 

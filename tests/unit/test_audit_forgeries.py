@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
 from referee.audit import CHECKS, audit_lines, audit_log, parse_log
-from referee.engine import canonical, event_salt, header_hash
-from referee.engine import record
+from referee.engine import canonical, event_salt, header_hash, record
 from referee.engine.protocol import fold
 from tests.forge import rechain, recorded_game
 

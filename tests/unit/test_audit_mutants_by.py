@@ -8,13 +8,13 @@ says why in words."""
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from referee.audit import audit_log
-from referee.engine import canonical, header_hash
-from referee.engine import record
+from referee.engine import canonical, header_hash, record
 from referee.engine.platform import RESIGN
 from referee.engine.protocol import default_options, fold
 from referee.engine.rng import Rng

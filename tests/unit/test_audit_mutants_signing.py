@@ -15,8 +15,20 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from referee.audit import CHECKS, audit_log, signed
 from referee.engine import canonical
-from referee.engine.signature import (FINAL, KID, RECEIPT, RECEIPT_FIELDS, SIGNATURE_FIELDS, Keyring, PublicKeys,
-                                      SigningKey, b64url, final_statement, receipt_statement, unb64url)
+from referee.engine.signature import (
+    FINAL,
+    KID,
+    RECEIPT,
+    RECEIPT_FIELDS,
+    SIGNATURE_FIELDS,
+    Keyring,
+    PublicKeys,
+    SigningKey,
+    b64url,
+    final_statement,
+    receipt_statement,
+    unb64url,
+)
 from tests.unit.test_audit_mutants_by import played_game
 
 #: RFC 8032, section 7.1, test 1: a secret key and its public key

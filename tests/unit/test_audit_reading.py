@@ -11,8 +11,7 @@ from typing import Any
 
 import pytest
 
-from referee.audit import Diverged, audit_lines, parse_log, view_at
-from referee.audit import batch
+from referee.audit import Diverged, audit_lines, batch, parse_log, view_at
 from referee.audit.strict import MAX_DEPTH, Refused, read_line
 from referee.engine import canonical
 from referee.engine.protocol import seat_view

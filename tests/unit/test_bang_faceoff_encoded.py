@@ -21,7 +21,8 @@ from referee.games.bang import cache as bang_cache
 from referee.games.sim import Table
 
 CASES = [("bang", 4), ("bang", 7), ("bang-faceoff", 2)]
-from tests.encoded import expected as _expected, step as _step
+from tests.encoded import expected as _expected
+from tests.encoded import step as _step
 
 
 def _inner(encoded: bytes) -> bytes:

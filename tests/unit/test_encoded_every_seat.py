@@ -11,8 +11,8 @@ import pytest
 from referee.engine import encoded_views
 from referee.games import registry
 from referee.games.sim import Table
-from tests.encoded import expected as _expected, step as _step
-
+from tests.encoded import expected as _expected
+from tests.encoded import step as _step
 
 WITH_EVERY_SEAT = [name for name in registry.names() if getattr(registry.get(name), "every_seat", None) is not None]
 

@@ -14,7 +14,8 @@ import pytest
 from referee.engine import encoded_views
 from referee.games import registry
 from referee.games.sim import Table
-from tests.encoded import expected as _expected, step as _step
+from tests.encoded import expected as _expected
+from tests.encoded import step as _step
 
 
 @pytest.mark.parametrize("name,players", [("bang-dice", 3), ("bang-dice", 8), ("bluffaneer", 3), ("bluffaneer", 6)])

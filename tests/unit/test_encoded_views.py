@@ -5,7 +5,7 @@ view, whatever the order readers come in and whatever the caches hold."""
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 import pytest
 

@@ -10,7 +10,8 @@ from collections import OrderedDict
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from referee.engine import jsonenc
 

@@ -8,10 +8,24 @@ import json
 import secrets
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from referee.engine.chain import (LINK_FIELDS, LOG_FORMAT, bot_seed, commitment, envelope, event_salt, event_salts,
-                                  header_hash, keyed_hmac_sha256, link_bytes, link_hash, secret_salt, sha256_hex)
+from referee.engine.chain import (
+    LINK_FIELDS,
+    LOG_FORMAT,
+    bot_seed,
+    commitment,
+    envelope,
+    event_salt,
+    event_salts,
+    header_hash,
+    keyed_hmac_sha256,
+    link_bytes,
+    link_hash,
+    secret_salt,
+    sha256_hex,
+)
 from referee.engine.rng import Rng
 
 

@@ -16,8 +16,8 @@ import pytest
 
 from referee.audit import audit_lines, view_at
 from referee.engine import record
-from referee.engine.legacy import Legacy, recase
 from referee.engine.chain import header_hash
+from referee.engine.legacy import Legacy, recase
 from referee.games import registry
 from tests.forge import rechain
 

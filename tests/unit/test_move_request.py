@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 from marshmallow import ValidationError
 
 from referee.schemas import MAX_INT, MoveRequest, quick_move_request

@@ -9,7 +9,7 @@ import stat
 import subprocess
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, cast
 
@@ -198,7 +198,7 @@ def _holder(client: redis.Redis, name: str, hostname: str, pid: int) -> None:
 
 def _due_job(client: redis.Redis) -> Any:
     from rq import Queue
-    return Queue(QUEUE, connection=client).enqueue_at(datetime.now(timezone.utc) - timedelta(seconds=1),
+    return Queue(QUEUE, connection=client).enqueue_at(datetime.now(UTC) - timedelta(seconds=1),
                                                       "os.getpid")
 
 
@@ -215,6 +215,7 @@ def _lock(client: redis.Redis) -> bytes | None:
 def test_the_scheduler_waits_for_a_lock_held_elsewhere_and_takes_it_when_it_expires(
         redis_client: redis.Redis) -> None:
     from rq.job import JobStatus
+
     from workers.scheduler import SchedulerThread
     _holder(redis_client, "elsewhere", "another-host", 4242)
     job = _due_job(redis_client)
@@ -230,6 +231,7 @@ def test_the_scheduler_waits_for_a_lock_held_elsewhere_and_takes_it_when_it_expi
 
 def test_the_scheduler_takes_over_at_once_from_a_killed_worker_on_this_host(redis_client: redis.Redis) -> None:
     from rq.job import JobStatus
+
     from workers.scheduler import SchedulerThread
     gone = subprocess.Popen(["true"])
     gone.wait()  # a pid that no longer exists: a worker killed with SIGKILL

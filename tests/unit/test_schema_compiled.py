@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from referee.engine.schema import SchemaCheck, closed_object, first_refusal
 from referee.games import registry

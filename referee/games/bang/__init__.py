@@ -32,16 +32,18 @@ views: ``views.py``; setup and scenarios: ``scenario.py``.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, Move, OutOfTurn, Ruleset, Seat
-from referee.games.bang import decider, encoded, events, invariants as _inv, moves, scenario, schemas, views
-from referee.games.bang.characters import DEPUTY, LIFE, OUTLAW, RENEGADE, SHERIFF
+from referee.engine.rng import Rng
+from referee.games.bang import decider, encoded, events, moves, scenario, schemas, views
+from referee.games.bang import invariants as _inv
 from referee.games.bang.catalogue import catalogue as _catalogue
+from referee.games.bang.characters import DEPUTY, LIFE, OUTLAW, RENEGADE, SHERIFF
 from referee.games.bang.legacy import BangV2
 from referee.games.bang.state import State
-from referee.engine.rng import Rng
 
 
 class BangRuleset(RulesetBase[State]):

@@ -32,7 +32,8 @@ Steps the referee runs by itself (only in ``then``):
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.games.bang.state import PROMPTS, Frame, Seat
 

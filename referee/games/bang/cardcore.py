@@ -5,14 +5,20 @@ R31, R73), the deck (R59), "draw!" (R41, R42), Suzy Lafayette (R74) and
 Vulture Sam (R75)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from referee.games.bang.cards import KEY, WEAPON_OF, explodes, is_heart
 from referee.games.bang.characters import (
-    CALAMITY_JANET, LUCKY_DUKE, PAUL_REGRET, ROSE_DOOLAN, SLAB_THE_KILLER, SUZY_LAFAYETTE, VULTURE_SAM,
+    CALAMITY_JANET,
+    LUCKY_DUKE,
+    PAUL_REGRET,
+    ROSE_DOOLAN,
+    SLAB_THE_KILLER,
+    SUZY_LAFAYETTE,
+    VULTURE_SAM,
     WILLY_THE_KID,
 )
-
 
 Move = dict[str, Any]
 #: a refusal: (code, rule, detail)

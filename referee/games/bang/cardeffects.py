@@ -4,7 +4,8 @@ table: the ruleset's decision context, through ``CardTable``; part of
 ``cardrules``."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, NamedTuple, Protocol
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple, Protocol
 
 from referee.engine.rng import Rng
 from referee.games.bang.cardcore import Holder, Move, check_cards, plays_as_bang, shots_needed

@@ -2,10 +2,17 @@
 ``play`` of a card, why one is refused; part of ``cardrules``."""
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from referee.games.bang.cardcore import (
-    PICKED, TARGETED, Holder, Move, Refusal, has_jail, picks, reach_of,
+    PICKED,
+    TARGETED,
+    Holder,
+    Move,
+    Refusal,
+    has_jail,
+    picks,
+    reach_of,
 )
 from referee.games.bang.cards import BLUE, KEY, WEAPON_OF
 from referee.games.bang.characters import CALAMITY_JANET, SID_KETCHUM

@@ -23,15 +23,46 @@ a window) and ``cardeffects`` (what a card, an answer or a pass does).
 from __future__ import annotations
 
 from referee.games.bang.cardcore import (
-    CHECK_SUCCEEDS, PASS, PASSABLE, PICKED, TARGETED, WINDOW_MOVES, WINDOW_RULE, Holder, Move, Refusal,
-    bang_allowed, check_cards, check_succeeds, has_jail, heir, mustang_of, picks, plays_as_bang, reach_of,
-    scope_of, seen_at, shots_needed, suzy_draws, take_from_deck,
+    CHECK_SUCCEEDS,
+    PASS,
+    PASSABLE,
+    PICKED,
+    TARGETED,
+    WINDOW_MOVES,
+    WINDOW_RULE,
+    Holder,
+    Move,
+    Refusal,
+    bang_allowed,
+    check_cards,
+    check_succeeds,
+    has_jail,
+    heir,
+    mustang_of,
+    picks,
+    plays_as_bang,
+    reach_of,
+    scope_of,
+    seen_at,
+    shots_needed,
+    suzy_draws,
+    take_from_deck,
 )
 from referee.games.bang.cardeffects import (
-    Apply, CardTable, Window, after_hit, check, lucky_choice, pass_, play_card, played, respond, sid,
+    Apply,
+    CardTable,
+    Window,
+    after_hit,
+    check,
+    lucky_choice,
+    pass_,
+    play_card,
+    played,
+    respond,
+    sid,
 )
 from referee.games.bang.cardplays import PLAY_RULE, card_moves, sid_moves, why_not_play, why_not_sid
-from referee.games.bang.cardwindows import answer_keys, barrel_sources, window_moves, why_not_answer
+from referee.games.bang.cardwindows import answer_keys, barrel_sources, why_not_answer, window_moves
 
 __all__ = [
     "CHECK_SUCCEEDS", "PASS", "PASSABLE", "PICKED", "PLAY_RULE", "TARGETED", "WINDOW_MOVES", "WINDOW_RULE",

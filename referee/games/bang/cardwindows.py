@@ -3,7 +3,7 @@ Sid Ketchum, the pass and the picks of the General Store and Lucky Duke;
 part of ``cardrules``."""
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from referee.games.bang.cardcore import PASS, PASSABLE, WINDOW_MOVES, WINDOW_RULE, Holder, Move, Refusal
 from referee.games.bang.cardplays import sid_moves, why_not_sid

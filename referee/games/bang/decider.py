@@ -9,17 +9,18 @@ that the referee awaits this seat (``refuse_out_of_turn``: R43, R11); then
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
+from referee.engine.platform import RESIGN
 from referee.engine.protocol import Event, IllegalMove, OutOfTurn
+from referee.engine.rng import Rng
 from referee.games.bang import cardrules, reactions, turn
 from referee.games.bang.cache import derived
 from referee.games.bang.characters import JESSE_JONES, PEDRO_RAMIREZ
-from referee.engine.platform import RESIGN
 from referee.games.bang.engine import Ctx, GameOver, may_resign, resign
 from referee.games.bang.flow import act
 from referee.games.bang.state import Frame, Seat, State
-from referee.engine.rng import Rng
 
 Move = dict[str, Any]
 

@@ -29,7 +29,8 @@ from typing import Any
 
 from referee.engine.jsonenc import dumps
 from referee.games.bang import decider, views
-from referee.games.bang.cache import _last as _recent, derived
+from referee.games.bang.cache import _last as _recent
+from referee.games.bang.cache import derived
 from referee.games.bang.cardrules import mustang_of, reach_of, scope_of
 from referee.games.bang.characters import SHERIFF
 from referee.games.bang.distance import sights_json

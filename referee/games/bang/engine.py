@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.protocol import Event
+from referee.engine.rng import Rng
 from referee.games.bang import cardrules
+from referee.games.bang.agenda import awaiting
 from referee.games.bang.cards import KEY
 from referee.games.bang.characters import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_3P
-from referee.games.bang.agenda import awaiting
 from referee.games.bang.events import EVOLVE
 from referee.games.bang.state import Frame, Player, Seat, State, but, clockwise_from
-from referee.engine.rng import Rng
 
 
 class GameOver(Exception):

@@ -37,11 +37,12 @@ type                   data
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
+from referee.games.bang.agenda import stack_of
 from referee.games.bang.cards import BLUE
 from referee.games.bang.characters import SUZY_LAFAYETTE, VULTURE_SAM
-from referee.games.bang.agenda import stack_of
 from referee.games.bang.state import Player, State, but, pbut
 
 Data = Mapping[str, Any]

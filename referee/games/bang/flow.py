@@ -3,10 +3,11 @@
 abilities (R50, R61, R64)."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from referee.games.bang.cards import KEY, red
 from referee.games.bang import cardrules
+from referee.games.bang.cards import KEY, red
 from referee.games.bang.characters import BLACK_JACK, JESSE_JONES, KIT_CARLSON, PEDRO_RAMIREZ
 from referee.games.bang.engine import Ctx, TurnEnds, hit
 from referee.games.bang.state import PROMPTS, Frame, Seat, has_key, next_alive

@@ -21,7 +21,8 @@ hold neither.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.engine.legacy import Legacy
 from referee.engine.protocol import Event, Json

@@ -26,8 +26,9 @@ pile), a seat's ``max_life`` overrides its bullets.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
-from typing import Any, Mapping
+from typing import Any
 
 from referee.engine.protocol import Event, GameConfig
 from referee.engine.rng import Rng

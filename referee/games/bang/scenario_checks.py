@@ -10,7 +10,8 @@ the role cards, a card in two places, …), each where its value is known.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from referee.engine.protocol import InvalidSetup
 from referee.games.bang.cards import BLUE, CARD_SET, KEY, WEAPON_OF

@@ -2,7 +2,8 @@
 (R72), ending phase 2 and the hand-limit discard."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from referee.games.bang import cardrules
 from referee.games.bang.cards import KEY

@@ -28,7 +28,8 @@ in the agenda lower case (``d21``), ``player_resigned``; v1's words are
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from referee.engine.decision import Decision
 from referee.engine.protocol import Event

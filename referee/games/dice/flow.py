@@ -3,17 +3,28 @@ effects, then resolution, each step run from the agenda (``agenda.Ctx``)
 until a decision is awaited."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from referee.games.dice.agenda import Ctx
 from referee.games.dice.damage import BULLET_HIT, DYNAMITE_HIT, GATLING_HIT, SHOTS, batch_step, indians
 from referee.games.dice.ending import ending
 from referee.games.dice.events import (
-    ARROW_TAKEN, ARROWS_DISCARDED, ARROWS_RETURNED, DICE_ROLLED, ELIMINATED, GAME_ENDED, LIFE_GAINED, RESIGNED,
-    SHOT_DECLARED, SHOTS_PLANNED, TOKEN_GIVEN, TURN_STARTED,
+    ARROW_TAKEN,
+    ARROWS_DISCARDED,
+    ARROWS_RETURNED,
+    DICE_ROLLED,
+    ELIMINATED,
+    GAME_ENDED,
+    LIFE_GAINED,
+    RESIGNED,
+    SHOT_DECLARED,
+    SHOTS_PLANNED,
+    TOKEN_GIVEN,
+    TURN_STARTED,
 )
 from referee.games.dice.rules import ARROW, BASE, BROKEN_ARROW, BULLET, DIE_FACES, ring_at
 from referee.games.dice.state import Item, State
+
 RESOLUTION: tuple[Item, ...] = (("dynamite",), ("shots",), ("beers",), ("gatling",), ("end",))
 
 

@@ -23,7 +23,8 @@ v1 differs from v2 only in words, never in what the rules decide:
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from referee.engine.legacy import Legacy, recase
 from referee.engine.protocol import Event, Json, Seat

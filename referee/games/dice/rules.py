@@ -2,7 +2,7 @@
 D34–D49, D51) and the table geometry (D10–D13)."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 ARROW, DYNAMITE, SHOT1, SHOT2, BEER, GATLING = "arrow", "dynamite", "shot1", "shot2", "beer", "gatling"
 BROKEN_ARROW, BULLET = "broken_arrow", "bullet"

@@ -1,20 +1,22 @@
 """The decider protocol object for BANG! The Dice Game (DESIGN.md, Architecture)."""
 from __future__ import annotations
 
-from typing import Any, Mapping, cast
+from collections.abc import Mapping
+from typing import Any, cast
 
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import Event, GameConfig, IllegalMove, Json, Move, Ruleset, Seat
 from referee.engine.rng import Rng
 from referee.games.dice import flow, moves, prompts, scenario, schemas, views
 from referee.games.dice.agenda import Ctx
-from referee.games.dice.events import ARROWS_DISCARDED, LIFE_GAINED, Draft, evolve as fold_event
+from referee.games.dice.catalogue import catalogue as _catalogue
+from referee.games.dice.ending import detail
+from referee.games.dice.events import ARROWS_DISCARDED, LIFE_GAINED, Draft
+from referee.games.dice.events import evolve as fold_event
+from referee.games.dice.legacy import BangDiceV1
 from referee.games.dice.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS_SCHEMA, check
 from referee.games.dice.rules import DYNAMITE, ROLE_KINDS, kind_of
 from referee.games.dice.state import State
-from referee.games.dice.catalogue import catalogue as _catalogue
-from referee.games.dice.ending import detail
-from referee.games.dice.legacy import BangDiceV1
 
 EXPANSION_SETS = ({"saloon_dice": True}, {"chief_arrow": True}, {"ghost": True}, {"expansion": True})
 

@@ -3,15 +3,28 @@ fixing roles, characters, life, arrows, the Chief's Arrow, the Ghost,
 tokens, whose turn and a queue of forced die faces."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
-from typing import Any, Mapping
+from typing import Any
 
 from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json
 from referee.engine.rng import Rng
 from referee.engine.schema import SchemaCheck
 from referee.games.dice.events import AWAITING, DICE_ROLLED, GAME_STARTED, TURN_STARTED
 from referee.games.dice.rules import (
-    BASE, CHARACTER_IDS, COWARD, DYNAMITE, LOUDMOUTH, CHARACTERS, DEPUTY, DIE_FACES, FACES, REGULAR_ARROWS, ROLE_KINDS, ROLES, SHERIFF,
+    BASE,
+    CHARACTER_IDS,
+    CHARACTERS,
+    COWARD,
+    DEPUTY,
+    DIE_FACES,
+    DYNAMITE,
+    FACES,
+    LOUDMOUTH,
+    REGULAR_ARROWS,
+    ROLE_KINDS,
+    ROLES,
+    SHERIFF,
 )
 
 _SEATS = {"type": "array", "minItems": 3, "maxItems": 8}

@@ -7,7 +7,14 @@ from typing import Any
 
 from referee.engine.frozen import copier
 from referee.games.dice.rules import (
-    DYNAMITE, GATLING, DOUBLE_GATLING, BEER, DOUBLE_BEER, REGULAR_ARROWS, SHOT_KINDS, kind_of,
+    BEER,
+    DOUBLE_BEER,
+    DOUBLE_GATLING,
+    DYNAMITE,
+    GATLING,
+    REGULAR_ARROWS,
+    SHOT_KINDS,
+    kind_of,
 )
 
 Seat = int
@@ -65,7 +72,7 @@ class State:
     reason: str = ""                       # the end's code (``ending.DETAILS``)
     resigned: tuple[bool, ...] = ()        # per seat: gave the game up (D75)
 
-    def replace(self, **changes: Any) -> "State":
+    def replace(self, **changes: Any) -> State:
         out: State = _but(self, **changes)
         return out
 

@@ -3,7 +3,17 @@ from __future__ import annotations
 
 from tests.harness import raises_rule
 from tests.rules.bang.helpers import (
-    P, end_turn, events, game, hand, kind, life, pass_, play, prompt, respond,
+    P,
+    end_turn,
+    events,
+    game,
+    hand,
+    kind,
+    life,
+    pass_,
+    play,
+    prompt,
+    respond,
 )
 
 

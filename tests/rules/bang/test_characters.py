@@ -4,7 +4,17 @@ from __future__ import annotations
 from referee.games.bang import RULESET as R
 from tests.harness import raises_rule
 from tests.rules.bang.helpers import (
-    P, end_turn, events, game, hand, kind, life, pass_, play, prompt, respond,
+    P,
+    end_turn,
+    events,
+    game,
+    hand,
+    kind,
+    life,
+    pass_,
+    play,
+    prompt,
+    respond,
 )
 
 

@@ -5,7 +5,18 @@ from referee.games.bang import RULESET as R
 from referee.games.bang.cards import ALL_CARDS
 from tests.harness import raises_rule
 from tests.rules.bang.helpers import (
-    P, end_turn, events, game, hand, kind, life, pass_, play, prompt, respond, types,
+    P,
+    end_turn,
+    events,
+    game,
+    hand,
+    kind,
+    life,
+    pass_,
+    play,
+    prompt,
+    respond,
+    types,
 )
 
 

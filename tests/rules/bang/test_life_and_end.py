@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from referee.games.bang import RULESET as R
 from tests.rules.bang.helpers import (
-    P, end_turn, events, game, hand, kind, life, pass_, play, respond,
+    P,
+    end_turn,
+    events,
+    game,
+    hand,
+    kind,
+    life,
+    pass_,
+    play,
+    respond,
 )
 
 

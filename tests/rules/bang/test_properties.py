@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.engine.protocol import Event, IllegalMove, MalformedMove
+from referee.engine.rng import Rng
 from referee.games.bang import RULESET as R
 from referee.games.bang.cards import ALL_CARDS
-from referee.engine.rng import Rng
 from referee.games.sim import Table, playout, random_chooser
 
 

@@ -9,10 +9,10 @@ import json
 import pytest
 
 from referee.engine.protocol import Event
+from referee.engine.rng import Rng
 from referee.games.bang import RULESET as R
 from referee.games.bang import cache
 from referee.games.bang.agenda import encode_frame, stack_of
-from referee.engine.rng import Rng
 from referee.games.sim import Table, playout, random_chooser
 from tests.rules.bang.helpers import events, game, play
 

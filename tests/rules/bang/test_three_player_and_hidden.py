@@ -132,6 +132,7 @@ def test_r84_new_game_keeps_survivors_characters_and_deals_the_rest():
 
 def test_r84_kept_characters_are_validated():
     import pytest
+
     from referee.engine.protocol import InvalidSetup
     for bad in (["sid_ketchum"], ["nobody", None, None, None], ["sid_ketchum", "sid_ketchum", None, None]):
         with pytest.raises(InvalidSetup):

@@ -1,10 +1,11 @@
 """Small builders shared by the Bluffaneer rules tests."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from referee.games import registry
 from referee.engine.protocol import Event
+from referee.games import registry
 from referee.games.bluffaneer.state import State
 from tests.harness import Table, scenario
 

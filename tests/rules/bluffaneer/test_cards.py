@@ -1,12 +1,20 @@
 """Cards and hidden information: F24, F25, F31."""
 from __future__ import annotations
 
+from referee.engine.rng import Rng
 from referee.games import registry
 from referee.games.bluffaneer.symbols import CARD_IDS
-from referee.engine.rng import Rng
 from tests.harness import scenario, text_of
 from tests.rules.bluffaneer.helpers import (
-    ACCEPT, CLAIM, PASS, ROLL, game, only, shown, state, types,
+    ACCEPT,
+    CLAIM,
+    PASS,
+    ROLL,
+    game,
+    only,
+    shown,
+    state,
+    types,
 )
 
 RULES = registry.get("bluffaneer")

@@ -1,14 +1,25 @@
 """The claim window and the roller's decision: F17–F23."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
+from referee.engine.rng import Rng
 from referee.games import registry
 from referee.games.bluffaneer.symbols import CARD_IDS
-from referee.engine.rng import Rng
 from tests.harness import Table, raises_rule
 from tests.rules.bluffaneer.helpers import (
-    ACCEPT, CHALLENGE, CLAIM, PASS, RESIGN, ROLL, TIMEOUT, game, only, state, types,
+    ACCEPT,
+    CHALLENGE,
+    CLAIM,
+    PASS,
+    RESIGN,
+    ROLL,
+    TIMEOUT,
+    game,
+    only,
+    state,
+    types,
 )
 
 RULES = registry.get("bluffaneer")

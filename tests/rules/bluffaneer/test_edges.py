@@ -2,12 +2,23 @@
 rule it exercises; none of them found a disagreement)."""
 from __future__ import annotations
 
+from referee.engine.rng import Rng
 from referee.games import registry
 from referee.games.bluffaneer.symbols import CARD_IDS, DEFAULT_DIE_FACES
-from referee.engine.rng import Rng
 from tests.harness import raises_rule
 from tests.rules.bluffaneer.helpers import (
-    ACCEPT, CHALLENGE, CLAIM, PASS, ROLL, TIMEOUT, game, only, shown, state, steal, types,
+    ACCEPT,
+    CHALLENGE,
+    CLAIM,
+    PASS,
+    ROLL,
+    TIMEOUT,
+    game,
+    only,
+    shown,
+    state,
+    steal,
+    types,
 )
 
 RULES = registry.get("bluffaneer")

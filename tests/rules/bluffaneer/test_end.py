@@ -4,7 +4,17 @@ from __future__ import annotations
 from referee.games import registry
 from tests.harness import raises_rule
 from tests.rules.bluffaneer.helpers import (
-    ACCEPT, CHALLENGE, CLAIM, PASS, ROLL, TIMEOUT, game, only, state, steal, types,
+    ACCEPT,
+    CHALLENGE,
+    CLAIM,
+    PASS,
+    ROLL,
+    TIMEOUT,
+    game,
+    only,
+    state,
+    steal,
+    types,
 )
 
 RULES = registry.get("bluffaneer")

@@ -5,13 +5,21 @@ from typing import Any
 
 import pytest
 
-from referee.games import registry
 from referee.engine.protocol import IllegalMove, MalformedMove, OutOfTurn
-from referee.games.bluffaneer.symbols import CARD_IDS, DEFAULT_DIE_FACES
 from referee.engine.rng import Rng
+from referee.games import registry
+from referee.games.bluffaneer.symbols import CARD_IDS, DEFAULT_DIE_FACES
 from tests.harness import raises_rule, scenario
 from tests.rules.bluffaneer.helpers import (
-    ACCEPT, CLAIM, PASS, ROLL, TIMEOUT, game, only, state, steal,
+    ACCEPT,
+    CLAIM,
+    PASS,
+    ROLL,
+    TIMEOUT,
+    game,
+    only,
+    state,
+    steal,
 )
 
 RULES = registry.get("bluffaneer")

@@ -9,11 +9,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.games import registry
 from referee.engine.protocol import Event, fold
+from referee.engine.rng import Rng
+from referee.games import registry
 from referee.games.bluffaneer.state import TOTAL_COINS, State
 from referee.games.bluffaneer.symbols import CARD_IDS, SYMBOLS
-from referee.engine.rng import Rng
 from referee.games.sim import Table, playout, random_chooser
 from tests.harness import text_of
 

@@ -5,7 +5,15 @@ from __future__ import annotations
 from referee.games import registry
 from tests.harness import raises_rule
 from tests.rules.bluffaneer.helpers import (
-    CLAIM, PASS, RESIGN, ROLL, game, only, state, steal, types,
+    CLAIM,
+    PASS,
+    RESIGN,
+    ROLL,
+    game,
+    only,
+    state,
+    steal,
+    types,
 )
 
 RULES = registry.get("bluffaneer")

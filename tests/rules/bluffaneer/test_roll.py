@@ -5,9 +5,9 @@ from typing import Any
 
 import pytest
 
+from referee.engine.rng import Rng
 from referee.games import registry
 from referee.games.bluffaneer.symbols import CARD_IDS, DEFAULT_DIE_FACES, matches
-from referee.engine.rng import Rng
 from tests.harness import raises_rule, scenario
 from tests.rules.bluffaneer.helpers import CLAIM, RESIGN, ROLL, game, only, state, steal, types
 

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from referee.games import registry
 from referee.engine.protocol import GameConfig, InvalidSetup
-from referee.games.bluffaneer.symbols import CARD_IDS, CARD_SYMBOLS, SYMBOLS, matches
 from referee.engine.rng import Rng
+from referee.games import registry
+from referee.games.bluffaneer.symbols import CARD_IDS, CARD_SYMBOLS, SYMBOLS, matches
 from tests.harness import raises_rule, scenario
 from tests.rules.bluffaneer.helpers import ROLL, game, state
 

@@ -8,7 +8,7 @@ from typing import cast
 from referee.engine.protocol import Event
 from referee.games import registry
 from referee.games.bluffaneer import Bluffaneer
-from referee.games.bluffaneer.legacy import BluffaneerV1, V1_REASON
+from referee.games.bluffaneer.legacy import V1_REASON, BluffaneerV1
 from referee.games.bluffaneer.symbols import CARD_IDS, DEFAULT_DIE_FACES
 from tests.rules.bluffaneer.helpers import CHALLENGE, CLAIM, PASS, ROLL, game, only
 

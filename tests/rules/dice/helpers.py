@@ -1,7 +1,8 @@
 """Builders shared by the BANG! The Dice Game rules tests."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from referee.engine.protocol import Event
 from referee.games.dice.state import State

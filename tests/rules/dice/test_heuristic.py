@@ -1,7 +1,7 @@
 """The heuristic bot (issue 11, Deliver 7): always legal, from the view only, and better than random."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from bench.bots_bench import run_ruleset
 from referee.engine.protocol import Move, seat_view

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence, cast
+from typing import cast
 
 from referee.engine.protocol import Event, Move, seat_view
 from referee.engine.rng import Rng
