@@ -40,7 +40,8 @@ def test_D4_life_never_exceeds_the_maximum_nor_goes_below_zero() -> None:
     assert st(t).life[0] == st(t).max_life[0]
     t = roll(game(4, life=[11, 9, 1, 8], queue=["shot1", "shot1", "beer", "beer", "beer"]))
     act(t, STOP)
-    shoot(t, 3); shoot(t, 3)
+    shoot(t, 3)
+    shoot(t, 3)
     assert st(t).life[3] == 6
 
 
@@ -147,7 +148,8 @@ def test_D18_three_dynamite_end_the_rolling() -> None:
 
 def test_D19_the_rolling_ends_after_the_last_roll() -> None:
     t = roll(game(4, queue=["beer"] * 15))
-    reroll(t, 1); reroll(t, 1)
+    reroll(t, 1)
+    reroll(t, 1)
     assert st(t).prompt == "beer"
 
 
@@ -180,7 +182,8 @@ def test_D24_shots_hit_together_at_their_distance() -> None:
     assert st(t).shot_targets == ((1, 4), (2, 3), (2, 3))
     with raises_rule("D24", "out_of_range"):
         shoot(t, 2)
-    shoot(t, 1); shoot(t, 2)
+    shoot(t, 1)
+    shoot(t, 2)
     assert st(t).life[2] == 8
     shoot(t, 2)
     assert st(t).life[1:3] == (8, 6)
@@ -190,7 +193,8 @@ def test_D24_shots_hit_together_at_their_distance() -> None:
 def test_D25_a_beer_heals_any_living_player() -> None:
     t = roll(game(4, life=[11, 5, 7, 8], queue=["beer", "beer", "dynamite", "arrow", "arrow"]))
     act(t, STOP)
-    target(t, "beer", 1); target(t, "beer", 2)
+    target(t, "beer", 1)
+    target(t, "beer", 2)
     assert st(t).life[1:3] == (6, 8)
 
 
@@ -211,13 +215,15 @@ def test_D28_a_batch_eliminates_clockwise_from_the_active_player() -> None:
     t = roll(game(5, life=[11, 1, 8, 8, 1], options={"ghost": True},
                   queue=["gatling", "gatling", "gatling", "beer", "beer"]))
     act(t, STOP)
-    target(t, "beer", 0); target(t, "beer", 0)
+    target(t, "beer", 0)
+    target(t, "beer", 0)
     deaths = [e.data["seat"] for e in t.last if e.type == "player_eliminated"]
     assert deaths == [1, 4] and st(t).ghost == 1
 
 
 def test_D29_the_eliminated_reveal_their_role_and_drop_their_arrows() -> None:
-    t = roll(game(5, life=[11, 1, 8, 8, 8], arrows=[0, 2, 0, 0, 0], queue=["shot1", "beer", "beer", "beer", "dynamite"]))
+    t = roll(game(5, life=[11, 1, 8, 8, 8], arrows=[0, 2, 0, 0, 0],
+                  queue=["shot1", "beer", "beer", "beer", "dynamite"]))
     act(t, STOP)
     shoot(t, 1)
     gone = first(t.last, "player_eliminated").data
@@ -233,14 +239,18 @@ def test_D30_the_active_player_eliminated_ends_his_turn() -> None:
 
 def test_D32_the_sheriff_dead_the_outlaws_win() -> None:
     t2 = game(4, turn=3, life=[1, 9, 8, 8], queue=["shot1", "beer", "beer", "beer", "dynamite"])
-    roll(t2); act(t2, STOP); shoot(t2, 0)
+    roll(t2)
+    act(t2, STOP)
+    shoot(t2, 0)
     r = RS.result(st(t2))
     assert r is not None and r["winners"] == [2, 3] and RS.legal_moves(st(t2), 0) == []
 
 
 def test_D32_the_renegade_last_alive_wins_alone() -> None:
     t = game(4, turn=1, life=[1, 9, 0, 0], queue=["shot1", "beer", "beer", "beer", "dynamite"])
-    roll(t); act(t, STOP); shoot(t, 0)
+    roll(t)
+    act(t, STOP)
+    shoot(t, 0)
     assert RS.result(st(t))["winners"] == [1]  # type: ignore[index]
 
 

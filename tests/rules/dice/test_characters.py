@@ -15,7 +15,8 @@ def chars(seat0: str = "jesse_jones", seat1: str = "rose_doolan", seat2: str = "
 
 def test_D34_bart_cassidy_may_take_an_arrow_instead_of_a_life() -> None:
     t = roll(game(4, chars=chars(seat1="bart_cassidy")[:4], queue=["shot1", *CALM]))
-    act(t, STOP); shoot(t, 1)
+    act(t, STOP)
+    shoot(t, 1)
     assert st(t).prompt == "bart" and st(t).prompt_seat == 1
     assert [m.get("arrows") for m in RS.legal_moves(st(t), 1)] == [0, 1, None]  # None: resign (D75)
     act(t, {"type": "bart", "arrows": 1})
@@ -35,13 +36,16 @@ def test_D36_calamity_janet_shoots_at_distance_one_or_two() -> None:
 
 def test_D37_el_gringo_hit_makes_the_shooter_take_an_arrow() -> None:
     t = roll(game(4, chars=chars(seat1="el_gringo")[:4], queue=["shot1", *CALM]))
-    act(t, STOP); shoot(t, 1)
+    act(t, STOP)
+    shoot(t, 1)
     assert st(t).arrows[0] == 1 and any(e.data.get("rule") == "D37" for e in t.last)
 
 
 def test_D38_jesse_jones_at_four_or_less_gains_two_per_beer_on_himself() -> None:
     t = roll(game(4, life=[4, 9, 8, 8], queue=["beer", "beer", "dynamite", "arrow", "arrow"]))
-    act(t, STOP); target(t, "beer", 0); target(t, "beer", 0)
+    act(t, STOP)
+    target(t, "beer", 0)
+    target(t, "beer", 0)
     assert st(t).life[0] == 8
 
 
@@ -53,7 +57,9 @@ def test_D39_jourdonnais_loses_at_most_one_to_the_indians() -> None:
 def test_D40_kit_carlson_discards_an_arrow_per_gatling() -> None:
     t = roll(game(4, chars=chars(seat0="kit_carlson")[:4], arrows=[0, 2, 0, 0],
                   queue=["gatling", "dynamite", "dynamite", "beer", "beer"]))
-    act(t, STOP); target(t, "beer", 0); target(t, "beer", 0)
+    act(t, STOP)
+    target(t, "beer", 0)
+    target(t, "beer", 0)
     assert st(t).prompt == "discard"
     target(t, "discard", 1)
     assert st(t).arrows[1] == 1 and st(t).turn == 1
@@ -61,7 +67,8 @@ def test_D40_kit_carlson_discards_an_arrow_per_gatling() -> None:
 
 def test_D41_lucky_duke_rolls_four_times() -> None:
     t = roll(game(4, chars=chars(seat0="lucky_duke", seat2="jesse_jones")[:4], queue=["beer"] * 20))
-    reroll(t, 1); reroll(t, 1)
+    reroll(t, 1)
+    reroll(t, 1)
     assert st(t).prompt == "reroll"
     reroll(t, 1)
     assert st(t).rolls == 4 and st(t).prompt == "beer"
@@ -75,7 +82,8 @@ def test_D42_paul_regret_ignores_the_gatling() -> None:
 
 def test_D43_pedro_ramirez_may_discard_an_arrow_per_life_lost() -> None:
     t = roll(game(4, chars=chars(seat1="pedro_ramirez")[:4], arrows=[0, 2, 0, 0], queue=["shot1", *CALM]))
-    act(t, STOP); shoot(t, 1)
+    act(t, STOP)
+    shoot(t, 1)
     assert st(t).prompt == "pedro"
     act(t, {"type": "pedro", "regular": 1, "chief": False})
     assert st(t).arrows[1] == 1 and st(t).life[1] == 7
@@ -97,7 +105,8 @@ def test_D45_sid_ketchum_heals_a_player_before_rolling() -> None:
 
 def test_D46_slab_the_killer_spends_a_beer_to_double_a_shot() -> None:
     t = roll(game(4, chars=chars(seat0="slab_the_killer")[:4], queue=["shot1", "beer", "dynamite", "arrow", "arrow"]))
-    act(t, STOP); shoot(t, 1, double=True)
+    act(t, STOP)
+    shoot(t, 1, double=True)
     assert st(t).life[1] == 7 and st(t).turn == 1  # the spent beer gives nothing
 
 
@@ -110,7 +119,8 @@ def test_D47_suzy_lafayette_without_shots_gains_two() -> None:
 
 def test_D48_vulture_sam_gains_two_per_player_eliminated() -> None:
     t = roll(game(5, chars=chars(seat2="vulture_sam"), life=[11, 1, 5, 8, 8], queue=["shot1", *CALM]))
-    act(t, STOP); shoot(t, 1)
+    act(t, STOP)
+    shoot(t, 1)
     assert not st(t).alive[1] and st(t).life[2] == 7
 
 

@@ -41,7 +41,8 @@ def test_D53_a_double_shot_gives_two_independent_shots() -> None:
     t = roll(game(5, options=SALOON, queue=[*CALM, "double_shot1"]), "loudmouth")
     act(t, STOP)
     assert st(t).shot_targets == ((1, 4), (1, 4))
-    shoot(t, 1); shoot(t, 4)
+    shoot(t, 1)
+    shoot(t, 4)
     assert st(t).life[1] == 8 and st(t).life[4] == 7
 
 
@@ -96,14 +97,17 @@ def test_D60_the_chiefs_arrow_cannot_be_broken() -> None:
 
 def test_D61_the_first_eliminated_becomes_the_ghost_only_once() -> None:
     t = roll(game(5, options=GHOST, life=[11, 1, 8, 8, 1], queue=["shot1", "shot1", *CALM[:3]]))
-    act(t, STOP); shoot(t, 1); shoot(t, 4)
+    act(t, STOP)
+    shoot(t, 1)
+    shoot(t, 4)
     assert st(t).ghost == 1 and not st(t).alive[4]
 
 
 def test_D62_a_ghost_renegade_plays_for_the_outlaws_with_five() -> None:
     t = game(5, options=GHOST, turn=2, life=[1, 0, 8, 8, 8], ghost=1,
              queue=["shot1", "shot1", "beer", "beer", "beer"])
-    roll(t); act(t, STOP)
+    roll(t)
+    act(t, STOP)
     for _ in range(2):
         shoot(t, 0) if 0 in st(t).shot_targets[len(st(t).declared)] else shoot(t, 3)
     r = RS.result(st(t))
@@ -133,7 +137,8 @@ def test_D65_D66_the_ghost_token_presets_the_first_roll() -> None:
     t = game(5, options=GHOST, life=[11, 0, 8, 8, 8], ghost=1)
     _to_ghost(t)
     t.state = st(t).replace(queue=("arrow", "arrow", "beer", "beer", "beer"))  # forced faces from here
-    roll(t); act(t, STOP)
+    roll(t)
+    act(t, STOP)
     assert st(t).prompt == "haunt"
     act(t, {"type": "haunt", "die": 1, "double": True, "target": 2})
     assert st(t).tokens[2] == ("arrow", 2) and st(t).turn == 2
@@ -151,7 +156,9 @@ def test_D67_three_players_public_roles_deputy_starts_no_bonus() -> None:
 
 def test_D68_D69_personal_elimination_of_the_target_wins() -> None:
     t = game(3, life=[8, 8, 1], queue=["shot1", *CALM])  # deputy 0 targets the renegade 2
-    roll(t); act(t, STOP); shoot(t, 2)
+    roll(t)
+    act(t, STOP)
+    shoot(t, 2)
     assert RS.result(st(t))["winners"] == [0]  # type: ignore[index]
 
 
@@ -203,7 +210,9 @@ def test_D74_roles_are_sealed_secrets_opened_at_death() -> None:
     t = game(5, life=[11, 1, 8, 8, 8], queue=["shot1", *CALM])
     dealt = RS.secrets(st(t))
     assert dealt["role:2"] == "outlaw_1" and RS.public_secrets(st(t), dealt) == {"role:0"}
-    roll(t); act(t, STOP); shoot(t, 1)
+    roll(t)
+    act(t, STOP)
+    shoot(t, 1)
     assert RS.public_secrets(st(t), dealt) == {"role:0", "role:1"}
     shown = RS.redact(t.events[0], 3)
     assert shown is not None and shown.data["roles"] == ["sheriff", None, None, "outlaw", None]
@@ -215,8 +224,8 @@ def test_D73_the_move_parser_agrees_with_the_published_schemas() -> None:
 
     from referee.engine.protocol import MalformedMove
     from referee.games.dice.moves import FIELDS, MOVE_SCHEMAS, parse
-    values = [None, True, False, 0, 1, 2, 5, 7, 8, 9, 10, -1, "x", [], [1], [1, 1], [5, 4], [0], [6], [1, 2, 3, 4, 5, 1],
-              "loudmouth", "coward", {"a": 1}]
+    values = [None, True, False, 0, 1, 2, 5, 7, 8, 9, 10, -1, "x", [], [1], [1, 1], [5, 4], [0], [6],
+              [1, 2, 3, 4, 5, 1], "loudmouth", "coward", {"a": 1}]
     VALID = {"target": 0, "saloon": None, "dice": [1], "chief": False, "double": False, "arrows": 0,
              "regular": 0, "die": 1}
     accepted = 0
@@ -239,7 +248,9 @@ def test_D73_the_move_parser_agrees_with_the_published_schemas() -> None:
 def test_D62_a_ghost_renegade_plays_for_the_deputies_with_six() -> None:
     t = game(6, options=GHOST, turn=0, life=[11, 0, 1, 0, 0, 7], ghost=1,
              queue=["shot1", "beer", "beer", "beer", "dynamite"])
-    roll(t); act(t, STOP); shoot(t, 2)
+    roll(t)
+    act(t, STOP)
+    shoot(t, 2)
     r = RS.result(st(t))
     assert r is not None and r["winners"] == [0, 1, 5]
 
@@ -263,5 +274,7 @@ def test_D57_broken_arrows_come_after_the_rolls_arrows_and_bullets_last() -> Non
 
 def test_D61_no_ghost_when_the_batch_ends_the_game() -> None:
     t = game(4, options=GHOST, turn=2, life=[1, 9, 8, 8], queue=["shot2", *CALM])
-    roll(t); act(t, STOP); shoot(t, 0)
+    roll(t)
+    act(t, STOP)
+    shoot(t, 0)
     assert RS.result(st(t)) is not None and st(t).ghost is None

@@ -40,7 +40,8 @@ def test_D73_the_turn_clock_applies_the_rule_default(client: Any, clock: Any, se
 def test_D16_D73_an_illegal_move_is_a_422_naming_the_rule(client: Any) -> None:
     game = create(client, ruleset="bang-dice", players=4, seed="refuse-dice", setup={
         "roles": ["sheriff", "renegade", "outlaw", "outlaw"],
-        "characters": ["jesse_jones", "rose_doolan", "lucky_duke", "kit_carlson"], "queue": ["dynamite", "beer", "beer", "beer", "beer"]})
+        "characters": ["jesse_jones", "rose_doolan", "lucky_duke", "kit_carlson"],
+        "queue": ["dynamite", "beer", "beer", "beer", "beer"]})
     assert move(client, game, 0, {"type": "roll", "saloon": None}).status_code == 201
     refused = move(client, game, 0, {"type": "reroll", "dice": [1]})
     assert refused.status_code == 422 and refused.get_json()["rule"] == "D16"

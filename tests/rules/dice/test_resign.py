@@ -14,7 +14,7 @@ from referee.engine.rng import Rng
 from referee.games import registry
 from referee.games.dice import BangDice
 from referee.games.dice.legacy import BangDiceV1, card_down, card_up, reason_up
-from referee.games.sim import Table, playout, random_chooser
+from referee.games.sim import Chooser, Table, playout, random_chooser
 from tests.rules.dice.helpers import STOP, act, default, game, roll, shoot, st, types
 
 RS = registry.get("bang-dice")
@@ -96,7 +96,8 @@ def test_D75_random_games_with_resigns_never_await_a_resigned_seat() -> None:
         urge, gone = Rng(b"urge-%d" % n), set[int]()
         pick = random_chooser(Rng(b"pick-%d" % n))
 
-        def choose(table: Table, seat: int, moves: Sequence[Move]) -> Move:
+        def choose(table: Table, seat: int, moves: Sequence[Move], urge: Rng = urge, gone: set[int] = gone,
+                   n: int = n, pick: Chooser = pick) -> Move:
             assert seat not in gone
             if urge.below(8) == 0 and len(gone) < n - 1:
                 gone.add(seat)
