@@ -71,9 +71,13 @@ _BREAK = ("referee.audit._parse_lines strips a text line's trailing line break b
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     ('referee/audit/__init__.py', 'return False', 'return x -> return None'):
         _FAST,
-    ('referee/audit/__init__.py', 'for pos, env in enumerate(envelopes, start=1):', '1 -> 2 (#2 of this change to this code)'):
+    ('referee/audit/__init__.py',
+     'for pos, env in enumerate(envelopes, start=1):',
+     '1 -> 2 (#2 of this change to this code)'):
         _FAST,
-    ('referee/audit/__init__.py', 'for pos, env in enumerate(envelopes, start=1):', '1 -> 0 (#2 of this change to this code)'):
+    ('referee/audit/__init__.py',
+     'for pos, env in enumerate(envelopes, start=1):',
+     '1 -> 0 (#2 of this change to this code)'):
         _FAST,
     ('referee/audit/__init__.py', 'seq, salt, data = env["seq"], env["salt"], encode(env["data"])', "'seq' -> ''"):
         _FAST,
@@ -81,47 +85,97 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         _FAST,
     ('referee/audit/__init__.py', 'seq, salt, data = env["seq"], env["salt"], encode(env["data"])', "'data' -> ''"):
         _FAST,
-    ('referee/audit/__init__.py', 'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or env["prev"] != prev or type(salt) is not str \\', 'and -> or'):
+    ('referee/audit/__init__.py',
+     'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
+     'env["prev"] != prev or type(salt) is not str \\',
+     'and -> or'):
         _FAST,
-    ('referee/audit/__init__.py', 'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or env["prev"] != prev or type(salt) is not str \\', 'comparison 0: != -> =='):
+    ('referee/audit/__init__.py',
+     'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
+     'env["prev"] != prev or type(salt) is not str \\',
+     'comparison 0: != -> =='):
         _FAST,
-    ('referee/audit/__init__.py', 'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or env["prev"] != prev or type(salt) is not str \\', '9 -> 10'):
+    ('referee/audit/__init__.py',
+     'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
+     'env["prev"] != prev or type(salt) is not str \\',
+     '9 -> 10'):
         _FAST,
-    ('referee/audit/__init__.py', 'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or env["prev"] != prev or type(salt) is not str \\', '9 -> 8'):
+    ('referee/audit/__init__.py',
+     'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
+     'env["prev"] != prev or type(salt) is not str \\',
+     '9 -> 8'):
         _FAST,
-    ('referee/audit/__init__.py', 'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or env["prev"] != prev or type(salt) is not str \\', 'comparison 0: != -> == (#2 of this change to this code)'):
+    ('referee/audit/__init__.py',
+     'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
+     'env["prev"] != prev or type(salt) is not str \\',
+     'comparison 0: != -> == (#2 of this change to this code)'):
         _FAST,
-    ('referee/audit/__init__.py', 'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or env["prev"] != prev or type(salt) is not str \\', '10 -> 11'):
+    ('referee/audit/__init__.py',
+     'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
+     'env["prev"] != prev or type(salt) is not str \\',
+     '10 -> 11'):
         _FAST,
-    ('referee/audit/__init__.py', 'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or env["prev"] != prev or type(salt) is not str \\', '10 -> 9'):
+    ('referee/audit/__init__.py',
+     'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
+     'env["prev"] != prev or type(salt) is not str \\',
+     '10 -> 9'):
         _FAST,
-    ('referee/audit/__init__.py', 'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or env["prev"] != prev or type(salt) is not str \\', 'comparison 0: is not -> is'):
+    ('referee/audit/__init__.py',
+     'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
+     'env["prev"] != prev or type(salt) is not str \\',
+     'comparison 0: is not -> is'):
         _FAST,
-    ('referee/audit/__init__.py', 'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or env["prev"] != prev or type(salt) is not str \\', 'comparison 0: != -> == (#3 of this change to this code)'):
+    ('referee/audit/__init__.py',
+     'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
+     'env["prev"] != prev or type(salt) is not str \\',
+     'comparison 0: != -> == (#3 of this change to this code)'):
         _FAST,
-    ('referee/audit/__init__.py', 'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or env["prev"] != prev or type(salt) is not str \\', 'comparison 0: != -> == (#4 of this change to this code)'):
+    ('referee/audit/__init__.py',
+     'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
+     'env["prev"] != prev or type(salt) is not str \\',
+     'comparison 0: != -> == (#4 of this change to this code)'):
         _FAST,
-    ('referee/audit/__init__.py', 'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or env["prev"] != prev or type(salt) is not str \\', "'prev' -> ''"):
+    ('referee/audit/__init__.py',
+     'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
+     'env["prev"] != prev or type(salt) is not str \\',
+     "'prev' -> ''"):
         _FAST,
-    ('referee/audit/__init__.py', 'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or env["prev"] != prev or type(salt) is not str \\', 'comparison 0: is not -> is (#2 of this change to this code)'):
+    ('referee/audit/__init__.py',
+     'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
+     'env["prev"] != prev or type(salt) is not str \\',
+     'comparison 0: is not -> is (#2 of this change to this code)'):
         _FAST,
-    ('referee/audit/__init__.py', 'or sha(salt.encode() + data).hexdigest() != env["commit"] \\', 'comparison 0: != -> =='):
+    ('referee/audit/__init__.py',
+     'or sha(salt.encode() + data).hexdigest() != env["commit"] \\',
+     'comparison 0: != -> =='):
         _FAST,
     ('referee/audit/__init__.py', 'or sha(salt.encode() + data).hexdigest() != env["commit"] \\', '+ -> -'):
         _FAST,
     ('referee/audit/__init__.py', 'or sha(salt.encode() + data).hexdigest() != env["commit"] \\', "'commit' -> ''"):
         _FAST,
-    ('referee/audit/__init__.py', 'or sha(prev.encode() + link(seq, env["type"], env["actor"], env["at"], env["commit"], prev)', 'comparison 0: != -> =='):
+    ('referee/audit/__init__.py',
+     'or sha(prev.encode() + link(seq, env["type"], env["actor"], env["at"], env["commit"], prev)',
+     'comparison 0: != -> =='):
         _FAST,
-    ('referee/audit/__init__.py', 'or sha(prev.encode() + link(seq, env["type"], env["actor"], env["at"], env["commit"], prev)', '+ -> -'):
+    ('referee/audit/__init__.py',
+     'or sha(prev.encode() + link(seq, env["type"], env["actor"], env["at"], env["commit"], prev)',
+     '+ -> -'):
         _FAST,
-    ('referee/audit/__init__.py', 'or sha(prev.encode() + link(seq, env["type"], env["actor"], env["at"], env["commit"], prev)', "'type' -> ''"):
+    ('referee/audit/__init__.py',
+     'or sha(prev.encode() + link(seq, env["type"], env["actor"], env["at"], env["commit"], prev)',
+     "'type' -> ''"):
         _FAST,
-    ('referee/audit/__init__.py', 'or sha(prev.encode() + link(seq, env["type"], env["actor"], env["at"], env["commit"], prev)', "'actor' -> ''"):
+    ('referee/audit/__init__.py',
+     'or sha(prev.encode() + link(seq, env["type"], env["actor"], env["at"], env["commit"], prev)',
+     "'actor' -> ''"):
         _FAST,
-    ('referee/audit/__init__.py', 'or sha(prev.encode() + link(seq, env["type"], env["actor"], env["at"], env["commit"], prev)', "'at' -> ''"):
+    ('referee/audit/__init__.py',
+     'or sha(prev.encode() + link(seq, env["type"], env["actor"], env["at"], env["commit"], prev)',
+     "'at' -> ''"):
         _FAST,
-    ('referee/audit/__init__.py', 'or sha(prev.encode() + link(seq, env["type"], env["actor"], env["at"], env["commit"], prev)', "'commit' -> ''"):
+    ('referee/audit/__init__.py',
+     'or sha(prev.encode() + link(seq, env["type"], env["actor"], env["at"], env["commit"], prev)',
+     "'commit' -> ''"):
         _FAST,
     ('referee/audit/__init__.py', ').hexdigest() != env["hash"] \\', "'hash' -> ''"):
         _FAST,
@@ -145,15 +199,25 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         _FAST,
     ('referee/audit/__init__.py', 'return True', 'True -> False (#2 of this change to this code)'):
         _FAST,
-    ('referee/audit/__init__.py', 'if a is b or (type(a) is type(b) and (type(a) is str or type(a) is int) and a == b):', 'delete the if statement'):
+    ('referee/audit/__init__.py',
+     'if a is b or (type(a) is type(b) and (type(a) is str or type(a) is int) and a == b):',
+     'delete the if statement'):
         _SCALAR,
-    ('referee/audit/__init__.py', 'if a is b or (type(a) is type(b) and (type(a) is str or type(a) is int) and a == b):', 'or -> and'):
+    ('referee/audit/__init__.py',
+     'if a is b or (type(a) is type(b) and (type(a) is str or type(a) is int) and a == b):',
+     'or -> and'):
         _SCALAR,
-    ('referee/audit/__init__.py', 'if a is b or (type(a) is type(b) and (type(a) is str or type(a) is int) and a == b):', 'or -> and (#2 of this change to this code)'):
+    ('referee/audit/__init__.py',
+     'if a is b or (type(a) is type(b) and (type(a) is str or type(a) is int) and a == b):',
+     'or -> and (#2 of this change to this code)'):
         _SCALAR,
-    ('referee/audit/__init__.py', 'if a is b or (type(a) is type(b) and (type(a) is str or type(a) is int) and a == b):', 'comparison 0: is -> is not (#3 of this change to this code)'):
+    ('referee/audit/__init__.py',
+     'if a is b or (type(a) is type(b) and (type(a) is str or type(a) is int) and a == b):',
+     'comparison 0: is -> is not (#3 of this change to this code)'):
         _SCALAR,
-    ('referee/audit/__init__.py', 'if a is b or (type(a) is type(b) and (type(a) is str or type(a) is int) and a == b):', 'comparison 0: is -> is not (#4 of this change to this code)'):
+    ('referee/audit/__init__.py',
+     'if a is b or (type(a) is type(b) and (type(a) is str or type(a) is int) and a == b):',
+     'comparison 0: is -> is not (#4 of this change to this code)'):
         _SCALAR,
     ('referee/audit/__init__.py', 'return True', 'delete the return statement'):
         _SCALAR,
@@ -183,7 +247,9 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         _BLOCK,
     ('referee/engine/rng.py', 'if u < limit:', 'comparison 0: < -> <='):
         _LIMIT,
-    ('referee/audit/__init__.py', 'if len(options) == 1 and not _same(options[0], current_move(rs, data["move"])):', '0 -> -1'):
+    ('referee/audit/__init__.py',
+     'if len(options) == 1 and not _same(options[0], current_move(rs, data["move"])):',
+     '0 -> -1'):
         _ONE_OPTION,
     ('referee/audit/__init__.py', 'raise Diverged("bots", seq, "data.move", options[0], data["move"],', '0 -> -1'):
         _ONE_OPTION,
@@ -207,33 +273,55 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         _FAST_READ,
     ('referee/audit/strict.py', 'return value', 'delete the return statement (#4 of this change to this code)'):
         _FAST_READ,
-    ('referee/audit/strict.py', 'if line.count(b"[") + line.count(b"{") > MAX_DEPTH and _depth(value) > MAX_DEPTH:', 'comparison 0: > -> >='):
+    ('referee/audit/strict.py',
+     'if line.count(b"[") + line.count(b"{") > MAX_DEPTH and _depth(value) > MAX_DEPTH:',
+     'comparison 0: > -> >='):
         _GATE,
-    ('referee/audit/strict.py', 'if line.count(b"[") + line.count(b"{") > MAX_DEPTH and _depth(value) > MAX_DEPTH:', "b'[' -> b''"):
+    ('referee/audit/strict.py',
+     'if line.count(b"[") + line.count(b"{") > MAX_DEPTH and _depth(value) > MAX_DEPTH:',
+     "b'[' -> b''"):
         _GATE,
-    ('referee/audit/strict.py', 'if line.count(b"[") + line.count(b"{") > MAX_DEPTH and _depth(value) > MAX_DEPTH:', "b'{' -> b''"):
+    ('referee/audit/strict.py',
+     'if line.count(b"[") + line.count(b"{") > MAX_DEPTH and _depth(value) > MAX_DEPTH:',
+     "b'{' -> b''"):
         _GATE,
-    ('referee/audit/strict.py', 'if line.count(b"[") + line.count(b"{") > MAX_DEPTH and _depth(value) > MAX_DEPTH:', 'comparison 0: > -> >= (#3 of this change to this code)'):
+    ('referee/audit/strict.py',
+     'if line.count(b"[") + line.count(b"{") > MAX_DEPTH and _depth(value) > MAX_DEPTH:',
+     'comparison 0: > -> >= (#3 of this change to this code)'):
         _GATE,
-    ('referee/audit/strict.py', 'if line.count(b"[") + line.count(b"{") > MAX_DEPTH and _depth(value) > MAX_DEPTH:', "b'[' -> b'' (#2 of this change to this code)"):
+    ('referee/audit/strict.py',
+     'if line.count(b"[") + line.count(b"{") > MAX_DEPTH and _depth(value) > MAX_DEPTH:',
+     "b'[' -> b'' (#2 of this change to this code)"):
         _GATE,
-    ('referee/audit/strict.py', 'if line.count(b"[") + line.count(b"{") > MAX_DEPTH and _depth(value) > MAX_DEPTH:', "b'{' -> b'' (#2 of this change to this code)"):
+    ('referee/audit/strict.py',
+     'if line.count(b"[") + line.count(b"{") > MAX_DEPTH and _depth(value) > MAX_DEPTH:',
+     "b'{' -> b'' (#2 of this change to this code)"):
         _GATE,
-    ('referee/audit/strict.py', 'raise Refused(f"it nests deeper than {MAX_DEPTH} levels", _start(line)) from None', 'delete the raise statement (#2 of this change to this code)'):
+    ('referee/audit/strict.py',
+     'raise Refused(f"it nests deeper than {MAX_DEPTH} levels", _start(line)) from None',
+     'delete the raise statement (#2 of this change to this code)'):
         _NO_RECURSION,
     ('referee/audit/__init__.py', 'if not line.strip():', 'delete the if statement'):
         _BLANK,
     ('referee/audit/__init__.py', 'continue', 'delete the continue statement (#3 of this change to this code)'):
         _BLANK,
-    ('referee/engine/chain.py', 'if type(seq) is int and type(at) is int and (actor is None or type(actor) is int) \\', 'delete the if statement'):
+    ('referee/engine/chain.py',
+     'if type(seq) is int and type(at) is int and (actor is None or type(actor) is int) \\',
+     'delete the if statement'):
         _LINK_FAST,
-    ('referee/audit/batch.py', 'return max(1, min(logs, os.cpu_count() or 1))', '1 -> 0 (#2 of this change to this code)'):
+    ('referee/audit/batch.py',
+     'return max(1, min(logs, os.cpu_count() or 1))',
+     '1 -> 0 (#2 of this change to this code)'):
         _MAX_ONE,
     ('referee/audit/signed.py', 'if type(at) is int and type(head) is str else b"")', 'and -> or'):
         _NOT_SIGNED,
-    ('referee/audit/__init__.py', 'by = _check_by(rs, seated, state, env, envelopes[pos - 1]["at"] if pos else header.get("created_at"))', "'created_at' -> ''"):
+    ('referee/audit/__init__.py',
+     'by = _check_by(rs, seated, state, env, envelopes[pos - 1]["at"] if pos else header.get("created_at"))',
+     "'created_at' -> ''"):
         _FIRST_AT_ZERO,
-    ('referee/engine/chain.py', 'if type(seq) is int and type(at) is int and (actor is None or type(actor) is int) \\', 'or -> and'):
+    ('referee/engine/chain.py',
+     'if type(seq) is int and type(at) is int and (actor is None or type(actor) is int) \\',
+     'or -> and'):
         _LINK_FAST,
     ('referee/engine/chain.py', 'return canonical_bytes_floatless(link)', 'delete the return statement'):
         _LINK_FAST,

@@ -514,7 +514,7 @@ def run_grouped(outcomes: list[Outcome], sources: dict[str, str], work: Path, jo
         out = work / f"group-{path.replace('/', '_')}.json"
         base = done
 
-        def body(group: list[Outcome] = group, out: Path = out, base: int = base) -> int:
+        def body(group: list[Outcome] = group, out: Path = out, base: int = base, path: str = path) -> int:
             for o in group:
                 o.code = compile(mutate(sources[o.mutant.path], o.mutant), str(ROOT / o.mutant.path), "exec")
             fast = [o for o in group if o.code is not None and swappable(sources, o.mutant, o.code)]
@@ -538,7 +538,8 @@ def run_grouped(outcomes: list[Outcome], sources: dict[str, str], work: Path, jo
                 return 0
             for outcomes, swap in ((slow, False), (fast, True)):
                 if outcomes:  # each phase in a process of its own: the fast one has imported the module
-                    pid = _fork(lambda: phase(outcomes, swap), work / f"phase-{swap}-{path.replace('/', '_')}.log")
+                    pid = _fork(functools.partial(phase, outcomes, swap),
+                                work / f"phase-{swap}-{path.replace('/', '_')}.log")
                     os.waitpid(pid, 0)
             results: dict[int, tuple[str, float]] = {}
             for log in (work / f"phase-{False}-{path.replace('/', '_')}.log",

@@ -85,6 +85,11 @@ def _moves_by(events: Events, by: Callable[[Any], bool]) -> Iterator[int]:
     return (i for i, e in enumerate(events) if e["type"] == "move" and by(e["data"].get("by")))
 
 
+def _by_bot(kind: str) -> Callable[[Any], bool]:
+    """A move's ``by`` is that of the built-in bot ``kind``."""
+    return lambda by: by == {"bot": kind}
+
+
 def _state_before(game: Any, events: Events, index: int) -> Any:
     return fold(game.ruleset, record.ruleset_events(events[:index]))
 
@@ -356,7 +361,7 @@ def test_audit_refuses_a_rechained_built_in_bots_move_changed_to_another_legal_m
     for game in (bang, bluff):
         for kind in ("random", "heuristic"):
             tried = 0
-            for index in _moves_by(game.envelopes, lambda by: by == {"bot": kind}):
+            for index in _moves_by(game.envelopes, _by_bot(kind)):
                 env = game.envelopes[index]
                 legal = game.ruleset.legal_moves(_state_before(game, game.envelopes, index), env["actor"])
                 others = [m for m in legal if canonical(m) != canonical(env["data"]["move"])]
@@ -668,7 +673,8 @@ def test_a_clean_audit_details_every_check(bang: Any) -> None:
     bots = sum(e["type"] == "move" and "bot" in e["data"].get("by", {}) for e in bang.envelopes)
     assert details["randomness"] == f"every random outcome re-derived from the seed ({bang.rng.position} words, " \
         f"{drawn} drawn defaults)"
-    assert details["secrets"].startswith(f"{len(bang.dealt)} dealt secrets sealed at creation; {len(bang.opened)} opened")
+    assert details["secrets"].startswith(f"{len(bang.dealt)} dealt secrets sealed at creation; "
+                                         f"{len(bang.opened)} opened")
     assert details["bots"].startswith(f"{bots} built-in bot moves re-derived")
     assert details["replay"] == f"{moves} moves re-decided; every event matches"
     assert details["result"] == "replay reaches the recorded result"
@@ -725,7 +731,7 @@ def test_audit_refuses_a_rechained_bots_move_recorded_as_the_seats_own_bots(bang
     first = recorded_game("bluffaneer", 3, seed="forge-seat0", seats_bots={0: "random"})
     for game in (bang, bluff, first):
         for kind in ("random", "heuristic"):
-            found = list(_moves_by(game.envelopes, lambda by: by == {"bot": kind}))[:2]
+            found = list(_moves_by(game.envelopes, _by_bot(kind)))[:2]
             for index in found:
                 events = _events(game)
                 del events[index]["data"]["by"]

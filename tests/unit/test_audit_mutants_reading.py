@@ -91,7 +91,8 @@ def test_a_line_nested_to_the_limit_with_more_brackets_than_levels_is_read(space
     assert read_line(line) is not None
     objects = space + b'{"a":' * MAX_DEPTH + b"1" + b"}" * MAX_DEPTH
     assert read_line(objects) is not None
-    for deeper in (space + b"[" + b"[" + inner + b"]" + b",[]]", space + b'{"a":' * (MAX_DEPTH + 1) + b"1" + b"}" * (MAX_DEPTH + 1)):
+    for deeper in (space + b"[" + b"[" + inner + b"]" + b",[]]",
+                   space + b'{"a":' * (MAX_DEPTH + 1) + b"1" + b"}" * (MAX_DEPTH + 1)):
         with pytest.raises(Refused, match="nests deeper"):
             read_line(deeper)
 

@@ -102,7 +102,8 @@ def test_claims_of_the_open_seats_then_a_reissue_audit_clean(game: Any) -> None:
 
 @pytest.mark.parametrize("data", [
     None, [1, "ann"], "seat 1", {"seat": 1}, {"name": "ann"}, {"seat": 1, "name": "ann", "at": 0},
-    {"seat": "1", "name": "ann"}, {"seat": True, "name": "ann"}, {"seat": 1.0, "name": "ann"}, {"seat": None, "name": "ann"},
+    {"seat": "1", "name": "ann"}, {"seat": True, "name": "ann"}, {"seat": 1.0, "name": "ann"},
+    {"seat": None, "name": "ann"},
     {"seat": 1, "name": ""}, {"seat": 1, "name": 5}, {"seat": 1, "name": None}, {"seat": 1, "name": ["ann"]},
 ])
 def test_a_claim_of_another_shape_is_refused(game: Any, data: Any) -> None:

@@ -58,7 +58,8 @@ def test_the_statements_are_the_canonical_json_of_their_fields() -> None:
     assert (RECEIPT, FINAL) == ("referee.receipt", "referee.final")
     assert receipt_statement("g", 3, "h", 7, "k") == \
         b'{"at":7,"game":"g","head":"h","kid":"k","purpose":"referee.receipt","version":3}'
-    assert final_statement("g", 3, "h", "k") == b'{"game":"g","head":"h","kid":"k","purpose":"referee.final","version":3}'
+    assert final_statement("g", 3, "h", "k") == \
+        b'{"game":"g","head":"h","kid":"k","purpose":"referee.final","version":3}'
 
 
 def test_a_signing_key_is_named_and_32_bytes() -> None:

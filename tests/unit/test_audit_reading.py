@@ -157,7 +157,8 @@ def test_a_file_that_cannot_be_read_is_a_failed_audit(tmp_path: Path) -> None:
     exact = tmp_path / "exact.ndjson"
     exact.write_bytes(b"x" * 10)
     cases = [
-        (str(tmp_path), 10**6, "it is a directory, not a log file"),  # open() refuses a directory before it is looked at
+        # open() refuses a directory before it is looked at
+        (str(tmp_path), 10**6, "it is a directory, not a log file"),
         (str(tmp_path / "missing.ndjson"), 10**6, "No such file or directory"),
         (str(utf16), 10**6, "it is UTF-16 (a log is UTF-8)"),
         (str(latin), 10**6, "it is not UTF-8 (byte 0xe9 on line 2)"),

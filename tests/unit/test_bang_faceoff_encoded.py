@@ -19,10 +19,10 @@ from referee.engine.jsonenc import dumps
 from referee.games import registry
 from referee.games.bang import cache as bang_cache
 from referee.games.sim import Table
-
-CASES = [("bang", 4), ("bang", 7), ("bang-faceoff", 2)]
 from tests.encoded import expected as _expected
 from tests.encoded import step as _step
+
+CASES = [("bang", 4), ("bang", 7), ("bang-faceoff", 2)]
 
 
 def _inner(encoded: bytes) -> bytes:

@@ -30,7 +30,7 @@ def _play(game: RefereeEnv, seed: str, picks: random.Random, max_steps: int = 20
     game.reset(seed=seed)
     final: dict[str, float] = {}
     digest = hashlib.sha256()
-    for steps, agent in enumerate(game.agent_iter(max_steps)):
+    for _steps, agent in enumerate(game.agent_iter(max_steps)):
         observation, reward, terminated, truncated, info = game.last()
         digest.update(observation["view"].encode())
         if terminated or truncated:
@@ -74,13 +74,14 @@ def test_the_observation_is_the_seats_view_and_only_the_selected_agent_may_act()
     with pytest.raises(ValueError, match="not allowed"):
         game.step(MAX_ACTIONS["bang"] - 1)
     # the lowest awaited seat is the one selected
-    assert selected == f"seat_{min(s for s in game.rs.to_act(game.table.state) if game.rs.legal_moves(game.table.state, s))}"
+    awaited = [s for s in game.rs.to_act(game.table.state) if game.rs.legal_moves(game.table.state, s)]
+    assert selected == f"seat_{min(awaited)}"
 
 
 def test_max_moves_truncates() -> None:
     game = env(ruleset="bang", seed="short", max_moves=5)
     game.reset()
-    for agent in game.agent_iter(100):
+    for _agent in game.agent_iter(100):
         observation, _, terminated, truncated, _ = game.last()
         game.step(None if terminated or truncated else int(np.flatnonzero(observation["action_mask"])[0]))
     assert game.moves == 5 and not game.agents

@@ -33,7 +33,7 @@ def test_link_bytes_is_the_canonical_form_of_the_link(seq: Any, type_: Any, acto
             link_bytes(seq, type_, actor, at, commit, prev)
         except (ValueError, TypeError):
             return
-        raise AssertionError(f"link_bytes accepted what json refuses: {err}")
+        raise AssertionError(f"link_bytes accepted what json refuses: {err}") from err
     try:
         got = link_bytes(seq, type_, actor, at, commit, prev)
     except UnicodeEncodeError:  # a lone surrogate: canonical_bytes refuses it too

@@ -79,7 +79,8 @@ def test_base64url_is_read_in_its_one_spelling_only() -> None:
     raw = bytes(range(64))
     text = b64url(raw)
     assert unb64url(text) == raw and len(text) == 86
-    for bad in (text[:-1] + "B" if text[-1] != "B" else text[:-1] + "C", text + "=", text.replace("-", "+"), " " + text):
+    for bad in (text[:-1] + "B" if text[-1] != "B" else text[:-1] + "C", text + "=", text.replace("-", "+"),
+                " " + text):
         with pytest.raises(ValueError):
             unb64url(bad)
     spelled = text[:-1] + {"A": "B"}.get(text[-1], "A")  # the unused low bits of the last character set
