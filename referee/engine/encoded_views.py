@@ -28,8 +28,9 @@ bytes as the generic path (the same test holds them to it). What every
 reader shares (the head, the public part) is kept per ``key`` and holds
 nothing of any seat's own; a seat's own members and legal moves are asked
 for every reader. A ruleset may also build every seat's whole view at once:
-``every_seat(state, head, awaited) -> dict[Seat, bytes] | None``, a new
-dict of each of its table's seats' bytes as the engine sends them
+``every_seat(state, head, awaited) -> dict[Seat | None, bytes] | None``, a new
+dict of each of its table's seats' bytes (and the spectator's under ``None``,
+if it builds it) as the engine sends them
 (``head``, then what ``encoded_seat`` gives the seat, ``awaited`` the seats
 whose moves are shown: a frozenset, empty for a game no longer active), or
 ``None`` where it cannot (each reader is then encoded as above); asked for

@@ -154,6 +154,7 @@ class BangRuleset(RulesetBase[State]):
     #: ``public_view`` encoded, and a seat's legal moves, prompt and own members encoded (issue 20; R43, R83)
     public_bytes = staticmethod(encoded.public_bytes)
     seat_encoded = staticmethod(encoded.seat_encoded)
+    every_seat = staticmethod(encoded.every_seat)
 
     def view(self, state: State, seat: Seat | None) -> Json:
         """``views.view``: the public state, the seat's own hand and role, its

@@ -230,3 +230,31 @@ def seat_encoded(state: State, seat: Seat | None, awaited: bool) -> tuple[bytes,
         pending = dumps(views.pending(state, seat, prompt)) if prompt["kind"] == "kit" else prompt_bytes
         made = mine[0] = (moves, pending)
     return (made[0] if awaited else b"[]"), made[1], owns[seat]
+
+
+#: ``"seat":s,"legal_moves":`` of every seat of a table, encoded once (a constant)
+_LEAD: tuple[bytes, ...] = tuple(b'"seat":%d,"legal_moves":' % s for s in _SEATS)
+_SPECTATOR_VIEW = b'"seat":null,"legal_moves":[],"pending":'
+
+
+def every_seat(state: State, head: bytes, awaited: frozenset[Seat]) -> dict[Seat | None, bytes] | None:
+    """Every reader's view as ``referee.engine.encoded_views`` sends it, built
+    at once from what ``seat_encoded`` gives each (``head``, then the seat's
+    moves when in ``awaited``, the prompt — Kit Carlson's own for him, R67 —
+    the public members and the seat's own: R83, R14–R17), each for its own
+    reader alone; a new dict. ``None`` for awaited seats the rules do not
+    await (a prompt's seat not among them)."""
+    kept = _kept(state)
+    public, prompt, prompt_bytes, owns, who, _ = kept
+    if awaited and who >= 0 and who not in awaited:
+        return None
+    out: dict[Seat | None, bytes] = {
+        None: b"".join((head, _SPECTATOR_VIEW, prompt_bytes, b',"state":{', public, b",", _SPECTATOR, b"}}"))}
+    lead, join = _LEAD, b"".join
+    for seat, own in enumerate(owns):
+        if seat == who or seat in awaited:
+            moves, pending, _ = seat_encoded(state, seat, seat in awaited)
+        else:
+            moves, pending = b"[]", prompt_bytes
+        out[seat] = join((head, lead[seat], moves, b',"pending":', pending, b',"state":{', public, b",", own, b"}}"))
+    return out
