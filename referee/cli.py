@@ -110,7 +110,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
             threading.Thread(target=_sweeper, args=(queue, args.stall_s), daemon=True).start()
             scheduler = SchedulerThread(client, [QUEUE])
             scheduler.start()
-        queue.work(burst=args.burst, with_scheduler=args.burst, log_jobs=args.log_jobs)  # burst: RQ moves due jobs once, in this process
+        # burst: RQ moves due jobs once, in this process
+        queue.work(burst=args.burst, with_scheduler=args.burst, log_jobs=args.log_jobs)
     finally:
         if scheduler is not None:
             # a second signal must not cut the release short (a few Redis calls)

@@ -334,7 +334,8 @@ class GameService:
             return
         found = self.bots.get(bot)
         if found is None:
-            raise ApiError(422, "unknown_bot", f"no built-in or registered bot {bot!r} (built-in: {', '.join(BUILT_IN)})")
+            raise ApiError(422, "unknown_bot",
+                           f"no built-in or registered bot {bot!r} (built-in: {', '.join(BUILT_IN)})")
         if ruleset not in found[0]["rulesets"]:
             raise ApiError(422, "bot_ruleset", f"bot {bot} is registered for {found[0]['rulesets']}, not {ruleset}")
 

@@ -8,8 +8,9 @@ whole game from the seed and the recorded moves — every random draw, every
 built-in bot's choice, who made each move (``by``, against the header), every
 seal and opening of a dealt secret — comparing event by event, and the
 result; then, given the referee's public keys, its signature of the final
-head and any receipt a seat hands in (``referee.audit.signed``). The report names the first divergence by ``seq`` (0: the header),
-``field``, ``expected`` and ``found``.
+head and any receipt a seat hands in (``referee.audit.signed``). The report
+names the first divergence by ``seq`` (0: the header), ``field``,
+``expected`` and ``found``.
 """
 from __future__ import annotations
 
@@ -211,7 +212,8 @@ def _chain_and_salts_hold(header: Json, recorded_hash: Any, envelopes: Sequence[
     try:
         for pos, env in enumerate(envelopes, start=1):
             seq, salt, data = env["seq"], env["salt"], encode(env["data"])
-            if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or env["prev"] != prev or type(salt) is not str \
+            if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) \
+                    or type(seq) is not int or seq != pos or env["prev"] != prev or type(salt) is not str \
                     or sha(salt.encode() + data).hexdigest() != env["commit"] \
                     or sha(prev.encode() + link(seq, env["type"], env["actor"], env["at"], env["commit"], prev)
                            ).hexdigest() != env["hash"] \
@@ -363,7 +365,8 @@ def _check_by(rs: Ruleset[Any], header: Json, state: Any, env: Json, last_at: An
         if not options:
             raise refuse(".default", "(absent)", default, f"is labelled a default, and seat {actor} owes none")
         if len(options) == 1 and "drawn_from" in by:
-            raise refuse(".drawn_from", "(absent)", by["drawn_from"], "records a draw, and the rules define one default")
+            raise refuse(".drawn_from", "(absent)", by["drawn_from"],
+                         "records a draw, and the rules define one default")
         if len(options) == 1 and not _same(options[0], current_move(rs, data["move"])):
             raise Diverged("bots", seq, "data.move", options[0], data["move"],
                            f"the move at event {seq} is labelled a default, and is not the rules' default")
@@ -528,7 +531,8 @@ def audit_log(header: Any, recorded_hash: Any, envelopes: Sequence[Any], *, keys
             checks.append(signed.check_receipts(header, envelopes, receipts, keys, _diverged("receipts")))
     except Diverged as d:
         return d.report(checks, len(envelopes))
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as err:  # a forged log of a bad shape
+    # a forged log of a bad shape
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as err:
         return Diverged("replay", 0, "log", "a well-formed log", repr(err),
                         f"the log is malformed: {err!r}").report(checks, len(envelopes))
     return {"ok": True, "format": LOG_FORMAT, "events": len(envelopes), "result": result,

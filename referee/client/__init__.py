@@ -88,7 +88,8 @@ Client = RefereeClient
 __all__ = [
     "AUTO", "AuditCheck", "AuditReport", "BadRequest", "Bot", "BotSummary", "Bots", "Client", "Conflict", "Event",
     "EventPage", "Forbidden", "GameCreated", "GameLog", "GameOver", "GameSummary", "Games", "HeadSignature",
-    "Health", "HttpProblem", "SeatToken", "IllegalMove", "Jwk", "KeySet", "MoveAccepted", "NotFound", "NotYourTurn", "Page",
+    "Health", "HttpProblem", "SeatToken", "IllegalMove", "Jwk", "KeySet", "MoveAccepted", "NotFound", "NotYourTurn",
+    "Page",
     "RateLimited", "Receipt", "RefereeClient", "Replay", "Result", "RetryPolicy", "Rule", "Ruleset", "Rulesets", "Seat",
     "Timeouts", "Tournament", "TournamentGame", "TournamentSummary", "Tournaments", "Turn", "TurnAnswered",
     "Unauthorized", "Unavailable", "Unprocessable", "VersionConflict", "View",

@@ -26,5 +26,5 @@ from referee.engine.chain import (
 )
 
 __all__ = ["LINK_FIELDS", "LOG_FORMAT", "bot_seed", "canonical", "canonical_bytes", "commitment", "envelope",
-           "event_salt", "event_salts", "header_hash", "keyed_hmac_sha256", "link_bytes", "link_hash", "secret_salt", "sha256_hex",
-           "verify_received"]
+           "event_salt", "event_salts", "header_hash", "keyed_hmac_sha256", "link_bytes", "link_hash", "secret_salt",
+           "sha256_hex", "verify_received"]

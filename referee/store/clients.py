@@ -127,7 +127,8 @@ def blocking_twin(client: Any, block_max_s: float) -> Any:
         node = client.get_default_node()
         options = client.get_connection_kwargs()
         timeout = options.get("socket_timeout")
-        return RedisCluster(host=node.host, port=node.port, socket_connect_timeout=options.get("socket_connect_timeout"),
+        return RedisCluster(host=node.host, port=node.port,
+                            socket_connect_timeout=options.get("socket_connect_timeout"),
                             socket_timeout=None if timeout is None else block_max_s + float(timeout),
                             retry=Retry(NoBackoff(), 2))
     pool = client.connection_pool

@@ -199,7 +199,8 @@ class EventStore:
     def create(self, game_id: str, meta: Mapping[str, str], secret: Mapping[str, str],
                envelopes: list[dict[str, Any]]) -> bool:
         events, meta_key, secret_key = _keys(game_id)
-        args: list[Any] = [json.dumps(meta), json.dumps(secret), self.retention.game_ttl_ms(meta.get("status", "active")),
+        args: list[Any] = [json.dumps(meta), json.dumps(secret),
+                           self.retention.game_ttl_ms(meta.get("status", "active")),
                            len(envelopes), *(canonical_bytes(e) for e in envelopes)]
         # a repeat of a create that landed finds the id taken: the caller deals anew
         return bool(self._retry(lambda: self._written(self._create, [events, meta_key, secret_key], args)))
