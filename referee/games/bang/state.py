@@ -70,7 +70,8 @@ class Frame(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class State:
-    """Everything the rules need: an immutable value (equality is by value). ``phase``: ``start`` | ``draw`` | ``play`` |
+    """Everything the rules need: an immutable value (equality is by value).
+    ``phase``: ``start`` | ``draw`` | ``play`` |
     ``discard`` | ``over``. ``limbo`` holds cards between places (General
     Store, Lucky Duke's two "draw!" cards, Kit Carlson's three). ``pub``:
     hand cards whose identity everybody saw arrive; ``priv``: (card, seat)

@@ -27,7 +27,8 @@ def catalogue() -> dict[str, Any]:
         cards.append({
             "id": card, "name": f"{_SYMBOLS[a][0]} and {_SYMBOLS[b][0].lower()}", "kind": "pair",
             "suit": None, "rank": None, "copies": 1, "symbols": [a, b],
-            "text": f"Matches a roll of {_SYMBOLS[a][0].lower()} and {_SYMBOLS[b][0].lower()}, in either order.", "rule": "F15",
+            "text": f"Matches a roll of {_SYMBOLS[a][0].lower()} and {_SYMBOLS[b][0].lower()}, in either order.",
+            "rule": "F15",
         })
     return {
         "ruleset": "bluffaneer", "cards": cards, "characters": [], "roles": [],

@@ -19,7 +19,7 @@ one ``decide`` produced.
 | ``turn_ended`` | seat, next |
 | ``resigned`` | seat (F34: his coins go to the box in the ``coins_moved`` that follows) |
 | ``game_ended`` | reason (``last_coin_lost`` F28, ``resigned`` F34), coins, zero, tied, flip, queued, winner |
-"""
+"""  # noqa: E501
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping

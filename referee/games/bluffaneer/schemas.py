@@ -31,7 +31,8 @@ VIEW_SCHEMA: Schema = closed_object({
                                               "card": {"oneOf": [CARD_SHOWN, {"type": "null"}]}})},
     "box": {"type": "integer", "minimum": 0},
     "dice": {"oneOf": [{"type": "array", "items": SYMBOL, "minItems": 2, "maxItems": 2}, {"type": "null"}]},
-    "claim_window": closed_object({"opened_at": {"type": ["integer", "null"]}, "deadline": {"type": ["integer", "null"]}}),
+    "claim_window": closed_object({"opened_at": {"type": ["integer", "null"]},
+                                   "deadline": {"type": ["integer", "null"]}}),
     "claims": {"type": "array", "items": closed_object({"seat": SEAT, "at": MS})},
     "passes": {"type": "array", "items": SEAT}, "claimant": MAYBE_SEAT,
     "discard": {"type": "array", "items": CARD_SHOWN}, "draw_pile": {"type": "integer", "minimum": 0},
@@ -54,17 +55,20 @@ VIEW_SCHEMA: Schema = closed_object({
         "additionalProperties": False}]},
 }, description="Bluffaneer: a seat's view (`state` of GET /v1/games/{id}); `card` is the seat's own only (F31).")
 
-_TIE: dict[str, Schema] = {"tied": {"type": "array", "items": SEAT}, "flip": {"type": ["integer", "null"]}, "queued": {"type": "boolean"}}
+_TIE: dict[str, Schema] = {"tied": {"type": "array", "items": SEAT}, "flip": {"type": ["integer", "null"]},
+                           "queued": {"type": "boolean"}}
 
 EVENT_SCHEMAS: dict[str, Schema] = {
     "game_started": closed_object(
         {"players": {"type": "integer"}, "first_seat": SEAT, "die_faces": {"type": "array", "items": SYMBOL},
          "claim_window_ms": MS, "coins": COINS, "box": {"type": "integer"},
          "hands": {"type": "array", "items": MAYBE_CARD}, "discard": {"type": "array", "items": CARD},
-         "dice_queue": {"type": "array", "items": SYMBOL}, "flip_queue": {"type": "array", "items": {"type": "integer"}}},
+         "dice_queue": {"type": "array", "items": SYMBOL},
+         "flip_queue": {"type": "array", "items": {"type": "integer"}}},
         {"deck": {"type": "array", "items": CARD}, "deck_count": {"type": "integer"}},
         "F5-F8; redacted: other seats' hands null, the deck only as deck_count"),
-    "dice_rolled": closed_object({"seat": SEAT, "dice": {"type": "array", "items": SYMBOL}, "queued": {"type": "integer"}},
+    "dice_rolled": closed_object({"seat": SEAT, "dice": {"type": "array", "items": SYMBOL},
+                                  "queued": {"type": "integer"}},
                         description="F9"),
     "coins_moved": closed_object({"rule": {"type": "string"}, "transfers": {"type": "array", "items": closed_object({
         "from": SEAT, "to": MAYBE_SEAT, "owed": {"type": "integer"}, "amount": {"type": "integer"}})}},
@@ -83,6 +87,7 @@ EVENT_SCHEMAS: dict[str, Schema] = {
     "claim_challenged": closed_object({"seat": SEAT, "claimant": SEAT}, description="F21"),
     "turn_ended": closed_object({"seat": SEAT, "next": SEAT}, description="F27"),
     "resigned": closed_object({"seat": SEAT}, description="F34"),
-    "game_ended": closed_object({"reason": {"enum": ["last_coin_lost", "resigned"]}, "coins": COINS, "zero": {"type": "array", "items": SEAT},
+    "game_ended": closed_object({"reason": {"enum": ["last_coin_lost", "resigned"]}, "coins": COINS,
+                                 "zero": {"type": "array", "items": SEAT},
                         "winner": SEAT, **_TIE}, description="F28-F30, F34"),
 }

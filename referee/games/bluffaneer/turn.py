@@ -36,7 +36,8 @@ def steal_refusal(state: State, actor: Seat) -> OutOfTurn | None:
     """Why ``actor`` may not name a steal target now, if he may not (F12, F13)."""
     if state.phase != STEAL or actor != state.turn:
         code = "not_your_turn" if actor != state.turn else "no_steal_pending"
-        return OutOfTurn(code, rule=steal_terms(state)[0], detail=f"the referee awaits no steal target from seat {actor}")
+        return OutOfTurn(code, rule=steal_terms(state)[0],
+                         detail=f"the referee awaits no steal target from seat {actor}")
     return None
 
 

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 ARROW, DYNAMITE, SHOT1, SHOT2, BEER, GATLING = "arrow", "dynamite", "shot1", "shot2", "beer", "gatling"
 BROKEN_ARROW, BULLET = "broken_arrow", "bullet"
-DOUBLE_SHOT1, DOUBLE_SHOT2, DOUBLE_GATLING, DOUBLE_BEER = "double_shot1", "double_shot2", "double_gatling", "double_beer"
+DOUBLE_SHOT1, DOUBLE_SHOT2, DOUBLE_GATLING, DOUBLE_BEER = (
+    "double_shot1", "double_shot2", "double_gatling", "double_beer")
 
 BASE, LOUDMOUTH, COWARD = "base", "loudmouth", "coward"
 #: die kind -> its six faces in draw order (D2, D51, D72)

@@ -37,7 +37,8 @@ def _refusal(state: State, move: Json) -> IllegalMove:
     if kind == "roll":
         return IllegalMove("no_saloon_die", rule="D52", detail="no Saloon die may be used in this turn")
     if kind == "shoot" and move["double"]:
-        return IllegalMove("no_double", rule="D46", detail="only Slab the Killer, once, spending a beer, doubles a shot")
+        return IllegalMove("no_double", rule="D46",
+                           detail="only Slab the Killer, once, spending a beer, doubles a shot")
     if kind == "shoot":
         return IllegalMove("out_of_range", rule="D24", detail=f"seat {move['target']} is not at this shot's distance")
     if kind == "haunt" and move["double"]:

@@ -48,7 +48,8 @@ VIEW_SCHEMA: Schema = closed_object({
 EVENT_SCHEMAS: dict[str, Schema] = {
     "game_started": closed_object({
         "players": INT, "saloon_dice": BOOL, "chief_arrow": BOOL, "ghost_module": BOOL,
-        "roles": {"type": "array", "items": ROLE}, "characters": {"type": "array", "items": {"enum": list(CHARACTER_IDS)}},
+        "roles": {"type": "array", "items": ROLE},
+        "characters": {"type": "array", "items": {"enum": list(CHARACTER_IDS)}},
         "max_life": ANY_LIST, "life": ANY_LIST, "arrows": ANY_LIST, "alive": ANY_LIST, "chief_holder": MAYBE_SEAT,
         "ghost": MAYBE_SEAT, "tokens": ANY_LIST, "queue": {"type": "array", "items": FACE}, "turn": SEAT},
         description="D5-D9; redacted: roles hidden from this seat are null"),
