@@ -65,8 +65,9 @@ def life(t: Table, seat: int) -> int:
     return t.state.players[seat].life
 
 
-def prompt(t: Table) -> dict[str, Any] | None:
-    """The open prompt as its awaited seat sees it."""
+def prompt(t: Table) -> Any:
+    """The open prompt as its awaited seat sees it (``None``: none), a JSON
+    value the tests index straight away."""
     seats = sorted(t.to_act())
     return t.view(seats[0])["pending"] if seats else None
 
