@@ -38,7 +38,7 @@ from referee.games.faceoff.legacy import FaceOffV2
 from referee.games.faceoff.state import ROLE_NAMES, State, evolve
 
 
-class FaceOffRuleset(RulesetBase):
+class FaceOffRuleset(RulesetBase[State]):
     name = "bang-faceoff"
     version = "3"
     #: version 2 wrote the maps as ``faceoff-1``, the card keys of the agenda in capitals, no result detail
