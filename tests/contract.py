@@ -32,7 +32,8 @@ def _registry() -> Registry:
 def _routes() -> list[tuple[re.Pattern[str], str]]:
     out = []
     for template in spec()["paths"]:
-        pattern = "^" + re.sub(r"\{[^}]+\}", r"[^/]+", re.escape(template).replace(r"\{", "{").replace(r"\}", "}")) + "$"
+        escaped = re.escape(template).replace(r"\{", "{").replace(r"\}", "}")
+        pattern = "^" + re.sub(r"\{[^}]+\}", r"[^/]+", escaped) + "$"
         out.append((re.compile(pattern), template))
     return out
 

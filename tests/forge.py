@@ -114,7 +114,8 @@ def recorded_game(ruleset: str, players: int, *, seed: str, seats_bots: dict[int
             continue
         owes = table.clock_owes() if clock_every and step % clock_every == 0 else None
         deadline = rs.deadline(table.state)  # a window that closes before the turn clock runs out: no default
-        if owes is not None and deadline is not None and deadline < table.envelopes[-1]["at"] + (turn_timeout_s or 0) * 1000:
+        if owes is not None and deadline is not None \
+                and deadline < table.envelopes[-1]["at"] + (turn_timeout_s or 0) * 1000:
             owes = None
         if owes is not None:
             table.clock_default(owes)

@@ -149,7 +149,7 @@ def _misshapen(moves: Any) -> list[Any]:
     out: list[Any] = []
     for move in list(moves)[:2]:
         out.append({**move, "surplus": 1})
-        for key, value in move.items():
+        for key, _value in move.items():
             if key == "type":
                 continue
             out.append({k: v for k, v in move.items() if k != key})

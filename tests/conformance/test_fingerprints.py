@@ -31,4 +31,5 @@ def test_every_built_in_ruleset_size_and_option_set_has_a_recorded_fingerprint()
                          ids=[fingerprints.key(*game) for game in GAMES])
 def test_a_random_game_logs_shows_and_offers_what_it_did_before(
         name: str, players: int, options: dict[str, Any], seed: bytes) -> None:
-    assert fingerprints.fingerprint(name, players, options, seed) == HELD[fingerprints.key(name, players, options, seed)]
+    assert fingerprints.fingerprint(name, players, options, seed) == \
+        HELD[fingerprints.key(name, players, options, seed)]

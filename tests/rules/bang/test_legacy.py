@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import json
 from pathlib import Path
+from typing import Any
 
 from referee.engine.protocol import Event
 from referee.engine.rng import Rng
@@ -35,7 +36,7 @@ def test_r43_a_v2_window_folds_to_the_state_v3_decides() -> None:
         t = Table(R, n, options=R.options_for(n), seed=seed)
         states = [t.state]
 
-        def on_step(table: Table) -> None:
+        def on_step(table: Table, states: list[Any] = states) -> None:
             before = states[-1]
             for event in table.last:
                 assert OLD.evolve(before, OLD.event_down(event)) == R.evolve(before, event), event

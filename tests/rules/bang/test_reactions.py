@@ -55,7 +55,8 @@ def test_r42_lucky_duke_turns_two_and_chooses():
     t.play(1, {"type": "barrel", "source": "BARREL-QS"})
     p = prompt(t)
     assert p["kind"] == "lucky" and sorted(p["cards"]) == ["BANG-2D", "BEER-6H"]
-    assert "moves" not in p and list(t.legal(1)) == [{"type": "choose", "card": "BANG-2D"}, {"type": "choose", "card": "BEER-6H"}]
+    assert "moves" not in p and list(t.legal(1)) == [{"type": "choose", "card": "BANG-2D"},
+                                                     {"type": "choose", "card": "BEER-6H"}]
     t.play(1, {"type": "choose", "card": "BEER-6H"})
     assert life(t, 1) == 4 and kind(t) is None
     # the card not chosen first, the chosen card on top

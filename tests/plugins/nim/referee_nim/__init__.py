@@ -100,7 +100,8 @@ class Nim(RulesetBase[State]):
         over = state.winner is not None
         return {"piles": list(state.piles), "turn": state.turn,
                 "seats": [{"seat": s, "to_move": not over and s == state.turn} for s in (0, 1)],
-                "last": None if state.last is None else dict(zip(("kind", "seat", "pile", "count"), ("taken", *state.last))),
+                "last": None if state.last is None
+                else dict(zip(("kind", "seat", "pile", "count"), ("taken", *state.last))),
                 "pending": None if over else {"kind": "take", "awaiting": [state.turn], "deadline": None,
                                               "default": None}}
 
