@@ -2,7 +2,7 @@
 computed once per state: ``MEMO.of(state)`` is that state's memo, kept
 beside the state, not in it.
 
-Keys: ``("moves", seat)`` (a seat's legal moves, FO58's resignation last),
+Keys: a seat (its legal moves, FO58's resignation last),
 ``"public_view"``, ``"last"`` and ``"pending"`` (``views``' functions of
 those names) and ``"seen"`` (``encoded.seat_encoded``: the decision
 everybody sees, then each seat's own members in the slot of that seat

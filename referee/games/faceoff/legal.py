@@ -53,12 +53,12 @@ def legal_moves(s: State, seat: int) -> list[Move]:
     """Every move ``apply`` accepts from ``seat`` now, in a stable order;
     computed once per state and seat (the caller must not change the list)."""
     memo = MEMO.of(s)
-    known: list[Move] | None = memo.get(("moves", seat))
+    known: list[Move] | None = memo.get(seat)
     if known is None:
         known = listed(s, seat)
         if known:  # FO58: an awaited seat may always resign, listed last
             known.append(RESIGN_MOVE)
-        memo[("moves", seat)] = known
+        memo[seat] = known
     return known
 
 
@@ -167,7 +167,7 @@ def offered(s: State, seat: int, move: Move) -> bool:
     legal move where one kind of move can be checked alone: a card's plays
     (not every card's), a walk or a full phase-1 move step by step (not
     every path)."""
-    known: list[Move] | None = MEMO.of(s).get(("moves", seat))
+    known: list[Move] | None = MEMO.of(s).get(seat)
     if known is not None:
         return move in known
     alone = _checked_alone(s, seat, move)
