@@ -10,6 +10,7 @@ import pytest
 
 import workers.jobs as jobs
 from referee.bots.webhook import UrlPolicy, sign, verify
+from referee.errors import ApiError
 from referee.games import registry
 from referee.standings import seating
 from tests.api.helpers import auth, create, move, ndjson, view
@@ -146,7 +147,7 @@ def test_found6_a_trickling_or_huge_bot_costs_one_deadline_and_gets_the_default_
 
 def test_bot_url_allowlist() -> None:
     policy = UrlPolicy(allowlist=("bots.example.org",), allow_private=True)
-    with pytest.raises(Exception):
+    with pytest.raises(ApiError):
         policy.check("http://127.0.0.1/x")
 
 
@@ -242,7 +243,8 @@ def test_seating_rotates_every_role_when_all_are_public() -> None:
 
 def test_tournament_runs_in_workers_and_reports_standings(client: Any, work: Any) -> None:
     r = client.post("/v1/tournaments", json={"ruleset": "bluffaneer", "games": 8, "parallel": 3,
-                                             "entrants": ["random", "random", "random", {"bot": "random", "name": "r4"}]})
+                                             "entrants": ["random", "random", "random",
+                                                          {"bot": "random", "name": "r4"}]})
     assert r.status_code == 201, r.get_json()
     tid = r.get_json()["id"]
     work(max_rounds=2000)

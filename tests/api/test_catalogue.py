@@ -207,7 +207,8 @@ def test_bluffaneer_cards_symbols_and_dice_are_the_rule_tables() -> None:
                                                                      "skull"], "rule": "F3", "count": 2}]
     pairs: dict[frozenset[str], int] = defaultdict(int)
     for card in cat["cards"]:
-        assert card["id"].rsplit("-", 1)[0] == "-".join(card["symbols"]).upper() and set(card["symbols"]) <= set(symbols)
+        assert card["id"].rsplit("-", 1)[0] == "-".join(card["symbols"]).upper() \
+            and set(card["symbols"]) <= set(symbols)
         pairs[frozenset(card["symbols"])] += card["copies"]
     assert len(pairs) == 6 and set(pairs.values()) == {3}
     assert cat["characters"] == cat["roles"] == cat["faces"] == cat["maps"] == []

@@ -84,7 +84,8 @@ def test_moves_and_queries_never_fail_with_a_500(client: Any) -> None:
 
     @settings(max_examples=200 * len(games), deadline=None)
     @given(which=st.integers(0, len(games) - 1), seat=st.integers(0, 7), move=moves | MOVES | JSON,
-           expected=st.none() | st.integers(-2, 50) | JSON, key=st.none() | st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=6),
+           expected=st.none() | st.integers(-2, 50) | JSON,
+           key=st.none() | st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=6),
            query=st.dictionaries(st.sampled_from(["after", "wait", "version", "token"]),
                                  st.text(max_size=5) | st.integers(-5, 50).map(str), max_size=2))
     def check(which: int, seat: int, move: Any, expected: Any, key: Any, query: dict[str, str]) -> None:

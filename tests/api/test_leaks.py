@@ -68,7 +68,7 @@ def test_no_response_to_a_seat_contains_what_the_rules_hide_from_it(
     seen = {s: 0 for s in seats}
     states = States(service, game["id"])
     pick = Rng(seed.encode())
-    for step in range(3000):
+    for _step in range(3000):
         state = service.load(game["id"]).state
         for s in seats:
             hidden = rs.hidden(state, s)
@@ -86,7 +86,8 @@ def test_no_response_to_a_seat_contains_what_the_rules_hide_from_it(
             continue
         seat = spectator["to_act"][pick.below(len(spectator["to_act"]))]
         moves = client.get(f"/v1/games/{game['id']}", headers=headers[seat]).get_json()["legal_moves"]
-        r = client.post(f"/v1/games/{game['id']}/moves", json={"move": pick.choice(list(playing_moves(moves)))}, headers=headers[seat])
+        r = client.post(f"/v1/games/{game['id']}/moves", json={"move": pick.choice(list(playing_moves(moves)))},
+                        headers=headers[seat])
         assert r.status_code == 201, r.get_json()
         if r.get_json()["status"] == "active":
             _scan_events(states, r.get_json()["events"], seat, "move response")

@@ -27,7 +27,8 @@ REFEREE = str(Path(sys.executable).parent / "referee")
 GAMES = [(name, registry.get(name).min_players + (1 if registry.get(name).options_for(registry.get(name).min_players)
                                                   else 0), f"dispute-{name}") for name in registry.names()]
 #: the verifier must run with these unimportable: it needs neither a store nor a server
-NO_SERVER = "import sys\nfor m in ('redis', 'flask', 'rq', 'werkzeug', 'marshmallow', 'requests'): sys.modules[m] = None\n"
+NO_SERVER = ("import sys\n"
+             "for m in ('redis', 'flask', 'rq', 'werkzeug', 'marshmallow', 'requests'): sys.modules[m] = None\n")
 
 
 #: no Redis to reach; the rulesets installed for this run (tests/plugins) importable, as for any user

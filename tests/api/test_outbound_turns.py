@@ -36,7 +36,8 @@ def test_past_its_deadline_a_turn_closes_and_a_late_answer_is_refused(redis_clie
 
 def test_the_worker_asks_an_outbound_bot_and_takes_its_answer(service: Any) -> None:
     bot = service.bots.register("out", None, ["bluffaneer"], 0)
-    payload = {"game": "g", "ruleset": "bluffaneer", "seat": 0, "version": 3, "view": {}, "legal_moves": [{"type": "a"}]}
+    payload = {"game": "g", "ruleset": "bluffaneer", "seat": 0, "version": 3, "view": {},
+               "legal_moves": [{"type": "a"}]}
 
     def answer() -> None:
         for _ in range(200):

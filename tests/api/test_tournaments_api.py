@@ -25,7 +25,8 @@ def tournament(client: Any, headers: dict[str, str] | None = None, **body: Any) 
 # -- caps -------------------------------------------------------------------------
 def test_anonymous_tournaments_are_capped_and_the_admin_token_lifts_the_caps(client: Any, app: Any) -> None:
     # Regression: an anonymous {games: 10000, parallel: 64} was accepted (about 2 h of a worker).
-    bodies: tuple[dict[str, Any], ...] = ({"games": 10_000, "parallel": 64}, {"games": 1001}, {"games": 10, "parallel": 9})
+    bodies: tuple[dict[str, Any], ...] = ({"games": 10_000, "parallel": 64}, {"games": 1001},
+                                          {"games": 10, "parallel": 9})
     for body in bodies:
         r = tournament(client, **body)
         assert r.status_code == 422 and r.get_json()["code"] == "tournament_too_large", body

@@ -45,7 +45,8 @@ def test_canonical_json_is_pythons_byte_for_byte(browser: Any) -> None:
         texts = [json.dumps(v, ensure_ascii=True, indent=1) for v in cases]  # another spelling, parsed exactly
         got = page.evaluate("ts => ts.map(t => { try { return RefereeVerify.canonical(RefereeVerify.parse(t)); }"
                             " catch (e) { return 'refused: ' + e.message; } })", texts)
-        refused = page.evaluate("t => { try { RefereeVerify.parse(t); return 'read'; } catch (e) { return e.message; } }",
+        refused = page.evaluate("t => { try { RefereeVerify.parse(t); return 'read'; }"
+                                " catch (e) { return e.message; } }",
                                 '{"a":1,"a":2}')
     finally:
         context.close()

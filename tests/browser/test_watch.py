@@ -100,7 +100,8 @@ def test_a_bot_game_followed_live_to_its_end_is_verified(live: Live, watched: Wa
     count = items.count()
     assert count > 0
     first, last = int(items.first.get_attribute("data-seq") or 0), int(items.last.get_attribute("data-seq") or 0)
-    assert (first, last) == (last - count + 1, final_version(live, game)), "the events shown are not the last ones, once each"
+    assert (first, last) == (last - count + 1, final_version(live, game)), \
+        "the events shown are not the last ones, once each"
     assert page.locator("#seats .seat").count() == PLAYERS[ruleset]
     assert page.locator("#result").is_visible()
     final = requests.get(f"{live.url}/v1/games/{game}/replay", timeout=30).json()

@@ -199,12 +199,12 @@ def plan(rng: random.Random) -> tuple[list[Game], list[Game]]:
     first: list[Game] = []
     cycle = {name: itertools.cycle(sizes) for name, sizes in HUMAN_PLAYERS.items()}
     for ruleset, count in ALL_HUMAN:
-        for i in range(count):
+        for _i in range(count):
             n = next(cycle[ruleset])
             first.append(Game("human", ruleset, [{"name": f"h{s}"} for s in range(n)]))
     cycle = {name: itertools.cycle(sizes) for name, sizes in PLAYERS.items()}
     for ruleset, count in MIXED:
-        for i in range(count):
+        for _i in range(count):
             n = next(cycle[ruleset])
             humans = set(rng.sample(range(n), max(1, min(n - 1, rng.randint(1, 2)))))
             seats = [{"name": f"h{s}"} if s in humans else {"bot": rng.choice(BOT_KINDS[ruleset])} for s in range(n)]
@@ -213,7 +213,7 @@ def plan(rng: random.Random) -> tuple[list[Game], list[Game]]:
     def bots(spec: list[tuple[str, int]]) -> list[Game]:
         made = []
         for ruleset, count in spec:
-            for i in range(count):
+            for _i in range(count):
                 n = next(cycle[ruleset])
                 made.append(Game("bots", ruleset, [{"bot": rng.choice(BOT_KINDS[ruleset])} for _ in range(n)]))
         return made

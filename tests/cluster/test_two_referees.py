@@ -44,7 +44,8 @@ def test_a_view_on_referee_b_reflects_a_move_acknowledged_by_referee_a(topology:
                             timeout=DEADLINE_S).json()
         sent = requests.post(f"{writer}/v1/games/{game['id']}/moves",
                              headers={"Authorization": f"Bearer {tokens[seat]}", "Idempotency-Key": f"k{step}"},
-                             json={"move": rng.choice(list(playing_moves(mine["legal_moves"]))), "expected_version": mine["version"]},
+                             json={"move": rng.choice(list(playing_moves(mine["legal_moves"]))),
+                                   "expected_version": mine["version"]},
                              timeout=DEADLINE_S)
         assert sent.status_code == 201, sent.text
         acked = sent.json()["version"]
