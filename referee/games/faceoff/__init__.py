@@ -26,7 +26,8 @@ Targets are character indices: 0 the Sheriff's, 1 the Outlaw's, 2 the Renegade.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, MalformedMove, Move, Seat

@@ -7,12 +7,13 @@ rock, ``N`` nugget at setup, ``S``/``B``/``R`` start marks). Squares are
 """
 from __future__ import annotations
 
-import json
 import re
 from collections import deque
+from collections.abc import Iterable
 from functools import lru_cache
-from importlib import resources
-from typing import Any, Iterable
+from typing import Any
+
+from referee.engine.packagedata import package_json
 
 Square = tuple[int, int]
 Rows = tuple[str, ...]
@@ -23,9 +24,8 @@ MAP_FIELDS = {"format", "version", "id", "name", "rows", "nugget_tokens"}
 
 
 def _load(name: str) -> dict[str, Any]:
-    # package data read once at import (FO6: the built-in maps are the JSON of Appendix 1)
-    text = resources.files("referee.games.faceoff").joinpath(f"maps/{name}.json").read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
+    # package data, read once at import through the engine (FO6: the built-in maps are the JSON of Appendix 1)
+    data: dict[str, Any] = package_json("referee.games.faceoff", f"maps/{name}.json")
     return data
 
 

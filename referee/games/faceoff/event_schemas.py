@@ -65,7 +65,8 @@ FLOW: Schema = closed_object({
 })
 
 _CHAR_DEALT: Schema = closed_object(
-    {"name": CHARACTER, "life": {"type": "integer", "minimum": 1}, "max_life": COUNT, "hand": CARDS_OR_HIDDEN, "in_play": CARDS, "pos": SQ},
+    {"name": CHARACTER, "life": {"type": "integer", "minimum": 1}, "max_life": COUNT, "hand": CARDS_OR_HIDDEN,
+     "in_play": CARDS, "pos": SQ},
     {"hand_size": COUNT})
 
 RESULT: Schema = closed_object({

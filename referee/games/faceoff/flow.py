@@ -12,8 +12,9 @@ their JSON names, as the object is published (``event_schemas.FLOW``):
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, NamedTuple
+from typing import Any, NamedTuple
 
 from referee.engine.frozen import copier
 

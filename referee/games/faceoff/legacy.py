@@ -15,7 +15,8 @@ Version 2 differs from version 3 only in words, never in what the rules decide:
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from referee.engine.legacy import Legacy
 from referee.engine.protocol import Event, Json

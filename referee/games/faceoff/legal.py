@@ -4,7 +4,8 @@ default (FO9). Pure functions of the state; the lists are kept beside it
 (``cache.MEMO``)."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from referee.engine.platform import RESIGN
 from referee.games.bang import cardrules

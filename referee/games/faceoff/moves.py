@@ -3,7 +3,7 @@ bid or a placement, or a move of the active character's turn; then the
 agenda runs until a move is awaited again."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from referee.engine.platform import RESIGN
 from referee.engine.protocol import Event

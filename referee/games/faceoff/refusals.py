@@ -4,7 +4,7 @@ refusal of the move's kind in the phase; every code and sentence is part
 of the API (clients show them)."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from referee.engine.protocol import IllegalMove
 from referee.games.bang import cardrules

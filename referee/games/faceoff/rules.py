@@ -25,12 +25,20 @@ from referee.games.faceoff.distance import base_distance, reach, sees_at, sights
 from referee.games.faceoff.elimination import eliminate, game_over, hit, replace_char, result_detail
 from referee.games.faceoff.engine import PROMPTS, RESIGN_MOVE, GameOver, Move, TurnEnds, refuse
 from referee.games.faceoff.legal import (
-    card_moves, default_options, legal_moves, listed, offered, prompt_moves, sid_moves, to_act,
+    card_moves,
+    default_options,
+    legal_moves,
+    listed,
+    offered,
+    prompt_moves,
+    sid_moves,
+    to_act,
 )
 from referee.games.faceoff.movement import blocked_for, path_json, walk
 from referee.games.faceoff.moves import apply
 from referee.games.faceoff.refusals import why_not
-from referee.games.faceoff.table import Table as Ctx, store_next
+from referee.games.faceoff.table import Table as Ctx
+from referee.games.faceoff.table import store_next
 from referee.games.faceoff.turn import after_slot, apply_check, check, jail_step, phase1, phase2, start_turn, to_discard
 
 __all__ = [

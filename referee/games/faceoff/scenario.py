@@ -56,7 +56,8 @@ def resolve_map(option: Any) -> dict[str, Any]:
         return board.BUILTIN["faceoff_1"]
     if isinstance(option, str):
         if option not in board.BUILTIN:
-            raise InvalidSetup("unknown_map", rule="FO7", detail=f"map {option!r}: faceoff_1, faceoff_2 or a map object")
+            raise InvalidSetup("unknown_map", rule="FO7",
+                               detail=f"map {option!r}: faceoff_1, faceoff_2 or a map object")
         return board.BUILTIN[option]
     errs = board.check_map(option)
     if errs:

@@ -1,12 +1,14 @@
 """Published schemas: options, moves, view and events (FO54, FO57)."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from referee.engine.schema import closed_object
 from referee.games.bang.cards import ALL_CARDS
 from referee.games.faceoff import event_schemas
-from referee.games.faceoff.event_schemas import CHAR as _CHAR, SQ as _SQ
+from referee.games.faceoff.event_schemas import CHAR as _CHAR
+from referee.games.faceoff.event_schemas import SQ as _SQ
 
 Json = dict[str, Any]
 
@@ -31,7 +33,8 @@ OPTIONS_SCHEMA: Json = {
 MOVE_SCHEMAS: dict[str, Json] = {
     "move": closed_object({"type": {"const": "move"}, "path": _PATH}, description="phase 1 (FO11)"),
     "walk": closed_object({"type": {"const": "walk"}, "path": _PATH}, description="a phase-2 move slot (FO15)"),
-    "draw": closed_object({"type": {"const": "draw"}, "source": {"type": "string", "enum": ["deck", "discard", "hand"]}},
+    "draw": closed_object({"type": {"const": "draw"},
+                           "source": {"type": "string", "enum": ["deck", "discard", "hand"]}},
                           {"target": _CHAR},
                           description="a phase-2 draw slot (FO15, FO53)"),
     "play": closed_object({"type": {"const": "play"}, "card": _CARD},

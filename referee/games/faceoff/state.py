@@ -9,8 +9,9 @@ turn start.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from referee.engine.frozen import copier
 from referee.engine.protocol import Event

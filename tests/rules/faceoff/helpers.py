@@ -1,7 +1,8 @@
 """Face Off test helpers: a scenario with fixed characters, hands and decks."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from referee.engine.platform import playing_moves
 from referee.engine.protocol import Move
