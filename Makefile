@@ -61,7 +61,7 @@ soak: $(STAMP)
 	$(BIN)/python -m bench soak 1000
 
 lint: $(STAMP)
-	$(BIN)/ruff check --select F,E9 referee workers tests bench
+	$(BIN)/ruff check referee workers tests bench
 	$(BIN)/python -m mypy referee workers bench
 	$(BIN)/lint-imports
 
