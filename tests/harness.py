@@ -4,7 +4,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -31,9 +31,19 @@ def raises_rule(rule: str, code: str | None = None) -> Iterator[None]:
         assert err.code == code, f"code {err.code}, expected {code}"
 
 
+T = TypeVar("T")
+
+
+def present(value: T | None) -> T:
+    """``value``, which the test expects to be there (a result once the game
+    is over, an event a seat is shown, a default move): ``None`` fails here."""
+    assert value is not None, "expected a value, got None"
+    return value
+
+
 def text_of(obj: Any) -> str:
     """A JSON rendering, for leak scans."""
     return json.dumps(obj, sort_keys=True, default=str)
 
 
-__all__ = ["scenario", "raises_rule", "text_of", "IllegalMove", "Table"]
+__all__ = ["scenario", "raises_rule", "present", "text_of", "IllegalMove", "Table"]

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from referee.engine.platform import playing_moves
 from referee.engine.protocol import Move
@@ -25,19 +25,22 @@ class FaceOffTable(Table):
         return super().legal(seat)
 
 
-def game(options: dict[str, Any] | None = None, **setup: Any) -> Table:
+def game(options: dict[str, Any] | None = None, **setup: Any) -> FaceOffTable:
     sc: dict[str, Any] = {"sheriff_seat": 0, "characters": PLAIN, "hands": [[], [], []]}
     sc.update(setup)
     t = scenario(RS, 2, options=options or {}, setup=sc)
     t.__class__ = FaceOffTable
-    return t
+    return cast(FaceOffTable, t)
 
 
 def sq(t: Table, c: int) -> tuple[int, int]:
     return t.state.chars[c].pos
 
 
-def to_phase3(t: Table, seat: int = 0, path: list[list[int]] | None = None) -> Table:
+T = TypeVar("T", bound=Table)
+
+
+def to_phase3(t: T, seat: int = 0, path: list[list[int]] | None = None) -> T:
     """Play phase 1 (``path``, else the first legal one) and two 0-step walks to reach phase 3."""
     t.play(seat, t.legal(seat)[0] if path is None else {"type": "move", "path": path})
     t.play(seat, {"type": "walk", "path": []})

@@ -37,7 +37,8 @@ def test_FO3_goal_two_kills_wins() -> None:
     t.play(0, {"type": "play", "card": "BANG-AS", "target": 1})
     t.play(1, {"type": "pass"})
     t.play(1, {"type": "pass"})
-    assert t.result()["winners"] == [0] and t.result()["reason"] == "two_kills"
+    result = t.result()
+    assert result is not None and result["winners"] == [0] and result["reason"] == "two_kills"
 
 
 def test_FO4_brown_and_blue_decks() -> None:

@@ -98,7 +98,8 @@ def test_FO47_two_trophies_win_at_once() -> None:
     t = game(hands=[["BANG-AS"], [], []], life=[4, 1, 4], positions=NEAR, trophies=[["bart_cassidy"], []])
     shoot_outlaw(t)
     t.play(1, {"type": "pass"})
-    assert t.result() is not None and t.result()["winners"] == [0] and t.to_act() == set()
+    result = t.result()
+    assert result is not None and result["winners"] == [0] and t.to_act() == set()
 
 
 def test_FO48_variant_needs_a_kill_with_the_renegade() -> None:

@@ -1,11 +1,13 @@
 """FO32–FO38: the Renegade, the bid and its control."""
 from __future__ import annotations
 
-from tests.harness import raises_rule
-from tests.rules.faceoff.helpers import game, to_phase3
+from typing import Any
+
+from tests.harness import present, raises_rule
+from tests.rules.faceoff.helpers import FaceOffTable, game, to_phase3
 
 
-def bid_round(hands: list[list[str]], **kw: object) -> object:
+def bid_round(hands: list[list[str]], **kw: Any) -> FaceOffTable:
     """Both players' turns played out (end at once), to the bid."""
     t = game(hands=hands, **kw)
     for seat in (0, 1):
@@ -46,7 +48,7 @@ def test_FO33_bid_is_sealed_until_both_are_in() -> None:
     t.play(0, {"type": "bid", "card": "BANG-AS"})
     v = t.view(1)
     assert "BANG-AS" not in str(v) and [p["bid_in"] for p in v["seats"]] == [True, False]
-    assert t.ruleset.redact(t.last[0], 1).data["card"] is None
+    assert present(t.ruleset.redact(t.last[0], 1)).data["card"] is None
     assert "BANG-AS" in t.ruleset.hidden(t.state, 1)
 
 

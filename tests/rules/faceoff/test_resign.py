@@ -109,4 +109,4 @@ def test_FO47_version_2_logs_translate_both_ways_exactly() -> None:
                 keys.add(fr["key"])
     assert keys and all(k.isupper() for k in keys)
     result = t.ruleset.result(t.state)
-    assert "detail" in result and "detail" not in old.result_down(result)
+    assert result is not None and "detail" in result and "detail" not in old.result_down(result)
