@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.harness import Table, scenario
+from tests.harness import Table, present, scenario
 
 #: characters whose abilities stay out of the way in phase 2 of seat 0
 NEUTRAL = ["black_jack", "kit_carlson", "jesse_jones", "pedro_ramirez", "bart_cassidy",
@@ -111,5 +111,5 @@ def end_turn(t: Table, seat: int) -> Table:
 def discard_down(t: Table, seat: int) -> Table:
     """Phase 3 (R12): the default discard, one card at a time, until the turn passes."""
     while t.state.phase == "discard" and t.state.turn == seat:
-        t.play(seat, t.ruleset.default_move(t.state, seat))
+        t.play(seat, present(t.ruleset.default_move(t.state, seat)))
     return t

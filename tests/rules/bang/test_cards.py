@@ -1,7 +1,7 @@
 """Card limits and effects: R18–R40."""
 from __future__ import annotations
 
-from tests.harness import raises_rule
+from tests.harness import present, raises_rule
 from tests.rules.bang.helpers import (
     P,
     end_turn,
@@ -204,9 +204,9 @@ def test_r30_panic_random_card_hidden_from_third_parties():
     play(t, 0, "PANIC-JH", 1, "hand")
     from referee.games.bang import RULESET as R
     taken = [e for e in t.last if e.type == "card_taken"][0]
-    assert R.redact(taken, 2).data.get("card") is None
-    assert R.redact(taken, 0).data["card"] == "BEER-6H"
-    assert R.redact(taken, 1).data["card"] == "BEER-6H"
+    assert present(R.redact(taken, 2)).data.get("card") is None
+    assert present(R.redact(taken, 0)).data["card"] == "BEER-6H"
+    assert present(R.redact(taken, 1)).data["card"] == "BEER-6H"
 
 
 def test_r31_cat_balou_discards_any_distance():

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from referee.games.bang import RULESET as R
 from referee.games.bang.cards import ALL_CARDS
+from tests.harness import present
 from tests.rules.bang.helpers import (
     P,
     end_turn,
@@ -62,9 +63,10 @@ def test_r65_jesse_jones_card_is_visible_to_jesse_and_the_loser_only():
     end_turn(t, 3)
     t.play(0, {"type": "draw", "source": "hand", "target": 2})
     taken = [e for e in t.last if e.type == "card_taken"][0]
-    assert R.redact(taken, 1).data.get("card") is None
-    assert R.redact(taken, None).data.get("card") is None
-    assert R.redact(taken, 2).data["card"] == "BEER-6H" and R.redact(taken, 0).data["card"] == "BEER-6H"
+    assert present(R.redact(taken, 1)).data.get("card") is None
+    assert present(R.redact(taken, None)).data.get("card") is None
+    assert (present(R.redact(taken, 2)).data["card"] == "BEER-6H"
+            and present(R.redact(taken, 0)).data["card"] == "BEER-6H")
     assert "BEER-6H" not in R.hidden(t.state, 2) and "BEER-6H" in R.hidden(t.state, 1)
 
 
@@ -79,7 +81,7 @@ def test_r83_black_jack_shown_card_public_first_card_private():
     t = game(4, turn=3, chars={0: "black_jack"}, deck=["BANG-2C", "MISSED-3S", "MISSED-2S"])
     end_turn(t, 3)
     drawn = [e for e in t.last if e.type == "cards_drawn"][0]
-    assert R.redact(drawn, 1).data == {"seat": 0, "cards": 2, "reason": "draw"}
+    assert present(R.redact(drawn, 1)).data == {"seat": 0, "cards": 2, "reason": "draw"}
     assert "BANG-2C" in R.hidden(t.state, 1) and "MISSED-3S" not in R.hidden(t.state, 1)
 
 

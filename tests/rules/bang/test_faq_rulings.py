@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from referee.games.bang import RULESET as R
 from referee.games.bang.cards import ALL_CARDS
-from tests.harness import raises_rule
+from tests.harness import present, raises_rule
 from tests.rules.bang.helpers import (
     P,
     end_turn,
@@ -73,12 +73,12 @@ def test_r43_ruling_explicit_pass_and_timeout_defaults():
     play(t, 0, "INDIANS-KD")
     assert R.to_act(t.state) == {1} and list(t.legal(1)) == [{"type": "pass"}, {"type": "resign"}]
     assert R.default_move(t.state, 1) == {"type": "pass"}
-    t.play(1, R.default_move(t.state, 1))
+    t.play(1, present(R.default_move(t.state, 1)))
     assert life(t, 1) == 3
     t2 = game(4, hands={0: ["GENERALSTORE-QS"]}, deck=["BEER-6H", "BEER-7H", "BANG-2D", "BANG-3D"])
     play(t2, 0, "GENERALSTORE-QS")
     d = R.default_move(t2.state, 0)
-    assert d["type"] == "choose" and d in t2.legal(0)
+    assert d is not None and d["type"] == "choose" and d in t2.legal(0)
 
 
 def test_r44_ruling_wasted_missed_and_jourdonnais_barrel_two_hearts_vs_slab():
@@ -108,7 +108,7 @@ def test_r45_ruling_multi_target_stops_when_the_game_ends():
     pass_(t, 3)
     pass_(t, 0)
     pass_(t, 0)
-    assert R.result(t.state)["winning_side"] == "outlaws"
+    assert present(R.result(t.state))["winning_side"] == "outlaws"
 
 
 def test_r50_ruling_el_gringo_at_last_life_cannot_steal_a_beer():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from referee.games.bang import RULESET as R
+from tests.harness import present
 from tests.rules.bang.helpers import (
     P,
     end_turn,
@@ -148,7 +149,7 @@ def test_r55_sheriff_dies_outlaws_win_even_all_dead():
     play(t, 1, "BANG-AS", 0)
     pass_(t, 0)
     pass_(t, 0)
-    res = R.result(t.state)
+    res = present(R.result(t.state))
     assert res["winning_side"] == "outlaws" and res["winners"] == [2, 3]
     assert res["reason"] == "sheriff_dead"
     assert {s["seat"]: s["outcome"] for s in res["seats"]} == {0: "loss", 1: "loss", 2: "win", 3: "win", 4: "loss"}
@@ -159,7 +160,7 @@ def test_r55_renegade_alone_with_the_sheriff_wins_if_the_sheriff_dies():
     play(t, 1, "BANG-AS", 0)
     pass_(t, 0)
     pass_(t, 0)
-    res = R.result(t.state)
+    res = present(R.result(t.state))
     assert res["winning_side"] == "renegade" and res["winners"] == [1]
 
 
@@ -168,7 +169,7 @@ def test_r56_all_outlaws_and_renegade_dead_sheriff_and_deputies_win():
     play(t, 0, "BANG-AS", 1)
     pass_(t, 1)
     pass_(t, 1)
-    res = R.result(t.state)
+    res = present(R.result(t.state))
     assert res["winning_side"] == "sheriff" and res["winners"] == [0, 4]
     assert res["reason"] == "outlaws_and_renegade_dead"
     assert t.state.phase == "over" and R.to_act(t.state) == set()
@@ -193,13 +194,13 @@ def test_r57_gatling_deaths_in_seat_order_decide_the_winner():
     assert R.result(t1.state) is None
     pass_(t1, 0)
     pass_(t1, 0)
-    assert R.result(t1.state)["winning_side"] == "renegade"
+    assert present(R.result(t1.state))["winning_side"] == "renegade"
     t2 = game(4, hands={1: ["GATLING-10H"]}, life={0: 1, 2: 1}, turn=1, dead=(3,),
               roles=["outlaw", "renegade", "sheriff", "outlaw"])
     play(t2, 1, "GATLING-10H")
     pass_(t2, 2)  # now the Sheriff is resolved first
     pass_(t2, 2)
-    res = R.result(t2.state)
+    res = present(R.result(t2.state))
     assert res["winning_side"] == "outlaws"
     assert not any(e.type == "shot" for e in t2.last)
 
@@ -209,7 +210,7 @@ def test_r58_result_lists_every_role_and_outcome():
     play(t, 0, "BANG-AS", 1)
     pass_(t, 1)
     pass_(t, 1)
-    res = R.result(t.state)
+    res = present(R.result(t.state))
     assert set(res) == {"winners", "seats", "reason", "winning_side", "detail"}
     assert res["detail"].endswith("(R56).")
     assert [s["role"] for s in res["seats"]] == ["sheriff", "renegade", "outlaw", "outlaw"]

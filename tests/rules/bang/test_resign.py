@@ -5,7 +5,7 @@ from __future__ import annotations
 from referee.engine import vocabulary
 from referee.engine.protocol import seat_view
 from referee.games.bang import RULESET as R
-from tests.harness import raises_rule
+from tests.harness import present, raises_rule
 from tests.rules.bang.helpers import P, end_turn, events, game, hand, kind, play, types
 
 RESIGN = {"type": "resign"}
@@ -32,7 +32,7 @@ def test_r85_resign_mid_turn_eliminates_him_and_passes_the_turn():
         assert seat != 1 and t.legal(1) == ()
         if R.result(t.state) is not None:
             break
-        end_turn(t, seat) if t.state.phase == "play" else t.play(seat, R.default_move(t.state, seat))
+        end_turn(t, seat) if t.state.phase == "play" else t.play(seat, present(R.default_move(t.state, seat)))
 
 
 def test_r85_resign_in_phase_3():
@@ -40,7 +40,7 @@ def test_r85_resign_in_phase_3():
     end_turn(t, 0)
     assert t.state.phase == "discard" and t.legal(0)[-1] == RESIGN
     resign(t, 0)  # the Sheriff: his resignation ends the game as his death does (R55)
-    assert R.result(t.state)["reason"] == "sheriff_dead"
+    assert present(R.result(t.state))["reason"] == "sheriff_dead"
 
 
 def test_r85_resign_while_answering_a_shot_closes_the_window_and_pays_no_reward():
@@ -75,7 +75,7 @@ def test_r85_resign_in_a_duel_ends_the_duel_with_no_loser():
 def test_r85_the_sheriffs_resignation_ends_the_game_and_the_result_says_so():
     t = game(4, hands={0: ["BANG-AS"]}, turn=0)
     resign(t, 0)
-    res = R.result(t.state)
+    res = present(R.result(t.state))
     assert res["reason"] == "sheriff_dead" and res["winners"] == [2, 3] and res["winning_side"] == "outlaws"
     assert res["seats"][0]["outcome"] == "loss" and not res["seats"][0]["alive"]
     assert res["detail"].endswith("(R55).")
@@ -91,7 +91,7 @@ def test_r85_a_resigned_deputy_still_wins_with_his_side():
         assert R.to_act(t.state) == {seat}
         t.play(seat, {"type": "pass"})
         t.play(seat, {"type": "pass"})  # dying, no Beer
-    res = R.result(t.state)
+    res = present(R.result(t.state))
     assert res["winning_side"] == "sheriff" and res["winners"] == [0, 4]
     assert res["seats"][4] == {"seat": 4, "role": "deputy", "outcome": "win", "alive": False}
 

@@ -3,7 +3,7 @@ cards (R80), a new game (R84)."""
 from __future__ import annotations
 
 from referee.games.bang import RULESET as R
-from tests.harness import scenario
+from tests.harness import present, scenario
 from tests.rules.bang.helpers import P, discard_down, end_turn, game, hand, kind, life, pass_, play, respond
 
 
@@ -24,7 +24,7 @@ def test_r82_eliminating_your_target_wins_at_once():
     play(t, 0, "BANG-AS", 2)  # the Deputy shoots the Renegade
     pass_(t, 2)
     pass_(t, 2)
-    res = R.result(t.state)
+    res = present(R.result(t.state))
     assert res["winners"] == [0] and res["reason"] == "target_eliminated"
 
 
@@ -49,7 +49,7 @@ def test_r82_last_man_standing_wins():
     play(t, 0, "BANG-3D", 1)
     pass_(t, 1)
     pass_(t, 1)
-    res = R.result(t.state)
+    res = present(R.result(t.state))
     assert res["winners"] == [0] and res["reason"] == "last_man_standing"
     assert res["winning_side"] == "deputy"
 
@@ -89,7 +89,7 @@ def test_r83_drawn_cards_are_counts_for_others_and_deck_order_never_shown():
     t = scenario("bang", 4, seed="hide")
     for e in t.events:
         for s in (0, 1, 2, 3, None):
-            red = R.redact(e, s)
+            red = present(R.redact(e, s))
             if e.type == "cards_drawn" and e.data["seat"] != s:
                 assert "cards" not in red.data or isinstance(red.data["cards"], int)
             if e.type == "game_started":
