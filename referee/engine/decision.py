@@ -21,9 +21,17 @@ class Decision(Generic[S]):
         self.events: list[Event] = []
         self._fold = fold
 
-    def emit(self, type_: str, data: Mapping[str, Any]) -> S:
-        """Record one event and fold it; the new state."""
-        event = Event(type_, data)
+    def emit(self, type_: str, data: Mapping[str, Any] | None = None, **fields: Any) -> S:
+        """Record one event — its ``data``, or the fields given as keywords —
+        and fold it; the new state."""
+        event = Event(type_, fields if data is None else data)
         self.events.append(event)
         self.state = self._fold(self.state, event)
         return self.state
+
+
+def by_table(apply: Mapping[str, Callable[[S, Mapping[str, Any]], S]]) -> Callable[[S, Event], S]:
+    """The fold of a ruleset's ``{event type: apply(state, data)}`` table, for
+    ``Decision`` (every type a decision emits is in it: a decision emits only
+    its own ruleset's events)."""
+    return lambda state, event: apply[event.type](state, event.data)

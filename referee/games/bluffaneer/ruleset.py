@@ -12,8 +12,8 @@ from referee.games.bluffaneer import claims, moves, prompts, scenario, schemas, 
 from referee.games.bluffaneer.catalogue import catalogue as _catalogue
 from referee.games.bluffaneer.ending import resign
 from referee.games.bluffaneer.ending import result as game_result
-from referee.games.bluffaneer.events import Draft
 from referee.games.bluffaneer.events import evolve as fold_event
+from referee.games.bluffaneer.events import new_draft
 from referee.games.bluffaneer.legacy import BluffaneerV1
 from referee.games.bluffaneer.options import (
     MAX_PLAYERS,
@@ -74,7 +74,7 @@ class Bluffaneer(RulesetBase[State]):
         received at ``now`` causes, folded as emitted; or a refusal that
         changes nothing (F33)."""
         kind, target = move
-        draft = Draft(state)
+        draft = new_draft(state)
         if kind == moves.ROLL:
             turn.roll(draft, actor, rng, now)
         elif kind == moves.STEAL:
@@ -98,7 +98,7 @@ class Bluffaneer(RulesetBase[State]):
 
     def on_timeout(self, state: State, *, rng: Rng, now: int) -> tuple[list[Event], State]:
         """The claim window closes at its deadline (F18)."""
-        draft = Draft(state)
+        draft = new_draft(state)
         claims.close(draft, "timeout", rng, now)
         return draft.events, draft.state
 

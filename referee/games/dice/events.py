@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from referee.engine.decision import Decision
+from referee.engine.decision import Decision, by_table
 from referee.engine.protocol import Event
 from referee.games.dice.rules import role_cards
 from referee.games.dice.state import State, freeze
@@ -162,13 +162,12 @@ def evolve(state: State | None, event: Event) -> State | None:
     return state if apply is None else apply(state, event.data)
 
 
-class Draft(Decision[State]):
-    """The events of one decision, folded as emitted, with the event's fields as keywords."""
+#: the events of one decision, folded as they are emitted, so each rule sees the
+#: outcome of the one before: the engine's builder over this ruleset's events
+Draft = Decision[State]
+_FOLD = by_table(_APPLY)
 
-    __slots__ = ()
 
-    def __init__(self, state: State) -> None:
-        super().__init__(state, lambda s, e: _APPLY[e.type](s, e.data))
-
-    def emit(self, type_: str, data: Mapping[str, Any] | None = None, **fields: Any) -> State:
-        return super().emit(type_, fields if data is None else data)
+def new_draft(state: State) -> Draft:
+    """A decision starting from ``state``."""
+    return Decision(state, _FOLD)
