@@ -33,7 +33,7 @@ PLAYERS = {"bang": (4, 5, 7), "bang-dice": (4, 8), "bang-faceoff": (2,), "bluffa
 
 
 def built(name: str) -> dict[str, Any]:
-    rs = registry.get(name)
+    rs: Any = registry.get(name)  # ``catalogue`` is a ruleset's optional hook, not on the Ruleset protocol
     return {**rs.catalogue(), "version": rs.version}
 
 

@@ -4,6 +4,7 @@ and R82, and no hidden card or role leaks into views or redacted events."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -62,18 +63,18 @@ def _role_public(state, seat, viewer) -> bool:
             or state.phase == "over")
 
 
-def _norm(m: dict) -> str:
+def _norm(m: dict[str, Any]) -> str:
     m = dict(m)
     if isinstance(m.get("cards"), list):
         m["cards"] = sorted(m["cards"])
     return json.dumps(m, sort_keys=True)
 
 
-def _candidates(state, seat: int, n: int) -> list[dict]:
+def _candidates(state, seat: int, n: int) -> list[dict[str, Any]]:
     """Well-formed moves, legal or not, for the converse check."""
     p = state.players[seat]
     cards = list(p.hand) + list(state.limbo)
-    out: list[dict] = [{"type": "pass"}, {"type": "end_turn"}, {"type": "draw", "source": "deck"},
+    out: list[dict[str, Any]] = [{"type": "pass"}, {"type": "end_turn"}, {"type": "draw", "source": "deck"},
                        {"type": "draw", "source": "discard"}, {"type": "barrel", "source": "jourdonnais"}]
     for c in cards:
         out += [{"type": "respond", "card": c}, {"type": "choose", "card": c},

@@ -13,6 +13,7 @@ from referee.engine.rng import Rng
 from referee.games.bang import RULESET as R
 from referee.games.bang import cache
 from referee.games.bang.agenda import encode_frame, stack_of
+from referee.games.bang.state import State
 from referee.games.sim import Table, playout, random_chooser
 from tests.rules.bang.helpers import events, game, play
 
@@ -64,7 +65,7 @@ def test_r43_awaiting_data_round_trips_through_the_agenda(played: list[Table]) -
 
 def test_r77_evolve_is_a_plain_function_of_state_and_event(played: list[Table]) -> None:
     for t in played:
-        state = None
+        state: State | None = None
         for e in t.events:
             before = copy.deepcopy(state)
             twin = Event(e.type, json.loads(json.dumps(e.data)))  # another object, same data

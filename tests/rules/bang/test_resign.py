@@ -2,9 +2,12 @@
 checked as for any death (R55–R57, R82), never a default (R43)."""
 from __future__ import annotations
 
+from typing import cast
+
 from referee.engine import vocabulary
 from referee.engine.protocol import seat_view
 from referee.games.bang import RULESET as R
+from referee.games.bang import BangRuleset
 from tests.harness import present, raises_rule
 from tests.rules.bang.helpers import P, end_turn, events, game, hand, kind, play, types
 
@@ -116,7 +119,7 @@ def test_r85_views_keep_the_one_vocabulary_after_a_resignation():
     t = game(4, hands={0: ["BANG-AS"], 1: ["MISSED-2S"]})
     play(t, 0, "BANG-AS", 1)
     resign(t, 1)
-    words = vocabulary.Lexicon(R.catalogue(), R.text_keys)
+    words = vocabulary.Lexicon(cast(BangRuleset, R).catalogue(), R.text_keys)
     for seat in (None, 0, 1, 2, 3):
         assert vocabulary.view_problems(words, seat_view(R, t.state, seat), 4) == []
     for event in t.last:

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
@@ -175,7 +177,7 @@ def test_scenario_fixes_hands_deck_and_turn():
 
 
 # -- what scenario authors need (issue 9): every_seat, deck_exact, max_life --------
-def _started(setup: dict) -> dict:
+def _started(setup: dict[str, Any]) -> Mapping[str, Any]:
     return R.setup(GameConfig(players=4, options={"three_player": False}, scenario=setup), Rng(b"sc"))[0].data
 
 
