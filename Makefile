@@ -62,7 +62,7 @@ soak: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check referee workers tests bench
-	$(BIN)/python -m mypy referee workers bench
+	$(BIN)/python -m mypy referee workers bench tests
 	$(BIN)/lint-imports
 
 # mutation testing of the offline audit (issue 22, item 8): referee/audit/*.py,
