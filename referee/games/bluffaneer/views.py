@@ -111,84 +111,25 @@ class _Views:
     __slots__ = ("state", "_views", "awaited", "pre", "mid", "seats", "cuts", "tail", "regions", "moves")
 
     def __init__(self, state: State, memo: dict[Any, Any]) -> None:
-        global _last_seats, _last_window, _last_answers, _last_rest, _last_regions
         self.state = state
         awaited: frozenset[Seat] | None = memo.get("to_act")
         if awaited is None:
             awaited = awaited_seats(state)
         self.awaited = awaited
-        phase, players, turn = state.phase, state.players, state.turn
-        # the prompt (F12, F13, F18, F21), from the few parts of the state it is built from
-        if phase == CLAIMS:
-            around = _windows.get(awaited) or _window_bytes(state, awaited)
-            deadline = state.deadline
-            self.pre = b"".join((around[2], b"%d" % deadline if type(deadline) is int else dumps(deadline),
-                                 around[3]))
-        elif phase == STEAL or phase == DECISION or phase == ROLL:
-            keyed: tuple[Any, ...] = (phase, players, turn, state.dice if phase == STEAL else None)
-            prompt = _prompts.get(keyed) or _keyed(_prompts, keyed, shared_pending(state))
-            self.pre = b"".join((_PENDING, prompt, _YOU))
-        else:
-            self.pre = _NO_PROMPT
-        key = (players, phase, turn)
-        mid = _heads.get(key)
-        if mid is None:
-            mid = b"," + dumps({"players": players, "phase": phase, "turn": turn})[1:-1] + b',"seats":['
-            if len(_heads) >= _KEYS:
-                _heads.clear()
-            _heads[key] = mid
-        self.mid = mid
-        coins = state.coins
-        last = _last_seats
-        if last[0] is not coins:  # one coin count per seat (F5)
-            entries = [b'{"seat":%d,"coins":%s,"cards":1,"card":' % (s, _int(coins[s])) for s in range(len(coins))]
-            whole = b"null},".join(entries) + b"null}"
-            cuts, at = [], 0
-            for entry in entries:
-                at += len(entry)
-                cuts.append((whole[:at], whole[at + 4:]))
-                at += 6
-            last = _last_seats = (coins, whole, cuts)
+        self.pre = _pre(state, awaited)
+        self.mid = _mid(state.players, state.phase, state.turn)
+        last = _seat_entries(state.coins)
         self.seats = last[1]
         self.cuts = last[2]
-        box, dice, opened, deadline = state.box, state.last_roll, state.opened_at, state.deadline
-        window = _last_window
-        if not (window[0] is box and window[1] is dice and window[2] is opened and window[3] is deadline):
-            window = _last_window = (box, dice, opened, deadline, b"".join((b"],", dumps({
-                "box": box, "dice": None if dice is None else list(dice),
-                "claim_window": {"opened_at": opened, "deadline": deadline}})[1:-1])))
-        claims, passes, claimant = state.claims, state.passes, state.claimant
-        answers = _last_answers
-        if not (answers[0] is claims and answers[1] is passes and answers[2] is claimant):
-            answers = _last_answers = (claims, passes, claimant, b"," + dumps({
-                "claims": [{"seat": s, "at": at} for s, at in claims], "passes": list(passes),
-                "claimant": claimant})[1:-1])
-        discard, deck, flip, faces, ms, shown = (state.discard, state.deck, state.last_flip, state.die_faces,
-                                                 state.window_ms, state.last)
-        rest = _last_rest
-        if not (rest[0] is discard and rest[1] is deck and rest[2] is flip and rest[3] is faces and rest[4] is ms
-                and rest[5] is shown):
-            rest = _last_rest = (discard, deck, flip, faces, ms, shown, b"".join((
-                b',"discard":[', b",".join([_CARD[c] for c in discard]), b"],",
-                dumps({"draw_pile": len(deck), "last_flip": _flip(flip), "die_faces": list(faces),
-                       "claim_window_ms": ms, "last": shown})[1:-1], b"}}")))
-        self.tail = b"".join((window[4], answers[3], rest[6]))
-        # each seat's entries with its own card shown (F31), kept while the coins and hands are the same
-        hands = state.hands
-        regions = _last_regions
-        if not (regions[0] is last and regions[1] is hands):
-            whole, cuts = last[1], last[2]
-            regions = _last_regions = (last, hands, [
-                whole if card is None else b"".join((cuts[s][0], _CARD[card], cuts[s][1]))
-                for s, card in enumerate(hands[:len(cuts)])])
+        self.tail = _tail(state)
+        #: each seat's entries with its own card shown (F31): read for that seat's view alone
+        self.regions: list[bytes] = _regions(last, state.hands)[2]
         # the awaited seats' moves: one list for every awaited seat of a phase (F9, F12, F17, F21)
         moves = b"[]"
         if awaited:
-            moved: tuple[Any, ...] = (phase, turn, players)
+            moved: tuple[Any, ...] = (state.phase, state.turn, state.players)
             moves = _moves.get(moved) or _keyed(_moves, moved, legal_moves(state, min(awaited)))
         self.moves = moves
-        #: each seat's entries with its own card shown (F31): read for that seat's view alone
-        self.regions: list[bytes] = regions[2]
         self._views: dict[Seat, bytes] | None = None
 
     @property
@@ -219,6 +160,93 @@ _last_window: tuple[Any, ...] = (_Views,) * 5  # a class: never a state's value
 _last_answers: tuple[Any, ...] = (_Views,) * 4
 _last_rest: tuple[Any, ...] = (_Views,) * 7
 _last_regions: tuple[Any, Any, list[bytes]] = (None, None, [])
+
+
+def _pre(state: State, awaited: frozenset[Seat]) -> bytes:
+    """``,"pending":``, the prompt (F12, F13, F18, F21) built from the few
+    parts of the state it is built from, and ``,"state":{"you":``."""
+    phase = state.phase
+    if phase == CLAIMS:
+        around = _windows.get(awaited) or _window_bytes(state, awaited)
+        deadline = state.deadline
+        return b"".join((around[2], b"%d" % deadline if type(deadline) is int else dumps(deadline), around[3]))
+    if phase == STEAL or phase == DECISION or phase == ROLL:
+        keyed: tuple[Any, ...] = (phase, state.players, state.turn, state.dice if phase == STEAL else None)
+        prompt = _prompts.get(keyed) or _keyed(_prompts, keyed, shared_pending(state))
+        return b"".join((_PENDING, prompt, _YOU))
+    return _NO_PROMPT
+
+
+def _mid(players: int, phase: str, turn: Seat) -> bytes:
+    """``,"players":…,"phase":…,"turn":…,"seats":[``, kept by what it encodes."""
+    key = (players, phase, turn)
+    mid = _heads.get(key)
+    if mid is None:
+        mid = b"," + dumps({"players": players, "phase": phase, "turn": turn})[1:-1] + b',"seats":['
+        if len(_heads) >= _KEYS:
+            _heads.clear()
+        _heads[key] = mid
+    return mid
+
+
+def _seat_entries(coins: tuple[int, ...]) -> tuple[Any, bytes, list[tuple[bytes, bytes]]]:
+    """Every seat's entry with its card hidden, and each entry's bytes
+    before and after its ``null`` card: one coin count per seat (F5)."""
+    global _last_seats
+    last = _last_seats
+    if last[0] is not coins:
+        entries = [b'{"seat":%d,"coins":%s,"cards":1,"card":' % (s, _int(coins[s])) for s in range(len(coins))]
+        whole = b"null},".join(entries) + b"null}"
+        cuts, at = [], 0
+        for entry in entries:
+            at += len(entry)
+            cuts.append((whole[:at], whole[at + 4:]))
+            at += 6
+        last = _last_seats = (coins, whole, cuts)
+    return last
+
+
+def _tail(state: State) -> bytes:
+    """``],"box":`` to the closing braces: the box, the dice and the claim
+    window (F9, F18), the claims and passes (F17, F19), the discard pile, the
+    draw pile's size, the last flip, the die faces, the window's length and
+    ``last``; each of the three parts kept while the parts of the state it is
+    built from are the same objects."""
+    global _last_window, _last_answers, _last_rest
+    box, dice, opened, deadline = state.box, state.last_roll, state.opened_at, state.deadline
+    window = _last_window
+    if not (window[0] is box and window[1] is dice and window[2] is opened and window[3] is deadline):
+        window = _last_window = (box, dice, opened, deadline, b"".join((b"],", dumps({
+            "box": box, "dice": None if dice is None else list(dice),
+            "claim_window": {"opened_at": opened, "deadline": deadline}})[1:-1])))
+    claims, passes, claimant = state.claims, state.passes, state.claimant
+    answers = _last_answers
+    if not (answers[0] is claims and answers[1] is passes and answers[2] is claimant):
+        answers = _last_answers = (claims, passes, claimant, b"," + dumps({
+            "claims": [{"seat": s, "at": at} for s, at in claims], "passes": list(passes),
+            "claimant": claimant})[1:-1])
+    discard, deck, flip, faces, ms, shown = (state.discard, state.deck, state.last_flip, state.die_faces,
+                                             state.window_ms, state.last)
+    rest = _last_rest
+    if not (rest[0] is discard and rest[1] is deck and rest[2] is flip and rest[3] is faces and rest[4] is ms
+            and rest[5] is shown):
+        rest = _last_rest = (discard, deck, flip, faces, ms, shown, b"".join((
+            b',"discard":[', b",".join([_CARD[c] for c in discard]), b"],",
+            dumps({"draw_pile": len(deck), "last_flip": _flip(flip), "die_faces": list(faces),
+                   "claim_window_ms": ms, "last": shown})[1:-1], b"}}")))
+    return b"".join((window[4], answers[3], rest[6]))
+
+
+def _regions(last: tuple[Any, bytes, list[tuple[bytes, bytes]]], hands: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Each seat's entries with its own card shown (F31), kept while the coins and hands are the same."""
+    global _last_regions
+    regions = _last_regions
+    if not (regions[0] is last and regions[1] is hands):
+        whole, cuts = last[1], last[2]
+        regions = _last_regions = (last, hands, [
+            whole if card is None else b"".join((cuts[s][0], _CARD[card], cuts[s][1]))
+            for s, card in enumerate(hands[:len(cuts)])])
+    return regions
 
 
 def _views(state: State) -> _Views:
