@@ -64,6 +64,8 @@ lint: $(STAMP)
 	$(BIN)/ruff check referee workers tests bench
 	$(BIN)/python -m mypy referee workers bench tests
 	$(BIN)/lint-imports
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/test_code_limits.py tests/unit/test_import_graph.py \
+		tests/unit/test_rules_purity.py
 
 # mutation testing of the offline audit (issue 22, item 8): referee/audit/*.py,
 # referee/engine/chain.py and rng.py (and the signing modules) mutated in memory, one
