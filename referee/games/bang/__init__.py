@@ -41,9 +41,10 @@ from referee.engine.rng import Rng
 from referee.games.bang import decider, encoded, events, moves, scenario, schemas, views
 from referee.games.bang import invariants as _inv
 from referee.games.bang.catalogue import catalogue as _catalogue
-from referee.games.bang.characters import DEPUTY, LIFE, OUTLAW, RENEGADE, SHERIFF
 from referee.games.bang.legacy import BangV2
+from referee.games.bang.roles import DEPUTY, OUTLAW, RENEGADE, SHERIFF
 from referee.games.bang.state import State
+from referee.games.cards.characters import LIFE
 
 
 class BangRuleset(RulesetBase[State]):

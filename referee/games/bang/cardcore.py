@@ -8,8 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from referee.games.bang.cards import KEY, WEAPON_OF, explodes, is_heart
-from referee.games.bang.characters import (
+from referee.games.cards.characters import (
     CALAMITY_JANET,
     LUCKY_DUKE,
     PAUL_REGRET,
@@ -19,6 +18,7 @@ from referee.games.bang.characters import (
     VULTURE_SAM,
     WILLY_THE_KID,
 )
+from referee.games.cards.deck import KEY, WEAPON_OF, explodes, is_heart
 
 Move = dict[str, Any]
 #: a refusal: (code, rule, detail)

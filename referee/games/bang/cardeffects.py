@@ -9,8 +9,8 @@ from typing import Any, NamedTuple, Protocol
 
 from referee.engine.rng import Rng
 from referee.games.bang.cardcore import Holder, Move, check_cards, plays_as_bang, shots_needed
-from referee.games.bang.cards import KEY, WEAPON_OF
-from referee.games.bang.characters import BART_CASSIDY, EL_GRINGO
+from referee.games.cards.characters import BART_CASSIDY, EL_GRINGO
+from referee.games.cards.deck import KEY, WEAPON_OF
 
 
 class Window(NamedTuple):

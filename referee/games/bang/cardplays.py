@@ -14,8 +14,8 @@ from referee.games.bang.cardcore import (
     picks,
     reach_of,
 )
-from referee.games.bang.cards import BLUE, KEY, WEAPON_OF
-from referee.games.bang.characters import CALAMITY_JANET, SID_KETCHUM
+from referee.games.cards.characters import CALAMITY_JANET, SID_KETCHUM
+from referee.games.cards.deck import BLUE, KEY, WEAPON_OF
 
 
 def card_moves(p: Holder, card: str, dist: Mapping[int, int], holders: Sequence[Holder], *, bang_ok: bool,

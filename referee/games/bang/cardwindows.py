@@ -7,8 +7,8 @@ from collections.abc import Iterable
 
 from referee.games.bang.cardcore import PASS, PASSABLE, WINDOW_MOVES, WINDOW_RULE, Holder, Move, Refusal
 from referee.games.bang.cardplays import sid_moves, why_not_sid
-from referee.games.bang.cards import KEY
-from referee.games.bang.characters import CALAMITY_JANET, JOURDONNAIS
+from referee.games.cards.characters import CALAMITY_JANET, JOURDONNAIS
+from referee.games.cards.deck import KEY
 
 
 def answer_keys(p: Holder, kind: str) -> tuple[str, ...]:

@@ -17,10 +17,10 @@ from referee.engine.protocol import Event, IllegalMove, OutOfTurn
 from referee.engine.rng import Rng
 from referee.games.bang import cardrules, reactions, turn
 from referee.games.bang.cache import derived
-from referee.games.bang.characters import JESSE_JONES, PEDRO_RAMIREZ
 from referee.games.bang.engine import Ctx, GameOver, may_resign, resign
 from referee.games.bang.flow import act
 from referee.games.bang.state import Frame, Seat, State
+from referee.games.cards.characters import JESSE_JONES, PEDRO_RAMIREZ
 
 Move = dict[str, Any]
 

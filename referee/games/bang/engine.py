@@ -16,10 +16,10 @@ from referee.engine.protocol import Event
 from referee.engine.rng import Rng
 from referee.games.bang import cardrules
 from referee.games.bang.agenda import awaiting
-from referee.games.bang.cards import KEY
-from referee.games.bang.characters import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_3P
 from referee.games.bang.events import EVOLVE
+from referee.games.bang.roles import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_3P
 from referee.games.bang.state import Frame, Player, Seat, State, but, clockwise_from
+from referee.games.cards.deck import KEY
 
 
 class GameOver(Exception):

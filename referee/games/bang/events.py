@@ -41,9 +41,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from referee.games.bang.agenda import stack_of
-from referee.games.bang.cards import BLUE
-from referee.games.bang.characters import SUZY_LAFAYETTE, VULTURE_SAM
 from referee.games.bang.state import Player, State, but, pbut
+from referee.games.cards.characters import SUZY_LAFAYETTE, VULTURE_SAM
+from referee.games.cards.deck import BLUE
 
 Data = Mapping[str, Any]
 

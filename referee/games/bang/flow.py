@@ -7,10 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.games.bang import cardrules
-from referee.games.bang.cards import KEY, red
-from referee.games.bang.characters import BLACK_JACK, JESSE_JONES, KIT_CARLSON, PEDRO_RAMIREZ
 from referee.games.bang.engine import Ctx, TurnEnds, hit
 from referee.games.bang.state import PROMPTS, Frame, Seat, has_key, next_alive
+from referee.games.cards.characters import BLACK_JACK, JESSE_JONES, KIT_CARLSON, PEDRO_RAMIREZ
+from referee.games.cards.deck import KEY, red
 
 
 def start_turn(ctx: Ctx, seat: Seat, step: str = "dynamite") -> None:

@@ -3,9 +3,9 @@ R20, R29, R43, R47, R48, R51, R57, R82): each a small function citing its
 rule, returning what it finds broken; ``invariants`` lists them all."""
 from __future__ import annotations
 
-from referee.games.bang.cards import ALL_CARDS, KEY, WEAPON_OF
-from referee.games.bang.characters import DEPUTY, OUTLAW, RENEGADE, SHERIFF
+from referee.games.bang.roles import DEPUTY, OUTLAW, RENEGADE, SHERIFF
 from referee.games.bang.state import Player, State
+from referee.games.cards.deck import ALL_CARDS, KEY, WEAPON_OF
 
 
 def invariants(state: State | None) -> list[str]:

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.protocol import MalformedMove
-from referee.games.bang.cards import CARD_SET, KEY
+from referee.games.cards.deck import CARD_SET, KEY
 
 Move = dict[str, Any]
 

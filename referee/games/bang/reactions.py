@@ -8,10 +8,10 @@ from itertools import combinations
 from typing import Any
 
 from referee.games.bang import cardrules
-from referee.games.bang.characters import JESSE_JONES, PEDRO_RAMIREZ
 from referee.games.bang.engine import Ctx, store_next
 from referee.games.bang.flow import apply_check, check
 from referee.games.bang.state import Frame, Seat, State
+from referee.games.cards.characters import JESSE_JONES, PEDRO_RAMIREZ
 
 Move = dict[str, Any]
 PASS: Move = cardrules.PASS

@@ -14,8 +14,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.engine.protocol import InvalidSetup
-from referee.games.bang.cards import BLUE, CARD_SET, KEY, WEAPON_OF
-from referee.games.bang.characters import LIFE, OUTLAW, RENEGADE, ROLES, SHERIFF
+from referee.games.bang.roles import OUTLAW, RENEGADE, ROLES, SHERIFF
+from referee.games.cards.characters import LIFE
+from referee.games.cards.deck import BLUE, CARD_SET, KEY, WEAPON_OF
 
 SCENARIO_KEYS = frozenset({"turn", "phase", "seats", "every_seat", "deck", "deck_exact", "discard"})
 SEAT_KEYS = frozenset({"role", "character", "life", "max_life", "hand", "in_play", "alive"})

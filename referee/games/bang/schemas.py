@@ -1,26 +1,23 @@
 """The JSON Schemas of what a BANG! client receives (issue 9, the contract):
 the view's ``state`` and every event's ``data``, as stored and as redacted
 for a seat (hidden cards become counts, hidden roles null, R83). The
-conformance suite checks every view and event of random games against them."""
+conformance suite checks every view and event of random games against them.
+The card and character fragments are the cards kit's (``referee.games.cards.schemas``)."""
 from __future__ import annotations
 
 from typing import Any
 
 from referee.engine.schema import closed_object
-from referee.games.bang.cards import CARD_SET
-from referee.games.bang.characters import CHARACTERS, ROLES
+from referee.games.bang.roles import ROLES
+from referee.games.cards.schemas import CARD, CARDS, CHARACTER, COUNT
 
 Schema = dict[str, Any]
 
 SEAT: Schema = {"type": "integer", "minimum": 0, "maximum": 6}
 MAYBE_SEAT: Schema = {"type": ["integer", "null"], "minimum": 0, "maximum": 6}
-CARD: Schema = {"type": "string", "enum": sorted(CARD_SET)}
-CARDS: Schema = {"type": "array", "items": CARD}
-COUNT: Schema = {"type": "integer", "minimum": 0}
 CARDS_OR_COUNT: Schema = {"oneOf": [CARDS, COUNT], "description": "the cards, or their count where hidden (R83)"}
 ROLE: Schema = {"enum": list(ROLES)}
 MAYBE_ROLE: Schema = {"enum": [*ROLES, None]}
-CHARACTER: Schema = {"enum": sorted(CHARACTERS)}
 PHASE: Schema = {"enum": ["start", "draw", "play", "discard", "over"]}
 REASON: Schema = {"type": "string"}
 FRAME: Schema = {"type": "object", "required": ["kind"], "properties": {

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from referee.games.bang.cards import KEY
+from referee.games.cards.deck import KEY
 
 Seat = int
 

@@ -47,8 +47,8 @@ from typing import Any
 from referee.engine.protocol import Event
 from referee.games.bang import decider
 from referee.games.bang.cache import derived
-from referee.games.bang.characters import ROLE_DECK, SHERIFF, TARGET_3P
 from referee.games.bang.distance import sights_json
+from referee.games.bang.roles import ROLE_DECK, SHERIFF, TARGET_3P
 from referee.games.bang.state import Seat, State
 
 Json = dict[str, Any]

@@ -1,13 +1,14 @@
-"""The catalogue of BANG! (issue 24, item 2): every card, character and role
-as a table app draws them, built from the ruleset's own tables (``cards``,
-``characters``) with the names the rule texts print (R1, R3, R4) and one
-sentence per entry citing its rule. Pure: no I/O."""
+"""The cards and characters of a catalogue (issue 24, item 2) as a table app
+draws them, built from the kit's tables (``deck``, ``characters``) with the
+names the rule texts print (R1, R3) and one sentence per entry citing its
+rule. BANG!'s catalogue publishes them as they are and adds its roles (R4);
+Face Off's (FO4) replaces the texts the board changes. Pure: no I/O."""
 from __future__ import annotations
 
 from typing import Any
 
-from referee.games.bang.cards import ALL_CARDS, BLUE, KEY, RANK, SUIT, WEAPON_OF
-from referee.games.bang.characters import LIFE, ROLE_DECK, ROLES, TARGET_3P
+from referee.games.cards.characters import LIFE
+from referee.games.cards.deck import ALL_CARDS, BLUE, KEY, RANK, SUIT, WEAPON_OF
 
 #: card key -> (name as R1 prints it, rule, one sentence)
 CARD_TEXT: dict[str, tuple[str, str, str]] = {
@@ -58,14 +59,6 @@ CHARACTER_TEXT: dict[str, tuple[str, str]] = {
     "willy_the_kid": ("R76", "May play any number of BANG! cards in his turn."),
 }
 
-#: role -> (name, goal), all from R4; the 3-player targets are R82's
-ROLE_TEXT: dict[str, tuple[str, str]] = {
-    "sheriff": ("Sheriff", "Eliminate all the Outlaws and the Renegade."),
-    "deputy": ("Deputy", "Help the Sheriff: a Deputy wins exactly when the Sheriff does."),
-    "outlaw": ("Outlaw", "Eliminate the Sheriff."),
-    "renegade": ("Renegade", "Be the last one left, the Sheriff eliminated last."),
-}
-
 _RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A"}
 
 
@@ -103,18 +96,3 @@ def character_entries(texts: dict[str, tuple[str, str]] | None = None) -> list[d
         rule, text = (texts or CHARACTER_TEXT).get(cid, CHARACTER_TEXT[cid])
         out.append({"id": cid, "name": character_name(cid), "life": life, "text": text, "rule": rule})
     return out
-
-
-def catalogue() -> dict[str, Any]:
-    """Cards (R1, R2), characters (R3), roles (R4, R82); BANG! has no dice,
-    symbols or maps."""
-    roles = []
-    for role in ROLES:
-        name, goal = ROLE_TEXT[role]
-        counts = {str(n): deck.count(role) for n, deck in ROLE_DECK.items()}
-        roles.append({"id": role, "name": name, "count_by_players": counts, "goal": goal, "rule": "R4",
-                      "three_player_target": TARGET_3P.get(role)})
-    return {
-        "ruleset": "bang", "cards": card_entries(), "characters": character_entries(), "roles": roles,
-        "dice": [], "faces": [], "symbols": [], "maps": [],
-    }

@@ -1,5 +1,7 @@
-"""The 16 characters (R3) with their printed life; abilities are predicates
-used by the rules modules (R61–R76)."""
+"""The 16 characters (R3) with their printed life, shared by BANG! and Face
+Off (FO4: the same characters and IDs); their abilities (R61–R76) are the
+card engine's (``rules``) and the rulesets' own code, which name them by
+these constants. The roles are BANG!'s: ``referee.games.bang.roles``."""
 from __future__ import annotations
 
 BART_CASSIDY = "bart_cassidy"
@@ -27,23 +29,3 @@ LIFE: dict[str, int] = {
     SLAB_THE_KILLER: 4, SUZY_LAFAYETTE: 4, VULTURE_SAM: 4, WILLY_THE_KID: 4,
 }
 CHARACTERS: tuple[str, ...] = tuple(LIFE)
-
-SHERIFF, DEPUTY, OUTLAW, RENEGADE = "sheriff", "deputy", "outlaw", "renegade"
-ROLES: tuple[str, ...] = (SHERIFF, DEPUTY, OUTLAW, RENEGADE)
-
-#: player count -> the role cards used (R4), dealt in this order before shuffling
-ROLE_DECK: dict[int, tuple[str, ...]] = {
-    3: (DEPUTY, OUTLAW, RENEGADE),
-    4: (SHERIFF, RENEGADE, OUTLAW, OUTLAW),
-    5: (SHERIFF, RENEGADE, OUTLAW, OUTLAW, DEPUTY),
-    6: (SHERIFF, RENEGADE, OUTLAW, OUTLAW, OUTLAW, DEPUTY),
-    7: (SHERIFF, RENEGADE, OUTLAW, OUTLAW, OUTLAW, DEPUTY, DEPUTY),
-}
-
-#: the 3-player game's targets (R82): each role's target role
-TARGET_3P: dict[str, str] = {DEPUTY: RENEGADE, RENEGADE: OUTLAW, OUTLAW: DEPUTY}
-
-
-def max_life(character: str, role: str, three_player: bool) -> int:
-    """Printed life, +1 for the Sheriff (R6 step 3; never in R82)."""
-    return LIFE[character] + (1 if role == SHERIFF and not three_player else 0)

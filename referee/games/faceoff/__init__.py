@@ -32,7 +32,7 @@ from typing import Any
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, MalformedMove, Move, Seat
 from referee.engine.rng import Rng
-from referee.games.bang.cards import ALL_CARDS, BLUE
+from referee.games.cards.deck import ALL_CARDS, BLUE
 from referee.games.faceoff import board, encoded, rules, scenario, schemas, views
 from referee.games.faceoff.catalogue import catalogue as _catalogue
 from referee.games.faceoff.legacy import FaceOffV2

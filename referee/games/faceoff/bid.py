@@ -3,7 +3,7 @@ character's hand at once; the higher rank controls the Renegade's turn,
 the other places a spare nugget first; a tie skips the Renegade."""
 from __future__ import annotations
 
-from referee.games.bang.cards import RANK
+from referee.games.cards.deck import RANK
 from referee.games.faceoff import board
 from referee.games.faceoff.state import RENEGADE, SHERIFF, State
 from referee.games.faceoff.table import Table

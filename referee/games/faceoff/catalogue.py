@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.bang.catalogue import CARD_TEXT, CHARACTER_TEXT, card_entries, character_entries
+from referee.games.cards.catalogue import CARD_TEXT, CHARACTER_TEXT, card_entries, character_entries
 from referee.games.faceoff.board import BUILTIN
 
 #: card key -> (name, Face Off rule, one sentence) where the board changes the card

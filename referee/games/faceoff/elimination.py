@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from referee.games.bang import cardrules
-from referee.games.bang.characters import CHARACTERS, LIFE
+from referee.games.cards.characters import CHARACTERS, LIFE
 from referee.games.faceoff.engine import Ctx, GameOver, TurnEnds
 from referee.games.faceoff.flow import Frame, frame_but
 from referee.games.faceoff.state import RENEGADE, Char

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.schema import closed_object
-from referee.games.bang.schemas import CARD, CARDS, CHARACTER, COUNT
+from referee.games.cards.schemas import CARD, CARDS, CHARACTER, COUNT
 
 Schema = dict[str, Any]
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from referee.engine.platform import RESIGN
 from referee.games.bang import cardrules
-from referee.games.bang.characters import JESSE_JONES, PEDRO_RAMIREZ
+from referee.games.cards.characters import JESSE_JONES, PEDRO_RAMIREZ
 from referee.games.faceoff import board
 from referee.games.faceoff.bid import place_squares
 from referee.games.faceoff.cache import MEMO

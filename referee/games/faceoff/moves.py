@@ -9,8 +9,8 @@ from referee.engine.platform import RESIGN
 from referee.engine.protocol import Event
 from referee.engine.rng import Rng
 from referee.games.bang import cardrules
-from referee.games.bang.cards import red
-from referee.games.bang.characters import BLACK_JACK, KIT_CARLSON
+from referee.games.cards.characters import BLACK_JACK, KIT_CARLSON
+from referee.games.cards.deck import red
 from referee.games.faceoff import bid
 from referee.games.faceoff.agenda import advance, run
 from referee.games.faceoff.elimination import game_over

@@ -7,8 +7,8 @@ from typing import Any
 
 from referee.engine.protocol import Event, GameConfig, InvalidSetup
 from referee.engine.rng import Rng
-from referee.games.bang.cards import ALL_CARDS, BLUE, CARD_SET
-from referee.games.bang.characters import CHARACTERS, LIFE
+from referee.games.cards.characters import CHARACTERS, LIFE
+from referee.games.cards.deck import ALL_CARDS, BLUE, CARD_SET
 from referee.games.faceoff import board, rules
 from referee.games.faceoff.state import MARKS, RENEGADE, evolve
 

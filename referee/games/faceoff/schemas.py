@@ -5,7 +5,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.engine.schema import closed_object
-from referee.games.bang.cards import ALL_CARDS
+from referee.games.cards.deck import ALL_CARDS
 from referee.games.faceoff import event_schemas
 from referee.games.faceoff.event_schemas import CHAR as _CHAR
 from referee.games.faceoff.event_schemas import SQ as _SQ

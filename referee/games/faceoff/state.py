@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from referee.engine.frozen import copier
 from referee.engine.protocol import Event
-from referee.games.bang.cards import BLUE
+from referee.games.cards.deck import BLUE
 from referee.games.faceoff.flow import Flow, flow_but
 
 Square = tuple[int, int]

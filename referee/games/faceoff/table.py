@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games.bang import cardrules
-from referee.games.bang.cards import BLUE, KEY
+from referee.games.cards.deck import BLUE, KEY
 from referee.games.faceoff.elimination import eliminate, hit
 from referee.games.faceoff.engine import Ctx
 from referee.games.faceoff.flow import Frame, frame_but

@@ -4,8 +4,8 @@ move, phase 2's two slots, phase 3's cards and phase 4's discard."""
 from __future__ import annotations
 
 from referee.games.bang import cardrules
-from referee.games.bang.cards import KEY
-from referee.games.bang.characters import WILLY_THE_KID
+from referee.games.cards.characters import WILLY_THE_KID
+from referee.games.cards.deck import KEY
 from referee.games.faceoff import board
 from referee.games.faceoff.elimination import hit
 from referee.games.faceoff.engine import TurnEnds

@@ -5,7 +5,7 @@ from typing import Any
 
 from referee.engine.protocol import Event
 from referee.games.bang import cardrules
-from referee.games.bang.characters import KIT_CARLSON
+from referee.games.cards.characters import KIT_CARLSON
 from referee.games.faceoff import board, rules
 from referee.games.faceoff.cache import MEMO
 from referee.games.faceoff.flow import FIELDS, Frame
