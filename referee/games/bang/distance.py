@@ -4,11 +4,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from referee.games.bang.cardrules import mustang_of as _mustang_of
-from referee.games.bang.cardrules import reach_of as _reach_of
-from referee.games.bang.cardrules import scope_of as _scope_of
-from referee.games.bang.cardrules import seen_at
 from referee.games.bang.state import Player, Seat, State
+from referee.games.cards.rules import mustang_of as _mustang_of
+from referee.games.cards.rules import reach_of as _reach_of
+from referee.games.cards.rules import scope_of as _scope_of
+from referee.games.cards.rules import seen_at
 
 
 def seat_distance(state: State, a: Seat, b: Seat) -> int:

@@ -31,10 +31,10 @@ from referee.engine.jsonenc import dumps
 from referee.games.bang import decider, views
 from referee.games.bang.cache import _last as _recent
 from referee.games.bang.cache import derived
-from referee.games.bang.cardrules import mustang_of, reach_of, scope_of
 from referee.games.bang.distance import sights_json
 from referee.games.bang.roles import SHERIFF
 from referee.games.bang.state import Player, Seat, State
+from referee.games.cards.rules import mustang_of, reach_of, scope_of
 
 #: entries kept at most per map below (then dropped whole)
 SIZE = 1024

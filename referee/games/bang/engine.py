@@ -14,11 +14,11 @@ from typing import Any
 
 from referee.engine.protocol import Event
 from referee.engine.rng import Rng
-from referee.games.bang import cardrules
 from referee.games.bang.agenda import awaiting
 from referee.games.bang.events import EVOLVE
 from referee.games.bang.roles import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_3P
 from referee.games.bang.state import Frame, Player, Seat, State, but, clockwise_from
+from referee.games.cards import rules as cardrules
 from referee.games.cards.deck import KEY
 
 

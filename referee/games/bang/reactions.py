@@ -7,10 +7,10 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from referee.games.bang import cardrules
 from referee.games.bang.engine import Ctx, store_next
 from referee.games.bang.flow import apply_check, check
 from referee.games.bang.state import Frame, Seat, State
+from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import JESSE_JONES, PEDRO_RAMIREZ
 
 Move = dict[str, Any]

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from referee.games.bang import cardrules
 from referee.games.bang.distance import distances_from
 from referee.games.bang.engine import Ctx, TurnEnds
 from referee.games.bang.roles import SHERIFF
 from referee.games.bang.state import Player, Seat, State
+from referee.games.cards import rules as cardrules
 from referee.games.cards.deck import KEY
 
 Move = dict[str, Any]

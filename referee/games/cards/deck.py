@@ -1,4 +1,5 @@
-"""The 80 playing cards (R1) and their ranks and suits (R2).
+"""The 80 playing cards (R1) and their ranks and suits (R2), which BANG! and
+Face Off both play (FO4: the same cards and IDs).
 
 Card IDs are ``<KEY>-<rank><suit>`` exactly as the R1 table spells them; the
 two Stagecoaches are ``STAGECOACH-9S-1`` and ``STAGECOACH-9S-2``. Everything

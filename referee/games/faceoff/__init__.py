@@ -2,8 +2,8 @@
 
 Two players on a grid board (``board.py``), three characters (the Sheriff's,
 the Outlaw's and the neutral Renegade), gold nuggets and the Renegade bid.
-The cards and characters are BANG!'s (``referee.games.bang.cards`` and
-``.characters``); the board, the turn structure and the reactions on it are
+The cards and characters are BANG!'s, from the cards kit both rulesets
+share (``referee.games.cards``: ``deck``, ``characters``); the board, the turn structure and the reactions on it are
 here (``rules.py`` names each part: ``turn``, ``bid``, ``movement``,
 ``elimination``, ``legal``, ``moves`` and their kin).
 

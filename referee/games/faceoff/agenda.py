@@ -3,7 +3,7 @@ FO22; the abilities after a hit, FO53) run until a prompt or a phase waits
 for a move; a turn that ends passes on (FO8, FO19, FO44)."""
 from __future__ import annotations
 
-from referee.games.bang import cardrules
+from referee.games.cards import rules as cardrules
 from referee.games.faceoff.bid import new_round, open_bid
 from referee.games.faceoff.engine import PROMPTS, TurnEnds
 from referee.games.faceoff.flow import Frame, frame_but

@@ -1,7 +1,7 @@
 """The catalogue of BANG! Face Off (issue 24, item 2): the 80 cards and 16
 characters of BANG! (FO4, the same IDs) with what they do on the board, the
 three roles (FO2) and the built-in maps (FO6), built from the tables the
-ruleset plays with (``referee.games.bang.cards``/``.characters``, the maps
+ruleset plays with (the cards kit's ``referee.games.cards.catalogue``, the maps
 ``board`` has read). Pure: no I/O beyond the maps the ruleset already loaded."""
 from __future__ import annotations
 

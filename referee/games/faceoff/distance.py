@@ -2,7 +2,7 @@
 BANG!'s cards and characters modify it (R15), and each figure's reach."""
 from __future__ import annotations
 
-from referee.games.bang import cardrules
+from referee.games.cards import rules as cardrules
 from referee.games.faceoff import board
 from referee.games.faceoff.state import State
 

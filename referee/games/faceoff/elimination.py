@@ -2,7 +2,7 @@
 (FO47, FO49, FO58)."""
 from __future__ import annotations
 
-from referee.games.bang import cardrules
+from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import CHARACTERS, LIFE
 from referee.games.faceoff.engine import Ctx, GameOver, TurnEnds
 from referee.games.faceoff.flow import Frame, frame_but

@@ -22,8 +22,8 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.jsonenc import dumps
-from referee.games.bang.cardrules import mustang_of, reach_of, scope_of
 from referee.games.cards.characters import KIT_CARLSON
+from referee.games.cards.rules import mustang_of, reach_of, scope_of
 from referee.games.faceoff import board, rules, views
 from referee.games.faceoff.board import Square
 from referee.games.faceoff.cache import MEMO

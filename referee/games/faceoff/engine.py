@@ -14,7 +14,7 @@ from typing import Any
 from referee.engine.platform import RESIGN
 from referee.engine.protocol import Event, IllegalMove
 from referee.engine.rng import Rng
-from referee.games.bang import cardrules
+from referee.games.cards import rules as cardrules
 from referee.games.faceoff.flow import Draft, Flow, Frame
 from referee.games.faceoff.state import RENEGADE, State, evolve, replace
 

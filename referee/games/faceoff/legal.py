@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.engine.platform import RESIGN
-from referee.games.bang import cardrules
+from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import JESSE_JONES, PEDRO_RAMIREZ
 from referee.games.faceoff import board
 from referee.games.faceoff.bid import place_squares

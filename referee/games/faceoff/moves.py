@@ -8,7 +8,7 @@ from collections.abc import Callable
 from referee.engine.platform import RESIGN
 from referee.engine.protocol import Event
 from referee.engine.rng import Rng
-from referee.games.bang import cardrules
+from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import BLACK_JACK, KIT_CARLSON
 from referee.games.cards.deck import red
 from referee.games.faceoff import bid

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from referee.engine.protocol import IllegalMove
-from referee.games.bang import cardrules
+from referee.games.cards import rules as cardrules
 from referee.games.faceoff.distance import sights
 from referee.games.faceoff.engine import Move, refuse, top_prompt
 from referee.games.faceoff.flow import Frame

@@ -1,8 +1,9 @@
 """The Face Off referee (FO8–FO58), one name for each of its parts.
 
-BANG!'s card engine decides every card, character and window here: the
-cards and characters (``referee.games.bang.cards``, ``.characters``) and
-the rule checks of ``referee.games.bang.cardrules`` — which plays a card
+BANG!'s card engine, the cards kit's (``referee.games.cards``, which BANG!
+builds on too), decides every card, character and window here: the cards
+and characters (``referee.games.cards.deck``, ``.characters``) and the rule
+checks of ``referee.games.cards.rules`` — which plays a card
 allows at which distance, the answers a shot, Indians!, Duel, dying window,
 General Store or Lucky Duke's "draw!" admit, Sid Ketchum, Slab the Killer,
 Vulture Sam, "draw!" successes — and their refusals, with the board's

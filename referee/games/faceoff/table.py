@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.bang import cardrules
+from referee.games.cards import rules as cardrules
 from referee.games.cards.deck import BLUE, KEY
 from referee.games.faceoff.elimination import eliminate, hit
 from referee.games.faceoff.engine import Ctx

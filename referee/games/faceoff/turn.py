@@ -3,7 +3,7 @@
 move, phase 2's two slots, phase 3's cards and phase 4's discard."""
 from __future__ import annotations
 
-from referee.games.bang import cardrules
+from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import WILLY_THE_KID
 from referee.games.cards.deck import KEY
 from referee.games.faceoff import board

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.protocol import Event
-from referee.games.bang import cardrules
+from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import KIT_CARLSON
 from referee.games.faceoff import board, rules
 from referee.games.faceoff.cache import MEMO

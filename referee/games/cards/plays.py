@@ -1,20 +1,11 @@
 """Phase-2 plays (R18–R40) and Sid Ketchum's ability (R72): every legal
-``play`` of a card, why one is refused; part of ``cardrules``."""
+``play`` of a card, why one is refused; part of ``rules``."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from referee.games.bang.cardcore import (
-    PICKED,
-    TARGETED,
-    Holder,
-    Move,
-    Refusal,
-    has_jail,
-    picks,
-    reach_of,
-)
 from referee.games.cards.characters import CALAMITY_JANET, SID_KETCHUM
+from referee.games.cards.core import PICKED, TARGETED, Holder, Move, Refusal, has_jail, picks, reach_of
 from referee.games.cards.deck import BLUE, KEY, WEAPON_OF
 
 

@@ -1,14 +1,14 @@
 """The answers to an open window (R43–R49): Missed!, BANG!, Beer, Barrels,
 Sid Ketchum, the pass and the picks of the General Store and Lucky Duke;
-part of ``cardrules``."""
+part of ``rules``."""
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from referee.games.bang.cardcore import PASS, PASSABLE, WINDOW_MOVES, WINDOW_RULE, Holder, Move, Refusal
-from referee.games.bang.cardplays import sid_moves, why_not_sid
 from referee.games.cards.characters import CALAMITY_JANET, JOURDONNAIS
+from referee.games.cards.core import PASS, PASSABLE, WINDOW_MOVES, WINDOW_RULE, Holder, Move, Refusal
 from referee.games.cards.deck import KEY
+from referee.games.cards.plays import sid_moves, why_not_sid
 
 
 def answer_keys(p: Holder, kind: str) -> tuple[str, ...]:

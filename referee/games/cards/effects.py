@@ -1,15 +1,15 @@
 """What a card does (R21–R40, R61, R64, R72), an answer or a pass does to
 its window (R24, R34, R44, R46, R48) and a "draw!" (R41, R42), on any
 table: the ruleset's decision context, through ``CardTable``; part of
-``cardrules``."""
+``rules``."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple, Protocol
 
 from referee.engine.rng import Rng
-from referee.games.bang.cardcore import Holder, Move, check_cards, plays_as_bang, shots_needed
 from referee.games.cards.characters import BART_CASSIDY, EL_GRINGO
+from referee.games.cards.core import Holder, Move, check_cards, plays_as_bang, shots_needed
 from referee.games.cards.deck import KEY, WEAPON_OF
 
 

@@ -1,4 +1,4 @@
-"""The card engine's vocabulary (``cardrules``, which both card rulesets
+"""The card engine's vocabulary (part of ``rules``, which both card rulesets
 import): the windows and the moves they accept, a ``Holder``, distance and
 reach (R15, R16), the small facts of a card or character (R18, R23, R30,
 R31, R73), the deck (R59), "draw!" (R41, R42), Suzy Lafayette (R74) and
