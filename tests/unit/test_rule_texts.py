@@ -21,7 +21,7 @@ BUILT_IN = ("bang", "bang-dice", "bang-faceoff", "bluffaneer")
 OWNER = {"R": "bang", "FO": "bang-faceoff", "D": "bang-dice", "F": "bluffaneer"}  # prefix -> ruleset
 CITED = re.compile(r"\b(FO|R|D|F)(\d+[a-z]?)\b")
 # a ruleset's package cites its own IDs (Face Off builds on BANG!, so it may cite R… too)
-PACKAGES = {"bang": ("R",), "faceoff": ("FO", "R"), "dice": ("D",), "bluffaneer": ("F",)}
+PACKAGES = {"bang": ("R",), "faceoff": ("FO", "R"), "cards": ("R", "FO"), "dice": ("D",), "bluffaneer": ("F",)}
 NOT_RULES = re.compile(r"#\s*(noqa|type:\s*ignore)\b.*$")  # linters' codes (F401, …) are not rule IDs
 
 

@@ -198,7 +198,7 @@ class BangRuleset(RulesetBase[State]):
         out = {f"role:{s}" for s, role in enumerate(self.public_roles(state)) if role is not None}
         hands = [(name, cards) for name, cards in dealt.items() if name.startswith("hand:")]
         if hands:  # the hidden cards only when a hand is still to judge
-            hidden = views.hidden(state, None)
+            hidden = views.unseen(state, None)
             out.update(name for name, cards in hands if hidden.isdisjoint(cards))
         return out
 

@@ -272,8 +272,30 @@ def _redact_start(d: Any, seat: Seat | None) -> Json:
 
 
 def hidden(state: State, seat: Seat | None) -> set[str]:
-    """Card IDs ``seat`` must not find in what it receives now: the deck,
-    other hands (less cards seen arriving), Kit Carlson's look (R83)."""
+    """Card IDs ``seat`` must not find in what it receives now: ``unseen``,
+    less the cards everybody saw and the view still names as history — the
+    cards of the open windows (a BANG!, a Duel, Indians!…: the prompt's
+    ``card``) and those of ``last`` (the card played and the card it took,
+    the cards of a "draw!") — even where a reshuffle or a draw from a hand
+    has since put one out of sight (R83: where such a card lies now stays
+    hidden; that it was played, nobody can unsee)."""
+    out = unseen(state, seat)
+    for frame in state.stack:
+        if frame.card:
+            out.discard(frame.card)
+    last = state.last
+    if last:
+        for key in ("card", "pick"):
+            if isinstance(last.get(key), str):
+                out.discard(last[key])
+        out.difference_update(c for c in last.get("cards") or () if isinstance(c, str))
+    return out
+
+
+def unseen(state: State, seat: Seat | None) -> set[str]:
+    """Card IDs whose place ``seat`` does not know: the deck, other hands
+    (less cards seen arriving), Kit Carlson's look (R83). A dealt hand's seal
+    opens once none of its cards is unseen by anyone (``public_secrets``)."""
     known = {c for c, s in state.priv if s == seat} if seat is not None and state.priv else set()
     out = set(state.deck)
     for p in state.players:

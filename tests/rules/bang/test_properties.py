@@ -168,3 +168,13 @@ def play_random_game(n: int, seed: int) -> int:
 @given(seed=st.integers(min_value=0, max_value=2**32))
 def test_random_legal_play_reaches_a_consistent_end(n: int, seed: int) -> None:
     assert play_random_game(n, seed) > 0
+
+
+@pytest.mark.parametrize("n,seed", [(4, 270), (5, 303)])
+def test_r83_a_card_everybody_saw_played_is_no_secret_where_it_went_since(n: int, seed: int) -> None:
+    """Two games hypothesis found: a Duel whose card a reshuffle put back in
+    the deck mid-duel (the prompt still names it), and a Panic! whose pick
+    later went from hand to hand out of sight (``last`` still names it). Both
+    name a card everybody saw played: no leak (R83), and every view of both
+    games passes the leak check of ``play_random_game``."""
+    assert play_random_game(n, seed) > 0
