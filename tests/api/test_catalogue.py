@@ -16,7 +16,8 @@ from referee import ruletexts
 from referee.engine.protocol import seat_view
 from referee.engine.rng import Rng
 from referee.games import registry
-from referee.games.bang import characters as bang_characters
+from referee.games.bang import roles as bang_roles
+from referee.games.cards import characters as card_characters
 from referee.games.dice import rules as dice_rules
 from referee.games.faceoff.board import BUILTIN
 from referee.games.faceoff.state import ROLE_NAMES
@@ -142,15 +143,15 @@ def test_bang_cards_characters_and_roles_are_the_rule_tables() -> None:
     assert (kinds.count("bang"), kinds.count("missed"), kinds.count("beer")) == (25, 12, 6)
     assert sum(c["border"] == "blue" for c in cat["cards"]) == 17
     assert {c["suit"] for c in cat["cards"]} == {"S", "H", "D", "C"}
-    assert [c["id"] for c in cat["characters"]] == list(bang_characters.CHARACTERS)
+    assert [c["id"] for c in cat["characters"]] == list(card_characters.CHARACTERS)
     for ch in cat["characters"]:
         assert f"| {ch['name']} | {ch['life']} |" in r3["text"], ch  # name and life as R3 prints them
         assert ch["rule"] in r3["text"]
         cited = ruletexts.entry("bang", ch["rule"])
         assert cited is not None and cited["title"] == f"{ch['name']} ({ch['life']})", ch
     roles = {r["id"]: r for r in cat["roles"]}
-    assert set(roles) == {role for deck in bang_characters.ROLE_DECK.values() for role in deck}
-    for n, deck in bang_characters.ROLE_DECK.items():
+    assert set(roles) == {role for deck in bang_roles.ROLE_DECK.values() for role in deck}
+    for n, deck in bang_roles.ROLE_DECK.items():
         assert {rid: r["count_by_players"][str(n)] for rid, r in roles.items()} == {
             rid: deck.count(rid) for rid in roles}
     assert cat["dice"] == cat["faces"] == cat["symbols"] == cat["maps"] == []

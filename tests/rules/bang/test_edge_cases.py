@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from referee.games.bang import RULESET as R
-from referee.games.bang.cards import ALL_CARDS
+from referee.games.cards.deck import ALL_CARDS
 from tests.harness import present
 from tests.rules.bang.helpers import (
     P,

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from referee.engine.protocol import Event, IllegalMove, MalformedMove
 from referee.engine.rng import Rng
 from referee.games.bang import RULESET as R
-from referee.games.bang.cards import ALL_CARDS
+from referee.games.cards.deck import ALL_CARDS
 from referee.games.sim import Table, playout, random_chooser
 
 

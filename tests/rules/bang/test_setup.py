@@ -10,8 +10,8 @@ import pytest
 from referee.engine.protocol import GameConfig, InvalidSetup
 from referee.engine.rng import Rng
 from referee.games.bang import RULESET as R
-from referee.games.bang.cards import ALL_CARDS, BLUE, KEY, RANK, SUIT, explodes, is_heart
-from referee.games.bang.characters import LIFE
+from referee.games.cards.characters import LIFE
+from referee.games.cards.deck import ALL_CARDS, BLUE, KEY, RANK, SUIT, explodes, is_heart
 from tests.harness import raises_rule, scenario
 from tests.rules.bang.helpers import P, game
 

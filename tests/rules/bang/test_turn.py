@@ -86,7 +86,7 @@ def test_r12_discard_moves_list_every_card_in_hand():
 
 def test_r12_regression_a_huge_hand_has_few_discard_moves():
     # every set of the excess was C(hand, life) moves: 40 cards at life 4 made 91,390 of them
-    from referee.games.bang.cards import ALL_CARDS
+    from referee.games.cards.deck import ALL_CARDS
     t = game(4, hands={0: [c for c in ALL_CARDS if c != "BEER-6H"][:40]}, deck=["BEER-6H"])
     end_turn(t, 0)
     assert len([m for m in t.legal(0) if m["type"] == "discard"]) == 40
@@ -107,7 +107,7 @@ def test_r13_no_phase2_card_inside_a_window():
 
 def test_r59_empty_deck_reshuffles_the_discard_pile_lazily():
     # the deck holds exactly 0 cards beyond the hands: put everything in the discard pile
-    from referee.games.bang.cards import ALL_CARDS
+    from referee.games.cards.deck import ALL_CARDS
     rest = [c for c in ALL_CARDS if c not in ("BEER-6H",)]
     t = game(4, hands={0: ["BEER-6H"]}, discard=rest, chars={1: "willy_the_kid"})
     assert t.state.deck == ()
@@ -117,7 +117,7 @@ def test_r59_empty_deck_reshuffles_the_discard_pile_lazily():
 
 
 def test_r59_draw_with_nothing_left_draws_what_there_is():
-    from referee.games.bang.cards import ALL_CARDS
+    from referee.games.cards.deck import ALL_CARDS
     others = [c for c in ALL_CARDS if c != "BEER-6H"]
     t = game(4, hands={0: others[:40], 2: others[40:]}, deck=["BEER-6H"], chars={1: "willy_the_kid"})
     # seat 0 discards down to 5: those cards are the discard pile, reshuffled for seat 1's 2nd card

@@ -5,7 +5,7 @@ import pytest
 
 from referee.engine.protocol import InvalidSetup
 from referee.games import registry
-from referee.games.bang.cards import ALL_CARDS, BLUE
+from referee.games.cards.deck import ALL_CARDS, BLUE
 from referee.games.faceoff import board
 from tests.harness import raises_rule, scenario
 from tests.rules.faceoff.helpers import RS, game, to_phase3

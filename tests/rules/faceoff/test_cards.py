@@ -103,7 +103,7 @@ def test_FO24_draws_from_brown_discards_by_colour() -> None:
 
 
 def test_FO25_each_deck_reshuffled_on_its_own() -> None:
-    from referee.games.bang.cards import ALL_CARDS, BLUE
+    from referee.games.cards.deck import ALL_CARDS, BLUE
     browns = [c for c in ALL_CARDS if c not in BLUE]
     t = game(brown=[], brown_discard=browns[:-3], hands=[browns[-3:], [], []])
     t.play(0, t.legal(0)[0])

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from referee.games.bang.characters import CHARACTERS
+from referee.games.cards.characters import CHARACTERS
 from tests.rules.faceoff.helpers import game, to_phase3
 
 NEAR = [[7, 3], [8, 3], [7, 5]]

@@ -1,11 +1,11 @@
 """FO53 with bang.md: Face Off's cards, characters and windows are decided
-by BANG!'s card engine (``referee.games.bang.cardrules``), so they keep
+by the card engine BANG! and Face Off share (``referee.games.cards.rules``), so they keep
 BANG!'s rules on the board — Lucky Duke chooses his "draw!" (R42), no Barrel
 after a Missed! (R44), a shot is answered by Missed! only (R24) — and their
 precise refusals."""
 from __future__ import annotations
 
-from referee.games.bang import cardrules
+from referee.games.cards import rules as cardrules
 from referee.games.faceoff import rules
 from tests.harness import raises_rule
 from tests.rules.faceoff.helpers import game, to_phase3
