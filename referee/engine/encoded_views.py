@@ -154,32 +154,26 @@ def _reader(ruleset: Ruleset[Any], shared: _Shared, state: Any, seat: Seat | Non
     else:
         own_bytes = shared.seat_bytes
         own, pending = own_bytes(state, seat) if own_bytes is not None else _generic_seat_bytes(ruleset, state, seat)
-        pending_bytes = _met_pending(shared, pending)
-        moves = _met_moves(shared, ruleset.legal_moves(state, seat)) if awaited and seat is not None else b"[]"
+        shared.pending, pending_bytes = _met(shared.pending, pending)
+        if awaited and seat is not None:
+            shared.moves, moves = _met(shared.moves, ruleset.legal_moves(state, seat))
+        else:
+            moves = b"[]"
     public = shared.public
     return b"".join((shared.head, _SEAT.get(seat) or b'"seat":%d,"legal_moves":' % seat,  # type: ignore[str-format]
                      moves, b',"pending":', pending_bytes, b',"state":{', public,
                      b"," if public and own else b"", own, b"}}"))
 
 
-def _met_pending(shared: _Shared, pending: Any) -> bytes:
-    """``dumps(pending)``, kept: the next reader's is most often the same object (every reader's prompt)."""
-    met = shared.pending
-    if pending is met[0]:
-        return met[1]
-    out = dumps(pending)
-    shared.pending = (pending, out)
-    return out
-
-
-def _met_moves(shared: _Shared, legal: Any) -> bytes:
-    """``dumps(legal)``, kept: a ruleset may give every awaited seat the same list."""
-    met = shared.moves
-    if legal is met[0]:
-        return met[1]
-    out = dumps(legal)
-    shared.moves = (legal, out)
-    return out
+def _met(met: tuple[Any, bytes], value: Any) -> tuple[tuple[Any, bytes], bytes]:
+    """``(pair, dumps(value))``, the bytes of ``met`` (the last value met and
+    its bytes) when ``value`` is that very object — most often so: every
+    reader's prompt is one object, and a ruleset may give every awaited seat
+    one list of moves — else ``value`` with its bytes as the new pair."""
+    if value is met[0]:
+        return met, met[1]
+    out = dumps(value)
+    return (value, out), out
 
 
 class ViewCache:

@@ -77,8 +77,3 @@ class SchemaCheck:
         """``first_refusal(schema, value, root)``, by the reference held."""
         return first_refusal(self.schema, value, root, self._reference)
 
-
-def matches(schema: Json, value: Any) -> bool:
-    """Whether ``value`` matches ``schema`` (compiled now, a few
-    milliseconds: for a check made often, hold a ``SchemaCheck``)."""
-    return SchemaCheck(schema).matches(value)
