@@ -51,11 +51,13 @@ Run: ``python -m bench scale`` (needs haproxy: ``apt-get install haproxy``).
 """
 from __future__ import annotations
 
+import json
 import multiprocessing as mp
 import os
 import statistics
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -109,8 +111,18 @@ class Tally:
     views: list[float] = field(default_factory=list)
     view_s: float = 0.0
     games: int = 0  # games created by the move loops
-    refused: int = 0  # moves not answered 201 (none expected)
+    refused: Counter[str] = field(default_factory=Counter)  # moves not answered 201, by "status code"
     view_errors: int = 0
+
+
+def refusal(status: int, body: Any) -> str:
+    """What a move not answered 201 was: its status and its problem's ``code``
+    (``409 version_conflict``, ``422 illegal_move``, …)."""
+    try:
+        code = json.loads(body).get("code", "?") if body else "?"
+    except (ValueError, AttributeError):
+        code = "?"
+    return f"{status} {code}"
 
 
 # -- the client processes ------------------------------------------------------
@@ -122,7 +134,8 @@ class Player:
         self.conn, self.pick = Conn(url), pick
         self.game: Any = None
         self.seat = 0
-        self.games = self.refused = 0
+        self.games = 0
+        self.refused: Counter[str] = Counter()  # moves not answered 201, by "status code"
 
     def step(self) -> float | None:
         """One move (a new game first when there is none): the POST's seconds
@@ -156,7 +169,7 @@ class Player:
         took = time.perf_counter() - t
         if status == 201:
             return took
-        self.refused += 1
+        self.refused[refusal(status, _)] += 1
         return None
 
     def close(self) -> None:
@@ -177,7 +190,7 @@ def _move_loop(url: str, seconds: float) -> dict[str, Any]:
         if took is not None:
             samples.append(took)
     player.close()
-    return {"samples": samples, "games": player.games, "refused": player.refused}
+    return {"samples": samples, "games": player.games, "refused": dict(player.refused)}
 
 
 def _paired_loop(url_a: str, url_b: str, seconds: float) -> dict[str, Any]:
@@ -201,7 +214,8 @@ def _paired_loop(url_a: str, url_b: str, seconds: float) -> dict[str, Any]:
             pairs.append((took_a, took_b))
     a.close()
     b.close()
-    return {"pairs": pairs, "games": [a.games, b.games], "moves": accepted, "refused": [a.refused, b.refused]}
+    return {"pairs": pairs, "games": [a.games, b.games], "moves": accepted,
+            "refused": [dict(a.refused), dict(b.refused)]}
 
 
 def _view_loop(url: str, seconds: float, readers: list[tuple[str, str]]) -> dict[str, Any]:
@@ -374,7 +388,7 @@ def run(move_s: float = MOVE_S, view_s: float = VIEW_S, rounds: int = ROUNDS) ->
                 for r in results:
                     tally.moves += r["samples"]
                     tally.games += r["games"]
-                    tally.refused += r["refused"]
+                    tally.refused.update(r["refused"])
                 elapsed, results = _window(_view_loop, topo.url, view_s / rounds, readers[config])
                 tally.view_s += elapsed
                 for r in results:
@@ -387,7 +401,7 @@ def run(move_s: float = MOVE_S, view_s: float = VIEW_S, rounds: int = ROUNDS) ->
             for side, config in enumerate((WITH_WAIT, NO_WAIT)):
                 paired[config]["games"] += results[0]["games"][side]
                 paired[config]["moves"] += results[0]["moves"][side]
-                tallies[config].refused += results[0]["refused"][side]
+                tallies[config].refused.update(results[0]["refused"][side])
         waits = {config: _waits(topo) - waits_before[config] for config, topo in topologies.items()
                  if config.redis == "cluster"}
         probe = _wait_round_trip(topologies[WITH_WAIT])
@@ -401,7 +415,7 @@ def run(move_s: float = MOVE_S, view_s: float = VIEW_S, rounds: int = ROUNDS) ->
         rows[config] = {"moves_per_s": len(t.moves) / t.move_s, "move_p50_ms": _pct(t.moves, 0.5),
                         "move_p99_ms": _pct(t.moves, 0.99), "views_per_s": len(t.views) / t.view_s,
                         "view_p50_ms": _pct(t.views, 0.5), "view_p99_ms": _pct(t.views, 0.99),
-                        "moves": len(t.moves), "games": t.games, "refused": t.refused,
+                        "moves": len(t.moves), "games": t.games, "refused": dict(t.refused),
                         "view_errors": t.view_errors, "waits": waits.get(config),
                         "lone_moves": 0}
     with_, without = rows[WITH_WAIT], rows[NO_WAIT]
@@ -469,6 +483,8 @@ def report(r: dict[str, Any]) -> None:
           f"{pr['wait_us']:.0f} vs {pr['ping_us']:.0f} µs, median difference {pr['cost_us']:.0f} µs")
     for config, row in r["rows"].items():
         if row["refused"] or row["view_errors"]:
-            print(f"  ! {config.name}: {row['refused']} moves not accepted, {row['view_errors']} views not 200")
+            why = ", ".join(f"{n} {what}" for what, n in sorted(row["refused"].items()))
+            print(f"  ! {config.name}: {sum(row['refused'].values())} moves not accepted"
+                  + (f" ({why})" if why else "") + f", {row['view_errors']} views not 200")
     print(f"  ({sum(row['games'] for row in r['rows'].values())} games played, wall {r['wall_s']:.0f} s; "
           f"1-minute load average {r['load'][0]:.1f} before, {r['load'][1]:.1f} after, on {r['cpus']} CPUs)")

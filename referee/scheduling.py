@@ -127,8 +127,9 @@ class RqScheduler:
             self.queue.enqueue_at(_when(change.turn_deadline), "workers.jobs.fire_turn_clock", gid, version,
                                   job_id=f"clock-{gid}-{version}{attempt}", result_ttl=60)
         for seat in change.bot_turns():
+            # result_ttl=0: nobody reads a bot turn's outcome, so RQ keeps no result of it (one write less a job)
             self.queue.enqueue("workers.jobs.play_bot_turn", gid, seat, version,
-                               job_id=f"bot-{gid}-{version}-{seat}{attempt}", result_ttl=60,
+                               job_id=f"bot-{gid}-{version}-{seat}{attempt}", result_ttl=0,
                                job_timeout=60, retry=Retry(max=2))
         if not change.active and change.tournament is not None:
             self.queue.enqueue("workers.jobs.tournament_game_finished", change.tournament, gid,

@@ -32,8 +32,8 @@ LINK_FIELDS = ("seq", "type", "actor", "at", "commit", "prev")
 
 
 __all__ = ["LINK_FIELDS", "LOG_FORMAT", "bot_seed", "canonical", "canonical_bytes", "commitment", "envelope",
-           "event_salt", "event_salts", "header_hash", "keyed_hmac_sha256", "link_bytes", "link_hash", "secret_salt",
-           "sha256_hex", "verify_received"]
+           "event_salt", "event_salts", "header_hash", "keyed_hmac_sha256", "link_bytes", "link_hash",
+           "salted_envelope", "secret_salt", "sha256_hex", "verify_received"]
 
 
 def sha256_hex(text: str | bytes) -> str:
@@ -122,12 +122,19 @@ def link_hash(event: Mapping[str, Any]) -> str:
 def envelope(seed: str, seq: int, type_: str, data: Mapping[str, Any], actor: int | None, at: int,
              prev: str) -> dict[str, Any]:
     """A stored event: its chained fields, ``hash``, and the opening ``{data, salt}``."""
-    salt = event_salt(seed, seq)
-    env: dict[str, Any] = {"seq": seq, "type": type_, "actor": actor, "at": at,
-                           "commit": commitment(salt, dict(data)), "prev": prev}
-    env["hash"] = link_hash(env)
-    env["data"], env["salt"] = dict(data), salt
-    return env
+    return salted_envelope(event_salt(seed, seq), seq, type_, data, actor, at, prev)
+
+
+def salted_envelope(salt: str, seq: int, type_: str, data: Mapping[str, Any], actor: int | None, at: int,
+                    prev: str) -> dict[str, Any]:
+    """``envelope`` given event ``seq``'s salt (``event_salt``; a writer of
+    many events derives them with one ``keyed_hmac_sha256``): the same dict,
+    its fields in the same order."""
+    opened = dict(data)
+    commit = hashlib.sha256(salt.encode() + canonical_bytes(opened)).hexdigest()
+    linked = link_bytes(seq, type_, actor, at, commit, prev)
+    return {"seq": seq, "type": type_, "actor": actor, "at": at, "commit": commit, "prev": prev,
+            "hash": hashlib.sha256(prev.encode() + linked).hexdigest(), "data": opened, "salt": salt}
 
 
 def verify_received(events: Sequence[Mapping[str, Any]], prev: str | None = None) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from referee.engine.chain import envelope
+from referee.engine.chain import keyed_hmac_sha256, salted_envelope
 from referee.engine.platform import MOVE, PLATFORM_EVENTS, SEAT_EVENTS, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED
 from referee.engine.protocol import Event, Json, Ruleset, Seat, dealt_secrets, fold, openings, seals
 
@@ -54,8 +54,9 @@ def chained(seed: str, prev: str, version: int, produced: Produced, at: int) -> 
     """``produced`` as stored envelopes numbered after ``version``, chained
     after ``prev`` (README, "The hash chain"), and the last hash."""
     out = []
-    for offset, (actor, event) in enumerate(produced, start=1):
-        env = envelope(seed, version + offset, event.type, event.data, actor, at, prev)
+    mac = keyed_hmac_sha256(seed.encode())  # the seed's HMAC key prepared once for every salt of the move
+    for seq, (actor, event) in enumerate(produced, start=version + 1):
+        env = salted_envelope(mac(b"event:%d" % seq).hex(), seq, event.type, event.data, actor, at, prev)
         prev = env["hash"]
         out.append(env)
     return out, prev
