@@ -216,8 +216,11 @@ class GameService:
     def create_game(self, ruleset_name: str, *, players: int | None = None, seats: list[Json] | None = None,
                     options: Mapping[str, Any] | None = None, seed: str | None = None,
                     setup: Mapping[str, Any] | None = None, tournament: str | None = None,
-                    tournament_seed: str | None = None, tournament_custom: bool = False) -> Json:
+                    tournament_seed: str | None = None, tournament_custom: bool = False,
+                    scheduled: Callable[[Change], None] | None = None) -> Json:
         """Deal a new game; returns the 201 body with each seat's secret token.
+        ``scheduled``: who hears of the new game instead of the scheduler (a
+        worker that plays its first turns itself, ``workers.jobs``).
 
         ``tournament_seed`` is a seed the referee itself derived for a
         tournament game: unlike a client's ``seed`` it does not make the game
@@ -303,7 +306,7 @@ class GameService:
                     len(envelopes), last_hash, rng.position, status, state, now, dealt, opened,
                     tuple(s["name"] for s in header["seats"]))
         self._remember(game)
-        self._notify(game, None)
+        self._notify(game, None, scheduled)
         return {
             "id": game_id, "ruleset": ruleset.name, "ruleset_version": ruleset.version,
             "version": game.version, "status": status, "custom": custom,
@@ -749,10 +752,14 @@ class GameService:
             return
         watch(before.id, self.clock())
 
-    def _notify(self, game: Game, before: Game | None) -> None:
+    def _notify(self, game: Game, before: Game | None,
+                scheduled: Callable[[Change], None] | None = None) -> None:
+        """The scheduler hears of the change (or ``scheduled``, instead)."""
         if game.status != "active" and (before is None or before.status == "active"):
             GAMES_FINISHED.labels(ruleset=game.ruleset.name).inc()
-        if self.scheduler is not None:
+        if scheduled is not None:
+            scheduled(self.change_of(game, before))
+        elif self.scheduler is not None:
             self.scheduler.game_changed(self.change_of(game, before))
 
     # -- finding games -----------------------------------------------------------

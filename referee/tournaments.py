@@ -29,7 +29,7 @@ import hashlib
 import hmac
 import json
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +39,7 @@ from referee.engine.protocol import GameConfig, Json, fold
 from referee.engine.rng import Rng
 from referee.errors import ApiError
 from referee.games import registry
+from referee.scheduling import Change
 from referee.service import GameService
 from referee.standings import Standings, seating, standings  # noqa: F401 (pure: shared with the arena)
 from referee.store import sha256_hex
@@ -114,10 +115,14 @@ class _Full(Exception):
 
 
 class Tournaments:
-    def __init__(self, svc: GameService, quotas: Quotas | None = None) -> None:
+    def __init__(self, svc: GameService, quotas: Quotas | None = None, *,
+                 launched: Callable[[Change], None] | None = None) -> None:
         self.svc = svc
         self.kept = svc.store.tournaments
         self.quotas = quotas if quotas is not None else Quotas.from_settings()
+        #: who hears of each game this launches instead of the job queue (``GameService.create_game``'s
+        #: ``scheduled``): a worker that plays the new games' first bot turns itself (``workers.jobs``)
+        self.launched = launched
 
     def _retain(self, tid: str, running: bool) -> None:
         """A tournament's keys live as long as its games do (README,
@@ -333,7 +338,7 @@ class Tournaments:
             options["turn_timeout_s"] = turn_timeout
         game = self.svc.create_game(rs.name, seats=[{"name": s["name"], "bot": s["bot"]} for s in seats],
                                     options=options, tournament=tid, tournament_seed=seed,
-                                    tournament_custom=spec["seeded_by_client"])
+                                    tournament_custom=spec["seeded_by_client"], scheduled=self.launched)
         self.kept.add_game(tid, index, str(game["id"]))
         return str(game["id"])
 

@@ -214,12 +214,20 @@ class _Run:
         self.until = time.monotonic() + seconds
         self.webhooks = webhooks
 
+    def spent(self) -> bool:
+        """Whether the budget of moves or time is used up."""
+        return self.left <= 0 or time.monotonic() >= self.until
+
+    def then(self, seat: int, bot: str) -> _Run:
+        """A run of another game, starting with ``seat``'s turn, on what is left of this run's budget."""
+        return _Run(self.svc, seat, bot, self.left, self.until - time.monotonic(), webhooks=self.webhooks)
+
     def __call__(self, game: Game) -> Turn | None:
         if self.first is not None:
             seat, bot = self.first
             self.first = None
         else:
-            if self.left <= 0 or time.monotonic() >= self.until or game.status != "active":
+            if self.spent() or game.status != "active":
                 return None
             kinds = {s: game.bot_of(s) for s in game.ruleset.to_act(game.state)}
             if not kinds or not all(kind is not None and (self.webhooks or kind in bots.BUILT_IN)
@@ -253,22 +261,69 @@ def play_bot_turn(game_id: str, seat: int, version: int, svc: GameService | None
         if pool is not None:
             return pool.dispatch(svc, game, seat)
         return _play_once(svc, game, seat, bot)
+    run, held = _Run(svc, seat, bot, RUN_MOVES, RUN_S), _Held(svc)
     try:
-        outcome, _played = svc.play_run(game, _Run(svc, seat, bot, RUN_MOVES, RUN_S), batch=RUN_BATCH,
-                                        settle=partial(_settle, svc))
+        outcome, _played = svc.play_run(game, run, batch=RUN_BATCH, settle=partial(_settle, svc, held=held))
     except ApiError as err:
-        return "stale" if err.code in ("version_conflict", "game_over") else err.code
+        outcome = "stale" if err.code in ("version_conflict", "game_over") else err.code
+    finally:
+        held.play(run)
     return outcome
 
 
-def _settle(svc: GameService, change: Change) -> None:
+class _Held:
+    """The games a run's tournament launched as the run finished one of its
+    games (``_settle``): no job is queued for them yet. While the run has
+    budget left, each whose turn is a built-in bot's is played on in this
+    very job (``play``), as the job queued for it would have played it: so
+    a tournament of built-in bots costs no RQ job per game (issue 20). Each
+    is put in the watch set as it is launched, so a worker killed before it
+    plays it loses nothing (the sweeper finds it, as any game a dead worker
+    owed a turn); whatever is not played here goes to the job queue."""
+
+    def __init__(self, svc: GameService) -> None:
+        self.svc = svc
+        self.changes: list[Change] = []
+
+    def __call__(self, change: Change) -> None:
+        """A game launched (``Tournaments(launched=…)``): held, and watched."""
+        due = change.due()
+        watch = getattr(self.svc.scheduler, "watch", None)
+        if due is not None and watch is not None:
+            watch(change.game_id, due)
+        self.changes.append(change)
+
+    def play(self, run: _Run) -> None:
+        """Play the held games on ``run``'s budget, one after the other (a
+        game finished meanwhile may launch more); queue the rest."""
+        try:
+            while self.changes:
+                change = self.changes[0]
+                turns = change.bot_turns()
+                seat = turns[0] if len(turns) == 1 else None
+                if run.spent() or seat is None or change.bots[seat] not in bots.BUILT_IN:
+                    break
+                game = self.svc.cached(change.game_id)
+                if game.version != change.version:
+                    break
+                run = run.then(seat, change.bots[seat])
+                self.svc.play_run(game, run, batch=RUN_BATCH, settle=partial(_settle, self.svc, held=self))
+                self.changes.pop(0)  # played: its run told the scheduler where it left the game
+        finally:  # the rest, and one whose run failed (a second job for a game is harmless)
+            while self.changes and self.svc.scheduler is not None:
+                self.svc.scheduler.game_changed(self.changes.pop(0))
+
+
+def _settle(svc: GameService, change: Change, *, held: Callable[[Change], None] | None = None) -> None:
     """Where a run leaves a game: a tournament game it finished is recorded
     (and the next one launched) here and now, not by a job of its own; the
-    scheduler hears of the rest. If recording fails, the job does it (retried)."""
+    scheduler hears of the rest. If recording fails, the job does it (retried).
+    ``held``: who hears of the games launched meanwhile instead of the job
+    queue (``_Held``: the job plays them on)."""
     if not change.active and change.tournament is not None:
         from referee.tournaments import Tournaments
         try:
-            Tournaments(svc).game_finished(change.tournament, change.game_id)
+            Tournaments(svc, launched=held).game_finished(change.tournament, change.game_id)
             change = replace(change, tournament=None)
         except Exception as exc:  # left to tournament_game_finished, which RQ retries
             print(f"referee worker: recording {change.game_id} in {change.tournament} failed: {exc!r}",
