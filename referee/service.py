@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from referee import keys
 from referee.bots import BUILT_IN
 from referee.engine import LOG_FORMAT, canonical, canonical_bytes, header_hash, record, sha256_hex
+from referee.engine.chain import keyed_hmac_sha256
 from referee.engine.encoded_views import ViewCache, encoded_view
 from referee.engine.frozen import copier
 from referee.engine.platform import SEAT_CLAIMED, SEAT_EVENTS, SEAT_GIVEN, SEAT_REISSUED, SECRETS_OPENED
@@ -104,6 +105,8 @@ class Game:
     dealt: Json = field(default_factory=dict)  # the secrets dealt at the start, by name
     opened: frozenset[str] = frozenset()  # names already opened in the log
     names: tuple[str, ...] = ()  # each seat's name now (a claimed seat's: its claimant's)
+    #: ``keyed_hmac_sha256(seed)``, prepared once for the game: its generator, salts and bots' seeds
+    mac: Callable[[bytes], bytes] | None = field(default=None, compare=False, repr=False)
 
     @property
     def players(self) -> int:
@@ -304,7 +307,7 @@ class GameService:
         GAMES_STARTED.labels(ruleset=ruleset.name).inc()
         game = Game(game_id, ruleset, header, first_prev, tuple(hashes), seed,
                     len(envelopes), last_hash, rng.position, status, state, now, dealt, opened,
-                    tuple(s["name"] for s in header["seats"]))
+                    tuple(s["name"] for s in header["seats"]), keyed_hmac_sha256(seed.encode()))
         self._remember(game)
         self._notify(game, None, scheduled)
         return {
@@ -406,7 +409,8 @@ class GameService:
         seed, dealt = self.store.secret(game_id)
         return Game(game_id, ruleset, header, meta["header_hash"], tuple(json.loads(meta["tokens"])), seed, 0,
                     meta["header_hash"], 0, "active", None, 0, dealt,
-                    names=tuple(json.loads(meta["names"])) if "names" in meta else ())
+                    names=tuple(json.loads(meta["names"])) if "names" in meta else (),
+                    mac=keyed_hmac_sha256(seed.encode()))
 
     def _seats_of(self, game_id: str) -> dict[str, Any]:
         meta = self.store.meta(game_id) or {}
@@ -623,7 +627,7 @@ class GameService:
         back. A worker's move (``client=False``: a bot's, a timeout, a
         default) has no body: nobody reads one (a retried job learns only
         that its move was applied), so its record is the fingerprint alone."""
-        rng = Rng(game.seed.encode(), game.rng)
+        rng = Rng(game.seed.encode(), game.rng, mac=game.mac)
         if move is None:
             drawn = draw_default(game.ruleset, game.state, seat, rng) if seat is not None else None
             if drawn is None:
@@ -637,7 +641,7 @@ class GameService:
             entry["by"] = by
         produced, result, opened = record.move(game.ruleset, state, seat, entry, events, game.dealt,
                                                       game.opened, game.seed)
-        envelopes, last_hash = record.chained(game.seed, game.last_hash, game.version, produced, now)
+        envelopes, last_hash = record.chained(game.seed, game.last_hash, game.version, produced, now, mac=game.mac)
         status = "finished" if result is not None else "active"
         version = game.version + len(envelopes)
         if result is not None:  # the final head, signed on the last event (seed_revealed)

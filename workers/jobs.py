@@ -126,14 +126,14 @@ def _bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[Json |
     when a webhook bot fails or answers a move that is not legal."""
     if bot == "random":  # uniform over the legal moves: the rest of the view is not read
         legal = list(game.ruleset.legal_moves(game.state, seat))
-        return bots.choose(bot, game.ruleset.name, {}, legal, seed=bot_seed(game.seed, seat, game.version)), \
-            {"bot": bot}
+        seed = bot_seed(game.seed, seat, game.version, mac=game.mac)
+        return bots.choose(bot, game.ruleset.name, {}, legal, seed=seed), {"bot": bot}
     view = svc.view_of(game, seat)
     legal = view["legal_moves"]
     if bot in bots.BUILT_IN:
         # a stream from the game's secret seed: no opponent can predict it; the
         # audit re-derives it once the seed is revealed
-        seed = bot_seed(game.seed, seat, game.version)
+        seed = bot_seed(game.seed, seat, game.version, mac=game.mac)
         BOT_CALLS.labels(kind="built-in", outcome="ok").inc()
         return bots.choose(bot, game.ruleset.name, view, legal, seed=seed), {"bot": bot}
     found = svc.bots.get(bot)

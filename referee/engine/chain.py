@@ -83,10 +83,13 @@ def secret_salt(seed: str, name: str) -> str:
     return _hmac_hex(seed, f"secret:{name}")
 
 
-def bot_seed(seed: str, seat: int, version: int) -> str:
+def bot_seed(seed: str, seat: int, version: int, *, mac: Callable[[bytes], bytes] | None = None) -> str:
     """The key of a built-in bot's generator for one decision:
     ``HMAC-SHA256(seed, "bot:<seat>:<version>")`` hex. Secret while the game
-    runs (no opponent can predict a bluff), re-derived by the audit after it."""
+    runs (no opponent can predict a bluff), re-derived by the audit after it.
+    ``mac``: ``keyed_hmac_sha256(seed)``, where the caller holds one."""
+    if mac is not None:
+        return mac(b"bot:%d:%d" % (seat, version)).hex()
     return _hmac_hex(seed, f"bot:{seat}:{version}")
 
 

@@ -3,7 +3,7 @@ notes): the platform events of the deal and of each move. The service writes
 exactly this and the audit expects exactly this, so both come from here."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from referee.engine.chain import keyed_hmac_sha256, salted_envelope
@@ -50,11 +50,14 @@ def move(ruleset: Ruleset[Any], state: Any, seat: Seat | None, record: Json, eve
     return produced, result, opened | frozenset(opening) if opening else opened
 
 
-def chained(seed: str, prev: str, version: int, produced: Produced, at: int) -> tuple[list[Json], str]:
+def chained(seed: str, prev: str, version: int, produced: Produced, at: int, *,
+            mac: Callable[[bytes], bytes] | None = None) -> tuple[list[Json], str]:
     """``produced`` as stored envelopes numbered after ``version``, chained
-    after ``prev`` (README, "The hash chain"), and the last hash."""
+    after ``prev`` (README, "The hash chain"), and the last hash. ``mac``:
+    ``keyed_hmac_sha256(seed)``, where the caller holds one (the salts' key)."""
     out = []
-    mac = keyed_hmac_sha256(seed.encode())  # the seed's HMAC key prepared once for every salt of the move
+    if mac is None:  # the seed's HMAC key prepared once for every salt of the move
+        mac = keyed_hmac_sha256(seed.encode())
     for seq, (actor, event) in enumerate(produced, start=version + 1):
         env = salted_envelope(mac(b"event:%d" % seq).hex(), seq, event.type, event.data, actor, at, prev)
         prev = env["hash"]

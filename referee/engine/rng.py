@@ -28,14 +28,16 @@ class Rng:
 
     __slots__ = ("_seed", "_position", "_block", "_block_index", "_mac")
 
-    def __init__(self, seed: bytes, position: int = 0) -> None:
+    def __init__(self, seed: bytes, position: int = 0, *, mac: Callable[[bytes], bytes] | None = None) -> None:
+        """``mac``: ``keyed_hmac_sha256(seed)`` if the caller holds one already
+        (the service keeps one per game); else made at the first draw."""
         if position < 0:
             raise ValueError("position must be >= 0")
         self._seed = seed
         self._position = position
         self._block: tuple[int, int, int, int] | None = None
         self._block_index = -1
-        self._mac: Callable[[bytes], bytes] | None = None  # HMAC-SHA256 keyed with the seed, made at first use
+        self._mac = mac  # HMAC-SHA256 keyed with the seed
 
     @property
     def position(self) -> int:

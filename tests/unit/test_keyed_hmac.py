@@ -125,3 +125,26 @@ def test_the_commitments_and_links_are_the_documented_hashes() -> None:
     assert env["commit"] == hashlib.sha256(env["salt"].encode() + _std(data)).hexdigest()
     assert env["hash"] == hashlib.sha256(prev.encode() + _std({name: env[name] for name in LINK_FIELDS})).hexdigest()
     assert LINK_FIELDS == ("seq", "type", "actor", "at", "commit", "prev") and LOG_FORMAT == 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(min_size=1, max_size=80), st.integers(min_value=0, max_value=9),
+       st.integers(min_value=0, max_value=10**6), st.integers(min_value=0, max_value=200))
+def test_a_game_s_prepared_key_gives_the_same_bot_seeds_generator_and_salts(seed: str, seat: int, version: int,
+                                                                            position: int) -> None:
+    # the service prepares keyed_hmac_sha256(seed) once per game (Game.mac) for what it derives from the seed
+    from referee.engine.protocol import Event
+    from referee.engine.record import chained
+    try:
+        key = seed.encode()
+    except UnicodeEncodeError:
+        return
+    mac = keyed_hmac_sha256(key)
+    assert bot_seed(seed, seat, version, mac=mac) == bot_seed(seed, seat, version)
+    prepared, plain = Rng(key, position, mac=mac), Rng(key, position)
+    assert [prepared.below(1000) for _ in range(9)] == [plain.below(1000) for _ in range(9)]
+    assert prepared.position == plain.position
+    produced = [(seat, Event("x", {"v": version})), (None, Event("y", {}))]
+    assert chained(seed, "p" * 64, version, produced, 5, mac=mac) == chained(seed, "p" * 64, version, produced, 5)
+    assert chained(seed, "p" * 64, version, produced, 5)[0][0] == envelope(seed, version + 1, "x", {"v": version},
+                                                                           seat, 5, "p" * 64)
