@@ -15,7 +15,7 @@ from referee.context import refuse_token_in_url
 from referee.engine import jsonenc
 from referee.engine.protocol import IllegalMove, RefereeError
 from referee.games import registry
-from referee.metrics import LATENCY, REDIS_ERRORS, REQUESTS, install_live
+from referee.metrics import REDIS_ERRORS, install_live, observe_request
 from referee.problems import problem
 from referee.service import GameService
 from referee.store import EventStore
@@ -192,7 +192,7 @@ def _register_metrics(app: Flask) -> None:
 
     @app.after_request
     def record(response: Response) -> Response:
-        endpoint = request.endpoint or "unknown"
-        REQUESTS.labels(endpoint=endpoint, method=request.method, status=str(response.status_code)).inc()
-        LATENCY.labels(endpoint=endpoint).observe(time.perf_counter() - g.get("started", time.perf_counter()))
+        req = request._get_current_object()  # type: ignore[attr-defined]  # the proxy resolved once
+        now = time.perf_counter()
+        observe_request(req.endpoint or "unknown", req.method, response.status_code, now - g.get("started", now))
         return response
