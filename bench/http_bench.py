@@ -7,6 +7,7 @@ import http.client
 import json
 import multiprocessing as mp
 import os
+import resource
 import statistics
 import threading
 import time
@@ -197,25 +198,82 @@ def _stats(samples: list[float], elapsed: float) -> dict[str, float]:
     return {"rps": len(samples) / elapsed, "p50_ms": _pct(samples, 0.5), "p99_ms": _pct(samples, 0.99)}
 
 
+def _pids(*needles: str) -> list[int]:
+    """The processes whose command line holds every one of ``needles`` (Linux's
+    ``/proc``; none elsewhere)."""
+    found = []
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    line = f.read().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if all(n in line for n in needles):
+                found.append(int(entry))
+    return found
+
+
+def _cpu_s(pids: list[int]) -> float:
+    """CPU seconds (user and system) the processes ``pids`` have used so far."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat(5))
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _clients_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)  # the client processes, once joined
+    return usage.ru_utime + usage.ru_stime
+
+
+class _Cpu:
+    """CPU seconds each side of a load spent: the server's gunicorn processes,
+    Redis, and the client processes. On a shared machine, requests/s move with
+    the neighbours; CPU per request much less, and on a quiet machine whose
+    cores are all busy with the load, requests/s are the cores over it."""
+
+    def __init__(self, url: str, redis_url: str | None) -> None:
+        port = urlparse(url).port
+        self.server = _pids("gunicorn", f"127.0.0.1:{port}")
+        self.redis = _pids("redis", f":{urlparse(redis_url).port}") if redis_url else []
+
+    def snapshot(self) -> tuple[float, float, float]:
+        return _cpu_s(self.server), _cpu_s(self.redis), _clients_cpu_s()
+
+
 def run_readers(seconds: float = 12.0, rounds: int = 4) -> dict[str, Any]:
     """Trivial endpoint, seat views and the play loop, alternating in
     ``rounds`` windows so that all three see the same machine. The referee runs
     with its rate limiter on (at a limit it never reaches), as in production."""
     with live_server(extra_args=["--app", "bench.trivial:app"], ready_path="/") as (trivial_url, _), \
-            live_server(rate_limit=os.environ.get("BENCH_RATE_LIMIT", "1000000/1000000")) as (url, _):
+            live_server(rate_limit=os.environ.get("BENCH_RATE_LIMIT", "1000000/1000000")) as (url, redis_url):
+        cpu = {"trivial": _Cpu(trivial_url, None), "views": _Cpu(url, redis_url), "loop": _Cpu(url, redis_url)}
         game_id, tokens = _view_game(url)
         _load(_trivial_worker, trivial_url, 0.5)  # warm up
         _load(_seat_view_worker, url, 0.5, game_id, tokens)
         elapsed = {"trivial": 0.0, "views": 0.0, "loop": 0.0}
         got: dict[str, list[Any]] = {"trivial": [], "views": [], "loop": []}
+        spent_cpu = {name: [0.0, 0.0, 0.0] for name in elapsed}
         for _ in range(rounds):
             for name, target, extra in (("trivial", _trivial_worker, ()), ("views", _seat_view_worker,
                                         (game_id, tokens)), ("loop", _play_loop_worker, ())):
+                before = cpu[name].snapshot()
                 spent, samples = _load(target, trivial_url if name == "trivial" else url, seconds / rounds / 3,
                                        *extra)
+                after = cpu[name].snapshot()
+                spent_cpu[name] = [total + b - a for total, a, b in zip(spent_cpu[name], before, after)]
                 elapsed[name] += spent
                 got[name] += samples
     out: dict[str, Any] = {name: _stats(got[name], elapsed[name]) for name in ("trivial", "views")}
+    for name, (server, redis_s, client) in spent_cpu.items():
+        n = max(1, len(got[name]))
+        out[name + "_cpu_us"] = {"server": server / n * 1e6, "redis": redis_s / n * 1e6, "client": client / n * 1e6}
     loop = got["loop"]
     out["loop"] = _stats([x for _, x in loop], elapsed["loop"])
     for kind in ("public", "seat", "move"):
@@ -246,6 +304,16 @@ def report_readers(r: dict[str, Any]) -> None:
           f"(target <= {P99_VS_TRIVIAL}: {'met' if max(views_p99, move_p99) <= P99_VS_TRIVIAL else 'NOT MET'})")
     print(f"  loop / trivial {loop:.2f} "
           f"(target >= {LOOP_VS_TRIVIAL}: {'met' if loop >= LOOP_VS_TRIVIAL else 'NOT MET'})")
+    if all(r.get(name + "_cpu_us") for name in ("trivial", "views", "loop")):
+        print("  CPU per request (µs; server = gunicorn's processes, redis, client = the load's processes):")
+        totals = {}
+        for name in ("trivial", "views", "loop"):
+            row = r[name + "_cpu_us"]
+            totals[name] = sum(row.values())
+            print(f"    {name:<8} server {row['server']:6.0f}  redis {row['redis']:5.0f}  client {row['client']:5.0f}"
+                  f"  all {totals[name]:6.0f}")
+        print(f"  as CPU alone would have it (trivial's CPU per request over theirs): views "
+              f"{totals['trivial'] / totals['views']:.2f}, loop {totals['trivial'] / totals['loop']:.2f}")
 
 
 #: issue 20: under the 8-thread load, a view's and a move's p99 at most this times the trivial endpoint's

@@ -8,20 +8,32 @@ command or pipeline), and each step's time is its cumulative time under
 cProfile per request — relative sizes, since cProfile slows pure Python more
 than it slows waiting on a socket.
 
+Then, without the profiler, each kind of request's CPU time in the app (a
+WSGI call with a ready environ: no client, no socket), next to the trivial
+app (``bench.trivial``) and an empty route of the referee's own app with its
+hooks (limiter, metrics, CORS), and without its limiter: what Flask itself
+costs, what the platform adds, what a view and a move add.
+
     python -m bench steps
 """
 from __future__ import annotations
 
 import cProfile
+import io
+import json
 import pstats
+import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import redis
+from flask import Flask, Response
 from redis.connection import Connection
+from werkzeug.test import EnvironBuilder
 
+from bench import trivial
 from referee.app import create_app
 from referee.engine.rng import Rng
 from referee.games import registry
@@ -33,7 +45,7 @@ STEPS: dict[str, list[tuple[str, str, str]]] = {
         ("rate limiter: pushed heads and blocks drained, a hit of the caller's lease (one round trip per "
          "lease: window script)", "referee/ratelimit.py", "before"),
         ("body parsed and its fields checked (a quick path; marshmallow names a refusal)",
-         "referee/api/context.py", "json_body"),
+         "referee/context.py", "json_body"),
         ("token checked (sha256, cached seat hashes)", "referee/service.py", "seat_of"),
         ("move checked once against its published schema (compiled: fastjsonschema)",
          "referee/engine/base.py", "check_move"),
@@ -42,6 +54,7 @@ STEPS: dict[str, list[tuple[str, str, str]]] = {
         ("envelopes hashed (salts, commitments, chain)", "referee/engine/record.py", "chained"),
         ("append script (one EVALSHA: version check, events, head, idempotency)",
          "referee/store/redis_store.py", "append_moves"),
+        ("the move's receipt signed (Ed25519)", "referee/engine/signature.py", "receipt"),
         ("events announced to waiters and bots (_notify)", "referee/service.py", "_notify"),
         ("metrics (prometheus counters, histogram)", "referee/app.py", "record"),
     ],
@@ -87,13 +100,23 @@ class _Counting:
         Connection.send_packed_command = self._original  # type: ignore[method-assign]
 
 
+def _empty() -> Response:
+    return Response(b"{}", mimetype="application/json")
+
+
+def _app(client: redis.Redis, **config: Any) -> Flask:
+    """The referee's app, with an empty route (``/bench/empty``) beside its own."""
+    app = create_app({"REDIS": client, "ENQUEUE_JOBS": False, "RATE_LIMIT": "100000/100000", **config})
+    app.add_url_rule("/bench/empty", "bench_empty", _empty)
+    return app
+
+
 def _server() -> Iterator[tuple[Any, redis.Redis]]:
     port = free_port()
     proc = start(port, None)
     try:
         client = redis.Redis(port=port)
-        app = create_app({"REDIS": client, "ENQUEUE_JOBS": False, "RATE_LIMIT": "100000/100000"})
-        yield app, client
+        yield _app(client), client
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -110,9 +133,83 @@ def _cumulative(profile: cProfile.Profile, suffix: str, name: str) -> float:
 
 def run(requests: int = 300) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for app, _client in _server():
+    for app, client in _server():
         out = _measure(app, requests)
+        out["cpu"] = _cpu_per_request(app, _app(client, RATE_LIMIT="off"))
     return out
+
+
+class _Wsgi:
+    """One request, ready to be served again and again straight through the
+    WSGI interface (its environ copied, its body rewound)."""
+
+    def __init__(self, app: Any, method: str, path: str, body: Any = None, token: str | None = None) -> None:
+        headers = [("Host", "127.0.0.1:8000"), ("User-Agent", "bench")]
+        if token is not None:
+            headers.append(("Authorization", f"Bearer {token}"))
+        built = EnvironBuilder(method=method, path=path, headers=headers,
+                               data=json.dumps(body) if body is not None else None,
+                               content_type="application/json" if body is not None else None).get_environ()
+        self.app, self.environ, self.body = app, built, built["wsgi.input"].read()
+
+    def __call__(self) -> tuple[str, bytes]:
+        environ = dict(self.environ)
+        environ["wsgi.input"] = io.BytesIO(self.body)
+        status: list[str] = []
+        served = self.app(environ, lambda line, headers, exc_info=None: status.append(line))
+        try:
+            return status[0], b"".join(served)
+        finally:
+            getattr(served, "close", lambda: None)()
+
+
+def _cpu_per_request(app: Any, unlimited: Any, rounds: int = 5, each: int = 400) -> dict[str, float]:
+    """CPU µs per request (this thread's time, the median of ``rounds``, kinds
+    interleaved): the trivial app, the empty route with and without the
+    limiter, a public and a seat view and a move of a 7-player BANG! game."""
+    made = json.loads(_Wsgi(app, "POST", "/v1/games", {"ruleset": "bang", "players": 7, "seed": "cpu"})()[1])
+    path = f"/v1/games/{made['id']}"
+    calls = {"trivial": _Wsgi(trivial.app, "GET", "/"), "empty": _Wsgi(app, "GET", "/bench/empty"),
+             "empty, limiter off": _Wsgi(unlimited, "GET", "/bench/empty"),
+             "public view": _Wsgi(app, "GET", path),
+             "seat view": _Wsgi(app, "GET", path, token=made["seats"][1]["token"])}
+    times: dict[str, list[float]] = {name: [] for name in [*calls, "move"]}
+    for call in calls.values():
+        for _ in range(50):
+            call()
+    pick = Rng(b"cpu")
+    for _ in range(rounds):
+        for name, call in calls.items():
+            started = time.thread_time()
+            for _ in range(each):
+                call()
+            times[name].append((time.thread_time() - started) / each * 1e6)
+        times["move"].append(_move_cpu(app, pick, each // 20))
+    return {name: statistics.median(spent) for name, spent in times.items()}
+
+
+def _move_cpu(app: Any, pick: Rng, count: int) -> float:
+    """The median CPU µs of ``count`` moves, each a random legal one of the seat to act (new games as they end)."""
+    spent: list[float] = []
+    game: Any = None
+    while len(spent) < count:
+        if game is None:
+            game = json.loads(_Wsgi(app, "POST", "/v1/games", {"ruleset": "bang", "players": 7})()[1])
+        path = f"/v1/games/{game['id']}"
+        public = json.loads(_Wsgi(app, "GET", path)()[1])
+        if public["status"] != "active" or not public["to_act"]:
+            game = None
+            continue
+        seat = public["to_act"][0]
+        token = game["seats"][seat]["token"]
+        own = json.loads(_Wsgi(app, "GET", path, token=token)()[1])
+        move = own["legal_moves"][pick.below(len(own["legal_moves"]))]
+        call = _Wsgi(app, "POST", path + "/moves", {"move": move, "expected_version": own["version"]}, token)
+        started = time.thread_time()
+        status, body = call()
+        spent.append((time.thread_time() - started) * 1e6)
+        assert status.startswith("201"), body
+    return statistics.median(spent)
 
 
 def _measure(app: Any, requests: int) -> dict[str, Any]:
@@ -189,6 +286,9 @@ def report(r: dict[str, Any]) -> None:
             print(f"    {us:8.0f} µs  {label}")
         rest = row["total_us"] - sum(us for _, us in row["steps"])
         print(f"    {rest:8.0f} µs  the rest: Flask and werkzeug (request, routing, response), hooks, CORS")
+    if "cpu" in r:
+        print("CPU per request without the profiler (µs, in-process WSGI calls, median of 5 interleaved rounds):")
+        print("  " + ", ".join(f"{name} {us:.0f}" for name, us in r["cpu"].items()))
 
 
 if __name__ == "__main__":

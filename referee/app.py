@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Flask, Response, g, request
@@ -15,7 +15,7 @@ from referee.context import refuse_token_in_url
 from referee.engine import jsonenc
 from referee.engine.protocol import IllegalMove, RefereeError
 from referee.games import registry
-from referee.metrics import LATENCY, REDIS_ERRORS, REQUESTS, install_live
+from referee.metrics import REDIS_ERRORS, install_live, observe_request
 from referee.problems import problem
 from referee.service import GameService
 from referee.store import EventStore
@@ -42,8 +42,31 @@ class JsonProvider(DefaultJSONProvider):
         return jsonenc.loads(s) if not kwargs else super().loads(s, **kwargs)
 
 
+class RefereeFlask(Flask):
+    """Flask, asking once per function whether it is a coroutine function:
+    ``ensure_sync`` (Flask's override point for async views) asks
+    ``inspect.iscoroutinefunction`` of every hook and view on every request,
+    seven times a request here, for an answer that never changes (the
+    referee's hooks and views are all plain functions)."""
+
+    #: functions remembered at most (hooks, views and error handlers number a few dozen)
+    SYNC_CACHE = 512
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._sync: dict[Callable[..., Any], Callable[..., Any]] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        found = self._sync.get(func)
+        if found is None:
+            found = super().ensure_sync(func)
+            if len(self._sync) < self.SYNC_CACHE:
+                self._sync[func] = found
+        return found
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    app = Flask(__name__)
+    app = RefereeFlask(__name__)
     app.json = JsonProvider(app)
     app.config.update(
         REDIS_URL=settings.get("REDIS_URL"),
@@ -86,10 +109,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(watch.bp)  # the page that watches, replays and verifies a game (issue 25)
     _register_errors(app)
     _register_metrics(app)
-    app.before_request(refuse_token_in_url)
+    app.before_request(_refuse_token_in_query)
     _register_rate_limit(app)
     _register_cors(app)
     return app
+
+
+def _refuse_token_in_query() -> None:
+    """``refuse_token_in_url``, asked only of a request with a query string
+    (most have none, and ``request.args`` parses it)."""
+    if request.query_string:
+        refuse_token_in_url()
 
 
 def _register_cors(app: Flask) -> None:
@@ -192,7 +222,7 @@ def _register_metrics(app: Flask) -> None:
 
     @app.after_request
     def record(response: Response) -> Response:
-        endpoint = request.endpoint or "unknown"
-        REQUESTS.labels(endpoint=endpoint, method=request.method, status=str(response.status_code)).inc()
-        LATENCY.labels(endpoint=endpoint).observe(time.perf_counter() - g.get("started", time.perf_counter()))
+        req = request._get_current_object()  # type: ignore[attr-defined]  # the proxy resolved once
+        now = time.perf_counter()
+        observe_request(req.endpoint or "unknown", req.method, response.status_code, now - g.get("started", now))
         return response

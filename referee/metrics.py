@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest, multiprocess
 from prometheus_client.core import GaugeMetricFamily
@@ -22,6 +23,21 @@ GAMES_STARTED = Counter("referee_games_started_total", "games dealt", ["ruleset"
 GAMES_FINISHED = Counter("referee_games_finished_total", "games over (a result, or cancelled)", ["ruleset"])
 BOT_CALLS = Counter("referee_bot_calls_total", "bots asked for a move", ["kind", "outcome"])
 REDIS_ERRORS = Counter("referee_redis_errors_total", "requests and jobs failed by Redis", ["error"])
+
+#: (endpoint, method, status) -> the children of ``REQUESTS`` and ``LATENCY`` for them, bound once
+#: (``labels()`` checks and joins its labels under a lock on every call)
+_HTTP: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+
+
+def observe_request(endpoint: str, method: str, status: int, seconds: float) -> None:
+    """One HTTP request counted (``REQUESTS``) and its latency observed (``LATENCY``)."""
+    found = _HTTP.get((endpoint, method, status))
+    if found is None:
+        found = _HTTP[(endpoint, method, status)] = (
+            REQUESTS.labels(endpoint=endpoint, method=method, status=str(status)), LATENCY.labels(endpoint=endpoint))
+    found[0].inc()
+    found[1].observe(seconds)
+
 
 #: name -> (help, a reading of Redis): gauges read when scraped (``install_live``)
 LIVE: dict[str, tuple[str, Callable[[], float]]] = {}

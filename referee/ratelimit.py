@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import limits
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Request, Response, current_app, g, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee import settings
@@ -111,10 +111,17 @@ def _setting(app: Flask, name: str, default: str) -> str:
 
 
 # -- who is asking --------------------------------------------------------------
-def client_address() -> str:
+def _bound() -> Request:
+    """The request itself: each read through Flask's ``request`` proxy looks
+    the request up again, and the limiter reads it a dozen times a request."""
+    req: Request = request._get_current_object()  # type: ignore[attr-defined]
+    return req
+
+
+def client_address(req: Request | None = None) -> str:
     """The client's address (after ProxyFix); an IPv6 client by its /64, the
     smallest block a single host is usually given."""
-    return _counted_as(request.remote_addr or "?")
+    return _counted_as((req if req is not None else _bound()).remote_addr or "?")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -131,20 +138,21 @@ def _counted_as(raw: str) -> str:
     return str(ip)
 
 
-def presented_token() -> str | None:
+def presented_token(req: Request | None = None) -> str | None:
     """The credential the request carries, if well formed (no verification)."""
-    header = request.headers.get("Authorization")
+    req = req if req is not None else _bound()
+    header = req.headers.get("Authorization")
     if header is not None:
         scheme, _, token = header.partition(" ")
         return token.strip() or None if scheme.lower() == "bearer" else None
-    if request.endpoint in QUERY_TOKEN_ENDPOINTS:
-        return request.args.get("token") or None
+    if req.endpoint in QUERY_TOKEN_ENDPOINTS:
+        return req.args.get("token") or None
     return None
 
 
-def carries_credential() -> bool:
-    return "Authorization" in request.headers or (
-        request.endpoint in QUERY_TOKEN_ENDPOINTS and "token" in request.args)
+def carries_credential(req: Request | None = None) -> bool:
+    req = req if req is not None else _bound()
+    return "Authorization" in req.headers or (req.endpoint in QUERY_TOKEN_ENDPOINTS and "token" in req.args)
 
 
 class TokenHashes:
@@ -172,13 +180,13 @@ class TokenHashes:
         return hashes
 
 
-def verified_identity(token: str, hashes: TokenHashes) -> str | None:
+def verified_identity(token: str, hashes: TokenHashes, req: Request | None = None) -> str | None:
     """``admin``, ``seat:<game>:<seat>``, ``bot:<id>`` or ``tournament:<id>``
     when ``token`` proves it on this route; ``None`` otherwise."""
     admin = current_app.config.get("ADMIN_TOKEN")
     if admin and hmac.compare_digest(token.encode(), str(admin).encode()):
         return "admin"
-    args = request.view_args or {}
+    args = (req if req is not None else _bound()).view_args or {}
     digest = sha256_hex(token)
     if "game_id" in args:
         for seat, expected in enumerate(hashes.of(str(args["game_id"]))):
@@ -195,24 +203,25 @@ def verified_identity(token: str, hashes: TokenHashes) -> str | None:
     return None
 
 
-def caller_key(hashes: TokenHashes) -> Callable[[], str]:
-    def key() -> str:
+def caller_key(hashes: TokenHashes) -> Callable[[Request | None], str]:
+    def key(req: Request | None = None) -> str:
         cached: str | None = g.get("rate_limit_caller")
         if cached is None:
-            token = presented_token()
+            req = req if req is not None else _bound()
+            token = presented_token(req)
             identity = None
             if token is not None:
                 try:
-                    identity = verified_identity(token, hashes)
+                    identity = verified_identity(token, hashes, req)
                 except (RefereeError, REDIS_ERROR, ValueError):
                     identity = None  # cannot verify now: count by address
-            cached = g.rate_limit_caller = identity or "addr:" + client_address()
+            cached = g.rate_limit_caller = identity or "addr:" + client_address(req)
         return cached
     return key
 
 
-def address_key() -> str:
-    return "addr:" + client_address()
+def address_key(req: Request | None = None) -> str:
+    return "addr:" + client_address(req)
 
 
 def auth_failed(response: Response) -> bool:
@@ -314,22 +323,25 @@ class RateLimiter:
         self.leases = Leases(clock=pushed.clock if pushed is not None else time.monotonic)
 
     def before(self) -> Response | None:
-        if request.endpoint in UNLIMITED:
+        req = _bound()
+        endpoint = req.endpoint
+        if endpoint in UNLIMITED:
             return None
-        if request.endpoint in CREDENTIAL_FIRST and not carries_credential():
+        credential = carries_credential(req)
+        if endpoint in CREDENTIAL_FIRST and not credential:
             return None  # the handler's 401
         pushed = self.pushed
         epoch = pushed.sync() if pushed is not None else None
-        tested = self.auth is not None and carries_credential()
-        who = address_key() if tested else ""
+        tested = self.auth is not None and credential
+        who = address_key(req) if tested else ""
         if tested:
             blocked = pushed.blocked_for(who, epoch) if pushed is not None else None
             if blocked:
                 return _refused_for(blocked)
             tested = blocked is None  # known unblocked: nothing to test
-        caller = self.caller()
+        caller = self.caller(req)
         hit = not self.leases.take(caller)
-        game_id = (request.view_args or {}).get("game_id") if request.endpoint in PREFETCH_HEAD else None
+        game_id = (req.view_args or {}).get("game_id") if endpoint in PREFETCH_HEAD else None
         if game_id is not None and pushed is not None:
             known = pushed.head(str(game_id), epoch)
             if known is not None:
@@ -366,8 +378,9 @@ class RateLimiter:
         return replies
 
     def after(self, response: Response) -> Response:
-        if self.auth is not None and request.endpoint not in UNLIMITED and carries_credential() \
-                and auth_failed(response):
+        # the status first: only a 401 or a 403 can be a failed authentication (``auth_failed``)
+        if response.status_code in (401, 403) and self.auth is not None and request.endpoint not in UNLIMITED \
+                and carries_credential() and auth_failed(response):
             publish = (CHANNEL, address_key()) if self.pushed is not None else ("", "")
             self.windows.hit(self._auth_keys(), self.auth.args("hit", 1, publish))
         return response

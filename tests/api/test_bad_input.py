@@ -5,12 +5,16 @@ against the contract. Every response here is also checked against
 openapi.yaml by the ``client`` fixture."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from referee.schemas.guard import MAX_DEPTH
+from referee.errors import ApiError
+from referee.schemas.guard import MAX_DEPTH, check_value, load_json
 from tests.api.helpers import auth, create
 
 SURROGATE = "\\ud800"  # as it travels in JSON text: a lone high surrogate escape
@@ -181,3 +185,67 @@ def test_a_405_says_which_methods_are_allowed(app: Any, game: dict[str, Any]) ->
         r = client.open(path, method=method)
         assert r.status_code == 405 and r.mimetype == "application/problem+json"
         assert r.headers["Allow"] and method not in r.headers["Allow"]
+
+
+def _stdlib_reading(raw: bytes) -> Any:
+    """What the body guard answered before orjson read plain bodies:
+    ``json.loads`` with NaN refused, then the walk; a refusal as its problem."""
+    def constant(name: str) -> Any:
+        raise ValueError(f"{name} is not JSON")
+    try:
+        value = json.loads(raw, parse_constant=constant)
+        check_value(value)
+    except RecursionError:
+        return ("refused", "json_too_deep")
+    except ValueError as exc:
+        return ("refused", "invalid_json", str(exc))
+    except ApiError as exc:
+        return ("refused", exc.code, exc.detail)
+    return ("read", json.dumps(value, sort_keys=True), repr(value))
+
+
+def _guard_reading(raw: bytes) -> Any:
+    try:
+        value = load_json(raw)
+    except ApiError as exc:
+        if exc.code == "invalid_json":  # its detail quotes the parser's message, as the stdlib wrote it
+            return ("refused", exc.code, exc.detail.removeprefix("the body is not valid JSON: "))
+        return ("refused", exc.code) if exc.code == "json_too_deep" and "(at" not in exc.detail \
+            else ("refused", exc.code, exc.detail)
+    return ("read", json.dumps(value, sort_keys=True), repr(value))
+
+
+_BODIES = [
+    b'{"move": {"type": "play", "card": 12, "target": 3}, "expected_version": 17}',
+    b'{"move":{"type":"bid","count":1.5e3,"face":-0.0,"x":1E5,"y":5e-324,"z":1.7976931348623157e308}}',
+    b'{"a":1,"a":2}', b' [1.5] ', b"-0", b'"\\ud83d\\ude00"', b'"\\u00e9\\n"', "{\"é\": \"☃\"}".encode(),
+    b'"\\ud800"', b'["\\udc00x"]', b'"\xed\xa0\x80"', b"NaN", b"[Infinity,-Infinity]", b"1E400", b"-1e-400",
+    b"\xef\xbb\xbf{}", "{\"a\": 1}".encode("utf-16"), "[1]".encode("utf-32"), b"", b"[1,", b"{'a':1}", b"[1]x",
+    b'"\x01"', b"\xff", b"12345678901234567890", b"[-9223372036854775809, 18446744073709551616]",
+    b"9007199254740993", b'{"k":"x,12345678901234567890"}', b"1" * 4301,
+    nested(MAX_DEPTH).encode(), nested(MAX_DEPTH + 1).encode(), nested(1100).encode(),
+    b'{"s":"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}', b'[' + b'{"a":' * 40 + b"1" + b"}" * 40 + b"]",
+]
+
+
+@pytest.mark.parametrize("raw", _BODIES)
+def test_the_body_guard_reads_and_refuses_as_the_standard_library(raw: bytes) -> None:
+    """orjson reads plain bodies (``referee.schemas.guard``): every value and
+    every refusal is the one the standard library's path gives."""
+    assert _guard_reading(raw) == _stdlib_reading(raw)
+
+
+_TEXT = st.one_of(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF, blacklist_categories=())),
+                  st.text(alphabet=st.sampled_from(list('"\\\n\x00\x1f\x7f\ud800\udfffé😀eE.0-+:,[{')), max_size=12))
+_VALUES = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.integers(min_value=-2**65, max_value=2**65),
+              st.floats(allow_nan=True, allow_infinity=True), _TEXT),
+    lambda inner: st.one_of(st.lists(inner, max_size=6), st.dictionaries(_TEXT, inner, max_size=6)),
+    max_leaves=40)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_VALUES, st.booleans(), st.sampled_from(["utf-8", "utf-16", "utf-32"]))
+def test_the_body_guard_reads_any_value_as_the_standard_library(value: Any, ascii_only: bool, encoding: str) -> None:
+    raw = json.dumps(value, ensure_ascii=ascii_only).encode(encoding, "surrogatepass")
+    assert _guard_reading(raw) == _stdlib_reading(raw)

@@ -6,6 +6,8 @@ Limits here use windows of thousands of seconds (``0.001/5`` is 5 requests
 per 5,000 s), so no assertion depends on how fast the test runs."""
 from __future__ import annotations
 
+import datetime
+import os
 import secrets
 from typing import Any
 
@@ -230,6 +232,33 @@ def test_access_logs_never_print_a_token_from_the_query_string() -> None:
     printed = repr(atoms)
     assert "s3cr3t" not in printed and "t0p" not in printed
     assert "after=3&token=[redacted]" in atoms["r"] and atoms["q"] == "after=3&token=[redacted]"
+
+
+def test_an_access_log_to_dev_null_builds_no_line_and_one_elsewhere_does(tmp_path: Any) -> None:
+    """``referee serve`` without ``--access-log`` sends the log to ``/dev/null``:
+    no line is built then; with a file, stdout or a logging config, every one is."""
+    from types import SimpleNamespace
+
+    from gunicorn.config import Config
+
+    from referee.accesslog import RedactingLogger
+
+    def logger(**settings: Any) -> Any:
+        cfg = Config()
+        for name, value in settings.items():
+            cfg.set(name, value)
+        return RedactingLogger(cfg)
+    assert not logger(accesslog=os.devnull).access_log_enabled
+    for settings in ({"accesslog": "-"}, {"accesslog": str(tmp_path / "access.log")},
+                     {"accesslog": os.devnull, "logconfig_dict": {"version": 1}}):
+        assert logger(**settings).access_log_enabled, settings
+    written = tmp_path / "access.log"
+    log = logger(accesslog=str(written))
+    environ = {"REQUEST_METHOD": "GET", "RAW_URI": "/health", "SERVER_PROTOCOL": "HTTP/1.1", "PATH_INFO": "/health",
+               "QUERY_STRING": "", "REMOTE_ADDR": "192.0.2.1"}
+    log.access(SimpleNamespace(status="200 OK", headers=[], sent=2), SimpleNamespace(headers=[]), environ,
+               datetime.timedelta(seconds=1))
+    assert "GET /health" in written.read_text()
 
 
 # -- issue 10: the limiter's round trip also reads a view's head --------------------
