@@ -55,7 +55,7 @@ def _chooser(ruleset: str, heuristic: tuple[bool, ...], game: str,
     def chooser(t: Table, seat: int, moves: Sequence[Move]) -> Move:
         if not heuristic[seat]:
             return random_rng.choice(playing_moves(moves))
-        view = seat_view(t.ruleset, t.state, seat)
+        view = seat_view(t.ruleset, t.state, seat, memo=t.memo)
         start = time.perf_counter()
         move: Move = choose(view, list(playing_moves(moves)), bot_rng)
         clock.seconds += time.perf_counter() - start

@@ -76,7 +76,7 @@ def _move_worker(url: str, seconds: float, out: mp.Queue[list[float]]) -> None:
             while rs.result(table.state) is None and time.perf_counter() < end:
                 seats = sorted(rs.to_act(table.state))
                 seat = seats[pick.below(len(seats))]
-                move = pick.choice(list(playing_moves(rs.legal_moves(table.state, seat))))
+                move = pick.choice(list(playing_moves(rs.legal_moves(table.state, seat, memo=table.memo))))
                 t = time.perf_counter()
                 status, body = conn.call("POST", f"/v1/games/{game['id']}/moves", {"move": move},
                                          game["seats"][seat]["token"])

@@ -56,7 +56,7 @@ def actions_per_second(ruleset: str, players: int, seconds: float = 5.0, mode: s
         state = table.state
         active = rs.result(state) is None
         for seat in seats:
-            seat_view(rs, state, seat, active=active)
+            seat_view(rs, state, seat, active=active, memo=table.memo)
 
     views = ViewCache()  # the service's, one per process
 
@@ -67,7 +67,7 @@ def actions_per_second(ruleset: str, players: int, seconds: float = 5.0, mode: s
         key = (table.seed, version)  # one game's: a table's id may be reused by a later game
         active = rs.result(state) is None
         for seat in seats:
-            encoded_view(rs, state, seat, active=active, envelope=envelope, key=key, cache=views)
+            encoded_view(rs, state, seat, active=active, envelope=envelope, key=key, cache=views, memo=table.memo)
 
     on_step = {"rules": None, "views": every_view, "encoded": every_view_encoded}[mode]
     actions = games = 0

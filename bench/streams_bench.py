@@ -165,7 +165,7 @@ class Player:
 
     def move(self) -> float:
         seat, token = self.seat()
-        move = self.pick.choice(list(playing_moves(self.rs.legal_moves(self.table.state, seat))))
+        move = self.pick.choice(list(playing_moves(self.rs.legal_moves(self.table.state, seat, memo=self.table.memo))))
         elapsed, status, body = self.timed.call("POST", f"/v1/games/{self.game['id']}/moves", {"move": move}, token)
         if status == 201:
             self.table.play(seat, move, at=body["events"][0]["at"])

@@ -63,6 +63,7 @@ from referee.bots.webhook import verify
 from referee.engine import bot_seed, record, sha256_hex
 from referee.engine.protocol import GameConfig, Json, Move, Ruleset, fold, seat_view
 from referee.engine.rng import Rng
+from referee.engine.statecache import Memo
 from referee.games import registry
 from referee.redis_server import free_port
 from referee.standings import seating
@@ -177,6 +178,7 @@ def play_game(rs: Ruleset[Any], seats: list[Json], seed: str, *, options: Json |
                 "status": "active", "turn_deadline": None, "seats": seats, "custom": custom,
                 "seed_commitment": commitment if commitment is not None else sha256_hex(seed)}
     now, moves = START_MS, 0
+    memo = Memo()  # the game's, as the worker's (``referee.engine.statecache``)
     result = rs.result(state)
     while result is None:
         awaited = sorted(rs.to_act(state))
@@ -185,10 +187,10 @@ def play_game(rs: Ruleset[Any], seats: list[Json], seed: str, *, options: Json |
             seat: int | None = awaited[0]
             bot = seats[awaited[0]]["bot"]
             if bot == "random":  # as the worker: uniform over the legal moves, no view built
-                view, legal = {}, list(rs.legal_moves(state, awaited[0]))
+                view, legal = {}, list(rs.legal_moves(state, awaited[0], memo=memo))
             else:
                 envelope["version"] = version
-                view = {**envelope, **seat_view(rs, state, seat, active=True)}
+                view = {**envelope, **seat_view(rs, state, seat, active=True, memo=memo)}
                 legal = view["legal_moves"]
             move = bots.choose(bot, rs.name, view, legal, seed=bot_seed(seed, awaited[0], version))
             now = receipts[moves] if receipts is not None else now + 1
@@ -202,7 +204,7 @@ def play_game(rs: Ruleset[Any], seats: list[Json], seed: str, *, options: Json |
             entry = {"move": move, "rng": rng.position}
         if trace is not None:
             trace.append((seat, move))
-        events, state = rs.decide_and_fold(state, seat, move, rng=rng, now=now)
+        events, state = rs.decide_and_fold(state, seat, move, rng=rng, now=now, memo=memo)
         produced, result, opened = record.move(rs, state, seat, entry, events, dealt, opened, seed)
         version += len(produced)
         moves += 1

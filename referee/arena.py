@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from referee.engine.protocol import Json, Move, Ruleset
+    from referee.engine.statecache import Memo
 
 #: the arena's clock at a game's creation (ms): a wall-clock-like start, 1 ms more per move
 START_MS = 1_700_000_000_000
@@ -214,6 +215,7 @@ class Arena:
         from referee.engine.chain import LOG_FORMAT, bot_seed, canonical, header_hash, sha256_hex
         from referee.engine.protocol import GameConfig, seat_view
         from referee.engine.rng import Rng
+        from referee.engine.statecache import Memo
 
         rs, seed = self.rs, game_seed(self.seed, index)
         game_id = f"arena-{index:0{self.width}d}"
@@ -243,13 +245,14 @@ class Arena:
         actions = 0
         result = rs.result(state)
         legal_of, to_act, deadline_of = rs.legal_moves, rs.to_act, rs.deadline
+        memo = Memo()  # this game's (``referee.engine.statecache``), handed to every hook called about it
         while result is None:
             if actions >= MAX_ACTIONS:
                 raise RuntimeError(f"{game_id}: no result after {MAX_ACTIONS} actions")
             seat: int | None = None
             legal: Sequence[Move] = ()
             for awaited in sorted(to_act(state)):  # the lowest awaited seat that has a move moves
-                legal = legal_of(state, awaited)
+                legal = legal_of(state, awaited, memo=memo)
                 if legal:
                     seat = awaited
                     break
@@ -270,16 +273,16 @@ class Arena:
                     move = bots.choose("random", rs.name, {}, list(legal), seed=bot_seed(seed, seat, version))
                     entry = {"move": move, "rng": rng.position, "by": {"bot": "random"}}
                 elif entrant.kind is not None:
-                    view = seat_view(rs, state, seat, active=True)
+                    view = seat_view(rs, state, seat, active=True, memo=memo)
                     move = bots.choose(entrant.kind, rs.name, view, view["legal_moves"],
                                        seed=bot_seed(seed, seat, version))
                     entry = {"move": move, "rng": rng.position, "by": {"bot": entrant.kind}}
                 else:
                     envelope["version"] = version
-                    move = self._user_move(entrant, seat, state, legal, envelope, seed, version)
+                    move = self._user_move(entrant, seat, state, legal, envelope, seed, version, memo)
                     entry = {"move": move, "rng": rng.position}
                 self.moves += 1
-            events, state = rs.decide_and_fold(state, seat, move, rng=rng, now=now)
+            events, state = rs.decide_and_fold(state, seat, move, rng=rng, now=now, memo=memo)
             produced, result, opened = record.move(rs, state, seat, entry, events, dealt, opened, seed)
             if lines is not None:
                 written, last_hash = record.chained(seed, last_hash, version, produced, now)
@@ -292,7 +295,7 @@ class Arena:
         return Played(game_id, order, result, actions, lines)
 
     def _user_move(self, entrant: Entrant, seat: int, state: Any, legal: Sequence[Move], envelope: Json,
-                   seed: str, version: int) -> Move:
+                   seed: str, version: int, memo: Memo) -> Move:
         """The user's function's move, or the rules' default if it raises or answers no legal move."""
         import orjson
 
@@ -300,7 +303,7 @@ class Arena:
         from referee.engine.protocol import draw_default, seat_view
         from referee.engine.rng import Rng
         rs = self.rs
-        view = orjson.loads(orjson.dumps({**envelope, **seat_view(rs, state, seat, active=True)}))
+        view = orjson.loads(orjson.dumps({**envelope, **seat_view(rs, state, seat, active=True, memo=memo)}))
         where = f"game {envelope['id']}, seat {seat}, version {version}"
         assert entrant.choose is not None
         try:

@@ -162,7 +162,7 @@ class RefereeEnv(AECEnv):  # type: ignore[misc,unused-ignore]
     def observe(self, agent: str) -> dict[str, Any]:
         assert self.table is not None
         seat = self._seat(agent)
-        view = seat_view(self.rs, self.table.state, seat)
+        view = seat_view(self.rs, self.table.state, seat, memo=self.table.memo)
         mask = np.zeros(self.max_actions, dtype=np.int8)
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
             mask[:min(len(self._legal), self.max_actions)] = 1
@@ -172,7 +172,8 @@ class RefereeEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         """``ansi``: a spectator's view as JSON text (``human``: printed)."""
         if self.render_mode is None or self.table is None:
             return None
-        text = json.dumps(seat_view(self.rs, self.table.state, None), indent=1, ensure_ascii=True)
+        text = json.dumps(seat_view(self.rs, self.table.state, None, memo=self.table.memo), indent=1,
+                          ensure_ascii=True)
         if self.render_mode == "human":
             print(text)
             return None
@@ -206,7 +207,7 @@ class RefereeEnv(AECEnv):  # type: ignore[misc,unused-ignore]
                 self._legal = []
                 return result
             for seat in sorted(rs.to_act(table.state)):
-                legal = list(rs.legal_moves(table.state, seat))
+                legal = list(rs.legal_moves(table.state, seat, memo=table.memo))
                 if legal:
                     self._legal = legal
                     if len(legal) > self.max_actions:

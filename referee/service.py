@@ -36,6 +36,7 @@ from referee.engine.protocol import (
 )
 from referee.engine.rng import Rng
 from referee.engine.signature import Keyring
+from referee.engine.statecache import Memo
 from referee.errors import ApiError, game_over, not_found, version_conflict
 from referee.games import registry
 from referee.metrics import GAMES_FINISHED, GAMES_STARTED, MOVES
@@ -107,6 +108,11 @@ class Game:
     names: tuple[str, ...] = ()  # each seat's name now (a claimed seat's: its claimant's)
     #: ``keyed_hmac_sha256(seed)``, prepared once for the game: its generator, salts and bots' seeds
     mac: Callable[[bytes], bytes] | None = field(default=None, compare=False, repr=False)
+    #: the game's memo (``referee.engine.statecache``): what the rules derive from its states, handed
+    #: to every hook this service calls about the game; one per game, carried from one version of the
+    #: game to the next by ``replace`` (so it lives in the service's cache, keyed by the game's id,
+    #: beside the state of the version cached), never shared between games
+    memo: Memo = field(default_factory=Memo, compare=False, repr=False)
 
     @property
     def players(self) -> int:
@@ -635,7 +641,8 @@ class GameService:
             move, options = drawn
             by = {**(by or {}), "drawn_from": options} if options > 1 else by
         game.ruleset.check_move(move)  # the published move schema, enforced: the one check of its shape
-        events, state = game.ruleset.decide_and_fold(game.state, seat, move, rng=rng, now=now, checked=True)
+        events, state = game.ruleset.decide_and_fold(game.state, seat, move, rng=rng, now=now, checked=True,
+                                                     memo=game.memo)
         entry: Json = {"move": move, "rng": game.rng}
         if by is not None:
             entry["by"] = by
@@ -814,7 +821,7 @@ class GameService:
         seat = self.seat_of(game, token)
         return encoded_view(game.ruleset, game.state, seat, active=game.status == "active",
                             envelope=self._envelope_of(game), key=(game.id, game.version, game.header_hash),
-                            cache=self.views)
+                            cache=self.views, memo=game.memo)
 
     @staticmethod
     def _envelope_of(game: Game) -> Json:
@@ -826,4 +833,4 @@ class GameService:
     def view_of(self, game: Game, seat: Seat | None) -> Json:
         """The view as a JSON value (replays, tools): what ``view`` encodes."""
         return {**self._envelope_of(game),
-                **seat_view(game.ruleset, game.state, seat, active=game.status == "active")}
+                **seat_view(game.ruleset, game.state, seat, active=game.status == "active", memo=game.memo)}

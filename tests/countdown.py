@@ -23,6 +23,7 @@ from referee.engine.base import RulesetBase
 from referee.engine.decision import Decision
 from referee.engine.protocol import Event, GameConfig, IllegalMove, Json, Move, Seat
 from referee.engine.rng import Rng
+from referee.engine.statecache import Memo
 
 PAUSE_MS = 500
 
@@ -66,7 +67,8 @@ class Countdown(RulesetBase[State]):
         return replace(state, left=left, paused_until=event.data["until"],
                        winner=event.data["seat"] if left <= 0 else None)
 
-    def play(self, state: State, actor: Seat, move: Move, *, rng: Rng, now: int) -> tuple[list[Event], State]:
+    def play(self, state: State, actor: Seat, move: Move, *, rng: Rng, now: int,
+             memo: Memo | None = None) -> tuple[list[Event], State]:
         if move["by"] not in (1, 2):
             raise IllegalMove("bad_step", rule="C2", detail="step by 1 or 2")
         decision = Decision(state, self.evolve)
@@ -81,12 +83,12 @@ class Countdown(RulesetBase[State]):
     def deadline(self, state: State) -> int | None:
         return state.paused_until if state.winner is None else None
 
-    def legal_moves(self, state: State, seat: Seat) -> list[Move]:
+    def legal_moves(self, state: State, seat: Seat, *, memo: Memo | None = None) -> list[Move]:
         if seat not in self.to_act(state):
             return []
         return [{"type": "step", "by": k} for k in (1, 2) if k <= max(state.left, 1)]
 
-    def view(self, state: State, seat: Seat | None) -> Json:
+    def view(self, state: State, seat: Seat | None, *, memo: Memo | None = None) -> Json:
         return {"left": state.left, "turn": state.turn, "paused_until": state.paused_until, "pending": None}
 
     def redact(self, event: Event, seat: Seat | None) -> Event | None:

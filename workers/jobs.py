@@ -125,7 +125,7 @@ def _bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[Json |
     """``(move, by)``: the bot's choice, or ``None`` — the prompt's default —
     when a webhook bot fails or answers a move that is not legal."""
     if bot == "random":  # uniform over the legal moves: the rest of the view is not read
-        legal = list(game.ruleset.legal_moves(game.state, seat))
+        legal = list(game.ruleset.legal_moves(game.state, seat, memo=game.memo))
         seed = bot_seed(game.seed, seat, game.version, mac=game.mac)
         return bots.choose(bot, game.ruleset.name, {}, legal, seed=seed), {"bot": bot}
     view = svc.view_of(game, seat)

@@ -55,6 +55,7 @@ from referee.engine.protocol import (
 )
 from referee.engine.rng import Rng
 from referee.engine.signature import PublicKeys
+from referee.engine.statecache import Memo
 from referee.games import registry
 
 #: the fields of every event of a finished game's log
@@ -433,6 +434,7 @@ def _redecide(rs: Ruleset[Any], header: Json, seed: str, envelopes: Sequence[Jso
     produced, state, dealt, opened = record.deal(rs, events, seed)
     pos = _expect(produced, envelopes, 0, header.get("created_at"))
     moves = drawn = by_bots = 0
+    memo = Memo()  # the game's (``referee.engine.statecache``), handed to every hook the replay calls
     result: Json | None = None
     listed = header.get("seats")
     seats: list[Any] = [dict(s) if type(s) is dict else s for s in listed] if type(listed) is list else []
@@ -471,14 +473,14 @@ def _redecide(rs: Ruleset[Any], header: Json, seed: str, envelopes: Sequence[Jso
                                f"the default move at event {seq} is not the one the generator draws")
             drawn += 1
         if by.get("bot") in bots.BUILT_IN:  # (with no default: _check_by refused a built-in bot's)
-            view = seat_view(rs, state, actor, active=True)
+            view = seat_view(rs, state, actor, active=True, memo=memo)
             chosen = bots.choose(by["bot"], rs.name, view, view["legal_moves"], seed=bot_seed(seed, actor, seq - 1))
             if not _same(chosen, current_move(rs, data["move"])):
                 raise Diverged("bots", seq, "data.move", chosen, data["move"],
                                f"the {by['bot']} bot's move at event {seq} is not the one its secret stream draws")
             by_bots += 1
         try:
-            events, state = rs.decide_and_fold(state, actor, data["move"], rng=rng, now=env["at"])
+            events, state = rs.decide_and_fold(state, actor, data["move"], rng=rng, now=env["at"], memo=memo)
         except RefereeError as err:
             raise Diverged("replay", seq, "data.move", "a move the rules accept", data["move"],
                            f"the move at event {seq} is refused on replay: {err.code} ({err.rule})") from None

@@ -22,6 +22,7 @@ from referee.engine.protocol import (
 )
 from referee.engine.rng import Rng
 from referee.engine.schema import SchemaCheck, first_refusal
+from referee.engine.statecache import Memo
 
 #: the view encoders a ruleset may define (``referee.engine.encoded_views``), in the order of ``encoders``
 ENCODERS = ("public_bytes", "seat_bytes", "encoded_seat", "seat_encoded", "every_seat")
@@ -167,19 +168,23 @@ class RulesetBase(ABC, Generic[S]):
         """The next state; never validates, never raises, never mutates its input."""
 
     @abstractmethod
-    def play(self, state: S, actor: Seat, move: Any, *, rng: Rng, now: int) -> tuple[list[Event], S]:
+    def play(self, state: S, actor: Seat, move: Any, *, rng: Rng, now: int,
+             memo: Memo | None = None) -> tuple[list[Event], S]:
         """The events ``move`` (as ``parse_move`` gave it) by ``actor`` causes and the state they fold to,
-        or a refusal (``RefereeError``). Called only past the shared checks
+        or a refusal (``RefereeError``); ``memo``: the game's (``referee.engine.statecache``),
+        where the legal moves a view listed may be found again. Called only past the shared checks
         of ``decide_and_fold``: the game is on, ``move`` is not ``timeout``,
         ``actor`` is a seat of this game and one the referee awaits."""
 
     @abstractmethod
-    def legal_moves(self, state: S, seat: Seat) -> Sequence[Move]:
-        """Every move ``seat`` may send now, each complete, in a stable order."""
+    def legal_moves(self, state: S, seat: Seat, *, memo: Memo | None = None) -> Sequence[Move]:
+        """Every move ``seat`` may send now, each complete, in a stable order
+        (``memo``: the game's, ``referee.engine.statecache``; ``None``: a fresh one)."""
 
     @abstractmethod
-    def view(self, state: S, seat: Seat | None) -> Json:
-        """What ``seat`` (``None``: a spectator) may see; ``pending`` holds the prompt."""
+    def view(self, state: S, seat: Seat | None, *, memo: Memo | None = None) -> Json:
+        """What ``seat`` (``None``: a spectator) may see; ``pending`` holds the prompt
+        (``memo`` as for ``legal_moves``)."""
 
     @abstractmethod
     def redact(self, event: Event, seat: Seat | None) -> Event | None:
@@ -206,12 +211,13 @@ class RulesetBase(ABC, Generic[S]):
         """The broken invariants of ``state`` (none: sound)."""
 
     # -- the decision: shared checks, then the ruleset's ``play`` -----------------
-    def decide(self, state: S, actor: Seat | None, move: Move, *, rng: Rng, now: int) -> list[Event]:
+    def decide(self, state: S, actor: Seat | None, move: Move, *, rng: Rng, now: int,
+               memo: Memo | None = None) -> list[Event]:
         """The events ``move`` by ``actor`` causes, or a refusal (``RefereeError``)."""
-        return self.decide_and_fold(state, actor, move, rng=rng, now=now)[0]
+        return self.decide_and_fold(state, actor, move, rng=rng, now=now, memo=memo)[0]
 
     def decide_and_fold(self, state: S, actor: Seat | None, move: Move, *, rng: Rng, now: int,
-                        checked: bool = False) -> tuple[list[Event], S]:
+                        checked: bool = False, memo: Memo | None = None) -> tuple[list[Event], S]:
         """``decide`` and the state its events fold to. The checks every
         ruleset shares, in this order, each refusal naming the ruleset's rule
         (``platform_rules``), then ``play`` (or ``on_timeout``):
@@ -227,6 +233,8 @@ class RulesetBase(ABC, Generic[S]):
            (``no_such_seat``, 403);
         4. from a seat the referee does not await now (``to_act``):
            ``refuse_out_of_turn`` (default ``not_your_turn``, 403).
+
+        ``memo``: the game's (``referee.engine.statecache``), handed to ``play``.
         """
         parsed = self.read_move(move) if checked else self.parse_move(move)
         if state is None or self.result(state) is not None:
@@ -254,7 +262,7 @@ class RulesetBase(ABC, Generic[S]):
             raise OutOfTurn("no_such_seat", rule=rules.get("player_count", ""), detail=f"there is no seat {actor!r}")
         if actor not in self.to_act(state):
             raise self.refuse_out_of_turn(state, actor, parsed)
-        return self.play(state, actor, parsed, rng=rng, now=now)
+        return self.play(state, actor, parsed, rng=rng, now=now, memo=memo)
 
     # -- hooks with defaults -----------------------------------------------------
     def parse_move(self, move: Any) -> Any:
@@ -302,18 +310,19 @@ class RulesetBase(ABC, Generic[S]):
         raise IllegalMove("no_deadline", rule=self.platform_rules.get("timeout", ""),
                           detail="the rules have no clock: nothing can time out")
 
-    def public_view(self, state: S) -> Json:
+    def public_view(self, state: S, *, memo: Memo | None = None) -> Json:
         """The members of every view that every viewer (each seat and the
         spectator) sees alike, encoded once per version and shared
         (``referee.engine.encoded_views``); never ``pending``. Override
         together with ``seat_part``: ``view(state, seat) == {**public_view(state),
-        **seat_part(state, seat)}``, their keys disjoint; default: nothing shared."""
+        **seat_part(state, seat)}``, their keys disjoint (``memo`` as for
+        ``legal_moves``); default: nothing shared."""
         return {}
 
-    def seat_part(self, state: S, seat: Seat | None) -> Json:
+    def seat_part(self, state: S, seat: Seat | None, *, memo: Memo | None = None) -> Json:
         """The members of ``seat``'s view that are its own (see
         ``public_view``); default: the whole view."""
-        return self.view(state, seat)
+        return self.view(state, seat, memo=memo)
 
     def seats(self, state: S) -> int | None:
         """How many seats ``state`` has, for the ``no_such_seat`` refusal;

@@ -9,26 +9,26 @@ seat)}``, the keys of the two disjoint (the conformance suite holds every
 ruleset to it). A ruleset that does not split is encoded whole per reader.
 
 A ruleset may also encode a seat's own members itself, from parts it keeps
-per state (issue 20): ``seat_bytes(state, seat) -> (own, pending)``, ``own``
+per state (issue 20): ``seat_bytes(state, seat, memo) -> (own, pending)``, ``own``
 the encoded members of ``seat_part(state, seat)`` but ``pending``, in order,
 braces off (``b""`` for none), and ``pending`` its value — exactly what the
 generic path encodes (``tests/unit/test_encoded_views.py`` holds every
 ruleset to it at every step). A ruleset with no public part may go
-further: ``encoded_seat(state, seat, awaited) -> bytes``, everything after
+further: ``encoded_seat(state, seat, awaited, memo) -> bytes``, everything after
 the shared head — ``"seat"``, ``"legal_moves"`` (``seat``'s own when
 ``awaited``, else ``[]``), ``"pending"``, ``"state"`` and the closing brace —
 held to the same bytes by the same test. A ruleset with a public part may
-encode it itself too: ``public_bytes(state) -> bytes``, the members of
+encode it itself too: ``public_bytes(state, memo) -> bytes``, the members of
 ``public_view(state)`` encoded, braces off (``b""`` for none), then asked for
 once per ``key`` instead of ``public_view``; and every seat's own parts at
-once: ``seat_encoded(state, seat, awaited) -> (legal_moves, pending, own)``,
+once: ``seat_encoded(state, seat, awaited, memo) -> (legal_moves, pending, own)``,
 the encoded ``"legal_moves"`` (``seat``'s own when ``awaited``, else
 ``b"[]"``), ``"pending"`` and ``own`` as ``seat_bytes`` gives it — the same
 bytes as the generic path (the same test holds them to it). What every
 reader shares (the head, the public part) is kept per ``key`` and holds
 nothing of any seat's own; a seat's own members and legal moves are asked
 for every reader. A ruleset may also build every seat's whole view at once:
-``every_seat(state, head, awaited) -> dict[Seat | None, bytes] | None``, a new
+``every_seat(state, head, awaited, memo) -> dict[Seat | None, bytes] | None``, a new
 dict of each of its table's seats' bytes (and the spectator's under ``None``,
 if it builds it) as the engine sends them
 (``head``, then what ``encoded_seat`` gives the seat, ``awaited`` the seats
@@ -36,16 +36,20 @@ whose moves are shown: a frozenset, empty for a game no longer active), or
 ``None`` where it cannot (each reader is then encoded as above); asked for
 once per ``key`` (never for ``key=None``) and kept beside the shared part,
 each seat's bytes handed to that seat alone, while readers bring the very
-state object they were built from (its id: another object of the same
-version is encoded per reader; the same test holds every reader's bytes to
-the generic path's).
+state object they were built from (held and compared with ``is``: another
+object of the same version is encoded per reader; the same test holds every
+reader's bytes to the generic path's). Every encoder takes the game's
+``memo`` (``referee.engine.statecache.Memo``), where the ruleset keeps what
+it builds from the game's states.
 
 Pure: no clock, no I/O. What is shared lives in a ``ViewCache``, an object
 its owner holds (the service one per process; a bench, a test or a tool its
 own) and hands to every call: a bounded map from ``key`` (a game's id and
 version) to the shared bytes; a version's public part never changes, so an
 entry never goes stale, and dropping one only costs the time to build it
-again. Nothing is kept at module level.
+again. What a ruleset keeps of a game's states is in that game's ``Memo``,
+which the caller hands to ``encoded_view`` (``None``: a fresh one, the same
+bytes, only slower). Nothing is kept at module level.
 """
 from __future__ import annotations
 
@@ -54,6 +58,7 @@ from typing import Any
 
 from referee.engine.jsonenc import dumps
 from referee.engine.protocol import Json, Ruleset, Seat
+from referee.engine.statecache import Memo
 
 #: versions a ``ViewCache`` keeps by default: readers ask for the latest few versions of the games in play
 SIZE = 512
@@ -88,15 +93,15 @@ class _Shared:
                  hooks: tuple[Any, ...]) -> None:
         self.envelope, self.active, self.head, self.public, self.to_act = envelope, active, head, public, to_act
         #: the ruleset's own encoders (``None``: the generic path)
-        self.seat_bytes: Callable[[Any, Seat | None], tuple[bytes, Any]] | None = hooks[1]
-        self.encoded_seat: Callable[[Any, Seat | None, bool], bytes] | None = None if public else hooks[2]
-        self.seat_encoded: Callable[[Any, Seat | None, bool], tuple[bytes, bytes, bytes]] | None = hooks[3]
+        self.seat_bytes: Callable[[Any, Seat | None, Memo], tuple[bytes, Any]] | None = hooks[1]
+        self.encoded_seat: Callable[[Any, Seat | None, bool, Memo], bytes] | None = None if public else hooks[2]
+        self.seat_encoded: Callable[[Any, Seat | None, bool, Memo], tuple[bytes, bytes, bytes]] | None = hooks[3]
         self.pending: tuple[Any, bytes] = (_Shared, b"")  # no value met yet (a class is never a view's value)
         self.moves: tuple[Any, bytes] = (_Shared, b"")
-        #: every seat's finished bytes by seat (``every_seat``), built from the state whose id is
-        #: ``state`` (not held: ``key`` names one value; another object of it is encoded per reader);
+        #: every seat's finished bytes by seat (``every_seat``), built from ``state`` (that very
+        #: object: ``key`` names one value; another object of it is encoded per reader);
         #: ``None``: none built
-        self.state: int = 0
+        self.state: Any = _Shared
         self.done: dict[Seat | None, bytes] | None = None
 
 
@@ -114,49 +119,51 @@ def _head(ruleset: Ruleset[Any], state: Any, active: bool, envelope: Json) -> tu
     return head[:-1] + b",", frozenset(awaited)
 
 
-def _shared_part(ruleset: Ruleset[Any], state: Any, active: bool, envelope: Json, every: bool) -> _Shared:
+def _shared_part(ruleset: Ruleset[Any], state: Any, active: bool, envelope: Json, every: bool,
+                 memo: Memo) -> _Shared:
     """One version's ``_Shared`` (every seat's whole view built too if ``every``
     and the ruleset can: ``every_seat``)."""
     hooks = _hooks(ruleset)
     head, awaited = _head(ruleset, state, active, envelope)
-    public_bytes: Callable[[Any], bytes] | None = hooks[0]
+    public_bytes: Callable[[Any, Memo], bytes] | None = hooks[0]
     if public_bytes is not None:
-        public = public_bytes(state)
+        public = public_bytes(state, memo)
     else:
-        view = ruleset.public_view(state)
+        view = ruleset.public_view(state, memo=memo)
         public = _inner(dumps(view)) if view else b""
     made = _Shared(envelope, active, head, public, awaited, hooks)
     every_seat = hooks[4]
     if every and every_seat is not None:
-        made.done = every_seat(state, head, awaited)
-        made.state = id(state)
+        made.done = every_seat(state, head, awaited, memo)
+        made.state = state
     return made
 
 
-def _generic_seat_bytes(ruleset: Ruleset[Any], state: Any, seat: Seat | None) -> tuple[bytes, Any]:
+def _generic_seat_bytes(ruleset: Ruleset[Any], state: Any, seat: Seat | None, memo: Memo) -> tuple[bytes, Any]:
     """``(own, pending)`` of ``seat`` from ``seat_part``: what a ruleset's ``seat_bytes`` must give."""
-    own = dict(ruleset.seat_part(state, seat))
+    own = dict(ruleset.seat_part(state, seat, memo=memo))
     pending = own.pop("pending", None)
     return (_inner(dumps(own)) if own else b""), pending
 
 
-def _reader(ruleset: Ruleset[Any], shared: _Shared, state: Any, seat: Seat | None) -> bytes:
+def _reader(ruleset: Ruleset[Any], shared: _Shared, state: Any, seat: Seat | None, memo: Memo) -> bytes:
     """``seat``'s bytes: the shared head, then its own members and moves
     joined with the version's public part (the ruleset's encoders where it
     has them)."""
     awaited = seat in shared.to_act and seat is not None
     whole = shared.encoded_seat
     if whole is not None:
-        return shared.head + whole(state, seat, awaited)
+        return shared.head + whole(state, seat, awaited, memo)
     parts = shared.seat_encoded
     if parts is not None:
-        moves, pending_bytes, own = parts(state, seat, awaited)
+        moves, pending_bytes, own = parts(state, seat, awaited, memo)
     else:
         own_bytes = shared.seat_bytes
-        own, pending = own_bytes(state, seat) if own_bytes is not None else _generic_seat_bytes(ruleset, state, seat)
+        own, pending = own_bytes(state, seat, memo) if own_bytes is not None \
+            else _generic_seat_bytes(ruleset, state, seat, memo)
         shared.pending, pending_bytes = _met(shared.pending, pending)
         if awaited and seat is not None:
-            shared.moves, moves = _met(shared.moves, ruleset.legal_moves(state, seat))
+            shared.moves, moves = _met(shared.moves, ruleset.legal_moves(state, seat, memo=memo))
         else:
             moves = b"[]"
     public = shared.public
@@ -201,7 +208,8 @@ class ViewCache:
         """Drop every shared part (tests: results must not change)."""
         self.young, self.old, self.last = {}, {}, _NONE
 
-    def shared(self, ruleset: Ruleset[Any], state: Any, active: bool, envelope: Json, key: Hashable) -> _Shared:
+    def shared(self, ruleset: Ruleset[Any], state: Any, active: bool, envelope: Json, key: Hashable,
+               memo: Memo) -> _Shared:
         """The shared part of ``key``'s version, built and kept if not found
         (or built anew for another envelope: a game cancelled at this version)."""
         shared = self.young.get(key)
@@ -209,7 +217,7 @@ class ViewCache:
             shared = self.old.get(key)
         if shared is None or shared.active != active or (shared.envelope is not envelope
                                                          and shared.envelope != envelope):
-            shared = _shared_part(ruleset, state, active, envelope, True)
+            shared = _shared_part(ruleset, state, active, envelope, True, memo)
             young = self.young
             young[key] = shared
             if len(young) >= self.size // 2:
@@ -218,24 +226,27 @@ class ViewCache:
 
 
 def encoded_view(ruleset: Ruleset[Any], state: Any, seat: Seat | None, *, active: bool,
-                 envelope: Json, key: Hashable | None, cache: ViewCache | None) -> bytes:
+                 envelope: Json, key: Hashable | None, cache: ViewCache | None, memo: Memo | None = None) -> bytes:
     """The JSON a reader is sent: ``envelope`` (the game's own fields), then
     what ``referee.engine.protocol.seat_view`` gives — ``seat``, ``to_act``,
     ``legal_moves``, ``pending``, ``deadline``, ``result`` and ``state``
     (``public_view``'s members, then the seat's own) — all but the seat's
     own members encoded once per ``key`` (a game's id and version) and
-    kept in ``cache`` (either ``None``: nothing shared)."""
+    kept in ``cache`` (either ``None``: nothing shared); ``memo``: the game's
+    (``referee.engine.statecache``; ``None``: a fresh one, the same bytes)."""
+    if memo is None:
+        memo = Memo()
     if cache is None or key is None:
-        return _reader(ruleset, _shared_part(ruleset, state, active, envelope, False), state, seat)
+        return _reader(ruleset, _shared_part(ruleset, state, active, envelope, False, memo), state, seat, memo)
     last = cache.last
     if last[0] is key and last[3] is state and last[1] is envelope and last[2] is active:
         done, shared = last[5], last[4]
     else:
-        shared = cache.shared(ruleset, state, active, envelope, key)
-        done = shared.done if shared.state == id(state) else None
+        shared = cache.shared(ruleset, state, active, envelope, key, memo)
+        done = shared.done if shared.state is state else None
         cache.last = (key, envelope, active, state, shared, done)  # ``envelope``: the very one, found alike
     if done is not None:
         out: bytes | None = done.get(seat)
         if out is not None:
             return out
-    return _reader(ruleset, shared, state, seat)
+    return _reader(ruleset, shared, state, seat, memo)

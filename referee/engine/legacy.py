@@ -23,6 +23,7 @@ from typing import Any
 
 from referee.engine.protocol import Event, GameConfig, Json, Move, Seat
 from referee.engine.rng import Rng
+from referee.engine.statecache import Memo
 
 
 class Legacy:
@@ -80,13 +81,14 @@ class Legacy:
     def evolve(self, state: Any, event: Event) -> Any:
         return self.current.evolve(state, self.event_up(event))
 
-    def decide(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int) -> list[Event]:
-        return self.decide_and_fold(state, actor, move, rng=rng, now=now)[0]
+    def decide(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int,
+               memo: Memo | None = None) -> list[Event]:
+        return self.decide_and_fold(state, actor, move, rng=rng, now=now, memo=memo)[0]
 
     def decide_and_fold(self, state: Any, actor: Seat | None, move: Move, *, rng: Rng, now: int,
-                        checked: bool = False) -> tuple[list[Event], Any]:
+                        checked: bool = False, memo: Memo | None = None) -> tuple[list[Event], Any]:
         events, state = self.current.decide_and_fold(state, actor, self.move_up(move), rng=rng, now=now,
-                                                     checked=checked)
+                                                     checked=checked, memo=memo)
         return [self.event_down(e) for e in events], state
 
     def on_timeout(self, state: Any, *, rng: Rng, now: int) -> tuple[list[Event], Any]:

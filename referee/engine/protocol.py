@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from referee.engine.chain import commitment, secret_salt
 from referee.engine.rng import Rng
+from referee.engine.statecache import Memo
 
 if TYPE_CHECKING:
     from referee.engine.schema import SchemaCheck
@@ -124,6 +125,13 @@ class Ruleset(Protocol[S]):
       tests scan every response for them.
     * ``invariants(state)`` -> list of broken invariants (empty when sound);
       the property tests call it after every step.
+    ``decide``, ``decide_and_fold``, ``legal_moves``, ``view``,
+    ``public_view``, ``seat_part`` and the view encoders take the game's
+    ``memo`` (``referee.engine.statecache.Memo``): the caller that loops
+    over a game hands every call the same one, and the rules keep there
+    what they derive from its states; ``None`` (the default) is a fresh
+    one: the same results, only slower.
+
     Hooks with a default in :class:`referee.engine.base.RulesetBase` (a
     ruleset overrides only those it needs):
 
@@ -186,13 +194,14 @@ class Ruleset(Protocol[S]):
     def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]: ...
     def setup(self, config: GameConfig, rng: Rng) -> list[Event]: ...
     def evolve(self, state: S | None, event: Event) -> S: ...
-    def decide(self, state: S, actor: Seat | None, move: Move, *, rng: Rng, now: int) -> list[Event]: ...
+    def decide(self, state: S, actor: Seat | None, move: Move, *, rng: Rng, now: int,
+               memo: Memo | None = None) -> list[Event]: ...
     def decide_and_fold(self, state: S, actor: Seat | None, move: Move, *, rng: Rng, now: int,
-                        checked: bool = False) -> tuple[list[Event], S]: ...
-    def legal_moves(self, state: S, seat: Seat) -> Sequence[Move]: ...
-    def view(self, state: S, seat: Seat | None) -> Json: ...
-    def public_view(self, state: S) -> Json: ...
-    def seat_part(self, state: S, seat: Seat | None) -> Json: ...
+                        checked: bool = False, memo: Memo | None = None) -> tuple[list[Event], S]: ...
+    def legal_moves(self, state: S, seat: Seat, *, memo: Memo | None = None) -> Sequence[Move]: ...
+    def view(self, state: S, seat: Seat | None, *, memo: Memo | None = None) -> Json: ...
+    def public_view(self, state: S, *, memo: Memo | None = None) -> Json: ...
+    def seat_part(self, state: S, seat: Seat | None, *, memo: Memo | None = None) -> Json: ...
     def redact(self, event: Event, seat: Seat | None) -> Event | None: ...
     def to_act(self, state: S) -> set[Seat]: ...
     def result(self, state: S) -> Json | None: ...
@@ -219,19 +228,22 @@ def fold(ruleset: Ruleset[S], events: list[Event], state: S | None = None) -> S:
     return cast(S, state)
 
 
-def seat_view(ruleset: Ruleset[S], state: S, seat: Seat | None, *, active: bool | None = None) -> Json:
+def seat_view(ruleset: Ruleset[S], state: S, seat: Seat | None, *, active: bool | None = None,
+              memo: Memo | None = None) -> Json:
     """What one seat is shown of a game, as the API and every bot receive it:
     ``seat``, ``to_act``, ``legal_moves`` (only when ``seat`` is awaited),
-    ``pending``, ``deadline``, ``result`` and the ruleset's ``state`` view."""
+    ``pending``, ``deadline``, ``result`` and the ruleset's ``state`` view
+    (``memo``: the game's, as for the hooks)."""
     result = ruleset.result(state)
     if active is None:
         active = result is None
     to_act = sorted(ruleset.to_act(state)) if active else []
-    body = dict(ruleset.view(state, seat))
+    body = dict(ruleset.view(state, seat, memo=memo))
     pending = body.pop("pending", None)
     return {
         "seat": seat, "to_act": to_act,
-        "legal_moves": ruleset.legal_moves(state, seat) if active and seat is not None and seat in to_act else [],
+        "legal_moves": ruleset.legal_moves(state, seat, memo=memo)
+        if active and seat is not None and seat in to_act else [],
         "pending": pending, "deadline": ruleset.deadline(state) if active else None,
         "result": result, "state": body,
     }

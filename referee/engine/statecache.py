@@ -1,59 +1,87 @@
-"""A small cache of what views derive from one immutable state (issue 20).
+"""One game's memo: what the rules derive from its states, kept by whoever
+plays or serves the game and handed to the rules' hooks (issue 26 item 4).
 
-A ruleset's state is a plain immutable value and its view functions are
-pure functions of it; what every reader's view of one state shares (the
-public members, the prompt, the awaited seats) is computed once and kept
-here, beside the state, keyed by the state object itself: each entry holds
-its state, so the id in the key cannot be reused while the entry lives, and
-an entry is found only for that very object (``is``). The cache is bounded
-(all entries dropped at once when full: the views of one state are asked
-for together, so a few suffice) and safe under threads (each dict operation
-is atomic; two threads racing on one state compute the same values).
-Dropping every entry changes no result, only the speed.
+A ruleset's state is a plain immutable value and its hooks (``legal_moves``,
+``view``, ``public_view``, ``seat_part``, the view encoders, ``decide``) are
+pure functions of their arguments. Each takes a ``memo`` (``Memo | None``):
+its owner — the service, one per game, kept with the game it caches; the
+workers' bot runs, the audit, the arena, the simulator and the bench, one per
+game they loop over — hands the same ``Memo`` to every call about that game,
+and the rules keep there what they would otherwise compute again. With no
+memo given a hook makes a fresh one: the results are the same, only slower.
+Nothing is kept at module level, and nothing is keyed by ``id()``.
+
+A memo keeps two kinds of things:
+
+* ``of(state)``: a dict kept for that very state object (compared with
+  ``is`` and held, so it is never found for another), for the two states
+  asked for last — a game asks about the state it is in and, while a move is
+  applied, the one before; an older state's dict is dropped at once;
+* ``part(Kind)``: one ``Kind()`` per memo, created the first time, for what a
+  ruleset carries from one state of the game to the next (the parts of a
+  view built from parts of the state a move left alone: ``evolve`` copies
+  references, so such a part is found again by the very objects it was built
+  from, ``SameInputs``).
 
 Only what is the same for every reader may be kept under a plain name;
 anything one seat alone may see must be kept under a key that names that
-seat (``("moves", seat)``), so that no lookup by another seat can find it.
-Values handed out are shared: callers must not mutate them.
+seat (``("moves", seat)``) or in a slot of that seat, so that no lookup by
+another seat can find it. Values handed out are shared: callers must not
+mutate them. Safe under threads: each entry is one tuple or dict operation,
+read and written whole; two threads racing can only lose an entry (and
+compute it again), never mix two states' memos. Dropping everything
+(``clear``, or a new ``Memo``) changes no result, only the speed.
 """
 from __future__ import annotations
 
 from operator import is_
-from typing import Any
+from typing import Any, TypeVar
 
-#: entries kept at most per cache
-SIZE = 8
-#: no state: what the last entry names before any (a ``None`` state gets an entry of its own)
+#: no state: what an empty slot names (a ``None`` state gets an entry of its own)
 _NOTHING = object()
+T = TypeVar("T")
 
 
-class StateCache:
-    """Per-state memo: ``of(state)`` is a dict kept for that very state object."""
+class Memo:
+    """One game's memo (see the module's docstring): ``of(state)`` is the
+    dict kept for that very state, ``part(Kind)`` the game's one ``Kind()``."""
 
-    __slots__ = ("_entries", "_last")
+    __slots__ = ("_first", "_second", "_parts")
 
     def __init__(self) -> None:
-        self._entries: dict[int, tuple[Any, dict[Any, Any]]] = {}
-        #: the entry asked for last, one tuple read and written whole (atomic under threads)
-        self._last: tuple[Any, dict[Any, Any]] = (_NOTHING, {})
+        self._first: tuple[Any, dict[Any, Any]] = (_NOTHING, {})
+        self._second: tuple[Any, dict[Any, Any]] = (_NOTHING, {})
+        self._parts: dict[type[Any], Any] = {}
 
     def of(self, state: Any) -> dict[Any, Any]:
         """The memo of ``state`` (a new, empty one the first time)."""
-        last = self._last
-        if last[0] is state:
-            return last[1]
-        found = self._entries.get(id(state))
-        if found is None or found[0] is not state:
-            if len(self._entries) >= SIZE:
-                self._entries.clear()
-            found = self._entries[id(state)] = (state, {})
-        self._last = found
-        return found[1]
+        first = self._first
+        if first[0] is state:
+            return first[1]
+        second = self._second
+        if second[0] is state:
+            self._first, self._second = second, first
+            return second[1]
+        entry: tuple[Any, dict[Any, Any]] = (state, {})
+        self._first, self._second = entry, first
+        return entry[1]
+
+    def part(self, kind: type[T]) -> T:
+        """This memo's one ``kind()``, made the first time it is asked for."""
+        found: T | None = self._parts.get(kind)
+        if found is None:
+            found = self._parts.setdefault(kind, kind())
+        return found
 
     def clear(self) -> None:
-        """Drop every entry (tests: results must not change)."""
-        self._entries.clear()
-        self._last = (_NOTHING, {})
+        """Drop everything kept (tests: results must not change)."""
+        self._first = self._second = (_NOTHING, {})
+        self._parts = {}
+
+
+def fresh(memo: Memo | None) -> Memo:
+    """``memo``, or a new one where none is given (the same results, only slower)."""
+    return memo if memo is not None else Memo()
 
 
 class SameInputs:
@@ -63,9 +91,9 @@ class SameInputs:
     parts alone is the same as for the state before. Inputs must be
     immutable (tuples, strings, numbers, ``None``); they are compared by
     identity only (``1 == True``, but ``1`` and ``true`` are not the same
-    JSON) and held, so an id is never reused meanwhile. The value is shared:
+    JSON) and held, so an object is never mistaken for another meanwhile. The value is shared:
     do not mutate it. One ``(inputs, value)`` pair, read and written whole:
-    atomic under threads."""
+    atomic under threads. Kept in a ``Memo``'s part, never at module level."""
 
     __slots__ = ("_last",)
 

@@ -12,12 +12,15 @@ from typing import Any, Protocol
 from referee.engine.platform import playing_moves
 from referee.engine.protocol import Event, GameConfig, Json, Move, Ruleset, Seat, fold
 from referee.engine.rng import Rng
+from referee.engine.statecache import Memo
 
 TIMEOUT: Move = {"type": "timeout"}
 
 
 class Table:
-    """A game in memory: ``state``, the events so far and the generator."""
+    """A game in memory: ``state``, the events so far, the generator and
+    ``memo``, the game's (``referee.engine.statecache``), handed to every
+    hook the table calls."""
 
     def __init__(
         self,
@@ -36,6 +39,7 @@ class Table:
         # what a game of this size needs (e.g. BANG!'s 3-player game), then the caller's
         opts = ruleset.validate_options({**ruleset.options_for(players), **(options or {})}, players)
         self.config = GameConfig(players=players, options=opts, scenario=scenario)
+        self.memo = Memo()
         self.events: list[Event] = ruleset.setup(self.config, self.rng)
         self.state: Any = fold(ruleset, self.events)
         self.last: list[Event] = list(self.events)
@@ -48,7 +52,8 @@ class Table:
         now = self.now + 1 if at is None else at
         position = self.rng.position
         try:
-            events, state = self.ruleset.decide_and_fold(self.state, actor, move, rng=self.rng, now=now)
+            events, state = self.ruleset.decide_and_fold(self.state, actor, move, rng=self.rng, now=now,
+                                                         memo=self.memo)
         except Exception:
             self.rng = Rng(self.seed, position)  # a refused move draws nothing
             raise
@@ -70,10 +75,10 @@ class Table:
         return self.ruleset.to_act(self.state)
 
     def legal(self, seat: Seat) -> Sequence[Move]:
-        return self.ruleset.legal_moves(self.state, seat)
+        return self.ruleset.legal_moves(self.state, seat, memo=self.memo)
 
     def view(self, seat: Seat | None) -> Json:
-        return self.ruleset.view(self.state, seat)
+        return self.ruleset.view(self.state, seat, memo=self.memo)
 
     def result(self) -> Json | None:
         return self.ruleset.result(self.state)
@@ -112,7 +117,7 @@ def playout(
         seats = sorted(ruleset.to_act(table.state))
         if seats:
             seat = seats[pick_seat.below(len(seats))] if len(seats) > 1 else seats[0]
-            moves = ruleset.legal_moves(table.state, seat)
+            moves = ruleset.legal_moves(table.state, seat, memo=table.memo)
             if not moves:
                 if ruleset.deadline(table.state) is None:
                     raise RuntimeError(f"seat {seat} is awaited but has no legal move")

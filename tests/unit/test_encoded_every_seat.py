@@ -31,8 +31,8 @@ def test_every_seat_is_each_seats_own_view(name: str) -> None:
                 if active and rs.result(state) is not None:
                     continue
                 envelope = {"id": "g", "version": version, "status": "active" if active else "cancelled"}
-                shared = encoded_views._shared_part(rs, state, active, envelope, False)
-                built = hooks.every_seat(state, shared.head, shared.to_act)
+                shared = encoded_views._shared_part(rs, state, active, envelope, False, table.memo)
+                built = hooks.every_seat(state, shared.head, shared.to_act, table.memo)
                 if built is None:
                     continue
                 assert set(built) - {None} == set(range(players))  # the spectator's too, if the ruleset builds it

@@ -11,6 +11,7 @@ import pytest
 
 from referee.engine import encoded_views
 from referee.engine.protocol import Move, Seat
+from referee.engine.statecache import Memo
 from referee.games import registry
 from referee.games.sim import Table, playout
 from tests.encoded import expected as _expected
@@ -41,10 +42,10 @@ def test_encoded_views_are_the_views_byte_for_byte(name: str) -> None:
                 order = seats if version % 2 else seats[::-1]  # readers in either order share one version
                 for seat in order:
                     if hasattr(rs, "seat_bytes"):
-                        own, pending = rs.seat_bytes(state, seat)
-                        assert (own, pending) == encoded_views._generic_seat_bytes(rs, state, seat)
+                        own, pending = rs.seat_bytes(state, seat, t.memo)
+                        assert (own, pending) == encoded_views._generic_seat_bytes(rs, state, seat, Memo())
                     sent = encoded_views.encoded_view(rs, state, seat, active=active, envelope=envelope,
-                                                      key=("test", t.seed, version), cache=views)
+                                                      key=("test", t.seed, version), cache=views, memo=t.memo)
                     assert sent == _expected(rs, state, seat, active, envelope), (name, version, seat)
                     assert encoded_views.encoded_view(rs, state, seat, active=active, envelope=envelope,
                                                       key=None, cache=None) == sent

@@ -38,6 +38,7 @@ from typing import Any
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, Move, OutOfTurn, Ruleset, Seat
 from referee.engine.rng import Rng
+from referee.engine.statecache import Memo
 from referee.games.bang import decider, encoded, events, moves, scenario, schemas, views
 from referee.games.bang import invariants as _inv
 from referee.games.bang.catalogue import catalogue as _catalogue
@@ -134,8 +135,9 @@ class BangRuleset(RulesetBase[State]):
     def move_from_checked(self, move: Json) -> Move:
         return moves.unstated(move)
 
-    def play(self, state: State, actor: Seat, move: Move, *, rng: Rng, now: int) -> tuple[list[Event], State]:
-        return decider.play(state, actor, move, rng=rng)
+    def play(self, state: State, actor: Seat, move: Move, *, rng: Rng, now: int,
+             memo: Memo | None = None) -> tuple[list[Event], State]:
+        return decider.play(state, actor, move, rng=rng, memo=memo)
 
     def refuse_out_of_turn(self, state: State, actor: Seat, move: Move) -> OutOfTurn:
         return decider.refuse_out_of_turn(state, actor)
@@ -143,24 +145,24 @@ class BangRuleset(RulesetBase[State]):
     def seats(self, state: State) -> int:
         return int(state.n)
 
-    def legal_moves(self, state: State, seat: Seat) -> tuple[Move, ...]:
-        return decider.legal_moves(state, seat)
+    def legal_moves(self, state: State, seat: Seat, *, memo: Memo | None = None) -> tuple[Move, ...]:
+        return decider.legal_moves(state, seat, memo)
 
-    def public_view(self, state: State) -> Json:
-        return views.public_view(state)
+    def public_view(self, state: State, *, memo: Memo | None = None) -> Json:
+        return views.public_view(state, memo)
 
-    def seat_part(self, state: State, seat: Seat | None) -> Json:
-        return views.seat_part(state, seat)
+    def seat_part(self, state: State, seat: Seat | None, *, memo: Memo | None = None) -> Json:
+        return views.seat_part(state, seat, memo)
 
     #: ``public_view`` encoded, and a seat's legal moves, prompt and own members encoded (issue 20; R43, R83)
     public_bytes = staticmethod(encoded.public_bytes)
     seat_encoded = staticmethod(encoded.seat_encoded)
     every_seat = staticmethod(encoded.every_seat)
 
-    def view(self, state: State, seat: Seat | None) -> Json:
+    def view(self, state: State, seat: Seat | None, *, memo: Memo | None = None) -> Json:
         """``views.view``: the public state, the seat's own hand and role, its
         distances (R14–R17) and the public role facts (R4, R82)."""
-        return views.view(state, seat)
+        return views.view(state, seat, memo)
 
     def redact(self, event: Event, seat: Seat | None) -> Event | None:
         return views.redact(event, seat)

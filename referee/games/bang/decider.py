@@ -15,6 +15,7 @@ from typing import Any
 from referee.engine.platform import RESIGN
 from referee.engine.protocol import Event, IllegalMove, OutOfTurn
 from referee.engine.rng import Rng
+from referee.engine.statecache import Memo, fresh
 from referee.games.bang import reactions, turn
 from referee.games.bang.cache import derived
 from referee.games.bang.engine import Ctx, GameOver, may_resign, resign
@@ -39,12 +40,13 @@ def to_act(state: State | None) -> set[Seat]:
     return {top.seat} if top is not None else {state.turn}
 
 
-def legal_moves(state: State | None, seat: Seat) -> tuple[Move, ...]:
+def legal_moves(state: State | None, seat: Seat, memo: Memo | None = None) -> tuple[Move, ...]:
     """Every move ``decide`` accepts from ``seat`` now, in a stable order
-    (R43, R77): an immutable tuple, JSON-encoded as a list."""
+    (R43, R77): an immutable tuple, JSON-encoded as a list; kept in the
+    game's ``memo`` under ``seat`` (``cache.py``; ``None``: a fresh one)."""
     if state is None or state.phase == "over":
         return ()
-    known = derived(state).legal  # computed once per state and seat (``cache.py``)
+    known = derived(state, fresh(memo)).legal  # computed once per state and seat
     moves: tuple[Move, ...] | None = known.get(seat)
     if moves is None:
         moves = known[seat] = tuple(_legal(state, seat))
@@ -75,7 +77,7 @@ def _playing(state: State, seat: Seat) -> list[Move]:
     return []
 
 
-def default_move(state: State | None, seat: Seat) -> Move | None:
+def default_move(state: State | None, seat: Seat, memo: Memo | None = None) -> Move | None:
     """What a turn clock applies (R43 RULING): pass / end phase 2 where legal,
     else the first legal option (phase 3: the oldest cards in hand)."""
     if state is None or state.phase == "over" or seat not in to_act(state):
@@ -85,16 +87,14 @@ def default_move(state: State | None, seat: Seat) -> Move | None:
         return reactions.default_answer(state, top)
     if state.phase == "play":
         return {"type": "end_turn"}
-    moves = legal_moves(state, seat)
+    moves = legal_moves(state, seat, memo)
     return moves[0] if moves else None
 
 
-def default_options(state: State | None, seat: Seat,
-                    moves: tuple[Move, ...] | None = None) -> tuple[Move, ...]:
+def default_options(state: State | None, seat: Seat, memo: Memo | None = None) -> tuple[Move, ...]:
     """The moves a timeout's default is drawn from (R43 RULING): the pass,
     decline or end of phase 2 where that is legal; otherwise every legal
-    option (``moves``, if the caller has them), one to be drawn uniformly
-    with the game's generator (R78)."""
+    option, one to be drawn uniformly with the game's generator (R78)."""
     if state is None or state.phase == "over" or seat not in to_act(state):
         return ()
     top = state.top()
@@ -102,7 +102,7 @@ def default_options(state: State | None, seat: Seat,
         return (dict(reactions.PASS),)
     if top is None and state.phase == "play":
         return ({"type": "end_turn"},)
-    moves = legal_moves(state, seat) if moves is None else moves
+    moves = legal_moves(state, seat, memo)
     return moves[:-1] if moves and moves[-1]["type"] == RESIGN else moves  # never resign (R85)
 
 
@@ -116,15 +116,16 @@ def _check_sid(state: State, seat: Seat, cards: list[str]) -> None:
         raise _no(*refusal)
 
 
-def _validate(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
+def _validate(state: State, seat: Seat, m: Move, known: tuple[Move, ...] | None) -> Callable[[Ctx], None]:
     """What ``m`` from ``seat`` does, once it fits the open prompt or phase
     and its rule (a refusal otherwise): resigning (R85), a move of one's own
-    turn (R11, R12) or an answer to the open window (R43)."""
+    turn (R11, R12) or an answer to the open window (R43). ``known``: the
+    seat's legal moves if a view listed them already (``None``: not known)."""
     if m["type"] == RESIGN:
         return _resign(state, seat)
     top = state.top()
     if top is None:
-        return _own_turn(state, seat, m)
+        return _own_turn(state, seat, m, known)
     return _answer(state, seat, m, top)
 
 
@@ -136,7 +137,7 @@ def _resign(state: State, seat: Seat) -> Callable[[Ctx], None]:
     return lambda ctx: resign(ctx, seat)
 
 
-def _own_turn(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
+def _own_turn(state: State, seat: Seat, m: Move, known: tuple[Move, ...] | None) -> Callable[[Ctx], None]:
     """A move of the player whose turn it is, no window open: phase 3's
     discards (R12), else phase 2 (R11, R13): end it, Sid Ketchum (R72), a card."""
     t = m["type"]
@@ -149,7 +150,7 @@ def _own_turn(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
         return lambda ctx: turn.sid(ctx, seat, m["cards"])
     if t != "play":
         raise _no("not_now", "R13", f"no window is open: '{t}' is not a phase-2 move")
-    return _play(state, seat, m)
+    return _play(state, seat, m, known)
 
 
 def _discard(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
@@ -166,12 +167,12 @@ def _discard(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
     return lambda ctx: turn.discard(ctx, seat, cards)
 
 
-def _play(state: State, seat: Seat, m: Move) -> Callable[[Ctx], None]:
-    """R11: a card of the hand, played as its rule allows (R18–R40; ``turn.why_not`` names the refusal)."""
+def _play(state: State, seat: Seat, m: Move, known: tuple[Move, ...] | None) -> Callable[[Ctx], None]:
+    """R11: a card of the hand, played as its rule allows (R18–R40; ``turn.why_not`` names the refusal);
+    ``known``: the seat's legal moves, if a view listed them already (else the card's moves are found)."""
     card = m["card"]
     if card not in state.players[seat].hand:
         raise _no("card_not_in_hand", "R11", f"{card} is not in your hand")
-    known = derived(state).legal.get(seat)  # the seat's legal moves, if a view already listed them
     if m not in (known if known is not None else turn.card_moves(state, seat, card)):
         code, rule, detail = turn.why_not(state, seat, m)
         raise _no(code, rule, detail)
@@ -241,11 +242,14 @@ def refuse_out_of_turn(state: State, actor: Seat) -> OutOfTurn:
                      detail=f"the referee awaits seat(s) {sorted(to_act(state))}")
 
 
-def play(state: State, actor: Seat, move: Move, *, rng: Rng) -> tuple[list[Event], State]:
+def play(state: State, actor: Seat, move: Move, *, rng: Rng, memo: Memo | None = None) -> tuple[list[Event], State]:
     """The events ``move`` (parsed: ``moves.parse``) by ``actor`` causes and
     the state they fold to (R77), past the base's checks (the game is on, the referee awaits
-    ``actor``): the move must fit the open prompt or phase, then the rule."""
-    fn = _validate(state, actor, move)
+    ``actor``): the move must fit the open prompt or phase, then the rule. A card played
+    is checked against ``actor``'s legal moves where the game's ``memo`` holds them already
+    (a view listed them), else against that card's moves alone."""
+    known = derived(state, memo).legal.get(actor) if memo is not None else None
+    fn = _validate(state, actor, move, known)
     ctx = Ctx(state, rng)
     try:
         act(ctx, fn)

@@ -75,6 +75,10 @@ def sights(state: State) -> tuple[Sight | None, ...]:
 
 @lru_cache(maxsize=4096)
 def _sights(table: Table) -> tuple[Sight | None, ...]:
+    """Each seat's reach, distances and targets in reach (R14–R17) from the table's few facts
+    per seat (character and cards in play, ``None`` for the eliminated): a pure function of a
+    small immutable tuple, cached by that value (``functools.lru_cache``, bounded), so no
+    state or memo is involved and any game with the same facts finds it."""
     n = len(table)
     alive = [s for s in range(n) if table[s] is not None]
     plus = [0] * n  # Mustang, Paul Regret: seen from farther (R15)
@@ -111,5 +115,6 @@ def sights_json(state: State) -> tuple[dict[str, Any] | None, ...]:
 
 @lru_cache(maxsize=4096)
 def _sights_json(table: Table) -> tuple[dict[str, Any] | None, ...]:
+    """``_sights`` as the views' JSON (shared: do not mutate), cached by the same value."""
     return tuple(None if seen is None else {"reach": seen[0], "distance": list(seen[1]), "in_reach": list(seen[2])}
                  for seen in _sights(table))

@@ -87,7 +87,8 @@ SETUP_SCHEMA: dict[str, Any] = {
 @cache
 def _setup_check() -> SchemaCheck:
     """``SETUP_SCHEMA``'s compiled check, made at the first scenario (tens of
-    milliseconds: not at import, which every process does)."""
+    milliseconds: not at import, which every process does) and cached: a
+    function of no argument, the one constant schema."""
     return SchemaCheck(SETUP_SCHEMA)
 
 

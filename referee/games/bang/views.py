@@ -37,14 +37,15 @@ says that. ``distances`` is ``null`` for a spectator (who sees the table
 from no seat: each seat asks for its own) and for an eliminated viewer.
 
 A view is built from the state alone. Parts every seat sees alike are
-built once per state and shared between its views (``cache.py``): do not
-mutate a view.
+built once per state and shared between its views, kept in the game's memo
+(``cache.py``; none given: a fresh one): do not mutate a view.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from referee.engine.protocol import Event
+from referee.engine.statecache import Memo, fresh
 from referee.games.bang import decider
 from referee.games.bang.cache import derived
 from referee.games.bang.distance import sights_json
@@ -62,11 +63,11 @@ TARGETS_3P: dict[str, str] = dict(TARGET_3P)
 Public = tuple[list[Json], list[str], "Json | None", "tuple[Json | None, ...]"]
 
 
-def _public(state: State) -> Public:
+def _public(state: State, memo: Memo) -> Public:
     """What every seat sees alike (the seat entries with public roles only,
     R83; the discard pile; the prompt without its moves; the distances
-    around the table, R14–R17), built once per state."""
-    d = derived(state)
+    around the table, R14–R17), built once per state (kept in ``memo``)."""
+    d = derived(state, memo)
     cached: Public | None = d.public
     if cached is None:
         show_all = state.three_player or state.phase == "over"
@@ -75,7 +76,7 @@ def _public(state: State) -> Public:
                     "in_play": list(p.in_play),
                     "role": p.role if show_all or p.role == SHERIFF or not p.alive else None}
                    for p in state.players]
-        cached = d.public = (players, list(state.discard), _prompt(state), sights_json(state))
+        cached = d.public = (players, list(state.discard), _prompt(state, memo), sights_json(state))
     return cached
 
 
@@ -89,10 +90,11 @@ PLAY_PROMPTS: tuple[Json, ...] = tuple(
      "default_drawn": False} for s in range(7))
 
 
-def _prompt(state: State) -> Json | None:
+def _prompt(state: State, memo: Memo) -> Json | None:
     """The open prompt as every viewer sees it (R43): its kind, the awaited
     seat, the window's public facts (the card it is for, by ID), the
-    deadline (BANG! has none of its own, R77) and the public default."""
+    deadline (BANG! has none of its own, R77) and the public default (its
+    options found from the awaited seat's legal moves, kept in ``memo``)."""
     top = state.top()
     if state.phase == "over":
         return None
@@ -123,7 +125,7 @@ def _prompt(state: State) -> Json | None:
     else:  # a turn's start (never awaited for long: the referee runs it, R77)
         out = {"kind": state.phase, "awaiting": [state.turn]}
     who = out["awaiting"][0]
-    options = decider.default_options(state, who)
+    options = decider.default_options(state, who, memo)
     out["deadline"] = None
     # R43: a pass or the end of phase 2 where that is legal; otherwise one of the legal moves, drawn
     # with the game's generator when the clock runs out (``default`` null, ``default_drawn``)
@@ -136,36 +138,38 @@ def _prompt(state: State) -> Json | None:
     return out
 
 
-def distances(state: State, seat: Seat | None) -> Json | None:
+def distances(state: State, seat: Seat | None, memo: Memo | None = None) -> Json | None:
     """What ``seat`` sees around the table (R14–R17): its weapon's ``reach``,
     the ``distance`` at which it sees each seat and whether that is
     ``in_reach`` of a BANG! (one entry per seat, None for itself and the
     eliminated). None for a spectator and for an eliminated seat."""
-    return _distances(_public(state)[3], seat)
+    return _distances(_public(state, fresh(memo))[3], seat)
 
 
 def _distances(table: tuple[Json | None, ...], seat: Seat | None) -> Json | None:
     return table[seat] if seat is not None else None
 
 
-def pending(state: State, seat: Seat | None, prompt: Json | None = None) -> Json | None:
+def pending(state: State, seat: Seat | None, prompt: Json | None = None, memo: Memo | None = None) -> Json | None:
     """The open prompt as ``seat`` may see it: the same for every viewer,
     but Kit Carlson's own look at his three cards (R67, R83). The awaited
     seat's answers are in its ``legal_moves`` only."""
     if prompt is None:
-        prompt = _public(state)[2]
+        prompt = _public(state, fresh(memo))[2]
     if prompt is None or seat is None or seat != prompt["awaiting"][0] or prompt["kind"] != "kit":
         return prompt
     return {**prompt, "cards": list(state.limbo)}
 
 
-def _shared(state: State) -> tuple[Json, Json | None, tuple[Json | None, ...]]:
+def _shared(state: State, memo: Memo | None) -> tuple[Json, Json | None, tuple[Json | None, ...]]:
     """``public_view``, the prompt without its moves and the distances table
-    of ``state``: built once per state, shared (do not mutate)."""
-    d = derived(state)
+    of ``state``: built once per state (kept in the game's ``memo``; ``None``:
+    a fresh one), shared (do not mutate)."""
+    memo = fresh(memo)
+    d = derived(state, memo)
     view: Json | None = d.view
     if view is None:
-        players, discard, _, _ = _public(state)
+        players, discard, _, _ = _public(state, memo)
         view = {
             "turn": state.turn,
             "phase": state.phase,
@@ -185,11 +189,11 @@ def _shared(state: State) -> tuple[Json, Json | None, tuple[Json | None, ...]]:
     return view, prompt, table
 
 
-def public_view(state: State) -> Json:
+def public_view(state: State, memo: Memo | None = None) -> Json:
     """The members of every view that every viewer sees alike (R83): the
     table, the piles, the public roles, the result; built once per state
     and shared (do not mutate)."""
-    return _shared(state)[0]
+    return _shared(state, memo)[0]
 
 
 def _own(state: State, seat: Seat | None, prompt: Json | None, table: tuple[Json | None, ...]) -> Json:
@@ -206,19 +210,19 @@ def _own(state: State, seat: Seat | None, prompt: Json | None, table: tuple[Json
     }
 
 
-def seat_part(state: State, seat: Seat | None) -> Json:
+def seat_part(state: State, seat: Seat | None, memo: Memo | None = None) -> Json:
     """What only ``seat`` sees (R83): its hand and role, what it sees around
     the table (R14–R17) and the prompt with its own moves (R43)."""
-    _, prompt, table = _shared(state)
+    _, prompt, table = _shared(state, memo)
     return _own(state, seat, prompt, table)
 
 
-def view(state: State, seat: Seat | None) -> Json:
+def view(state: State, seat: Seat | None, memo: Memo | None = None) -> Json:
     """``public_view`` and ``seat_part`` together: public state plus
     ``seat``'s own hand and role (R83) and what it sees around the table
     (R14–R17). A seat's own hidden role is in ``role``, never in its
     ``seats`` entry, which shows only public roles."""
-    public, prompt, table = _shared(state)
+    public, prompt, table = _shared(state, memo)
     out = dict(public)
     out.update(_own(state, seat, prompt, table))
     return out

@@ -1,10 +1,22 @@
 """Whom the referee awaits, with which moves, and the defaults (F9, F12,
-F13, F17, F18, F21)."""
+F13, F17, F18, F21).
+
+What the prompts and the views derive from one immutable ``State`` is
+computed once per state and kept in the game's memo
+(``referee.engine.statecache.Memo``: ``memo.of(state)``; none given: a
+fresh one). Keys: ``"to_act"`` (the awaited seats), ``"moves"`` (the legal
+moves of the phase, the same for every awaited seat: roll, claim or pass,
+accept or challenge), ``("moves", seat)`` (the roller's steal targets,
+F12), ``"pending"`` (the prompt, every seat's alike) and ``"views"``
+(``views._Views``: the view's public members encoded, and every seat's
+encoded view, each handed to its own seat alone: F31, a seat's own card is
+in its own view only). Everything else kept is public (the prompt shows
+every awaited seat's moves). Values are shared: do not mutate them."""
 from __future__ import annotations
 
 from referee.engine.protocol import Json, Move
+from referee.engine.statecache import Memo, fresh
 from referee.games.bluffaneer import moves
-from referee.games.bluffaneer.cache import MEMO
 from referee.games.bluffaneer.state import CLAIMS, DECISION, ROLL, STEAL, Seat, State
 from referee.games.bluffaneer.turn import steal_terms
 
@@ -17,40 +29,44 @@ _DECISIONS = (moves.simple(moves.ACCEPT), moves.simple(moves.CHALLENGE), _RESIGN
 def to_act(state: State) -> set[Seat]:
     """The roller for his roll, steal target or decision; during the claim
     window every non-roller who has neither claimed nor passed; nobody once
-    the game is over. Found once per state (``cache.MEMO``); a new set each call."""
-    return set(awaited_seats(state))
+    the game is over. A new set each call."""
+    return set(_awaited(state))
 
 
-def awaited_seats(state: State) -> frozenset[Seat]:
-    """``to_act``, found once per state (``cache.MEMO``), shared."""
-    memo = MEMO.of(state)
-    known: frozenset[Seat] | None = memo.get("to_act")
+def awaited_seats(state: State, memo: Memo) -> frozenset[Seat]:
+    """``to_act``, found once per state (kept in ``memo``), shared."""
+    kept = memo.of(state)
+    known: frozenset[Seat] | None = kept.get("to_act")
     if known is None:
-        if state.phase in (ROLL, STEAL, DECISION):
-            known = frozenset((state.turn,))
-        elif state.phase == CLAIMS:
-            known = frozenset(state.awaited_claimers())
-        else:
-            known = frozenset()
-        memo["to_act"] = known
+        known = kept["to_act"] = _awaited(state)
     return known
 
 
-def legal_moves(state: State, seat: Seat) -> list[Move]:
+def _awaited(state: State) -> frozenset[Seat]:
+    """The roller for his roll, steal target or decision; the claim window's claimers; nobody at the end."""
+    if state.phase in (ROLL, STEAL, DECISION):
+        return frozenset((state.turn,))
+    if state.phase == CLAIMS:
+        return frozenset(state.awaited_claimers())
+    return frozenset()
+
+
+def legal_moves(state: State, seat: Seat, memo: Memo | None = None) -> list[Move]:
     """Every move ``seat`` may send now, sorted (claim before pass, accept
     before challenge, steal targets ascending), and last ``resign`` (F34:
     every awaited seat may resign). The claim window's deadline
     is not known here: a claim or pass at or after it is still refused.
-    Built once per state (``cache.MEMO``; the same list for every awaited
+    Built once per state (kept in the game's ``memo``; the same list for every awaited
     seat where the phase gives them the same moves): shared, the caller
     must not change the list or its moves."""
-    if seat not in awaited_seats(state):
+    memo = fresh(memo)
+    if seat not in awaited_seats(state, memo):
         return []
-    memo = MEMO.of(state)
+    kept = memo.of(state)
     key: object = ("moves", seat) if state.phase == STEAL else "moves"
-    known: list[Move] | None = memo.get(key)
+    known: list[Move] | None = kept.get(key)
     if known is None:
-        known = memo[key] = _moves(state, seat)
+        known = kept[key] = _moves(state, seat)
     return known
 
 
@@ -95,23 +111,24 @@ def claims_prompt(awaited: list[Seat], deadline: int | None) -> Json:
             "default": [{"seat": seat, "move": moves.simple(moves.PASS)} for seat in awaited]}
 
 
-def pending(state: State) -> Json | None:
+def pending(state: State, awaited: frozenset[Seat] | None = None) -> Json | None:
     """The prompt (DESIGN.md, Reactions): the roll, the steal target, the
     claim window or the roller's decision; ``None`` once the game is over: its kind, the
     awaited seats, the deadline and each awaited seat's default (public; the
-    seat's own answers are in its ``legal_moves`` only). Do not mutate it."""
+    seat's own answers are in its ``legal_moves`` only; ``awaited``: ``to_act``'s
+    seats if the caller has them). Do not mutate it."""
     phase = state.phase
     kind = _KINDS.get(phase)
     if kind is None:
         return None
-    awaited = sorted(awaited_seats(state))
+    seats = sorted(awaited if awaited is not None else _awaited(state))
     if phase == CLAIMS:
-        return claims_prompt(awaited, state.deadline)
+        return claims_prompt(seats, state.deadline)
     rule = steal_terms(state)[0] if phase == STEAL else "F9" if phase == ROLL else "F21"
     return {
         "kind": kind,
         "rule": rule,
-        "awaiting": awaited,
+        "awaiting": seats,
         "deadline": None,
-        "default": [{"seat": seat, "move": _default(state, seat)} for seat in awaited],
+        "default": [{"seat": seat, "move": _default(state, seat)} for seat in seats],
     }

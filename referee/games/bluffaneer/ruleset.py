@@ -8,6 +8,7 @@ from typing import Any, cast
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import Event, GameConfig, IllegalMove, Json, Move, Ruleset, Seat
 from referee.engine.rng import Rng
+from referee.engine.statecache import Memo
 from referee.games.bluffaneer import claims, moves, prompts, scenario, schemas, turn, views
 from referee.games.bluffaneer.catalogue import catalogue as _catalogue
 from referee.games.bluffaneer.ending import resign
@@ -68,11 +69,11 @@ class Bluffaneer(RulesetBase[State]):
         starts with the setup's event, which builds the state from ``None``)."""
         return cast(State, fold_event(state, event))
 
-    def play(self, state: State, actor: Seat, move: tuple[str, int | None], *, rng: Rng, now: int
-             ) -> tuple[list[Event], State]:
+    def play(self, state: State, actor: Seat, move: tuple[str, int | None], *, rng: Rng, now: int,
+             memo: Memo | None = None) -> tuple[list[Event], State]:
         """The events ``move`` by ``actor`` (a seat the referee awaits)
         received at ``now`` causes, folded as emitted; or a refusal that
-        changes nothing (F33)."""
+        changes nothing (F33). The rules find nothing they need in ``memo``."""
         kind, target = move
         draft = new_draft(state)
         if kind == moves.ROLL:
@@ -123,13 +124,13 @@ class Bluffaneer(RulesetBase[State]):
         """The table's seats (F1)."""
         return state.players
 
-    def legal_moves(self, state: State, seat: Seat) -> list[Move]:
+    def legal_moves(self, state: State, seat: Seat, *, memo: Memo | None = None) -> list[Move]:
         """Every move ``seat`` may send now, sorted."""
-        return prompts.legal_moves(state, seat)
+        return prompts.legal_moves(state, seat, memo)
 
-    def view(self, state: State, seat: Seat | None) -> Json:
+    def view(self, state: State, seat: Seat | None, *, memo: Memo | None = None) -> Json:
         """Public state plus ``seat``'s own card (F31)."""
-        return views.view(state, seat)
+        return views.view(state, seat, memo)
 
     #: ``view`` encoded, for ``referee.engine.encoded_views`` (F31: the seat's own card in its entry alone)
     seat_bytes = staticmethod(views.seat_bytes)

@@ -2,13 +2,15 @@
 
 What every seat's view of one state shares (the prompt; for the encoded
 views the encoded public members and each seat's entry as others see it)
-is built once per state and kept beside it (``cache.MEMO``, keyed by the
-state object: ``referee.engine.statecache``). The encoded views (issue 20)
-are built for every seat at once, the first time one is asked for, and kept
-there too (``_Views``), each handed to its own seat alone: a seat's own card
-(F31) is in its own view only. Every part they are joined from is public
-and is kept, while the parts of the state it is built from are the very
-same objects, from one state to the next. Do not mutate a view.
+is built once per state and kept in the game's memo
+(``referee.engine.statecache.Memo``, ``memo.of(state)``: see ``prompts``;
+none given: a fresh one). The encoded views (issue 20) are built for every
+seat at once, the first time one is asked for, and kept there too
+(``_Views``), each handed to its own seat alone: a seat's own card (F31) is
+in its own view only. Every part they are joined from is public and is
+kept in the memo (``_Parts``), while the parts of the state it is built
+from are the very same objects, from one state to the next. Do not mutate a
+view.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from typing import Any
 
 from referee.engine.jsonenc import dumps
 from referee.engine.protocol import Event, Json
-from referee.games.bluffaneer.cache import MEMO as _memo
+from referee.engine.statecache import Memo, fresh
 from referee.games.bluffaneer.events import CARD_DRAWN, DECK_RESHUFFLED, GAME_STARTED
 from referee.games.bluffaneer.prompts import awaited_seats, claims_prompt, legal_moves, pending
 from referee.games.bluffaneer.state import CLAIMS, DECISION, OVER, ROLL, STEAL, Flip, Seat, State
@@ -34,13 +36,14 @@ def _flip(flip: Flip | None) -> Json | None:
 _CARD: dict[str, bytes] = {card: dumps(card_json(card)) for card in CARD_IDS}
 
 
-def shared_pending(state: State) -> Json | None:
-    """``prompts.pending(state)``, the same for every seat: built once per state, shared (do not mutate)."""
-    memo = _memo.of(state)
-    if "pending" in memo:
-        known: Json | None = memo["pending"]
+def shared_pending(state: State, memo: Memo) -> Json | None:
+    """``prompts.pending(state)``, the same for every seat: built once per state (kept in ``memo``),
+    shared (do not mutate)."""
+    kept = memo.of(state)
+    if "pending" in kept:
+        known: Json | None = kept["pending"]
         return known
-    out = memo["pending"] = pending(state)
+    out = kept["pending"] = pending(state, awaited_seats(state, memo))
     return out
 
 
@@ -55,20 +58,8 @@ _NUM: dict[Seat, bytes] = {s: b"%d" % s for s in range(64)}
 _SPECTATOR = b'"seat":null,"legal_moves":[]'
 #: ``"seat":s,"legal_moves":[]`` of every seat (one not awaited)
 _IDLE: dict[Seat, bytes] = {s: b'"seat":%d,"legal_moves":[]' % s for s in range(64)}
-#: bound of the keyed byte caches below (their keys are few in any real game: a clear costs a rebuild)
+#: bound of the keyed byte caches of ``_Parts`` (their keys are few in any real game: a clear costs a rebuild)
 _KEYS = 4096
-
-#: the prompt's bytes by what it is built from: the steal target's by ``(phase, players, turn,
-#: dice)`` (F12, F13), the roll's and the decision's by ``(phase, players, turn)`` (F9, F21); the claim window's by its
-#: awaited seats, the bytes before and after its deadline (F18)
-_prompts: dict[tuple[Any, ...], bytes] = {}
-_windows: dict[frozenset[Seat], tuple[bytes, bytes, bytes, bytes]] = {}
-#: ``"players":…,"phase":…,"turn":…,"seats":[`` by ``(players, phase, turn)``
-_heads: dict[tuple[Any, ...], bytes] = {}
-#: the awaited seats' legal moves, encoded, by ``(phase, turn, players)``: ``prompts.legal_moves``
-#: depends on nothing else, the same list for every awaited seat of a phase (the roller's own in
-#: every phase but the claim window, F9, F12, F17, F21)
-_moves: dict[tuple[Any, ...], bytes] = {}
 _DEADLINE = b'"deadline":null,"default":'
 #: what ``pre`` holds around the prompt (``_Views``), and all of it without one
 _PENDING = b',"pending":'
@@ -76,16 +67,50 @@ _YOU = b',"state":{"you":'
 _NO_PROMPT = _PENDING + b"null" + _YOU
 
 
-def _window_bytes(state: State, awaited: frozenset[Seat]) -> tuple[bytes, bytes, bytes, bytes]:
+class _Parts:
+    """The parts of the game's encoded views an event most often leaves
+    alone (a part of the game's ``Memo``): the keyed ones by what they
+    encode, the others (``seats`` to ``regions``) with the very (immutable)
+    objects they were built from, kept while a state holds those same
+    objects (compared by identity and held). Every part is public but
+    ``regions``, each seat's entries with its own card, read by ``_Views``
+    alone, which hands each seat its own (F31). Each one tuple or dict
+    entry, read and written whole: atomic."""
+
+    __slots__ = ("prompts", "windows", "heads", "moves", "seats", "window", "answers", "rest", "regions", "last")
+
+    def __init__(self) -> None:
+        #: the prompt's bytes by what it is built from: the steal target's by ``(phase, players, turn,
+        #: dice)`` (F12, F13), the roll's and the decision's by ``(phase, players, turn)`` (F9, F21);
+        #: the claim window's by its awaited seats, the bytes before and after its deadline (F18)
+        self.prompts: dict[tuple[Any, ...], bytes] = {}
+        self.windows: dict[frozenset[Seat], tuple[bytes, bytes, bytes, bytes]] = {}
+        #: ``"players":…,"phase":…,"turn":…,"seats":[`` by ``(players, phase, turn)``
+        self.heads: dict[tuple[Any, ...], bytes] = {}
+        #: the awaited seats' legal moves, encoded, by ``(phase, turn, players)``: ``prompts.legal_moves``
+        #: depends on nothing else, the same list for every awaited seat of a phase (the roller's own in
+        #: every phase but the claim window, F9, F12, F17, F21)
+        self.moves: dict[tuple[Any, ...], bytes] = {}
+        self.seats: tuple[Any, bytes, list[tuple[bytes, bytes]]] = (None, b"", [])
+        self.window: tuple[Any, ...] = (_Parts,) * 5  # a class: never a state's value
+        self.answers: tuple[Any, ...] = (_Parts,) * 4
+        self.rest: tuple[Any, ...] = (_Parts,) * 7
+        self.regions: tuple[Any, Any, list[bytes]] = (None, None, [])
+        #: the ``_Views`` asked for last (every seat's view of a state is asked for in a row)
+        self.last: _Views | None = None
+
+
+def _window_bytes(state: State, awaited: frozenset[Seat], parts: _Parts) -> tuple[bytes, bytes, bytes, bytes]:
     """The claim window's prompt (``prompts.claims_prompt``, F18) encoded before and after its
     deadline, and the same with ``pre``'s own bytes around (``_Views``)."""
     seats = sorted(awaited)
     built = dumps(claims_prompt(seats, None))
     cut = built.index(_DEADLINE)
     around = (built[:cut + 11], built[cut + 15:], _PENDING + built[:cut + 11], built[cut + 15:] + _YOU)
-    if len(_windows) >= _KEYS:
-        _windows.clear()
-    _windows[awaited] = around
+    windows = parts.windows
+    if len(windows) >= _KEYS:
+        windows.clear()
+    windows[awaited] = around
     return around
 
 
@@ -110,25 +135,22 @@ class _Views:
 
     __slots__ = ("state", "_views", "awaited", "pre", "mid", "seats", "cuts", "tail", "regions", "moves")
 
-    def __init__(self, state: State, memo: dict[Any, Any]) -> None:
+    def __init__(self, state: State, memo: Memo, parts: _Parts) -> None:
         self.state = state
-        awaited: frozenset[Seat] | None = memo.get("to_act")
-        if awaited is None:
-            awaited = awaited_seats(state)
-        self.awaited = awaited
-        self.pre = _pre(state, awaited)
-        self.mid = _mid(state.players, state.phase, state.turn)
-        last = _seat_entries(state.coins)
+        self.awaited = awaited = awaited_seats(state, memo)
+        self.pre = _pre(state, awaited, memo, parts)
+        self.mid = _mid(state.players, state.phase, state.turn, parts)
+        last = _seat_entries(state.coins, parts)
         self.seats = last[1]
         self.cuts = last[2]
-        self.tail = _tail(state)
+        self.tail = _tail(state, parts)
         #: each seat's entries with its own card shown (F31): read for that seat's view alone
-        self.regions: list[bytes] = _regions(last, state.hands)[2]
+        self.regions: list[bytes] = _regions(last, state.hands, parts)[2]
         # the awaited seats' moves: one list for every awaited seat of a phase (F9, F12, F17, F21)
         moves = b"[]"
         if awaited:
             moved: tuple[Any, ...] = (state.phase, state.turn, state.players)
-            moves = _moves.get(moved) or _keyed(_moves, moved, legal_moves(state, min(awaited)))
+            moves = parts.moves.get(moved) or _keyed(parts.moves, moved, legal_moves(state, min(awaited), memo))
         self.moves = moves
         self._views: dict[Seat, bytes] | None = None
 
@@ -150,50 +172,38 @@ class _Views:
                 for s, region in enumerate(self.regions)}
 
 
-#: the parts of ``_Views`` an event most often leaves alone, with the very (immutable) objects they
-#: were built from: kept while a state holds those same objects (compared by identity, held so that
-#: an id is never reused; every part is public but ``_last_regions``, each seat's entries with its
-#: own card, read by ``_Views`` alone, which hands each seat its own). Each one tuple, read and
-#: written whole: atomic.
-_last_seats: tuple[Any, bytes, list[tuple[bytes, bytes]]] = (None, b"", [])
-_last_window: tuple[Any, ...] = (_Views,) * 5  # a class: never a state's value
-_last_answers: tuple[Any, ...] = (_Views,) * 4
-_last_rest: tuple[Any, ...] = (_Views,) * 7
-_last_regions: tuple[Any, Any, list[bytes]] = (None, None, [])
-
-
-def _pre(state: State, awaited: frozenset[Seat]) -> bytes:
+def _pre(state: State, awaited: frozenset[Seat], memo: Memo, parts: _Parts) -> bytes:
     """``,"pending":``, the prompt (F12, F13, F18, F21) built from the few
     parts of the state it is built from, and ``,"state":{"you":``."""
     phase = state.phase
     if phase == CLAIMS:
-        around = _windows.get(awaited) or _window_bytes(state, awaited)
+        around = parts.windows.get(awaited) or _window_bytes(state, awaited, parts)
         deadline = state.deadline
         return b"".join((around[2], b"%d" % deadline if type(deadline) is int else dumps(deadline), around[3]))
     if phase == STEAL or phase == DECISION or phase == ROLL:
         keyed: tuple[Any, ...] = (phase, state.players, state.turn, state.dice if phase == STEAL else None)
-        prompt = _prompts.get(keyed) or _keyed(_prompts, keyed, shared_pending(state))
+        prompt = parts.prompts.get(keyed) or _keyed(parts.prompts, keyed, shared_pending(state, memo))
         return b"".join((_PENDING, prompt, _YOU))
     return _NO_PROMPT
 
 
-def _mid(players: int, phase: str, turn: Seat) -> bytes:
+def _mid(players: int, phase: str, turn: Seat, parts: _Parts) -> bytes:
     """``,"players":…,"phase":…,"turn":…,"seats":[``, kept by what it encodes."""
     key = (players, phase, turn)
-    mid = _heads.get(key)
+    heads = parts.heads
+    mid = heads.get(key)
     if mid is None:
         mid = b"," + dumps({"players": players, "phase": phase, "turn": turn})[1:-1] + b',"seats":['
-        if len(_heads) >= _KEYS:
-            _heads.clear()
-        _heads[key] = mid
+        if len(heads) >= _KEYS:
+            heads.clear()
+        heads[key] = mid
     return mid
 
 
-def _seat_entries(coins: tuple[int, ...]) -> tuple[Any, bytes, list[tuple[bytes, bytes]]]:
+def _seat_entries(coins: tuple[int, ...], parts: _Parts) -> tuple[Any, bytes, list[tuple[bytes, bytes]]]:
     """Every seat's entry with its card hidden, and each entry's bytes
     before and after its ``null`` card: one coin count per seat (F5)."""
-    global _last_seats
-    last = _last_seats
+    last = parts.seats
     if last[0] is not coins:
         entries = [b'{"seat":%d,"coins":%s,"cards":1,"card":' % (s, _int(coins[s])) for s in range(len(coins))]
         whole = b"null},".join(entries) + b"null}"
@@ -202,66 +212,64 @@ def _seat_entries(coins: tuple[int, ...]) -> tuple[Any, bytes, list[tuple[bytes,
             at += len(entry)
             cuts.append((whole[:at], whole[at + 4:]))
             at += 6
-        last = _last_seats = (coins, whole, cuts)
+        last = parts.seats = (coins, whole, cuts)
     return last
 
 
-def _tail(state: State) -> bytes:
+def _tail(state: State, parts: _Parts) -> bytes:
     """``],"box":`` to the closing braces: the box, the dice and the claim
     window (F9, F18), the claims and passes (F17, F19), the discard pile, the
     draw pile's size, the last flip, the die faces, the window's length and
     ``last``; each of the three parts kept while the parts of the state it is
     built from are the same objects."""
-    global _last_window, _last_answers, _last_rest
     box, dice, opened, deadline = state.box, state.last_roll, state.opened_at, state.deadline
-    window = _last_window
+    window = parts.window
     if not (window[0] is box and window[1] is dice and window[2] is opened and window[3] is deadline):
-        window = _last_window = (box, dice, opened, deadline, b"".join((b"],", dumps({
+        window = parts.window = (box, dice, opened, deadline, b"".join((b"],", dumps({
             "box": box, "dice": None if dice is None else list(dice),
             "claim_window": {"opened_at": opened, "deadline": deadline}})[1:-1])))
     claims, passes, claimant = state.claims, state.passes, state.claimant
-    answers = _last_answers
+    answers = parts.answers
     if not (answers[0] is claims and answers[1] is passes and answers[2] is claimant):
-        answers = _last_answers = (claims, passes, claimant, b"," + dumps({
+        answers = parts.answers = (claims, passes, claimant, b"," + dumps({
             "claims": [{"seat": s, "at": at} for s, at in claims], "passes": list(passes),
             "claimant": claimant})[1:-1])
     discard, deck, flip, faces, ms, shown = (state.discard, state.deck, state.last_flip, state.die_faces,
                                              state.window_ms, state.last)
-    rest = _last_rest
+    rest = parts.rest
     if not (rest[0] is discard and rest[1] is deck and rest[2] is flip and rest[3] is faces and rest[4] is ms
             and rest[5] is shown):
-        rest = _last_rest = (discard, deck, flip, faces, ms, shown, b"".join((
+        rest = parts.rest = (discard, deck, flip, faces, ms, shown, b"".join((
             b',"discard":[', b",".join([_CARD[c] for c in discard]), b"],",
             dumps({"draw_pile": len(deck), "last_flip": _flip(flip), "die_faces": list(faces),
                    "claim_window_ms": ms, "last": shown})[1:-1], b"}}")))
     return b"".join((window[4], answers[3], rest[6]))
 
 
-def _regions(last: tuple[Any, bytes, list[tuple[bytes, bytes]]], hands: tuple[Any, ...]) -> tuple[Any, ...]:
+def _regions(last: tuple[Any, bytes, list[tuple[bytes, bytes]]], hands: tuple[Any, ...],
+             parts: _Parts) -> tuple[Any, ...]:
     """Each seat's entries with its own card shown (F31), kept while the coins and hands are the same."""
-    global _last_regions
-    regions = _last_regions
+    regions = parts.regions
     if not (regions[0] is last and regions[1] is hands):
         whole, cuts = last[1], last[2]
-        regions = _last_regions = (last, hands, [
+        regions = parts.regions = (last, hands, [
             whole if card is None else b"".join((cuts[s][0], _CARD[card], cuts[s][1]))
             for s, card in enumerate(hands[:len(cuts)])])
     return regions
 
 
-def _views(state: State) -> _Views:
-    """``state``'s ``_Views``, built once per state (``cache.MEMO``, ``"views"``)."""
-    global _last
-    memo = _memo.of(state)
-    known: _Views | None = memo.get("views")
+def _views(state: State, memo: Memo) -> _Views:
+    """``state``'s ``_Views``, built once per state (kept in ``memo``, ``"views"``)."""
+    parts = memo.part(_Parts)
+    known = parts.last
+    if known is not None and known.state is state:
+        return known
+    kept = memo.of(state)
+    known = kept.get("views")
     if known is None:
-        known = memo["views"] = _Views(state, memo)
-    _last = known
+        known = kept["views"] = _Views(state, memo, parts)
+    parts.last = known
     return known
-
-
-#: the ``_Views`` asked for last (every seat's view of a state is asked for in a row)
-_last: _Views | None = None
 
 
 def _state_bytes(enc: _Views, state: State, seat: Seat | None) -> tuple[bytes, ...]:
@@ -272,48 +280,45 @@ def _state_bytes(enc: _Views, state: State, seat: Seat | None) -> tuple[bytes, .
     return enc.mid, enc.seats, enc.tail
 
 
-def seat_bytes(state: State, seat: Seat | None) -> tuple[bytes, Any]:
+def seat_bytes(state: State, seat: Seat | None, memo: Memo) -> tuple[bytes, Any]:
     """``view(state, seat)`` but ``pending``, encoded, braces off, and the
     prompt: the public members encoded once per state, the seat's own card
     (F31) in its own entry alone."""
     you = b"null" if seat is None else _NUM.get(seat) or b"%d" % seat
-    return b"".join((b'"you":', you, *_state_bytes(_views(state), state, seat)))[:-2], shared_pending(state)
+    return b"".join((b'"you":', you, *_state_bytes(_views(state, memo), state, seat)))[:-2], \
+        shared_pending(state, memo)
 
 
-def encoded_seat(state: State, seat: Seat | None, awaited: bool) -> bytes:
+def encoded_seat(state: State, seat: Seat | None, awaited: bool, memo: Memo) -> bytes:
     """What ``referee.engine.encoded_views.encoded_view`` sends after the
     members every reader shares: ``"seat"``, ``"legal_moves"`` (``seat``'s
     own if ``awaited``, else none), ``"pending"`` and ``"state"`` (the view
     but ``pending``), closing the object. Only ``seat``'s own card (F31)
     and moves are added to what is encoded once per state for every seat;
     every seat's is built at once, the first time one is asked for."""
-    last = _last
-    if last is None or last.state is not state:
-        last = _views(state)
+    last = _views(state, memo)
     out = last.views.get(seat)  # type: ignore[arg-type]
     if out is not None and (seat in last.awaited) == awaited:
         return out
     if seat is None:
         return b"".join((_SPECTATOR, last.pre, b"null", last.mid, last.seats, last.tail))
-    moves = dumps(legal_moves(state, seat)) if awaited else b"[]"
+    moves = dumps(legal_moves(state, seat, memo)) if awaited else b"[]"
     return b"".join((_LEAD.get(seat) or b'"seat":%d,"legal_moves":' % seat, moves, last.pre,
                      _NUM.get(seat) or b"%d" % seat, *_state_bytes(last, state, seat)))
 
 
-def every_seat(state: State, head: bytes, awaited: frozenset[Seat]) -> dict[Seat | None, bytes] | None:
+def every_seat(state: State, head: bytes, awaited: frozenset[Seat], memo: Memo) -> dict[Seat | None, bytes] | None:
     """Every seat's view as ``referee.engine.encoded_views`` sends it, built
     at once: ``head``, then ``encoded_seat`` of each seat (its moves when
     ``awaited``), each for its own seat alone (F31); a new dict. ``None``
     for awaited seats the rules do not await."""
-    last = _last
-    if last is None or last.state is not state:
-        last = _views(state)
+    last = _views(state, memo)
     if awaited and awaited != last.awaited or len(last.regions) > 64:
         return None
     return last.joined(head, awaited)  # type: ignore[return-value]
 
 
-def view(state: State, seat: Seat | None) -> Json:
+def view(state: State, seat: Seat | None, memo: Memo | None = None) -> Json:
     """Public state plus ``seat``'s own card (F31): coins, card counts, box,
     dice (the last roll, kept past its turn: F9), claims with receipt times,
     passes, discard pile, draw pile count, last flip, the claim window's
@@ -341,7 +346,7 @@ def view(state: State, seat: Seat | None) -> Json:
         "die_faces": list(state.die_faces),
         "claim_window_ms": state.window_ms,
         "last": state.last,
-        "pending": shared_pending(state),
+        "pending": shared_pending(state, fresh(memo)),
     }
 
 

@@ -1,12 +1,23 @@
 """Whom the referee awaits, the legal answers, the rule-defined defaults
-(D73) and the ``pending`` prompt."""
+(D73) and the ``pending`` prompt.
+
+What the prompt and the views derive from one immutable ``State`` is
+computed once per state and kept in the game's memo
+(``referee.engine.statecache.Memo``: ``memo.of(state)``; none given: a
+fresh one). Keys: ``"choices"`` (the awaited seat's legal answers, D73),
+``"legal"`` (those and ``resign``), ``"pending"`` (the prompt every viewer
+sees alike), ``"public"`` (``views.public_view``) and ``"encoded"``
+(``views._Encoded``: the view's shared members encoded, and every seat's
+encoded view, each handed to its own seat alone: D7, a seat's own role is
+in its own view only). Everything else kept is what every viewer may see
+(D73: the prompt shows the answers); values are shared: do not mutate them."""
 from __future__ import annotations
 
 from itertools import combinations
 
 from referee.engine.platform import RESIGN
 from referee.engine.protocol import Json, Move
-from referee.games.dice.cache import MEMO
+from referee.engine.statecache import Memo, fresh
 from referee.games.dice.flow import can_double
 from referee.games.dice.rules import COWARD, LOUDMOUTH
 from referee.games.dice.state import Seat, State
@@ -30,14 +41,14 @@ def _clockwise(state: State, start: int, seats: list[int]) -> list[int]:
     return sorted(seats, key=lambda p: (p - start) % state.players)
 
 
-def choices(state: State) -> list[Move]:
+def choices(state: State, memo: Memo | None = None) -> list[Move]:
     """Every legal answer to the prompt, in a stable order; computed once
-    per state (``cache.MEMO``): shared, the caller must not change the list
+    per state (kept in the game's ``memo``): shared, the caller must not change the list
     or its moves. Every viewer may see them (D73: the prompt shows them)."""
-    memo = MEMO.of(state)
-    out: list[Move] | None = memo.get("choices")
+    kept = fresh(memo).of(state)
+    out: list[Move] | None = kept.get("choices")
     if out is None:
-        out = memo["choices"] = _choices(state)
+        out = kept["choices"] = _choices(state)
     return out
 
 
@@ -80,19 +91,19 @@ def _choices(state: State) -> list[Move]:
     return []
 
 
-def legal_moves(state: State, seat: Seat) -> list[Move]:
+def legal_moves(state: State, seat: Seat, memo: Memo | None = None) -> list[Move]:
     """The answers to the prompt, then ``resign`` (D75: an awaited seat may always give up)."""
     if seat not in to_act(state):
         return []
-    return answers(state)
+    return answers(state, fresh(memo))
 
 
-def answers(state: State) -> list[Move]:
-    """``choices`` and ``resign`` (D75), once per state (``cache.MEMO``): shared, do not mutate."""
-    memo = MEMO.of(state)
-    out: list[Move] | None = memo.get("legal")
+def answers(state: State, memo: Memo) -> list[Move]:
+    """``choices`` and ``resign`` (D75), once per state (kept in ``memo``): shared, do not mutate."""
+    kept = memo.of(state)
+    out: list[Move] | None = kept.get("legal")
     if out is None:
-        out = memo["legal"] = [*choices(state), RESIGN_MOVE]
+        out = kept["legal"] = [*choices(state, memo), RESIGN_MOVE]
     return out
 
 
@@ -115,21 +126,21 @@ def _default(state: State, seat: Seat, moves: list[Move]) -> Move:
     return moves[0]
 
 
-def pending(state: State) -> Json | None:
+def pending(state: State, memo: Memo) -> Json | None:
     """The prompt every viewer sees (D73): its kind and rule, the awaited
     seat and its default (the answers are in ``legal_moves`` only); built once per state
-    (``cache.MEMO``), shared: do not mutate."""
-    memo = MEMO.of(state)
-    if "pending" in memo:
-        known: Json | None = memo["pending"]
+    (kept in ``memo``), shared: do not mutate."""
+    kept = memo.of(state)
+    if "pending" in kept:
+        known: Json | None = kept["pending"]
         return known
     out: Json | None = None
     if not (state.over or state.prompt is None or state.prompt_seat is None):
         seat = state.prompt_seat
-        moves = choices(state)
+        moves = choices(state, memo)
         out = {
             "kind": state.prompt, "rule": RULES[state.prompt], "awaiting": [seat], "deadline": None,
             "default": [{"seat": seat, "move": _default(state, seat, moves)}],
         }
-    memo["pending"] = out
+    kept["pending"] = out
     return out

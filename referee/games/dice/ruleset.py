@@ -7,6 +7,7 @@ from typing import Any, cast
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import Event, GameConfig, IllegalMove, Json, Move, Ruleset, Seat
 from referee.engine.rng import Rng
+from referee.engine.statecache import Memo
 from referee.games.dice import flow, moves, prompts, scenario, schemas, views
 from referee.games.dice.agenda import Ctx
 from referee.games.dice.catalogue import catalogue as _catalogue
@@ -87,15 +88,17 @@ class BangDice(RulesetBase[State]):
     def parse_move(self, move: Any) -> Json:
         return moves.parse(move)
 
-    def play(self, state: State, actor: Seat, move: Json, *, rng: Rng, now: int) -> tuple[list[Event], State]:
-        """Answer the awaited decision (D73), then run the turn on to the next one."""
+    def play(self, state: State, actor: Seat, move: Json, *, rng: Rng, now: int,
+             memo: Memo | None = None) -> tuple[list[Event], State]:
+        """Answer the awaited decision (D73; its answers found in the game's ``memo``
+        where a view listed them), then run the turn on to the next one."""
         kind = move["type"]
         if kind == "resign":  # D75: listed for every awaited seat
             ctx = Ctx(new_draft(state), rng, now, list(state.agenda))
             flow.resign(ctx, actor)
             return ctx.draft.events, ctx.draft.state
         norm = {**move, "dice": sorted(move["dice"])} if kind == "reroll" else move
-        if norm not in prompts.choices(state):
+        if norm not in prompts.choices(state, memo):
             raise _refusal(state, norm)
         ctx = Ctx(new_draft(state), rng, now, list(state.agenda))
         if kind == "sid":
@@ -132,11 +135,11 @@ class BangDice(RulesetBase[State]):
     def seats(self, state: State) -> int:
         return state.players
 
-    def legal_moves(self, state: State, seat: Seat) -> list[Move]:
-        return prompts.legal_moves(state, seat)
+    def legal_moves(self, state: State, seat: Seat, *, memo: Memo | None = None) -> list[Move]:
+        return prompts.legal_moves(state, seat, memo)
 
-    def view(self, state: State, seat: Seat | None) -> Json:
-        return views.view(state, seat)
+    def view(self, state: State, seat: Seat | None, *, memo: Memo | None = None) -> Json:
+        return views.view(state, seat, memo)
 
     #: the view encoded, for ``referee.engine.encoded_views`` (D7: the seat's own role): the ruleset
     #: shares no ``public_view`` with the engine (its ``seat_part`` is the whole view), so that it

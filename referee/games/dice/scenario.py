@@ -72,7 +72,8 @@ def _bad(detail: str, rule: str) -> InvalidSetup:
 
 @cache
 def _setup_check() -> SchemaCheck:
-    """``SETUP_SCHEMA``'s checks, made at the first scenario (not at import)."""
+    """``SETUP_SCHEMA``'s checks, made at the first scenario (not at import) and
+    cached: a function of no argument, the one constant schema."""
     return SchemaCheck(SETUP_SCHEMA)
 
 

@@ -1,15 +1,16 @@
 """What each viewer may see (D7, D74): everything but the roles still hidden.
 
 What every viewer of one state sees alike (``public_view``, the prompt) is
-built once per state and shared between its views (``cache.MEMO``, keyed by the
-state object). The encoded views (issue 20) are built for every seat at once,
-the first time one is asked for, from the public members encoded once per
-state (the seat entries, the dice and the opening members kept from one state
-to the next while the parts they are built from are the very same objects),
-and kept there too, each handed to its own seat alone (D7: a seat's own role
-is in its own view only). The ruleset gives the engine no ``public_view`` of
-its own, so that it encodes whole views itself (``encoded_seat``). Do not
-mutate a view.
+built once per state and shared between its views, kept in the game's memo
+(``referee.engine.statecache.Memo``, ``memo.of(state)``: see ``prompts``;
+none given: a fresh one). The encoded views (issue 20) are built for every
+seat at once, the first time one is asked for, from the public members
+encoded once per state (the seat entries, the dice and the opening members
+kept from one state to the next while the parts they are built from are the
+very same objects: ``_Parts``, a part of the memo), and kept there too, each
+handed to its own seat alone (D7: a seat's own role is in its own view only).
+The ruleset gives the engine no ``public_view`` of its own, so that it
+encodes whole views itself (``encoded_seat``). Do not mutate a view.
 """
 from __future__ import annotations
 
@@ -17,8 +18,7 @@ from typing import Any
 
 from referee.engine.jsonenc import dumps
 from referee.engine.protocol import Event, Json
-from referee.engine.statecache import MISSING, SameInputs
-from referee.games.dice.cache import MEMO
+from referee.engine.statecache import MISSING, Memo, SameInputs, fresh
 from referee.games.dice.events import GAME_STARTED
 from referee.games.dice.prompts import answers, pending
 from referee.games.dice.rules import SHERIFF, kind_of
@@ -34,45 +34,59 @@ def _token(token: tuple[str, int] | None) -> Json | None:
     return None if token is None else {"face": token[0], "dice": token[1]}
 
 
-def public_view(state: State) -> Json:
+class _Parts:
+    """The parts of the game's views an event most often leaves alone, kept
+    from one state to the next while their inputs are the very same objects
+    (a part of the game's ``Memo``): all of them public but ``roles``, each
+    seat's own role, read for that seat's view alone (D7)."""
+
+    __slots__ = ("seats", "shown", "dice", "opened", "entries", "rolled", "roles", "last")
+
+    def __init__(self) -> None:
+        self.seats, self.shown, self.dice, self.opened = SameInputs(), SameInputs(), SameInputs(), SameInputs()
+        #: the last seat entries and dice met (``_seat_entries``, ``_dice``: the very lists) with their bytes
+        self.entries: tuple[Any, bytes] = (None, b"")
+        self.rolled: tuple[Any, bytes] = (None, b"")
+        #: the last roles met (the very tuple) and each seat's ``,"role":`` its own role (D7) ``}}``,
+        #: read by ``_Encoded`` alone, which hands each seat its own
+        self.roles: tuple[Any, list[bytes]] = (None, [])
+        #: the ``_Encoded`` asked for last (every seat's view of a state is asked for in a row)
+        self.last: _Encoded | None = None
+
+
+def public_view(state: State, memo: Memo | None = None) -> Json:
     """Everything every viewer sees (D7, D74: roles only where public);
-    built once per state, shared (do not mutate)."""
-    memo = MEMO.of(state)
-    out: Json | None = memo.get("public")
+    built once per state (kept in the game's ``memo``), shared (do not mutate)."""
+    memo = fresh(memo)
+    kept = memo.of(state)
+    out: Json | None = kept.get("public")
     if out is None:
-        out = memo["public"] = _public_view(state)
+        out = kept["public"] = _public_view(state, memo.part(_Parts))
     return out
 
 
-#: the parts of ``public_view`` an event most often leaves alone, kept while their inputs are the same objects
-_seats = SameInputs()
-
-
-def _shown_roles(state: State) -> tuple[str | None, ...]:
+def _shown_roles(state: State, parts: _Parts) -> tuple[str | None, ...]:
     """Each seat's role id where every viewer sees it (D7, D67, D74: ``role_public``), else ``None``;
     kept while the roles, the living and the end are the same objects."""
     inputs = (state.roles, state.alive, state.over, state.players)
-    out: tuple[str | None, ...] = _shown.get(inputs)
+    out: tuple[str | None, ...] = parts.shown.get(inputs)
     if out is MISSING:
-        out = _shown.put(inputs, tuple(kind_of(state.roles[p]) if role_public(state, p) else None
-                                       for p in range(state.players)))
+        out = parts.shown.put(inputs, tuple(kind_of(state.roles[p]) if role_public(state, p) else None
+                                            for p in range(state.players)))
     return out
 
 
-_shown = SameInputs()
-
-
-def _seat_entries(state: State) -> list[Json]:
+def _seat_entries(state: State, parts: _Parts) -> list[Json]:
     """Each seat as everyone sees it (D7, D74: its role only where public)."""
     inputs = (state.players, state.characters, state.life, state.max_life, state.arrows, state.chief_holder,
               state.alive, state.ghost, state.roles, state.tokens, state.over, state.resigned)
-    out: list[Json] = _seats.get(inputs)
+    out: list[Json] = parts.seats.get(inputs)
     if out is MISSING:
         characters, life, max_life, arrows, alive, tokens = (state.characters, state.life, state.max_life,
                                                              state.arrows, state.alive, state.tokens)
-        chief, ghost, shown = state.chief_holder, state.ghost, _shown_roles(state)
+        chief, ghost, shown = state.chief_holder, state.ghost, _shown_roles(state, parts)
         resigned = state.resigned or (False,) * state.players
-        out = _seats.put(inputs, [
+        out = parts.seats.put(inputs, [
             {"seat": p, "character": characters[p], "life": life[p], "max_life": max_life[p],
              "arrows": arrows[p], "chief_arrow": chief == p, "alive": alive[p],
              "ghost": ghost == p, "role": shown[p], "token": _token(tokens[p]), "resigned": resigned[p]}
@@ -80,12 +94,12 @@ def _seat_entries(state: State) -> list[Json]:
     return out
 
 
-def _dice(state: State) -> list[Json]:
+def _dice(state: State, parts: _Parts) -> list[Json]:
     """The dice as everyone sees them (D14), kept while their inputs are the same objects."""
     inputs: tuple[object, ...] = (state.die_kinds, state.dice)
-    dice: list[Json] = _dice_list.get(inputs)
+    dice: list[Json] = parts.dice.get(inputs)
     if dice is MISSING:
-        dice = _dice_list.put(inputs, [{"die": i + 1, "kind": k, "face": f}
+        dice = parts.dice.put(inputs, [{"die": i + 1, "kind": k, "face": f}
                                        for i, (k, f) in enumerate(zip(state.die_kinds, state.dice))])
     return dice
 
@@ -112,9 +126,6 @@ def _closing(state: State) -> Json:
             "awaiting": None if state.over else state.prompt, "over": state.over}
 
 
-_dice_list = SameInputs()
-
-
 def last(state: State) -> Json | None:
     """The last roll of this turn (D15, D16), as a table draws it: ``{kind: roll, seat, roll, rolled
     (the die numbers rolled), faces (every die showing)}``; ``null`` before the turn's first roll."""
@@ -124,8 +135,8 @@ def last(state: State) -> Json | None:
             "faces": list(state.dice)}
 
 
-def _public_view(state: State) -> Json:
-    return {**_opening(state), "seats": _seat_entries(state), **_pile(state), "dice": _dice(state),
+def _public_view(state: State, parts: _Parts) -> Json:
+    return {**_opening(state), "seats": _seat_entries(state, parts), **_pile(state), "dice": _dice(state, parts),
             **_closing(state)}
 
 
@@ -133,30 +144,23 @@ def _inner(encoded: bytes) -> bytes:
     return encoded[1:-1]
 
 
-#: the last seat entries and dice met (``_seat_entries``, ``_dice``: the very lists) with their bytes
-_last_entries: tuple[Any, bytes] = (None, b"")
-_last_dice: tuple[Any, bytes] = (None, b"")
-#: ``_opening`` encoded, kept while its inputs are the same objects
-_opened = SameInputs()
-
-
-def public_bytes(state: State) -> bytes:
+def public_bytes(state: State, parts: _Parts) -> bytes:
     """``public_view(state)`` encoded, braces off: the seat entries and the
     dice encoded once while their lists are the same (``_seat_entries``,
-    ``_dice``) and the opening members while theirs are, the rest per state."""
-    global _last_entries, _last_dice
-    seats = _seat_entries(state)
-    entries = _last_entries
+    ``_dice``) and the opening members while theirs are (``_opening``
+    encoded: ``parts.opened``), the rest per state."""
+    seats = _seat_entries(state, parts)
+    entries = parts.entries
     if entries[0] is not seats:
-        entries = _last_entries = (seats, dumps(seats))
-    dice = _dice(state)
-    rolled = _last_dice
+        entries = parts.entries = (seats, dumps(seats))
+    dice = _dice(state, parts)
+    rolled = parts.rolled
     if rolled[0] is not dice:
-        rolled = _last_dice = (dice, dumps(dice))
+        rolled = parts.rolled = (dice, dumps(dice))
     inputs = (state.players, state.saloon_dice, state.chief_arrow, state.ghost_module, state.turn, state.ghost)
-    opening: bytes = _opened.get(inputs)
+    opening: bytes = parts.opened.get(inputs)
     if opening is MISSING:  # ``_opening`` reads these alone
-        opening = _opened.put(inputs, _inner(dumps(_opening(state))))
+        opening = parts.opened.put(inputs, _inner(dumps(_opening(state))))
     return b"".join((opening, b',"seats":', entries[1], b",", _inner(dumps(_pile(state))),
                      b',"dice":', rolled[1], b",", _inner(dumps(_closing(state)))))
 
@@ -166,17 +170,6 @@ _LEAD: dict[Seat, bytes] = {s: b'"seat":%d,"legal_moves":' % s for s in range(64
 _NUM: dict[Seat, bytes] = {s: b"%d" % s for s in range(64)}
 #: ``"seat":s,"legal_moves":[]`` of every seat (one not awaited)
 _IDLE: dict[Seat, bytes] = {s: b'"seat":%d,"legal_moves":[]' % s for s in range(64)}
-#: each role card's id as JSON (``dumps``), met so far
-_ROLES: dict[Any, bytes] = {}
-
-
-def _role(role: Any) -> bytes:
-    known = _ROLES.get(role) if type(role) is str else None
-    if known is None:
-        known = dumps(role)
-        if type(role) is str and len(_ROLES) < 256:
-            _ROLES[role] = known
-    return known
 
 
 def _awaited(state: State) -> Seat | None:
@@ -193,21 +186,20 @@ class _Encoded:
 
     __slots__ = ("state", "pre", "awaited", "roles", "moves", "_views")
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, memo: Memo, parts: _Parts) -> None:
         self.state = state
-        prompt = dumps(pending(state))
-        self.pre = b"".join((b',"pending":', prompt, b',"state":{', public_bytes(state), b',"you":'))
+        prompt = dumps(pending(state, memo))
+        self.pre = b"".join((b',"pending":', prompt, b',"state":{', public_bytes(state, parts), b',"you":'))
         self.awaited = awaited = _awaited(state)
-        global _last_roles
         roles = state.roles
-        own = _last_roles
+        own = parts.roles
         if own[0] is not roles:
-            own = _last_roles = (roles, [b',"role":%s}}' % _role(kind_of(role)) for role in roles[:64]])
+            own = parts.roles = (roles, [b',"role":%s}}' % dumps(kind_of(role)) for role in roles[:64]])
         #: each seat's ``,"role":`` its own role (D7) ``}}``: read for that seat's view alone
         self.roles: list[bytes] = own[1][:state.players]
         self.moves = b"[]"
         if awaited is not None and 0 <= awaited < len(self.roles):
-            self.moves = dumps(answers(state))
+            self.moves = dumps(answers(state, memo))
         self._views: list[bytes] | None = None
 
     @property
@@ -228,33 +220,26 @@ class _Encoded:
         return out
 
 
-#: the last roles met (the very tuple: one per game) and each seat's ``,"role":`` its own role (D7)
-#: ``}}``, read by ``_Encoded`` alone, which hands each seat its own
-_last_roles: tuple[Any, list[bytes]] = (None, [])
-
-
-def _encoded(state: State) -> _Encoded:
-    global _last
-    memo = MEMO.of(state)
-    enc: _Encoded | None = memo.get("encoded")
+def _encoded(state: State, memo: Memo) -> _Encoded:
+    """``state``'s ``_Encoded``, built once per state (kept in ``memo``)."""
+    parts = memo.part(_Parts)
+    enc = parts.last
+    if enc is not None and enc.state is state:
+        return enc
+    kept = memo.of(state)
+    enc = kept.get("encoded")
     if enc is None:
-        enc = memo["encoded"] = _Encoded(state)
-    _last = enc
+        enc = kept["encoded"] = _Encoded(state, memo, parts)
+    parts.last = enc
     return enc
 
 
-#: the ``_Encoded`` asked for last (every seat's view of a state is asked for in a row)
-_last: _Encoded | None = None
-
-
-def encoded_seat(state: State, seat: Seat | None, awaited: bool) -> bytes:
+def encoded_seat(state: State, seat: Seat | None, awaited: bool, memo: Memo) -> bytes:
     """What ``referee.engine.encoded_views.encoded_view`` sends after the
     members every reader shares: ``"seat"``, ``"legal_moves"`` (``seat``'s
     own if ``awaited``, else none), ``"pending"`` and ``"state"`` (the
     public members, then ``you`` and its own role, D7), closing the object."""
-    enc = _last
-    if enc is None or enc.state is not state:
-        enc = _encoded(state)
+    enc = _encoded(state, memo)
     views = enc.views
     if seat is not None and 0 <= seat < len(views) and (seat == enc.awaited) == awaited:
         return views[seat]
@@ -262,18 +247,16 @@ def encoded_seat(state: State, seat: Seat | None, awaited: bool) -> bytes:
         return b"".join((b'"seat":null,"legal_moves":[]', enc.pre, b'null,"role":null}}'))
     own = kind_of(state.roles[seat]) if 0 <= seat < state.players else None
     return b"".join((_LEAD.get(seat) or b'"seat":%d,"legal_moves":' % seat,
-                     dumps(answers(state)) if awaited else b"[]", enc.pre,
+                     dumps(answers(state, memo)) if awaited else b"[]", enc.pre,
                      _NUM.get(seat) or b"%d" % seat, b',"role":', dumps(own), b"}}"))
 
 
-def every_seat(state: State, head: bytes, awaited: frozenset[Seat]) -> dict[Seat | None, bytes] | None:
+def every_seat(state: State, head: bytes, awaited: frozenset[Seat], memo: Memo) -> dict[Seat | None, bytes] | None:
     """Every seat's view as ``referee.engine.encoded_views`` sends it, built
     at once: ``head``, then ``encoded_seat`` of each seat (the moves of the
     seat ``awaited`` holds), each for its own seat alone (D7); a new dict.
     ``None`` for awaited seats the rules do not await."""
-    enc = _last
-    if enc is None or enc.state is not state:
-        enc = _encoded(state)
+    enc = _encoded(state, memo)
     if len(enc.roles) > 64:
         return None
     if not awaited:
@@ -283,22 +266,25 @@ def every_seat(state: State, head: bytes, awaited: frozenset[Seat]) -> dict[Seat
     return enc.joined(head, enc.awaited)  # type: ignore[return-value]
 
 
-def seat_part(state: State, seat: Seat | None) -> Json:
+def seat_part(state: State, seat: Seat | None, memo: Memo | None = None) -> Json:
     """The viewer's own members: its seat, its own role (D7) and the prompt (shared by every viewer)."""
     own = kind_of(state.roles[seat]) if seat is not None and 0 <= seat < state.players else None
-    return {"you": seat, "role": own, "pending": pending(state)}
+    return {"you": seat, "role": own, "pending": pending(state, fresh(memo))}
 
 
-def seat_bytes(state: State, seat: Seat | None) -> tuple[bytes, Any]:
+def seat_bytes(state: State, seat: Seat | None, memo: Memo) -> tuple[bytes, Any]:
     """The whole view but ``pending``, encoded, braces off (``referee.engine.encoded_views``):
     the public members, ``"you":seat,"role":its own role`` (D7); and the prompt every viewer sees."""
     own = kind_of(state.roles[seat]) if seat is not None and 0 <= seat < state.players else None
     you = b"null" if seat is None else b"%d" % seat
-    return b"".join((public_bytes(state), b',"you":', you, b',"role":', dumps(own))), pending(state)
+    return b"".join((public_bytes(state, memo.part(_Parts)), b',"you":', you, b',"role":', dumps(own))), \
+        pending(state, memo)
 
 
-def view(state: State, seat: Seat | None) -> Json:
-    return {**public_view(state), **seat_part(state, seat)}
+def view(state: State, seat: Seat | None, memo: Memo | None = None) -> Json:
+    """``public_view`` and ``seat_part`` together (D7, D74), kept in the game's ``memo``."""
+    memo = fresh(memo)
+    return {**public_view(state, memo), **seat_part(state, seat, memo)}
 
 
 def redact(event: Event, seat: Seat | None) -> Event:

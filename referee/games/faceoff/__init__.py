@@ -32,6 +32,7 @@ from typing import Any
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, MalformedMove, Move, Seat
 from referee.engine.rng import Rng
+from referee.engine.statecache import Memo
 from referee.games.cards.deck import ALL_CARDS, BLUE
 from referee.games.faceoff import board, encoded, rules, scenario, schemas, views
 from referee.games.faceoff.catalogue import catalogue as _catalogue
@@ -89,23 +90,24 @@ class FaceOffRuleset(RulesetBase[State]):
     def evolve(self, state: Any, event: Event) -> Any:
         return evolve(state, event)
 
-    def play(self, state: Any, actor: Seat, move: Move, *, rng: Rng, now: int) -> tuple[list[Event], Any]:
-        return rules.apply(state, actor, move, rng)
+    def play(self, state: Any, actor: Seat, move: Move, *, rng: Rng, now: int,
+             memo: Memo | None = None) -> tuple[list[Event], Any]:
+        return rules.apply(state, actor, move, rng, memo)
 
     def seats(self, state: Any) -> int:
         return 2
 
-    def legal_moves(self, state: Any, seat: Seat) -> list[Move]:
-        return rules.legal_moves(state, seat) if state is not None else []
+    def legal_moves(self, state: Any, seat: Seat, *, memo: Memo | None = None) -> list[Move]:
+        return rules.legal_moves(state, seat, memo) if state is not None else []
 
-    def public_view(self, state: Any) -> Json:
-        return views.public_view(state)
+    def public_view(self, state: Any, *, memo: Memo | None = None) -> Json:
+        return views.public_view(state, memo)
 
-    def seat_part(self, state: Any, seat: Seat | None) -> Json:
-        return views.seat_part(state, seat)
+    def seat_part(self, state: Any, seat: Seat | None, *, memo: Memo | None = None) -> Json:
+        return views.seat_part(state, seat, memo)
 
-    def view(self, state: Any, seat: Seat | None) -> Json:
-        return views.view(state, seat)
+    def view(self, state: Any, seat: Seat | None, *, memo: Memo | None = None) -> Json:
+        return views.view(state, seat, memo)
 
     #: ``public_view`` encoded, and a seat's legal moves, prompt and own members encoded (issue 20; FO57)
     public_bytes = staticmethod(encoded.public_bytes)

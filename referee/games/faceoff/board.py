@@ -200,7 +200,9 @@ def floor(rows: Rows, sq: Square) -> bool:
 
 @lru_cache(maxsize=4096)
 def bfs(rows: Rows, src: Square) -> dict[Square, int]:
-    """Path distance from ``src`` to every floor square, around rocks only (FO21)."""
+    """Path distance from ``src`` to every floor square, around rocks only (FO21);
+    a pure function of a map's rows and a square (immutable tuples), cached by
+    that value (bounded): shared, do not mutate."""
     dist = {src: 0}
     q = deque([src])
     while q:
@@ -220,6 +222,8 @@ def path_distance(rows: Rows, a: Square, b: Square) -> int:
 
 @lru_cache(maxsize=65536)
 def _floor_around(rows: Rows, sq: Square) -> tuple[Square, ...]:
+    """The floor squares next to ``sq`` (FO11); a pure function of a map's rows
+    and a square, cached by that value (bounded)."""
     x, y = sq
     return tuple(n for n in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)) if floor(rows, n))
 

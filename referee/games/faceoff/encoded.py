@@ -12,21 +12,24 @@ squares and numbers by value, and held, so an id is never reused
 meanwhile); a state's public bytes are spliced from them. A seat's own
 members (its hand, the Renegade's hand while it controls him, its bid, Kit
 Carlson's look: FO57) are built per state and seat and kept in the state's
-memo (``cache.MEMO``) under a key naming the seat.
+dict of the game's memo (``referee.engine.statecache.Memo``) in the slot of
+that seat alone; the public parts carried from one state to the next are a
+part of that memo (``_Parts``).
 
-Pure: no clock, no I/O; safe under threads (each kept value one tuple, read
-and written whole; two threads racing compute the same bytes).
+Pure: no clock, no I/O; nothing at module level but constants; safe under
+threads (each kept value one tuple, read and written whole; two threads
+racing compute the same bytes).
 """
 from __future__ import annotations
 
 from typing import Any
 
 from referee.engine.jsonenc import dumps
+from referee.engine.statecache import Memo
 from referee.games.cards.characters import KIT_CARLSON
 from referee.games.cards.rules import mustang_of, reach_of, scope_of
 from referee.games.faceoff import board, rules, views
 from referee.games.faceoff.board import Square
-from referee.games.faceoff.cache import MEMO
 from referee.games.faceoff.flow import Frame
 from referee.games.faceoff.state import MARKS, RENEGADE, ROLE_NAMES, Char, State, flow_controller
 
@@ -39,30 +42,40 @@ _PHASES: dict[str, bytes] = {p: dumps(p) for p in ("bid", "place", "start", "mov
 #: phases in which the Renegade's turn is no one's to play (FO32: the bid, the spare nugget)
 _NO_TURN = ("bid", "place", "over")
 
-# What was encoded for the state encoded last, one tuple each (read and written whole):
-#: the map encoded, the board drawn with its nuggets, the nuggets encoded: (rows, map id, map name, nuggets, parts)
-_last_map: tuple[Any, ...] = (None, None, None, None, None)
-#: ``"map"`` to ``"nuggets"``: (rows, nuggets, squares, bytes)
-_last_ground: tuple[Any, ...] = (None, None, None, b"")
-#: what each figure's character and cards in play change in distance (R15): (each one's cards
-#: in play and character, then Mustang and Paul Regret, Scope and Rose Doolan per figure)
-_last_mods: tuple[Any, ...] = (None,) * 7
-#: ``"distances"`` and ``"sees_at"``: (rows, squares, modifiers, bytes)
-_last_sights: tuple[Any, ...] = (None, None, None, b"")
-#: each character's entry of ``"characters"``: (character, owner, controller, bytes), per figure
-_chars: list[tuple[Any, ...]] = [(None, None, None, b"")] * 3
-#: each figure's path distances (FO21): (rows, its square, ``board.bfs`` from there), per figure
-_reached: list[tuple[Any, ...]] = [(None, None, None)] * 3
-#: whether the last revealed bids are out of sight (but for Kit Carlson's look): (last bids, decks,
-#: bids, public cards, hands, the answer)
-_last_hidden: tuple[Any, ...] = (None,) * 9
-#: ``"discards"``: (brown discard, blue discard, bytes)
-_last_discards: tuple[Any, ...] = (None, None, b"")
-#: ``"seats"``: (trophies, the two players' characters, the Renegade's controller, no bid in per
-#: seat, the sheriff's seat, bytes)
-_last_seats: tuple[Any, ...] = (None,) * 8
-#: the members after ``"last_bids"`` while no prompt is open: (characters set aside, variant, bytes)
-_last_calm: tuple[Any, ...] = (None, None, b"")
+
+
+class _Parts:
+    """What was encoded for the game's state encoded last (a part of the
+    game's ``Memo``), one tuple each (read and written whole). All public (FO57)."""
+
+    __slots__ = ("map", "ground", "mods", "sights", "chars", "reached", "hidden", "discards", "seats", "calm")
+
+    def __init__(self) -> None:
+        #: the map encoded, the board drawn with its nuggets, the nuggets encoded: (rows, map id, map
+        #: name, nuggets, parts)
+        self.map: tuple[Any, ...] = (None, None, None, None, None)
+        #: ``"map"`` to ``"nuggets"``: (rows, nuggets, squares, bytes)
+        self.ground: tuple[Any, ...] = (None, None, None, b"")
+        #: what each figure's character and cards in play change in distance (R15): (each one's cards
+        #: in play and character, then Mustang and Paul Regret, Scope and Rose Doolan per figure)
+        self.mods: tuple[Any, ...] = (None,) * 7
+        #: ``"distances"`` and ``"sees_at"``: (rows, squares, modifiers, bytes)
+        self.sights: tuple[Any, ...] = (None, None, None, b"")
+        #: each character's entry of ``"characters"``: (character, owner, controller, bytes), per figure
+        self.chars: list[tuple[Any, ...]] = [(None, None, None, b"")] * 3
+        #: each figure's path distances (FO21): (rows, its square, ``board.bfs`` from there), per figure
+        self.reached: list[tuple[Any, ...]] = [(None, None, None)] * 3
+        #: whether the last revealed bids are out of sight (but for Kit Carlson's look): (last bids,
+        #: decks, bids, public cards, hands, the answer)
+        self.hidden: tuple[Any, ...] = (None,) * 9
+        #: ``"discards"``: (brown discard, blue discard, bytes)
+        self.discards: tuple[Any, ...] = (None, None, b"")
+        #: ``"seats"``: (trophies, the two players' characters, the Renegade's controller, no bid in
+        #: per seat, the sheriff's seat, bytes)
+        self.seats: tuple[Any, ...] = (None,) * 8
+        #: the members after ``"last_bids"`` while no prompt is open: (characters set aside, variant, bytes)
+        self.calm: tuple[Any, ...] = (None, None, b"")
+
 #: what a spectator's own members are (FO57: no hand, no bid, no look)
 _SPECTATOR = b'"you":null,"my_char":null,"hand":null,"renegade_hand":null,"my_bid":null,"kit_cards":null'
 _FIGURES = b'[{"char":0,"role":"sheriff","mark":"S","x":%d,"y":%d},{"char":1,"role":"outlaw","mark":"B","x":%d,' \
@@ -70,24 +83,23 @@ _FIGURES = b'[{"char":0,"role":"sheriff","mark":"S","x":%d,"y":%d},{"char":1,"ro
 assert MARKS == ("S", "B", "R") and ROLE_NAMES == ("sheriff", "outlaw", "renegade") and RENEGADE == 2
 
 
-def _ground_bytes(s: State, squares: tuple[Square, Square, Square]) -> bytes:
+def _ground_bytes(s: State, squares: tuple[Square, Square, Square], memo: Memo, parts: _Parts) -> bytes:
     """The map, the board drawn (``board.grid``: rock and floor, the
     nuggets, then the figures), the figures and the nuggets (FO57: all
     public); kept while the map, the nuggets and the squares are the same."""
-    global _last_ground, _last_map
     rows, nuggets = s.rows, s.nuggets
-    last = _last_ground
+    last = parts.ground
     if last[0] is rows and last[1] is nuggets and last[2] == squares:
         out: bytes = last[3]
         return out
-    kept = _last_map
+    kept = parts.map
     if not (kept[0] is rows and kept[1] is s.map_id and kept[2] is s.map_name and kept[3] is nuggets):
-        the_map = views._map(s)
+        the_map = views._map(s, memo.part(views._Parts))
         drawn = list(the_map["rows"])
         for i, j in nuggets:
             line = drawn[j]
             drawn[j] = line[:i] + "N" + line[i + 1:]
-        kept = _last_map = (rows, s.map_id, s.map_name, nuggets,
+        kept = parts.map = (rows, s.map_id, s.map_name, nuggets,
                             (dumps(the_map), drawn, dumps([[i, j] for i, j in nuggets])))
     the_map, drawn, nugget_bytes = kept[4]
     drawn = list(drawn)
@@ -100,34 +112,34 @@ def _ground_bytes(s: State, squares: tuple[Square, Square, Square]) -> bytes:
     drawn[cy] = line[:cx] + "R" + line[cx + 1:]
     out = b'"map":%b,"board":%b,"figures":%b,"nuggets":%b' % (
         the_map, dumps(drawn), _FIGURES % (ax, ay, bx, by, cx, cy), nugget_bytes)
-    _last_ground = (rows, nuggets, squares, out)
+    parts.ground = (rows, nuggets, squares, out)
     return out
 
 
-def _sights_bytes(s: State, x: Char, y: Char, z: Char, squares: tuple[Square, Square, Square]) -> bytes:
+def _sights_bytes(s: State, x: Char, y: Char, z: Char, squares: tuple[Square, Square, Square],
+                  parts: _Parts) -> bytes:
     """The path distances between the figures (FO21) and the distances at
     which each sees the others (R15: Mustang, Scope, Paul Regret, Rose
     Doolan), as ``views._sights`` gives them; kept while the map, the
     squares and what the characters and cards add or take off are the same."""
-    global _last_mods, _last_sights
-    m = _last_mods
+    m = parts.mods
     if not (m[0] is x.in_play and m[1] is y.in_play and m[2] is z.in_play and m[3] is x.name and m[4] is y.name
             and m[5] is z.name):
-        m = _last_mods = (x.in_play, y.in_play, z.in_play, x.name, y.name, z.name,
+        m = parts.mods = (x.in_play, y.in_play, z.in_play, x.name, y.name, z.name,
                           (mustang_of(x.name, x.in_play), mustang_of(y.name, y.in_play),
                            mustang_of(z.name, z.in_play), scope_of(x.name, x.in_play),
                            scope_of(y.name, y.in_play), scope_of(z.name, z.in_play)))
     mods = m[6]
     rows = s.rows
-    last = _last_sights
+    last = parts.sights
     if last[0] is rows and last[2] is mods and last[1] == squares:
         out: bytes = last[3]
         return out
     a, b, c = squares
     # ``board.path_distance``: the steps of the shortest path around rocks (FO21), from each
     # figure's square: kept per figure while it stays there (most moves move one figure)
-    reached = _reached
-    from_a, from_b, from_c = [found[2] if found[0] is rows and found[1] == q else _bfs(i, rows, q)
+    reached = parts.reached
+    from_a, from_b, from_c = [found[2] if found[0] is rows and found[1] == q else _bfs(i, rows, q, parts)
                               for i, q, found in ((0, a, reached[0]), (1, b, reached[1]), (2, c, reached[2]))]
     ab, ac, ba, bc, ca, cb = (from_a.get(b, _FAR), from_a.get(c, _FAR), from_b.get(a, _FAR), from_b.get(c, _FAR),
                               from_c.get(a, _FAR), from_c.get(b, _FAR))
@@ -136,25 +148,24 @@ def _sights_bytes(s: State, x: Char, y: Char, z: Char, squares: tuple[Square, Sq
     out = b'"distances":[[0,%d,%d],[%d,0,%d],[%d,%d,0]],"sees_at":[[null,%d,%d],[%d,null,%d],[%d,%d,null]]' % (
         ab, ac, ba, bc, ca, cb, max(1, ab + mb - sa), max(1, ac + mc - sa), max(1, ba + ma - sb),
         max(1, bc + mc - sb), max(1, ca + ma - sc), max(1, cb + mb - sc))
-    _last_sights = (rows, squares, mods, out)
+    parts.sights = (rows, squares, mods, out)
     return out
 
 
-def _bfs(i: int, rows: Any, square: Square) -> dict[Square, int]:
+def _bfs(i: int, rows: Any, square: Square, parts: _Parts) -> dict[Square, int]:
     """``board.bfs(rows, square)``, kept as figure ``i``'s."""
     out = board.bfs(rows, square)
-    _reached[i] = (rows, square, out)
+    parts.reached[i] = (rows, square, out)
     return out
 
 
-def _bids_hidden(s: State, last_bids: tuple[str | None, ...]) -> bool:
+def _bids_hidden(s: State, last_bids: tuple[str | None, ...], parts: _Parts) -> bool:
     """Whether a card of the last revealed bids is out of a spectator's sight
     again (``views._spectator_hides``): in a deck or a bid, or in a hand and
     not public (kept while those are the very same objects), or in Kit
     Carlson's look (FO57)."""
-    global _last_hidden
     chars = s.chars
-    last = _last_hidden
+    last = parts.hidden
     if (last[0] is last_bids and last[1] is s.brown and last[2] is s.blue and last[3] is s.bids and last[4] is s.pub
             and last[5] is chars[0].hand and last[6] is chars[1].hand and last[7] is chars[2].hand):
         hidden: bool = last[8]
@@ -163,17 +174,17 @@ def _bids_hidden(s: State, last_bids: tuple[str | None, ...]) -> bool:
         hidden = any(card in brown or card in blue or card in bids
                      or (card not in pub and any(card in ch.hand for ch in chars))
                      for card in last_bids if card is not None)
-        _last_hidden = (last_bids, brown, blue, bids, pub, chars[0].hand, chars[1].hand, chars[2].hand, hidden)
+        parts.hidden = (last_bids, brown, blue, bids, pub, chars[0].hand, chars[1].hand, chars[2].hand, hidden)
     if not hidden and s.limbo:
         limbo = s.limbo
         return any(card in limbo for card in last_bids if card is not None) and views.kit_limbo(s)
     return hidden
 
 
-def _char_bytes(i: int, ch: Char, owner: int | None, controller: int) -> bytes:
+def _char_bytes(i: int, ch: Char, owner: int | None, controller: int, parts: _Parts) -> bytes:
     """Figure ``i``'s entry of ``"characters"``: owner, controller (FO32,
     FO35, FO39), life, cards in play, hand size, square and reach (R16)."""
-    last = _chars[i]
+    last = parts.chars[i]
     if last[0] is ch and last[1] == owner and last[2] == controller:
         out: bytes = last[3]
         return out
@@ -182,12 +193,13 @@ def _char_bytes(i: int, ch: Char, owner: int | None, controller: int) -> bytes:
                  "character": ch.name, "life": ch.life, "max_life": ch.max_life,
                  "in_play": ch.in_play, "hand_size": len(ch.hand), "square": [ch.pos[0], ch.pos[1]],
                  "reach": reach_of(ch.in_play)})
-    _chars[i] = (ch, owner, controller, out)
+    parts.chars[i] = (ch, owner, controller, out)
     return out
 
 
-def public_bytes(s: State) -> bytes:
-    """``views.public_view(s)`` encoded, braces off (FO57: all of it public)."""
+def public_bytes(s: State, memo: Memo) -> bytes:
+    """``views.public_view(s)`` encoded, braces off (FO57: all of it public); ``memo``: the game's."""
+    parts = memo.part(_Parts)
     f = s.flow
     x, y, z = s.chars
     squares = (x.pos, y.pos, z.pos)
@@ -204,14 +216,14 @@ def public_bytes(s: State) -> bytes:
         renegade = -1
     else:
         renegade = sheriff if active == 1 else outlaw
-    first, second, third = _chars
+    first, second, third = parts.chars
     characters = b"[%b,%b,%b]" % (
-        first[3] if first[0] is x and first[1] == sheriff else _char_bytes(0, x, sheriff, sheriff),
-        second[3] if second[0] is y and second[1] == outlaw else _char_bytes(1, y, outlaw, outlaw),
-        third[3] if third[0] is z and third[2] == renegade else _char_bytes(2, z, None, renegade))
+        first[3] if first[0] is x and first[1] == sheriff else _char_bytes(0, x, sheriff, sheriff, parts),
+        second[3] if second[0] is y and second[1] == outlaw else _char_bytes(1, y, outlaw, outlaw, parts),
+        third[3] if third[0] is z and third[2] == renegade else _char_bytes(2, z, None, renegade, parts))
     last_bids = s.last_bids
     # the last revealed bids, while neither card is out of sight again
-    shown = b"null" if last_bids is None or _bids_hidden(s, last_bids) else dumps(last_bids)
+    shown = b"null" if last_bids is None or _bids_hidden(s, last_bids, parts) else dumps(last_bids)
     start, round_, slots = f.start, f.round, f.slots if phase == "phase2" else 0
     if type(round_) is int and type(active) is int and type(slots) is int and type(sheriff) is int:
         rest = b'"round":%d,"active":%d,"phase":%b,"turn_start":%b,"slots_left":%d,"sheriff_seat":%d,' \
@@ -223,31 +235,30 @@ def public_bytes(s: State) -> bytes:
             "round": round_, "active": active, "phase": phase, "turn_start": start, "slots_left": slots,
             "sheriff_seat": sheriff, "last_bids": None if shown == b"null" else last_bids})[1:-1]
     # each player's public facts (``views.seats``) and the last thing drawn (``state.last``)
-    seats = _seats_bytes(s, renegade, s.bids)
+    seats = _seats_bytes(s, renegade, s.bids, parts)
     return b'%b,"reserve":%d,"characters":%b,%b,"decks":{"brown":%d,"blue":%d},"discards":%b,%b,%b,"seats":%b,' \
-        b'"last":%b' % (_ground_bytes(s, squares), s.reserve, characters, _sights_bytes(s, x, y, z, squares),
-                        len(s.brown), len(s.blue), _discards_bytes(s), rest, _tail_bytes(s, top), seats,
-                        b"null" if s.last is None else dumps(views.last(s)))
+        b'"last":%b' % (_ground_bytes(s, squares, memo, parts), s.reserve, characters,
+                        _sights_bytes(s, x, y, z, squares, parts), len(s.brown), len(s.blue),
+                        _discards_bytes(s, parts), rest, _tail_bytes(s, top, parts), seats,
+                        b"null" if s.last is None else dumps(views.last(s, memo)))
 
 
-def _discards_bytes(s: State) -> bytes:
+def _discards_bytes(s: State, parts: _Parts) -> bytes:
     """``"discards"`` encoded, kept while both piles are the same (FO24, FO57)."""
-    global _last_discards
     brown, blue = s.brown_discard, s.blue_discard
-    last = _last_discards
+    last = parts.discards
     if not (last[0] is brown and last[1] is blue):
-        last = _last_discards = (brown, blue, dumps({"brown": brown, "blue": blue}))
+        last = parts.discards = (brown, blue, dumps({"brown": brown, "blue": blue}))
     out: bytes = last[2]
     return out
 
 
-def _tail_bytes(s: State, top: Frame | None) -> bytes:
+def _tail_bytes(s: State, top: Frame | None, parts: _Parts) -> bytes:
     """The set-aside characters, the General Store's and Lucky Duke's cards shown (FO26, R42), the variant."""
-    global _last_calm
     if top is None:  # no prompt: no General Store nor Lucky Duke's cards shown (R42)
-        last = _last_calm
+        last = parts.calm
         if not (last[0] is s.set_aside and last[1] is s.variant):
-            last = _last_calm = (s.set_aside, s.variant, dumps({
+            last = parts.calm = (s.set_aside, s.variant, dumps({
                 "set_aside": s.set_aside, "general_store": [], "lucky_cards": [],
                 "renegade_variant": s.variant})[1:-1])
         out: bytes = last[2]
@@ -262,23 +273,22 @@ def _tail_bytes(s: State, top: Frame | None) -> bytes:
     })[1:-1]
 
 
-def _seats_bytes(s: State, renegade: int, bids: Any) -> bytes:
+def _seats_bytes(s: State, renegade: int, bids: Any, parts: _Parts) -> bytes:
     """``views.seats(s)`` encoded: kept while the trophies, the characters, the bids in and the
     Renegade's controller are the same (``renegade``: ``flow_controller``'s, -1 none)."""
-    global _last_seats
     chars = s.chars
     sheriff = s.sheriff_seat
     inputs = (s.trophies, chars[0], chars[1], renegade, bids[0] is None, bids[1] is None, sheriff)
-    last = _last_seats
+    last = parts.seats
     if last[0] is inputs[0] and last[1] is inputs[1] and last[2] is inputs[2] and last[3:7] == inputs[3:]:
         out: bytes = last[7]
         return out
     out = dumps(views.seats(s))
-    _last_seats = (*inputs, out)
+    parts.seats = (*inputs, out)
     return out
 
 
-def _seen(s: State) -> tuple[bytes, int | None, int | None]:
+def _seen(s: State, memo: Memo) -> tuple[bytes, int | None, int | None]:
     """What both seats' own parts of ``s`` start from, once per state: the
     open decision as everybody sees it (its kind, the awaited seats, the
     character it is for), the seat that sees the Renegade's hand (FO57:
@@ -300,18 +310,18 @@ def _seen(s: State) -> tuple[bytes, int | None, int | None]:
         kit = renegade if active == RENEGADE else s.owner(active)
     if s.result is not None:
         return b"null", renegade, kit
-    return dumps(views.pending(s)), renegade, kit
+    return dumps(views.pending(s, memo)), renegade, kit
 
 
-def seat_encoded(s: State, seat: int | None, awaited: bool) -> tuple[bytes, bytes, bytes]:
+def seat_encoded(s: State, seat: int | None, awaited: bool, memo: Memo) -> tuple[bytes, bytes, bytes]:
     """``(legal_moves, pending, own)`` of ``seat``'s view, encoded (see
     ``referee.engine.encoded_views``): its own members but ``pending``
     (FO57): its character and hand, the Renegade's hand while it controls
     him, its bid, Kit Carlson's look while it is his."""
-    memo = MEMO.of(s)
-    seen: list[Any] | None = memo.get("seen")
+    kept = memo.of(s)
+    seen: list[Any] | None = kept.get("seen")
     if seen is None:
-        seen = memo["seen"] = [*_seen(s), None, None]
+        seen = kept["seen"] = [*_seen(s, memo), None, None]
     if seat is None:
         return b"[]", seen[0], _SPECTATOR
     own: bytes | None = seen[3 + seat]  # a seat's own: kept in the slot of that seat alone
@@ -323,4 +333,4 @@ def seat_encoded(s: State, seat: int | None, awaited: bool) -> tuple[bytes, byte
             "my_bid": s.bids[seat],
             "kit_cards": s.limbo if seen[2] is not None and seen[2] == seat else None,
         })[1:-1]
-    return (dumps(rules.legal_moves(s, seat)) if awaited else b"[]"), seen[0], own
+    return (dumps(rules.legal_moves(s, seat, memo)) if awaited else b"[]"), seen[0], own

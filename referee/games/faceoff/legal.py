@@ -1,18 +1,19 @@
 """The legal moves of a seat (FO9–FO58), whose move is awaited, whether a
 move is offered (one kind checked alone where it can be), and the timeout's
-default (FO9). Pure functions of the state; the lists are kept beside it
-(``cache.MEMO``)."""
+default (FO9). Pure functions of the state; the lists are kept in the
+game's memo (``referee.engine.statecache.Memo``: ``memo.of(state)``, under
+the seat they are that seat's legal moves of; none given: a fresh one)."""
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
 from referee.engine.platform import RESIGN
+from referee.engine.statecache import Memo, fresh
 from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import JESSE_JONES, PEDRO_RAMIREZ
 from referee.games.faceoff import board
 from referee.games.faceoff.bid import place_squares
-from referee.games.faceoff.cache import MEMO
 from referee.games.faceoff.distance import sights
 from referee.games.faceoff.engine import RESIGN_MOVE, Move, top_prompt
 from referee.games.faceoff.flow import Frame
@@ -50,16 +51,17 @@ def card_moves(s: State, c: int, card: str, dist: dict[int, int] | None = None) 
     return cardrules.card_moves(s.chars[c], card, dist, s.chars, bang_ok=True, jailable=jailable)
 
 
-def legal_moves(s: State, seat: int) -> list[Move]:
+def legal_moves(s: State, seat: int, memo: Memo | None = None) -> list[Move]:
     """Every move ``apply`` accepts from ``seat`` now, in a stable order;
-    computed once per state and seat (the caller must not change the list)."""
-    memo = MEMO.of(s)
-    known: list[Move] | None = memo.get(seat)
+    computed once per state and seat (kept in the game's ``memo`` under
+    ``seat``; the caller must not change the list)."""
+    kept = fresh(memo).of(s)
+    known: list[Move] | None = kept.get(seat)
     if known is None:
         known = listed(s, seat)
         if known:  # FO58: an awaited seat may always resign, listed last
             known.append(RESIGN_MOVE)
-        memo[seat] = known
+        kept[seat] = known
     return known
 
 
@@ -163,16 +165,18 @@ def to_act(s: State) -> set[int]:
     return {seat} if seat >= 0 else set()
 
 
-def offered(s: State, seat: int, move: Move) -> bool:
-    """Whether ``legal_moves(s, seat)`` holds ``move``, without listing every
-    legal move where one kind of move can be checked alone: a card's plays
-    (not every card's), a walk or a full phase-1 move step by step (not
-    every path)."""
-    known: list[Move] | None = MEMO.of(s).get(seat)
+def offered(s: State, seat: int, move: Move, memo: Memo | None = None) -> bool:
+    """Whether ``legal_moves(s, seat)`` holds ``move``: in the list the
+    game's ``memo`` holds if a view listed them already, else without
+    listing every legal move where one kind of move can be checked alone: a
+    card's plays (not every card's), a walk or a full phase-1 move step by
+    step (not every path)."""
+    memo = fresh(memo)
+    known: list[Move] | None = memo.of(s).get(seat)
     if known is not None:
         return move in known
     alone = _checked_alone(s, seat, move)
-    return move in legal_moves(s, seat) if alone is None else alone
+    return move in legal_moves(s, seat, memo) if alone is None else alone
 
 
 def _checked_alone(s: State, seat: int, move: Move) -> bool | None:
@@ -195,9 +199,9 @@ def _checked_alone(s: State, seat: int, move: Move) -> bool | None:
     return None
 
 
-def default_options(s: State, seat: int) -> list[Move]:
+def default_options(s: State, seat: int, memo: Memo | None = None) -> list[Move]:
     """The timeout's default for ``seat`` (FO9): never a resignation (FO58)."""
-    moves = [m for m in legal_moves(s, seat) if m["type"] != RESIGN]
+    moves = [m for m in legal_moves(s, seat, memo) if m["type"] != RESIGN]
     if not moves:
         return []
     top = top_prompt(s.flow.stack)

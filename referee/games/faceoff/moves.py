@@ -8,6 +8,7 @@ from collections.abc import Callable
 from referee.engine.platform import RESIGN
 from referee.engine.protocol import Event
 from referee.engine.rng import Rng
+from referee.engine.statecache import Memo
 from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import BLACK_JACK, KIT_CARLSON
 from referee.games.cards.deck import red
@@ -24,9 +25,10 @@ from referee.games.faceoff.table import Table, store_next
 from referee.games.faceoff.turn import after_slot, apply_check, check, phase2, to_discard
 
 
-def apply(s: State, seat: int, move: Move, rng: Rng) -> tuple[list[Event], State]:
-    """The events of ``seat``'s ``move`` and the state they fold to; ``IllegalMove`` if not offered."""
-    if not offered(s, seat, move):
+def apply(s: State, seat: int, move: Move, rng: Rng, memo: Memo | None = None) -> tuple[list[Event], State]:
+    """The events of ``seat``'s ``move`` and the state they fold to; ``IllegalMove`` if not offered
+    (``legal.offered``, which finds the seat's legal moves in the game's ``memo`` if a view listed them)."""
+    if not offered(s, seat, move, memo):
         raise why_not(s, seat, move)
     ctx = Table(s, rng)
     try:

@@ -10,7 +10,7 @@ Vulture Sam, "draw!" successes — and their refusals, with the board's
 distance (FO21), no BANG! limit (FO18) and a jailable Sheriff (FO19) passed
 in. What is Face Off's own is in the modules beside this one:
 
-* ``flow``: the control state, a typed frozen value; ``cache``: what is derived from a state;
+* ``flow``: the control state, a typed frozen value;
 * ``engine``: the decision context, drawing and healing; ``table``: the card engine's table;
 * ``distance`` (FO21) and ``movement`` (FO11–FO16) on the ``board``;
 * ``turn``: a turn's start and phases (FO10–FO20); ``bid``: the Renegade bid (FO32–FO37);

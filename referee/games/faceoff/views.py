@@ -1,13 +1,24 @@
-"""Views, hidden information and redaction (FO57)."""
+"""Views, hidden information and redaction (FO57).
+
+What the views derive from one immutable ``State`` is kept in the game's
+memo (``referee.engine.statecache.Memo``; none given: a fresh one):
+``memo.of(state)`` holds, per state, a seat's legal moves under that seat
+(``legal``), ``"public_view"``, ``"last"`` and ``"pending"`` (this module's
+functions of those names) and ``"seen"`` (``encoded.seat_encoded``: the
+decision everybody sees, then each seat's own members in the slot of that
+seat alone, FO57); ``_Parts`` (a part of the memo) the parts of
+``public_view`` built from a few immutable parts of the state, kept from
+one state to the next. Values are shared: do not mutate them. Dropping the
+memo changes no result, only the speed."""
 from __future__ import annotations
 
 from typing import Any
 
 from referee.engine.protocol import Event
+from referee.engine.statecache import Memo, fresh
 from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import KIT_CARLSON
 from referee.games.faceoff import board, rules
-from referee.games.faceoff.cache import MEMO
 from referee.games.faceoff.flow import FIELDS, Frame
 from referee.games.faceoff.state import MARKS, RENEGADE, ROLE_NAMES, State, flow_controller
 
@@ -54,69 +65,74 @@ def hidden(s: State, seat: int | None) -> set[str]:
     return out
 
 
-#: parts of ``public_view`` built from a few immutable parts of the state (the map's rows, the
-#: figures' squares, the nuggets, the cards in play), with the very objects they were built from:
-#: kept while a state holds those same objects (compared by identity and held, so an id is never
-#: reused). All public (FO57). Each one tuple, read and written whole: atomic under threads.
-_last_map: tuple[Any, ...] = (None,) * 4
-_last_board: tuple[Any, ...] = (None,) * 6
-_last_sights: tuple[Any, ...] = (None,) * 9
+class _Parts:
+    """Parts of ``public_view`` built from a few immutable parts of the state
+    (the map's rows, the figures' squares, the nuggets, the cards in play),
+    with the very objects they were built from: kept while a state holds
+    those same objects (compared by identity and held). All public (FO57).
+    Each one tuple, read and written whole: atomic under threads."""
+
+    __slots__ = ("map", "board", "sights", "paths")
+
+    def __init__(self) -> None:
+        self.map: tuple[Any, ...] = (None,) * 4
+        self.board: tuple[Any, ...] = (None,) * 6
+        self.sights: tuple[Any, ...] = (None,) * 9
+        #: ``board.path_distance`` by (from, to), for the map's rows held beside them
+        self.paths: tuple[Any, dict[tuple[Any, Any], int]] = (None, {})
 
 
-def _map(s: State) -> Json:
-    global _last_map
-    last = _last_map
+def _map(s: State, parts: _Parts) -> Json:
+    """The map as everyone sees it (FO57), kept while its rows, id and name are the same."""
+    last = parts.map
     if not (last[0] is s.rows and last[1] is s.map_id and last[2] is s.map_name):
-        last = _last_map = (s.rows, s.map_id, s.map_name, {
+        last = parts.map = (s.rows, s.map_id, s.map_name, {
             "id": s.map_id, "name": s.map_name, "width": len(s.rows[0]), "height": len(s.rows),
             "rows": ["".join("#" if c == "#" else "." for c in r) for r in s.rows]})
     out: Json = last[3]
     return out
 
 
-def _board(s: State) -> list[str]:
+def _board(s: State, parts: _Parts) -> list[str]:
     """``board.grid`` of the figures and nuggets (FO57: all public)."""
-    global _last_board
-    last, (a, b, c) = _last_board, s.chars
+    last, (a, b, c) = parts.board, s.chars
     if not (last[0] is s.rows and last[1] is a.pos and last[2] is b.pos and last[3] is c.pos
             and last[4] is s.nuggets):
-        last = _last_board = (s.rows, a.pos, b.pos, c.pos, s.nuggets,
+        last = parts.board = (s.rows, a.pos, b.pos, c.pos, s.nuggets,
                               board.grid(s.rows, [(MARKS[i], ch.pos) for i, ch in enumerate(s.chars)], s.nuggets))
     out: list[str] = last[5]
     return out
 
 
-#: ``board.path_distance`` by (the map's rows, from, to): the rows held beside each entry, so
-#: their id is never reused meanwhile; dropped whole when full
-_paths: dict[tuple[int, Any, Any], tuple[Any, int]] = {}
-
-
-def _path(rows: Any, a: Any, b: Any) -> int:
-    """``rules.base_distance``: the path distance from square ``a`` to ``b`` (FO21)."""
-    key = (id(rows), a, b)
-    found = _paths.get(key)
-    if found is not None and found[0] is rows:
-        return found[1]
-    if len(_paths) >= 8192:
-        _paths.clear()
-    d = board.path_distance(rows, a, b)
-    _paths[key] = (rows, d)
+def _path(rows: Any, a: Any, b: Any, parts: _Parts) -> int:
+    """``rules.base_distance``: the path distance from square ``a`` to ``b`` (FO21), kept
+    by squares while the map's rows are the same (dropped whole when full)."""
+    held, paths = parts.paths
+    if held is not rows:
+        paths = {}
+        parts.paths = (rows, paths)
+    found = paths.get((a, b))
+    if found is not None:
+        return found
+    if len(paths) >= 8192:
+        paths.clear()
+    d = paths[(a, b)] = board.path_distance(rows, a, b)
     return d
 
 
-def _sights(s: State) -> tuple[list[list[int]], list[list[int | None]]]:
+def _sights(s: State, parts: _Parts) -> tuple[list[list[int]], list[list[int | None]]]:
     """The path distances between the figures (FO21) and the distances at
     which each sees the others (R15: Mustang, Scope, Paul Regret, Rose Doolan)."""
-    global _last_sights
-    last, (a, b, c) = _last_sights, s.chars
+    last, (a, b, c) = parts.sights, s.chars
     if not (last[0] is s.rows and last[1] is a.pos and last[2] is b.pos and last[3] is c.pos
             and last[4] is a.in_play and last[5] is b.in_play and last[6] is c.in_play
             and last[7] == (a.name, b.name, c.name)):
-        dist = [[0 if x == y else _path(s.rows, s.chars[x].pos, s.chars[y].pos) for y in range(3)] for x in range(3)]
+        dist = [[0 if x == y else _path(s.rows, s.chars[x].pos, s.chars[y].pos, parts) for y in range(3)]
+                for x in range(3)]
         # rules.sees_at(s, x, y): the path distance as BANG! modifies it (R15)
         seen = [[None if x == y else cardrules.seen_at(dist[x][y], s.chars[x], s.chars[y]) for y in range(3)]
                 for x in range(3)]
-        last = _last_sights = (s.rows, a.pos, b.pos, c.pos, a.in_play, b.in_play, c.in_play,
+        last = parts.sights = (s.rows, a.pos, b.pos, c.pos, a.in_play, b.in_play, c.in_play,
                                (a.name, b.name, c.name), (dist, seen))
     out: tuple[list[list[int]], list[list[int | None]]] = last[8]
     return out
@@ -132,26 +148,28 @@ def _spectator_hides(s: State, card: str) -> bool:
     return card in s.limbo and kit_limbo(s)
 
 
-def public_view(s: State) -> Json:
+def public_view(s: State, memo: Memo | None = None) -> Json:
     """What both seats and a spectator see alike (FO57); built once per
-    state (``cache.MEMO``) and shared: do not mutate."""
-    memo = MEMO.of(s)
-    known: Json | None = memo.get("public_view")
+    state (kept in the game's ``memo``) and shared: do not mutate."""
+    memo = fresh(memo)
+    kept = memo.of(s)
+    known: Json | None = kept.get("public_view")
     if known is None:
-        known = memo["public_view"] = _public_view(s)
+        known = kept["public_view"] = _public_view(s, memo)
     return known
 
 
-def _public_view(s: State) -> Json:
+def _public_view(s: State, memo: Memo) -> Json:
     f = s.flow
     figures = [{"char": i, "role": ROLE_NAMES[i], "mark": MARKS[i], "x": ch.pos[0], "y": ch.pos[1]}
                for i, ch in enumerate(s.chars)]
-    dist, seen = _sights(s)
+    parts = memo.part(_Parts)
+    dist, seen = _sights(s, parts)
     top = top_prompt(s)
     store = list(s.limbo) if s.limbo and top is not None and top.kind == "store" else []
     return {
-        "map": _map(s),
-        "board": _board(s),
+        "map": _map(s, parts),
+        "board": _board(s, parts),
         "figures": figures,
         "nuggets": [[x, y] for x, y in s.nuggets],
         "reserve": s.reserve,
@@ -177,26 +195,26 @@ def _public_view(s: State) -> Json:
         "lucky_cards": list(s.limbo) if top is not None and top.kind == "lucky" else [],
         "renegade_variant": s.variant,
         "seats": seats(s),
-        "last": last(s),
+        "last": last(s, memo),
     }
 
 
-def last(s: State) -> Json | None:
+def last(s: State, memo: Memo | None = None) -> Json | None:
     """``state.last``: the last card played, figure moved, "draw!" checked or bids revealed; a
     card of it out of sight again (reshuffled into a deck, inherited into a hand) shown as
-    ``null`` (FO57). Built once per state; do not mutate."""
+    ``null`` (FO57). Built once per state (kept in the game's ``memo``); do not mutate."""
     shown: Json | None = s.last
     if shown is None or ("card" not in shown and "bids" not in shown):
         return shown
-    memo = MEMO.of(s)
-    if "last" in memo:
-        known: Json | None = memo["last"]
+    kept = fresh(memo).of(s)
+    if "last" in kept:
+        known: Json | None = kept["last"]
         return known
     if "card" in shown and _spectator_hides(s, shown["card"]):
         shown = {**shown, "card": None}
     if "bids" in shown and any(b is not None and _spectator_hides(s, b) for b in shown["bids"]):
         shown = {**shown, "bids": [None if b is None or _spectator_hides(s, b) else b for b in shown["bids"]]}
-    memo["last"] = shown
+    kept["last"] = shown
     return shown
 
 
@@ -216,15 +234,17 @@ def seats(s: State) -> list[Json]:
     return out
 
 
-def pending(s: State) -> Json | None:
+def pending(s: State, memo: Memo | None = None) -> Json | None:
     """The open decision as everybody sees it (issue 24): its kind (a window, or the phase), the
     awaited seats, no deadline of the rules' own (FO9), the default a timeout plays for each
     awaited seat (only its type where it names a card or is drawn among several), the character
     it is for and the prompt's public extras (its source, the duel's other side, a "draw!"'s
-    purpose). Built once per state; do not mutate."""
-    memo = MEMO.of(s)
-    if "pending" in memo:
-        known: Json | None = memo["pending"]
+    purpose). Built once per state (kept in the game's ``memo``, where the awaited seats' legal
+    moves its defaults are drawn from are kept too); do not mutate."""
+    memo = fresh(memo)
+    kept = memo.of(s)
+    if "pending" in kept:
+        known: Json | None = kept["pending"]
         return known
     out: Json | None = None
     if s.result is None:
@@ -233,7 +253,7 @@ def pending(s: State) -> Json | None:
         awaiting = sorted(rules.to_act(s))
         default: list[Json] = []
         for seat in awaiting:
-            opts = rules.default_options(s, seat)
+            opts = rules.default_options(s, seat, memo)
             if opts:
                 move = opts[0]
                 default.append({"seat": seat, "move": move if len(opts) == 1 and "card" not in move
@@ -244,11 +264,13 @@ def pending(s: State) -> Json | None:
             for k in ("src", "other", "purpose"):
                 if k in FIELDS[top.kind]:
                     out[k] = top[k]
-    memo["pending"] = out
+    kept["pending"] = out
     return out
 
 
-def seat_part(s: State, seat: int | None) -> Json:
+def seat_part(s: State, seat: int | None, memo: Memo | None = None) -> Json:
+    """What only ``seat`` sees (FO57): its character and hand, the Renegade's hand while it controls
+    him, its bid, Kit Carlson's look while it is his, and the open decision (``pending``)."""
     f = s.flow
     own = s.own_char(seat) if seat is not None else None
     return {
@@ -258,12 +280,14 @@ def seat_part(s: State, seat: int | None) -> Json:
         "renegade_hand": list(s.chars[RENEGADE].hand) if sees_hand(s, seat, RENEGADE) else None,
         "my_bid": s.bids[seat] if seat is not None else None,
         "kit_cards": list(s.limbo) if kit_limbo(s) and sees_hand(s, seat, f.active) else None,
-        "pending": pending(s),
+        "pending": pending(s, memo),
     }
 
 
-def view(s: State, seat: int | None) -> Json:
-    return {**public_view(s), **seat_part(s, seat)}
+def view(s: State, seat: int | None, memo: Memo | None = None) -> Json:
+    """``public_view`` and ``seat_part`` together (FO57), kept in the game's ``memo``."""
+    memo = fresh(memo)
+    return {**public_view(s, memo), **seat_part(s, seat, memo)}
 
 
 def redact(event: Event, seat: int | None) -> Event:

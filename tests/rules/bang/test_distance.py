@@ -158,7 +158,7 @@ Row = list[int | None]
 
 def _encoded_distances(t: Table, seat: int) -> object:
     """The ``distances`` member of ``seat``'s own encoded view (``encoded.seat_encoded``)."""
-    _, _, own = encoded.seat_encoded(t.state, seat, False)
+    _, _, own = encoded.seat_encoded(t.state, seat, False, t.memo)
     return json.loads(b"{" + own + b"}")["distances"]
 
 

@@ -32,6 +32,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.bots.heuristic import bang_read
+from referee.engine.statecache import Memo
 from referee.games.bang import encoded, views
 from referee.games.bang.distance import distances_from, reach, seat_distance, sees_at, sights
 from referee.games.bang.state import State
@@ -86,7 +87,7 @@ def ref_reach(in_play: tuple[str, ...]) -> int:
 # --- every calculation against it ------------------------------------------------------------
 
 def _encoded_distances(state: State, seat: int) -> object:
-    _, _, own = encoded.seat_encoded(state, seat, False)
+    _, _, own = encoded.seat_encoded(state, seat, False, Memo())
     return json.loads(b"{" + own + b"}")["distances"]
 
 

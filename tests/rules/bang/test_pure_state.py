@@ -1,6 +1,6 @@
 """A pure state (issue 9 item 4): the ``awaiting`` event records domain facts
 (R43, R77), ``evolve`` is a plain function of (state, event), and what
-``legal_moves`` and ``view`` return does not depend on any cache."""
+``legal_moves`` and ``view`` return does not depend on the game's memo."""
 from __future__ import annotations
 
 import copy
@@ -10,8 +10,8 @@ import pytest
 
 from referee.engine.protocol import Event
 from referee.engine.rng import Rng
+from referee.engine.statecache import Memo
 from referee.games.bang import RULESET as R
-from referee.games.bang import cache
 from referee.games.bang.agenda import encode_frame, stack_of
 from referee.games.bang.state import State
 from referee.games.sim import Table, playout, random_chooser
@@ -76,17 +76,18 @@ def test_r77_evolve_is_a_plain_function_of_state_and_event(played: list[Table]) 
         assert state == t.state
 
 
-def test_r77_legal_moves_and_views_do_not_depend_on_the_cache() -> None:
+def test_r77_legal_moves_and_views_do_not_depend_on_the_memo() -> None:
     t = Table(R, 5, seed="pure-cache")
     chooser = random_chooser(Rng(b"pure-cache"))
 
     def step(table: Table) -> None:
-        s = table.state
-        first = [(R.legal_moves(s, seat), R.view(s, seat)) for seat in range(5)]
-        spectator = R.view(s, None)
-        cache.clear()
-        again = [(R.legal_moves(s, seat), R.view(s, seat)) for seat in range(5)]
-        assert first == again and spectator == R.view(s, None)
+        s, memo = table.state, table.memo  # the game's memo, kept from one state to the next
+        first = [(R.legal_moves(s, seat, memo=memo), R.view(s, seat, memo=memo)) for seat in range(5)]
+        spectator = R.view(s, None, memo=memo)
+        fresh = Memo()
+        again = [(R.legal_moves(s, seat, memo=fresh), R.view(s, seat, memo=fresh)) for seat in range(5)]
+        assert first == again and spectator == R.view(s, None, memo=fresh) == R.view(s, None)
+        assert [R.legal_moves(s, seat) for seat in range(5)] == [moves for moves, _ in first]  # none given
         assert all(isinstance(moves, tuple) for moves, _ in again)
 
     playout(t, chooser, pick_seat=Rng(b"seat"), on_step=step)

@@ -21,6 +21,7 @@ from referee.engine.decision import Decision
 from referee.engine.legacy import Legacy
 from referee.engine.protocol import Event, GameConfig, IllegalMove, InvalidSetup, Json, Move, Seat
 from referee.engine.rng import Rng
+from referee.engine.statecache import Memo
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +82,8 @@ class Nim(RulesetBase[State]):
         return replace(state, piles=tuple(piles), turn=1 - seat, winner=seat if not any(piles) else None,
                        last=(seat, event.data["pile"], event.data["count"]))
 
-    def play(self, state: State, actor: Seat, move: Move, *, rng: Rng, now: int) -> tuple[list[Event], State]:
+    def play(self, state: State, actor: Seat, move: Move, *, rng: Rng, now: int,
+             memo: Memo | None = None) -> tuple[list[Event], State]:
         """Past the base's shared checks (shape, game over, turn): N3."""
         pile, count = move["pile"], move["count"]
         if not 0 <= pile < len(state.piles) or not 1 <= count <= state.piles[pile]:
@@ -90,13 +92,13 @@ class Nim(RulesetBase[State]):
         decision.emit("taken", {"seat": actor, "pile": pile, "count": count})
         return decision.events, decision.state
 
-    def legal_moves(self, state: State, seat: Seat) -> list[Move]:
+    def legal_moves(self, state: State, seat: Seat, *, memo: Memo | None = None) -> list[Move]:
         if state.winner is not None or seat != state.turn:
             return []
         return [{"type": "take", "pile": i, "count": k}
                 for i, n in enumerate(state.piles) for k in range(1, n + 1)]
 
-    def view(self, state: State, seat: Seat | None) -> Json:
+    def view(self, state: State, seat: Seat | None, *, memo: Memo | None = None) -> Json:
         over = state.winner is not None
         return {"piles": list(state.piles), "turn": state.turn,
                 "seats": [{"seat": s, "to_move": not over and s == state.turn} for s in (0, 1)],
