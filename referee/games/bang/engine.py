@@ -5,8 +5,9 @@ primitives every rule is made of — drawing (R59), hits (R47), elimination
 A ``Ctx`` lives for one ``decide`` (or ``setup``): rules call ``emit`` and
 read ``ctx.state``, which is always the fold of the events emitted so far.
 The agenda (``ctx.stack``), ``phase`` and ``bangs`` are kept aside and
-written once, as the closing ``awaiting`` event. A ``Ctx`` is the card
-engine's table (``cardrules.CardTable``): the cards' effects act through it.
+written once, as the closing ``awaiting`` event. A ``Ctx`` applies the card
+engine's effects (``cardrules.Effect``, one method each; ``flow.apply_effects``
+dispatches them): it records them in BANG!'s events and on its agenda.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from referee.engine.rng import Rng
 from referee.games.bang.agenda import awaiting
 from referee.games.bang.events import EVOLVE
 from referee.games.bang.roles import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_3P
-from referee.games.bang.state import Frame, Player, Seat, State, but, clockwise_from
+from referee.games.bang.state import Frame, Seat, State, but, clockwise_from
 from referee.games.cards import rules as cardrules
 from referee.games.cards.deck import KEY
 
@@ -91,34 +92,51 @@ class Ctx:
         if gain > 0:
             self.emit("life_gained", {"seat": seat, "amount": gain})
 
-    # --- cardrules.CardTable: seats around the table -----------------------------
+    # --- the card engine's effects at this table (``flow.apply_effects`` applies them) ---------------------
 
-    def holder(self, i: Seat) -> Player:
-        return self.state.players[i]
-
-    def around(self, i: Seat, include: bool) -> list[Seat]:
-        return clockwise_from(self.state, i, include)
-
-    def banged(self) -> None:
-        self.bangs += 1
-
-    def card_played(self, who: Seat, card: str, target: Seat | None, pick: str | None) -> None:
-        self.played = card
-        self.emit("card_played", {"seat": who, **cardrules.played(card, target, pick)})
-
-    def discard(self, who: Seat, cards: list[str], reason: str) -> None:
-        self.emit("card_discarded", {"seat": who, "cards": cards, "reason": reason})
-
-    def take(self, who: Seat, frm: Seat, card: str, zone: str, reason: str) -> None:
-        self.emit("card_taken", {"seat": who, "from": frm, "card": card, "zone": zone, "reason": reason})
+    def window(self) -> cardrules.Window:
+        """The open window on top of the agenda as the card engine reads it (R43)."""
+        f = self.stack[-1]
+        return cardrules.Window(f.kind, f.seat, f.src, f.other, f.needed, f.misses, f.played)
 
     def beer_heals(self) -> bool:
         return alive_count(self.state) > 2  # R25
 
-    def general_store(self, who: Seat) -> None:
-        order = clockwise_from(self.state, who, True)  # R29: one card per alive player, clockwise
-        self.reveal(who, len(order), "general_store")
-        store_next(self, who, order)
+    def count_bang(self, e: cardrules.CountBang) -> None:
+        self.bangs += 1  # R18
+
+    def card_played(self, e: cardrules.PlayCard) -> None:
+        self.played = e.card
+        self.emit("card_played", {"seat": e.who, **cardrules.played(e.card, e.target, e.pick)})
+
+    def discard(self, e: cardrules.Discard) -> None:
+        cards = e.cards
+        if cards is None:  # R31: one card of the hand at random
+            hand = self.state.players[e.who].hand
+            if not hand:
+                return
+            cards = (hand[self.rng.below(len(hand))],)
+        self.emit("card_discarded", {"seat": e.who, "cards": list(cards), "reason": e.reason})
+
+    def take(self, e: cardrules.Take) -> None:
+        card = e.card
+        if card is None:  # R30, R64: one card of the hand at random
+            hand = self.state.players[e.frm].hand
+            if not hand:
+                return
+            card = hand[self.rng.below(len(hand))]
+        self.emit("card_taken", {"seat": e.who, "from": e.frm, "card": card, "zone": e.zone, "reason": e.reason})
+
+    def drawn(self, e: cardrules.Draw) -> None:
+        self.draw(e.who, e.n, e.reason)
+
+    def healed(self, e: cardrules.Heal) -> None:
+        self.heal(e.who, e.amount)
+
+    def general_store(self, e: cardrules.OpenStore) -> None:
+        order = clockwise_from(self.state, e.who, True)  # R29: one card per alive player, clockwise
+        self.reveal(e.who, len(order), "general_store")
+        store_next(self, e.who, order)
 
     def _card_of(self, key: str) -> str:
         """The card ID a window opened for ``key`` names: the Duel passed on
@@ -130,57 +148,62 @@ class Ctx:
             return closed.card
         return self.played if self.played in KEY and KEY[self.played] == key else key.lower()
 
-    def open_shot(self, target: Seat, src: Seat, key: str, needed: int) -> None:
-        self.stack.append(Frame("shot", target, src=src, card=self._card_of(key), needed=needed))
+    def open_shot(self, e: cardrules.OpenShot) -> None:
+        self.stack.append(Frame("shot", e.target, src=e.src, card=self._card_of(e.key), needed=e.needed))
 
-    def open_duel(self, target: Seat, other: Seat, src: Seat) -> None:
-        self.stack.append(Frame("duel", target, other=other, src=src, card=self._card_of("DUEL")))
+    def open_duel(self, e: cardrules.OpenDuel) -> None:
+        self.stack.append(Frame("duel", e.target, other=e.other, src=e.src, card=self._card_of("DUEL")))
 
-    def open_multi(self, src: Seat, key: str, targets: list[Seat]) -> None:
-        self.stack.append(Frame("multi", src=src, card=self._card_of(key), targets=tuple(targets)))
+    def open_multi(self, e: cardrules.OpenMulti) -> None:
+        self.stack.append(Frame("multi", src=e.src, card=self._card_of(e.key), targets=e.targets))
 
-    def close_dying(self, who: Seat) -> None:
+    def close_dying(self, e: cardrules.CloseDying) -> None:
+        who = e.who
         top = self.stack[-1] if self.stack else None
         if top is not None and top.kind == "dying" and top.seat == who and self.state.players[who].life >= 1:
             self.stack.pop()
 
-    def close_window(self) -> Frame:
-        closed = self.closed = self.stack.pop()
-        return closed
+    def close_window(self, e: cardrules.CloseWindow) -> None:
+        self.closed = self.stack.pop()
 
-    def read(self, raw: Frame) -> cardrules.Window:
-        return cardrules.Window(raw.kind, raw.seat, raw.src, raw.other, raw.needed, raw.misses, raw.played)
+    def reopen(self, e: cardrules.Reopen) -> None:
+        raw = self.closed
+        if raw is not None:
+            self.stack.append(raw._replace(misses=e.misses, played=e.played) if raw.kind == "shot" else raw)
 
-    def reopen(self, raw: Frame, misses: int, played: int) -> None:
-        self.stack.append(raw._replace(misses=misses, played=played) if raw.kind == "shot" else raw)
-
-    def answered(self, who: Seat, card: str, kind: str) -> None:
+    def answered(self, e: cardrules.Answer) -> None:
+        kind = e.kind
         if kind == "shot" or kind == "dying":
-            self.emit("card_played", {"seat": who, "card": card, "response": "missed" if kind == "shot" else "beer"})
+            self.emit("card_played", {"seat": e.who, "card": e.card,
+                                      "response": "missed" if kind == "shot" else "beer"})
         else:
-            self.emit("card_discarded", {"seat": who, "cards": [card], "reason": kind})
+            self.emit("card_discarded", {"seat": e.who, "cards": [e.card], "reason": kind})
 
-    def take_hit(self, who: Seat, amount: int, by: Seat, src: Seat) -> None:
-        hit(self, who, amount, by, src)
+    def take_hit(self, e: cardrules.Hit) -> None:
+        hit(self, e.who, e.amount, e.by, e.src)
 
-    def die(self, who: Seat, raw: Frame) -> None:
-        eliminate(self, who, raw.by)
+    def die(self, e: cardrules.Die) -> None:
+        closed = self.closed
+        eliminate(self, e.who, closed.by if closed is not None else -1)
 
-    def top_card(self) -> str | None:
+    def turned_up(self, e: cardrules.TurnUp) -> list[str]:
+        """The cards a "draw!" turns (R41, R59): Lucky Duke's two face up into the limbo (R42),
+        else the top of the deck, reshuffled first if empty (it leaves the deck when checked)."""
+        if e.n == 2:
+            return self.reveal(e.who, 2, "lucky_duke")
         if not self.state.deck:
             self.reshuffle()
         deck = self.state.deck
-        return deck[0] if deck else None
+        return [deck[0]] if deck else []
 
-    def turn_up(self, who: Seat, k: int) -> list[str]:
-        return self.reveal(who, k, "lucky_duke")
+    def open_lucky(self, e: cardrules.OpenLucky) -> None:
+        self.stack.append(Frame("lucky", e.who, purpose=e.purpose))
 
-    def open_lucky(self, who: Seat, purpose: str) -> None:
-        self.stack.append(Frame("lucky", who, purpose=purpose))
-
-    def checked(self, who: Seat, purpose: str, card: str, cards: list[str] | None) -> None:
-        self.emit("draw_checked", {"seat": who, "cards": [card] if cards is None else cards, "card": card,
-                                   "reason": purpose.split(":")[0], "from": "deck" if cards is None else "limbo"})
+    def checked(self, e: cardrules.Checked) -> None:
+        cards = e.cards
+        self.emit("draw_checked", {"seat": e.who, "cards": [e.card] if cards is None else list(cards),
+                                   "card": e.card, "reason": e.purpose.split(":")[0],
+                                   "from": "deck" if cards is None else "limbo"})
 
     def finish(self) -> None:
         """Write the agenda, phase and BANG! count if they changed."""
