@@ -130,7 +130,7 @@ def has_jail(t: Holder) -> bool:
 # --- the deck (R59) -------------------------------------------------------------------------
 
 def take_from_deck(k: int, deck: Callable[[], tuple[str, ...]], reshuffle: Callable[[], bool],
-                   took: Callable[[list[str]], None]) -> list[str]:
+                   took: Callable[[list[str]], object]) -> list[str]:
     """Up to ``k`` cards off the top of ``deck()``: when it runs out the
     discard pile is shuffled into a new deck (``reshuffle()``; False: nothing
     to shuffle) and the taking goes on; what cannot be taken is not (R59).

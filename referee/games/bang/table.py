@@ -1,19 +1,21 @@
-"""The decision context: emits events, folds them at once, and offers the
-primitives every rule is made of — drawing (R59), hits (R47), elimination
-(R51–R54) and the end of the game (R55–R58, R82).
+"""The decision context at a BANG! table (the engine's ``Decision``,
+``Ctx``): it applies the card engine's effects (``cardrules.Effect``, one
+method each; ``flow.apply_effects`` dispatches them) in BANG!'s events and
+on its agenda, and offers the primitives every rule is made of — drawing
+(R59), hits (R47), elimination (R51–R54) and the end of the game (R55–R58,
+R82).
 
 A ``Ctx`` lives for one ``decide`` (or ``setup``): rules call ``emit`` and
 read ``ctx.state``, which is always the fold of the events emitted so far.
 The agenda (``ctx.stack``), ``phase`` and ``bangs`` are kept aside and
-written once, as the closing ``awaiting`` event. A ``Ctx`` applies the card
-engine's effects (``cardrules.Effect``, one method each; ``flow.apply_effects``
-dispatches them): it records them in BANG!'s events and on its agenda.
+written once, as the closing ``awaiting`` event.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from referee.engine.protocol import Event
+from referee.engine.decision import Decision, by_table
 from referee.engine.rng import Rng
 from referee.games.bang.agenda import awaiting
 from referee.games.bang.events import EVOLVE
@@ -21,6 +23,8 @@ from referee.games.bang.roles import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_3
 from referee.games.bang.state import Frame, Seat, State, but, clockwise_from
 from referee.games.cards import rules as cardrules
 from referee.games.cards.deck import KEY
+
+_FOLD = by_table(EVOLVE)
 
 
 class GameOver(Exception):
@@ -31,15 +35,16 @@ class TurnEnds(Exception):
     """The active player's turn is over at once (R9, R12, R51 step 6)."""
 
 
-class Ctx:
-    """Events emitted so far, the state they fold to, and the agenda."""
+class Ctx(Decision[State]):
+    """The engine's ``Decision`` at a BANG! table: the events emitted so far
+    and the state they fold to, the table's generator, and the agenda,
+    phase and BANG! count, written once at the end (``finish``)."""
 
-    __slots__ = ("state", "rng", "events", "stack", "phase", "bangs", "played", "closed")
+    __slots__ = ("rng", "stack", "phase", "bangs", "played", "closed")
 
     def __init__(self, state: State, rng: Rng) -> None:
-        self.state = state
+        super().__init__(state, _FOLD)
         self.rng = rng
-        self.events: list[Event] = []
         self.stack: list[Frame] = list(state.stack)
         self.phase = state.phase
         self.bangs = state.bangs
@@ -48,20 +53,17 @@ class Ctx:
         self.played = ""
         self.closed: Frame | None = None
 
-    def emit(self, type_: str, data: dict[str, Any], after: State | None = None) -> None:
-        """Record one event and fold it (``after``: its fold, if known);
-        Suzy Lafayette draws as soon as her hand becomes empty (R74)."""
-        ev = Event(type_, data)
-        self.events.append(ev)
+    def emit(self, type_: str, data: Mapping[str, Any] | None = None, /, **fields: Any) -> State:
+        """Record one event and fold it; Suzy Lafayette draws as soon as her
+        hand becomes empty (R74)."""
         s = self.state
-        nxt = EVOLVE[type_](s, data) if after is None else after
-        self.state = nxt
+        nxt = Decision.emit(self, type_, data, **fields)
         su = s.suzy
-        if su < 0:
-            return
-        suzy = nxt.players[su]
-        if cardrules.suzy_draws(s.players[su], suzy, suzy.alive):
-            self.draw(su, 1, "suzy_lafayette")
+        if su >= 0:
+            suzy = nxt.players[su]
+            if cardrules.suzy_draws(s.players[su], suzy, suzy.alive):
+                self.draw(su, 1, "suzy_lafayette")
+        return self.state
 
     def reshuffle(self) -> bool:
         """The discard pile becomes the deck, shuffled (R59). False if empty."""
@@ -212,8 +214,8 @@ class Ctx:
         old = s.stack
         same = len(stack) == len(old) and all(a is b for a, b in zip(stack, old))
         if not same or self.phase != s.phase or self.bangs != s.bangs:
-            self.emit("awaiting", awaiting(s.turn, self.phase, self.bangs, stack),
-                      but(s, phase=self.phase, bangs=self.bangs, stack=stack))
+            self.emit_folded("awaiting", awaiting(s.turn, self.phase, self.bangs, stack),
+                             but(s, phase=self.phase, bangs=self.bangs, stack=stack))
 
 
 def store_next(ctx: Ctx, src: Seat, order: list[Seat] | tuple[Seat, ...]) -> None:
