@@ -76,8 +76,21 @@ class Ctx(Decision[State]):
         return True
 
     def _take(self, k: int, seat: Seat, type_: str, reason: str) -> list[str]:
-        return cardrules.take_from_deck(k, lambda: self.state.deck, self.reshuffle, lambda cards: self.emit(
-            type_, {"seat": seat, "cards": cards, "reason": reason}))
+        """Up to ``k`` cards off the top of the deck, one event per batch: when
+        it runs out the discard pile is shuffled into a new deck and the taking
+        goes on; what cannot be taken is not (R59)."""
+        got: list[str] = []
+        while k > 0:
+            deck = self.state.deck
+            if not deck:
+                if not self.reshuffle():
+                    break
+                continue
+            cards = list(deck[:k])
+            k -= len(cards)
+            got.extend(cards)
+            self.emit(type_, {"seat": seat, "cards": cards, "reason": reason})
+        return got
 
     def draw(self, seat: Seat, k: int, reason: str) -> list[str]:
         """Draw ``k`` cards from the deck into the hand (R59: lazily reshuffled;

@@ -18,7 +18,7 @@ state, in its own events and on its own agenda: the card engine never
 calls back into a ruleset.
 
 This module is the engine's one name (both rulesets import it); its parts:
-``core`` (the windows, a holder, distance and reach, the deck, "draw!"),
+``core`` (the windows, a holder, distance and reach, "draw!"),
 ``plays`` (phase-2 plays, Sid Ketchum), ``windows`` (the answers to a
 window) and ``effects`` (what a card, an answer, a pass or a "draw!"
 does, as data). The
@@ -51,7 +51,6 @@ from referee.games.cards.core import (
     seen_at,
     shots_needed,
     suzy_draws,
-    take_from_deck,
 )
 from referee.games.cards.effects import (
     Answer,
@@ -98,5 +97,5 @@ __all__ = [
     "after_hit", "answer_keys", "bang_allowed", "barrel_sources", "card_moves", "check", "check_cards",
     "check_succeeds", "has_jail", "heir", "lucky_choice", "mustang_of", "pass_", "picks", "play_card", "played",
     "plays_as_bang", "reach_of", "respond", "scope_of", "seen_at", "shots_needed", "sid", "sid_moves",
-    "suzy_draws", "take_from_deck", "turned", "why_not_answer", "why_not_play", "why_not_sid", "window_moves",
+    "suzy_draws", "turned", "why_not_answer", "why_not_play", "why_not_sid", "window_moves",
 ]

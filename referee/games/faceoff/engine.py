@@ -109,11 +109,22 @@ class Ctx(Decision[State]):
         return True
 
     def draw(self, c: int, k: int, reason: str, deck: str = "brown") -> list[str]:
-        """Draw ``k`` cards into ``c``'s hand (FO24, FO25: each deck reshuffled on its own)."""
-        return cardrules.take_from_deck(
-            k, lambda: self.state.brown if deck == "brown" else self.state.blue, lambda: self.reshuffle(deck),
-            lambda cards: self.emit("cards_drawn", {"char": c, "cards": cards, "count": len(cards), "from": deck,
-                                                    "reason": reason, "seen_by": self.viewers(c)}))
+        """Draw ``k`` cards into ``c``'s hand, one event per batch: when the deck
+        runs out its discard pile is shuffled into a new one and the drawing goes
+        on; what cannot be drawn is not (R59; FO24, FO25: each deck on its own)."""
+        got: list[str] = []
+        while k > 0:
+            pile = self.state.brown if deck == "brown" else self.state.blue
+            if not pile:
+                if not self.reshuffle(deck):
+                    break
+                continue
+            cards = list(pile[:k])
+            k -= len(cards)
+            got.extend(cards)
+            self.emit("cards_drawn", {"char": c, "cards": cards, "count": len(cards), "from": deck,
+                                      "reason": reason, "seen_by": self.viewers(c)})
+        return got
 
     def top_brown(self) -> str | None:
         if not self.state.brown:
