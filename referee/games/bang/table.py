@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.decision import Decision, by_table
+from referee.engine.protocol import Event
 from referee.engine.rng import Rng
 from referee.games.bang.agenda import awaiting
 from referee.games.bang.events import EVOLVE
@@ -57,7 +58,9 @@ class Ctx(Decision[State]):
         """Record one event and fold it; Suzy Lafayette draws as soon as her
         hand becomes empty (R74)."""
         s = self.state
-        nxt = Decision.emit(self, type_, data, **fields)
+        d = fields if data is None else data  # ``Decision.emit`` inlined: every event of the game passes here
+        self.events.append(Event(type_, d))
+        self.state = nxt = EVOLVE[type_](s, d)
         su = s.suzy
         if su >= 0:
             suzy = nxt.players[su]

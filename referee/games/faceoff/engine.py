@@ -14,7 +14,7 @@ from typing import Any
 
 from referee.engine.decision import Decision
 from referee.engine.platform import RESIGN
-from referee.engine.protocol import IllegalMove
+from referee.engine.protocol import Event, IllegalMove
 from referee.engine.rng import Rng
 from referee.games.cards import rules as cardrules
 from referee.games.faceoff.flow import Draft, Flow, Frame
@@ -64,10 +64,13 @@ class Ctx(Decision[State]):
         """Record one event and fold it; Suzy Lafayette draws as soon as her hand becomes
         empty (R74, FO53), unless it is emptied by her elimination."""
         before = self.state
-        after = Decision.emit(self, type_, data, **fields)
+        d = fields if data is None else data  # ``Decision.emit`` inlined: every event of the game passes here
+        ev = Event(type_, d)
+        self.events.append(ev)
+        after: State = evolve(before, ev)
+        self.state = after
         if after.chars is before.chars:  # no character changed: no hand was emptied
             return after
-        d = fields if data is None else data
         alive = type_ != "cards_inherited" and not (type_ == "card_discarded" and d["reason"] == "eliminated")
         for i, ch in enumerate(after.chars):
             if ch is not before.chars[i] and cardrules.suzy_draws(before.chars[i], ch, alive):
