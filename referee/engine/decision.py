@@ -1,6 +1,14 @@
-"""The emit-and-fold builder every ruleset's ``decide`` uses: the events of
+"""The one decision context every ruleset's ``decide`` uses: the events of
 one decision, each folded into the state as it is emitted, so every rule
-sees the outcome of the one before (and replay folds the very same events)."""
+sees the outcome of the one before (and replay folds the very same events).
+
+A ruleset uses ``Decision`` as it is (Bluffaneer) or subclasses it with
+what its own decisions keep aside and write once at the end — the agenda
+of steps still owed, the turn's counters — and the table's generator
+(BANG!'s ``bang.table.Ctx``, Face Off's ``faceoff.engine.Ctx``, the Dice
+Game's ``dice.agenda.Ctx``). A card ruleset overrides ``emit`` to react
+to what an event did (Suzy Lafayette draws once her hand is empty, R74).
+"""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -21,13 +29,20 @@ class Decision(Generic[S]):
         self.events: list[Event] = []
         self._fold = fold
 
-    def emit(self, type_: str, data: Mapping[str, Any] | None = None, **fields: Any) -> S:
+    def emit(self, type_: str, data: Mapping[str, Any] | None = None, /, **fields: Any) -> S:
         """Record one event — its ``data``, or the fields given as keywords —
         and fold it; the new state."""
         event = Event(type_, fields if data is None else data)
         self.events.append(event)
         self.state = self._fold(self.state, event)
         return self.state
+
+    def emit_folded(self, type_: str, data: Mapping[str, Any], after: S) -> S:
+        """Record one event whose fold is already known (``after``, the state
+        ``emit`` would fold it to): a decision's closing bookkeeping event."""
+        self.events.append(Event(type_, data))
+        self.state = after
+        return after
 
 
 def by_table(apply: Mapping[str, Callable[[S, Mapping[str, Any]], S]]) -> Callable[[S, Event], S]:

@@ -18,9 +18,9 @@ from referee.engine.rng import Rng
 from referee.engine.statecache import Memo, fresh
 from referee.games.bang import reactions, turn
 from referee.games.bang.cache import derived
-from referee.games.bang.engine import Ctx, GameOver, may_resign, resign
 from referee.games.bang.flow import act
 from referee.games.bang.state import Frame, Seat, State
+from referee.games.bang.table import Ctx, GameOver, may_resign, resign
 from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import JESSE_JONES, PEDRO_RAMIREZ
 

@@ -1,13 +1,14 @@
 """The agenda runner: start of turn (R8, R9), phase 1 (R10, R62–R70),
 "draw!" checks (R41, R42), multi-target cards (R45) and after-hit
-abilities (R50, R61, R64)."""
+abilities (R50, R61, R64); and ``apply_effects``, which applies the card engine's
+effects (``cardrules.Effect``) at this table."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from referee.games.bang.engine import Ctx, TurnEnds, hit
 from referee.games.bang.state import PROMPTS, Frame, Seat, has_key, next_alive
+from referee.games.bang.table import Ctx, TurnEnds, hit
 from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import BLACK_JACK, JESSE_JONES, KIT_CARLSON, PEDRO_RAMIREZ
 from referee.games.cards.deck import KEY, red
@@ -52,12 +53,41 @@ def act(ctx: Ctx, fn: Callable[..., None], *args: Any) -> None:
     run(ctx)
 
 
+# --- the card engine's effects ----------------------------------------------------
+
+def apply_effects(ctx: Ctx, effects: Iterable[cardrules.Effect]) -> None:
+    """Apply what the card engine says happens (its ``Effect`` values), in
+    order, at this table: BANG!'s events and agenda (R18–R51)."""
+    for e in effects:
+        APPLY[type(e)](ctx, e)
+
+
+def _turn_up(ctx: Ctx, e: cardrules.TurnUp) -> None:
+    apply_effects(ctx, cardrules.turned(e, ctx.turned_up(e)))  # R41, R42
+
+
+def _decide(ctx: Ctx, e: cardrules.Decide) -> None:
+    apply_check(ctx, e.who, e.purpose, e.card)
+
+
+#: each effect's application at this table
+APPLY: dict[type, Callable[[Ctx, Any], None]] = {
+    cardrules.CountBang: Ctx.count_bang, cardrules.PlayCard: Ctx.card_played, cardrules.Discard: Ctx.discard,
+    cardrules.Take: Ctx.take, cardrules.Draw: Ctx.drawn, cardrules.Heal: Ctx.healed,
+    cardrules.OpenStore: Ctx.general_store, cardrules.OpenShot: Ctx.open_shot, cardrules.OpenDuel: Ctx.open_duel,
+    cardrules.OpenMulti: Ctx.open_multi, cardrules.CloseWindow: Ctx.close_window, cardrules.Reopen: Ctx.reopen,
+    cardrules.CloseDying: Ctx.close_dying, cardrules.Answer: Ctx.answered, cardrules.Hit: Ctx.take_hit,
+    cardrules.Die: Ctx.die, cardrules.TurnUp: _turn_up, cardrules.OpenLucky: Ctx.open_lucky,
+    cardrules.Checked: Ctx.checked, cardrules.Decide: _decide,
+}
+
+
 # --- "draw!" ---------------------------------------------------------------
 
 def check(ctx: Ctx, seat: Seat, purpose: str) -> None:
     """``seat`` "draws!" for ``purpose`` (dynamite | jail | barrel:<source>),
     as the card engine turns it (R41, R42), with this table's consequences."""
-    cardrules.check(ctx, seat, purpose, apply_check)
+    apply_effects(ctx, cardrules.check(ctx.state.players[seat], seat, purpose))
 
 
 def apply_check(ctx: Ctx, seat: Seat, purpose: str, card: str | None) -> None:
@@ -150,7 +180,7 @@ def _multi(ctx: Ctx, f: Frame) -> None:
 
 def _after_hit(ctx: Ctx, f: Frame) -> None:
     if ctx.state.players[f.seat].alive:
-        cardrules.after_hit(ctx, f.seat, f.src, f.amount)  # R50, R61, R64
+        apply_effects(ctx, cardrules.after_hit(ctx.state.players[f.seat], f.seat, f.src, f.amount))  # R50, R61, R64
 
 
 PROCESS: dict[str, Callable[[Ctx, Frame], None]] = {

@@ -7,9 +7,9 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from referee.games.bang.engine import Ctx, store_next
-from referee.games.bang.flow import apply_check, check
+from referee.games.bang.flow import apply_effects, check
 from referee.games.bang.state import Frame, Seat, State
+from referee.games.bang.table import Ctx, store_next
 from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import JESSE_JONES, PEDRO_RAMIREZ
 
@@ -51,11 +51,12 @@ def barrel(ctx: Ctx, seat: Seat, source: str) -> None:
 
 
 def respond(ctx: Ctx, seat: Seat, card: str) -> None:
-    cardrules.respond(ctx, seat, card)  # R24, R34, R46, R48
+    apply_effects(ctx, cardrules.respond(ctx.state.players[seat], seat, card, ctx.window(),
+                                 beer_heals=ctx.beer_heals()))  # R24, R34, R46, R48
 
 
 def pass_(ctx: Ctx, seat: Seat) -> None:
-    cardrules.pass_(ctx, seat)  # R34, R44, R46, R51
+    apply_effects(ctx, cardrules.pass_(seat, ctx.window()))  # R34, R44, R46, R51
 
 
 def choose(ctx: Ctx, seat: Seat, card: str) -> None:
@@ -64,7 +65,7 @@ def choose(ctx: Ctx, seat: Seat, card: str) -> None:
         ctx.emit("card_picked", {"seat": seat, "card": card})
         store_next(ctx, f.src, f.targets)
         return
-    cardrules.lucky_choice(ctx, seat, f.purpose, card, ctx.state.limbo, apply_check)
+    apply_effects(ctx, cardrules.lucky_choice(seat, f.purpose, card, ctx.state.limbo))  # R42
 
 
 def keep(ctx: Ctx, seat: Seat, cards: list[str]) -> None:

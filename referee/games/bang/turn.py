@@ -6,9 +6,10 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.games.bang.distance import distances_from
-from referee.games.bang.engine import Ctx, TurnEnds
+from referee.games.bang.flow import apply_effects
 from referee.games.bang.roles import SHERIFF
-from referee.games.bang.state import Player, Seat, State
+from referee.games.bang.state import Player, Seat, State, clockwise_from
+from referee.games.bang.table import Ctx, TurnEnds
 from referee.games.cards import rules as cardrules
 from referee.games.cards.deck import KEY
 
@@ -71,13 +72,16 @@ def discard_moves(p: Player) -> list[Move]:
 # --- effects -----------------------------------------------------------------
 
 def play(ctx: Ctx, seat: Seat, move: Move) -> None:
-    """Play a card in phase 2 (R21–R40): the card engine's effect, at this table."""
-    cardrules.play_card(ctx, seat, move)
+    """Play a card in phase 2 (R21–R40): the card engine's effects, at this
+    table (play order clockwise, R45; Beer heals but with two left, R25)."""
+    s = ctx.state
+    apply_effects(ctx, cardrules.play_card(s.players[seat], seat, move, order=clockwise_from(s, seat, True),
+                                   beer_heals=ctx.beer_heals()))
 
 
 def sid(ctx: Ctx, seat: Seat, cards: list[str]) -> None:
     """Sid Ketchum's ability (R72)."""
-    cardrules.sid(ctx, seat, cards)
+    apply_effects(ctx, cardrules.sid(seat, cards))
 
 
 def end_turn(ctx: Ctx, seat: Seat) -> None:

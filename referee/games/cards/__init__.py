@@ -14,8 +14,9 @@ rules FO…) both build on it:
   an open window allow, why a move is refused and what a played card does
   (R18–R50, R59, R61–R76) — with its parts ``core``, ``plays``, ``windows``
   and ``effects``. What differs between the tables (distance, the BANG!
-  limit, who may be jailed) is passed in; a card's effects act on a
-  ruleset's decision context through ``rules.CardTable``.
+  limit, who may be jailed) is passed in; what a card does comes back as
+  data (``effects``: frozen ``Effect`` values), which each ruleset's
+  decision context applies to its own state and events.
 
 What is one ruleset's alone stays in its package: BANG!'s roles
 (``referee.games.bang.roles``), Face Off's board, bids and figures.

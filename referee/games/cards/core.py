@@ -1,8 +1,8 @@
 """The card engine's vocabulary (part of ``rules``, which both card rulesets
 import): the windows and the moves they accept, a ``Holder``, distance and
 reach (R15, R16), the small facts of a card or character (R18, R23, R30,
-R31, R73), the deck (R59), "draw!" (R41, R42), Suzy Lafayette (R74) and
-Vulture Sam (R75)."""
+R31, R73), "draw!" (R41, R42), Suzy Lafayette (R74) and Vulture Sam
+(R75)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -127,28 +127,6 @@ def has_jail(t: Holder) -> bool:
     return any(KEY[c] == "JAIL" for c in t.in_play)
 
 
-# --- the deck (R59) -------------------------------------------------------------------------
-
-def take_from_deck(k: int, deck: Callable[[], tuple[str, ...]], reshuffle: Callable[[], bool],
-                   took: Callable[[list[str]], None]) -> list[str]:
-    """Up to ``k`` cards off the top of ``deck()``: when it runs out the
-    discard pile is shuffled into a new deck (``reshuffle()``; False: nothing
-    to shuffle) and the taking goes on; what cannot be taken is not (R59).
-    ``took(cards)`` records each batch as it leaves the deck."""
-    got: list[str] = []
-    while k > 0:
-        pile = deck()
-        if not pile:
-            if not reshuffle():
-                break
-            continue
-        cards = list(pile[:k])
-        k -= len(cards)
-        got.extend(cards)
-        took(cards)
-    return got
-
-
 # --- "draw!" (R41, R42), Suzy Lafayette (R74) and elimination (R75) -------------------------------------------
 
 def check_cards(p: Holder) -> int:
@@ -168,10 +146,10 @@ def suzy_draws(before: Holder, after: Holder, alive: bool) -> bool:
     return after.character == SUZY_LAFAYETTE and alive and bool(before.hand) and not after.hand
 
 
-def heir(holders: Sequence[Holder], victim: int, alive: Callable[[int], bool]) -> int | None:
-    """Vulture Sam, if another character in the game is he: he takes the
-    eliminated one's cards (R75), else None."""
+def heir(holders: Sequence[Holder], victim: int) -> int | None:
+    """Vulture Sam, if another of ``holders`` (every one in the game) is he:
+    he takes the eliminated one's cards (R75), else None."""
     for i, h in enumerate(holders):
-        if i != victim and h.character == VULTURE_SAM and alive(i):
+        if i != victim and h.character == VULTURE_SAM:
             return i
     return None

@@ -1,13 +1,41 @@
-"""What a card does (R21–R40, R61, R64, R72), an answer or a pass does to
-its window (R24, R34, R44, R46, R48) and a "draw!" (R41, R42), on any
-table: the ruleset's decision context, through ``CardTable``; part of
-``rules``."""
+"""What a card does (R21–R40, R61, R64, R72), what an answer or a pass does
+to its window (R24, R34, R44, R46, R48) and what a "draw!" turns up (R41,
+R42), on any table, returned as data; part of ``rules``.
+
+Each function here reads only what it is given (a holder, the open
+``Window``, the table's play order, whether Beer heals) and returns what
+happens — a list of small frozen effects (named tuples, below), in the
+order they happen. The ruleset's decision context applies them one by one
+to its own state, in its own events and on its own agenda; the card engine
+never calls back into it.
+
+Most effects carry everything they need. A few are *steps the table
+resolves* when it applies them, because what they act on is known only
+then, after the effects before them have been applied:
+
+* a card taken or discarded *at random* from a hand (Panic!, Cat Balou,
+  El Gringo: ``card`` None, R30, R31, R64): the hand is the one at that
+  moment (Suzy Lafayette may just have drawn, R74), and the table's
+  generator draws in the same order as the events it records;
+* ``CloseDying``: the dying window closes only if the character is back to
+  1 life or more once healed (R48);
+* ``TurnUp``: a "draw!"'s card(s) come off the table's own deck, reshuffled
+  first if it is empty (R41, R59) — only the table knows that deck; it then
+  asks ``turned`` what the cards do;
+* ``Decide``: a "draw!"'s card decides a Barrel, Jail or Dynamite: the
+  consequence is the table's own (R35, R38, R39; FO10, FO19 on the board);
+* ``OpenStore``: how many cards the General Store turns up and who picks in
+  which order is the table's (R29; FO26);
+* ``Die``: an elimination is the table's own (R51; FO40).
+
+What every table knows before the play — the play order from the player
+(R45) and whether a Beer heals (R25; FO23) — is passed in as data.
+"""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, NamedTuple, Protocol
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
 
-from referee.engine.rng import Rng
 from referee.games.cards.characters import BART_CASSIDY, EL_GRINGO
 from referee.games.cards.core import Holder, Move, check_cards, plays_as_bang, shots_needed
 from referee.games.cards.deck import KEY, WEAPON_OF
@@ -27,85 +55,173 @@ class Window(NamedTuple):
     played: int = 0
 
 
-class CardTable(Protocol):
-    """What a ruleset's decision context offers the card engine's effects:
-    its characters, its events and its agenda. A window is the ruleset's own
-    agenda frame (``raw``); ``read`` gives the engine its ``Window``."""
+# --- the effects ----------------------------------------------------------------------------
 
-    rng: Rng
+class CountBang(NamedTuple):
+    """A BANG! was played: it counts against the limit where there is one (R18; FO18: none)."""
 
-    def holder(self, i: int) -> Holder:
-        """Character ``i`` now."""
+    who: int
 
-    def around(self, i: int, include: bool) -> list[int]:
-        """Every character in the game in play order from ``i`` (R45; ``include``: ``i`` first)."""
 
-    def banged(self) -> None:
-        """A BANG! was played: count it against the limit (R18)."""
+class PlayCard(NamedTuple):
+    """``card`` leaves ``who``'s hand: to the discard (brown), or in play (blue; a Jail in
+    front of ``target``) (R21, R22)."""
 
-    def card_played(self, who: int, card: str, target: int | None, pick: str | None) -> None:
-        """``card`` leaves ``who``'s hand: to the discard, or in play (R21, R22)."""
+    who: int
+    card: str
+    target: int | None
+    pick: str | None
 
-    def discard(self, who: int, cards: list[str], reason: str) -> None:
-        """``cards`` from ``who``'s hand or play to the discard."""
 
-    def take(self, who: int, frm: int, card: str, zone: str, reason: str) -> None:
-        """``who`` takes ``card`` from ``frm``'s ``zone`` (``hand`` | ``in_play``) into his hand."""
+class Discard(NamedTuple):
+    """``cards`` from ``who``'s hand or play go to the discard (R20, R31, R72); ``cards``
+    None: one card of ``who``'s hand at random, if any (R31)."""
 
-    def draw(self, who: int, k: int, reason: str) -> list[str]:
-        """``who`` draws ``k`` cards (R59)."""
+    who: int
+    cards: tuple[str, ...] | None
+    reason: str
 
-    def heal(self, who: int, amount: int) -> None:
-        """``who`` regains up to ``amount`` life, never past his maximum (R25)."""
 
-    def beer_heals(self) -> bool:
-        """Whether a Beer gives life now (R25: not with two players left; FO23: always)."""
+class Take(NamedTuple):
+    """``who`` takes ``card`` from ``frm``'s ``zone`` (``hand`` | ``in_play``) into his hand
+    (R30, R64); ``card`` None: one of ``frm``'s hand at random, if any."""
 
-    def general_store(self, who: int) -> None:
-        """Turn the cards up and open the picks (R29; FO26: three, in the board's order)."""
+    who: int
+    frm: int
+    card: str | None
+    zone: str
+    reason: str
 
-    def open_shot(self, target: int, src: int, key: str, needed: int) -> None:
-        """A shot window for ``target`` (R44)."""
 
-    def open_duel(self, target: int, other: int, src: int) -> None:
-        """A Duel's turn to answer: ``target``, against ``other``; ``src`` played it (R32, R46)."""
+class Draw(NamedTuple):
+    """``who`` draws ``n`` cards off the deck (R27, R28, R61; R59)."""
 
-    def open_multi(self, src: int, key: str, targets: list[int]) -> None:
-        """Gatling or Indians!: one window per target, in order (R33, R34, R45)."""
+    who: int
+    n: int
+    reason: str
 
-    def close_dying(self, who: int) -> None:
-        """Close ``who``'s dying window if it is open and he is back to 1 life or more (R48)."""
 
-    def close_window(self) -> Any:
-        """Take the open window off the agenda; its frame."""
+class Heal(NamedTuple):
+    """``who`` regains up to ``amount`` life, never past his maximum (R25, R26, R72)."""
 
-    def read(self, raw: Any) -> Window:
-        """The engine's reading of a window frame."""
+    who: int
+    amount: int
 
-    def reopen(self, raw: Any, misses: int, played: int) -> None:
-        """Put the window back, a shot with these counters (R44, R73), a dying window as it was (R48)."""
 
-    def answered(self, who: int, card: str, kind: str) -> None:
-        """``card`` from ``who``'s hand answers a ``kind`` window: it is spent (R24, R32, R34, R48)."""
+class OpenStore(NamedTuple):
+    """The General Store: cards turned up, picked in turn from ``who`` (R29; FO26)."""
 
-    def take_hit(self, who: int, amount: int, by: int, src: int) -> None:
-        """``who`` loses ``amount`` life; ``by`` is responsible, ``src`` played the card (R47, R50)."""
+    who: int
 
-    def die(self, who: int, raw: Any) -> None:
-        """Nobody saved ``who`` in his dying window ``raw``: he is out (R51; FO40)."""
 
-    def top_card(self) -> str | None:
-        """The card a "draw!" turns: the top of the deck, reshuffled first if empty (R41, R59)."""
+class OpenShot(NamedTuple):
+    """A shot window for ``target`` (R44): ``src`` shot with a card of ``key``, which
+    ``needed`` Missed! cards stop (R73)."""
 
-    def turn_up(self, who: int, k: int) -> list[str]:
-        """Up to ``k`` cards off the deck, face up into the limbo, for Lucky Duke's choice (R42)."""
+    target: int
+    src: int
+    key: str
+    needed: int
 
-    def open_lucky(self, who: int, purpose: str) -> None:
-        """A window where Lucky Duke chooses one of the limbo's cards for ``purpose`` (R42)."""
 
-    def checked(self, who: int, purpose: str, card: str, cards: list[str] | None) -> None:
-        """``card`` decides ``who``'s "draw!": off the deck (``cards`` None) or
-        the chosen one of the limbo's ``cards`` (it last); all go to the discard (R41, R42)."""
+class OpenDuel(NamedTuple):
+    """A Duel's turn to answer: ``target``, against ``other``; ``src`` played it (R32, R46)."""
+
+    target: int
+    other: int
+    src: int
+
+
+class OpenMulti(NamedTuple):
+    """Gatling or Indians! (``key``) from ``src``: one window per target, in order (R33, R34, R45)."""
+
+    src: int
+    key: str
+    targets: tuple[int, ...]
+
+
+class CloseWindow(NamedTuple):
+    """The open window, which ``who`` answers, is taken off the agenda (R43)."""
+
+    who: int
+
+
+class Reopen(NamedTuple):
+    """The window closed last is put back: a shot with these counters (R44, R73), a dying
+    window as it was (R48)."""
+
+    misses: int
+    played: int
+
+
+class CloseDying(NamedTuple):
+    """``who``'s dying window closes if it is open and he is back to 1 life or more (R48)."""
+
+    who: int
+
+
+class Answer(NamedTuple):
+    """``card`` from ``who``'s hand answers a ``kind`` window: it is spent (R24, R32, R34, R48)."""
+
+    who: int
+    card: str
+    kind: str
+
+
+class Hit(NamedTuple):
+    """``who`` loses ``amount`` life; ``by`` is responsible, ``src`` played the card (R47, R50)."""
+
+    who: int
+    amount: int
+    by: int
+    src: int
+
+
+class Die(NamedTuple):
+    """Nobody saved ``who`` in the dying window closed last: he is out (R51; FO40)."""
+
+    who: int
+
+
+class TurnUp(NamedTuple):
+    """``who`` "draws!" for ``purpose``: ``n`` cards come off the deck (R41; Lucky Duke two,
+    face up, R42); then ``turned`` says what they do."""
+
+    who: int
+    purpose: str
+    n: int
+
+
+class OpenLucky(NamedTuple):
+    """Lucky Duke chooses one of the two cards turned up for ``purpose`` (R42)."""
+
+    who: int
+    purpose: str
+
+
+class Checked(NamedTuple):
+    """``card`` decides ``who``'s "draw!": off the deck (``cards`` None) or the chosen one of
+    the limbo's ``cards`` (it last); all go to the discard (R41, R42)."""
+
+    who: int
+    purpose: str
+    card: str
+    cards: tuple[str, ...] | None
+
+
+class Decide(NamedTuple):
+    """The "draw!" for ``purpose`` was ``card`` (None: no card at all, R41's ruling): the
+    table's own consequence follows (``check_succeeds`` says whether it succeeded;
+    R35, R38, R39)."""
+
+    who: int
+    purpose: str
+    card: str | None
+
+
+Effect = (CountBang | PlayCard | Discard | Take | Draw | Heal | OpenStore | OpenShot | OpenDuel | OpenMulti
+          | CloseWindow | Reopen | CloseDying | Answer | Hit | Die | TurnUp | OpenLucky | Checked | Decide)
+Effects = list[Effect]
 
 
 def played(card: str, target: int | None, pick: str | None) -> dict[str, Any]:
@@ -118,183 +234,124 @@ def played(card: str, target: int | None, pick: str | None) -> dict[str, Any]:
     return data
 
 
-def play_card(t: CardTable, who: int, move: Move) -> None:
-    """What a card played in phase 2 does (R21–R40): ``move`` is a legal ``play``."""
+# --- a card played (R21–R40) -----------------------------------------------------------------
+
+def play_card(p: Holder, who: int, move: Move, *, order: Sequence[int], beer_heals: bool) -> Effects:
+    """What ``p`` (character ``who``) playing a card in phase 2 does (R21–R40):
+    ``move`` is a legal ``play``; ``order``: every character in the game in
+    play order from ``who``, ``who`` first (R45); ``beer_heals``: whether a
+    Beer gives life at this table now (R25; FO23)."""
     card = move["card"]
     target: int = move.get("target", -1)
-    p = t.holder(who)
     k = KEY[card]
     if plays_as_bang(p, card):
-        t.banged()
-        t.card_played(who, card, target, None)
-        t.open_shot(target, who, k, shots_needed(p))
-        return
+        return [CountBang(who), PlayCard(who, card, target, None), OpenShot(target, who, k, shots_needed(p))]
+    out: Effects = []
     if card in WEAPON_OF:  # R20: the weapon in play is replaced
         old = next((c for c in p.in_play if c in WEAPON_OF), None)
         if old is not None:
-            t.discard(who, [old], "replaced")
-    t.card_played(who, card, target if target >= 0 else None, move.get("pick"))
-    effect = _EFFECTS.get(k)
-    if effect is not None:  # a blue card's effect is its being in play (R21)
-        effect(t, who, target, move)
+            out.append(Discard(who, (old,), "replaced"))
+    pick: str | None = move.get("pick")
+    out.append(PlayCard(who, card, target if target >= 0 else None, pick))
+    if k == "BEER":  # R25
+        if beer_heals:
+            out.append(Heal(who, 1))
+    elif k == "SALOON":  # R26: every character in the game regains a life
+        out.extend(Heal(q, 1) for q in order)
+    elif k == "STAGECOACH":  # R27
+        out.append(Draw(who, 2, "stagecoach"))
+    elif k == "WELLSFARGO":  # R28
+        out.append(Draw(who, 3, "wells_fargo"))
+    elif k == "GENERALSTORE":  # R29
+        out.append(OpenStore(who))
+    elif k == "PANIC":  # R30: a card of the target's, at random from the hand or the one in play picked
+        out.append(Take(who, target, None if pick == "hand" else pick, "hand" if pick == "hand" else "in_play",
+                        "panic"))
+    elif k == "CATBALOU":  # R31: the target discards one
+        out.append(Discard(target, None if pick == "hand" else (str(pick),), "cat_balou"))
+    elif k == "DUEL":  # R32: the target answers first
+        out.append(OpenDuel(target, who, who))
+    elif k in ("GATLING", "INDIANS"):  # R33, R34: every other character, in play order (R45)
+        out.append(OpenMulti(who, k, tuple(order[1:])))
+    return out  # a blue card's effect is its being in play (R21)
 
 
-def _beer(t: CardTable, who: int, target: int, move: Move) -> None:
-    """R25: a Beer gives one life, where Beer heals."""
-    if t.beer_heals():
-        t.heal(who, 1)
+# --- characters (R50, R61, R64, R72) ----------------------------------------------------------
 
-
-def _saloon(t: CardTable, who: int, target: int, move: Move) -> None:
-    """R26: every character in the game regains a life."""
-    for q in t.around(who, True):
-        t.heal(q, 1)
-
-
-def _stagecoach(t: CardTable, who: int, target: int, move: Move) -> None:
-    """R27: draw two cards."""
-    t.draw(who, 2, "stagecoach")
-
-
-def _wells_fargo(t: CardTable, who: int, target: int, move: Move) -> None:
-    """R28: draw three cards."""
-    t.draw(who, 3, "wells_fargo")
-
-
-def _general_store(t: CardTable, who: int, target: int, move: Move) -> None:
-    """R29: cards turned up, one picked by each in turn."""
-    t.general_store(who)
-
-
-def _taken(t: CardTable, target: int, pick: str) -> tuple[str, str]:
-    """The card Panic! or Cat Balou takes and its zone: one of the target's
-    hand at random, or the card in play picked (R30, R31)."""
-    if pick == "hand":
-        hand = t.holder(target).hand
-        return hand[t.rng.below(len(hand))], "hand"
-    return pick, "in_play"
-
-
-def _panic(t: CardTable, who: int, target: int, move: Move) -> None:
-    """R30: take a card from a character at distance 1."""
-    taken, zone = _taken(t, target, move["pick"])
-    t.take(who, target, taken, zone, "panic")
-
-
-def _cat_balou(t: CardTable, who: int, target: int, move: Move) -> None:
-    """R31: a character discards a card."""
-    taken, zone = _taken(t, target, move["pick"])
-    t.discard(target, [taken], "cat_balou")
-
-
-def _duel(t: CardTable, who: int, target: int, move: Move) -> None:
-    """R32: the target answers first."""
-    t.open_duel(target, who, who)
-
-
-def _gatling(t: CardTable, who: int, target: int, move: Move) -> None:
-    """R33: a shot at every other character, in play order."""
-    t.open_multi(who, "GATLING", t.around(who, False))
-
-
-def _indians(t: CardTable, who: int, target: int, move: Move) -> None:
-    """R34: every other character answers with a BANG! or is hit, in play order."""
-    t.open_multi(who, "INDIANS", t.around(who, False))
-
-
-#: card key -> what it does once played, beyond going to the discard or in play
-_EFFECTS: dict[str, Callable[[CardTable, int, int, Move], None]] = {
-    "BEER": _beer, "SALOON": _saloon, "STAGECOACH": _stagecoach, "WELLSFARGO": _wells_fargo,
-    "GENERALSTORE": _general_store, "PANIC": _panic, "CATBALOU": _cat_balou, "DUEL": _duel,
-    "GATLING": _gatling, "INDIANS": _indians,
-}
-
-
-def sid(t: CardTable, who: int, cards: list[str]) -> None:
+def sid(who: int, cards: Iterable[str]) -> Effects:
     """Sid Ketchum discards two cards and regains one life (R72); a dying
     window closes at life ≥ 1 (R48)."""
-    t.discard(who, list(cards), "sid_ketchum")
-    t.heal(who, 1)
-    t.close_dying(who)
+    return [Discard(who, tuple(cards), "sid_ketchum"), Heal(who, 1), CloseDying(who)]
 
 
-def after_hit(t: CardTable, who: int, src: int, amount: int) -> None:
-    """What a hit character does next (R50): Bart Cassidy draws one card per
-    life lost (R61); El Gringo takes one random card per life lost from the
-    hand of the one who hit him (R64)."""
-    p = t.holder(who)
+def after_hit(p: Holder, who: int, src: int, amount: int) -> Effects:
+    """What a hit character (``p``, character ``who``) does next (R50): Bart
+    Cassidy draws one card per life lost (R61); El Gringo takes one random
+    card per life lost from the hand of the one who hit him, while it has
+    any (R64)."""
     if p.character == BART_CASSIDY:
-        t.draw(who, amount, "bart_cassidy")
-    elif p.character == EL_GRINGO and src >= 0 and src != who:
-        for _ in range(amount):
-            hand = t.holder(src).hand
-            if not hand:
-                break
-            t.take(who, src, hand[t.rng.below(len(hand))], "hand", "el_gringo")
+        return [Draw(who, amount, "bart_cassidy")]
+    if p.character == EL_GRINGO and src >= 0 and src != who:
+        return [Take(who, src, None, "hand", "el_gringo")] * amount
+    return []
 
 
-def respond(t: CardTable, who: int, card: str) -> None:
-    """A card answers the open window (``window_moves`` offered it): a Missed!
-    counts against the shot, which stays open until it has the misses it needs
-    (R24, R73); a BANG! answers Indians! (R34) or passes the Duel to the other
-    duellist (R46); a Beer in the dying window gives a life where Beer heals,
+# --- windows (R24, R34, R44, R46, R48) --------------------------------------------------------
+
+def respond(p: Holder, who: int, card: str, w: Window, *, beer_heals: bool) -> Effects:
+    """``card`` from ``p``'s hand (character ``who``) answers the open window
+    ``w`` (``window_moves`` offered it): a Missed! counts against the shot,
+    which stays open until it has the misses it needs (R24, R73); a BANG!
+    answers Indians! (R34) or passes the Duel to the other duellist (R46); a
+    Beer in the dying window gives a life where Beer heals (``beer_heals``),
     and the window stays open below 1 life (R48, R49)."""
-    raw = t.close_window()
-    w = t.read(raw)
-    t.answered(who, card, w.kind)
+    out: Effects = [CloseWindow(who), Answer(who, card, w.kind)]
     if w.kind == "shot":
         if w.misses + 1 < w.needed:
-            t.reopen(raw, w.misses + 1, w.played + 1)
+            out.append(Reopen(w.misses + 1, w.played + 1))
     elif w.kind == "duel":
-        t.open_duel(w.other, who, w.src)
+        out.append(OpenDuel(w.other, who, w.src))
     elif w.kind == "dying":
-        if t.beer_heals():
-            t.heal(who, 1)
-        if t.holder(who).life < 1:
-            t.reopen(raw, w.misses, w.played)
+        if beer_heals:
+            out.append(Heal(who, 1))
+        if p.life + (min(1, p.max_life - p.life) if beer_heals else 0) < 1:  # the life once healed
+            out.append(Reopen(w.misses, w.played))
+    return out
 
 
-def pass_(t: CardTable, who: int) -> None:
-    """Nobody answers the open window: the shot or Indians! hits (R44, R34),
-    the duellist who passes loses a life to the other (R46), the dying
+def pass_(who: int, w: Window) -> Effects:
+    """Nobody answers the open window ``w``: the shot or Indians! hits (R44,
+    R34), the duellist who passes loses a life to the other (R46), the dying
     character is out (R48, R51)."""
-    raw = t.close_window()
-    w = t.read(raw)
     if w.kind == "shot" or w.kind == "indians":
-        t.take_hit(who, 1, w.src, w.src)
-    elif w.kind == "duel":
-        t.take_hit(who, 1, w.other, w.src)
-    else:
-        t.die(who, raw)
+        return [CloseWindow(who), Hit(who, 1, w.src, w.src)]
+    if w.kind == "duel":
+        return [CloseWindow(who), Hit(who, 1, w.other, w.src)]
+    return [CloseWindow(who), Die(who)]
 
 
-Apply = Callable[[Any, int, str, "str | None"], None]
+# --- "draw!" (R41, R42) --------------------------------------------------------------------------
+
+def check(p: Holder, who: int, purpose: str) -> Effects:
+    """``p`` (character ``who``) "draws!" for ``purpose`` (``dynamite`` |
+    ``jail`` | ``barrel[:source]``): the top card of the deck, or two for
+    Lucky Duke (R41, R42) — a step the table resolves (``TurnUp``)."""
+    return [TurnUp(who, purpose, check_cards(p))]
 
 
-def check(t: CardTable, who: int, purpose: str, apply: Apply) -> None:
-    """``who`` "draws!" for ``purpose`` (``dynamite`` | ``jail`` |
-    ``barrel[:source]``): the top card decides and is discarded (R41); Lucky
-    Duke turns two and chooses one — a ``lucky`` window — unless fewer than
-    two could be turned (R42). ``apply(t, who, purpose, card)`` is the table's
-    own consequence (``check_succeeds`` says whether the card succeeds); no
-    card at all: ``card`` None (R41's ruling)."""
-    card: str | None
-    if check_cards(t.holder(who)) == 2:
-        cards = t.turn_up(who, 2)
-        if len(cards) == 2:
-            t.open_lucky(who, purpose)
-            return
-        card = cards[0] if cards else None
-        if card is not None:
-            t.checked(who, purpose, card, [card])
-    else:
-        card = t.top_card()
-        if card is not None:
-            t.checked(who, purpose, card, None)
-    apply(t, who, purpose, card)
+def turned(e: TurnUp, cards: Sequence[str]) -> Effects:
+    """What the ``cards`` a ``TurnUp`` turned do: the top card decides and is
+    discarded (R41); Lucky Duke chooses one of two — a ``lucky`` window —
+    unless fewer than two could be turned (R42); no card at all: ``Decide``
+    with None (R41's ruling)."""
+    if e.n == 2 and len(cards) == 2:
+        return [OpenLucky(e.who, e.purpose)]
+    card = cards[0] if cards else None
+    if card is None:
+        return [Decide(e.who, e.purpose, None)]
+    return [Checked(e.who, e.purpose, card, (card,) if e.n == 2 else None), Decide(e.who, e.purpose, card)]
 
 
-def lucky_choice(t: CardTable, who: int, purpose: str, card: str, limbo: Iterable[str], apply: Apply) -> None:
+def lucky_choice(who: int, purpose: str, card: str, limbo: Iterable[str]) -> Effects:
     """Lucky Duke chose ``card`` of the two in the limbo: it decides, both go to the discard (R42)."""
-    t.checked(who, purpose, card, [c for c in limbo if c != card] + [card])
-    apply(t, who, purpose, card)
+    return [Checked(who, purpose, card, tuple(c for c in limbo if c != card) + (card,)), Decide(who, purpose, card)]

@@ -11,14 +11,17 @@ Face Off Sheriff may, FO19) — never re-implemented by a ruleset.
 A *holder* is whatever has a character card and cards: ``bang``'s
 ``Player``, Face Off's ``Char`` (``Holder``). Windows are described by their
 kind and the few counters a shot keeps (``used`` Barrel sources, ``played``
-Missed! cards, ``misses`` and ``needed``). A card's effects act on the
-ruleset's decision context through ``CardTable``: it records them in the
-ruleset's own events and opens windows on its own agenda.
+Missed! cards, ``misses`` and ``needed``). What a card, an answer, a pass
+or a "draw!" does is returned as data — a list of ``Effect`` values
+(``effects``) — and the ruleset's decision context applies them to its own
+state, in its own events and on its own agenda: the card engine never
+calls back into a ruleset.
 
 This module is the engine's one name (both rulesets import it); its parts:
-``core`` (the windows, a holder, distance and reach, the deck, "draw!"),
+``core`` (the windows, a holder, distance and reach, "draw!"),
 ``plays`` (phase-2 plays, Sid Ketchum), ``windows`` (the answers to a
-window) and ``effects`` (what a card, an answer or a pass does). The
+window) and ``effects`` (what a card, an answer, a pass or a "draw!"
+does, as data). The
 rulesets import it as ``cardrules`` (``from referee.games.cards import
 rules as cardrules``).
 """
@@ -48,11 +51,30 @@ from referee.games.cards.core import (
     seen_at,
     shots_needed,
     suzy_draws,
-    take_from_deck,
 )
 from referee.games.cards.effects import (
-    Apply,
-    CardTable,
+    Answer,
+    Checked,
+    CloseDying,
+    CloseWindow,
+    CountBang,
+    Decide,
+    Die,
+    Discard,
+    Draw,
+    Effect,
+    Effects,
+    Heal,
+    Hit,
+    OpenDuel,
+    OpenLucky,
+    OpenMulti,
+    OpenShot,
+    OpenStore,
+    PlayCard,
+    Reopen,
+    Take,
+    TurnUp,
     Window,
     after_hit,
     check,
@@ -62,15 +84,18 @@ from referee.games.cards.effects import (
     played,
     respond,
     sid,
+    turned,
 )
 from referee.games.cards.plays import PLAY_RULE, card_moves, sid_moves, why_not_play, why_not_sid
 from referee.games.cards.windows import answer_keys, barrel_sources, why_not_answer, window_moves
 
 __all__ = [
     "CHECK_SUCCEEDS", "PASS", "PASSABLE", "PICKED", "PLAY_RULE", "TARGETED", "WINDOW_MOVES", "WINDOW_RULE",
-    "Apply", "CardTable", "Holder", "Move", "Refusal", "Window",
+    "Answer", "Checked", "CloseDying", "CloseWindow", "CountBang", "Decide", "Die", "Discard", "Draw", "Effect",
+    "Effects", "Heal", "Hit", "Holder", "Move", "OpenDuel", "OpenLucky", "OpenMulti", "OpenShot", "OpenStore",
+    "PlayCard", "Refusal", "Reopen", "Take", "TurnUp", "Window",
     "after_hit", "answer_keys", "bang_allowed", "barrel_sources", "card_moves", "check", "check_cards",
     "check_succeeds", "has_jail", "heir", "lucky_choice", "mustang_of", "pass_", "picks", "play_card", "played",
     "plays_as_bang", "reach_of", "respond", "scope_of", "seen_at", "shots_needed", "sid", "sid_moves",
-    "suzy_draws", "take_from_deck", "why_not_answer", "why_not_play", "why_not_sid", "window_moves",
+    "suzy_draws", "turned", "why_not_answer", "why_not_play", "why_not_sid", "window_moves",
 ]

@@ -6,26 +6,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.engine.decision import Decision
 from referee.engine.rng import Rng
-from referee.games.dice.events import AWAITING, Draft
+from referee.games.dice.events import AWAITING, FOLD
 from referee.games.dice.state import Item, State, thaw
 
 
-class Ctx:
-    """One decision in progress: the draft, the generator, the receipt time
-    and the steps still to run (front first)."""
+class Ctx(Decision[State]):
+    """The engine's ``Decision`` at a Dice Game table: the events so far and
+    the state they fold to, the generator, the receipt time and the steps
+    still to run (front first)."""
 
-    __slots__ = ("draft", "rng", "now", "agenda")
+    __slots__ = ("rng", "now", "agenda")
 
-    def __init__(self, draft: Draft, rng: Rng, now: int, agenda: list[Item]) -> None:
-        self.draft, self.rng, self.now, self.agenda = draft, rng, now, agenda
+    def __init__(self, state: State, rng: Rng, now: int, agenda: list[Item]) -> None:
+        super().__init__(state, FOLD)
+        self.rng, self.now, self.agenda = rng, now, agenda
 
     @property
     def s(self) -> State:
-        return self.draft.state
-
-    def emit(self, type_: str, /, **data: Any) -> State:
-        return self.draft.emit(type_, data)
+        return self.state
 
     def wait(self, kind: str, seat: int, data: tuple[Any, ...] = ()) -> None:
         """Record the decision awaited and the agenda after it (D73)."""
@@ -34,4 +34,3 @@ class Ctx:
     def push(self, *items: Item) -> None:
         """Run ``items`` next, in this order."""
         self.agenda[0:0] = list(items)
-

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from referee.engine.decision import Decision, by_table
+from referee.engine.decision import by_table
 from referee.engine.protocol import Event
 from referee.games.dice.rules import role_cards
 from referee.games.dice.state import State, freeze
@@ -162,12 +162,5 @@ def evolve(state: State | None, event: Event) -> State | None:
     return state if apply is None else apply(state, event.data)
 
 
-#: the events of one decision, folded as they are emitted, so each rule sees the
-#: outcome of the one before: the engine's builder over this ruleset's events
-Draft = Decision[State]
-_FOLD = by_table(_APPLY)
-
-
-def new_draft(state: State) -> Draft:
-    """A decision starting from ``state``."""
-    return Decision(state, _FOLD)
+#: the fold of this ruleset's events, for the engine's ``Decision`` (``agenda.Ctx``)
+FOLD = by_table(_APPLY)

@@ -12,7 +12,7 @@ from referee.games.dice import flow, moves, prompts, scenario, schemas, views
 from referee.games.dice.agenda import Ctx
 from referee.games.dice.catalogue import catalogue as _catalogue
 from referee.games.dice.ending import detail
-from referee.games.dice.events import ARROWS_DISCARDED, LIFE_GAINED, new_draft
+from referee.games.dice.events import ARROWS_DISCARDED, LIFE_GAINED
 from referee.games.dice.events import evolve as fold_event
 from referee.games.dice.legacy import BangDiceV1
 from referee.games.dice.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS_SCHEMA, check
@@ -94,13 +94,13 @@ class BangDice(RulesetBase[State]):
         where a view listed them), then run the turn on to the next one."""
         kind = move["type"]
         if kind == "resign":  # D75: listed for every awaited seat
-            ctx = Ctx(new_draft(state), rng, now, list(state.agenda))
+            ctx = Ctx(state, rng, now, list(state.agenda))
             flow.resign(ctx, actor)
-            return ctx.draft.events, ctx.draft.state
+            return ctx.events, ctx.state
         norm = {**move, "dice": sorted(move["dice"])} if kind == "reroll" else move
         if norm not in prompts.choices(state, memo):
             raise _refusal(state, norm)
-        ctx = Ctx(new_draft(state), rng, now, list(state.agenda))
+        ctx = Ctx(state, rng, now, list(state.agenda))
         if kind == "sid":
             ctx.emit(LIFE_GAINED, rule="D45", seat=move["target"], amount=1)
             ctx.wait("roll", actor)
@@ -130,7 +130,7 @@ class BangDice(RulesetBase[State]):
             flow.pedro(ctx, move["regular"], move["chief"])
         else:
             flow.haunt(ctx, move["die"], move["double"], move["target"])
-        return ctx.draft.events, ctx.draft.state
+        return ctx.events, ctx.state
 
     def seats(self, state: State) -> int:
         return state.players

@@ -9,7 +9,7 @@ from referee.games.faceoff.engine import PROMPTS, TurnEnds
 from referee.games.faceoff.flow import Frame, frame_but
 from referee.games.faceoff.state import OUTLAW, RENEGADE, SHERIFF
 from referee.games.faceoff.table import Table
-from referee.games.faceoff.turn import jail_step, start_turn
+from referee.games.faceoff.turn import apply_effects, jail_step, start_turn
 
 
 def advance(ctx: Table) -> None:
@@ -59,7 +59,8 @@ def _process(ctx: Table, fr: Frame) -> None:
     if fr.kind == "multi":
         _next_target(ctx, fr)
     elif fr.kind == "after_hit":
-        cardrules.after_hit(ctx, fr.char, fr.src, fr.amount)  # R50, R61, R64 (FO53)
+        c = fr.char
+        apply_effects(ctx, cardrules.after_hit(ctx.state.chars[c], c, fr.src, fr.amount))  # R50, R61, R64 (FO53)
 
 
 def _next_target(ctx: Table, fr: Frame) -> None:

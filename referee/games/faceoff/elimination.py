@@ -43,7 +43,7 @@ def _clear_cards(ctx: Ctx, c: int, ch: Char, by: int) -> None:
     """FO40 step 1: Vulture Sam takes the cards (R75, FO53), else they are discarded."""
     if not (ch.hand or ch.in_play):
         return
-    vulture = cardrules.heir(ctx.state.chars, c, lambda _: True)  # FO53: every character is in the game
+    vulture = cardrules.heir(ctx.state.chars, c)  # FO53: every character is in the game
     if c == RENEGADE and by < 0:
         vulture = None  # seed §13: a Renegade killed by the Dynamite has all its cards discarded
     if vulture is not None:

@@ -1,5 +1,5 @@
-"""The decision context: emits events, folds them at once, and offers the
-primitives of drawing and healing (FO24, FO25, FO23); the control-flow
+"""The decision context on the board (the engine's ``Decision``): emits
+events, folds them at once, and offers the primitives of drawing and healing (FO24, FO25, FO23); the control-flow
 signals of a turn ending at once (FO19, FO44) and of the game's end (FO47).
 
 A ``Ctx`` lives for one decision (or the setup): rules call ``emit`` and
@@ -9,8 +9,10 @@ kept aside and written once, as the closing ``flow`` event (``flush``).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from referee.engine.decision import Decision
 from referee.engine.platform import RESIGN
 from referee.engine.protocol import Event, IllegalMove
 from referee.engine.rng import Rng
@@ -42,15 +44,15 @@ def top_prompt(stack: tuple[Frame, ...] | list[Frame]) -> Frame | None:
     return stack[-1] if stack and stack[-1].kind in PROMPTS else None
 
 
-class Ctx:
-    """Events emitted so far, folded at once; the flow is written at the end
+class Ctx(Decision[State]):
+    """The engine's ``Decision`` on the board: events emitted so far, folded
+    at once, and the table's generator; the flow is written at the end
     (``flush``): ``flow`` its fields as this decision changes them, but for
     the agenda, ``stack``. Neither is ever part of a state."""
 
     def __init__(self, state: State, rng: Rng) -> None:
-        self.state = state
+        super().__init__(state, evolve)
         self.rng = rng
-        self.events: list[Event] = []
         self.stack: list[Frame] = list(state.flow.stack)
         self.flow = Draft(state.flow)
 
@@ -58,26 +60,29 @@ class Ctx:
         """The flow as this decision has left it so far."""
         return self.flow.frozen(self.stack)
 
-    def emit(self, type_: str, data: dict[str, Any], after: State | None = None) -> None:
-        """Record one event and fold it (``after``: its fold, if known); Suzy Lafayette draws
-        as soon as her hand becomes empty (R74, FO53), unless it is emptied by her elimination."""
-        ev = Event(type_, data)
-        self.events.append(ev)
+    def emit(self, type_: str, data: Mapping[str, Any] | None = None, /, **fields: Any) -> State:
+        """Record one event and fold it; Suzy Lafayette draws as soon as her hand becomes
+        empty (R74, FO53), unless it is emptied by her elimination."""
         before = self.state
-        self.state = after = evolve(before, ev) if after is None else after
+        d = fields if data is None else data  # ``Decision.emit`` inlined: every event of the game passes here
+        ev = Event(type_, d)
+        self.events.append(ev)
+        after: State = evolve(before, ev)
+        self.state = after
         if after.chars is before.chars:  # no character changed: no hand was emptied
-            return
-        alive = type_ != "cards_inherited" and not (type_ == "card_discarded" and data["reason"] == "eliminated")
+            return after
+        alive = type_ != "cards_inherited" and not (type_ == "card_discarded" and d["reason"] == "eliminated")
         for i, ch in enumerate(after.chars):
             if ch is not before.chars[i] and cardrules.suzy_draws(before.chars[i], ch, alive):
                 self.draw(i, 1, "suzy_lafayette")
+        return self.state
 
     def flush(self) -> None:
         old = self.state.flow
         if self.flow.same_as(old) and tuple(self.stack) == old.stack:
             return
         now = self.written()  # folded as ``evolve`` folds it: ``Flow.from_json`` of its JSON is ``now``
-        self.emit("flow", {"flow": now.to_json()}, replace(self.state, flow=now))
+        self.emit_folded("flow", {"flow": now.to_json()}, replace(self.state, flow=now))
 
     def viewers(self, c: int) -> list[int]:
         """The seats that may see character ``c``'s hand now (FO57)."""
@@ -107,11 +112,22 @@ class Ctx:
         return True
 
     def draw(self, c: int, k: int, reason: str, deck: str = "brown") -> list[str]:
-        """Draw ``k`` cards into ``c``'s hand (FO24, FO25: each deck reshuffled on its own)."""
-        return cardrules.take_from_deck(
-            k, lambda: self.state.brown if deck == "brown" else self.state.blue, lambda: self.reshuffle(deck),
-            lambda cards: self.emit("cards_drawn", {"char": c, "cards": cards, "count": len(cards), "from": deck,
-                                                    "reason": reason, "seen_by": self.viewers(c)}))
+        """Draw ``k`` cards into ``c``'s hand, one event per batch: when the deck
+        runs out its discard pile is shuffled into a new one and the drawing goes
+        on; what cannot be drawn is not (R59; FO24, FO25: each deck on its own)."""
+        got: list[str] = []
+        while k > 0:
+            pile = self.state.brown if deck == "brown" else self.state.blue
+            if not pile:
+                if not self.reshuffle(deck):
+                    break
+                continue
+            cards = list(pile[:k])
+            k -= len(cards)
+            got.extend(cards)
+            self.emit("cards_drawn", {"char": c, "cards": cards, "count": len(cards), "from": deck,
+                                      "reason": reason, "seen_by": self.viewers(c)})
+        return got
 
     def top_brown(self) -> str | None:
         if not self.state.brown:

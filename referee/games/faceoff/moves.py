@@ -22,7 +22,7 @@ from referee.games.faceoff.movement import walk
 from referee.games.faceoff.refusals import why_not
 from referee.games.faceoff.state import State
 from referee.games.faceoff.table import Table, store_next
-from referee.games.faceoff.turn import after_slot, apply_check, check, phase2, to_discard
+from referee.games.faceoff.turn import after_slot, apply_effects, check, phase2, to_discard
 
 
 def apply(s: State, seat: int, move: Move, rng: Rng, memo: Memo | None = None) -> tuple[list[Event], State]:
@@ -73,11 +73,11 @@ def _walk(ctx: Table, c: int, m: Move) -> None:
 
 def _play(ctx: Table, c: int, m: Move) -> None:
     """Phase 3 (FO17–FO30): the card engine's effect, on the board."""
-    cardrules.play_card(ctx, c, m)
+    apply_effects(ctx, cardrules.play_card(ctx.state.chars[c], c, m, order=ctx.order(c), beer_heals=True))  # FO23
 
 
 def _sid(ctx: Table, c: int, m: Move) -> None:
-    cardrules.sid(ctx, c, m["cards"])  # R72 (FO53)
+    apply_effects(ctx, cardrules.sid(c, m["cards"]))  # R72 (FO53)
 
 
 def _end_turn(ctx: Table, c: int, m: Move) -> None:
@@ -150,7 +150,7 @@ def _answer(ctx: Table, m: Move) -> None:
     """The answer to the open window on top of the agenda."""
     fr = ctx.stack[-1]
     if m["type"] == "sid":
-        cardrules.sid(ctx, fr.char, m["cards"])  # R72 (FO53): at any time
+        apply_effects(ctx, cardrules.sid(fr.char, m["cards"]))  # R72 (FO53): at any time
         return
     pick = _PICKS.get(fr.kind)
     if pick is not None:
@@ -161,9 +161,10 @@ def _answer(ctx: Table, m: Move) -> None:
         ctx.stack.append(frame_but(fr, used=fr.used + (m["source"],)))
         check(ctx, fr.char, "barrel")
     elif m["type"] == "respond":
-        cardrules.respond(ctx, fr.char, m["card"])
+        c = fr.char
+        apply_effects(ctx, cardrules.respond(ctx.state.chars[c], c, m["card"], ctx.window(), beer_heals=True))  # FO23
     else:
-        cardrules.pass_(ctx, fr.char)
+        apply_effects(ctx, cardrules.pass_(fr.char, ctx.window()))
 
 
 def _keep(ctx: Table, fr: Frame, card: str) -> None:
@@ -180,7 +181,7 @@ def _store_pick(ctx: Table, fr: Frame, card: str) -> None:
 
 def _lucky_pick(ctx: Table, fr: Frame, card: str) -> None:
     """R42: Lucky Duke's chosen card decides, both go to the brown discard."""
-    cardrules.lucky_choice(ctx, fr.char, fr.purpose, card, ctx.state.limbo, apply_check)
+    apply_effects(ctx, cardrules.lucky_choice(fr.char, fr.purpose, card, ctx.state.limbo))
 
 
 _PICKS: dict[str, Callable[[Table, Frame, str], None]] = {"kit": _keep, "store": _store_pick, "lucky": _lucky_pick}

@@ -11,7 +11,8 @@ distance (FO21), no BANG! limit (FO18) and a jailable Sheriff (FO19) passed
 in. What is Face Off's own is in the modules beside this one:
 
 * ``flow``: the control state, a typed frozen value;
-* ``engine``: the decision context, drawing and healing; ``table``: the card engine's table;
+* ``engine``: the decision context (the engine's ``Decision``), drawing and healing; ``table``: the
+  card engine's effects applied on the board (``turn.apply_effects`` dispatches them);
 * ``distance`` (FO21) and ``movement`` (FO11–FO16) on the ``board``;
 * ``turn``: a turn's start and phases (FO10–FO20); ``bid``: the Renegade bid (FO32–FO37);
 * ``elimination``: hits, kills, replacements and the end (FO39–FO49, FO58);

@@ -1,6 +1,6 @@
-"""Three characters on the board as BANG!'s card engine sees them
-(``cardrules.CardTable``): a card's effect acts through the decision
-context, with Face Off's board policies (FO18, FO22, FO23, FO26, FO45)."""
+"""The card engine's effects (``cardrules.Effect``) applied to three
+characters on the board: a card's effects become Face Off's events and
+agenda frames, with the board's policies (FO18, FO22, FO23, FO26, FO45)."""
 from __future__ import annotations
 
 from typing import Any
@@ -10,40 +10,64 @@ from referee.games.cards.deck import BLUE, KEY
 from referee.games.faceoff.elimination import eliminate, hit
 from referee.games.faceoff.engine import Ctx
 from referee.games.faceoff.flow import Frame, frame_but
-from referee.games.faceoff.state import RENEGADE, Char
+from referee.games.faceoff.state import RENEGADE
 
 
 class Table(Ctx):
-    """The decision context as the card engine's table."""
+    """The decision context that applies the card engine's effects (one
+    method each; ``turn.apply_effects`` dispatches them)."""
 
-    def holder(self, i: int) -> Char:
-        return self.state.chars[i]
+    #: the window closed last (a shot reopened, a dying character's credit)
+    closed: Frame | None = None
 
-    def around(self, i: int, include: bool) -> list[int]:
-        """FO22: Indians!, Gatling and Saloon reach both others and the Renegade."""
-        return [(i + k) % 3 for k in range(0 if include else 1, 3)]
+    def window(self) -> cardrules.Window:
+        """The open window on top of the agenda as the card engine reads it (R43)."""
+        f = self.stack[-1]
+        return cardrules.Window(f.kind, f.char, f.src, f.other, f.needed, f.misses, f.played)
 
-    def banged(self) -> None:
+    def order(self, i: int) -> tuple[int, int, int]:
+        """FO22: Indians!, Gatling and Saloon reach both others and the Renegade, from ``i``."""
+        return i, (i + 1) % 3, (i + 2) % 3
+
+    def count_bang(self, e: cardrules.CountBang) -> None:
         pass  # FO18: no BANG! limit
 
-    def card_played(self, who: int, card: str, target: int | None, pick: str | None) -> None:
-        data: dict[str, Any] = {"char": who, **cardrules.played(card, target, pick)}
+    def card_played(self, e: cardrules.PlayCard) -> None:
+        card = e.card
+        data: dict[str, Any] = {"char": e.who, **cardrules.played(card, e.target, e.pick)}
         if card in BLUE:
-            data["to"] = target if KEY[card] == "JAIL" else who
+            data["to"] = e.target if KEY[card] == "JAIL" else e.who
         self.emit("card_played", data)
 
-    def discard(self, who: int, cards: list[str], reason: str) -> None:
-        self.emit("card_discarded", {"char": who, "cards": cards, "reason": reason})
+    def discard(self, e: cardrules.Discard) -> None:
+        cards = e.cards
+        if cards is None:  # R31: one card of the hand at random
+            hand = self.state.chars[e.who].hand
+            if not hand:
+                return
+            cards = (hand[self.rng.below(len(hand))],)
+        self.emit("card_discarded", {"char": e.who, "cards": list(cards), "reason": e.reason})
 
-    def take(self, who: int, frm: int, card: str, zone: str, reason: str) -> None:
-        self.emit("card_taken", {"char": who, "from": frm, "card": card, "zone": zone, "reason": reason,
+    def take(self, e: cardrules.Take) -> None:
+        card = e.card
+        if card is None:  # R30, R64: one card of the hand at random
+            hand = self.state.chars[e.frm].hand
+            if not hand:
+                return
+            card = hand[self.rng.below(len(hand))]
+        who, zone = e.who, e.zone
+        self.emit("card_taken", {"char": who, "from": e.frm, "card": card, "zone": zone, "reason": e.reason,
                                  "seen_by": self.viewers(who) if zone == "hand" else [0, 1]})
 
-    def beer_heals(self) -> bool:
-        return True  # FO23
+    def drawn(self, e: cardrules.Draw) -> None:
+        self.draw(e.who, e.n, e.reason)
 
-    def general_store(self, who: int) -> None:
+    def healed(self, e: cardrules.Heal) -> None:
+        self.heal(e.who, e.amount)
+
+    def general_store(self, e: cardrules.OpenStore) -> None:
         """FO26: three cards; the player, his opponent, then the Renegade."""
+        who = e.who
         self.reveal(who, "general_store", 3, [0, 1])
         if who == RENEGADE:  # seed §13 (the authority over FO26's ruling): the last card always to the Renegade
             mine = self.state.own_char(self.credit_of(RENEGADE))
@@ -52,56 +76,62 @@ class Table(Ctx):
             order = [who, 1 - who, RENEGADE]
         store_next(self, order)
 
-    def open_shot(self, target: int, src: int, key: str, needed: int) -> None:
+    def open_shot(self, e: cardrules.OpenShot) -> None:
         # the card key in lower snake case (issue 24: one vocabulary), ``cardrules`` passes BANG!'s ``KEY``
-        self.stack.append(Frame("shot", target, src, key.lower(), needed))
+        self.stack.append(Frame("shot", e.target, e.src, e.key.lower(), e.needed))
 
-    def open_duel(self, target: int, other: int, src: int) -> None:
-        self.stack.append(Frame("duel", target, src, other=other))
+    def open_duel(self, e: cardrules.OpenDuel) -> None:
+        self.stack.append(Frame("duel", e.target, e.src, other=e.other))
 
-    def open_multi(self, src: int, key: str, targets: list[int]) -> None:
-        self.stack.append(Frame("multi", src=src, key=key.lower(), targets=tuple(targets)))
+    def open_multi(self, e: cardrules.OpenMulti) -> None:
+        self.stack.append(Frame("multi", src=e.src, key=e.key.lower(), targets=e.targets))
 
-    def close_dying(self, who: int) -> None:
+    def close_dying(self, e: cardrules.CloseDying) -> None:
         st = self.stack
-        if st and st[-1].kind == "dying" and st[-1].char == who and self.state.chars[who].life >= 1:
+        if st and st[-1].kind == "dying" and st[-1].char == e.who and self.state.chars[e.who].life >= 1:
             st.pop()
 
-    def close_window(self) -> Frame:
-        return self.stack.pop()
+    def close_window(self, e: cardrules.CloseWindow) -> None:
+        self.closed = self.stack.pop()
 
-    def read(self, raw: Frame) -> cardrules.Window:
-        return cardrules.Window(raw.kind, raw.char, raw.src, raw.other, raw.needed, raw.misses, raw.played)
+    def reopen(self, e: cardrules.Reopen) -> None:
+        raw = self.closed
+        if raw is not None:
+            self.stack.append(frame_but(raw, misses=e.misses, played=e.played) if raw.kind == "shot" else raw)
 
-    def reopen(self, raw: Frame, misses: int, played: int) -> None:
-        self.stack.append(frame_but(raw, misses=misses, played=played) if raw.kind == "shot" else raw)
-
-    def answered(self, who: int, card: str, kind: str) -> None:
+    def answered(self, e: cardrules.Answer) -> None:
+        kind = e.kind
         if kind == "dying":
-            self.emit("card_played", {"char": who, "card": card})
+            self.emit("card_played", {"char": e.who, "card": e.card})
         else:
-            self.emit("card_discarded", {"char": who, "cards": [card], "reason": "missed" if kind == "shot" else kind})
+            self.emit("card_discarded", {"char": e.who, "cards": [e.card],
+                                         "reason": "missed" if kind == "shot" else kind})
 
-    def take_hit(self, who: int, amount: int, by: int, src: int) -> None:
-        hit(self, who, amount, by)  # FO45: the responsible character is credited
+    def take_hit(self, e: cardrules.Hit) -> None:
+        hit(self, e.who, e.amount, e.by)  # FO45: the responsible character is credited
 
-    def die(self, who: int, raw: Frame) -> None:
-        eliminate(self, who, raw.by, raw.seat)
+    def die(self, e: cardrules.Die) -> None:
+        raw = self.closed
+        if raw is not None:
+            eliminate(self, e.who, raw.by, raw.seat)
 
-    def top_card(self) -> str | None:
-        return self.top_brown()  # FO24: every "draw!" from the brown deck
+    def turned_up(self, e: cardrules.TurnUp) -> list[str]:
+        """The cards a "draw!" turns, from the brown deck (FO24): Lucky Duke's two face up into
+        the limbo (R42), else its top card (it leaves the deck when checked, R41)."""
+        if e.n == 2:
+            return self.reveal(e.who, "lucky_duke", 2, None)
+        top = self.top_brown()
+        return [top] if top is not None else []
 
-    def turn_up(self, who: int, k: int) -> list[str]:
-        return self.reveal(who, "lucky_duke", k, None)
+    def open_lucky(self, e: cardrules.OpenLucky) -> None:
+        self.stack.append(Frame("lucky", e.who, purpose=e.purpose))
 
-    def open_lucky(self, who: int, purpose: str) -> None:
-        self.stack.append(Frame("lucky", who, purpose=purpose))
-
-    def checked(self, who: int, purpose: str, card: str, cards: list[str] | None) -> None:
-        if cards is None:
-            self.emit("draw_checked", {"char": who, "card": card, "reason": purpose})
+    def checked(self, e: cardrules.Checked) -> None:
+        if e.cards is None:
+            self.emit("draw_checked", {"char": e.who, "card": e.card, "reason": e.purpose})
         else:
-            self.emit("draw_checked", {"char": who, "card": card, "reason": purpose, "from": "limbo", "cards": cards})
+            self.emit("draw_checked", {"char": e.who, "card": e.card, "reason": e.purpose, "from": "limbo",
+                                       "cards": list(e.cards)})
 
 
 def store_next(ctx: Ctx, order: list[int]) -> None:

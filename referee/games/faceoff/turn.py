@@ -1,7 +1,12 @@
 """A character's turn (FO10–FO20): Dynamite, then Jail, at its start
 ("draw!" R41, R42 with Lucky Duke, from the brown deck FO24), phase 1's
-move, phase 2's two slots, phase 3's cards and phase 4's discard."""
+move, phase 2's two slots, phase 3's cards and phase 4's discard; and
+``apply_effects``, which applies the card engine's effects (``cardrules.Effect``)
+on the board."""
 from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import WILLY_THE_KID
@@ -14,11 +19,39 @@ from referee.games.faceoff.movement import blocked_for
 from referee.games.faceoff.table import Table
 
 
+def apply_effects(ctx: Table, effects: Iterable[cardrules.Effect]) -> None:
+    """Apply what the card engine says happens (its ``Effect`` values), in
+    order, on the board: Face Off's events and agenda."""
+    for e in effects:
+        APPLY[type(e)](ctx, e)
+
+
+def _turn_up(ctx: Table, e: cardrules.TurnUp) -> None:
+    apply_effects(ctx, cardrules.turned(e, ctx.turned_up(e)))  # R41, R42, FO24
+
+
+def _decide(ctx: Table, e: cardrules.Decide) -> None:
+    apply_check(ctx, e.who, e.purpose, e.card)
+
+
+#: each effect's application on the board
+APPLY: dict[type, Callable[[Table, Any], None]] = {
+    cardrules.CountBang: Table.count_bang, cardrules.PlayCard: Table.card_played,
+    cardrules.Discard: Table.discard, cardrules.Take: Table.take, cardrules.Draw: Table.drawn,
+    cardrules.Heal: Table.healed, cardrules.OpenStore: Table.general_store, cardrules.OpenShot: Table.open_shot,
+    cardrules.OpenDuel: Table.open_duel, cardrules.OpenMulti: Table.open_multi,
+    cardrules.CloseWindow: Table.close_window, cardrules.Reopen: Table.reopen,
+    cardrules.CloseDying: Table.close_dying, cardrules.Answer: Table.answered, cardrules.Hit: Table.take_hit,
+    cardrules.Die: Table.die, cardrules.TurnUp: _turn_up, cardrules.OpenLucky: Table.open_lucky,
+    cardrules.Checked: Table.checked, cardrules.Decide: _decide,
+}
+
+
 def check(ctx: Table, c: int, purpose: str) -> None:
     """``c`` "draws!" for ``purpose`` (dynamite | jail | barrel) as BANG!'s
     card engine turns it (R41; Lucky Duke chooses, R42), from the brown deck
     (FO24), with the board's consequences (``apply_check``)."""
-    cardrules.check(ctx, c, purpose, apply_check)
+    apply_effects(ctx, cardrules.check(ctx.state.chars[c], c, purpose))
 
 
 def apply_check(ctx: Table, c: int, purpose: str, card: str | None) -> None:

@@ -1,25 +1,31 @@
-"""The decision context: emits events, folds them at once, and offers the
-primitives every rule is made of — drawing (R59), hits (R47), elimination
-(R51–R54) and the end of the game (R55–R58, R82).
+"""The decision context at a BANG! table (the engine's ``Decision``,
+``Ctx``): it applies the card engine's effects (``cardrules.Effect``, one
+method each; ``flow.apply_effects`` dispatches them) in BANG!'s events and
+on its agenda, and offers the primitives every rule is made of — drawing
+(R59), hits (R47), elimination (R51–R54) and the end of the game (R55–R58,
+R82).
 
 A ``Ctx`` lives for one ``decide`` (or ``setup``): rules call ``emit`` and
 read ``ctx.state``, which is always the fold of the events emitted so far.
 The agenda (``ctx.stack``), ``phase`` and ``bangs`` are kept aside and
-written once, as the closing ``awaiting`` event. A ``Ctx`` is the card
-engine's table (``cardrules.CardTable``): the cards' effects act through it.
+written once, as the closing ``awaiting`` event.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from referee.engine.decision import Decision, by_table
 from referee.engine.protocol import Event
 from referee.engine.rng import Rng
 from referee.games.bang.agenda import awaiting
 from referee.games.bang.events import EVOLVE
 from referee.games.bang.roles import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_3P
-from referee.games.bang.state import Frame, Player, Seat, State, but, clockwise_from
+from referee.games.bang.state import Frame, Seat, State, but, clockwise_from
 from referee.games.cards import rules as cardrules
 from referee.games.cards.deck import KEY
+
+_FOLD = by_table(EVOLVE)
 
 
 class GameOver(Exception):
@@ -30,15 +36,16 @@ class TurnEnds(Exception):
     """The active player's turn is over at once (R9, R12, R51 step 6)."""
 
 
-class Ctx:
-    """Events emitted so far, the state they fold to, and the agenda."""
+class Ctx(Decision[State]):
+    """The engine's ``Decision`` at a BANG! table: the events emitted so far
+    and the state they fold to, the table's generator, and the agenda,
+    phase and BANG! count, written once at the end (``finish``)."""
 
-    __slots__ = ("state", "rng", "events", "stack", "phase", "bangs", "played", "closed")
+    __slots__ = ("rng", "stack", "phase", "bangs", "played", "closed")
 
     def __init__(self, state: State, rng: Rng) -> None:
-        self.state = state
+        super().__init__(state, _FOLD)
         self.rng = rng
-        self.events: list[Event] = []
         self.stack: list[Frame] = list(state.stack)
         self.phase = state.phase
         self.bangs = state.bangs
@@ -47,20 +54,19 @@ class Ctx:
         self.played = ""
         self.closed: Frame | None = None
 
-    def emit(self, type_: str, data: dict[str, Any], after: State | None = None) -> None:
-        """Record one event and fold it (``after``: its fold, if known);
-        Suzy Lafayette draws as soon as her hand becomes empty (R74)."""
-        ev = Event(type_, data)
-        self.events.append(ev)
+    def emit(self, type_: str, data: Mapping[str, Any] | None = None, /, **fields: Any) -> State:
+        """Record one event and fold it; Suzy Lafayette draws as soon as her
+        hand becomes empty (R74)."""
         s = self.state
-        nxt = EVOLVE[type_](s, data) if after is None else after
-        self.state = nxt
+        d = fields if data is None else data  # ``Decision.emit`` inlined: every event of the game passes here
+        self.events.append(Event(type_, d))
+        self.state = nxt = EVOLVE[type_](s, d)
         su = s.suzy
-        if su < 0:
-            return
-        suzy = nxt.players[su]
-        if cardrules.suzy_draws(s.players[su], suzy, suzy.alive):
-            self.draw(su, 1, "suzy_lafayette")
+        if su >= 0:
+            suzy = nxt.players[su]
+            if cardrules.suzy_draws(s.players[su], suzy, suzy.alive):
+                self.draw(su, 1, "suzy_lafayette")
+        return self.state
 
     def reshuffle(self) -> bool:
         """The discard pile becomes the deck, shuffled (R59). False if empty."""
@@ -73,8 +79,21 @@ class Ctx:
         return True
 
     def _take(self, k: int, seat: Seat, type_: str, reason: str) -> list[str]:
-        return cardrules.take_from_deck(k, lambda: self.state.deck, self.reshuffle, lambda cards: self.emit(
-            type_, {"seat": seat, "cards": cards, "reason": reason}))
+        """Up to ``k`` cards off the top of the deck, one event per batch: when
+        it runs out the discard pile is shuffled into a new deck and the taking
+        goes on; what cannot be taken is not (R59)."""
+        got: list[str] = []
+        while k > 0:
+            deck = self.state.deck
+            if not deck:
+                if not self.reshuffle():
+                    break
+                continue
+            cards = list(deck[:k])
+            k -= len(cards)
+            got.extend(cards)
+            self.emit(type_, {"seat": seat, "cards": cards, "reason": reason})
+        return got
 
     def draw(self, seat: Seat, k: int, reason: str) -> list[str]:
         """Draw ``k`` cards from the deck into the hand (R59: lazily reshuffled;
@@ -91,34 +110,51 @@ class Ctx:
         if gain > 0:
             self.emit("life_gained", {"seat": seat, "amount": gain})
 
-    # --- cardrules.CardTable: seats around the table -----------------------------
+    # --- the card engine's effects at this table (``flow.apply_effects`` applies them) ---------------------
 
-    def holder(self, i: Seat) -> Player:
-        return self.state.players[i]
-
-    def around(self, i: Seat, include: bool) -> list[Seat]:
-        return clockwise_from(self.state, i, include)
-
-    def banged(self) -> None:
-        self.bangs += 1
-
-    def card_played(self, who: Seat, card: str, target: Seat | None, pick: str | None) -> None:
-        self.played = card
-        self.emit("card_played", {"seat": who, **cardrules.played(card, target, pick)})
-
-    def discard(self, who: Seat, cards: list[str], reason: str) -> None:
-        self.emit("card_discarded", {"seat": who, "cards": cards, "reason": reason})
-
-    def take(self, who: Seat, frm: Seat, card: str, zone: str, reason: str) -> None:
-        self.emit("card_taken", {"seat": who, "from": frm, "card": card, "zone": zone, "reason": reason})
+    def window(self) -> cardrules.Window:
+        """The open window on top of the agenda as the card engine reads it (R43)."""
+        f = self.stack[-1]
+        return cardrules.Window(f.kind, f.seat, f.src, f.other, f.needed, f.misses, f.played)
 
     def beer_heals(self) -> bool:
         return alive_count(self.state) > 2  # R25
 
-    def general_store(self, who: Seat) -> None:
-        order = clockwise_from(self.state, who, True)  # R29: one card per alive player, clockwise
-        self.reveal(who, len(order), "general_store")
-        store_next(self, who, order)
+    def count_bang(self, e: cardrules.CountBang) -> None:
+        self.bangs += 1  # R18
+
+    def card_played(self, e: cardrules.PlayCard) -> None:
+        self.played = e.card
+        self.emit("card_played", {"seat": e.who, **cardrules.played(e.card, e.target, e.pick)})
+
+    def discard(self, e: cardrules.Discard) -> None:
+        cards = e.cards
+        if cards is None:  # R31: one card of the hand at random
+            hand = self.state.players[e.who].hand
+            if not hand:
+                return
+            cards = (hand[self.rng.below(len(hand))],)
+        self.emit("card_discarded", {"seat": e.who, "cards": list(cards), "reason": e.reason})
+
+    def take(self, e: cardrules.Take) -> None:
+        card = e.card
+        if card is None:  # R30, R64: one card of the hand at random
+            hand = self.state.players[e.frm].hand
+            if not hand:
+                return
+            card = hand[self.rng.below(len(hand))]
+        self.emit("card_taken", {"seat": e.who, "from": e.frm, "card": card, "zone": e.zone, "reason": e.reason})
+
+    def drawn(self, e: cardrules.Draw) -> None:
+        self.draw(e.who, e.n, e.reason)
+
+    def healed(self, e: cardrules.Heal) -> None:
+        self.heal(e.who, e.amount)
+
+    def general_store(self, e: cardrules.OpenStore) -> None:
+        order = clockwise_from(self.state, e.who, True)  # R29: one card per alive player, clockwise
+        self.reveal(e.who, len(order), "general_store")
+        store_next(self, e.who, order)
 
     def _card_of(self, key: str) -> str:
         """The card ID a window opened for ``key`` names: the Duel passed on
@@ -130,57 +166,62 @@ class Ctx:
             return closed.card
         return self.played if self.played in KEY and KEY[self.played] == key else key.lower()
 
-    def open_shot(self, target: Seat, src: Seat, key: str, needed: int) -> None:
-        self.stack.append(Frame("shot", target, src=src, card=self._card_of(key), needed=needed))
+    def open_shot(self, e: cardrules.OpenShot) -> None:
+        self.stack.append(Frame("shot", e.target, src=e.src, card=self._card_of(e.key), needed=e.needed))
 
-    def open_duel(self, target: Seat, other: Seat, src: Seat) -> None:
-        self.stack.append(Frame("duel", target, other=other, src=src, card=self._card_of("DUEL")))
+    def open_duel(self, e: cardrules.OpenDuel) -> None:
+        self.stack.append(Frame("duel", e.target, other=e.other, src=e.src, card=self._card_of("DUEL")))
 
-    def open_multi(self, src: Seat, key: str, targets: list[Seat]) -> None:
-        self.stack.append(Frame("multi", src=src, card=self._card_of(key), targets=tuple(targets)))
+    def open_multi(self, e: cardrules.OpenMulti) -> None:
+        self.stack.append(Frame("multi", src=e.src, card=self._card_of(e.key), targets=e.targets))
 
-    def close_dying(self, who: Seat) -> None:
+    def close_dying(self, e: cardrules.CloseDying) -> None:
+        who = e.who
         top = self.stack[-1] if self.stack else None
         if top is not None and top.kind == "dying" and top.seat == who and self.state.players[who].life >= 1:
             self.stack.pop()
 
-    def close_window(self) -> Frame:
-        closed = self.closed = self.stack.pop()
-        return closed
+    def close_window(self, e: cardrules.CloseWindow) -> None:
+        self.closed = self.stack.pop()
 
-    def read(self, raw: Frame) -> cardrules.Window:
-        return cardrules.Window(raw.kind, raw.seat, raw.src, raw.other, raw.needed, raw.misses, raw.played)
+    def reopen(self, e: cardrules.Reopen) -> None:
+        raw = self.closed
+        if raw is not None:
+            self.stack.append(raw._replace(misses=e.misses, played=e.played) if raw.kind == "shot" else raw)
 
-    def reopen(self, raw: Frame, misses: int, played: int) -> None:
-        self.stack.append(raw._replace(misses=misses, played=played) if raw.kind == "shot" else raw)
-
-    def answered(self, who: Seat, card: str, kind: str) -> None:
+    def answered(self, e: cardrules.Answer) -> None:
+        kind = e.kind
         if kind == "shot" or kind == "dying":
-            self.emit("card_played", {"seat": who, "card": card, "response": "missed" if kind == "shot" else "beer"})
+            self.emit("card_played", {"seat": e.who, "card": e.card,
+                                      "response": "missed" if kind == "shot" else "beer"})
         else:
-            self.emit("card_discarded", {"seat": who, "cards": [card], "reason": kind})
+            self.emit("card_discarded", {"seat": e.who, "cards": [e.card], "reason": kind})
 
-    def take_hit(self, who: Seat, amount: int, by: Seat, src: Seat) -> None:
-        hit(self, who, amount, by, src)
+    def take_hit(self, e: cardrules.Hit) -> None:
+        hit(self, e.who, e.amount, e.by, e.src)
 
-    def die(self, who: Seat, raw: Frame) -> None:
-        eliminate(self, who, raw.by)
+    def die(self, e: cardrules.Die) -> None:
+        closed = self.closed
+        eliminate(self, e.who, closed.by if closed is not None else -1)
 
-    def top_card(self) -> str | None:
+    def turned_up(self, e: cardrules.TurnUp) -> list[str]:
+        """The cards a "draw!" turns (R41, R59): Lucky Duke's two face up into the limbo (R42),
+        else the top of the deck, reshuffled first if empty (it leaves the deck when checked)."""
+        if e.n == 2:
+            return self.reveal(e.who, 2, "lucky_duke")
         if not self.state.deck:
             self.reshuffle()
         deck = self.state.deck
-        return deck[0] if deck else None
+        return [deck[0]] if deck else []
 
-    def turn_up(self, who: Seat, k: int) -> list[str]:
-        return self.reveal(who, k, "lucky_duke")
+    def open_lucky(self, e: cardrules.OpenLucky) -> None:
+        self.stack.append(Frame("lucky", e.who, purpose=e.purpose))
 
-    def open_lucky(self, who: Seat, purpose: str) -> None:
-        self.stack.append(Frame("lucky", who, purpose=purpose))
-
-    def checked(self, who: Seat, purpose: str, card: str, cards: list[str] | None) -> None:
-        self.emit("draw_checked", {"seat": who, "cards": [card] if cards is None else cards, "card": card,
-                                   "reason": purpose.split(":")[0], "from": "deck" if cards is None else "limbo"})
+    def checked(self, e: cardrules.Checked) -> None:
+        cards = e.cards
+        self.emit("draw_checked", {"seat": e.who, "cards": [e.card] if cards is None else list(cards),
+                                   "card": e.card, "reason": e.purpose.split(":")[0],
+                                   "from": "deck" if cards is None else "limbo"})
 
     def finish(self) -> None:
         """Write the agenda, phase and BANG! count if they changed."""
@@ -189,8 +230,8 @@ class Ctx:
         old = s.stack
         same = len(stack) == len(old) and all(a is b for a, b in zip(stack, old))
         if not same or self.phase != s.phase or self.bangs != s.bangs:
-            self.emit("awaiting", awaiting(s.turn, self.phase, self.bangs, stack),
-                      but(s, phase=self.phase, bangs=self.bangs, stack=stack))
+            self.emit_folded("awaiting", awaiting(s.turn, self.phase, self.bangs, stack),
+                             but(s, phase=self.phase, bangs=self.bangs, stack=stack))
 
 
 def store_next(ctx: Ctx, src: Seat, order: list[Seat] | tuple[Seat, ...]) -> None:
