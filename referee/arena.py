@@ -251,7 +251,7 @@ class Arena:
                 raise RuntimeError(f"{game_id}: no result after {MAX_ACTIONS} actions")
             seat: int | None = None
             legal: Sequence[Move] = ()
-            for awaited in sorted(to_act(state)):  # the lowest awaited seat that has a move moves
+            for awaited in sorted(to_act(state, memo=memo)):  # the lowest awaited seat that has a move moves
                 legal = legal_of(state, awaited, memo=memo)
                 if legal:
                     seat = awaited

@@ -152,7 +152,8 @@ class Game:
     def turn_deadline(self) -> int | None:
         """When the turn clock applies the default move (``None``: no clock)."""
         timeout = self.turn_timeout_ms
-        if timeout is None or self.status != "active" or self.open_seats or not self.ruleset.to_act(self.state):
+        if timeout is None or self.status != "active" or self.open_seats \
+                or not self.ruleset.to_act(self.state, memo=self.memo):
             return None
         return self.last_at + timeout
 
@@ -741,7 +742,7 @@ class GameService:
         active = game.status == "active"
         rs = game.ruleset
         started = active and not game.open_seats  # a game with open seats owes no worker anything yet
-        to_act = frozenset(rs.to_act(game.state)) if started else frozenset()
+        to_act = frozenset(rs.to_act(game.state, memo=game.memo)) if started else frozenset()
         open_deadline = deadline = rs.deadline(game.state) if started else None
         if before is not None and before.status == "active" and rs.deadline(before.state) == deadline:
             deadline = None

@@ -94,7 +94,7 @@ class Countdown(RulesetBase[State]):
     def redact(self, event: Event, seat: Seat | None) -> Event | None:
         return event
 
-    def to_act(self, state: State) -> set[Seat]:
+    def to_act(self, state: State, *, memo: Memo | None = None) -> set[Seat]:
         return set() if state.winner is not None or state.paused_until is not None else {state.turn}
 
     def result(self, state: State) -> Json | None:

@@ -191,7 +191,7 @@ class RulesetBase(ABC, Generic[S]):
         """The event as ``seat`` may see it, or ``None`` to hide it."""
 
     @abstractmethod
-    def to_act(self, state: S) -> set[Seat]:
+    def to_act(self, state: S, *, memo: Memo | None = None) -> set[Seat]:
         """The seats whose move the referee awaits."""
 
     @abstractmethod
@@ -260,7 +260,7 @@ class RulesetBase(ABC, Generic[S]):
         count = self.seats(state)
         if isinstance(actor, bool) or not isinstance(actor, int) or actor < 0 or (count is not None and actor >= count):
             raise OutOfTurn("no_such_seat", rule=rules.get("player_count", ""), detail=f"there is no seat {actor!r}")
-        if actor not in self.to_act(state):
+        if actor not in self.to_act(state, memo=memo):
             raise self.refuse_out_of_turn(state, actor, parsed)
         return self.play(state, actor, parsed, rng=rng, now=now, memo=memo)
 

@@ -110,10 +110,10 @@ def _hooks(ruleset: Ruleset[Any]) -> tuple[Any, ...]:
     return ruleset.encoders
 
 
-def _head(ruleset: Ruleset[Any], state: Any, active: bool, envelope: Json) -> tuple[bytes, frozenset[Seat]]:
+def _head(ruleset: Ruleset[Any], state: Any, active: bool, envelope: Json, memo: Memo) -> tuple[bytes, frozenset[Seat]]:
     """Every reader's head — ``dumps({**envelope, "to_act": …, "deadline": …,
     "result": …})`` but its closing brace, a comma in its place — and the awaited seats."""
-    awaited = ruleset.to_act(state) if active else ()
+    awaited = ruleset.to_act(state, memo=memo) if active else ()
     head = dumps({**envelope, "to_act": sorted(awaited), "deadline": ruleset.deadline(state) if active else None,
                   "result": ruleset.result(state)})
     return head[:-1] + b",", frozenset(awaited)
@@ -124,7 +124,7 @@ def _shared_part(ruleset: Ruleset[Any], state: Any, active: bool, envelope: Json
     """One version's ``_Shared`` (every seat's whole view built too if ``every``
     and the ruleset can: ``every_seat``)."""
     hooks = _hooks(ruleset)
-    head, awaited = _head(ruleset, state, active, envelope)
+    head, awaited = _head(ruleset, state, active, envelope, memo)
     public_bytes: Callable[[Any, Memo], bytes] | None = hooks[0]
     if public_bytes is not None:
         public = public_bytes(state, memo)

@@ -125,7 +125,7 @@ class Ruleset(Protocol[S]):
       tests scan every response for them.
     * ``invariants(state)`` -> list of broken invariants (empty when sound);
       the property tests call it after every step.
-    ``decide``, ``decide_and_fold``, ``legal_moves``, ``view``,
+    ``decide``, ``decide_and_fold``, ``legal_moves``, ``to_act``, ``view``,
     ``public_view``, ``seat_part`` and the view encoders take the game's
     ``memo`` (``referee.engine.statecache.Memo``): the caller that loops
     over a game hands every call the same one, and the rules keep there
@@ -203,7 +203,7 @@ class Ruleset(Protocol[S]):
     def public_view(self, state: S, *, memo: Memo | None = None) -> Json: ...
     def seat_part(self, state: S, seat: Seat | None, *, memo: Memo | None = None) -> Json: ...
     def redact(self, event: Event, seat: Seat | None) -> Event | None: ...
-    def to_act(self, state: S) -> set[Seat]: ...
+    def to_act(self, state: S, *, memo: Memo | None = None) -> set[Seat]: ...
     def result(self, state: S) -> Json | None: ...
     def deadline(self, state: S) -> int | None: ...
     def default_move(self, state: S, seat: Seat) -> Move | None: ...
@@ -237,7 +237,7 @@ def seat_view(ruleset: Ruleset[S], state: S, seat: Seat | None, *, active: bool 
     result = ruleset.result(state)
     if active is None:
         active = result is None
-    to_act = sorted(ruleset.to_act(state)) if active else []
+    to_act = sorted(ruleset.to_act(state, memo=memo)) if active else []
     body = dict(ruleset.view(state, seat, memo=memo))
     pending = body.pop("pending", None)
     return {

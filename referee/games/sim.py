@@ -72,7 +72,7 @@ class Table:
 
     # conveniences
     def to_act(self) -> set[Seat]:
-        return self.ruleset.to_act(self.state)
+        return self.ruleset.to_act(self.state, memo=self.memo)
 
     def legal(self, seat: Seat) -> Sequence[Move]:
         return self.ruleset.legal_moves(self.state, seat, memo=self.memo)
@@ -114,7 +114,7 @@ def playout(
     while ruleset.result(table.state) is None:
         if steps >= max_steps:
             raise RuntimeError(f"no result after {max_steps} actions")
-        seats = sorted(ruleset.to_act(table.state))
+        seats = sorted(ruleset.to_act(table.state, memo=table.memo))
         if seats:
             seat = seats[pick_seat.below(len(seats))] if len(seats) > 1 else seats[0]
             moves = ruleset.legal_moves(table.state, seat, memo=table.memo)

@@ -167,7 +167,7 @@ class BangRuleset(RulesetBase[State]):
     def redact(self, event: Event, seat: Seat | None) -> Event | None:
         return views.redact(event, seat)
 
-    def to_act(self, state: State) -> set[Seat]:
+    def to_act(self, state: State, *, memo: Memo | None = None) -> set[Seat]:
         return decider.to_act(state)
 
     def result(self, state: State) -> Json | None:

@@ -15,7 +15,7 @@ from typing import Any
 from referee.engine.platform import RESIGN
 from referee.engine.protocol import Event, IllegalMove, OutOfTurn
 from referee.engine.rng import Rng
-from referee.engine.statecache import Memo, fresh
+from referee.engine.statecache import Memo
 from referee.games.bang import reactions, turn
 from referee.games.bang.cache import derived
 from referee.games.bang.flow import act
@@ -46,7 +46,7 @@ def legal_moves(state: State | None, seat: Seat, memo: Memo | None = None) -> tu
     game's ``memo`` under ``seat`` (``cache.py``; ``None``: a fresh one)."""
     if state is None or state.phase == "over":
         return ()
-    known = derived(state, fresh(memo)).legal  # computed once per state and seat
+    known = derived(state, memo if memo is not None else Memo()).legal  # computed once per state and seat
     moves: tuple[Move, ...] | None = known.get(seat)
     if moves is None:
         moves = known[seat] = tuple(_legal(state, seat))

@@ -187,11 +187,14 @@ def public_bytes(state: State, memo: Memo) -> bytes:
     return _kept(state, memo)[0]
 
 
-def seat_encoded(state: State, seat: Seat | None, awaited: bool, memo: Memo) -> tuple[bytes, bytes, bytes]:
+def seat_encoded(state: State, seat: Seat | None, awaited: bool, memo: Memo,
+                 d: Derived | None = None) -> tuple[bytes, bytes, bytes]:
     """``(legal_moves, pending, own)`` of ``seat``'s view, encoded (see
     ``referee.engine.encoded_views``): the prompt is the shared one (R43), but
-    Kit Carlson's own, which shows him his three cards (R67)."""
-    d = derived(state, memo)
+    Kit Carlson's own, which shows him his three cards (R67). ``d``: the
+    state's ``Derived`` if the caller has it."""
+    if d is None:
+        d = derived(state, memo)
     kept: Kept | None = d.enc
     if kept is None:
         kept = _kept(state, memo, d)
@@ -199,14 +202,20 @@ def seat_encoded(state: State, seat: Seat | None, awaited: bool, memo: Memo) -> 
     if seat is None:
         return b"[]", prompt_bytes, _SPECTATOR
     if seat != who:
-        return (dumps(decider.legal_moves(state, seat, memo)) if awaited else b"[]"), prompt_bytes, owns[seat]
+        return (dumps(_legal(state, seat, memo, d)) if awaited else b"[]"), prompt_bytes, owns[seat]
     made = mine[0]
     if made is None:
-        moves = dumps(decider.legal_moves(state, seat, memo))
+        moves = dumps(_legal(state, seat, memo, d))
         # Kit Carlson's own look (R67)
         pending = dumps(views.pending(state, seat, prompt)) if prompt["kind"] == "kit" else prompt_bytes
         made = mine[0] = (moves, pending)
     return (made[0] if awaited else b"[]"), made[1], owns[seat]
+
+
+def _legal(state: State, seat: Seat, memo: Memo, d: Derived) -> tuple[Any, ...]:
+    """``seat``'s legal moves: those ``d`` holds for it (a seat's own), else ``decider.legal_moves``."""
+    known: tuple[Any, ...] | None = d.legal.get(seat)
+    return known if known is not None else decider.legal_moves(state, seat, memo)
 
 
 #: ``"seat":s,"legal_moves":`` of every seat of a table, encoded once (a constant)
@@ -221,7 +230,8 @@ def every_seat(state: State, head: bytes, awaited: frozenset[Seat], memo: Memo) 
     the public members and the seat's own: R83, R14–R17), each for its own
     reader alone; a new dict. ``None`` for awaited seats the rules do not
     await (a prompt's seat not among them)."""
-    kept = _kept(state, memo)
+    d = derived(state, memo)
+    kept = _kept(state, memo, d)
     public, prompt, prompt_bytes, owns, who, _ = kept
     if awaited and who >= 0 and who not in awaited:
         return None
@@ -230,7 +240,7 @@ def every_seat(state: State, head: bytes, awaited: frozenset[Seat], memo: Memo) 
     lead, join = _LEAD, b"".join
     for seat, own in enumerate(owns):
         if seat == who or seat in awaited:
-            moves, pending, _ = seat_encoded(state, seat, seat in awaited, memo)
+            moves, pending, _ = seat_encoded(state, seat, seat in awaited, memo, d)
         else:
             moves, pending = b"[]", prompt_bytes
         out[seat] = join((head, lead[seat], moves, b',"pending":', pending, b',"state":{', public, b",", own, b"}}"))

@@ -165,7 +165,8 @@ def _shared(state: State, memo: Memo | None) -> tuple[Json, Json | None, tuple[J
     """``public_view``, the prompt without its moves and the distances table
     of ``state``: built once per state (kept in the game's ``memo``; ``None``:
     a fresh one), shared (do not mutate)."""
-    memo = fresh(memo)
+    if memo is None:
+        memo = Memo()
     d = derived(state, memo)
     view: Json | None = d.view
     if view is None:

@@ -26,11 +26,11 @@ _ANSWERS = (moves.simple(moves.CLAIM), moves.simple(moves.PASS), _RESIGN)
 _DECISIONS = (moves.simple(moves.ACCEPT), moves.simple(moves.CHALLENGE), _RESIGN)
 
 
-def to_act(state: State) -> set[Seat]:
+def to_act(state: State, memo: Memo | None = None) -> set[Seat]:
     """The roller for his roll, steal target or decision; during the claim
     window every non-roller who has neither claimed nor passed; nobody once
-    the game is over. A new set each call."""
-    return set(_awaited(state))
+    the game is over. Found once per state where the game's ``memo`` is given; a new set each call."""
+    return set(_awaited(state) if memo is None else awaited_seats(state, memo))
 
 
 def awaited_seats(state: State, memo: Memo) -> frozenset[Seat]:

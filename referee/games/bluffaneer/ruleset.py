@@ -141,9 +141,9 @@ class Bluffaneer(RulesetBase[State]):
         """The event as ``seat`` may see it (F31)."""
         return views.redact(event, seat)
 
-    def to_act(self, state: State) -> set[Seat]:
-        """Seats whose move the referee awaits."""
-        return prompts.to_act(state)
+    def to_act(self, state: State, *, memo: Memo | None = None) -> set[Seat]:
+        """Seats whose move the referee awaits (found once per state in the game's ``memo``)."""
+        return prompts.to_act(state, memo)
 
     def result(self, state: State) -> Json | None:
         """``None`` until the end, then winner, coins, tie and flip (F28–F30)."""

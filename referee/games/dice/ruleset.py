@@ -151,7 +151,7 @@ class BangDice(RulesetBase[State]):
     def redact(self, event: Event, seat: Seat | None) -> Event | None:
         return views.redact(event, seat)
 
-    def to_act(self, state: State) -> set[Seat]:
+    def to_act(self, state: State, *, memo: Memo | None = None) -> set[Seat]:
         return prompts.to_act(state)
 
     def result(self, state: State) -> Json | None:

@@ -116,7 +116,7 @@ class FaceOffRuleset(RulesetBase[State]):
     def redact(self, event: Event, seat: Seat | None) -> Event | None:
         return views.redact(event, seat)
 
-    def to_act(self, state: Any) -> set[Seat]:
+    def to_act(self, state: Any, *, memo: Memo | None = None) -> set[Seat]:
         return rules.to_act(state) if state is not None else set()
 
     def result(self, state: Any) -> Json | None:

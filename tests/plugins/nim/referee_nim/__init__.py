@@ -110,7 +110,7 @@ class Nim(RulesetBase[State]):
     def redact(self, event: Event, seat: Seat | None) -> Event | None:
         return event  # nothing is hidden in Nim
 
-    def to_act(self, state: State) -> set[Seat]:
+    def to_act(self, state: State, *, memo: Memo | None = None) -> set[Seat]:
         return set() if state.winner is not None else {state.turn}
 
     def result(self, state: State) -> Json | None:
