@@ -229,7 +229,7 @@ class _Run:
         else:
             if self.spent() or game.status != "active":
                 return None
-            kinds = {s: game.bot_of(s) for s in game.ruleset.to_act(game.state)}
+            kinds = {s: game.bot_of(s) for s in game.ruleset.to_act(game.state, memo=game.memo)}
             if not kinds or not all(kind is not None and (self.webhooks or kind in bots.BUILT_IN)
                                     for kind in kinds.values()):
                 return None
@@ -251,7 +251,8 @@ def play_bot_turn(game_id: str, seat: int, version: int, svc: GameService | None
     slow bot does not hold the worker."""
     svc = svc or service_from_env()
     game = svc.load(game_id)
-    if game.version != version or game.status != "active" or seat not in game.ruleset.to_act(game.state):
+    if game.version != version or game.status != "active" \
+            or seat not in game.ruleset.to_act(game.state, memo=game.memo):
         return "stale"
     bot = game.bot_of(seat)
     if bot is None:
