@@ -34,12 +34,16 @@ compute it again), never mix two states' memos. Dropping everything
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import is_
 from typing import Any, TypeVar
 
 #: no state: what an empty slot names (a ``None`` state gets an entry of its own)
 _NOTHING = object()
 T = TypeVar("T")
+S = TypeVar("S")
+P = TypeVar("P")
+B = TypeVar("B")
 
 
 class Memo:
@@ -82,6 +86,24 @@ class Memo:
 def fresh(memo: Memo | None) -> Memo:
     """``memo``, or a new one where none is given (the same results, only slower)."""
     return memo if memo is not None else Memo()
+
+
+def per_state(memo: Memo, state: S, kind: type[P], name: str, build: Callable[[S, Memo, P], B]) -> B:
+    """``build(state, memo, parts)``, made once per state and kept in
+    ``memo.of(state)[name]``; ``parts`` is the game's one ``kind()``, whose
+    ``last`` holds what was built or found last, handed out again with no
+    lookup while the very same state is asked for (the readers of one state
+    come in a row). What is built must name its state (``.state``)."""
+    parts: Any = memo.part(kind)
+    last = parts.last
+    if last is not None and last.state is state:
+        return last  # type: ignore[no-any-return]
+    kept = memo.of(state)
+    found: B | None = kept.get(name)
+    if found is None:
+        found = kept[name] = build(state, memo, parts)
+    parts.last = found
+    return found
 
 
 class SameInputs:

@@ -128,21 +128,14 @@ class Ctx(Decision[State]):
         self.emit("card_played", {"seat": e.who, **cardrules.played(e.card, e.target, e.pick)})
 
     def discard(self, e: cardrules.Discard) -> None:
-        cards = e.cards
-        if cards is None:  # R31: one card of the hand at random
-            hand = self.state.players[e.who].hand
-            if not hand:
-                return
-            cards = (hand[self.rng.below(len(hand))],)
-        self.emit("card_discarded", {"seat": e.who, "cards": list(cards), "reason": e.reason})
+        cards = e.cards if e.cards is not None else cardrules.one_at_random(self.state.players[e.who].hand, self.rng)
+        if cards is not None:  # R31: one card of the hand at random, none from an empty hand
+            self.emit("card_discarded", {"seat": e.who, "cards": list(cards), "reason": e.reason})
 
     def take(self, e: cardrules.Take) -> None:
-        card = e.card
-        if card is None:  # R30, R64: one card of the hand at random
-            hand = self.state.players[e.frm].hand
-            if not hand:
-                return
-            card = hand[self.rng.below(len(hand))]
+        card = e.card if e.card is not None else cardrules.at_random(self.state.players[e.frm].hand, self.rng)
+        if card is None:  # R30, R64: one card of the hand at random, none from an empty hand
+            return
         self.emit("card_taken", {"seat": e.who, "from": e.frm, "card": card, "zone": e.zone, "reason": e.reason})
 
     def drawn(self, e: cardrules.Draw) -> None:

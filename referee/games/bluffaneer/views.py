@@ -18,7 +18,7 @@ from typing import Any
 
 from referee.engine.jsonenc import dumps
 from referee.engine.protocol import Event, Json
-from referee.engine.statecache import Memo, fresh
+from referee.engine.statecache import Memo, fresh, per_state
 from referee.games.bluffaneer.events import CARD_DRAWN, DECK_RESHUFFLED, GAME_STARTED
 from referee.games.bluffaneer.prompts import awaited_seats, claims_prompt, legal_moves, pending
 from referee.games.bluffaneer.state import CLAIMS, DECISION, OVER, ROLL, STEAL, Flip, Seat, State
@@ -260,16 +260,7 @@ def _regions(last: tuple[Any, bytes, list[tuple[bytes, bytes]]], hands: tuple[An
 
 def _views(state: State, memo: Memo) -> _Views:
     """``state``'s ``_Views``, built once per state (kept in ``memo``, ``"views"``)."""
-    parts = memo.part(_Parts)
-    known = parts.last
-    if known is not None and known.state is state:
-        return known
-    kept = memo.of(state)
-    known = kept.get("views")
-    if known is None:
-        known = kept["views"] = _Views(state, memo, parts)
-    parts.last = known
-    return known
+    return per_state(memo, state, _Parts, "views", _Views)
 
 
 def _state_bytes(enc: _Views, state: State, seat: Seat | None) -> tuple[bytes, ...]:

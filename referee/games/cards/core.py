@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from referee.engine.rng import Rng
 from referee.games.cards.characters import (
     CALAMITY_JANET,
     LUCKY_DUKE,
@@ -153,3 +154,17 @@ def heir(holders: Sequence[Holder], victim: int) -> int | None:
         if i != victim and h.character == VULTURE_SAM:
             return i
     return None
+
+
+def at_random(hand: tuple[str, ...], rng: Rng) -> str | None:
+    """One card of ``hand`` drawn with ``rng``, where an effect leaves the
+    card to chance (``Take``/``Discard`` naming none: Panic! and Cat Balou on
+    a hand, R30, R31; El Gringo, R64); ``None`` from an empty hand. The table
+    resolves it on its own generator, so the draw is in its events."""
+    return hand[rng.below(len(hand))] if hand else None
+
+
+def one_at_random(hand: tuple[str, ...], rng: Rng) -> tuple[str] | None:
+    """``at_random`` as the one card discarded (R31), ``None`` from an empty hand."""
+    card = at_random(hand, rng)
+    return None if card is None else (card,)

@@ -18,7 +18,7 @@ from typing import Any
 
 from referee.engine.jsonenc import dumps
 from referee.engine.protocol import Event, Json
-from referee.engine.statecache import MISSING, Memo, SameInputs, fresh
+from referee.engine.statecache import MISSING, Memo, SameInputs, fresh, per_state
 from referee.games.dice.events import GAME_STARTED
 from referee.games.dice.prompts import answers, pending
 from referee.games.dice.rules import SHERIFF, kind_of
@@ -222,16 +222,7 @@ class _Encoded:
 
 def _encoded(state: State, memo: Memo) -> _Encoded:
     """``state``'s ``_Encoded``, built once per state (kept in ``memo``)."""
-    parts = memo.part(_Parts)
-    enc = parts.last
-    if enc is not None and enc.state is state:
-        return enc
-    kept = memo.of(state)
-    enc = kept.get("encoded")
-    if enc is None:
-        enc = kept["encoded"] = _Encoded(state, memo, parts)
-    parts.last = enc
-    return enc
+    return per_state(memo, state, _Parts, "encoded", _Encoded)
 
 
 def encoded_seat(state: State, seat: Seat | None, awaited: bool, memo: Memo) -> bytes:

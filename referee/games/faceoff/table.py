@@ -40,21 +40,14 @@ class Table(Ctx):
         self.emit("card_played", data)
 
     def discard(self, e: cardrules.Discard) -> None:
-        cards = e.cards
-        if cards is None:  # R31: one card of the hand at random
-            hand = self.state.chars[e.who].hand
-            if not hand:
-                return
-            cards = (hand[self.rng.below(len(hand))],)
-        self.emit("card_discarded", {"char": e.who, "cards": list(cards), "reason": e.reason})
+        cards = e.cards if e.cards is not None else cardrules.one_at_random(self.state.chars[e.who].hand, self.rng)
+        if cards is not None:  # R31: one card of the hand at random, none from an empty hand
+            self.emit("card_discarded", {"char": e.who, "cards": list(cards), "reason": e.reason})
 
     def take(self, e: cardrules.Take) -> None:
-        card = e.card
-        if card is None:  # R30, R64: one card of the hand at random
-            hand = self.state.chars[e.frm].hand
-            if not hand:
-                return
-            card = hand[self.rng.below(len(hand))]
+        card = e.card if e.card is not None else cardrules.at_random(self.state.chars[e.frm].hand, self.rng)
+        if card is None:  # R30, R64: one card of the hand at random, none from an empty hand
+            return
         who, zone = e.who, e.zone
         self.emit("card_taken", {"char": who, "from": e.frm, "card": card, "zone": zone, "reason": e.reason,
                                  "seen_by": self.viewers(who) if zone == "hand" else [0, 1]})
