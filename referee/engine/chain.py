@@ -134,7 +134,7 @@ def salted_envelope(salt: str, seq: int, type_: str, data: Mapping[str, Any], ac
     many events derives them with one ``keyed_hmac_sha256``): the same dict,
     its fields in the same order."""
     opened = dict(data)
-    commit = hashlib.sha256(salt.encode() + canonical_bytes(opened)).hexdigest()
+    commit = commitment(salt, opened)
     linked = link_bytes(seq, type_, actor, at, commit, prev)
     return {"seq": seq, "type": type_, "actor": actor, "at": at, "commit": commit, "prev": prev,
             "hash": hashlib.sha256(prev.encode() + linked).hexdigest(), "data": opened, "salt": salt}
