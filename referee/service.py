@@ -48,6 +48,7 @@ from referee.store.clients import (
 from referee.store.listing import BadCursor, cursor_of, read_cursor
 from referee.store.pushed import Pushed
 from referee.store.redis_store import Appended, Head
+from referee.tokens import new_token
 
 #: the idempotency scope of every move a worker submits (timeouts, bots, turn
 #: clocks); a client's keys live in its seat's scope, so it can never take one
@@ -298,11 +299,11 @@ class GameService:
         envelopes, last_hash = record.chained(seed, first_prev, 0, produced, now)
         # a bot's seat gets no token (its moves come from the worker, recorded with `by`): no person can
         # move for it, so the audit refuses a bot seat's move without `by`; "" is no token's hash
-        tokens = [None if header["seats"][i]["bot"] or header["seats"][i].get("open") else secrets.token_urlsafe(24)
+        tokens = [None if header["seats"][i]["bot"] or header["seats"][i].get("open") else new_token()
                   for i in range(n)]
         hashes = [sha256_hex(t) if t else OPEN if header["seats"][i].get("open") else NO_TOKEN
                   for i, t in enumerate(tokens)]
-        owner = secrets.token_urlsafe(24)  # the creator's: reissues a seat's lost token
+        owner = new_token()  # the creator's: reissues a seat's lost token
         status = "finished" if ruleset.result(state) is not None else "active"
         meta = {"version": str(len(envelopes)), "last_hash": last_hash, "rng": str(rng.position),
                 "status": status, "header": canonical(header), "header_hash": first_prev,
@@ -429,7 +430,7 @@ class GameService:
         """Give open seat ``seat`` to whoever claims it first: its token, once
         (recorded in the log as ``seat_claimed {seat, name}``). The game
         starts when no seat is open."""
-        token = secrets.token_urlsafe(24)
+        token = new_token()
         self._seat_event(game_id, seat, SEAT_CLAIMED, {"seat": seat, "name": name}, sha256_hex(token), name,
                          claim=True)
         return {"seat": seat, "name": name, "token": token}
@@ -465,7 +466,7 @@ class GameService:
             raise not_found(game_id)
         if not hmac.compare_digest(sha256_hex(owner_token), meta.get("owner", "")):
             raise ApiError(401, "bad_token", "only the game's creator (its owner_token) reissues a seat's token")
-        token = secrets.token_urlsafe(24)
+        token = new_token()
         self._seat_event(game_id, seat, SEAT_REISSUED, {"seat": seat}, sha256_hex(token), None, claim=False)
         return {"seat": seat, "token": token}
 

@@ -44,6 +44,7 @@ from referee.service import GameService
 from referee.standings import Standings, seating, standings  # noqa: F401 (pure: shared with the arena)
 from referee.store import sha256_hex
 from referee.store.tournaments import IN_FLIGHT
+from referee.tokens import new_token
 
 MAX_GAMES = 10_000  # with the admin token; the schema's ceiling
 MAX_PARALLEL = 64
@@ -163,7 +164,7 @@ class Tournaments:
         rs.validate_options(probe, players)
         seed = spec.get("seed") or secrets.token_hex(32)
         tid = "t_" + secrets.token_hex(6)
-        cancel_token = secrets.token_urlsafe(24)
+        cancel_token = new_token()
         record = {"id": tid, "ruleset": rs.name, "entrants": entrants, "players": players,
                   "games": spec["games"], "options": options, "parallel": parallel,
                   "seed_commitment": sha256_hex(seed), "seeded_by_client": "seed" in spec,

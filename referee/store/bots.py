@@ -14,6 +14,7 @@ import redis
 
 from referee.engine import sha256_hex
 from referee.store.listing import BOTS, Index
+from referee.tokens import new_token
 
 #: an answer is handed over only while its turn is open, once (both keys in the bot's slot)
 _ANSWER = """
@@ -48,7 +49,7 @@ class BotDirectory:
     def register(self, name: str, url: str | None, rulesets: list[str], now: int) -> dict[str, Any]:
         """A new bot: a webhook (``url``), or, without one, an outbound bot that connects for its turns."""
         bot_id = "bot_" + secrets.token_hex(6)
-        secret = secrets.token_urlsafe(32)
+        secret = new_token(32)
         record = {"id": bot_id, "name": name, "kind": "webhook" if url else "outbound", "url": url,
                   "rulesets": rulesets, "created_at": now}
         self.redis.hset(self._key(bot_id), mapping={"record": json.dumps(record), "secret": secret,

@@ -61,6 +61,18 @@ def _tournament_done(stack: Stack, body: dict[str, Any]) -> dict[str, Any]:
     return dict(httpx.get(url).json())
 
 
+def _where(stack: Stack) -> str:
+    """The tournaments' and their games' state, for a failure's message."""
+    lines = []
+    for t in httpx.get(f"{stack.url}/v1/tournaments").json().get("tournaments", []):
+        full = httpx.get(f"{stack.url}/v1/tournaments/{t['id']}").json()
+        lines.append(json.dumps({k: v for k, v in full.items() if k != "standings"})[:3000])
+        for game in full.get("games", []):
+            g = httpx.get(f"{stack.url}/v1/games/{game['id']}").json()
+            lines.append(json.dumps({k: g.get(k) for k in ("id", "status", "version", "to_act", "seats")})[:1000])
+    return "\n".join(lines)
+
+
 def _moves_of(stack: Stack, game_id: str, bot_id: str) -> list[dict[str, Any]]:
     log = [json.loads(line) for line in httpx.get(f"{stack.url}/v1/games/{game_id}/log").text.splitlines()]
     return [e for e in log[1:] if e["type"] == "move" and e["data"].get("by", {}).get("bot") == bot_id]
@@ -76,9 +88,15 @@ def test_e2e_an_outbound_bot_plays_a_tournament_with_no_url_through_referee_play
     try:
         done = _tournament_done(stack, {"ruleset": "bluffaneer", "games": 6, "parallel": 3,
                                         "entrants": [bot["id"], "heuristic", "random"]})
-    finally:
+    except AssertionError as timed_out:  # what the bot and the referee were doing, to say why
         play.terminate()
         out, err = play.communicate(timeout=20)
+        raise AssertionError(f"{timed_out}\n{_where(stack)}\nreferee play said:\n{out[-4000:]}\n{err[-4000:]}"
+                             ) from None
+    finally:
+        if play.poll() is None:
+            play.terminate()
+            out, err = play.communicate(timeout=20)
     assert done["games_finished"] == 6, (out, err)
     assert {row["name"]: row["games"] for row in done["standings"]} == {"mine": 6, "heuristic": 6, "random": 6}
     for game in done["games"]:
