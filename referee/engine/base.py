@@ -73,6 +73,10 @@ class RulesetBase(ABC, Generic[S]):
     view_schema: ClassVar[Json] = {}
     #: event type -> the JSON Schema of its ``data``, as stored and as redacted for any seat
     event_schemas: ClassVar[dict[str, Json]] = {}
+    #: event type -> the ``TypedDict`` (every field ``ReadOnly``) its ``data`` is, as stored:
+    #: what mypy holds the ruleset's ``evolve`` to, and what its ``event_schemas`` must agree
+    #: with (``referee.engine.eventtypes``)
+    event_types: ClassVar[Mapping[str, type]] = {}
     #: the scenario ``setup`` object: every field, its default, what leaving it out means
     setup_schema: ClassVar[Json] = {"type": "object", "additionalProperties": False, "properties": {},
                                     "description": "This ruleset takes no scenario."}

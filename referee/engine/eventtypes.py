@@ -1,0 +1,183 @@
+"""Event types as frozen typed data (issue 26 item 5).
+
+An event is stored as ``{"type": ..., "data": {...}}``: the ``type`` string
+and the data's keys are storage format, never renamed. A ruleset declares
+each event's data as a ``TypedDict`` whose fields are all ``ReadOnly`` (so
+mypy refuses any write to an event's data: events are frozen facts), and
+hands the table ``type string -> TypedDict`` to the engine as its
+``event_types``. Its ``evolve`` handlers take those types, so mypy checks
+every read of an event against its declaration.
+
+At run time an event's data stays the plain mapping that is stored: a
+``TypedDict`` costs nothing when folding millions of events in a
+tournament, where a class per event would cost a conversion per event
+(README, "Design notes").
+
+The declarations and the published JSON Schemas (``event_schemas``) say
+the same thing twice, once for mypy and once for clients; ``disagreements``
+holds them to each other and ``mismatches`` holds the events ``decide``
+really makes to the declarations (``tests/unit/test_event_types.py``, over
+every registered ruleset and random games of each)."""
+from __future__ import annotations
+
+import collections.abc
+import types
+from collections.abc import Mapping
+from typing import Any, Literal, NotRequired, Required, Union, get_args, get_origin, get_type_hints
+
+from typing_extensions import ReadOnly, is_typeddict
+
+Json = dict[str, Any]
+
+#: what any JSON value is: a field typed ``Any`` or ``object`` agrees with every schema
+ANY_JSON = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
+_WRAPPERS = (ReadOnly, Required, NotRequired)
+_SEQUENCES = (list, tuple, collections.abc.Sequence)
+_MAPPINGS = (dict, collections.abc.Mapping)
+
+
+def json_types(annotation: Any) -> frozenset[str]:
+    """The JSON types a value of ``annotation`` is stored as."""
+    origin = get_origin(annotation)
+    if origin in _WRAPPERS:
+        return json_types(get_args(annotation)[0])
+    if annotation is Any or annotation is object:
+        return ANY_JSON
+    if annotation is None or annotation is type(None):
+        return frozenset({"null"})
+    if origin in (Union, types.UnionType):
+        return frozenset().union(*(json_types(arg) for arg in get_args(annotation)))
+    if origin is Literal:
+        return frozenset().union(*(json_types(type(value)) for value in get_args(annotation)))
+    base = origin or annotation
+    if base is bool:
+        return frozenset({"boolean"})
+    if base is int:
+        return frozenset({"integer"})
+    if base is float:
+        return frozenset({"number"})
+    if base is str:
+        return frozenset({"string"})
+    if base in _SEQUENCES:
+        return frozenset({"array"})
+    if base in _MAPPINGS or is_typeddict(base):
+        return frozenset({"object"})
+    raise TypeError(f"{annotation!r} is not a JSON type")
+
+
+def schema_types(schema: Json) -> frozenset[str]:
+    """The JSON types ``schema`` allows (every type when it does not say)."""
+    found: set[str] = set()
+    said = False
+    if "type" in schema:
+        said = True
+        kinds = schema["type"]
+        found.update([kinds] if isinstance(kinds, str) else kinds)
+    for word in ("enum", "const"):
+        if word in schema:
+            said = True
+            values = schema[word] if word == "enum" else [schema[word]]
+            for value in values:
+                found |= json_types(type(value))
+    for word in ("oneOf", "anyOf"):
+        if word in schema:
+            said = True
+            for part in schema[word]:
+                found |= schema_types(part)
+    if not said:
+        return ANY_JSON
+    if "number" in found:
+        found.add("integer")
+    return frozenset(found)
+
+
+def _read_only(hints: Mapping[str, Any]) -> list[str]:
+    """The fields not marked ``ReadOnly`` (an event's data is never written)."""
+    out = []
+    for name, hint in hints.items():
+        marks = set()
+        while get_origin(hint) in _WRAPPERS:
+            marks.add(get_origin(hint))
+            hint = get_args(hint)[0]
+        if ReadOnly not in marks:
+            out.append(name)
+    return out
+
+
+def _hints(typed: type) -> dict[str, Any]:
+    return get_type_hints(typed, include_extras=True)
+
+
+def required_keys(typed: type) -> frozenset[str]:
+    """The keys ``typed`` requires, read from its annotations (under
+    ``from __future__ import annotations`` a ``TypedDict``'s own
+    ``__required_keys__`` misses ``NotRequired`` on Python 3.11)."""
+    out = set()
+    for name, hint in _hints(typed).items():
+        marks = set()
+        while get_origin(hint) in _WRAPPERS:
+            marks.add(get_origin(hint))
+            hint = get_args(hint)[0]
+        if Required in marks or (NotRequired not in marks and getattr(typed, "__total__", True)):
+            out.add(name)
+    return frozenset(out)
+
+
+def disagreements(declared: Mapping[str, type], schemas: Mapping[str, Json]) -> list[str]:
+    """Where a ruleset's ``event_types`` and its published ``event_schemas``
+    disagree (nothing: they agree). A schema covers the stored data and its
+    redacted forms, so it may allow more than the declaration: a key the
+    stored data never has (``deck_count``), a ``null`` where a card is hidden;
+    but every declared key is published, with its JSON types, and every key
+    the schema requires is declared required."""
+    out = [f"{kind}: published, not declared" for kind in sorted(set(schemas) - set(declared))]
+    out += [f"{kind}: declared, not published" for kind in sorted(set(declared) - set(schemas))]
+    for kind in sorted(set(declared) & set(schemas)):
+        typed, schema = declared[kind], schemas[kind]
+        if not is_typeddict(typed):
+            out.append(f"{kind}: {typed!r} is not a TypedDict")
+            continue
+        hints = _hints(typed)
+        out += [f"{kind}.{name}: not ReadOnly" for name in _read_only(hints)]
+        props = schema.get("properties", {})
+        out += [f"{kind}.{name}: not in the schema" for name in sorted(set(hints) - set(props))]
+        loose = set(schema.get("required", ())) - required_keys(typed)
+        out += [f"{kind}.{name}: required by the schema, not by the type" for name in sorted(loose)]
+        for name in sorted(set(hints) & set(props)):
+            extra = json_types(hints[name]) - schema_types(props[name])
+            if extra:
+                out.append(f"{kind}.{name}: {sorted(extra)} not allowed by its schema")
+    return out
+
+
+def mismatches(data: Mapping[str, Any], typed: type) -> list[str]:
+    """Where an event's stored ``data`` is not what ``typed`` declares: a
+    required key missing, a key not declared, a value of another JSON type
+    (one level deep: what mypy cannot see, the events ``decide`` makes)."""
+    hints = _hints(typed)
+    out = [f"{name}: missing" for name in sorted(required_keys(typed) - set(data))]
+    out += [f"{name}: not declared" for name in sorted(set(data) - set(hints))]
+    for name in sorted(set(data) & set(hints)):
+        allowed = json_types(hints[name])
+        if _json_type(data[name]) not in allowed:
+            out.append(f"{name}: {data[name]!r:.60} is not {sorted(allowed)}")
+    return out
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    return "object" if isinstance(value, Mapping) else type(value).__name__
+
+
+__all__ = ["ANY_JSON", "disagreements", "json_types", "mismatches", "required_keys", "schema_types"]
