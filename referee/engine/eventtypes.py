@@ -21,6 +21,7 @@ every registered ruleset and random games of each)."""
 from __future__ import annotations
 
 import collections.abc
+import inspect
 import types
 from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, Required, Union, get_args, get_origin, get_type_hints
@@ -164,6 +165,22 @@ def mismatches(data: Mapping[str, Any], typed: type) -> list[str]:
     return out
 
 
+def unread_as_declared(handlers: Mapping[str, Any], declared: Mapping[str, type]) -> list[str]:
+    """The ``evolve`` handlers (type string -> ``handler(state, data)``) whose
+    ``data`` parameter is not annotated with that type's declaration: a
+    dispatch table is where mypy loses the link between a type string and
+    its data, so this holds it instead."""
+    out = []
+    for kind, handler in sorted(handlers.items()):
+        params = list(inspect.signature(handler).parameters)
+        hint = get_type_hints(handler).get(params[1]) if len(params) > 1 else None
+        if kind not in declared:
+            out.append(f"{kind}: handled, not declared")
+        elif hint is not declared[kind]:
+            out.append(f"{kind}: {getattr(handler, '__name__', handler)} reads {hint!r}, not {declared[kind]!r}")
+    return out
+
+
 def _json_type(value: Any) -> str:
     if value is None:
         return "null"
@@ -180,4 +197,5 @@ def _json_type(value: Any) -> str:
     return "object" if isinstance(value, Mapping) else type(value).__name__
 
 
-__all__ = ["ANY_JSON", "disagreements", "json_types", "mismatches", "required_keys", "schema_types"]
+__all__ = ["ANY_JSON", "disagreements", "json_types", "mismatches", "required_keys", "schema_types",
+           "unread_as_declared"]

@@ -5,18 +5,29 @@ data as a ``TypedDict`` of ``ReadOnly`` fields (``event_types``), which its
 ruleset in the registry (a plug-in that declares none is held to nothing)."""
 from __future__ import annotations
 
+import importlib
 from typing import Any, Literal, NotRequired
 
 import pytest
 from typing_extensions import ReadOnly, TypedDict
 
-from referee.engine.eventtypes import ANY_JSON, disagreements, json_types, mismatches, schema_types
+from referee.engine.eventtypes import (
+    ANY_JSON,
+    disagreements,
+    json_types,
+    mismatches,
+    schema_types,
+    unread_as_declared,
+)
 from referee.engine.rng import Rng
 from referee.games import registry
 from referee.games.sim import Table, playout, random_chooser
 from tests.fingerprints import sizes
 
 BUILT_IN = ("bang", "bang-dice", "bang-faceoff", "bluffaneer")
+#: each built-in ruleset's ``evolve`` dispatch table: type string -> handler(state, data)
+HANDLERS = {"bang": "referee.games.bang.events", "bang-dice": "referee.games.dice.events",
+            "bang-faceoff": "referee.games.faceoff.state", "bluffaneer": "referee.games.bluffaneer.events"}
 
 
 class _Drawn(TypedDict):
@@ -65,6 +76,20 @@ def test_each_way_a_declaration_can_disagree_is_named() -> None:
         f"cards_drawn.{name}: not in the schema" for name in ("cards", "reason", "seat", "target")]
 
 
+def _reads_drawn(state: int, data: _Drawn) -> int:
+    return state
+
+
+def _reads_loose(state: int, data: _Loose) -> int:
+    return state
+
+
+def test_a_handler_that_reads_another_type_is_named() -> None:
+    assert unread_as_declared({"cards_drawn": _reads_drawn}, {"cards_drawn": _Drawn}) == []
+    assert unread_as_declared({"cards_drawn": _reads_loose, "x": _reads_drawn}, {"cards_drawn": _Drawn}) == [
+        f"cards_drawn: _reads_loose reads {_Loose!r}, not {_Drawn!r}", "x: handled, not declared"]
+
+
 def test_mismatches_name_what_an_event_gets_wrong() -> None:
     assert mismatches({"seat": 1, "cards": ["x"], "reason": "draw"}, _Drawn) == []
     assert mismatches({"seat": "1", "cards": ["x"], "other": 0}, _Drawn) == [
@@ -76,6 +101,13 @@ def test_every_built_in_ruleset_declares_its_events(name: str) -> None:
     rs = registry.get(name)
     assert rs.event_types, f"{name} declares no event types"
     assert disagreements(rs.event_types, rs.event_schemas) == []
+
+
+@pytest.mark.parametrize("name", BUILT_IN)
+def test_every_evolve_handler_reads_its_event_as_declared(name: str) -> None:
+    table = importlib.import_module(HANDLERS[name]).EVOLVE
+    assert set(table) == set(registry.get(name).event_types)
+    assert unread_as_declared(table, registry.get(name).event_types) == []
 
 
 @pytest.mark.parametrize("name,players,options", [(n, p, o) for n, p, o in sizes()])

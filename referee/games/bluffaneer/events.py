@@ -27,6 +27,22 @@ from typing import Any
 
 from referee.engine.decision import Decision, by_table
 from referee.engine.protocol import Event
+from referee.games.bluffaneer.event_types import (
+    CardDrawn,
+    CardRevealed,
+    CoinsMoved,
+    Decided,
+    DeckReshuffled,
+    DiceRolled,
+    GameEnded,
+    GameStarted,
+    Resigned,
+    SeatAt,
+    Tie,
+    TurnEnded,
+    WindowClosed,
+    WindowOpened,
+)
 from referee.games.bluffaneer.state import (
     CLAIMS,
     DECISION,
@@ -58,7 +74,7 @@ GAME_ENDED = "game_ended"
 Data = Mapping[str, Any]
 
 
-def _started(_: State | None, d: Data) -> State:
+def _started(_: State | None, d: GameStarted) -> State:
     return State(
         players=d["players"], die_faces=tuple(d["die_faces"]), window_ms=d["claim_window_ms"],
         coins=tuple(d["coins"]), box=d["box"], hands=tuple(d["hands"]), deck=tuple(d["deck"]),
@@ -67,7 +83,7 @@ def _started(_: State | None, d: Data) -> State:
     )
 
 
-def _rolled(s: State, d: Data) -> State:
+def _rolled(s: State, d: DiceRolled) -> State:
     a, b = d["dice"]
     # F12, F13: a sword or ship double waits for the roller's target.
     phase = STEAL if a == b and a in (SWORD, SHIP) else RESOLVING
@@ -75,7 +91,7 @@ def _rolled(s: State, d: Data) -> State:
                      last={"kind": "dice_rolled", "seat": d["seat"], "dice": [a, b]})
 
 
-def _coins(s: State, d: Data) -> State:
+def _coins(s: State, d: CoinsMoved) -> State:
     coins = list(s.coins)
     box = s.box
     for t in d["transfers"]:
@@ -87,7 +103,7 @@ def _coins(s: State, d: Data) -> State:
     return s.replace(coins=tuple(coins), box=box)
 
 
-def _revealed(s: State, d: Data) -> State:
+def _revealed(s: State, d: CardRevealed) -> State:
     # F24: a revealed card goes face up onto the discard pile at once.
     hands = list(s.hands)
     hands[d["seat"]] = None
@@ -96,36 +112,36 @@ def _revealed(s: State, d: Data) -> State:
         "matches": d["matches"]})
 
 
-def _reshuffled(s: State, d: Data) -> State:
+def _reshuffled(s: State, d: DeckReshuffled) -> State:
     # the revealed card just shuffled in is hidden again (F31): the table shows the reshuffle
     return s.replace(deck=tuple(d["order"]), discard=(), last={"kind": "deck_reshuffled", "count": len(d["order"])})
 
 
-def _drawn(s: State, d: Data) -> State:
+def _drawn(s: State, d: CardDrawn) -> State:
     hands = list(s.hands)
     hands[d["seat"]] = d["card"]
     return s.replace(hands=tuple(hands), deck=s.deck[1:])
 
 
-def _opened(s: State, d: Data) -> State:
+def _opened(s: State, d: WindowOpened) -> State:
     return s.replace(phase=CLAIMS, opened_at=d["opened_at"], deadline=d["deadline"])
 
 
-def _claimed(s: State, d: Data) -> State:
+def _claimed(s: State, d: SeatAt) -> State:
     return s.replace(claims=s.claims + ((d["seat"], d["at"]),), last={"kind": "claimed", "seat": d["seat"]})
 
 
-def _passed(s: State, d: Data) -> State:
+def _passed(s: State, d: SeatAt) -> State:
     return s.replace(passes=s.passes + (d["seat"],))
 
 
-def _flip(kind: str, d: Data) -> Flip | None:
+def _flip(kind: str, d: Tie) -> Flip | None:
     if d["flip"] is None:
         return None
     return Flip(kind=kind, among=tuple(d["tied"]), index=d["flip"], queued=d["queued"])
 
 
-def _closed(s: State, d: Data) -> State:
+def _closed(s: State, d: WindowClosed) -> State:
     flip = _flip("claim", d)
     return s.replace(
         phase=DECISION if d["winner"] is not None else RESOLVING, deadline=None,
@@ -134,26 +150,26 @@ def _closed(s: State, d: Data) -> State:
     )
 
 
-def _accepted(s: State, d: Data) -> State:
+def _accepted(s: State, d: Decided) -> State:
     return s.replace(phase=RESOLVING, last={"kind": CLAIM_ACCEPTED, "seat": d["seat"], "claimant": d["claimant"]})
 
 
-def _challenged(s: State, d: Data) -> State:
+def _challenged(s: State, d: Decided) -> State:
     return s.replace(phase=RESOLVING, last={"kind": CLAIM_CHALLENGED, "seat": d["seat"], "claimant": d["claimant"]})
 
 
-def _resigned(s: State, d: Data) -> State:
+def _resigned(s: State, d: Resigned) -> State:
     return s.replace(phase=RESOLVING, resigned=d["seat"], last={"kind": RESIGNED, "seat": d["seat"]})
 
 
-def _turn_ended(s: State, d: Data) -> State:
+def _turn_ended(s: State, d: TurnEnded) -> State:
     return s.replace(
         phase=ROLL, turn=d["next"], dice=None, opened_at=None, deadline=None,
         claims=(), passes=(), claimant=None,
     )
 
 
-def _game_ended(s: State, d: Data) -> State:
+def _game_ended(s: State, d: GameEnded) -> State:
     flip = _flip("final", d)
     return s.replace(
         phase=OVER, winner=d["winner"], deadline=None, last_flip=flip or s.last_flip, end_reason=d["reason"],
@@ -161,7 +177,8 @@ def _game_ended(s: State, d: Data) -> State:
     )
 
 
-_APPLY: dict[str, Callable[[Any, Data], State]] = {
+#: each handler reads its event as declared in ``event_types.EVENT_TYPES`` (a test holds the two together)
+EVOLVE: dict[str, Callable[[Any, Any], State]] = {
     GAME_STARTED: _started, DICE_ROLLED: _rolled, COINS_MOVED: _coins,
     CARD_REVEALED: _revealed, DECK_RESHUFFLED: _reshuffled, CARD_DRAWN: _drawn,
     WINDOW_OPENED: _opened, CLAIMED: _claimed, PASSED: _passed, WINDOW_CLOSED: _closed,
@@ -173,14 +190,14 @@ _APPLY: dict[str, Callable[[Any, Data], State]] = {
 def evolve(state: State | None, event: Event) -> State | None:
     """Apply one recorded event. Never validates, never raises on a known
     type; an unknown type changes nothing."""
-    apply = _APPLY.get(event.type)
+    apply = EVOLVE.get(event.type)
     return state if apply is None else apply(state, event.data)
 
 
 #: the events of one decision, folded as they are emitted, so each rule sees the
 #: outcome of the one before: the engine's builder over this ruleset's events
 Draft = Decision[State]
-_FOLD = by_table(_APPLY)
+_FOLD = by_table(EVOLVE)
 
 
 def new_draft(state: State) -> Draft:

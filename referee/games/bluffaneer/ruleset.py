@@ -13,6 +13,7 @@ from referee.games.bluffaneer import claims, moves, prompts, scenario, schemas, 
 from referee.games.bluffaneer.catalogue import catalogue as _catalogue
 from referee.games.bluffaneer.ending import resign
 from referee.games.bluffaneer.ending import result as game_result
+from referee.games.bluffaneer.event_types import EVENT_TYPES
 from referee.games.bluffaneer.events import evolve as fold_event
 from referee.games.bluffaneer.events import new_draft
 from referee.games.bluffaneer.legacy import BluffaneerV1
@@ -53,6 +54,7 @@ class Bluffaneer(RulesetBase[State]):
     setup_schema = scenario.SETUP_SCHEMA
     view_schema = schemas.VIEW_SCHEMA
     event_schemas = schemas.EVENT_SCHEMAS
+    event_types = EVENT_TYPES
     #: the catalogue of cards, characters, roles, dice, symbols and maps (issue 24 item 2)
     catalogue = staticmethod(_catalogue)
 
