@@ -251,13 +251,13 @@ def seat_view(ruleset: Ruleset[S], state: S, seat: Seat | None, *, active: bool 
     }
 
 
-def default_options(ruleset: Ruleset[Any], state: Any, seat: Seat) -> list[Move]:
+def default_options(ruleset: Ruleset[S], state: S, seat: Seat) -> list[Move]:
     """The moves the rule-defined default for ``seat`` is drawn from (one
     element: a fixed default; none: the seat owes nothing)."""
     return list(ruleset.default_options(state, seat))
 
 
-def draw_default(ruleset: Ruleset[Any], state: Any, seat: Seat, rng: Rng) -> tuple[Move, int] | None:
+def draw_default(ruleset: Ruleset[S], state: S, seat: Seat, rng: Rng) -> tuple[Move, int] | None:
     """The default move and how many options it was drawn from; the draw
     (``below(n)``, only when n > 1) comes from the game's generator, so an
     auditor can re-derive it."""
@@ -273,7 +273,7 @@ def dealt_secrets(ruleset: Ruleset[Any], state: Any) -> Json:
     return dict(ruleset.secrets(state))
 
 
-def newly_public(ruleset: Ruleset[Any], state: Any, dealt: Json, opened: frozenset[str]) -> list[str]:
+def newly_public(ruleset: Ruleset[S], state: S, dealt: Json, opened: frozenset[str]) -> list[str]:
     """The names of dealt secrets that are public in ``state`` and not opened
     yet, sorted: the service opens their seals now, the audit expects it."""
     if not dealt:
@@ -284,7 +284,7 @@ def newly_public(ruleset: Ruleset[Any], state: Any, dealt: Json, opened: frozens
     return sorted(ruleset.public_secrets(state, closed) & closed.keys())
 
 
-def openings(ruleset: Ruleset[Any], state: Any, dealt: Json, opened: frozenset[str], seed: str) -> Json:
+def openings(ruleset: Ruleset[S], state: S, dealt: Json, opened: frozenset[str], seed: str) -> Json:
     """``{name: {value, salt}}`` for every dealt secret that is public now and
     not opened yet (the data of a ``secrets_opened`` event)."""
     return {name: {"value": dealt[name], "salt": secret_salt(seed, name)}

@@ -4,11 +4,10 @@ exactly this and the audit expects exactly this, so both come from here."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
 
 from referee.engine.chain import keyed_hmac_sha256, salted_envelope
 from referee.engine.platform import MOVE, PLATFORM_EVENTS, SEAT_EVENTS, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED
-from referee.engine.protocol import Event, Json, Ruleset, Seat, dealt_secrets, fold, openings, seals
+from referee.engine.protocol import Event, Json, Ruleset, S, Seat, dealt_secrets, fold, openings, seals
 
 Produced = list[tuple[Seat | None, Event]]
 
@@ -19,7 +18,7 @@ def ruleset_events(envelopes: Iterable[Json]) -> list[Event]:
     return [Event(e["type"], e["data"]) for e in envelopes if e["type"] not in PLATFORM_EVENTS]
 
 
-def deal(ruleset: Ruleset[Any], events: list[Event], seed: str) -> tuple[Produced, Any, Json, frozenset[str]]:
+def deal(ruleset: Ruleset[S], events: list[Event], seed: str) -> tuple[Produced, S, Json, frozenset[str]]:
     """``(produced, state, dealt, opened)`` of a new game: the setup events,
     the seals of the dealt secrets, and the openings of those already public."""
     state = fold(ruleset, events)
@@ -33,7 +32,7 @@ def deal(ruleset: Ruleset[Any], events: list[Event], seed: str) -> tuple[Produce
     return produced, state, dealt, frozenset(opening)
 
 
-def move(ruleset: Ruleset[Any], state: Any, seat: Seat | None, record: Json, events: list[Event], dealt: Json,
+def move(ruleset: Ruleset[S], state: S, seat: Seat | None, record: Json, events: list[Event], dealt: Json,
          opened: frozenset[str], seed: str) -> tuple[Produced, Json | None, frozenset[str]]:
     """``(produced, result, opened)`` after one accepted move whose
     ``events`` brought the game to ``state``: the ``move`` record, the rules'
