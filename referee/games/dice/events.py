@@ -28,11 +28,28 @@ in the agenda lower case (``d21``), ``player_resigned``; v1's words are
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from referee.engine.decision import by_table
 from referee.engine.protocol import Event
+from referee.games.dice.event_types import (
+    ArrowsDiscarded,
+    ArrowsReturned,
+    ArrowTaken,
+    Awaiting,
+    DiceRolled,
+    Eliminated,
+    GameEnded,
+    GameStarted,
+    LifeGained,
+    LifeLost,
+    Resigned,
+    ShotDeclared,
+    ShotsPlanned,
+    TokenGiven,
+    TurnStarted,
+)
 from referee.games.dice.rules import role_cards
 from referee.games.dice.state import State, freeze
 
@@ -52,16 +69,14 @@ AWAITING = "awaiting"
 GAME_ENDED = "game_ended"
 RESIGNED = "player_resigned"
 
-Data = Mapping[str, Any]
 
-
-def _started(_: Any, d: Data) -> State:
+def _started(_: State | None, data: GameStarted) -> State:
     return State(
-        players=d["players"], saloon_dice=d["saloon_dice"], chief_arrow=d["chief_arrow"],
-        ghost_module=d["ghost_module"], roles=role_cards(d["roles"]), resigned=(False,) * d["players"],
-        characters=freeze(d["characters"]), max_life=freeze(d["max_life"]), life=freeze(d["life"]),
-        arrows=freeze(d["arrows"]), alive=freeze(d["alive"]), chief_holder=d["chief_holder"],
-        ghost=d["ghost"], tokens=freeze(d["tokens"]), queue=freeze(d["queue"]), turn=d["turn"],
+        players=data["players"], saloon_dice=data["saloon_dice"], chief_arrow=data["chief_arrow"],
+        ghost_module=data["ghost_module"], roles=role_cards(data["roles"]), resigned=(False,) * data["players"],
+        characters=freeze(data["characters"]), max_life=freeze(data["max_life"]), life=freeze(data["life"]),
+        arrows=freeze(data["arrows"]), alive=freeze(data["alive"]), chief_holder=data["chief_holder"],
+        ghost=data["ghost"], tokens=freeze(data["tokens"]), queue=freeze(data["queue"]), turn=data["turn"],
     )
 
 
@@ -69,86 +84,88 @@ def _set(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
     return values[:seat] + (value,) + values[seat + 1:]
 
 
-def _turn(s: State, d: Data) -> State:
-    return s.replace(turn=d["seat"], dice=(), die_kinds=(), rolls=0, rolled=(), saloon=None, slab_used=False,
-                     shot_targets=(), declared=())
+def _turn(state: State, data: TurnStarted) -> State:
+    return state.replace(turn=data["seat"], dice=(), die_kinds=(), rolls=0, rolled=(), saloon=None,
+                         slab_used=False, shot_targets=(), declared=())
 
 
-def _rolled(s: State, d: Data) -> State:
-    tokens = _set(s.tokens, d["seat"], None) if d["preset"] else s.tokens
-    return s.replace(dice=freeze(d["dice"]), die_kinds=freeze(d["die_kinds"]), rolls=d["roll"],
-                     rolled=freeze(d["rolled"]),
-                     saloon=d["saloon"], queue=s.queue[d["forced"]:], tokens=tokens)
+def _rolled(state: State, data: DiceRolled) -> State:
+    tokens = _set(state.tokens, data["seat"], None) if data["preset"] else state.tokens
+    return state.replace(dice=freeze(data["dice"]), die_kinds=freeze(data["die_kinds"]), rolls=data["roll"],
+                         rolled=freeze(data["rolled"]), saloon=data["saloon"], queue=state.queue[data["forced"]:],
+                         tokens=tokens)
 
 
-def _taken(s: State, d: Data) -> State:
-    if d["chief"]:
-        return s.replace(chief_holder=d["seat"])
-    return s.replace(arrows=_set(s.arrows, d["seat"], s.arrows[d["seat"]] + d["count"]))
+def _taken(state: State, data: ArrowTaken) -> State:
+    seat = data["seat"]
+    if data["chief"]:
+        return state.replace(chief_holder=seat)
+    return state.replace(arrows=_set(state.arrows, seat, state.arrows[seat] + data["count"]))
 
 
-def _discarded(s: State, d: Data) -> State:
-    seat = d["seat"]
-    out = s.replace(arrows=_set(s.arrows, seat, s.arrows[seat] - d["regular"]))
-    return out.replace(chief_holder=None) if d["chief"] else out
+def _discarded(state: State, data: ArrowsDiscarded) -> State:
+    seat = data["seat"]
+    out = state.replace(arrows=_set(state.arrows, seat, state.arrows[seat] - data["regular"]))
+    return out.replace(chief_holder=None) if data["chief"] else out
 
 
-def _returned(s: State, d: Data) -> State:
-    seat = d["seat"]
+def _returned(state: State, data: ArrowsReturned) -> State:
+    seat = data["seat"]
     if seat is None:
-        return s.replace(arrows=(0,) * s.players, chief_holder=None)
-    return s.replace(arrows=_set(s.arrows, seat, 0),
-                     chief_holder=None if s.chief_holder == seat else s.chief_holder)
+        return state.replace(arrows=(0,) * state.players, chief_holder=None)
+    return state.replace(arrows=_set(state.arrows, seat, 0),
+                         chief_holder=None if state.chief_holder == seat else state.chief_holder)
 
 
-def _lost(s: State, d: Data) -> State:
-    life = list(s.life)
-    for seat, points in d["losses"]:
+def _lost(state: State, data: LifeLost) -> State:
+    life = list(state.life)
+    for seat, points in data["losses"]:
         life[seat] = max(0, life[seat] - points)
-    return s.replace(life=tuple(life))
+    return state.replace(life=tuple(life))
 
 
-def _gained(s: State, d: Data) -> State:
-    seat = d["seat"]
-    return s.replace(life=_set(s.life, seat, min(s.max_life[seat], s.life[seat] + d["amount"])))
+def _gained(state: State, data: LifeGained) -> State:
+    seat = data["seat"]
+    return state.replace(life=_set(state.life, seat, min(state.max_life[seat], state.life[seat] + data["amount"])))
 
 
-def _eliminated(s: State, d: Data) -> State:
-    seat = d["seat"]
-    return s.replace(alive=_set(s.alive, seat, False), life=_set(s.life, seat, 0),
-                     arrows=_set(s.arrows, seat, 0), tokens=_set(s.tokens, seat, None),
-                     chief_holder=None if s.chief_holder == seat else s.chief_holder,
-                     ghost=seat if d["ghost"] else s.ghost)
+def _eliminated(state: State, data: Eliminated) -> State:
+    seat = data["seat"]
+    return state.replace(alive=_set(state.alive, seat, False), life=_set(state.life, seat, 0),
+                         arrows=_set(state.arrows, seat, 0), tokens=_set(state.tokens, seat, None),
+                         chief_holder=None if state.chief_holder == seat else state.chief_holder,
+                         ghost=seat if data["ghost"] else state.ghost)
 
 
-def _resigned(s: State, d: Data) -> State:
-    return s.replace(resigned=_set(s.resigned, d["seat"], True))
+def _resigned(state: State, data: Resigned) -> State:
+    return state.replace(resigned=_set(state.resigned, data["seat"], True))
 
 
-def _planned(s: State, d: Data) -> State:
-    return s.replace(shot_targets=freeze(d["targets"]), declared=())
+def _planned(state: State, data: ShotsPlanned) -> State:
+    return state.replace(shot_targets=freeze(data["targets"]), declared=())
 
 
-def _declared(s: State, d: Data) -> State:
-    return s.replace(declared=s.declared + ((d["target"], d["double"]),),
-                     slab_used=s.slab_used or d["double"])
+def _declared(state: State, data: ShotDeclared) -> State:
+    return state.replace(declared=state.declared + ((data["target"], data["double"]),),
+                         slab_used=state.slab_used or data["double"])
 
 
-def _token(s: State, d: Data) -> State:
-    return s.replace(tokens=_set(s.tokens, d["target"], (d["face"], d["dice"])))
+def _token(state: State, data: TokenGiven) -> State:
+    return state.replace(tokens=_set(state.tokens, data["target"], (data["face"], data["dice"])))
 
 
-def _awaiting(s: State, d: Data) -> State:
-    return s.replace(prompt=d["kind"], prompt_seat=d["seat"], prompt_data=freeze(d["data"]),
-                     agenda=freeze(d["agenda"]))
+def _awaiting(state: State, data: Awaiting) -> State:
+    return state.replace(prompt=data["kind"], prompt_seat=data["seat"], prompt_data=freeze(data["data"]),
+                         agenda=freeze(data["agenda"]))
 
 
-def _ended(s: State, d: Data) -> State:
-    return s.replace(over=True, winners=freeze(d["winners"]), draw=d["draw"], reason=d["reason"],
-                     prompt=None, prompt_seat=None, prompt_data=(), agenda=())
+def _ended(state: State, data: GameEnded) -> State:
+    return state.replace(over=True, winners=freeze(data["winners"]), draw=data["draw"], reason=data["reason"],
+                         prompt=None, prompt_seat=None, prompt_data=(), agenda=())
 
 
-_APPLY: dict[str, Callable[[Any, Data], State]] = {
+#: each handler reads its event as declared in ``event_types.EVENT_TYPES`` (a test holds the two together)
+EVOLVE: dict[str, Callable[[Any, Any], State]] = {
     GAME_STARTED: _started, TURN_STARTED: _turn, DICE_ROLLED: _rolled, ARROW_TAKEN: _taken,
     ARROWS_DISCARDED: _discarded, ARROWS_RETURNED: _returned, LIFE_LOST: _lost, LIFE_GAINED: _gained,
     ELIMINATED: _eliminated, SHOTS_PLANNED: _planned, SHOT_DECLARED: _declared, TOKEN_GIVEN: _token,
@@ -158,9 +175,9 @@ _APPLY: dict[str, Callable[[Any, Data], State]] = {
 
 def evolve(state: State | None, event: Event) -> State | None:
     """Apply one recorded event; an unknown type changes nothing."""
-    apply = _APPLY.get(event.type)
+    apply = EVOLVE.get(event.type)
     return state if apply is None else apply(state, event.data)
 
 
 #: the fold of this ruleset's events, for the engine's ``Decision`` (``agenda.Ctx``)
-FOLD = by_table(_APPLY)
+FOLD = by_table(EVOLVE)

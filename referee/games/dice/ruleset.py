@@ -12,6 +12,7 @@ from referee.games.dice import flow, moves, prompts, scenario, schemas, views
 from referee.games.dice.agenda import Ctx
 from referee.games.dice.catalogue import catalogue as _catalogue
 from referee.games.dice.ending import detail
+from referee.games.dice.event_types import EVENT_TYPES
 from referee.games.dice.events import ARROWS_DISCARDED, LIFE_GAINED
 from referee.games.dice.events import evolve as fold_event
 from referee.games.dice.legacy import BangDiceV1
@@ -70,6 +71,7 @@ class BangDice(RulesetBase[State]):
     setup_schema = scenario.SETUP_SCHEMA
     view_schema = schemas.VIEW_SCHEMA
     event_schemas = schemas.EVENT_SCHEMAS
+    event_types = EVENT_TYPES
 
     def check_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
         return check(options, players)
