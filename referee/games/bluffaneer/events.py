@@ -22,7 +22,7 @@ one ``decide`` produced.
 """  # noqa: E501
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from referee.engine.decision import Decision, by_table
@@ -71,109 +71,112 @@ TURN_ENDED = "turn_ended"
 RESIGNED = "resigned"
 GAME_ENDED = "game_ended"
 
-Data = Mapping[str, Any]
 
 
-def _started(_: State | None, d: GameStarted) -> State:
+def _started(_: State | None, data: GameStarted) -> State:
     return State(
-        players=d["players"], die_faces=tuple(d["die_faces"]), window_ms=d["claim_window_ms"],
-        coins=tuple(d["coins"]), box=d["box"], hands=tuple(d["hands"]), deck=tuple(d["deck"]),
-        discard=tuple(d["discard"]), turn=d["first_seat"], dice_queue=tuple(d["dice_queue"]),
-        flip_queue=tuple(d["flip_queue"]),
+        players=data["players"], die_faces=tuple(data["die_faces"]), window_ms=data["claim_window_ms"],
+        coins=tuple(data["coins"]), box=data["box"], hands=tuple(data["hands"]), deck=tuple(data["deck"]),
+        discard=tuple(data["discard"]), turn=data["first_seat"], dice_queue=tuple(data["dice_queue"]),
+        flip_queue=tuple(data["flip_queue"]),
     )
 
 
-def _rolled(s: State, d: DiceRolled) -> State:
-    a, b = d["dice"]
+def _rolled(state: State, data: DiceRolled) -> State:
+    a, b = data["dice"]
     # F12, F13: a sword or ship double waits for the roller's target.
     phase = STEAL if a == b and a in (SWORD, SHIP) else RESOLVING
-    return s.replace(dice=(a, b), phase=phase, dice_queue=s.dice_queue[d["queued"]:], last_roll=(a, b),
-                     last={"kind": "dice_rolled", "seat": d["seat"], "dice": [a, b]})
+    return state.replace(dice=(a, b), phase=phase, dice_queue=state.dice_queue[data["queued"]:], last_roll=(a, b),
+                     last={"kind": "dice_rolled", "seat": data["seat"], "dice": [a, b]})
 
 
-def _coins(s: State, d: CoinsMoved) -> State:
-    coins = list(s.coins)
-    box = s.box
-    for t in d["transfers"]:
+def _coins(state: State, data: CoinsMoved) -> State:
+    coins = list(state.coins)
+    box = state.box
+    for t in data["transfers"]:
         coins[t["from"]] -= t["amount"]
         if t["to"] is None:
             box += t["amount"]
         else:
             coins[t["to"]] += t["amount"]
-    return s.replace(coins=tuple(coins), box=box)
+    return state.replace(coins=tuple(coins), box=box)
 
 
-def _revealed(s: State, d: CardRevealed) -> State:
+def _revealed(state: State, data: CardRevealed) -> State:
     # F24: a revealed card goes face up onto the discard pile at once.
-    hands = list(s.hands)
-    hands[d["seat"]] = None
-    return s.replace(hands=tuple(hands), discard=s.discard + (d["card"],), phase=RESOLVING, last={
-        "kind": "card_revealed", "seat": d["seat"], "card": d["card"], "symbols": list(d["symbols"]),
-        "matches": d["matches"]})
+    hands = list(state.hands)
+    hands[data["seat"]] = None
+    return state.replace(hands=tuple(hands), discard=state.discard + (data["card"],), phase=RESOLVING, last={
+        "kind": "card_revealed", "seat": data["seat"], "card": data["card"], "symbols": list(data["symbols"]),
+        "matches": data["matches"]})
 
 
-def _reshuffled(s: State, d: DeckReshuffled) -> State:
+def _reshuffled(state: State, data: DeckReshuffled) -> State:
     # the revealed card just shuffled in is hidden again (F31): the table shows the reshuffle
-    return s.replace(deck=tuple(d["order"]), discard=(), last={"kind": "deck_reshuffled", "count": len(d["order"])})
+    order = data["order"]
+    return state.replace(deck=tuple(order), discard=(), last={"kind": "deck_reshuffled", "count": len(order)})
 
 
-def _drawn(s: State, d: CardDrawn) -> State:
-    hands = list(s.hands)
-    hands[d["seat"]] = d["card"]
-    return s.replace(hands=tuple(hands), deck=s.deck[1:])
+def _drawn(state: State, data: CardDrawn) -> State:
+    hands = list(state.hands)
+    hands[data["seat"]] = data["card"]
+    return state.replace(hands=tuple(hands), deck=state.deck[1:])
 
 
-def _opened(s: State, d: WindowOpened) -> State:
-    return s.replace(phase=CLAIMS, opened_at=d["opened_at"], deadline=d["deadline"])
+def _opened(state: State, data: WindowOpened) -> State:
+    return state.replace(phase=CLAIMS, opened_at=data["opened_at"], deadline=data["deadline"])
 
 
-def _claimed(s: State, d: SeatAt) -> State:
-    return s.replace(claims=s.claims + ((d["seat"], d["at"]),), last={"kind": "claimed", "seat": d["seat"]})
+def _claimed(state: State, data: SeatAt) -> State:
+    seat = data["seat"]
+    return state.replace(claims=state.claims + ((seat, data["at"]),), last={"kind": "claimed", "seat": seat})
 
 
-def _passed(s: State, d: SeatAt) -> State:
-    return s.replace(passes=s.passes + (d["seat"],))
+def _passed(state: State, data: SeatAt) -> State:
+    return state.replace(passes=state.passes + (data["seat"],))
 
 
-def _flip(kind: str, d: Tie) -> Flip | None:
-    if d["flip"] is None:
+def _flip(kind: str, data: Tie) -> Flip | None:
+    if data["flip"] is None:
         return None
-    return Flip(kind=kind, among=tuple(d["tied"]), index=d["flip"], queued=d["queued"])
+    return Flip(kind=kind, among=tuple(data["tied"]), index=data["flip"], queued=data["queued"])
 
 
-def _closed(s: State, d: WindowClosed) -> State:
-    flip = _flip("claim", d)
-    return s.replace(
-        phase=DECISION if d["winner"] is not None else RESOLVING, deadline=None,
-        claimant=d["winner"], last_flip=flip or s.last_flip,
-        flip_queue=s.flip_queue[1:] if d["queued"] else s.flip_queue,
+def _closed(state: State, data: WindowClosed) -> State:
+    flip = _flip("claim", data)
+    return state.replace(
+        phase=DECISION if data["winner"] is not None else RESOLVING, deadline=None,
+        claimant=data["winner"], last_flip=flip or state.last_flip,
+        flip_queue=state.flip_queue[1:] if data["queued"] else state.flip_queue,
     )
 
 
-def _accepted(s: State, d: Decided) -> State:
-    return s.replace(phase=RESOLVING, last={"kind": CLAIM_ACCEPTED, "seat": d["seat"], "claimant": d["claimant"]})
+def _accepted(state: State, data: Decided) -> State:
+    return state.replace(phase=RESOLVING,
+                         last={"kind": CLAIM_ACCEPTED, "seat": data["seat"], "claimant": data["claimant"]})
 
 
-def _challenged(s: State, d: Decided) -> State:
-    return s.replace(phase=RESOLVING, last={"kind": CLAIM_CHALLENGED, "seat": d["seat"], "claimant": d["claimant"]})
+def _challenged(state: State, data: Decided) -> State:
+    return state.replace(phase=RESOLVING,
+                         last={"kind": CLAIM_CHALLENGED, "seat": data["seat"], "claimant": data["claimant"]})
 
 
-def _resigned(s: State, d: Resigned) -> State:
-    return s.replace(phase=RESOLVING, resigned=d["seat"], last={"kind": RESIGNED, "seat": d["seat"]})
+def _resigned(state: State, data: Resigned) -> State:
+    return state.replace(phase=RESOLVING, resigned=data["seat"], last={"kind": RESIGNED, "seat": data["seat"]})
 
 
-def _turn_ended(s: State, d: TurnEnded) -> State:
-    return s.replace(
-        phase=ROLL, turn=d["next"], dice=None, opened_at=None, deadline=None,
+def _turn_ended(state: State, data: TurnEnded) -> State:
+    return state.replace(
+        phase=ROLL, turn=data["next"], dice=None, opened_at=None, deadline=None,
         claims=(), passes=(), claimant=None,
     )
 
 
-def _game_ended(s: State, d: GameEnded) -> State:
-    flip = _flip("final", d)
-    return s.replace(
-        phase=OVER, winner=d["winner"], deadline=None, last_flip=flip or s.last_flip, end_reason=d["reason"],
-        flip_queue=s.flip_queue[1:] if d["queued"] else s.flip_queue,
+def _game_ended(state: State, data: GameEnded) -> State:
+    flip = _flip("final", data)
+    return state.replace(
+        phase=OVER, winner=data["winner"], deadline=None, last_flip=flip or state.last_flip, end_reason=data["reason"],
+        flip_queue=state.flip_queue[1:] if data["queued"] else state.flip_queue,
     )
 
 
