@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from referee.engine.protocol import Event
 from referee.games.bang.agenda import stack_of
 from referee.games.bang.event_types import (
     Awaiting,
@@ -284,7 +285,7 @@ EVOLVE: dict[str, Callable[[Any, Any], State]] = {
 }
 
 
-def evolve(state: Any, event: Any) -> Any:
+def evolve(state: Any, event: Event) -> Any:
     """Apply one recorded event (never validates; unknown types change
     nothing): a plain function of ``state`` and ``event``."""
     apply = EVOLVE.get(event.type)
