@@ -42,6 +42,7 @@ from referee.engine.statecache import Memo
 from referee.games.bang import decider, encoded, events, moves, scenario, schemas, views
 from referee.games.bang import invariants as _inv
 from referee.games.bang.catalogue import catalogue as _catalogue
+from referee.games.bang.event_types import EVENT_TYPES
 from referee.games.bang.legacy import BangV2
 from referee.games.bang.roles import DEPUTY, OUTLAW, RENEGADE, SHERIFF
 from referee.games.bang.state import State
@@ -63,6 +64,7 @@ class BangRuleset(RulesetBase[State]):
     setup_schema = scenario.SETUP_SCHEMA
     view_schema = schemas.VIEW_SCHEMA
     event_schemas = schemas.EVENT_SCHEMAS
+    event_types = EVENT_TYPES
     name = "bang"
     #: v3 (issue 24): the one vocabulary (``seats``, ``last``, the card ID a window is for, a result's
     #: ``detail``) and ``resign`` (R85); v2's logs are read by ``legacy.BangV2``

@@ -32,9 +32,9 @@ Steps the referee runs by itself (only in ``then``):
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
+from referee.games.bang.event_types import Awaiting, Entry
 from referee.games.bang.state import PROMPTS, Frame, Seat
 
 Json = dict[str, Any]
@@ -72,31 +72,31 @@ def encode_frame(f: Frame) -> Json:
     raise ValueError(f"unknown agenda entry {k!r}")  # a bug in the engine, never input
 
 
-def decode_frame(d: Mapping[str, Any]) -> Frame:
+def decode_frame(entry: Entry) -> Frame:
     """The agenda entry ``encode_frame`` wrote (``evolve`` trusts the log)."""
-    k = d["kind"]
+    k = entry["kind"]
     if k == "shot":
-        return Frame("shot", d["seat"], src=d["shooter"], card=d["card"], needed=d["needed"],
-                     misses=d["misses"], used=tuple(d["barrels_used"]), played=d["missed_played"])
+        return Frame("shot", entry["seat"], src=entry["shooter"], card=entry["card"], needed=entry["needed"],
+                     misses=entry["misses"], used=tuple(entry["barrels_used"]), played=entry["missed_played"])
     if k == "indians":
-        return Frame(k, d["seat"], src=d["source"], card=d["card"])
+        return Frame(k, entry["seat"], src=entry["source"], card=entry["card"])
     if k == "duel":
-        return Frame(k, d["seat"], src=d["source"], card=d["card"], other=d["other"])
+        return Frame(k, entry["seat"], src=entry["source"], card=entry["card"], other=entry["other"])
     if k == "dying":
-        by = d["credited"]
-        return Frame(k, d["seat"], by=-1 if by is None else by)
+        by = entry["credited"]
+        return Frame(k, entry["seat"], by=-1 if by is None else by)
     if k == "store":
-        return Frame(k, d["seat"], src=d["source"], targets=tuple(d["order"][1:]))
+        return Frame(k, entry["seat"], src=entry["source"], targets=tuple(entry["order"][1:]))
     if k == "lucky":
-        barrel = d.get("barrel")
-        return Frame(k, d["seat"], purpose=d["check"] + (":" + barrel if barrel else ""))
+        barrel = entry.get("barrel")
+        return Frame(k, entry["seat"], purpose=entry["check"] + (":" + barrel if barrel else ""))
     if k == "turn_step":
-        return Frame("turn", d["seat"], step=d["next"])
+        return Frame("turn", entry["seat"], step=entry["next"])
     if k == "targets_left":
-        return Frame("multi", src=d["source"], card=d["card"], targets=tuple(d["targets"]))
+        return Frame("multi", src=entry["source"], card=entry["card"], targets=tuple(entry["targets"]))
     if k == "after_hit":
-        return Frame(k, d["seat"], src=d["source"], amount=d["amount"])
-    return Frame(k, d["seat"])  # kit, draw_choice
+        return Frame(k, entry["seat"], src=entry["source"], amount=entry["amount"])
+    return Frame(k, entry["seat"])  # kit, draw_choice
 
 
 def awaiting(turn: Seat, phase: str, bangs: int, stack: tuple[Frame, ...]) -> Json:
@@ -108,10 +108,10 @@ def awaiting(turn: Seat, phase: str, bangs: int, stack: tuple[Frame, ...]) -> Js
             "then": [encode_frame(f) for f in reversed(rest)]}
 
 
-def stack_of(d: Mapping[str, Any]) -> tuple[Frame, ...]:
+def stack_of(data: Awaiting) -> tuple[Frame, ...]:
     """The agenda (top last) an ``awaiting`` event's data describes."""
-    frames = [decode_frame(f) for f in reversed(d["then"])]
-    prompt = d["prompt"]
+    frames = [decode_frame(entry) for entry in reversed(data["then"])]
+    prompt = data["prompt"]
     if prompt is not None:
         frames.append(decode_frame(prompt))
     return tuple(frames)

@@ -37,208 +37,231 @@ type                   data
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from referee.engine.protocol import Event
 from referee.games.bang.agenda import stack_of
+from referee.games.bang.event_types import (
+    Awaiting,
+    CardDiscarded,
+    CardPassed,
+    CardPlayed,
+    CardsDrawn,
+    CardShown,
+    CardsInherited,
+    CardsRevealed,
+    CardTaken,
+    DeckReshuffled,
+    DrawChecked,
+    GameOver,
+    GameStarted,
+    KitKept,
+    LifeGained,
+    LifeLost,
+    PlayerEliminated,
+    PlayerResigned,
+    SeatCard,
+    TurnStarted,
+)
 from referee.games.bang.state import Player, State, but, pbut
 from referee.games.cards.characters import SUZY_LAFAYETTE, VULTURE_SAM
 from referee.games.cards.deck import BLUE
 
-Data = Mapping[str, Any]
 
-
-def _without(cards: tuple[str, ...], remove: Any) -> tuple[str, ...]:
+def _without(cards: tuple[str, ...], remove: Sequence[str]) -> tuple[str, ...]:
     if len(remove) == 1:
-        c = remove[0]
-        i = cards.index(c) if c in cards else -1
-        return cards if i < 0 else cards[:i] + cards[i + 1:]
+        card = remove[0]
+        at = cards.index(card) if card in cards else -1
+        return cards if at < 0 else cards[:at] + cards[at + 1:]
     drop = set(remove)
-    return tuple(c for c in cards if c not in drop)
+    return tuple(card for card in cards if card not in drop)
 
 
 def _set(state: State, seat: int, player: Player) -> tuple[Player, ...]:
-    ps = list(state.players)
-    ps[seat] = player
-    return tuple(ps)
+    players = list(state.players)
+    players[seat] = player
+    return tuple(players)
 
 
-def _forget(state: State, cards: Any) -> tuple[frozenset[str], frozenset[tuple[str, int]]]:
+def _forget(state: State, cards: Iterable[str]) -> tuple[frozenset[str], frozenset[tuple[str, int]]]:
     """Cards entering a hand unseen: nobody knows them any more (R83)."""
     pub, priv = state.pub, state.priv
     if pub:
         pub = pub.difference(cards)
     if priv:
         gone = set(cards)
-        priv = frozenset(x for x in priv if x[0] not in gone)
+        priv = frozenset(known for known in priv if known[0] not in gone)
     return pub, priv
 
 
-def _game_started(state: State | None, d: Data) -> State:
+def _game_started(state: State | None, data: GameStarted) -> State:
     players = tuple(
-        Player(seat=p["seat"], role=p["role"], character=p["character"], life=p["life"],
-               max_life=p["max_life"], alive=p["alive"], hand=tuple(p["hand"]),
-               in_play=tuple(p["in_play"]))
-        for p in d["players"]
+        Player(seat=dealt["seat"], role=dealt["role"], character=dealt["character"], life=dealt["life"],
+               max_life=dealt["max_life"], alive=dealt["alive"], hand=tuple(dealt["hand"]),
+               in_play=tuple(dealt["in_play"]))
+        for dealt in data["players"]
     )
-    chars = [p.character for p in players]
+    chars = [player.character for player in players]
     return State(
-        players=players, deck=tuple(d["deck"]), discard=tuple(d["discard"]), turn=d["turn"],
-        phase=d["phase"], three_player=d["three_player"],
+        players=players, deck=tuple(data["deck"]), discard=tuple(data["discard"]), turn=data["turn"],
+        phase=data["phase"], three_player=data["three_player"],
         suzy=chars.index(SUZY_LAFAYETTE) if SUZY_LAFAYETTE in chars else -1,
         vulture=chars.index(VULTURE_SAM) if VULTURE_SAM in chars else -1,
     )
 
 
-def _turn_started(s: State, d: Data) -> State:
-    return but(s, turn=d["seat"], bangs=0, phase="start")
+def _turn_started(state: State, data: TurnStarted) -> State:
+    return but(state, turn=data["seat"], bangs=0, phase="start")
 
 
-def _deck_reshuffled(s: State, d: Data) -> State:
-    deck = tuple(d["deck"])
-    pub, priv = _forget(s, deck)
+def _deck_reshuffled(state: State, data: DeckReshuffled) -> State:
+    deck = tuple(data["deck"])
+    pub, priv = _forget(state, deck)
     # the card played or "draw!"n last is in the deck now, out of sight (R83)
-    return but(s, deck=deck, discard=(), pub=pub, priv=priv, last=None)
+    return but(state, deck=deck, discard=(), pub=pub, priv=priv, last=None)
 
 
-def _cards_drawn(s: State, d: Data) -> State:
-    cards = d["cards"]
-    seat = d["seat"]
-    p = s.players[seat]
-    pub, priv = _forget(s, cards)
-    return but(s, deck=s.deck[len(cards):], pub=pub, priv=priv,
-                   players=_set(s, seat, pbut(p, hand=p.hand + tuple(cards))))
+def _cards_drawn(state: State, data: CardsDrawn) -> State:
+    cards = data["cards"]
+    seat = data["seat"]
+    player = state.players[seat]
+    pub, priv = _forget(state, cards)
+    return but(state, deck=state.deck[len(cards):], pub=pub, priv=priv,
+               players=_set(state, seat, pbut(player, hand=player.hand + tuple(cards))))
 
 
-def _card_shown(s: State, d: Data) -> State:
-    return but(s, pub=s.pub | {d["card"]})
+def _card_shown(state: State, data: CardShown) -> State:
+    return but(state, pub=state.pub | {data["card"]})
 
 
-def _card_taken(s: State, d: Data) -> State:
-    seat, src, card, zone = d["seat"], d["from"], d["card"], d["zone"]
-    pub, priv = _forget(s, (card,))
-    if zone == "discard":
-        s = but(s, discard=_without(s.discard, (card,)))
+def _card_taken(state: State, data: CardTaken) -> State:
+    seat, src, card, zone = data["seat"], data["from"], data["card"], data["zone"]
+    pub, priv = _forget(state, (card,))
+    if zone == "discard" or src is None:  # from the discard pile, ``from`` null (Pedro Ramirez, R70)
+        state = but(state, discard=_without(state.discard, (card,)))
         pub = pub | {card}
     else:
-        q = s.players[src]
+        victim = state.players[src]
         if zone == "hand":
-            q = pbut(q, hand=_without(q.hand, (card,)))
+            victim = pbut(victim, hand=_without(victim.hand, (card,)))
             priv = priv | {(card, src)}
         else:
-            q = pbut(q, in_play=_without(q.in_play, (card,)))
+            victim = pbut(victim, in_play=_without(victim.in_play, (card,)))
             pub = pub | {card}
-        s = but(s, players=_set(s, src, q))
-    p = s.players[seat]
-    return but(s, pub=pub, priv=priv,
-                   players=_set(s, seat, pbut(p, hand=p.hand + (card,))))
+        state = but(state, players=_set(state, src, victim))
+    player = state.players[seat]
+    return but(state, pub=pub, priv=priv,
+               players=_set(state, seat, pbut(player, hand=player.hand + (card,))))
 
 
-def _card_played(s: State, d: Data) -> State:
-    seat, card = d["seat"], d["card"]
-    p = s.players[seat]
-    p = pbut(p, hand=_without(p.hand, (card,)))
-    target = d.get("target")
+def _card_played(state: State, data: CardPlayed) -> State:
+    seat, card = data["seat"], data["card"]
+    player = state.players[seat]
+    player = pbut(player, hand=_without(player.hand, (card,)))
+    target = data.get("target")
     last = {"kind": "card_played", "seat": seat, "card": card, "target": target,
-            "pick": d.get("pick"), "response": d.get("response")}
+            "pick": data.get("pick"), "response": data.get("response")}
     if card not in BLUE:
-        return but(s, players=_set(s, seat, p), discard=s.discard + (card,), last=last)
+        return but(state, players=_set(state, seat, player), discard=state.discard + (card,), last=last)
     if target is None or target == seat:
-        return but(s, players=_set(s, seat, pbut(p, in_play=p.in_play + (card,))), last=last)
-    ps = list(s.players)
-    ps[seat] = p
-    t = ps[target]
-    ps[target] = pbut(t, in_play=t.in_play + (card,))
-    return but(s, players=tuple(ps), last=last)
+        return but(state, players=_set(state, seat, pbut(player, in_play=player.in_play + (card,))), last=last)
+    players = list(state.players)
+    players[seat] = player
+    aimed = players[target]
+    players[target] = pbut(aimed, in_play=aimed.in_play + (card,))
+    return but(state, players=tuple(players), last=last)
 
 
-def _card_discarded(s: State, d: Data) -> State:
-    seat, cards = d["seat"], d["cards"]
-    p = s.players[seat]
-    hand = _without(p.hand, cards) if any(c in p.hand for c in cards) else p.hand
-    in_play = _without(p.in_play, cards) if any(c in p.in_play for c in cards) else p.in_play
-    return but(s, discard=s.discard + tuple(cards),
-                   players=_set(s, seat, pbut(p, hand=hand, in_play=in_play)))
+def _card_discarded(state: State, data: CardDiscarded) -> State:
+    seat, cards = data["seat"], data["cards"]
+    player = state.players[seat]
+    hand = _without(player.hand, cards) if any(card in player.hand for card in cards) else player.hand
+    in_play = _without(player.in_play, cards) if any(card in player.in_play for card in cards) else player.in_play
+    return but(state, discard=state.discard + tuple(cards),
+               players=_set(state, seat, pbut(player, hand=hand, in_play=in_play)))
 
 
-def _cards_revealed(s: State, d: Data) -> State:
-    cards = d["cards"]
-    return but(s, deck=s.deck[len(cards):], limbo=s.limbo + tuple(cards))
+def _cards_revealed(state: State, data: CardsRevealed) -> State:
+    cards = data["cards"]
+    return but(state, deck=state.deck[len(cards):], limbo=state.limbo + tuple(cards))
 
 
-def _draw_checked(s: State, d: Data) -> State:
-    cards = tuple(d["cards"])
-    last = {"kind": "draw_checked", "seat": d["seat"], "card": d["card"], "cards": list(cards),
-            "reason": d["reason"]}
-    if d["from"] == "limbo":
-        return but(s, limbo=_without(s.limbo, cards), discard=s.discard + cards, last=last)
-    return but(s, deck=s.deck[len(cards):], discard=s.discard + cards, last=last)
+def _draw_checked(state: State, data: DrawChecked) -> State:
+    cards = tuple(data["cards"])
+    last = {"kind": "draw_checked", "seat": data["seat"], "card": data["card"], "cards": list(cards),
+            "reason": data["reason"]}
+    if data["from"] == "limbo":
+        return but(state, limbo=_without(state.limbo, cards), discard=state.discard + cards, last=last)
+    return but(state, deck=state.deck[len(cards):], discard=state.discard + cards, last=last)
 
 
-def _card_picked(s: State, d: Data) -> State:
-    seat, card = d["seat"], d["card"]
-    p = s.players[seat]
-    pub, priv = _forget(s, (card,))
-    return but(s, limbo=_without(s.limbo, (card,)), pub=pub | {card}, priv=priv,
-                   players=_set(s, seat, pbut(p, hand=p.hand + (card,))))
+def _card_picked(state: State, data: SeatCard) -> State:
+    seat, card = data["seat"], data["card"]
+    player = state.players[seat]
+    pub, priv = _forget(state, (card,))
+    return but(state, limbo=_without(state.limbo, (card,)), pub=pub | {card}, priv=priv,
+               players=_set(state, seat, pbut(player, hand=player.hand + (card,))))
 
 
-def _kit_kept(s: State, d: Data) -> State:
-    seat, kept, returned = d["seat"], tuple(d["kept"]), tuple(d["returned"])
-    p = s.players[seat]
-    pub, priv = _forget(s, kept + returned)
-    priv = priv | {(c, seat) for c in returned}
-    return but(s, limbo=(), deck=returned + s.deck, pub=pub, priv=priv,
-                   players=_set(s, seat, pbut(p, hand=p.hand + kept)))
+def _kit_kept(state: State, data: KitKept) -> State:
+    seat, kept, returned = data["seat"], tuple(data["kept"]), tuple(data["returned"])
+    player = state.players[seat]
+    pub, priv = _forget(state, kept + returned)
+    priv = priv | {(card, seat) for card in returned}
+    return but(state, limbo=(), deck=returned + state.deck, pub=pub, priv=priv,
+               players=_set(state, seat, pbut(player, hand=player.hand + kept)))
 
 
-def _card_passed(s: State, d: Data) -> State:
-    seat, to, card = d["seat"], d["to"], d["card"]
-    ps = list(s.players)
-    ps[seat] = pbut(ps[seat], in_play=_without(ps[seat].in_play, (card,)))
-    ps[to] = pbut(ps[to], in_play=ps[to].in_play + (card,))
-    return but(s, players=tuple(ps))
+def _card_passed(state: State, data: CardPassed) -> State:
+    seat, to, card = data["seat"], data["to"], data["card"]
+    players = list(state.players)
+    players[seat] = pbut(players[seat], in_play=_without(players[seat].in_play, (card,)))
+    players[to] = pbut(players[to], in_play=players[to].in_play + (card,))
+    return but(state, players=tuple(players))
 
 
-def _life_lost(s: State, d: Data) -> State:
-    p = s.players[d["seat"]]
-    return but(s, players=_set(s, p.seat, pbut(p, life=p.life - d["amount"])))
+def _life_lost(state: State, data: LifeLost) -> State:
+    player = state.players[data["seat"]]
+    return but(state, players=_set(state, player.seat, pbut(player, life=player.life - data["amount"])))
 
 
-def _life_gained(s: State, d: Data) -> State:
-    p = s.players[d["seat"]]
-    return but(s, players=_set(s, p.seat, pbut(p, life=min(p.max_life, p.life + d["amount"]))))
+def _life_gained(state: State, data: LifeGained) -> State:
+    player = state.players[data["seat"]]
+    life = min(player.max_life, player.life + data["amount"])
+    return but(state, players=_set(state, player.seat, pbut(player, life=life)))
 
 
-def _player_eliminated(s: State, d: Data) -> State:
-    p = s.players[d["seat"]]
-    return but(s, players=_set(s, p.seat, pbut(p, alive=False, life=0)))
+def _player_eliminated(state: State, data: PlayerEliminated) -> State:
+    player = state.players[data["seat"]]
+    return but(state, players=_set(state, player.seat, pbut(player, alive=False, life=0)))
 
 
-def _player_resigned(s: State, d: Data) -> State:
-    return but(s, last={"kind": "resigned", "seat": d["seat"]})
+def _player_resigned(state: State, data: PlayerResigned) -> State:
+    return but(state, last={"kind": "resigned", "seat": data["seat"]})
 
 
-def _cards_inherited(s: State, d: Data) -> State:
-    seat, src = d["seat"], d["from"]
-    hand, in_play = tuple(d["hand"]), tuple(d["in_play"])
-    pub, priv = _forget(s, hand)
-    priv = priv | {(c, src) for c in hand}
-    ps = list(s.players)
-    ps[src] = pbut(ps[src], hand=(), in_play=())
-    ps[seat] = pbut(ps[seat], hand=ps[seat].hand + hand + in_play)
-    return but(s, players=tuple(ps), pub=pub | set(in_play), priv=priv)
+def _cards_inherited(state: State, data: CardsInherited) -> State:
+    seat, src = data["seat"], data["from"]
+    hand, in_play = tuple(data["hand"]), tuple(data["in_play"])
+    pub, priv = _forget(state, hand)
+    priv = priv | {(card, src) for card in hand}
+    players = list(state.players)
+    players[src] = pbut(players[src], hand=(), in_play=())
+    players[seat] = pbut(players[seat], hand=players[seat].hand + hand + in_play)
+    return but(state, players=tuple(players), pub=pub | set(in_play), priv=priv)
 
 
-def _awaiting(s: State, d: Data) -> State:
-    return but(s, phase=d["phase"], bangs=d["bangs"], stack=stack_of(d))
+def _awaiting(state: State, data: Awaiting) -> State:
+    return but(state, phase=data["phase"], bangs=data["bangs"], stack=stack_of(data))
 
 
-def _game_over(s: State, d: Data) -> State:
-    return but(s, phase="over", stack=(), result=d["result"])
+def _game_over(state: State, data: GameOver) -> State:
+    return but(state, phase="over", stack=(), result=data["result"])
 
 
-EVOLVE: dict[str, Callable[[Any, Data], State]] = {
+#: each handler reads its event as declared in ``event_types.EVENT_TYPES`` (a test holds the two together)
+EVOLVE: dict[str, Callable[[Any, Any], State]] = {
     "game_started": _game_started,
     "turn_started": _turn_started,
     "deck_reshuffled": _deck_reshuffled,
@@ -262,10 +285,10 @@ EVOLVE: dict[str, Callable[[Any, Data], State]] = {
 }
 
 
-def evolve(state: Any, event: Any) -> Any:
+def evolve(state: Any, event: Event) -> Any:
     """Apply one recorded event (never validates; unknown types change
     nothing): a plain function of ``state`` and ``event``."""
-    fn = EVOLVE.get(event.type)
-    if fn is None:
+    apply = EVOLVE.get(event.type)
+    if apply is None:
         return state
-    return fn(state, event.data)
+    return apply(state, event.data)
