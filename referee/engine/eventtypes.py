@@ -151,18 +151,43 @@ def disagreements(declared: Mapping[str, type], schemas: Mapping[str, Json]) -> 
     return out
 
 
-def mismatches(data: Mapping[str, Any], typed: type) -> list[str]:
-    """Where an event's stored ``data`` is not what ``typed`` declares: a
-    required key missing, a key not declared, a value of another JSON type
-    (one level deep: what mypy cannot see, the events ``decide`` makes)."""
-    hints = _hints(typed)
-    out = [f"{name}: missing" for name in sorted(required_keys(typed) - set(data))]
-    out += [f"{name}: not declared" for name in sorted(set(data) - set(hints))]
-    for name in sorted(set(data) & set(hints)):
-        allowed = json_types(hints[name])
-        if _json_type(data[name]) not in allowed:
-            out.append(f"{name}: {data[name]!r:.60} is not {sorted(allowed)}")
-    return out
+def mismatches(value: Any, annotation: Any, where: str = "") -> list[str]:
+    """Where a stored value (an event's ``data``) is not what ``annotation``
+    (its declaration) says, all the way down: a required key missing, a key
+    not declared, a value outside a ``Literal``'s closed set or of another
+    JSON type, in nested objects and arrays too (what mypy cannot see: the
+    events ``decide`` makes). Each line names the path, ``where`` first."""
+    annotation = _bare(annotation)
+    origin = get_origin(annotation)
+    if origin in (Union, types.UnionType):
+        if any(not mismatches(value, arm, where) for arm in get_args(annotation)):
+            return []
+        return [f"{where or 'value'}: {value!r:.60} fits none of {annotation}"]
+    if origin is Literal:
+        return [] if value in get_args(annotation) else [f"{where or 'value'}: {value!r} not in {get_args(annotation)}"]
+    if is_typeddict(annotation):
+        if not isinstance(value, Mapping):
+            return [f"{where or 'value'}: {value!r:.60} is not an object"]
+        hints = _hints(annotation)
+        at = f"{where}." if where else ""
+        out = [f"{at}{name}: missing" for name in sorted(required_keys(annotation) - set(value))]
+        out += [f"{at}{name}: not declared" for name in sorted(set(value) - set(hints))]
+        for name in sorted(set(value) & set(hints)):
+            out += mismatches(value[name], hints[name], f"{at}{name}")
+        return out
+    if origin in _SEQUENCES and get_args(annotation) and isinstance(value, (list, tuple)):
+        item = get_args(annotation)[0]
+        return [line for index, element in enumerate(value)
+                for line in mismatches(element, item, f"{where}[{index}]")]
+    allowed = json_types(annotation)
+    return [] if _json_type(value) in allowed else [f"{where or 'value'}: {value!r:.60} is not {sorted(allowed)}"]
+
+
+def _bare(annotation: Any) -> Any:
+    """``annotation`` without its ``ReadOnly``/``Required``/``NotRequired`` marks."""
+    while get_origin(annotation) in _WRAPPERS:
+        annotation = get_args(annotation)[0]
+    return annotation
 
 
 def unread_as_declared(handlers: Mapping[str, Any], declared: Mapping[str, type]) -> list[str]:
