@@ -33,7 +33,7 @@ views: ``views.py``; setup and scenarios: ``scenario.py``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from referee.engine.base import RulesetBase
 from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, Move, OutOfTurn, Ruleset, Seat
@@ -127,8 +127,8 @@ class BangRuleset(RulesetBase[State]):
         return scenario.setup(config, rng)
 
     def evolve(self, state: State | None, event: Event) -> State:
-        new: State = events.evolve(state, event)
-        return new
+        """Apply one recorded event (a log starts with ``game_started``, which builds the state from ``None``)."""
+        return cast(State, events.evolve(state, event))
 
     def parse_move(self, move: Any) -> Move:
         """The move parser, which the conformance suite holds to ``move_schemas``."""

@@ -285,7 +285,7 @@ EVOLVE: dict[str, Callable[[Any, Any], State]] = {
 }
 
 
-def evolve(state: Any, event: Event) -> Any:
+def evolve(state: State | None, event: Event) -> State | None:
     """Apply one recorded event (never validates; unknown types change
     nothing): a plain function of ``state`` and ``event``."""
     apply = EVOLVE.get(event.type)

@@ -195,6 +195,7 @@ def setup(config: GameConfig, rng: Rng) -> list[Event]:
     data = game_started(config, rng)
     first = Event("game_started", data)
     state = evolve(None, first)
+    assert state is not None  # game_started builds the state from nothing
     ctx = Ctx(state, rng)
     phase = data["phase"]
     turn = data["turn"]
