@@ -36,6 +36,7 @@ from referee.engine.statecache import Memo
 from referee.games.cards.deck import ALL_CARDS, BLUE
 from referee.games.faceoff import board, encoded, rules, scenario, schemas, views
 from referee.games.faceoff.catalogue import catalogue as _catalogue
+from referee.games.faceoff.event_types import EVENT_TYPES
 from referee.games.faceoff.legacy import FaceOffV2
 from referee.games.faceoff.state import ROLE_NAMES, State, evolve
 
@@ -56,6 +57,7 @@ class FaceOffRuleset(RulesetBase[State]):
     setup_schema = scenario.SETUP_SCHEMA
     view_schema = schemas.VIEW_SCHEMA
     event_schemas = schemas.EVENT_SCHEMAS
+    event_types = EVENT_TYPES
     role_order = ("sheriff", "outlaw")
     #: the catalogue of cards, characters, roles, dice, symbols and maps (issue 24 item 2)
     catalogue = staticmethod(_catalogue)

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from referee.games.cards import rules as cardrules
 from referee.games.faceoff.bid import new_round, open_bid
-from referee.games.faceoff.engine import PROMPTS, TurnEnds
+from referee.games.faceoff.engine import PROMPTS, Ctx, TurnEnds
 from referee.games.faceoff.flow import Frame, frame_but
 from referee.games.faceoff.state import OUTLAW, RENEGADE, SHERIFF
-from referee.games.faceoff.table import Table
 from referee.games.faceoff.turn import apply_effects, jail_step, start_turn
 
 
-def advance(ctx: Table) -> None:
+def advance(ctx: Ctx) -> None:
     """The turn passes on; a turn that ends at once (a failed Jail, FO19) passes again."""
     while True:
         try:
@@ -22,7 +21,7 @@ def advance(ctx: Table) -> None:
             continue
 
 
-def next_turn(ctx: Table) -> None:
+def next_turn(ctx: Ctx) -> None:
     """After the Sheriff the Outlaw, after the Outlaw the bid (FO8), after the Renegade a new round."""
     a = ctx.flow.active
     ctx.stack.clear()
@@ -37,7 +36,7 @@ def next_turn(ctx: Table) -> None:
         new_round(ctx)
 
 
-def run(ctx: Table) -> None:
+def run(ctx: Ctx) -> None:
     """Run process frames until a prompt or a phase waits for a move."""
     while True:
         try:
@@ -55,7 +54,7 @@ def run(ctx: Table) -> None:
             advance(ctx)
 
 
-def _process(ctx: Table, fr: Frame) -> None:
+def _process(ctx: Ctx, fr: Frame) -> None:
     if fr.kind == "multi":
         _next_target(ctx, fr)
     elif fr.kind == "after_hit":
@@ -63,7 +62,7 @@ def _process(ctx: Table, fr: Frame) -> None:
         apply_effects(ctx, cardrules.after_hit(ctx.state.chars[c], c, fr.src, fr.amount))  # R50, R61, R64 (FO53)
 
 
-def _next_target(ctx: Table, fr: Frame) -> None:
+def _next_target(ctx: Ctx, fr: Frame) -> None:
     """FO22: Indians! or Gatling reaches its next target; the rest wait below."""
     targets = fr.targets
     if not targets:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from referee.games.cards.deck import RANK
 from referee.games.faceoff import board
+from referee.games.faceoff.engine import Ctx
 from referee.games.faceoff.state import RENEGADE, SHERIFF, State
-from referee.games.faceoff.table import Table
 from referee.games.faceoff.turn import start_turn
 
 
-def open_bid(ctx: Table) -> None:
+def open_bid(ctx: Ctx) -> None:
     """FO33: both players with cards bid at once; nobody: a tie (FO36)."""
     s = ctx.state
     want = [seat for seat in (0, 1) if s.chars[s.own_char(seat)].hand]
@@ -25,20 +25,20 @@ def open_bid(ctx: Table) -> None:
         new_round(ctx)
 
 
-def new_round(ctx: Table) -> None:
+def new_round(ctx: Ctx) -> None:
     """FO8: a round starts again with the Sheriff's character."""
     ctx.flow.round += 1
     start_turn(ctx, SHERIFF)
 
 
-def bid(ctx: Table, seat: int, card: str) -> None:
+def bid(ctx: Ctx, seat: int, card: str) -> None:
     """FO33, FO34: ``seat``'s bid, hidden; the last one in reveals both."""
     ctx.emit("bid_made", {"seat": seat, "card": card, "seen_by": [seat]})
     if all(ctx.state.bids[x] is not None for x in ctx.flow.bidders):
         settle_bid(ctx)
 
 
-def settle_bid(ctx: Table) -> None:
+def settle_bid(ctx: Ctx) -> None:
     """FO35: the higher rank wins the Renegade's turn; FO36: a tie, a new round;
     FO37: the loser places a spare nugget first, if he can."""
     b = ctx.state.bids
@@ -58,7 +58,7 @@ def settle_bid(ctx: Table) -> None:
     start_turn(ctx, RENEGADE)
 
 
-def place(ctx: Table, seat: int, square: list[int]) -> None:
+def place(ctx: Ctx, seat: int, square: list[int]) -> None:
     """FO37: the spare nugget placed, the Renegade's turn begins."""
     ctx.emit("nugget_placed", {"seat": seat, "square": square})
     ctx.flow.placer = -1

@@ -1,6 +1,10 @@
-"""The decision context on the board (the engine's ``Decision``): emits
-events, folds them at once, and offers the primitives of drawing and healing (FO24, FO25, FO23); the control-flow
-signals of a turn ending at once (FO19, FO44) and of the game's end (FO47).
+"""The decision context on the board (the engine's ``Decision``, ``Ctx``):
+it emits events and folds them at once, offers the primitives of drawing and
+healing (FO23-FO25), and applies the card engine's effects
+(``cardrules.Effect``, one method each; ``turn.apply_effects`` dispatches
+them) as Face Off's events and agenda frames, with the board's policies
+(FO18, FO22, FO23, FO26, FO45); and the control-flow signals of a turn
+ending at once (FO19, FO44) and of the game's end (FO47).
 
 A ``Ctx`` lives for one decision (or the setup): rules call ``emit`` and
 read ``ctx.state``, the fold of the events emitted so far. The flow's fields
@@ -17,7 +21,8 @@ from referee.engine.platform import RESIGN
 from referee.engine.protocol import Event, IllegalMove
 from referee.engine.rng import Rng
 from referee.games.cards import rules as cardrules
-from referee.games.faceoff.flow import Draft, Flow, Frame
+from referee.games.cards.deck import BLUE, KEY
+from referee.games.faceoff.flow import Draft, Flow, Frame, frame_but
 from referee.games.faceoff.state import RENEGADE, State, evolve, replace
 
 Move = dict[str, Any]
@@ -55,6 +60,8 @@ class Ctx(Decision[State]):
         self.rng = rng
         self.stack: list[Frame] = list(state.flow.stack)
         self.flow = Draft(state.flow)
+        #: the window closed last (a shot reopened, a dying character's credit)
+        self.closed: Frame | None = None
 
     def written(self) -> Flow:
         """The flow as this decision has left it so far."""
@@ -153,3 +160,113 @@ class Ctx(Decision[State]):
             self.emit("cards_revealed", data)
             cards.append(top)
         return cards
+
+    def window(self) -> cardrules.Window:
+        """The open window on top of the agenda as the card engine reads it (R43)."""
+        f = self.stack[-1]
+        return cardrules.Window(f.kind, f.char, f.src, f.other, f.needed, f.misses, f.played)
+
+    def order(self, i: int) -> tuple[int, int, int]:
+        """FO22: Indians!, Gatling and Saloon reach both others and the Renegade, from ``i``."""
+        return i, (i + 1) % 3, (i + 2) % 3
+
+    def count_bang(self, e: cardrules.CountBang) -> None:
+        pass  # FO18: no BANG! limit
+
+    def card_played(self, e: cardrules.PlayCard) -> None:
+        card = e.card
+        data: dict[str, Any] = {"char": e.who, **cardrules.played(card, e.target, e.pick)}
+        if card in BLUE:
+            data["to"] = e.target if KEY[card] == "JAIL" else e.who
+        self.emit("card_played", data)
+
+    def discard(self, e: cardrules.Discard) -> None:
+        cards = e.cards if e.cards is not None else cardrules.one_at_random(self.state.chars[e.who].hand, self.rng)
+        if cards is not None:  # R31: one card of the hand at random, none from an empty hand
+            self.emit("card_discarded", {"char": e.who, "cards": list(cards), "reason": e.reason})
+
+    def take(self, e: cardrules.Take) -> None:
+        card = e.card if e.card is not None else cardrules.at_random(self.state.chars[e.frm].hand, self.rng)
+        if card is None:  # R30, R64: one card of the hand at random, none from an empty hand
+            return
+        who, zone = e.who, e.zone
+        self.emit("card_taken", {"char": who, "from": e.frm, "card": card, "zone": zone, "reason": e.reason,
+                                 "seen_by": self.viewers(who) if zone == "hand" else [0, 1]})
+
+    def drawn(self, e: cardrules.Draw) -> None:
+        self.draw(e.who, e.n, e.reason)
+
+    def healed(self, e: cardrules.Heal) -> None:
+        self.heal(e.who, e.amount)
+
+    def general_store(self, e: cardrules.OpenStore) -> None:
+        """FO26: three cards; the player, his opponent, then the Renegade."""
+        who = e.who
+        self.reveal(who, "general_store", 3, [0, 1])
+        if who == RENEGADE:  # seed §13 (the authority over FO26's ruling): the last card always to the Renegade
+            mine = self.state.own_char(self.credit_of(RENEGADE))
+            order = [RENEGADE, 1 - mine, RENEGADE]
+        else:
+            order = [who, 1 - who, RENEGADE]
+        store_next(self, order)
+
+    def open_shot(self, e: cardrules.OpenShot) -> None:
+        # the card key in lower snake case (issue 24: one vocabulary), ``cardrules`` passes BANG!'s ``KEY``
+        self.stack.append(Frame("shot", e.target, e.src, e.key.lower(), e.needed))
+
+    def open_duel(self, e: cardrules.OpenDuel) -> None:
+        self.stack.append(Frame("duel", e.target, e.src, other=e.other))
+
+    def open_multi(self, e: cardrules.OpenMulti) -> None:
+        self.stack.append(Frame("multi", src=e.src, key=e.key.lower(), targets=e.targets))
+
+    def close_dying(self, e: cardrules.CloseDying) -> None:
+        st = self.stack
+        if st and st[-1].kind == "dying" and st[-1].char == e.who and self.state.chars[e.who].life >= 1:
+            st.pop()
+
+    def close_window(self, e: cardrules.CloseWindow) -> None:
+        self.closed = self.stack.pop()
+
+    def reopen(self, e: cardrules.Reopen) -> None:
+        raw = self.closed
+        if raw is not None:
+            self.stack.append(frame_but(raw, misses=e.misses, played=e.played) if raw.kind == "shot" else raw)
+
+    def answered(self, e: cardrules.Answer) -> None:
+        kind = e.kind
+        if kind == "dying":
+            self.emit("card_played", {"char": e.who, "card": e.card})
+        else:
+            self.emit("card_discarded", {"char": e.who, "cards": [e.card],
+                                         "reason": "missed" if kind == "shot" else kind})
+
+    def turned_up(self, e: cardrules.TurnUp) -> list[str]:
+        """The cards a "draw!" turns, from the brown deck (FO24): Lucky Duke's two face up into
+        the limbo (R42), else its top card (it leaves the deck when checked, R41)."""
+        if e.n == 2:
+            return self.reveal(e.who, "lucky_duke", 2, None)
+        top = self.top_brown()
+        return [top] if top is not None else []
+
+    def open_lucky(self, e: cardrules.OpenLucky) -> None:
+        self.stack.append(Frame("lucky", e.who, purpose=e.purpose))
+
+    def checked(self, e: cardrules.Checked) -> None:
+        if e.cards is None:
+            self.emit("draw_checked", {"char": e.who, "card": e.card, "reason": e.purpose})
+        else:
+            self.emit("draw_checked", {"char": e.who, "card": e.card, "reason": e.purpose, "from": "limbo",
+                                       "cards": list(e.cards)})
+
+
+def store_next(ctx: Ctx, order: list[int]) -> None:
+    """The next General Store chooser (FO26); the last card goes to the last in ``order``."""
+    limbo = ctx.state.limbo
+    if not limbo or not order:
+        return
+    if len(limbo) == 1 or len(order) == 1:
+        for card in list(limbo):
+            ctx.emit("card_picked", {"char": order[-1], "card": card, "public": True})
+        return
+    ctx.stack.append(Frame("store", order[0], rest=tuple(order[1:])))

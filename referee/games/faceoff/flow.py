@@ -12,11 +12,12 @@ their JSON names, as the object is published (``event_schemas.FLOW``):
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from referee.engine.frozen import copier
+from referee.games.faceoff.event_types import FlowJson
 
 Square = tuple[int, int]
 
@@ -72,7 +73,7 @@ class Frame(NamedTuple):
         return out
 
     @staticmethod
-    def from_json(raw: dict[str, Any]) -> Frame:
+    def from_json(raw: Mapping[str, Any]) -> Frame:
         kind = raw["kind"]
         values: dict[str, Any] = {name: tuple(raw[name]) if name in _LISTS else raw[name]
                                   for name in FIELDS.get(kind, ()) if name in raw}
@@ -111,7 +112,7 @@ class Flow:
                 "stack": [fr.to_json() for fr in self.stack] if self.stack else []}
 
     @staticmethod
-    def from_json(raw: dict[str, Any]) -> Flow:
+    def from_json(raw: FlowJson) -> Flow:
         start = raw["start"]
         return make_flow(raw["round"], raw["active"], raw["phase"], None if start is None else (start[0], start[1]),
                          raw["slots"], raw["drew"], raw["walk"], raw["controller"], raw["placer"],

@@ -15,13 +15,12 @@ from referee.games.cards.deck import red
 from referee.games.faceoff import bid
 from referee.games.faceoff.agenda import advance, run
 from referee.games.faceoff.elimination import game_over
-from referee.games.faceoff.engine import GameOver, Move, TurnEnds, top_prompt
+from referee.games.faceoff.engine import Ctx, GameOver, Move, TurnEnds, store_next, top_prompt
 from referee.games.faceoff.flow import Frame, frame_but
 from referee.games.faceoff.legal import offered
 from referee.games.faceoff.movement import walk
 from referee.games.faceoff.refusals import why_not
 from referee.games.faceoff.state import State
-from referee.games.faceoff.table import Table, store_next
 from referee.games.faceoff.turn import after_slot, apply_effects, check, phase2, to_discard
 
 
@@ -30,7 +29,7 @@ def apply(s: State, seat: int, move: Move, rng: Rng, memo: Memo | None = None) -
     (``legal.offered``, which finds the seat's legal moves in the game's ``memo`` if a view listed them)."""
     if not offered(s, seat, move, memo):
         raise why_not(s, seat, move)
-    ctx = Table(s, rng)
+    ctx = Ctx(s, rng)
     try:
         try:
             _apply(ctx, seat, move)
@@ -43,7 +42,7 @@ def apply(s: State, seat: int, move: Move, rng: Rng, memo: Memo | None = None) -
     return ctx.events, ctx.state
 
 
-def _apply(ctx: Table, seat: int, m: Move) -> None:
+def _apply(ctx: Ctx, seat: int, m: Move) -> None:
     kind = m["type"]
     if kind == RESIGN:  # FO58: the resigning player loses, the other wins, at once
         game_over(ctx, [1 - seat], "resigned", resigned=seat)
@@ -59,38 +58,38 @@ def _apply(ctx: Table, seat: int, m: Move) -> None:
             step(ctx, ctx.flow.active, m)
 
 
-def _move(ctx: Table, c: int, m: Move) -> None:
+def _move(ctx: Ctx, c: int, m: Move) -> None:
     """FO11–FO14: phase 1's move, then phase 2."""
     walk(ctx, c, m["path"], 1)
     phase2(ctx, c)
 
 
-def _walk(ctx: Table, c: int, m: Move) -> None:
+def _walk(ctx: Ctx, c: int, m: Move) -> None:
     """FO15: a phase-2 slot's walk."""
     walk(ctx, c, m["path"], 2)
     after_slot(ctx, c)
 
 
-def _play(ctx: Table, c: int, m: Move) -> None:
+def _play(ctx: Ctx, c: int, m: Move) -> None:
     """Phase 3 (FO17–FO30): the card engine's effect, on the board."""
     apply_effects(ctx, cardrules.play_card(ctx.state.chars[c], c, m, order=ctx.order(c), beer_heals=True))  # FO23
 
 
-def _sid(ctx: Table, c: int, m: Move) -> None:
+def _sid(ctx: Ctx, c: int, m: Move) -> None:
     apply_effects(ctx, cardrules.sid(c, m["cards"]))  # R72 (FO53)
 
 
-def _end_turn(ctx: Table, c: int, m: Move) -> None:
+def _end_turn(ctx: Ctx, c: int, m: Move) -> None:
     to_discard(ctx, c)  # FO20
 
 
-def _discard(ctx: Table, c: int, m: Move) -> None:
+def _discard(ctx: Ctx, c: int, m: Move) -> None:
     """FO20: one card over the hand limit."""
     ctx.emit("card_discarded", {"char": c, "cards": [m["card"]], "reason": "hand_limit"})
     to_discard(ctx, c)
 
 
-def _draw_slot(ctx: Table, c: int, m: Move) -> None:
+def _draw_slot(ctx: Ctx, c: int, m: Move) -> None:
     """FO15: a phase-2 slot's draw: Pedro Ramirez's, Jesse Jones's (FO53), Kit Carlson's (FO50) or the deck's."""
     first = ctx.flow.drew == 0
     ctx.flow.drew += 1
@@ -107,14 +106,14 @@ def _draw_slot(ctx: Table, c: int, m: Move) -> None:
     after_slot(ctx, c)
 
 
-def _pedro(ctx: Table, c: int) -> None:
+def _pedro(ctx: Ctx, c: int) -> None:
     """Pedro Ramirez (FO53): the top of the brown discard."""
     card = ctx.state.brown_discard[-1]
     ctx.emit("cards_drawn", {"char": c, "cards": [card], "count": 1, "from": "brown_discard",
                              "reason": "pedro_ramirez", "seen_by": [0, 1]})
 
 
-def _jesse(ctx: Table, c: int, t: int) -> None:
+def _jesse(ctx: Ctx, c: int, t: int) -> None:
     """Jesse Jones (FO53): a random card of ``t``'s hand."""
     hand = ctx.state.chars[t].hand
     card = hand[ctx.rng.below(len(hand))]
@@ -122,7 +121,7 @@ def _jesse(ctx: Table, c: int, t: int) -> None:
                             "seen_by": ctx.viewers(c)})
 
 
-def _kit(ctx: Table, c: int, first: bool) -> bool:
+def _kit(ctx: Ctx, c: int, first: bool) -> bool:
     """FO50: Kit Carlson looks at 3 and keeps one per draw slot; whether a pick now waits."""
     if first:
         ctx.reveal(c, "kit_carlson", 3 - len(ctx.state.limbo), ctx.viewers(c))
@@ -132,7 +131,7 @@ def _kit(ctx: Table, c: int, first: bool) -> bool:
     return False
 
 
-def _deck(ctx: Table, c: int, first: bool) -> None:
+def _deck(ctx: Ctx, c: int, first: bool) -> None:
     """A card of the brown deck; Black Jack shows his first and draws again on red (FO52)."""
     got = ctx.draw(c, 1, "draw")
     if first and got and ctx.state.chars[c].name == BLACK_JACK:
@@ -141,12 +140,12 @@ def _deck(ctx: Table, c: int, first: bool) -> None:
             ctx.draw(c, 1, "black_jack")
 
 
-_TURN_MOVES: dict[str, Callable[[Table, int, Move], None]] = {
+_TURN_MOVES: dict[str, Callable[[Ctx, int, Move], None]] = {
     "move": _move, "walk": _walk, "draw": _draw_slot, "play": _play, "sid": _sid, "end_turn": _end_turn,
     "discard": _discard}
 
 
-def _answer(ctx: Table, m: Move) -> None:
+def _answer(ctx: Ctx, m: Move) -> None:
     """The answer to the open window on top of the agenda."""
     fr = ctx.stack[-1]
     if m["type"] == "sid":
@@ -167,21 +166,21 @@ def _answer(ctx: Table, m: Move) -> None:
         apply_effects(ctx, cardrules.pass_(fr.char, ctx.window()))
 
 
-def _keep(ctx: Table, fr: Frame, card: str) -> None:
+def _keep(ctx: Ctx, fr: Frame, card: str) -> None:
     """FO50: Kit Carlson keeps one card, unseen by the other, for this draw slot."""
     ctx.emit("card_picked", {"char": fr.char, "card": card, "public": False, "seen_by": ctx.viewers(fr.char)})
     after_slot(ctx, fr.char)
 
 
-def _store_pick(ctx: Table, fr: Frame, card: str) -> None:
+def _store_pick(ctx: Ctx, fr: Frame, card: str) -> None:
     """FO26: a General Store pick, face up; the next chooser."""
     ctx.emit("card_picked", {"char": fr.char, "card": card, "public": True})
     store_next(ctx, list(fr.rest))
 
 
-def _lucky_pick(ctx: Table, fr: Frame, card: str) -> None:
+def _lucky_pick(ctx: Ctx, fr: Frame, card: str) -> None:
     """R42: Lucky Duke's chosen card decides, both go to the brown discard."""
     apply_effects(ctx, cardrules.lucky_choice(fr.char, fr.purpose, card, ctx.state.limbo))
 
 
-_PICKS: dict[str, Callable[[Table, Frame, str], None]] = {"kit": _keep, "store": _store_pick, "lucky": _lucky_pick}
+_PICKS: dict[str, Callable[[Ctx, Frame, str], None]] = {"kit": _keep, "store": _store_pick, "lucky": _lucky_pick}

@@ -11,8 +11,8 @@ distance (FO21), no BANG! limit (FO18) and a jailable Sheriff (FO19) passed
 in. What is Face Off's own is in the modules beside this one:
 
 * ``flow``: the control state, a typed frozen value;
-* ``engine``: the decision context (the engine's ``Decision``), drawing and healing; ``table``: the
-  card engine's effects applied on the board (``turn.apply_effects`` dispatches them);
+* ``engine``: the decision context (the engine's ``Decision``): drawing, healing and the card
+  engine's effects applied on the board (``turn.apply_effects`` dispatches them);
 * ``distance`` (FO21) and ``movement`` (FO11–FO16) on the ``board``;
 * ``turn``: a turn's start and phases (FO10–FO20); ``bid``: the Renegade bid (FO32–FO37);
 * ``elimination``: hits, kills, replacements and the end (FO39–FO49, FO58);
@@ -25,7 +25,7 @@ from referee.games.faceoff.agenda import advance, next_turn, run
 from referee.games.faceoff.bid import open_bid, place_squares, settle_bid
 from referee.games.faceoff.distance import base_distance, reach, sees_at, sights
 from referee.games.faceoff.elimination import eliminate, game_over, hit, replace_char, result_detail
-from referee.games.faceoff.engine import PROMPTS, RESIGN_MOVE, GameOver, Move, TurnEnds, refuse
+from referee.games.faceoff.engine import PROMPTS, RESIGN_MOVE, Ctx, GameOver, Move, TurnEnds, refuse, store_next
 from referee.games.faceoff.legal import (
     card_moves,
     default_options,
@@ -39,8 +39,6 @@ from referee.games.faceoff.legal import (
 from referee.games.faceoff.movement import blocked_for, path_json, walk
 from referee.games.faceoff.moves import apply
 from referee.games.faceoff.refusals import why_not
-from referee.games.faceoff.table import Table as Ctx
-from referee.games.faceoff.table import store_next
 from referee.games.faceoff.turn import after_slot, apply_check, check, jail_step, phase1, phase2, start_turn, to_discard
 
 __all__ = [

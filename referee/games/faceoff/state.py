@@ -9,13 +9,38 @@ turn start.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from referee.engine.frozen import copier
 from referee.engine.protocol import Event
 from referee.games.cards.deck import BLUE
+from referee.games.faceoff.event_types import (
+    BidMade,
+    BidsRevealed,
+    CardDiscarded,
+    CardPassed,
+    CardPicked,
+    CardPlayed,
+    CardsDrawn,
+    CardShown,
+    CardsInherited,
+    CardsRevealed,
+    CardTaken,
+    CharacterEliminated,
+    CharacterReplaced,
+    DeckReshuffled,
+    DrawChecked,
+    FlowWritten,
+    GameOver,
+    GameSetup,
+    LifeChanged,
+    LimboReturned,
+    Moved,
+    NuggetPlaced,
+    NuggetTaken,
+)
 from referee.games.faceoff.flow import Flow, flow_but
 
 Square = tuple[int, int]
@@ -109,198 +134,203 @@ def card_pile(card: str) -> str:
     return "blue" if card in BLUE else "brown"
 
 
-def _remove(cards: tuple[str, ...], gone: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+def _remove(cards: tuple[str, ...], gone: Sequence[str]) -> tuple[str, ...]:
     out = list(cards)
-    for c in gone:
-        out.remove(c)
+    for card in gone:
+        out.remove(card)
     return tuple(out)
 
 
-def _set_char(s: State, i: int, **kw: Any) -> State:
-    chars = list(s.chars)
-    chars[i] = replace(chars[i], **kw)
-    return replace(s, chars=tuple(chars))
+def _set_char(state: State, char: int, **changes: Any) -> State:
+    chars = list(state.chars)
+    chars[char] = replace(chars[char], **changes)
+    return replace(state, chars=tuple(chars))
 
 
-def _to_discards(s: State, cards: list[str] | tuple[str, ...]) -> State:
-    brown = [c for c in cards if c not in BLUE]
-    blue = [c for c in cards if c in BLUE]
-    return replace(s, brown_discard=s.brown_discard + tuple(brown), blue_discard=s.blue_discard + tuple(blue))
+def _to_discards(state: State, cards: Sequence[str]) -> State:
+    brown = [card for card in cards if card not in BLUE]
+    blue = [card for card in cards if card in BLUE]
+    return replace(state, brown_discard=state.brown_discard + tuple(brown),
+                   blue_discard=state.blue_discard + tuple(blue))
 
 
-def _take_from_char(s: State, i: int, cards: list[str] | tuple[str, ...]) -> State:
-    """Remove ``cards`` from character ``i``'s hand or cards in play."""
-    ch = s.chars[i]
-    hand = [c for c in cards if c in ch.hand]
-    played = [c for c in cards if c not in ch.hand]
-    return _set_char(s, i, hand=_remove(ch.hand, hand), in_play=_remove(ch.in_play, played))
+def _take_from_char(state: State, char: int, cards: Sequence[str]) -> State:
+    """Remove ``cards`` from character ``char``'s hand or cards in play."""
+    holder = state.chars[char]
+    hand = [card for card in cards if card in holder.hand]
+    played = [card for card in cards if card not in holder.hand]
+    return _set_char(state, char, hand=_remove(holder.hand, hand), in_play=_remove(holder.in_play, played))
 
 
-def _e_setup(_: Any, d: dict[str, Any]) -> State:
-    chars = tuple(Char(c["name"], c["life"], c["max_life"], tuple(c["hand"]), tuple(c["in_play"]),
-                       (c["pos"][0], c["pos"][1])) for c in d["chars"])
+def _e_setup(_: State | None, data: GameSetup) -> State:
+    chars = tuple(Char(dealt["name"], dealt["life"], dealt["max_life"], tuple(dealt["hand"]), tuple(dealt["in_play"]),
+                       (dealt["pos"][0], dealt["pos"][1])) for dealt in data["chars"])
+    board = data["map"]
     return State(
-        map_id=d["map"]["id"], map_name=d["map"].get("name", d["map"]["id"]), rows=tuple(d["map"]["rows"]),
-        chars=chars, sheriff_seat=d["sheriff_seat"], brown=tuple(d["brown"]),
-        brown_discard=tuple(d["brown_discard"]), blue=tuple(d["blue"]), blue_discard=tuple(d["blue_discard"]),
-        nuggets=tuple(sorted((n[0], n[1]) for n in d["nuggets"])), reserve=d["reserve"],
-        trophies=tuple(tuple((t[0], t[1]) for t in ts) for ts in d["trophies"]),
-        set_aside=tuple(d["set_aside"]), variant=d["renegade_variant"], flow=Flow.from_json(d["flow"]))
+        map_id=board["id"], map_name=board.get("name", board["id"]), rows=tuple(board["rows"]),
+        chars=chars, sheriff_seat=data["sheriff_seat"], brown=tuple(data["brown"]),
+        brown_discard=tuple(data["brown_discard"]), blue=tuple(data["blue"]), blue_discard=tuple(data["blue_discard"]),
+        nuggets=tuple(sorted((square[0], square[1]) for square in data["nuggets"])), reserve=data["reserve"],
+        trophies=tuple(tuple((trophy[0], trophy[1]) for trophy in won) for won in data["trophies"]),
+        set_aside=tuple(data["set_aside"]), variant=data["renegade_variant"], flow=Flow.from_json(data["flow"]))
 
 
-def _e_flow(s: State, d: dict[str, Any]) -> State:
-    return replace(s, flow=Flow.from_json(d["flow"]))
+def _e_flow(state: State, data: FlowWritten) -> State:
+    return replace(state, flow=Flow.from_json(data["flow"]))
 
 
-def _e_drawn(s: State, d: dict[str, Any]) -> State:
-    cards = tuple(d["cards"])
-    i = d["char"]
-    src = d["from"]
-    if src == "brown":
-        s = replace(s, brown=s.brown[len(cards):])
-    elif src == "blue":
-        s = replace(s, blue=s.blue[len(cards):])
-    elif src == "brown_discard":
-        s = replace(s, brown_discard=s.brown_discard[:-len(cards)], pub=s.pub | set(cards))
-    return _set_char(s, i, hand=s.chars[i].hand + cards)
+def _e_drawn(state: State, data: CardsDrawn) -> State:
+    cards = tuple(data["cards"])
+    char = data["char"]
+    source = data["from"]
+    if source == "brown":
+        state = replace(state, brown=state.brown[len(cards):])
+    elif source == "blue":
+        state = replace(state, blue=state.blue[len(cards):])
+    elif source == "brown_discard":
+        state = replace(state, brown_discard=state.brown_discard[:-len(cards)], pub=state.pub | set(cards))
+    return _set_char(state, char, hand=state.chars[char].hand + cards)
 
 
-def _e_reshuffled(s: State, d: dict[str, Any]) -> State:
-    if d["deck"] == "brown":
-        return replace(s, brown=tuple(d["order"]), brown_discard=(), pub=s.pub - set(d["order"]))
-    return replace(s, blue=tuple(d["order"]), blue_discard=(), pub=s.pub - set(d["order"]))
+def _e_reshuffled(state: State, data: DeckReshuffled) -> State:
+    order = tuple(data["order"])
+    if data["deck"] == "brown":
+        return replace(state, brown=order, brown_discard=(), pub=state.pub - set(order))
+    return replace(state, blue=order, blue_discard=(), pub=state.pub - set(order))
 
 
-def _e_moved(s: State, d: dict[str, Any]) -> State:
-    path = d["path"]
+def _e_moved(state: State, data: Moved) -> State:
+    path = data["path"]
     if not path:
-        return s
-    return _set_char(s, d["char"], pos=(path[-1][0], path[-1][1]))
+        return state
+    return _set_char(state, data["char"], pos=(path[-1][0], path[-1][1]))
 
 
-def _e_nugget(s: State, d: dict[str, Any]) -> State:
-    sq = (d["square"][0], d["square"][1])
-    return replace(s, nuggets=tuple(n for n in s.nuggets if n != sq))
+def _e_nugget(state: State, data: NuggetTaken) -> State:
+    square = (data["square"][0], data["square"][1])
+    return replace(state, nuggets=tuple(nugget for nugget in state.nuggets if nugget != square))
 
 
-def _e_checked(s: State, d: dict[str, Any]) -> State:
-    if d.get("from") == "limbo":  # Lucky Duke's two (R42): the chosen card last, on top of the discard
-        return replace(s, limbo=_remove(s.limbo, d["cards"]), brown_discard=s.brown_discard + tuple(d["cards"]))
-    return replace(s, brown=s.brown[1:], brown_discard=s.brown_discard + (d["card"],))
+def _e_checked(state: State, data: DrawChecked) -> State:
+    if data.get("from") == "limbo":  # Lucky Duke's two (R42): the chosen card last, on top of the discard
+        cards = data["cards"]
+        return replace(state, limbo=_remove(state.limbo, cards), brown_discard=state.brown_discard + tuple(cards))
+    return replace(state, brown=state.brown[1:], brown_discard=state.brown_discard + (data["card"],))
 
 
-def _e_played(s: State, d: dict[str, Any]) -> State:
-    i, card = d["char"], d["card"]
-    ch = s.chars[i]
-    s = _set_char(s, i, hand=_remove(ch.hand, [card]))
-    dest = d.get("to")
+def _e_played(state: State, data: CardPlayed) -> State:
+    char, card = data["char"], data["card"]
+    state = _set_char(state, char, hand=_remove(state.chars[char].hand, [card]))
+    dest = data.get("to")
     if dest is None:
-        return _to_discards(s, [card])
-    return _set_char(s, dest, in_play=s.chars[dest].in_play + (card,))
+        return _to_discards(state, [card])
+    return _set_char(state, dest, in_play=state.chars[dest].in_play + (card,))
 
 
-def _e_discarded(s: State, d: dict[str, Any]) -> State:
-    s = _take_from_char(s, d["char"], d["cards"])
-    return _to_discards(s, d["cards"])
+def _e_discarded(state: State, data: CardDiscarded) -> State:
+    state = _take_from_char(state, data["char"], data["cards"])
+    return _to_discards(state, data["cards"])
 
 
-def _e_taken(s: State, d: dict[str, Any]) -> State:
-    card = d["card"]
-    s = _take_from_char(s, d["from"], [card])
-    s = _set_char(s, d["char"], hand=s.chars[d["char"]].hand + (card,))
-    return replace(s, pub=s.pub | {card}) if d.get("zone") == "in_play" else s
+def _e_taken(state: State, data: CardTaken) -> State:
+    card, char = data["card"], data["char"]
+    state = _take_from_char(state, data["from"], [card])
+    state = _set_char(state, char, hand=state.chars[char].hand + (card,))
+    return replace(state, pub=state.pub | {card}) if data.get("zone") == "in_play" else state
 
 
-def _e_inherited(s: State, d: dict[str, Any]) -> State:
-    cards = list(d["hand"]) + list(d["in_play"])
-    s = _take_from_char(s, d["from"], cards)
-    return _set_char(s, d["char"], hand=s.chars[d["char"]].hand + tuple(cards))
+def _e_inherited(state: State, data: CardsInherited) -> State:
+    cards = list(data["hand"]) + list(data["in_play"])
+    char = data["char"]
+    state = _take_from_char(state, data["from"], cards)
+    return _set_char(state, char, hand=state.chars[char].hand + tuple(cards))
 
 
-def _e_life(s: State, d: dict[str, Any]) -> State:
-    ch = s.chars[d["char"]]
-    delta = d["amount"] if d["kind"] == "gain" else -d["amount"]
-    return _set_char(s, d["char"], life=ch.life + delta)
+def _e_life(state: State, data: LifeChanged) -> State:
+    char = data["char"]
+    delta = data["amount"] if data["kind"] == "gain" else -data["amount"]
+    return _set_char(state, char, life=state.chars[char].life + delta)
 
 
-def _e_passed(s: State, d: dict[str, Any]) -> State:
-    s = _take_from_char(s, d["char"], [d["card"]])
-    return _set_char(s, d["to"], in_play=s.chars[d["to"]].in_play + (d["card"],))
+def _e_passed(state: State, data: CardPassed) -> State:
+    card, to = data["card"], data["to"]
+    state = _take_from_char(state, data["char"], [card])
+    return _set_char(state, to, in_play=state.chars[to].in_play + (card,))
 
 
-def _e_revealed(s: State, d: dict[str, Any]) -> State:
-    n = len(d["cards"])
-    return replace(s, brown=s.brown[n:], limbo=s.limbo + tuple(d["cards"]))
+def _e_revealed(state: State, data: CardsRevealed) -> State:
+    cards = tuple(data["cards"])
+    return replace(state, brown=state.brown[len(cards):], limbo=state.limbo + cards)
 
 
-def _e_picked(s: State, d: dict[str, Any]) -> State:
-    card = d["card"]
-    s = replace(s, limbo=_remove(s.limbo, [card]))
-    s = _set_char(s, d["char"], hand=s.chars[d["char"]].hand + (card,))
-    return replace(s, pub=s.pub | {card}) if d.get("public") else s
+def _e_picked(state: State, data: CardPicked) -> State:
+    card, char = data["card"], data["char"]
+    state = replace(state, limbo=_remove(state.limbo, [card]))
+    state = _set_char(state, char, hand=state.chars[char].hand + (card,))
+    return replace(state, pub=state.pub | {card}) if data.get("public") else state
 
 
-def _e_returned(s: State, d: dict[str, Any]) -> State:
-    return replace(s, brown=s.limbo + s.brown, limbo=())
+def _e_returned(state: State, data: LimboReturned) -> State:
+    return replace(state, brown=state.limbo + state.brown, limbo=())
 
 
-def _e_shown(s: State, d: dict[str, Any]) -> State:
-    return replace(s, pub=s.pub | {d["card"]})
+def _e_shown(state: State, data: CardShown) -> State:
+    return replace(state, pub=state.pub | {data["card"]})
 
 
-def _e_bid(s: State, d: dict[str, Any]) -> State:
-    seat, card = d["seat"], d["card"]
-    i = s.own_char(seat)
-    s = _set_char(s, i, hand=_remove(s.chars[i].hand, [card]))
-    bids = list(s.bids)
+def _e_bid(state: State, data: BidMade) -> State:
+    seat, card = data["seat"], data["card"]
+    char = state.own_char(seat)
+    state = _set_char(state, char, hand=_remove(state.chars[char].hand, [card]))
+    bids = list(state.bids)
     bids[seat] = card
-    return replace(s, bids=tuple(bids), last_bids=None)
+    return replace(state, bids=tuple(bids), last_bids=None)
 
 
-def _e_bids_revealed(s: State, d: dict[str, Any]) -> State:
-    winner = d["winner"]
-    bids = s.bids
+def _e_bids_revealed(state: State, data: BidsRevealed) -> State:
+    winner = data["winner"]
+    bids = state.bids
     for seat in (0, 1):
         card = bids[seat]
         if card is None:
             continue
         if winner is None or seat == winner:
-            s = _to_discards(s, [card])
+            state = _to_discards(state, [card])
         else:
-            i = s.own_char(seat)
-            s = _set_char(s, i, hand=s.chars[i].hand + (card,))
-            s = replace(s, pub=s.pub | {card})
-    return replace(s, bids=(None, None), last_bids=bids)
+            char = state.own_char(seat)
+            state = _set_char(state, char, hand=state.chars[char].hand + (card,))
+            state = replace(state, pub=state.pub | {card})
+    return replace(state, bids=(None, None), last_bids=bids)
 
 
-def _e_placed(s: State, d: dict[str, Any]) -> State:
-    sq = (d["square"][0], d["square"][1])
-    return replace(s, nuggets=tuple(sorted(s.nuggets + (sq,))), reserve=s.reserve - 1)
+def _e_placed(state: State, data: NuggetPlaced) -> State:
+    square = (data["square"][0], data["square"][1])
+    return replace(state, nuggets=tuple(sorted(state.nuggets + (square,))), reserve=state.reserve - 1)
 
 
-def _e_eliminated(s: State, d: dict[str, Any]) -> State:
-    seat = d["credited"]
+def _e_eliminated(state: State, data: CharacterEliminated) -> State:
+    seat = data["credited"]
     if seat is None:
-        return replace(s, set_aside=s.set_aside + (d["character"],))
-    trophies = list(s.trophies)
-    trophies[seat] = trophies[seat] + ((d["character"], bool(d["with_renegade"])),)
-    return replace(s, trophies=tuple(trophies))
+        return replace(state, set_aside=state.set_aside + (data["character"],))
+    trophies = list(state.trophies)
+    trophies[seat] = trophies[seat] + ((data["character"], bool(data["with_renegade"])),)
+    return replace(state, trophies=tuple(trophies))
 
 
-def _e_replaced(s: State, d: dict[str, Any]) -> State:
-    if d.get("pool_reshuffled"):
-        s = replace(s, set_aside=())
-    i = d["char"]
-    old = s.chars[i]
-    chars = list(s.chars)
-    chars[i] = Char(d["character"], d["life"], d["life"], (), (), old.pos)
-    return replace(s, chars=tuple(chars))
+def _e_replaced(state: State, data: CharacterReplaced) -> State:
+    if data.get("pool_reshuffled"):
+        state = replace(state, set_aside=())
+    char = data["char"]
+    chars = list(state.chars)
+    chars[char] = Char(data["character"], data["life"], data["life"], (), (), state.chars[char].pos)
+    return replace(state, chars=tuple(chars))
 
 
-def _e_over(s: State, d: dict[str, Any]) -> State:
-    return replace(s, result=copy.deepcopy(d["result"]), flow=flow_but(s.flow, phase="over", stack=()))
+def _e_over(state: State, data: GameOver) -> State:
+    return replace(state, result=copy.deepcopy(data["result"]), flow=flow_but(state.flow, phase="over", stack=()))
 
 
+#: type string -> handler(state, data typed as ``event_types`` declares it): mypy checks each handler
 EVOLVE: dict[str, Callable[[Any, Any], State]] = {
     "game_setup": _e_setup,
     "flow": _e_flow,
@@ -328,25 +358,25 @@ EVOLVE: dict[str, Callable[[Any, Any], State]] = {
 }
 
 
-def _last_played(d: dict[str, Any]) -> dict[str, Any]:
-    return {"kind": "card_played", "char": d["char"], "card": d["card"], "target": d.get("target"),
-            "to": d.get("to")}
+def _last_played(data: CardPlayed) -> dict[str, Any]:
+    return {"kind": "card_played", "char": data["char"], "card": data["card"], "target": data.get("target"),
+            "to": data.get("to")}
 
 
-def _last_moved(d: dict[str, Any]) -> dict[str, Any] | None:
-    return {"kind": "moved", "char": d["char"], "path": d["path"]} if d["path"] else None
+def _last_moved(data: Moved) -> dict[str, Any] | None:
+    return {"kind": "moved", "char": data["char"], "path": data["path"]} if data["path"] else None
 
 
-def _last_checked(d: dict[str, Any]) -> dict[str, Any]:
-    return {"kind": "draw_checked", "char": d["char"], "card": d["card"], "reason": d["reason"]}
+def _last_checked(data: DrawChecked) -> dict[str, Any]:
+    return {"kind": "draw_checked", "char": data["char"], "card": data["card"], "reason": data["reason"]}
 
 
-def _last_bids(d: dict[str, Any]) -> dict[str, Any]:
-    return {"kind": "bids_revealed", "bids": d["bids"], "winner": d["winner"]}
+def _last_bids(data: BidsRevealed) -> dict[str, Any]:
+    return {"kind": "bids_revealed", "bids": data["bids"], "winner": data["winner"]}
 
 
 #: the events a table draws, and what ``state.last`` says of each (all public, FO57)
-LAST: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {
+LAST: dict[str, Callable[[Any], dict[str, Any] | None]] = {
     "card_played": _last_played, "moved": _last_moved, "draw_checked": _last_checked, "bids_revealed": _last_bids,
 }
 

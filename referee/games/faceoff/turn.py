@@ -12,49 +12,58 @@ from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import WILLY_THE_KID
 from referee.games.cards.deck import KEY
 from referee.games.faceoff import board
-from referee.games.faceoff.elimination import hit
-from referee.games.faceoff.engine import TurnEnds
+from referee.games.faceoff.elimination import eliminate, hit
+from referee.games.faceoff.engine import Ctx, TurnEnds
 from referee.games.faceoff.flow import frame_but
 from referee.games.faceoff.movement import blocked_for
-from referee.games.faceoff.table import Table
 
 
-def apply_effects(ctx: Table, effects: Iterable[cardrules.Effect]) -> None:
+def apply_effects(ctx: Ctx, effects: Iterable[cardrules.Effect]) -> None:
     """Apply what the card engine says happens (its ``Effect`` values), in
     order, on the board: Face Off's events and agenda."""
     for e in effects:
         APPLY[type(e)](ctx, e)
 
 
-def _turn_up(ctx: Table, e: cardrules.TurnUp) -> None:
+def _turn_up(ctx: Ctx, e: cardrules.TurnUp) -> None:
     apply_effects(ctx, cardrules.turned(e, ctx.turned_up(e)))  # R41, R42, FO24
 
 
-def _decide(ctx: Table, e: cardrules.Decide) -> None:
+def _decide(ctx: Ctx, e: cardrules.Decide) -> None:
     apply_check(ctx, e.who, e.purpose, e.card)
 
 
+def _hit(ctx: Ctx, e: cardrules.Hit) -> None:
+    hit(ctx, e.who, e.amount, e.by)  # FO45: the responsible character is credited
+
+
+def _die(ctx: Ctx, e: cardrules.Die) -> None:
+    closed = ctx.closed  # the dying window, closed just before: its credit (FO45)
+    if closed is not None:
+        eliminate(ctx, e.who, closed.by, closed.seat)
+
+
 #: each effect's application on the board
-APPLY: dict[type, Callable[[Table, Any], None]] = {
-    cardrules.CountBang: Table.count_bang, cardrules.PlayCard: Table.card_played,
-    cardrules.Discard: Table.discard, cardrules.Take: Table.take, cardrules.Draw: Table.drawn,
-    cardrules.Heal: Table.healed, cardrules.OpenStore: Table.general_store, cardrules.OpenShot: Table.open_shot,
-    cardrules.OpenDuel: Table.open_duel, cardrules.OpenMulti: Table.open_multi,
-    cardrules.CloseWindow: Table.close_window, cardrules.Reopen: Table.reopen,
-    cardrules.CloseDying: Table.close_dying, cardrules.Answer: Table.answered, cardrules.Hit: Table.take_hit,
-    cardrules.Die: Table.die, cardrules.TurnUp: _turn_up, cardrules.OpenLucky: Table.open_lucky,
-    cardrules.Checked: Table.checked, cardrules.Decide: _decide,
+APPLY: dict[type, Callable[[Ctx, Any], None]] = {
+    cardrules.CountBang: Ctx.count_bang, cardrules.PlayCard: Ctx.card_played,
+    cardrules.Discard: Ctx.discard, cardrules.Take: Ctx.take, cardrules.Draw: Ctx.drawn,
+    cardrules.Heal: Ctx.healed, cardrules.OpenStore: Ctx.general_store, cardrules.OpenShot: Ctx.open_shot,
+    cardrules.OpenDuel: Ctx.open_duel, cardrules.OpenMulti: Ctx.open_multi,
+    cardrules.CloseWindow: Ctx.close_window, cardrules.Reopen: Ctx.reopen,
+    cardrules.CloseDying: Ctx.close_dying, cardrules.Answer: Ctx.answered, cardrules.Hit: _hit,
+    cardrules.Die: _die, cardrules.TurnUp: _turn_up, cardrules.OpenLucky: Ctx.open_lucky,
+    cardrules.Checked: Ctx.checked, cardrules.Decide: _decide,
 }
 
 
-def check(ctx: Table, c: int, purpose: str) -> None:
+def check(ctx: Ctx, c: int, purpose: str) -> None:
     """``c`` "draws!" for ``purpose`` (dynamite | jail | barrel) as BANG!'s
     card engine turns it (R41; Lucky Duke chooses, R42), from the brown deck
     (FO24), with the board's consequences (``apply_check``)."""
     apply_effects(ctx, cardrules.check(ctx.state.chars[c], c, purpose))
 
 
-def apply_check(ctx: Table, c: int, purpose: str, card: str | None) -> None:
+def apply_check(ctx: Ctx, c: int, purpose: str, card: str | None) -> None:
     """The "draw!" result (R35, R38, R39 as BANG! decides them; FO10, FO19)."""
     ok = cardrules.check_succeeds(purpose, card)
     if purpose == "dynamite":
@@ -65,7 +74,7 @@ def apply_check(ctx: Table, c: int, purpose: str, card: str | None) -> None:
         _barrel(ctx, ok)
 
 
-def _dynamite(ctx: Table, c: int, exploded: bool) -> None:
+def _dynamite(ctx: Ctx, c: int, exploded: bool) -> None:
     """R39, FO10: the Dynamite explodes (3 life, then the Jail) or passes on to the next figure."""
     dyn = next((x for x in ctx.state.chars[c].in_play if KEY[x] == "DYNAMITE"), None)
     if dyn is None:
@@ -79,7 +88,7 @@ def _dynamite(ctx: Table, c: int, exploded: bool) -> None:
     jail_step(ctx, c)
 
 
-def _jail(ctx: Table, c: int, freed: bool) -> None:
+def _jail(ctx: Ctx, c: int, freed: bool) -> None:
     """R38, FO19: the Jail is discarded; not freed, phases 1–3 are skipped, phase 4 still played."""
     jail = next((x for x in ctx.state.chars[c].in_play if KEY[x] == "JAIL"), None)
     if jail is not None:
@@ -90,7 +99,7 @@ def _jail(ctx: Table, c: int, freed: bool) -> None:
     phase1(ctx, c)
 
 
-def _barrel(ctx: Table, missed: bool) -> None:
+def _barrel(ctx: Ctx, missed: bool) -> None:
     """R35: a Barrel adds a miss to the shot on top of the agenda; a shot missed enough closes."""
     shot = ctx.stack.pop()
     if missed:
@@ -99,7 +108,7 @@ def _barrel(ctx: Table, missed: bool) -> None:
         ctx.stack.append(shot)
 
 
-def start_turn(ctx: Table, c: int) -> None:
+def start_turn(ctx: Ctx, c: int) -> None:
     """A turn of character ``c``: Dynamite, then Jail (FO10), then phase 1."""
     ctx.flow.active = c
     ctx.flow.phase = "start"
@@ -115,7 +124,7 @@ def start_turn(ctx: Table, c: int) -> None:
     jail_step(ctx, c)
 
 
-def jail_step(ctx: Table, c: int) -> None:
+def jail_step(ctx: Ctx, c: int) -> None:
     if any(KEY[x] == "JAIL" for x in ctx.state.chars[c].in_play):
         ctx.flow.phase = "start"
         check(ctx, c, "jail")
@@ -123,7 +132,7 @@ def jail_step(ctx: Table, c: int) -> None:
     phase1(ctx, c)
 
 
-def phase1(ctx: Table, c: int) -> None:
+def phase1(ctx: Ctx, c: int) -> None:
     """FO11, FO14: phase 1 moves the figure; a figure with no legal step moves by an empty path."""
     s = ctx.state
     ctx.flow.phase = "move"
@@ -132,7 +141,7 @@ def phase1(ctx: Table, c: int) -> None:
         phase2(ctx, c)
 
 
-def phase2(ctx: Table, c: int) -> None:
+def phase2(ctx: Ctx, c: int) -> None:
     """FO15: two slots, draw or move; Willy the Kid walks 3 (FO51)."""
     ctx.flow.phase = "phase2"
     ctx.flow.slots = 2
@@ -140,7 +149,7 @@ def phase2(ctx: Table, c: int) -> None:
     ctx.flow.walk = 3 if ctx.state.chars[c].name == WILLY_THE_KID else 2
 
 
-def after_slot(ctx: Table, c: int) -> None:
+def after_slot(ctx: Ctx, c: int) -> None:
     """FO15: a slot used; after the second, Kit Carlson's look goes back and phase 3 begins (FO17, FO50)."""
     ctx.flow.slots -= 1
     if ctx.flow.slots <= 0:
@@ -149,7 +158,7 @@ def after_slot(ctx: Table, c: int) -> None:
         ctx.flow.phase = "play"
 
 
-def to_discard(ctx: Table, c: int) -> None:
+def to_discard(ctx: Ctx, c: int) -> None:
     """FO20: phase 4 while the hand is over the life; else the turn ends."""
     ch = ctx.state.chars[c]
     if len(ch.hand) > max(ch.life, 0):
