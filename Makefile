@@ -65,7 +65,7 @@ lint: $(STAMP)
 	$(BIN)/python -m mypy referee workers bench tests
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/test_code_limits.py tests/unit/test_import_graph.py \
-		tests/unit/test_rules_purity.py tests/unit/test_no_hidden_state.py
+		tests/unit/test_rules_purity.py tests/unit/test_no_hidden_state.py tests/unit/test_event_types.py
 
 # mutation testing of the offline audit (issue 22, item 8): referee/audit/*.py,
 # referee/engine/chain.py and rng.py (and the signing modules) mutated in memory, one

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.base import RulesetBase
-from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, MalformedMove, Move, Seat
+from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, MalformedMove, Move, Ruleset, Seat
 from referee.engine.rng import Rng
 from referee.engine.statecache import Memo
 from referee.games.cards.deck import ALL_CARDS, BLUE
@@ -168,6 +168,6 @@ def invariants(s: State) -> list[str]:
     return out
 
 
-RULESET = FaceOffRuleset()
+RULESET: Ruleset[State] = FaceOffRuleset()  # mypy holds the ruleset to the protocol
 
 __all__ = ["RULESET", "FaceOffRuleset", "ROLE_NAMES", "Mapping"]

@@ -10,6 +10,7 @@ from referee.engine import vocabulary
 from referee.engine.platform import RESIGN
 from referee.engine.protocol import IllegalMove, seat_view
 from referee.games.faceoff import RULESET
+from referee.games.faceoff.catalogue import catalogue
 from tests.rules.faceoff.helpers import game, to_phase3
 from tests.rules.faceoff.test_renegade import bid_round
 
@@ -22,7 +23,7 @@ def _over(t: Any, loser: int) -> None:
     assert result["winners"] == [1 - loser] and result["reason"] == "resigned"
     assert [s["outcome"] for s in result["seats"]] == (["loss", "win"] if loser == 0 else ["win", "loss"])
     assert "FO58" in result["detail"]
-    assert not vocabulary.result_problems(vocabulary.Lexicon(RULESET.catalogue()), result, 2)
+    assert not vocabulary.result_problems(vocabulary.Lexicon(catalogue()), result, 2)
 
 
 def test_FO58_every_awaited_seat_may_resign_and_no_other() -> None:
@@ -67,7 +68,7 @@ def test_FO57_the_view_speaks_the_one_vocabulary() -> None:
     """state.seats, state.last, pending {kind, awaiting, deadline, default}, lower snake ids."""
     t = to_phase3(game(hands=[["BANG-AS"], [], []], in_play=[["WINCHESTER-8S"], [], []],
                        positions=[[7, 3], [8, 3], [7, 5]]))
-    words = vocabulary.Lexicon(RULESET.catalogue(), RULESET.text_keys)
+    words = vocabulary.Lexicon(catalogue(), RULESET.text_keys)
     view = seat_view(RULESET, t.state, 0)
     assert not vocabulary.view_problems(words, view, 2)
     st = view["state"]
