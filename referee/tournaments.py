@@ -124,6 +124,8 @@ class Tournaments:
         #: who hears of each game this launches instead of the job queue (``GameService.create_game``'s
         #: ``scheduled``): a worker that plays the new games' first bot turns itself (``workers.jobs``)
         self.launched = launched
+        #: the specs read so far: a tournament's spec never changes once stored
+        self._specs: dict[str, Json] = {}
 
     def _retain(self, tid: str, running: bool) -> None:
         """A tournament's keys live as long as its games do (README,
@@ -215,11 +217,6 @@ class Tournaments:
         if owner:
             self.kept.free(self.kept.quota_key(owner), tid)
 
-    def _renew_quota(self, tid: str) -> None:
-        owner, status = self.kept.fields(tid, "quota", "status")
-        if owner and status == "running":
-            self.kept.renew(self.kept.quota_key(owner), tid, self.svc.clock(), self.quotas.lease_ms)
-
     def _entrant(self, entrant: Any, ruleset: str) -> Json:
         bot, name = (entrant, None) if isinstance(entrant, str) else (entrant.get("bot"), entrant.get("name"))
         if bot not in BUILT_IN:
@@ -273,11 +270,14 @@ class Tournaments:
         launched = 0
         for _ in range(spec["parallel"]):
             try:
-                if self._launch_next(tid, spec) is None:
-                    return launched, False
+                game = self._launch_next(tid, spec)
             except _Full:
                 return launched, True
+            if game is None:
+                return launched, False
             launched += 1
+            if not game[1]:  # its claim found no game to launch after it: no slot taken to be freed
+                return launched, False
         return launched, False
 
     def _kick(self, rounds: int = 64) -> None:
@@ -296,10 +296,11 @@ class Tournaments:
                 self.kept.wait(tid, since)  # still first in line
                 return
 
-    def _launch_next(self, tid: str, spec: Json) -> str | None:
-        """Launch the next game (its id), ``None`` when there is none to
-        launch now; raises ``_Full`` (the tournament now waits) when the
-        deployment plays its most tournament games."""
+    def _launch_next(self, tid: str, spec: Json) -> tuple[str, bool] | None:
+        """Launch the next game: its id and whether another could be launched
+        now (``_launch``); ``None`` when there is none to launch now; raises
+        ``_Full`` (the tournament now waits) when the deployment plays its
+        most tournament games."""
         slot, cap = None, self.quotas.games_max
         if cap is not None:
             now = self.svc.clock()
@@ -308,25 +309,26 @@ class Tournaments:
                 self.kept.wait(tid, now)
                 raise _Full(tid)
         try:
-            game_id = self._launch(tid, spec)
+            launched = self._launch(tid, spec)
         except BaseException:
             if slot is not None:
                 self.kept.free(IN_FLIGHT, slot)
             raise
         if slot is not None:
-            if game_id is None:
+            if launched is None:
                 self.kept.free(IN_FLIGHT, slot)
             else:
-                self.kept.rename(IN_FLIGHT, slot, game_id)  # freed when that game finishes
-        return game_id
+                self.kept.rename(IN_FLIGHT, slot, launched[0])  # freed when that game finishes
+        return launched
 
-    def _launch(self, tid: str, spec: Json) -> str | None:
-        index = self.kept.claim(tid, spec["games"], spec["parallel"])
+    def _launch(self, tid: str, spec: Json) -> tuple[str, bool] | None:
+        """Claim the next game index and create its game: its id, and whether
+        the claim left another to launch now; ``None`` if none is to be launched."""
+        index, tournament_seed, more = self.kept.claim(tid, spec["games"], spec["parallel"])
         if index < 0:
             return None
         rs = registry.get(spec["ruleset"])
-        seed = hmac.new(self.kept.seed_bytes(tid), f"game:{index}".encode(),
-                        hashlib.sha256).hexdigest()
+        seed = hmac.new(tournament_seed, f"game:{index}".encode(), hashlib.sha256).hexdigest()
         options = dict(spec["options"])
         turn_timeout = options.pop("turn_timeout_s", None)
         public = None
@@ -341,13 +343,15 @@ class Tournaments:
                                     options=options, tournament=tid, tournament_seed=seed,
                                     tournament_custom=spec["seeded_by_client"], scheduled=self.launched)
         self.kept.add_game(tid, index, str(game["id"]))
-        return str(game["id"])
+        return str(game["id"]), more
 
     def game_finished(self, tid: str, game_id: str) -> str:
         """Record a finished game into the stored standings (once), then
         launch the next game while the tournament runs."""
         spec = self._spec(tid)
-        game = self.svc.load(game_id)
+        game = self.svc.cached(game_id)
+        if game.status == "active":  # a copy this process holds may be behind; a finished game never changes
+            game = self.svc.load(game_id)
         result = game.ruleset.result(game.state)
         if result is None:
             return "not_finished"
@@ -360,9 +364,10 @@ class Tournaments:
             self._retain(tid, running=False)
             self._kick()
             return "tournament_finished"
-        running = self.kept.field(tid, "status") == "running"
-        if running and finished is not None:
-            self._renew_quota(tid)
+        owner, status = self.kept.fields(tid, "quota", "status")
+        running = status == "running"
+        if running and finished is not None and owner:  # the caller's quota slot, renewed
+            self.kept.renew(self.kept.quota_key(owner), tid, self.svc.clock(), self.quotas.lease_ms)
         # the next games (a retry too: a run that recorded the game may have died before launching them)
         if self.quotas.games_max is None:
             self._fill(tid, spec)
@@ -379,9 +384,11 @@ class Tournaments:
         """Add one result, its winners and its share of the standings in one
         transaction (optimistic: two workers finishing games at once retry);
         the number of games finished, or ``None`` if it was recorded before."""
-        self._migrate(tid, spec)
         game_id = entry["game"]
-        index = self.kept.index_of(tid, game_id)
+        has_standings, index = self.kept.recording(tid, game_id)
+        if not has_standings:  # stored before standings were kept: built now, the game index with them
+            self._migrate(tid, spec)
+            index = self.kept.index_of(tid, game_id)
         if index is None:  # launched by a referee from before the index (a rolling upgrade)
             index = next((i for i, gid in self.kept.games(tid).items() if gid == game_id), None)
             if index is None:
@@ -411,10 +418,14 @@ class Tournaments:
 
     # -- reading --------------------------------------------------------------
     def _spec(self, tid: str) -> Json:
-        raw = self.kept.field(tid, "spec")
-        if raw is None:
-            raise ApiError(404, "tournament_not_found", f"no tournament with id {tid!r}")
-        spec: Json = json.loads(raw)
+        """The tournament's spec, read once by this object (a game finished
+        reads it, then the launch of the next game: one round trip)."""
+        spec = self._specs.get(tid)
+        if spec is None:
+            raw = self.kept.field(tid, "spec")
+            if raw is None:
+                raise ApiError(404, "tournament_not_found", f"no tournament with id {tid!r}")
+            spec = self._specs[tid] = json.loads(raw)
         return spec
 
     def list(self, *, status: str | None = None, cursor: str | None = None, limit: int = 50) -> Json:

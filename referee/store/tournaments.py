@@ -29,15 +29,19 @@ from referee.store.listing import TOURNAMENTS, Index
 
 T = TypeVar("T")
 
-# claim the next game index while the tournament runs: -1 once cancelled, all
-# launched, or (ARGV[2]) as many games being played as it may play at once
+# claim the next game index while the tournament runs: {-1} once cancelled, all
+# launched, or (ARGV[2]) as many games being played as it may play at once; else
+# {index, the tournament's seed, 1 if a next claim could succeed now else 0}
 _CLAIM = """
-if redis.call('hget', KEYS[1], 'status') ~= 'running' then return -1 end
+if redis.call('hget', KEYS[1], 'status') ~= 'running' then return {-1} end
 local n = tonumber(redis.call('hget', KEYS[1], 'next') or '0')
-if n >= tonumber(ARGV[1]) then return -1 end
-if ARGV[2] and n - tonumber(redis.call('hget', KEYS[1], 'finished') or '0') >= tonumber(ARGV[2]) then return -1 end
+if n >= tonumber(ARGV[1]) then return {-1} end
+local playing = n - tonumber(redis.call('hget', KEYS[1], 'finished') or '0')
+if ARGV[2] and playing >= tonumber(ARGV[2]) then return {-1} end
 redis.call('hset', KEYS[1], 'next', n + 1)
-return n
+local more = 1
+if n + 1 >= tonumber(ARGV[1]) or (ARGV[2] and playing + 1 >= tonumber(ARGV[2])) then more = 0 end
+return {n, redis.call('hget', KEYS[1], 'seed'), more}
 """
 # running -> ARGV[1] (finished or cancelled); returns the status before
 _CLOSE = """
@@ -147,19 +151,21 @@ class TournamentStore:
     def field(self, tid: str, name: str) -> str | None:
         return self.fields(tid, name)[0]
 
-    def seed_bytes(self, tid: str) -> bytes:
-        raw = self._retry(lambda: self.redis.hget(self.key(tid), "seed"))
-        return bytes(raw) if raw else b""
-
     def close(self, tid: str, status: str) -> str | None:
         """``running`` -> ``status``; the status before (a repeat is harmless)."""
         return _text(self._retry(lambda: self._close(keys=[self.key(tid)], args=[status])))
 
-    def claim(self, tid: str, games: int, parallel: int | None = None) -> int:
-        """The next game index to launch, or -1 (cancelled, all launched, or
-        ``parallel`` games launched and not finished)."""
+    def claim(self, tid: str, games: int, parallel: int | None = None) -> tuple[int, bytes, bool]:
+        """``(index, seed, more)``: the next game index to launch, or -1
+        (cancelled, all launched, or ``parallel`` games launched and not
+        finished); the tournament's seed (read in the same step); and whether
+        a next claim could succeed now (``False``: it would give -1 unless a
+        game finishes meanwhile, whose ``game_finished`` launches the next)."""
         args = [games] if parallel is None else [games, parallel]
-        return int(self._claim(keys=[self.key(tid)], args=args))
+        reply = self._claim(keys=[self.key(tid)], args=args)
+        if int(reply[0]) < 0:
+            return -1, b"", False
+        return int(reply[0]), bytes(reply[1] or b""), bool(int(reply[2]))
 
     def add_game(self, tid: str, index: int, game_id: str) -> None:
         def run() -> None:
@@ -177,6 +183,16 @@ class TournamentStore:
     def index_of(self, tid: str, game_id: str) -> int | None:
         raw = self._retry(lambda: self.redis.hget(self.key(tid, "index"), game_id))
         return int(raw) if raw is not None else None
+
+    def recording(self, tid: str, game_id: str) -> tuple[bool, int | None]:
+        """``(has_standings(tid), index_of(tid, game_id))`` in one round trip."""
+        def run() -> list[Any]:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.exists(self.key(tid, "standings"))
+            pipe.hget(self.key(tid, "index"), game_id)
+            return list(pipe.execute())
+        has, raw = self._retry(run)
+        return bool(has), int(raw) if raw is not None else None
 
     def winners(self, tid: str) -> dict[str, str]:
         """Game id -> its winners (JSON) of every game recorded."""
