@@ -23,7 +23,6 @@ import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import redis
 
 from referee.store.listing import TOURNAMENTS, Index
 
@@ -77,6 +76,22 @@ redis.call('zadd', KEYS[1], score, ARGV[2])
 return 1
 """
 
+# one game's result recorded, if not recorded yet (-1) and if the standings are
+# still as read (-2 otherwise: read and fold again); the games finished after it.
+# KEYS: results, standings, winners, the tournament's hash; ARGV: game id, whether
+# the standings were absent ("1"), the standings as read, result, winners,
+# standings after the game, its events
+_RECORD = """
+if redis.call('hexists', KEYS[1], ARGV[1]) == 1 then return -1 end
+local stored = redis.call('get', KEYS[2])
+if (ARGV[2] == '1' and stored) or (ARGV[2] ~= '1' and stored ~= ARGV[3]) then return -2 end
+redis.call('hset', KEYS[1], ARGV[1], ARGV[4])
+redis.call('hset', KEYS[3], ARGV[1], ARGV[5])
+redis.call('set', KEYS[2], ARGV[6])
+redis.call('hincrby', KEYS[4], 'events', ARGV[7])
+return redis.call('hincrby', KEYS[4], 'finished', 1)
+"""
+
 IN_FLIGHT = "tournaments:{in-flight}"
 WAITING = "tournaments:{in-flight}:waiting"
 
@@ -98,6 +113,7 @@ class TournamentStore:
         self._close = client.register_script(_CLOSE)
         self._take = client.register_script(_TAKE)
         self._rename = client.register_script(_RENAME)
+        self._record = client.register_script(_RECORD)
         #: every tournament, newest first (``GET /v1/tournaments``)
         self.listed = Index(client, TOURNAMENTS)
 
@@ -210,26 +226,31 @@ class TournamentStore:
     def record(self, tid: str, game_id: str, entry: str, winners: str,
                fold: Callable[[bytes | None], str], *, events: int = 0) -> int | None:
         """Add one game's result and winners and fold it into the standings
-        (``fold``: stored standings -> new ones) in one transaction, optimistic
-        (two workers finishing games at once: one tries again); the number of
-        games finished, or ``None`` if the game was recorded before."""
+        (``fold``: stored standings -> new ones) in one step, optimistic (two
+        workers finishing games at once: one reads and folds again); the
+        number of games finished (the finished games' events counted too, for
+        progress), or ``None`` if the game was recorded before. Two round
+        trips: the read, then ``_RECORD``, which writes only if the standings
+        are still those folded."""
         results, table = self.key(tid, "results"), self.key(tid, "standings")
-        with self.redis.pipeline(transaction=True) as pipe:
-            while True:
-                try:
-                    pipe.watch(results, table)
-                    if pipe.hexists(results, game_id):
-                        return None
-                    folded = fold(pipe.get(table))
-                    pipe.multi()
-                    pipe.hset(results, game_id, entry)
-                    pipe.hset(self.key(tid, "winners"), game_id, winners)
-                    pipe.set(table, folded)
-                    pipe.hincrby(self.key(tid), "events", events)  # the finished games' events, for progress
-                    pipe.hincrby(self.key(tid), "finished", 1)
-                    return int(pipe.execute()[-1])
-                except redis.WatchError:
-                    continue
+        keys = [results, table, self.key(tid, "winners"), self.key(tid)]
+
+        def read() -> list[Any]:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hexists(results, game_id)
+            pipe.get(table)
+            return list(pipe.execute())
+        while True:
+            recorded, stored = self._retry(read)
+            if recorded:
+                return None
+            folded = fold(stored)
+            outcome = int(self._record(keys=keys, args=[game_id, "1" if stored is None else "0", stored or b"",
+                                                        entry, winners, folded, events]))
+            if outcome == -1:
+                return None
+            if outcome != -2:
+                return outcome
 
     def migrate(self, tid: str, index: dict[str, int], winners: dict[str, str], standings: str) -> None:
         """Write the index, winners and standings of a tournament stored before
