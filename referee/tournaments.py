@@ -377,7 +377,8 @@ class Tournaments:
             self._kick()
         if finished is None:
             return "duplicate"
-        self._retain(tid, running=running)
+        if not running:  # recording it gave the keys the retention of a running tournament (_record)
+            self._retain(tid, running=False)
         return "recorded"
 
     def _record(self, tid: str, spec: Json, entry: Json) -> int | None:
@@ -399,7 +400,8 @@ class Tournaments:
             table.record(int(index), entry)
             return table.dumps()
         return self.kept.record(tid, game_id, json.dumps(entry), json.dumps(_winners(entry)), fold,
-                                events=int(entry.get("events", 0)))
+                                events=int(entry.get("events", 0)),
+                                ttl_ms=self.svc.store.retention.game_ttl_ms("active"))
 
     def _migrate(self, tid: str, spec: Json) -> None:
         """Tournaments stored before standings were kept: build the game

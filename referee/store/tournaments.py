@@ -23,7 +23,6 @@ import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-
 from referee.store.listing import TOURNAMENTS, Index
 
 T = TypeVar("T")
@@ -80,7 +79,8 @@ return 1
 # still as read (-2 otherwise: read and fold again); the games finished after it.
 # KEYS: results, standings, winners, the tournament's hash; ARGV: game id, whether
 # the standings were absent ("1"), the standings as read, result, winners,
-# standings after the game, its events
+# standings after the game, its events, the ttl (ms, 0: none) of every key of the
+# tournament after it (KEYS[5..]: the rest of them)
 _RECORD = """
 if redis.call('hexists', KEYS[1], ARGV[1]) == 1 then return -1 end
 local stored = redis.call('get', KEYS[2])
@@ -89,7 +89,12 @@ redis.call('hset', KEYS[1], ARGV[1], ARGV[4])
 redis.call('hset', KEYS[3], ARGV[1], ARGV[5])
 redis.call('set', KEYS[2], ARGV[6])
 redis.call('hincrby', KEYS[4], 'events', ARGV[7])
-return redis.call('hincrby', KEYS[4], 'finished', 1)
+local finished = redis.call('hincrby', KEYS[4], 'finished', 1)
+local ttl = tonumber(ARGV[8])
+for _, key in ipairs(KEYS) do
+  if ttl > 0 then redis.call('pexpire', key, ttl) else redis.call('persist', key) end
+end
+return finished
 """
 
 IN_FLIGHT = "tournaments:{in-flight}"
@@ -224,16 +229,18 @@ class TournamentStore:
         return bytes(raw) if raw is not None else None
 
     def record(self, tid: str, game_id: str, entry: str, winners: str,
-               fold: Callable[[bytes | None], str], *, events: int = 0) -> int | None:
+               fold: Callable[[bytes | None], str], *, events: int = 0, ttl_ms: int = 0) -> int | None:
         """Add one game's result and winners and fold it into the standings
         (``fold``: stored standings -> new ones) in one step, optimistic (two
         workers finishing games at once: one reads and folds again); the
         number of games finished (the finished games' events counted too, for
-        progress), or ``None`` if the game was recorded before. Two round
-        trips: the read, then ``_RECORD``, which writes only if the standings
-        are still those folded."""
+        progress), or ``None`` if the game was recorded before; every key of
+        the tournament then expires in ``ttl_ms`` (0: never), as ``retain``
+        sets it. Two round trips: the read, then ``_RECORD``, which writes
+        only if the standings are still those folded."""
         results, table = self.key(tid, "results"), self.key(tid, "standings")
-        keys = [results, table, self.key(tid, "winners"), self.key(tid)]
+        keys = [results, table, self.key(tid, "winners"), self.key(tid),
+                *(self.key(tid, part) for part in PARTS if part not in ("results", "standings", "winners"))]
 
         def read() -> list[Any]:
             pipe = self.redis.pipeline(transaction=False)
@@ -246,7 +253,7 @@ class TournamentStore:
                 return None
             folded = fold(stored)
             outcome = int(self._record(keys=keys, args=[game_id, "1" if stored is None else "0", stored or b"",
-                                                        entry, winners, folded, events]))
+                                                        entry, winners, folded, events, ttl_ms]))
             if outcome == -1:
                 return None
             if outcome != -2:
