@@ -40,7 +40,7 @@ from referee.engine.rng import Rng
 from referee.errors import ApiError
 from referee.games import registry
 from referee.scheduling import Change
-from referee.service import GameService
+from referee.service import GameService, new_game_id
 from referee.standings import Standings, seating, standings  # noqa: F401 (pure: shared with the arena)
 from referee.store import sha256_hex
 from referee.store.tournaments import IN_FLIGHT
@@ -54,6 +54,8 @@ ANONYMOUS_MAX_GAMES = 1000
 QUOTA_RETRY_AFTER_S = 60
 #: Retry-After of a creation refused while the deployment plays its most tournament games
 BUSY_RETRY_AFTER_S = 10
+#: the most tournaments one look at the line of those waiting for a game slot launches games of
+KICK_ROUNDS = 64
 
 @dataclass(frozen=True, slots=True)
 class Caps:
@@ -280,11 +282,13 @@ class Tournaments:
                 return launched, False
         return launched, False
 
-    def _kick(self, rounds: int = 64) -> None:
+    def _kick(self, rounds: int = KICK_ROUNDS, waits: tuple[str, int] | None = None) -> None:
         """Game slots may be free: launch the games of the tournaments waiting
-        for one, longest waiting first, until one finds none."""
-        for _ in range(rounds):
-            waiting = self.kept.next_waiting()
+        for one, longest waiting first, until one finds none. ``waits``: a
+        tournament and since when, put in line first (in the same round trip
+        as the first look at the line)."""
+        for i in range(rounds):
+            waiting = self.kept.wait_then_next(*waits) if i == 0 and waits is not None else self.kept.next_waiting()
             if waiting is None:
                 return
             tid, since = waiting
@@ -301,29 +305,28 @@ class Tournaments:
         now (``_launch``); ``None`` when there is none to launch now; raises
         ``_Full`` (the tournament now waits) when the deployment plays its
         most tournament games."""
-        slot, cap = None, self.quotas.games_max
+        # the game's id is drawn first: its game slot is taken under it, and freed when that game finishes
+        slot, cap, game_id = None, self.quotas.games_max, new_game_id()
         if cap is not None:
             now = self.svc.clock()
-            slot = f"{tid}/launching/{secrets.token_hex(6)}"
-            if not self.kept.take(IN_FLIGHT, slot, cap, now, self.quotas.lease_ms)[0]:
+            if not self.kept.take(IN_FLIGHT, game_id, cap, now, self.quotas.lease_ms)[0]:
                 self.kept.wait(tid, now)
                 raise _Full(tid)
+            slot = game_id
         try:
-            launched = self._launch(tid, spec)
+            launched = self._launch(tid, spec, game_id)
         except BaseException:
             if slot is not None:
                 self.kept.free(IN_FLIGHT, slot)
             raise
-        if slot is not None:
-            if launched is None:
-                self.kept.free(IN_FLIGHT, slot)
-            else:
-                self.kept.rename(IN_FLIGHT, slot, launched[0])  # freed when that game finishes
+        if slot is not None and launched is None:
+            self.kept.free(IN_FLIGHT, slot)
         return launched
 
-    def _launch(self, tid: str, spec: Json) -> tuple[str, bool] | None:
-        """Claim the next game index and create its game: its id, and whether
-        the claim left another to launch now; ``None`` if none is to be launched."""
+    def _launch(self, tid: str, spec: Json, game_id: str) -> tuple[str, bool] | None:
+        """Claim the next game index and create its game under ``game_id``:
+        its id, and whether the claim left another to launch now; ``None`` if
+        none is to be launched."""
         index, tournament_seed, more = self.kept.claim(tid, spec["games"], spec["parallel"])
         if index < 0:
             return None
@@ -341,7 +344,8 @@ class Tournaments:
             options["turn_timeout_s"] = turn_timeout
         game = self.svc.create_game(rs.name, seats=[{"name": s["name"], "bot": s["bot"]} for s in seats],
                                     options=options, tournament=tid, tournament_seed=seed,
-                                    tournament_custom=spec["seeded_by_client"], scheduled=self.launched)
+                                    tournament_custom=spec["seeded_by_client"], scheduled=self.launched,
+                                    game_id=game_id)
         self.kept.add_game(tid, index, str(game["id"]))
         return str(game["id"]), more
 
@@ -357,14 +361,16 @@ class Tournaments:
             return "not_finished"
         entry = {"game": game_id, "result": result, "custom": game.header["custom"],
                  "entrants": [s["name"] for s in game.header["seats"]], "events": game.version}
-        finished = self._record(tid, spec, entry)
+        recorded = self._record(tid, spec, entry)
+        finished = recorded[0] if recorded is not None else None
         self.kept.free(IN_FLIGHT, game_id)  # its game slot (again, if this is a retry)
         if finished is not None and finished >= spec["games"] and self.kept.close(tid, "finished") == "running":
             self._free_quota(tid)
             self._retain(tid, running=False)
             self._kick()
             return "tournament_finished"
-        owner, status = self.kept.fields(tid, "quota", "status")
+        # as the recording left them (a retry's: read now)
+        owner, status = recorded[1:] if recorded is not None else self.kept.fields(tid, "quota", "status")
         running = status == "running"
         if running and finished is not None and owner:  # the caller's quota slot, renewed
             self.kept.renew(self.kept.quota_key(owner), tid, self.svc.clock(), self.quotas.lease_ms)
@@ -372,19 +378,18 @@ class Tournaments:
         if self.quotas.games_max is None:
             self._fill(tid, spec)
         else:  # in line behind the tournaments already waiting for a game slot
-            if running:
-                self.kept.wait(tid, self.svc.clock())
-            self._kick()
+            self._kick(KICK_ROUNDS, (tid, self.svc.clock()) if running else None)
         if finished is None:
             return "duplicate"
         if not running:  # recording it gave the keys the retention of a running tournament (_record)
             self._retain(tid, running=False)
         return "recorded"
 
-    def _record(self, tid: str, spec: Json, entry: Json) -> int | None:
+    def _record(self, tid: str, spec: Json, entry: Json) -> tuple[int, str | None, str | None] | None:
         """Add one result, its winners and its share of the standings in one
-        transaction (optimistic: two workers finishing games at once retry);
-        the number of games finished, or ``None`` if it was recorded before."""
+        step (optimistic: two workers finishing games at once retry); the
+        number of games finished and the tournament's ``quota`` and
+        ``status`` then, or ``None`` if it was recorded before."""
         game_id = entry["game"]
         has_standings, index = self.kept.recording(tid, game_id)
         if not has_standings:  # stored before standings were kept: built now, the game index with them

@@ -66,21 +66,14 @@ redis.call('zadd', KEYS[1], ARGV[3], ARGV[4])
 redis.call('pexpire', KEYS[1], ARGV[5])
 return {1, n + 1}
 """
-# a member renamed, its lease kept (a provisional game slot becomes the game's)
-_RENAME = """
-local score = redis.call('zscore', KEYS[1], ARGV[1])
-if not score then return 0 end
-redis.call('zrem', KEYS[1], ARGV[1])
-redis.call('zadd', KEYS[1], score, ARGV[2])
-return 1
-"""
 
 # one game's result recorded, if not recorded yet (-1) and if the standings are
 # still as read (-2 otherwise: read and fold again); the games finished after it.
 # KEYS: results, standings, winners, the tournament's hash; ARGV: game id, whether
 # the standings were absent ("1"), the standings as read, result, winners,
 # standings after the game, its events, the ttl (ms, 0: none) of every key of the
-# tournament after it (KEYS[5..]: the rest of them)
+# tournament after it (KEYS[5..]: the rest of them); returns {games finished, the
+# tournament's quota field, its status}
 _RECORD = """
 if redis.call('hexists', KEYS[1], ARGV[1]) == 1 then return -1 end
 local stored = redis.call('get', KEYS[2])
@@ -94,7 +87,7 @@ local ttl = tonumber(ARGV[8])
 for _, key in ipairs(KEYS) do
   if ttl > 0 then redis.call('pexpire', key, ttl) else redis.call('persist', key) end
 end
-return finished
+return {finished, redis.call('hget', KEYS[4], 'quota'), redis.call('hget', KEYS[4], 'status')}
 """
 
 IN_FLIGHT = "tournaments:{in-flight}"
@@ -117,7 +110,6 @@ class TournamentStore:
         self._claim = client.register_script(_CLAIM)
         self._close = client.register_script(_CLOSE)
         self._take = client.register_script(_TAKE)
-        self._rename = client.register_script(_RENAME)
         self._record = client.register_script(_RECORD)
         #: every tournament, newest first (``GET /v1/tournaments``)
         self.listed = Index(client, TOURNAMENTS)
@@ -229,12 +221,14 @@ class TournamentStore:
         return bytes(raw) if raw is not None else None
 
     def record(self, tid: str, game_id: str, entry: str, winners: str,
-               fold: Callable[[bytes | None], str], *, events: int = 0, ttl_ms: int = 0) -> int | None:
+               fold: Callable[[bytes | None], str], *, events: int = 0,
+               ttl_ms: int = 0) -> tuple[int, str | None, str | None] | None:
         """Add one game's result and winners and fold it into the standings
         (``fold``: stored standings -> new ones) in one step, optimistic (two
         workers finishing games at once: one reads and folds again); the
         number of games finished (the finished games' events counted too, for
-        progress), or ``None`` if the game was recorded before; every key of
+        progress) and the ``quota`` and ``status`` fields right after, or
+        ``None`` if the game was recorded before; every key of
         the tournament then expires in ``ttl_ms`` (0: never), as ``retain``
         sets it. Two round trips: the read, then ``_RECORD``, which writes
         only if the standings are still those folded."""
@@ -252,12 +246,12 @@ class TournamentStore:
             if recorded:
                 return None
             folded = fold(stored)
-            outcome = int(self._record(keys=keys, args=[game_id, "1" if stored is None else "0", stored or b"",
-                                                        entry, winners, folded, events, ttl_ms]))
-            if outcome == -1:
+            reply = self._record(keys=keys, args=[game_id, "1" if stored is None else "0", stored or b"", entry,
+                                                  winners, folded, events, ttl_ms])
+            if isinstance(reply, list):
+                return int(reply[0]), _text(reply[1]), _text(reply[2])
+            if int(reply) == -1:
                 return None
-            if outcome != -2:
-                return outcome
 
     def migrate(self, tid: str, index: dict[str, int], winners: dict[str, str], standings: str) -> None:
         """Write the index, winners and standings of a tournament stored before
@@ -296,9 +290,6 @@ class TournamentStore:
     def free(self, key: str, member: str) -> None:
         self._retry(lambda: self.redis.zrem(key, member))
 
-    def rename(self, key: str, old: str, new: str) -> bool:
-        return bool(self._retry(lambda: self._rename(keys=[key], args=[old, new])))
-
     def live(self, key: str, now_ms: int) -> list[str]:
         """The members of ``key`` whose lease has not lapsed."""
         raw = self._retry(lambda: self.redis.zrangebyscore(key, f"({now_ms}", "+inf"))
@@ -316,6 +307,14 @@ class TournamentStore:
         """The tournament that has waited longest for a game slot, taken off
         the list, and since when."""
         popped = self.redis.zpopmin(WAITING)
+        return (str(_text(popped[0][0])), int(popped[0][1])) if popped else None
+
+    def wait_then_next(self, tid: str, since_ms: int) -> tuple[str, int] | None:
+        """``wait(tid, since_ms)`` then ``next_waiting()``, in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(WAITING, {tid: since_ms}, lt=True)
+        pipe.zpopmin(WAITING)
+        popped = pipe.execute()[1]
         return (str(_text(popped[0][0])), int(popped[0][1])) if popped else None
 
     def waiting(self) -> int:
