@@ -173,6 +173,11 @@ LIST_SCAN = 1000
 _game_but = copier(Game)  # dataclasses.replace for a Game, several times faster (a worker copies one per move)
 
 
+def new_game_id() -> str:
+    """A new game's id: 16 random hex digits."""
+    return secrets.token_hex(8)
+
+
 def after_cursor(cursor: str | None) -> tuple[int, str] | None:
     """Where a page starts (``None``: at the newest); 400 for a cursor this referee did not give."""
     try:
@@ -228,10 +233,12 @@ class GameService:
                     options: Mapping[str, Any] | None = None, seed: str | None = None,
                     setup: Mapping[str, Any] | None = None, tournament: str | None = None,
                     tournament_seed: str | None = None, tournament_custom: bool = False,
-                    scheduled: Callable[[Change], None] | None = None) -> Json:
+                    scheduled: Callable[[Change], None] | None = None, game_id: str | None = None) -> Json:
         """Deal a new game; returns the 201 body with each seat's secret token.
         ``scheduled``: who hears of the new game instead of the scheduler (a
         worker that plays its first turns itself, ``workers.jobs``).
+        ``game_id``: the new game's id, drawn by the caller (``new_game_id``;
+        a tournament takes the game's slot under it before the game exists).
 
         ``tournament_seed`` is a seed the referee itself derived for a
         tournament game: unlike a client's ``seed`` it does not make the game
@@ -279,7 +286,7 @@ class GameService:
         ruleset.check_scenario(setup)  # the published setup schema, enforced
         events = ruleset.setup(GameConfig(players=n, options=opts, scenario=setup), rng)
         produced, state, dealt, opened = record.deal(ruleset, events, seed)
-        game_id = secrets.token_hex(8)
+        game_id = game_id if game_id is not None else new_game_id()
         now = self.clock()
         header: Json = {
             "id": game_id, "ruleset": ruleset.name, "ruleset_version": ruleset.version,

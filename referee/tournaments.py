@@ -40,7 +40,7 @@ from referee.engine.rng import Rng
 from referee.errors import ApiError
 from referee.games import registry
 from referee.scheduling import Change
-from referee.service import GameService
+from referee.service import GameService, new_game_id
 from referee.standings import Standings, seating, standings  # noqa: F401 (pure: shared with the arena)
 from referee.store import sha256_hex
 from referee.store.tournaments import IN_FLIGHT
@@ -54,6 +54,8 @@ ANONYMOUS_MAX_GAMES = 1000
 QUOTA_RETRY_AFTER_S = 60
 #: Retry-After of a creation refused while the deployment plays its most tournament games
 BUSY_RETRY_AFTER_S = 10
+#: the most tournaments one look at the line of those waiting for a game slot launches games of
+KICK_ROUNDS = 64
 
 @dataclass(frozen=True, slots=True)
 class Caps:
@@ -124,6 +126,8 @@ class Tournaments:
         #: who hears of each game this launches instead of the job queue (``GameService.create_game``'s
         #: ``scheduled``): a worker that plays the new games' first bot turns itself (``workers.jobs``)
         self.launched = launched
+        #: the specs read so far: a tournament's spec never changes once stored
+        self._specs: dict[str, Json] = {}
 
     def _retain(self, tid: str, running: bool) -> None:
         """A tournament's keys live as long as its games do (README,
@@ -215,11 +219,6 @@ class Tournaments:
         if owner:
             self.kept.free(self.kept.quota_key(owner), tid)
 
-    def _renew_quota(self, tid: str) -> None:
-        owner, status = self.kept.fields(tid, "quota", "status")
-        if owner and status == "running":
-            self.kept.renew(self.kept.quota_key(owner), tid, self.svc.clock(), self.quotas.lease_ms)
-
     def _entrant(self, entrant: Any, ruleset: str) -> Json:
         bot, name = (entrant, None) if isinstance(entrant, str) else (entrant.get("bot"), entrant.get("name"))
         if bot not in BUILT_IN:
@@ -273,18 +272,23 @@ class Tournaments:
         launched = 0
         for _ in range(spec["parallel"]):
             try:
-                if self._launch_next(tid, spec) is None:
-                    return launched, False
+                game = self._launch_next(tid, spec)
             except _Full:
                 return launched, True
+            if game is None:
+                return launched, False
             launched += 1
+            if not game[1]:  # its claim found no game to launch after it: no slot taken to be freed
+                return launched, False
         return launched, False
 
-    def _kick(self, rounds: int = 64) -> None:
+    def _kick(self, rounds: int = KICK_ROUNDS, waits: tuple[str, int] | None = None) -> None:
         """Game slots may be free: launch the games of the tournaments waiting
-        for one, longest waiting first, until one finds none."""
-        for _ in range(rounds):
-            waiting = self.kept.next_waiting()
+        for one, longest waiting first, until one finds none. ``waits``: a
+        tournament and since when, put in line first (in the same round trip
+        as the first look at the line)."""
+        for i in range(rounds):
+            waiting = self.kept.wait_then_next(*waits) if i == 0 and waits is not None else self.kept.next_waiting()
             if waiting is None:
                 return
             tid, since = waiting
@@ -296,37 +300,38 @@ class Tournaments:
                 self.kept.wait(tid, since)  # still first in line
                 return
 
-    def _launch_next(self, tid: str, spec: Json) -> str | None:
-        """Launch the next game (its id), ``None`` when there is none to
-        launch now; raises ``_Full`` (the tournament now waits) when the
-        deployment plays its most tournament games."""
-        slot, cap = None, self.quotas.games_max
+    def _launch_next(self, tid: str, spec: Json) -> tuple[str, bool] | None:
+        """Launch the next game: its id and whether another could be launched
+        now (``_launch``); ``None`` when there is none to launch now; raises
+        ``_Full`` (the tournament now waits) when the deployment plays its
+        most tournament games."""
+        # the game's id is drawn first: its game slot is taken under it, and freed when that game finishes
+        slot, cap, game_id = None, self.quotas.games_max, new_game_id()
         if cap is not None:
             now = self.svc.clock()
-            slot = f"{tid}/launching/{secrets.token_hex(6)}"
-            if not self.kept.take(IN_FLIGHT, slot, cap, now, self.quotas.lease_ms)[0]:
+            if not self.kept.take(IN_FLIGHT, game_id, cap, now, self.quotas.lease_ms)[0]:
                 self.kept.wait(tid, now)
                 raise _Full(tid)
+            slot = game_id
         try:
-            game_id = self._launch(tid, spec)
+            launched = self._launch(tid, spec, game_id)
         except BaseException:
             if slot is not None:
                 self.kept.free(IN_FLIGHT, slot)
             raise
-        if slot is not None:
-            if game_id is None:
-                self.kept.free(IN_FLIGHT, slot)
-            else:
-                self.kept.rename(IN_FLIGHT, slot, game_id)  # freed when that game finishes
-        return game_id
+        if slot is not None and launched is None:
+            self.kept.free(IN_FLIGHT, slot)
+        return launched
 
-    def _launch(self, tid: str, spec: Json) -> str | None:
-        index = self.kept.claim(tid, spec["games"], spec["parallel"])
+    def _launch(self, tid: str, spec: Json, game_id: str) -> tuple[str, bool] | None:
+        """Claim the next game index and create its game under ``game_id``:
+        its id, and whether the claim left another to launch now; ``None`` if
+        none is to be launched."""
+        index, tournament_seed, more = self.kept.claim(tid, spec["games"], spec["parallel"])
         if index < 0:
             return None
         rs = registry.get(spec["ruleset"])
-        seed = hmac.new(self.kept.seed_bytes(tid), f"game:{index}".encode(),
-                        hashlib.sha256).hexdigest()
+        seed = hmac.new(tournament_seed, f"game:{index}".encode(), hashlib.sha256).hexdigest()
         options = dict(spec["options"])
         turn_timeout = options.pop("turn_timeout_s", None)
         public = None
@@ -339,49 +344,57 @@ class Tournaments:
             options["turn_timeout_s"] = turn_timeout
         game = self.svc.create_game(rs.name, seats=[{"name": s["name"], "bot": s["bot"]} for s in seats],
                                     options=options, tournament=tid, tournament_seed=seed,
-                                    tournament_custom=spec["seeded_by_client"], scheduled=self.launched)
+                                    tournament_custom=spec["seeded_by_client"], scheduled=self.launched,
+                                    game_id=game_id)
         self.kept.add_game(tid, index, str(game["id"]))
-        return str(game["id"])
+        return str(game["id"]), more
 
     def game_finished(self, tid: str, game_id: str) -> str:
         """Record a finished game into the stored standings (once), then
         launch the next game while the tournament runs."""
         spec = self._spec(tid)
-        game = self.svc.load(game_id)
+        game = self.svc.cached(game_id)
+        if game.status == "active":  # a copy this process holds may be behind; a finished game never changes
+            game = self.svc.load(game_id)
         result = game.ruleset.result(game.state)
         if result is None:
             return "not_finished"
         entry = {"game": game_id, "result": result, "custom": game.header["custom"],
                  "entrants": [s["name"] for s in game.header["seats"]], "events": game.version}
-        finished = self._record(tid, spec, entry)
+        recorded = self._record(tid, spec, entry)
+        finished = recorded[0] if recorded is not None else None
         self.kept.free(IN_FLIGHT, game_id)  # its game slot (again, if this is a retry)
         if finished is not None and finished >= spec["games"] and self.kept.close(tid, "finished") == "running":
             self._free_quota(tid)
             self._retain(tid, running=False)
             self._kick()
             return "tournament_finished"
-        running = self.kept.field(tid, "status") == "running"
-        if running and finished is not None:
-            self._renew_quota(tid)
+        # as the recording left them (a retry's: read now)
+        owner, status = recorded[1:] if recorded is not None else self.kept.fields(tid, "quota", "status")
+        running = status == "running"
+        if running and finished is not None and owner:  # the caller's quota slot, renewed
+            self.kept.renew(self.kept.quota_key(owner), tid, self.svc.clock(), self.quotas.lease_ms)
         # the next games (a retry too: a run that recorded the game may have died before launching them)
         if self.quotas.games_max is None:
             self._fill(tid, spec)
         else:  # in line behind the tournaments already waiting for a game slot
-            if running:
-                self.kept.wait(tid, self.svc.clock())
-            self._kick()
+            self._kick(KICK_ROUNDS, (tid, self.svc.clock()) if running else None)
         if finished is None:
             return "duplicate"
-        self._retain(tid, running=running)
+        if not running:  # recording it gave the keys the retention of a running tournament (_record)
+            self._retain(tid, running=False)
         return "recorded"
 
-    def _record(self, tid: str, spec: Json, entry: Json) -> int | None:
+    def _record(self, tid: str, spec: Json, entry: Json) -> tuple[int, str | None, str | None] | None:
         """Add one result, its winners and its share of the standings in one
-        transaction (optimistic: two workers finishing games at once retry);
-        the number of games finished, or ``None`` if it was recorded before."""
-        self._migrate(tid, spec)
+        step (optimistic: two workers finishing games at once retry); the
+        number of games finished and the tournament's ``quota`` and
+        ``status`` then, or ``None`` if it was recorded before."""
         game_id = entry["game"]
-        index = self.kept.index_of(tid, game_id)
+        has_standings, index = self.kept.recording(tid, game_id)
+        if not has_standings:  # stored before standings were kept: built now, the game index with them
+            self._migrate(tid, spec)
+            index = self.kept.index_of(tid, game_id)
         if index is None:  # launched by a referee from before the index (a rolling upgrade)
             index = next((i for i, gid in self.kept.games(tid).items() if gid == game_id), None)
             if index is None:
@@ -392,7 +405,8 @@ class Tournaments:
             table.record(int(index), entry)
             return table.dumps()
         return self.kept.record(tid, game_id, json.dumps(entry), json.dumps(_winners(entry)), fold,
-                                events=int(entry.get("events", 0)))
+                                events=int(entry.get("events", 0)),
+                                ttl_ms=self.svc.store.retention.game_ttl_ms("active"))
 
     def _migrate(self, tid: str, spec: Json) -> None:
         """Tournaments stored before standings were kept: build the game
@@ -411,10 +425,14 @@ class Tournaments:
 
     # -- reading --------------------------------------------------------------
     def _spec(self, tid: str) -> Json:
-        raw = self.kept.field(tid, "spec")
-        if raw is None:
-            raise ApiError(404, "tournament_not_found", f"no tournament with id {tid!r}")
-        spec: Json = json.loads(raw)
+        """The tournament's spec, read once by this object (a game finished
+        reads it, then the launch of the next game: one round trip)."""
+        spec = self._specs.get(tid)
+        if spec is None:
+            raw = self.kept.field(tid, "spec")
+            if raw is None:
+                raise ApiError(404, "tournament_not_found", f"no tournament with id {tid!r}")
+            spec = self._specs[tid] = json.loads(raw)
         return spec
 
     def list(self, *, status: str | None = None, cursor: str | None = None, limit: int = 50) -> Json:

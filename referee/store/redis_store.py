@@ -222,8 +222,10 @@ class EventStore:
         dropped if their keys have expired, so the index keeps no more than
         what lives."""
         def run() -> None:
-            self.games_index.add(game_id, created_at)
-            oldest = self.games_index.redis.zrange(GAMES, 0, 1)
+            pipe = self.redis.pipeline(transaction=False)  # listed, and the two oldest read, in one round trip
+            pipe.zadd(GAMES, {game_id: created_at})
+            pipe.zrange(GAMES, 0, 1)
+            oldest = pipe.execute()[1]
             gone = [m.decode() for m, alive in zip(oldest, self._alive([m.decode() for m in oldest])) if not alive]
             self.games_index.drop(*gone)
         self._retry(run)

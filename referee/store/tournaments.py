@@ -23,21 +23,23 @@ import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import redis
-
 from referee.store.listing import TOURNAMENTS, Index
 
 T = TypeVar("T")
 
-# claim the next game index while the tournament runs: -1 once cancelled, all
-# launched, or (ARGV[2]) as many games being played as it may play at once
+# claim the next game index while the tournament runs: {-1} once cancelled, all
+# launched, or (ARGV[2]) as many games being played as it may play at once; else
+# {index, the tournament's seed, 1 if a next claim could succeed now else 0}
 _CLAIM = """
-if redis.call('hget', KEYS[1], 'status') ~= 'running' then return -1 end
+if redis.call('hget', KEYS[1], 'status') ~= 'running' then return {-1} end
 local n = tonumber(redis.call('hget', KEYS[1], 'next') or '0')
-if n >= tonumber(ARGV[1]) then return -1 end
-if ARGV[2] and n - tonumber(redis.call('hget', KEYS[1], 'finished') or '0') >= tonumber(ARGV[2]) then return -1 end
+if n >= tonumber(ARGV[1]) then return {-1} end
+local playing = n - tonumber(redis.call('hget', KEYS[1], 'finished') or '0')
+if ARGV[2] and playing >= tonumber(ARGV[2]) then return {-1} end
 redis.call('hset', KEYS[1], 'next', n + 1)
-return n
+local more = 1
+if n + 1 >= tonumber(ARGV[1]) or (ARGV[2] and playing + 1 >= tonumber(ARGV[2])) then more = 0 end
+return {n, redis.call('hget', KEYS[1], 'seed'), more}
 """
 # running -> ARGV[1] (finished or cancelled); returns the status before
 _CLOSE = """
@@ -64,13 +66,28 @@ redis.call('zadd', KEYS[1], ARGV[3], ARGV[4])
 redis.call('pexpire', KEYS[1], ARGV[5])
 return {1, n + 1}
 """
-# a member renamed, its lease kept (a provisional game slot becomes the game's)
-_RENAME = """
-local score = redis.call('zscore', KEYS[1], ARGV[1])
-if not score then return 0 end
-redis.call('zrem', KEYS[1], ARGV[1])
-redis.call('zadd', KEYS[1], score, ARGV[2])
-return 1
+
+# one game's result recorded, if not recorded yet (-1) and if the standings are
+# still as read (-2 otherwise: read and fold again); the games finished after it.
+# KEYS: results, standings, winners, the tournament's hash; ARGV: game id, whether
+# the standings were absent ("1"), the standings as read, result, winners,
+# standings after the game, its events, the ttl (ms, 0: none) of every key of the
+# tournament after it (KEYS[5..]: the rest of them); returns {games finished, the
+# tournament's quota field, its status}
+_RECORD = """
+if redis.call('hexists', KEYS[1], ARGV[1]) == 1 then return -1 end
+local stored = redis.call('get', KEYS[2])
+if (ARGV[2] == '1' and stored) or (ARGV[2] ~= '1' and stored ~= ARGV[3]) then return -2 end
+redis.call('hset', KEYS[1], ARGV[1], ARGV[4])
+redis.call('hset', KEYS[3], ARGV[1], ARGV[5])
+redis.call('set', KEYS[2], ARGV[6])
+redis.call('hincrby', KEYS[4], 'events', ARGV[7])
+local finished = redis.call('hincrby', KEYS[4], 'finished', 1)
+local ttl = tonumber(ARGV[8])
+for _, key in ipairs(KEYS) do
+  if ttl > 0 then redis.call('pexpire', key, ttl) else redis.call('persist', key) end
+end
+return {finished, redis.call('hget', KEYS[4], 'quota'), redis.call('hget', KEYS[4], 'status')}
 """
 
 IN_FLIGHT = "tournaments:{in-flight}"
@@ -93,7 +110,7 @@ class TournamentStore:
         self._claim = client.register_script(_CLAIM)
         self._close = client.register_script(_CLOSE)
         self._take = client.register_script(_TAKE)
-        self._rename = client.register_script(_RENAME)
+        self._record = client.register_script(_RECORD)
         #: every tournament, newest first (``GET /v1/tournaments``)
         self.listed = Index(client, TOURNAMENTS)
 
@@ -147,19 +164,21 @@ class TournamentStore:
     def field(self, tid: str, name: str) -> str | None:
         return self.fields(tid, name)[0]
 
-    def seed_bytes(self, tid: str) -> bytes:
-        raw = self._retry(lambda: self.redis.hget(self.key(tid), "seed"))
-        return bytes(raw) if raw else b""
-
     def close(self, tid: str, status: str) -> str | None:
         """``running`` -> ``status``; the status before (a repeat is harmless)."""
         return _text(self._retry(lambda: self._close(keys=[self.key(tid)], args=[status])))
 
-    def claim(self, tid: str, games: int, parallel: int | None = None) -> int:
-        """The next game index to launch, or -1 (cancelled, all launched, or
-        ``parallel`` games launched and not finished)."""
+    def claim(self, tid: str, games: int, parallel: int | None = None) -> tuple[int, bytes, bool]:
+        """``(index, seed, more)``: the next game index to launch, or -1
+        (cancelled, all launched, or ``parallel`` games launched and not
+        finished); the tournament's seed (read in the same step); and whether
+        a next claim could succeed now (``False``: it would give -1 unless a
+        game finishes meanwhile, whose ``game_finished`` launches the next)."""
         args = [games] if parallel is None else [games, parallel]
-        return int(self._claim(keys=[self.key(tid)], args=args))
+        reply = self._claim(keys=[self.key(tid)], args=args)
+        if int(reply[0]) < 0:
+            return -1, b"", False
+        return int(reply[0]), bytes(reply[1] or b""), bool(int(reply[2]))
 
     def add_game(self, tid: str, index: int, game_id: str) -> None:
         def run() -> None:
@@ -178,6 +197,16 @@ class TournamentStore:
         raw = self._retry(lambda: self.redis.hget(self.key(tid, "index"), game_id))
         return int(raw) if raw is not None else None
 
+    def recording(self, tid: str, game_id: str) -> tuple[bool, int | None]:
+        """``(has_standings(tid), index_of(tid, game_id))`` in one round trip."""
+        def run() -> list[Any]:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.exists(self.key(tid, "standings"))
+            pipe.hget(self.key(tid, "index"), game_id)
+            return list(pipe.execute())
+        has, raw = self._retry(run)
+        return bool(has), int(raw) if raw is not None else None
+
     def winners(self, tid: str) -> dict[str, str]:
         """Game id -> its winners (JSON) of every game recorded."""
         raw = self._retry(lambda: self.redis.hgetall(self.key(tid, "winners")))
@@ -192,28 +221,37 @@ class TournamentStore:
         return bytes(raw) if raw is not None else None
 
     def record(self, tid: str, game_id: str, entry: str, winners: str,
-               fold: Callable[[bytes | None], str], *, events: int = 0) -> int | None:
+               fold: Callable[[bytes | None], str], *, events: int = 0,
+               ttl_ms: int = 0) -> tuple[int, str | None, str | None] | None:
         """Add one game's result and winners and fold it into the standings
-        (``fold``: stored standings -> new ones) in one transaction, optimistic
-        (two workers finishing games at once: one tries again); the number of
-        games finished, or ``None`` if the game was recorded before."""
+        (``fold``: stored standings -> new ones) in one step, optimistic (two
+        workers finishing games at once: one reads and folds again); the
+        number of games finished (the finished games' events counted too, for
+        progress) and the ``quota`` and ``status`` fields right after, or
+        ``None`` if the game was recorded before; every key of
+        the tournament then expires in ``ttl_ms`` (0: never), as ``retain``
+        sets it. Two round trips: the read, then ``_RECORD``, which writes
+        only if the standings are still those folded."""
         results, table = self.key(tid, "results"), self.key(tid, "standings")
-        with self.redis.pipeline(transaction=True) as pipe:
-            while True:
-                try:
-                    pipe.watch(results, table)
-                    if pipe.hexists(results, game_id):
-                        return None
-                    folded = fold(pipe.get(table))
-                    pipe.multi()
-                    pipe.hset(results, game_id, entry)
-                    pipe.hset(self.key(tid, "winners"), game_id, winners)
-                    pipe.set(table, folded)
-                    pipe.hincrby(self.key(tid), "events", events)  # the finished games' events, for progress
-                    pipe.hincrby(self.key(tid), "finished", 1)
-                    return int(pipe.execute()[-1])
-                except redis.WatchError:
-                    continue
+        keys = [results, table, self.key(tid, "winners"), self.key(tid),
+                *(self.key(tid, part) for part in PARTS if part not in ("results", "standings", "winners"))]
+
+        def read() -> list[Any]:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hexists(results, game_id)
+            pipe.get(table)
+            return list(pipe.execute())
+        while True:
+            recorded, stored = self._retry(read)
+            if recorded:
+                return None
+            folded = fold(stored)
+            reply = self._record(keys=keys, args=[game_id, "1" if stored is None else "0", stored or b"", entry,
+                                                  winners, folded, events, ttl_ms])
+            if isinstance(reply, list):
+                return int(reply[0]), _text(reply[1]), _text(reply[2])
+            if int(reply) == -1:
+                return None
 
     def migrate(self, tid: str, index: dict[str, int], winners: dict[str, str], standings: str) -> None:
         """Write the index, winners and standings of a tournament stored before
@@ -252,9 +290,6 @@ class TournamentStore:
     def free(self, key: str, member: str) -> None:
         self._retry(lambda: self.redis.zrem(key, member))
 
-    def rename(self, key: str, old: str, new: str) -> bool:
-        return bool(self._retry(lambda: self._rename(keys=[key], args=[old, new])))
-
     def live(self, key: str, now_ms: int) -> list[str]:
         """The members of ``key`` whose lease has not lapsed."""
         raw = self._retry(lambda: self.redis.zrangebyscore(key, f"({now_ms}", "+inf"))
@@ -272,6 +307,14 @@ class TournamentStore:
         """The tournament that has waited longest for a game slot, taken off
         the list, and since when."""
         popped = self.redis.zpopmin(WAITING)
+        return (str(_text(popped[0][0])), int(popped[0][1])) if popped else None
+
+    def wait_then_next(self, tid: str, since_ms: int) -> tuple[str, int] | None:
+        """``wait(tid, since_ms)`` then ``next_waiting()``, in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(WAITING, {tid: since_ms}, lt=True)
+        pipe.zpopmin(WAITING)
+        popped = pipe.execute()[1]
         return (str(_text(popped[0][0])), int(popped[0][1])) if popped else None
 
     def waiting(self) -> int:

@@ -281,6 +281,24 @@ def test_a_finished_tournament_expires_with_its_games(client: Any, work: Any, re
     assert 29 * 86400 < redis_client.ttl(f"game:{{{game}}}:events") <= 30 * 86400
 
 
+def test_a_game_recorded_while_its_tournament_runs_leaves_every_key_with_the_idle_retention(
+        client: Any, work: Any, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The script that records a game (``TournamentStore.record``) sets the
+    idle retention on every key of the tournament, those it creates (results,
+    winners) included: nothing outlives the tournament."""
+    from referee.tournaments import Tournaments
+    monkeypatch.setattr(Tournaments, "_kick", lambda self, *args: None)  # no next game: it stays running
+    r = client.post("/v1/tournaments", json={"ruleset": "bluffaneer", "games": 2, "parallel": 1,
+                                             "entrants": ["random"] * 3})
+    tid = r.get_json()["id"]
+    work(max_rounds=500)
+    t = client.get(f"/v1/tournaments/{tid}").get_json()
+    assert t["status"] == "running" and t["games_finished"] == 1
+    keys = {k.decode() for k in redis_client.keys(f"tournament:{{{tid}}}*")}
+    assert {f"tournament:{{{tid}}}:{part}" for part in ("results", "winners", "standings")} <= keys
+    assert all(6 * 86400 < redis_client.ttl(k) <= 7 * 86400 for k in keys)
+
+
 def test_tournament_validation(client: Any) -> None:
     r = client.post("/v1/tournaments", json={"ruleset": "bluffaneer", "games": 2, "entrants": ["random", "ghost"]})
     assert r.status_code == 422 and r.get_json()["code"] == "unknown_bot"
