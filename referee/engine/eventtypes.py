@@ -37,11 +37,19 @@ _SEQUENCES = (list, tuple, collections.abc.Sequence)
 _MAPPINGS = (dict, collections.abc.Mapping)
 
 
+def _marks(annotation: Any) -> tuple[frozenset[Any], Any]:
+    """``annotation``'s ``ReadOnly``/``Required``/``NotRequired`` marks, and what they wrap."""
+    marks = set()
+    while get_origin(annotation) in _WRAPPERS:
+        marks.add(get_origin(annotation))
+        annotation = get_args(annotation)[0]
+    return frozenset(marks), annotation
+
+
 def json_types(annotation: Any) -> frozenset[str]:
     """The JSON types a value of ``annotation`` is stored as."""
+    annotation = _marks(annotation)[1]
     origin = get_origin(annotation)
-    if origin in _WRAPPERS:
-        return json_types(get_args(annotation)[0])
     if annotation is Any or annotation is object:
         return ANY_JSON
     if annotation is None or annotation is type(None):
@@ -94,15 +102,7 @@ def schema_types(schema: Json) -> frozenset[str]:
 
 def _read_only(hints: Mapping[str, Any]) -> list[str]:
     """The fields not marked ``ReadOnly`` (an event's data is never written)."""
-    out = []
-    for name, hint in hints.items():
-        marks = set()
-        while get_origin(hint) in _WRAPPERS:
-            marks.add(get_origin(hint))
-            hint = get_args(hint)[0]
-        if ReadOnly not in marks:
-            out.append(name)
-    return out
+    return [name for name, hint in hints.items() if ReadOnly not in _marks(hint)[0]]
 
 
 def _hints(typed: type) -> dict[str, Any]:
@@ -113,13 +113,11 @@ def required_keys(typed: type) -> frozenset[str]:
     """The keys ``typed`` requires, read from its annotations (under
     ``from __future__ import annotations`` a ``TypedDict``'s own
     ``__required_keys__`` misses ``NotRequired`` on Python 3.11)."""
+    total = getattr(typed, "__total__", True)
     out = set()
     for name, hint in _hints(typed).items():
-        marks = set()
-        while get_origin(hint) in _WRAPPERS:
-            marks.add(get_origin(hint))
-            hint = get_args(hint)[0]
-        if Required in marks or (NotRequired not in marks and getattr(typed, "__total__", True)):
+        marks = _marks(hint)[0]
+        if Required in marks or (total and NotRequired not in marks):
             out.add(name)
     return frozenset(out)
 
@@ -157,7 +155,7 @@ def mismatches(value: Any, annotation: Any, where: str = "") -> list[str]:
     not declared, a value outside a ``Literal``'s closed set or of another
     JSON type, in nested objects and arrays too (what mypy cannot see: the
     events ``decide`` makes). Each line names the path, ``where`` first."""
-    annotation = _bare(annotation)
+    annotation = _marks(annotation)[1]
     origin = get_origin(annotation)
     if origin in (Union, types.UnionType):
         if any(not mismatches(value, arm, where) for arm in get_args(annotation)):
@@ -180,14 +178,11 @@ def mismatches(value: Any, annotation: Any, where: str = "") -> list[str]:
         return [line for index, element in enumerate(value)
                 for line in mismatches(element, item, f"{where}[{index}]")]
     allowed = json_types(annotation)
-    return [] if _json_type(value) in allowed else [f"{where or 'value'}: {value!r:.60} is not {sorted(allowed)}"]
-
-
-def _bare(annotation: Any) -> Any:
-    """``annotation`` without its ``ReadOnly``/``Required``/``NotRequired`` marks."""
-    while get_origin(annotation) in _WRAPPERS:
-        annotation = get_args(annotation)[0]
-    return annotation
+    try:
+        stored = json_types(type(value))
+    except TypeError:  # not a JSON value at all
+        stored = frozenset()
+    return [] if stored & allowed else [f"{where or 'value'}: {value!r:.60} is not {sorted(allowed)}"]
 
 
 def unread_as_declared(handlers: Mapping[str, Any], declared: Mapping[str, type]) -> list[str]:
@@ -204,22 +199,6 @@ def unread_as_declared(handlers: Mapping[str, Any], declared: Mapping[str, type]
         elif hint is not declared[kind]:
             out.append(f"{kind}: {getattr(handler, '__name__', handler)} reads {hint!r}, not {declared[kind]!r}")
     return out
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    return "object" if isinstance(value, Mapping) else type(value).__name__
 
 
 __all__ = ["ANY_JSON", "disagreements", "json_types", "mismatches", "required_keys", "schema_types",
