@@ -60,7 +60,7 @@ from referee.engine.jsonenc import dumps
 from referee.engine.protocol import Json, Ruleset, Seat
 from referee.engine.statecache import Memo
 
-#: versions a ``ViewCache`` keeps by default: readers ask for the latest few versions of the games in play
+#: versions a ``ViewCache`` keeps by default: readers ask for the newest version of the games in play
 SIZE = 512
 
 #: ``"seat":s,"legal_moves":`` of the seats of any table (and of the spectator), encoded once (a constant)
@@ -187,7 +187,12 @@ class ViewCache:
     """The shared parts of the versions its owner serves (``encoded_view``):
     the latest in two generations — new entries go to ``young``; when it
     holds ``size // 2`` it becomes ``old`` (the one before dropped whole), so
-    at most ``size`` are kept — and the last reader's version met, ``(key,
+    at most ``size`` are kept; a key that is a tuple names its game first
+    (the service's ``(game id, version, header hash)``), and a game's new
+    version drops the one built before it (readers ask for a game's newest
+    version: its bytes are freed at once, and reused while the processor's
+    caches still hold them — a late reader of the old one has it built
+    again, the same bytes) — and the last reader's version met, ``(key,
     envelope, active, state, shared, done)``: the next reader of the very
     same objects (the readers of one version come in a row) is handed its
     ``_Shared`` with no lookup, and its bytes from ``done`` (every seat's,
@@ -196,17 +201,19 @@ class ViewCache:
     atomic (one tuple or dict written whole), and two threads racing at a
     swap lose at most a few entries, which only costs building them again."""
 
-    __slots__ = ("size", "young", "old", "last")
+    __slots__ = ("size", "young", "old", "last", "newest")
 
     def __init__(self, size: int = SIZE) -> None:
         self.size = size
         self.young: dict[Hashable, _Shared] = {}
         self.old: dict[Hashable, _Shared] = {}
         self.last: tuple[Any, ...] = _NONE
+        #: by game (a tuple key's first member), the key and shared part of the version built last
+        self.newest: dict[Hashable, tuple[Hashable, _Shared]] = {}
 
     def clear(self) -> None:
         """Drop every shared part (tests: results must not change)."""
-        self.young, self.old, self.last = {}, {}, _NONE
+        self.young, self.old, self.last, self.newest = {}, {}, _NONE, {}
 
     def shared(self, ruleset: Ruleset[Any], state: Any, active: bool, envelope: Json, key: Hashable,
                memo: Memo) -> _Shared:
@@ -221,8 +228,19 @@ class ViewCache:
             young = self.young
             young[key] = shared
             if len(young) >= self.size // 2:
-                self.old, self.young = young, {}
+                self.old, self.young, self.newest = young, {}, {}
+            if type(key) is tuple and key:
+                self._supersede(key[0], key, shared)
         return shared
+
+    def _supersede(self, game: Hashable, key: Hashable, shared: _Shared) -> None:
+        """``shared`` (``key``) is ``game``'s newest version: the version built
+        before it is dropped (a late reader of it is encoded anew, the same bytes)."""
+        before = self.newest.get(game)
+        self.newest[game] = (key, shared)
+        if before is not None and before[0] != key:
+            self.young.pop(before[0], None)
+            self.old.pop(before[0], None)
 
 
 def encoded_view(ruleset: Ruleset[Any], state: Any, seat: Seat | None, *, active: bool,

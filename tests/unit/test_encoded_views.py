@@ -80,3 +80,34 @@ def test_a_view_cache_keeps_at_most_its_size_and_a_dropped_version_is_built_agai
     assert ("g", versions[2][0]) in {**views.young, **views.old}  # the last read is kept
     views.clear()
     assert not views.young and not views.old
+
+
+def test_a_games_new_version_drops_the_one_before_and_a_late_reader_of_it_gets_the_same_bytes() -> None:
+    rs = registry.get("bluffaneer")
+    views = encoded_views.ViewCache()
+    games: dict[str, list[tuple[int, object]]] = {"a": [], "b": []}
+    for game, seen in games.items():
+        table = Table(rs, 3, seed=f"supersede-{game}")
+        playout(table, lambda _t, _s, moves: [m for m in moves if m["type"] != "resign"][0], pick_seat=_Pick(1),
+                on_step=lambda t, seen=seen: seen.append((len(t.events), t.state)))
+
+    def read(game: str, at: int, seat: Seat | None = 0) -> bytes:
+        version, state = games[game][at]
+        envelope = {"id": game, "version": version}
+        active = rs.result(state) is None
+        sent = encoded_views.encoded_view(rs, state, seat, active=active, envelope=envelope,
+                                          key=(game, version, "h"), cache=views, memo=Memo())
+        assert sent == _expected(rs, state, seat, active, envelope), (game, version, seat)
+        return sent
+
+    def kept() -> set[object]:
+        return set({**views.young, **views.old})
+
+    first = read("a", 0)
+    read("b", 0)
+    assert kept() == {("a", games["a"][0][0], "h"), ("b", games["b"][0][0], "h")}  # games keep each other's
+    read("a", 1, None)
+    assert ("a", games["a"][0][0], "h") not in kept()  # a's new version dropped its version before
+    assert ("a", games["a"][1][0], "h") in kept() and ("b", games["b"][0][0], "h") in kept()
+    assert read("a", 0) == first  # a late reader of the dropped version: built again, the same bytes
+    assert kept() == {("a", games["a"][0][0], "h"), ("b", games["b"][0][0], "h")}
