@@ -88,8 +88,12 @@ def test_a_games_new_version_drops_the_one_before_and_a_late_reader_of_it_gets_t
     games: dict[str, list[tuple[int, object]]] = {"a": [], "b": []}
     for game, seen in games.items():
         table = Table(rs, 3, seed=f"supersede-{game}")
+
+        def step(t: Table, seen: list[tuple[int, object]] = seen) -> None:
+            seen.append((len(t.events), t.state))
+
         playout(table, lambda _t, _s, moves: [m for m in moves if m["type"] != "resign"][0], pick_seat=_Pick(1),
-                on_step=lambda t, seen=seen: seen.append((len(t.events), t.state)))
+                on_step=step)
 
     def read(game: str, at: int, seat: Seat | None = 0) -> bytes:
         version, state = games[game][at]
