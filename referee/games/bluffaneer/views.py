@@ -77,7 +77,8 @@ class _Parts:
     alone, which hands each seat its own (F31). Each one tuple or dict
     entry, read and written whole: atomic."""
 
-    __slots__ = ("prompts", "windows", "heads", "moves", "seats", "window", "answers", "rest", "regions", "last")
+    __slots__ = ("prompts", "windows", "heads", "moves", "seats", "window", "answers", "rest", "told", "regions",
+                 "last")
 
     def __init__(self) -> None:
         #: the prompt's bytes by what it is built from: the steal target's by ``(phase, players, turn,
@@ -94,7 +95,8 @@ class _Parts:
         self.seats: tuple[Any, bytes, list[tuple[bytes, bytes]]] = (None, b"", [])
         self.window: tuple[Any, ...] = (_Parts,) * 5  # a class: never a state's value
         self.answers: tuple[Any, ...] = (_Parts,) * 4
-        self.rest: tuple[Any, ...] = (_Parts,) * 7
+        self.rest: tuple[Any, ...] = (_Parts,) * 6
+        self.told: tuple[Any, bytes] = (_Parts, b"")
         self.regions: tuple[Any, Any, list[bytes]] = (None, None, [])
         #: the ``_Views`` asked for last (every seat's view of a state is asked for in a row)
         self.last: _Views | None = None
@@ -220,7 +222,7 @@ def _tail(state: State, parts: _Parts) -> bytes:
     """``],"box":`` to the closing braces: the box, the dice and the claim
     window (F9, F18), the claims and passes (F17, F19), the discard pile, the
     draw pile's size, the last flip, the die faces, the window's length and
-    ``last``; each of the three parts kept while the parts of the state it is
+    ``last``; each of the four parts kept while the parts of the state it is
     built from are the same objects."""
     box, dice, opened, deadline = state.box, state.last_roll, state.opened_at, state.deadline
     window = parts.window
@@ -234,16 +236,18 @@ def _tail(state: State, parts: _Parts) -> bytes:
         answers = parts.answers = (claims, passes, claimant, b"," + dumps({
             "claims": [{"seat": s, "at": at} for s, at in claims], "passes": list(passes),
             "claimant": claimant})[1:-1])
-    discard, deck, flip, faces, ms, shown = (state.discard, state.deck, state.last_flip, state.die_faces,
-                                             state.window_ms, state.last)
+    discard, deck, flip, faces, ms = state.discard, state.deck, state.last_flip, state.die_faces, state.window_ms
     rest = parts.rest
-    if not (rest[0] is discard and rest[1] is deck and rest[2] is flip and rest[3] is faces and rest[4] is ms
-            and rest[5] is shown):
-        rest = parts.rest = (discard, deck, flip, faces, ms, shown, b"".join((
+    if not (rest[0] is discard and rest[1] is deck and rest[2] is flip and rest[3] is faces and rest[4] is ms):
+        rest = parts.rest = (discard, deck, flip, faces, ms, b"".join((
             b',"discard":[', b",".join([_CARD[c] for c in discard]), b"],",
             dumps({"draw_pile": len(deck), "last_flip": _flip(flip), "die_faces": list(faces),
-                   "claim_window_ms": ms, "last": shown})[1:-1], b"}}")))
-    return b"".join((window[4], answers[3], rest[6]))
+                   "claim_window_ms": ms})[1:-1], b',"last":')))
+    shown = state.last  # most moves change it alone of these parts
+    told = parts.told
+    if told[0] is not shown:
+        told = parts.told = (shown, dumps(shown) + b"}}")
+    return b"".join((window[4], answers[3], rest[5], told[1]))
 
 
 def _regions(last: tuple[Any, bytes, list[tuple[bytes, bytes]]], hands: tuple[Any, ...],
