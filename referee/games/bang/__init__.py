@@ -33,10 +33,10 @@ views: ``views.py``; setup and scenarios: ``scenario.py``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
-from referee.engine.base import RulesetBase
-from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, Move, OutOfTurn, Ruleset, Seat
+from referee.engine.modular import ModularRuleset
+from referee.engine.protocol import Event, InvalidSetup, Json, Move, OutOfTurn, Ruleset, Seat
 from referee.engine.rng import Rng
 from referee.engine.statecache import Memo
 from referee.games.bang import decider, encoded, events, moves, scenario, schemas, views
@@ -49,7 +49,8 @@ from referee.games.bang.state import State
 from referee.games.cards.characters import LIFE
 
 
-class BangRuleset(RulesetBase[State]):
+class BangRuleset(ModularRuleset[State], scenario=scenario, moves=moves, schemas=schemas, events=events,
+                  views=views, prompts=decider, event_types=EVENT_TYPES):
     """The decider protocol object for BANG! (referee.engine.protocol.Ruleset)."""
 
     #: tournaments rotate entrants through the public roles in this order (R83)
@@ -60,11 +61,6 @@ class BangRuleset(RulesetBase[State]):
     catalogue = staticmethod(_catalogue)
     #: a move after the end: the referee awaits no decision (R77); player counts (R5)
     platform_rules = {"game_over": "R57", "player_count": "R5", "turn": "R77", "timeout": "R77"}
-    move_schemas = moves.MOVE_SCHEMAS
-    setup_schema = scenario.SETUP_SCHEMA
-    view_schema = schemas.VIEW_SCHEMA
-    event_schemas = schemas.EVENT_SCHEMAS
-    event_types = EVENT_TYPES
     name = "bang"
     #: v3 (issue 24): the one vocabulary (``seats``, ``last``, the card ID a window is for, a result's
     #: ``detail``) and ``resign`` (R85); v2's logs are read by ``legacy.BangV2``
@@ -123,13 +119,6 @@ class BangRuleset(RulesetBase[State]):
             out["characters"] = list(chars)
         return out
 
-    def setup(self, config: GameConfig, rng: Rng) -> list[Event]:
-        return scenario.setup(config, rng)
-
-    def evolve(self, state: State | None, event: Event) -> State:
-        """Apply one recorded event (a log starts with ``game_started``, which builds the state from ``None``)."""
-        return cast(State, events.evolve(state, event))
-
     def parse_move(self, move: Any) -> Move:
         """The move parser, which the conformance suite holds to ``move_schemas``."""
         return moves.parse(move)
@@ -147,9 +136,6 @@ class BangRuleset(RulesetBase[State]):
     def seats(self, state: State) -> int:
         return int(state.n)
 
-    def legal_moves(self, state: State, seat: Seat, *, memo: Memo | None = None) -> tuple[Move, ...]:
-        return decider.legal_moves(state, seat, memo)
-
     def public_view(self, state: State, *, memo: Memo | None = None) -> Json:
         return views.public_view(state, memo)
 
@@ -161,29 +147,12 @@ class BangRuleset(RulesetBase[State]):
     seat_encoded = staticmethod(encoded.seat_encoded)
     every_seat = staticmethod(encoded.every_seat)
 
-    def view(self, state: State, seat: Seat | None, *, memo: Memo | None = None) -> Json:
-        """``views.view``: the public state, the seat's own hand and role, its
-        distances (R14–R17) and the public role facts (R4, R82)."""
-        return views.view(state, seat, memo)
-
-    def redact(self, event: Event, seat: Seat | None) -> Event | None:
-        return views.redact(event, seat)
-
-    def to_act(self, state: State, *, memo: Memo | None = None) -> set[Seat]:
-        return decider.to_act(state)
-
     def result(self, state: State) -> Json | None:
         out: Json | None = None if state is None else state.result
         return out
 
-    def default_move(self, state: State, seat: Seat) -> Move | None:
-        return decider.default_move(state, seat)
-
     def default_options(self, state: State, seat: Seat) -> tuple[Move, ...]:
         return decider.default_options(state, seat)
-
-    def hidden(self, state: State, seat: Seat | None) -> set[str]:
-        return views.hidden(state, seat) if state is not None else set()
 
     def invariants(self, state: State) -> list[str]:
         return _inv.invariants(state)

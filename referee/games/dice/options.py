@@ -25,7 +25,7 @@ OPTIONS_SCHEMA: Json = {
 }
 
 
-def check(options: dict[str, Any], players: int) -> dict[str, Any]:
+def check_options(options: dict[str, Any], players: int) -> dict[str, Any]:
     """Defaults filled in, ``expansion`` spelled out (D1, D71); idempotent."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidSetup("invalid_player_count", rule="D5",
