@@ -5,7 +5,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, cast
 
-from referee.engine.modular import ModularRuleset
+from referee.engine.modular import ModularRuleset, Parts
 from referee.engine.protocol import Event, IllegalMove, Json, Ruleset, Seat
 from referee.engine.rng import Rng
 from referee.engine.statecache import Memo
@@ -27,20 +27,22 @@ from referee.games.bluffaneer.state import (
 from referee.games.bluffaneer.symbols import CARD_IDS
 
 
-class Bluffaneer(ModularRuleset[State], options=options, scenario=scenario, moves=moves, schemas=schemas,
-                 events=events, views=views, prompts=prompts, event_types=EVENT_TYPES):
+class Bluffaneer(ModularRuleset[State]):
     """Bluffaneer (rules F1–F34): dice, one card each, claims and bluffs."""
 
     name = "bluffaneer"
     #: 2: lower snake case symbols, ``reason`` codes, ``resign`` (issue 24); v1 logs read by ``BluffaneerV1``
     version = "2"
-    previous_versions = {"1": BluffaneerV1}
-    #: rule IDs (``F18``) cited in events and prompts: references to the rules text, not identifiers
-    text_keys = frozenset({"rule"})
     title = "Bluffaneer"
     platform_rules = {"game_over": "F33", "player_count": "F1", "turn": "F33", "timeout": "F18"}
+    #: rule IDs (``F18``) cited in events and prompts: references to the rules text, not identifiers
+    text_keys = frozenset({"rule"})
     #: the catalogue of cards, characters, roles, dice, symbols and maps (issue 24 item 2)
     catalogue = staticmethod(_catalogue)
+    #: the modules it is made of (``referee.engine.modular``); ``views`` encodes the view too (F31: the
+    #: seat's own card in its entry alone)
+    parts = Parts(options=options, scenario=scenario, moves=moves, schemas=schemas, events=events,
+                  event_types=EVENT_TYPES, views=views, prompts=prompts, encoded=views, legacy=(BluffaneerV1,))
 
     def play(self, state: State, actor: Seat, move: tuple[str, int | None], *, rng: Rng, now: int,
              memo: Memo | None = None) -> tuple[list[Event], State]:
@@ -96,11 +98,6 @@ class Bluffaneer(ModularRuleset[State], options=options, scenario=scenario, move
     def seats(self, state: State) -> int:
         """The table's seats (F1)."""
         return state.players
-
-    #: ``view`` encoded, for ``referee.engine.encoded_views`` (F31: the seat's own card in its entry alone)
-    seat_bytes = staticmethod(views.seat_bytes)
-    encoded_seat = staticmethod(views.encoded_seat)
-    every_seat = staticmethod(views.every_seat)
 
     def result(self, state: State) -> Json | None:
         """``None`` until the end, then winner, coins, tie and flip (F28–F30)."""

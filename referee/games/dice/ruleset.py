@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.engine.modular import ModularRuleset
+from referee.engine.modular import ModularRuleset, Parts
 from referee.engine.protocol import Event, IllegalMove, Json, Ruleset, Seat
 from referee.engine.rng import Rng
 from referee.engine.statecache import Memo
@@ -48,21 +48,24 @@ def _refusal(state: State, move: Json) -> IllegalMove:
     return IllegalMove("illegal_target", rule=rule, detail=f"{move} is not a legal answer now")
 
 
-class BangDice(ModularRuleset[State], options=options, scenario=scenario, moves=moves, schemas=schemas,
-               events=events, views=views, prompts=prompts, event_types=EVENT_TYPES):
+class BangDice(ModularRuleset[State]):
     """BANG! The Dice Game (rules D1–D75) with the Old Saloon modules."""
 
     name = "bang-dice"
     version = "2"
-    #: v1 (faces upper case, role cards ``OUTLAW-2``, a prose ``reason``, no resign): ``legacy``
-    previous_versions = {"1": BangDiceV1}
-    #: the rule IDs events name (``arrow_taken.rule``…): references to the rules text, not identifiers
-    text_keys = frozenset({"rule"})
     title = "BANG! The Dice Game"
     role_order = ROLE_KINDS
+    platform_rules = {"game_over": "D32", "player_count": "D5", "turn": "D73", "timeout": "D73"}
+    #: the rule IDs events name (``arrow_taken.rule``…): references to the rules text, not identifiers
+    text_keys = frozenset({"rule"})
     #: the catalogue of cards, characters, roles, dice, symbols and maps (issue 24 item 2)
     catalogue = staticmethod(_catalogue)
-    platform_rules = {"game_over": "D32", "player_count": "D5", "turn": "D73", "timeout": "D73"}
+    #: the modules it is made of (``referee.engine.modular``). ``views`` encodes the view too (D7: the
+    #: seat's own role): the ruleset shares no ``public_view`` with the engine (its ``seat_part`` is the
+    #: whole view), so that it encodes every seat's view itself from the parts it keeps per state. v1's
+    #: logs (faces upper case, role cards ``OUTLAW-2``, a prose ``reason``, no resign): ``legacy.BangDiceV1``
+    parts = Parts(options=options, scenario=scenario, moves=moves, schemas=schemas, events=events,
+                  event_types=EVENT_TYPES, views=views, prompts=prompts, encoded=views, legacy=(BangDiceV1,))
 
     def option_sets(self, players: int) -> list[dict[str, Any]]:
         """The base game, each module alone and all three (D1; no Ghost with 3 players, D71)."""
@@ -117,13 +120,6 @@ class BangDice(ModularRuleset[State], options=options, scenario=scenario, moves=
 
     def seats(self, state: State) -> int:
         return state.players
-
-    #: the view encoded, for ``referee.engine.encoded_views`` (D7: the seat's own role): the ruleset
-    #: shares no ``public_view`` with the engine (its ``seat_part`` is the whole view), so that it
-    #: encodes every seat's view itself from the parts it keeps per state
-    seat_bytes = staticmethod(views.seat_bytes)
-    encoded_seat = staticmethod(views.encoded_seat)
-    every_seat = staticmethod(views.every_seat)
 
     def result(self, state: State) -> Json | None:
         """D32, D33, D70, D75: the winners (a team, a Renegade alone, or nobody in a 3-player draw);
