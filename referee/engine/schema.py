@@ -1,6 +1,6 @@
 """JSON Schemas as the rulesets declare them and the platform enforces them
 (options, moves, setup, views, events): one validator cache, one way to name
-the first refusal, one way to write a closed object."""
+the first refusal, one way to write a closed object and an on/off option."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -21,6 +21,12 @@ def closed_object(required: dict[str, Json], optional: dict[str, Json] | None = 
     if description:
         out["description"] = description
     return out
+
+
+def switch(rule: str, description: str) -> Json:
+    """A creation option that turns a module or variant on (``rule`` its
+    ``x-rule``): a boolean, off unless asked for."""
+    return {"type": "boolean", "default": False, "x-rule": rule, "description": description}
 
 
 def validator(schema: Json) -> Draft202012Validator:

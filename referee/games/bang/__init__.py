@@ -33,102 +33,41 @@ views: ``views.py``; setup and scenarios: ``scenario.py``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
-from referee.engine.base import RulesetBase
-from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json, Move, OutOfTurn, Ruleset, Seat
+from referee.engine.modular import ModularRuleset, Parts
+from referee.engine.protocol import Event, InvalidSetup, Json, Move, OutOfTurn, Ruleset, Seat
 from referee.engine.rng import Rng
 from referee.engine.statecache import Memo
-from referee.games.bang import decider, encoded, events, moves, scenario, schemas, views
+from referee.games.bang import decider, encoded, events, moves, options, scenario, schemas, views
 from referee.games.bang import invariants as _inv
 from referee.games.bang.catalogue import catalogue as _catalogue
 from referee.games.bang.event_types import EVENT_TYPES
 from referee.games.bang.legacy import BangV2
 from referee.games.bang.roles import DEPUTY, OUTLAW, RENEGADE, SHERIFF
 from referee.games.bang.state import State
-from referee.games.cards.characters import LIFE
 
 
-class BangRuleset(RulesetBase[State]):
+class BangRuleset(ModularRuleset[State]):
     """The decider protocol object for BANG! (referee.engine.protocol.Ruleset)."""
 
-    #: tournaments rotate entrants through the public roles in this order (R83)
-    role_order = (SHERIFF, RENEGADE, OUTLAW, DEPUTY)
-    #: R84: a new game may keep the surviving characters of a finished one
-    carry_option = "carry_characters_from"
-    #: the catalogue of cards, characters, roles, dice, symbols and maps (issue 24 item 2)
-    catalogue = staticmethod(_catalogue)
-    #: a move after the end: the referee awaits no decision (R77); player counts (R5)
-    platform_rules = {"game_over": "R57", "player_count": "R5", "turn": "R77", "timeout": "R77"}
-    move_schemas = moves.MOVE_SCHEMAS
-    setup_schema = scenario.SETUP_SCHEMA
-    view_schema = schemas.VIEW_SCHEMA
-    event_schemas = schemas.EVENT_SCHEMAS
-    event_types = EVENT_TYPES
     name = "bang"
     #: v3 (issue 24): the one vocabulary (``seats``, ``last``, the card ID a window is for, a result's
     #: ``detail``) and ``resign`` (R85); v2's logs are read by ``legacy.BangV2``
     version = "3"
-    previous_versions = {"2": BangV2}
     title = "BANG!"
-    min_players = 3
-    max_players = 7
-    options_schema = {
-        "type": "object",
-        "properties": {
-            "three_player": {
-                "type": "boolean",
-                "description": "the optional 3-player game (R82): true is required for, and only allowed "
-                               "with, 3 players (R5); default false",
-                "default": False,
-                "x-rule": "R5",
-            },
-            "characters": {
-                "type": "array",
-                "items": {"type": ["string", "null"]},
-                "description": "per seat, a character kept from the previous game (R84) or null "
-                               "for a random one; the service fills it from carry_characters_from",
-                "x-rule": "R84",
-            },
-        },
-        "additionalProperties": False,
-    }
-
-    def check_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
-        if not isinstance(options, Mapping):
-            raise InvalidSetup("invalid_options", detail="options must be an object")
-        unknown = sorted(set(options) - {"three_player", "characters"})
-        if unknown:
-            raise InvalidSetup("invalid_options", detail=f"unknown options: {', '.join(unknown)}")
-        three = options.get("three_player", False)
-        if not isinstance(three, bool):
-            raise InvalidSetup("invalid_options", detail="three_player must be true or false")
-        if type(players) is not int or not 3 <= players <= 7:
-            raise InvalidSetup("invalid_options", rule="R5", detail="BANG! is for 3 to 7 players")
-        if three != (players == 3):  # R5: 3 players only as the optional 3-player game, asked for by name
-            raise InvalidSetup("invalid_options", rule="R5",
-                               detail="three_player: true is the 3-player game (R82), for 3 players exactly; "
-                                      "3 players need it, 4 to 7 cannot have it")
-        out: dict[str, Any] = {"three_player": three}
-        if "characters" in options:
-            chars = options["characters"]
-            if not isinstance(chars, list) or len(chars) != players:
-                raise InvalidSetup("invalid_options", rule="R84",
-                                   detail=f"characters lists one entry per seat ({players})")
-            named = [c for c in chars if c is not None]
-            if any(not isinstance(c, str) or c not in LIFE for c in named):
-                raise InvalidSetup("invalid_options", rule="R3", detail="unknown character")
-            if len(set(named)) != len(named):
-                raise InvalidSetup("invalid_options", rule="R3", detail="a character named twice")
-            out["characters"] = list(chars)
-        return out
-
-    def setup(self, config: GameConfig, rng: Rng) -> list[Event]:
-        return scenario.setup(config, rng)
-
-    def evolve(self, state: State | None, event: Event) -> State:
-        """Apply one recorded event (a log starts with ``game_started``, which builds the state from ``None``)."""
-        return cast(State, events.evolve(state, event))
+    #: tournaments rotate entrants through the public roles in this order (R83)
+    role_order = (SHERIFF, RENEGADE, OUTLAW, DEPUTY)
+    #: R84: a new game may keep the surviving characters of a finished one
+    carry_option = "carry_characters_from"
+    #: a move after the end: the referee awaits no decision (R77); player counts (R5)
+    platform_rules = {"game_over": "R57", "player_count": "R5", "turn": "R77", "timeout": "R77"}
+    #: the catalogue of cards, characters, roles, dice, symbols and maps (issue 24 item 2)
+    catalogue = staticmethod(_catalogue)
+    #: the modules it is made of (``referee.engine.modular``): ``decider`` answers who is awaited and how;
+    #: ``encoded``, ``public_view`` encoded and a seat's legal moves, prompt and own members (issue 20; R43, R83)
+    parts = Parts(options=options, scenario=scenario, moves=moves, schemas=schemas, events=events,
+                  event_types=EVENT_TYPES, views=views, prompts=decider, encoded=encoded, legacy=(BangV2,))
 
     def parse_move(self, move: Any) -> Move:
         """The move parser, which the conformance suite holds to ``move_schemas``."""
@@ -147,43 +86,18 @@ class BangRuleset(RulesetBase[State]):
     def seats(self, state: State) -> int:
         return int(state.n)
 
-    def legal_moves(self, state: State, seat: Seat, *, memo: Memo | None = None) -> tuple[Move, ...]:
-        return decider.legal_moves(state, seat, memo)
-
     def public_view(self, state: State, *, memo: Memo | None = None) -> Json:
         return views.public_view(state, memo)
 
     def seat_part(self, state: State, seat: Seat | None, *, memo: Memo | None = None) -> Json:
         return views.seat_part(state, seat, memo)
 
-    #: ``public_view`` encoded, and a seat's legal moves, prompt and own members encoded (issue 20; R43, R83)
-    public_bytes = staticmethod(encoded.public_bytes)
-    seat_encoded = staticmethod(encoded.seat_encoded)
-    every_seat = staticmethod(encoded.every_seat)
-
-    def view(self, state: State, seat: Seat | None, *, memo: Memo | None = None) -> Json:
-        """``views.view``: the public state, the seat's own hand and role, its
-        distances (R14–R17) and the public role facts (R4, R82)."""
-        return views.view(state, seat, memo)
-
-    def redact(self, event: Event, seat: Seat | None) -> Event | None:
-        return views.redact(event, seat)
-
-    def to_act(self, state: State, *, memo: Memo | None = None) -> set[Seat]:
-        return decider.to_act(state)
-
     def result(self, state: State) -> Json | None:
         out: Json | None = None if state is None else state.result
         return out
 
-    def default_move(self, state: State, seat: Seat) -> Move | None:
-        return decider.default_move(state, seat)
-
     def default_options(self, state: State, seat: Seat) -> tuple[Move, ...]:
         return decider.default_options(state, seat)
-
-    def hidden(self, state: State, seat: Seat | None) -> set[str]:
-        return views.hidden(state, seat) if state is not None else set()
 
     def invariants(self, state: State) -> list[str]:
         return _inv.invariants(state)

@@ -33,7 +33,9 @@ PASSABLE = cardrules.PASSABLE
 WINDOW_MOVES = {**cardrules.WINDOW_MOVES, "kit": ("keep",), "draw_choice": ("draw",)}
 
 
-def to_act(state: State | None) -> set[Seat]:
+def to_act(state: State | None, memo: Memo | None = None) -> set[Seat]:
+    """The seat the top window awaits, else the player whose turn it is (R43, R77); none once the game
+    is over (the rules find nothing they need in ``memo``)."""
     if state is None or state.phase == "over":
         return set()
     top = state.top()

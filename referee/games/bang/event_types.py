@@ -15,6 +15,8 @@ from typing import Literal, NotRequired
 
 from typing_extensions import ReadOnly, TypedDict
 
+from referee.engine.common_events import SeatOnly
+
 Role = Literal["sheriff", "deputy", "outlaw", "renegade"]
 Phase = Literal["start", "draw", "play", "discard", "over"]
 
@@ -44,10 +46,8 @@ class GameStarted(TypedDict):
     discard: ReadOnly[list[str]]
 
 
-class TurnStarted(TypedDict):
-    """R8."""
-
-    seat: ReadOnly[int]
+#: R8
+TurnStarted = SeatOnly
 
 
 class DeckReshuffled(TypedDict):
@@ -170,10 +170,8 @@ class PlayerEliminated(TypedDict):
     by: ReadOnly[int | None]
 
 
-class PlayerResigned(TypedDict):
-    """R85: ``player_eliminated`` follows."""
-
-    seat: ReadOnly[int]
+#: R85: ``player_eliminated`` follows
+PlayerResigned = SeatOnly
 
 
 #: R75: Vulture Sam (``seat``) takes the dead's cards (``from``: a keyword)

@@ -213,4 +213,4 @@ def setup(config: GameConfig, rng: Rng) -> list[Event]:
     return [first] + ctx.events
 
 
-__all__ = ["setup", "game_started"]
+__all__ = ["SETUP_SCHEMA", "setup", "game_started"]

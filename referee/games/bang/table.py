@@ -15,15 +15,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.engine.decision import Decision, by_table
+from referee.engine.decision import by_table
 from referee.engine.protocol import Event
 from referee.engine.rng import Rng
 from referee.games.bang.agenda import awaiting
 from referee.games.bang.events import EVOLVE
 from referee.games.bang.roles import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_3P
-from referee.games.bang.state import Frame, Seat, State, but, clockwise_from
+from referee.games.bang.state import Frame, Player, Seat, State, but, clockwise_from
 from referee.games.cards import rules as cardrules
 from referee.games.cards.deck import KEY
+from referee.games.cards.table import CardTable
 
 _FOLD = by_table(EVOLVE)
 
@@ -36,16 +37,16 @@ class TurnEnds(Exception):
     """The active player's turn is over at once (R9, R12, R51 step 6)."""
 
 
-class Ctx(Decision[State]):
+class Ctx(CardTable[State]):
     """The engine's ``Decision`` at a BANG! table: the events emitted so far
     and the state they fold to, the table's generator, and the agenda,
     phase and BANG! count, written once at the end (``finish``)."""
 
-    __slots__ = ("rng", "stack", "phase", "bangs", "played", "closed")
+    __slots__ = ("stack", "phase", "bangs", "played", "closed")
+    holder_key = "seat"
 
     def __init__(self, state: State, rng: Rng) -> None:
-        super().__init__(state, _FOLD)
-        self.rng = rng
+        super().__init__(state, _FOLD, rng)
         self.stack: list[Frame] = list(state.stack)
         self.phase = state.phase
         self.bangs = state.bangs
@@ -127,16 +128,8 @@ class Ctx(Decision[State]):
         self.played = e.card
         self.emit("card_played", {"seat": e.who, **cardrules.played(e.card, e.target, e.pick)})
 
-    def discard(self, e: cardrules.Discard) -> None:
-        cards = e.cards if e.cards is not None else cardrules.one_at_random(self.state.players[e.who].hand, self.rng)
-        if cards is not None:  # R31: one card of the hand at random, none from an empty hand
-            self.emit("card_discarded", {"seat": e.who, "cards": list(cards), "reason": e.reason})
-
-    def take(self, e: cardrules.Take) -> None:
-        card = e.card if e.card is not None else cardrules.at_random(self.state.players[e.frm].hand, self.rng)
-        if card is None:  # R30, R64: one card of the hand at random, none from an empty hand
-            return
-        self.emit("card_taken", {"seat": e.who, "from": e.frm, "card": card, "zone": e.zone, "reason": e.reason})
+    def holder(self, who: int) -> Player:
+        return self.state.players[who]
 
     def drawn(self, e: cardrules.Draw) -> None:
         self.draw(e.who, e.n, e.reason)

@@ -276,14 +276,16 @@ def _redact_start(d: Any, seat: Seat | None) -> Json:
     return out
 
 
-def hidden(state: State, seat: Seat | None) -> set[str]:
+def hidden(state: State | None, seat: Seat | None) -> set[str]:
     """Card IDs ``seat`` must not find in what it receives now: ``unseen``,
     less the cards everybody saw and the view still names as history — the
     cards of the open windows (a BANG!, a Duel, Indians!…: the prompt's
     ``card``) and those of ``last`` (the card played and the card it took,
     the cards of a "draw!") — even where a reshuffle or a draw from a hand
     has since put one out of sight (R83: where such a card lies now stays
-    hidden; that it was played, nobody can unsee)."""
+    hidden; that it was played, nobody can unsee). Nothing before the deal (no state)."""
+    if state is None:
+        return set()
     out = unseen(state, seat)
     for frame in state.stack:
         if frame.card:

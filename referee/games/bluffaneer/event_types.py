@@ -11,6 +11,8 @@ from typing import Literal
 
 from typing_extensions import ReadOnly, TypedDict
 
+from referee.engine.common_events import SeatOnly
+
 
 class GameStarted(TypedDict):
     """F5-F8: the deal. ``hands`` one card a seat (``null``: none yet)."""
@@ -116,10 +118,8 @@ class TurnEnded(TypedDict):
     next: ReadOnly[int]
 
 
-class Resigned(TypedDict):
-    """F34: the seat's coins go to the box in the ``coins_moved`` that follows."""
-
-    seat: ReadOnly[int]
+#: F34: the seat's coins go to the box in the ``coins_moved`` that follows
+Resigned = SeatOnly
 
 
 class GameEnded(Tie):

@@ -56,7 +56,7 @@ def _bad(detail: str, rule: str | None) -> InvalidSetup:
     return InvalidSetup("invalid_options", rule=rule, detail=detail)
 
 
-def validate_options(options: Mapping[str, Any], players: int) -> dict[str, Any]:
+def check_options(options: Mapping[str, Any], players: int) -> dict[str, Any]:
     """The options with defaults filled in; ``InvalidSetup`` for an unknown
     key or a bad value (F1, F3, F8, F18). Idempotent."""
     check_players(players)

@@ -5,26 +5,17 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, cast
 
-from referee.engine.base import RulesetBase
-from referee.engine.protocol import Event, GameConfig, IllegalMove, Json, Move, Ruleset, Seat
+from referee.engine.modular import ModularRuleset, Parts
+from referee.engine.protocol import Event, IllegalMove, Json, Ruleset, Seat
 from referee.engine.rng import Rng
 from referee.engine.statecache import Memo
-from referee.games.bluffaneer import claims, moves, prompts, scenario, schemas, turn, views
+from referee.games.bluffaneer import claims, events, moves, options, prompts, scenario, schemas, turn, views
 from referee.games.bluffaneer.catalogue import catalogue as _catalogue
 from referee.games.bluffaneer.ending import resign
 from referee.games.bluffaneer.ending import result as game_result
 from referee.games.bluffaneer.event_types import EVENT_TYPES
-from referee.games.bluffaneer.events import evolve as fold_event
 from referee.games.bluffaneer.events import new_draft
 from referee.games.bluffaneer.legacy import BluffaneerV1
-from referee.games.bluffaneer.options import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    OPTIONS_SCHEMA,
-)
-from referee.games.bluffaneer.options import (
-    validate_options as check_options,
-)
 from referee.games.bluffaneer.state import (
     CLAIMS,
     DECISION,
@@ -36,40 +27,22 @@ from referee.games.bluffaneer.state import (
 from referee.games.bluffaneer.symbols import CARD_IDS
 
 
-class Bluffaneer(RulesetBase[State]):
+class Bluffaneer(ModularRuleset[State]):
     """Bluffaneer (rules F1–F34): dice, one card each, claims and bluffs."""
 
     name = "bluffaneer"
     #: 2: lower snake case symbols, ``reason`` codes, ``resign`` (issue 24); v1 logs read by ``BluffaneerV1``
     version = "2"
-    previous_versions = {"1": BluffaneerV1}
+    title = "Bluffaneer"
+    platform_rules = {"game_over": "F33", "player_count": "F1", "turn": "F33", "timeout": "F18"}
     #: rule IDs (``F18``) cited in events and prompts: references to the rules text, not identifiers
     text_keys = frozenset({"rule"})
-    title = "Bluffaneer"
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
-    options_schema = OPTIONS_SCHEMA
-    platform_rules = {"game_over": "F33", "player_count": "F1", "turn": "F33", "timeout": "F18"}
-    move_schemas = moves.MOVE_SCHEMAS
-    setup_schema = scenario.SETUP_SCHEMA
-    view_schema = schemas.VIEW_SCHEMA
-    event_schemas = schemas.EVENT_SCHEMAS
-    event_types = EVENT_TYPES
     #: the catalogue of cards, characters, roles, dice, symbols and maps (issue 24 item 2)
     catalogue = staticmethod(_catalogue)
-
-    def check_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
-        """Options with defaults filled in (F1, F3, F8, F18), past the schema."""
-        return check_options(options, players)
-
-    def setup(self, config: GameConfig, rng: Rng) -> list[Event]:
-        """The opening event (F5–F8); see ``scenario`` for the draw order."""
-        return scenario.setup(config, rng)
-
-    def evolve(self, state: State | None, event: Event) -> State:
-        """Apply one recorded event; never validates, never mutates (a log
-        starts with the setup's event, which builds the state from ``None``)."""
-        return cast(State, fold_event(state, event))
+    #: the modules it is made of (``referee.engine.modular``); ``views`` encodes the view too (F31: the
+    #: seat's own card in its entry alone)
+    parts = Parts(options=options, scenario=scenario, moves=moves, schemas=schemas, events=events,
+                  event_types=EVENT_TYPES, views=views, prompts=prompts, encoded=views, legacy=(BluffaneerV1,))
 
     def play(self, state: State, actor: Seat, move: tuple[str, int | None], *, rng: Rng, now: int,
              memo: Memo | None = None) -> tuple[list[Event], State]:
@@ -126,27 +99,6 @@ class Bluffaneer(RulesetBase[State]):
         """The table's seats (F1)."""
         return state.players
 
-    def legal_moves(self, state: State, seat: Seat, *, memo: Memo | None = None) -> list[Move]:
-        """Every move ``seat`` may send now, sorted."""
-        return prompts.legal_moves(state, seat, memo)
-
-    def view(self, state: State, seat: Seat | None, *, memo: Memo | None = None) -> Json:
-        """Public state plus ``seat``'s own card (F31)."""
-        return views.view(state, seat, memo)
-
-    #: ``view`` encoded, for ``referee.engine.encoded_views`` (F31: the seat's own card in its entry alone)
-    seat_bytes = staticmethod(views.seat_bytes)
-    encoded_seat = staticmethod(views.encoded_seat)
-    every_seat = staticmethod(views.every_seat)
-
-    def redact(self, event: Event, seat: Seat | None) -> Event | None:
-        """The event as ``seat`` may see it (F31)."""
-        return views.redact(event, seat)
-
-    def to_act(self, state: State, *, memo: Memo | None = None) -> set[Seat]:
-        """Seats whose move the referee awaits (found once per state in the game's ``memo``)."""
-        return prompts.to_act(state, memo)
-
     def result(self, state: State) -> Json | None:
         """``None`` until the end, then winner, coins, tie and flip (F28–F30)."""
         return game_result(state)
@@ -154,14 +106,6 @@ class Bluffaneer(RulesetBase[State]):
     def deadline(self, state: State) -> int | None:
         """The claim window's deadline D while it is open (F18)."""
         return state.deadline if state.phase == CLAIMS else None
-
-    def default_move(self, state: State, seat: Seat) -> Move | None:
-        """The rule-defined default of an awaited seat (F18, F21)."""
-        return prompts.default_move(state, seat)
-
-    def hidden(self, state: State, seat: Seat | None) -> set[str]:
-        """Card ids ``seat`` must not find in what it receives (F31)."""
-        return views.hidden(state, seat)
 
     def secrets(self, state: State) -> dict[str, Any]:
         """What the deal hides (F6, F31): each seat's card and the draw pile's order."""

@@ -24,7 +24,7 @@ from typing import Any
 from referee.engine.protocol import Event, GameConfig, InvalidSetup
 from referee.engine.rng import Rng
 from referee.games.bluffaneer.events import GAME_STARTED
-from referee.games.bluffaneer.options import check_players, validate_options
+from referee.games.bluffaneer.options import check_options, check_players
 from referee.games.bluffaneer.state import TOTAL_COINS
 from referee.games.bluffaneer.symbols import CARD_IDS, SYMBOLS, cards_of_pair
 
@@ -181,7 +181,7 @@ def setup(config: GameConfig, rng: Rng) -> list[Event]:
     (F8), scenario queues (F32). Raises ``InvalidSetup``."""
     n = config.players
     check_players(n)
-    options = validate_options(config.options, n)
+    options = check_options(config.options, n)
     scenario: Mapping[str, Any] = config.scenario or {}
     if not isinstance(scenario, Mapping):
         raise _bad("setup must be an object", None)

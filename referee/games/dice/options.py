@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.protocol import InvalidSetup, Json
+from referee.engine.schema import switch
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 8
 MODULES = ("saloon_dice", "chief_arrow", "ghost")
@@ -13,19 +14,15 @@ MODULES = ("saloon_dice", "chief_arrow", "ghost")
 OPTIONS_SCHEMA: Json = {
     "type": "object", "additionalProperties": False, "x-rule": "D1",
     "properties": {
-        "saloon_dice": {"type": "boolean", "default": False, "x-rule": "D51",
-                        "description": "D51–D57: the Loudmouth and Coward dice."},
-        "chief_arrow": {"type": "boolean", "default": False, "x-rule": "D58",
-                        "description": "D58–D60: the Indian Chief's Arrow."},
-        "ghost": {"type": "boolean", "default": False, "x-rule": "D61",
-                  "description": "D61–D66: the first eliminated player plays on as the Ghost (4–8 players, D71)."},
-        "expansion": {"type": "boolean", "default": False, "x-rule": "D1",
-                      "description": "D1, D71: all three modules (with 3 players: Saloon dice and Chief's Arrow)."},
+        "saloon_dice": switch("D51", "D51–D57: the Loudmouth and Coward dice."),
+        "chief_arrow": switch("D58", "D58–D60: the Indian Chief's Arrow."),
+        "ghost": switch("D61", "D61–D66: the first eliminated player plays on as the Ghost (4–8 players, D71)."),
+        "expansion": switch("D1", "D1, D71: all three modules (with 3 players: Saloon dice and Chief's Arrow)."),
     },
 }
 
 
-def check(options: dict[str, Any], players: int) -> dict[str, Any]:
+def check_options(options: dict[str, Any], players: int) -> dict[str, Any]:
     """Defaults filled in, ``expansion`` spelled out (D1, D71); idempotent."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidSetup("invalid_player_count", rule="D5",

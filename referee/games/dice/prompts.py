@@ -30,7 +30,9 @@ RESIGN_MOVE: Move = {"type": RESIGN}
 ANSWERS = {"reroll": ("reroll", "stop")}
 
 
-def to_act(state: State) -> set[Seat]:
+def to_act(state: State, memo: Memo | None = None) -> set[Seat]:
+    """The seat whose decision the referee awaits (D73); none once the game is over (the rules find
+    nothing they need in ``memo``)."""
     if state.over or state.prompt_seat is None:
         return set()
     return {state.prompt_seat}

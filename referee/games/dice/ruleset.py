@@ -2,21 +2,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
-from referee.engine.base import RulesetBase
-from referee.engine.protocol import Event, GameConfig, IllegalMove, Json, Move, Ruleset, Seat
+from referee.engine.modular import ModularRuleset, Parts
+from referee.engine.protocol import Event, IllegalMove, Json, Ruleset, Seat
 from referee.engine.rng import Rng
 from referee.engine.statecache import Memo
-from referee.games.dice import flow, moves, prompts, scenario, schemas, views
+from referee.games.dice import events, flow, moves, options, prompts, scenario, schemas, views
 from referee.games.dice.agenda import Ctx
 from referee.games.dice.catalogue import catalogue as _catalogue
 from referee.games.dice.ending import detail
 from referee.games.dice.event_types import EVENT_TYPES
 from referee.games.dice.events import ARROWS_DISCARDED, LIFE_GAINED
-from referee.games.dice.events import evolve as fold_event
 from referee.games.dice.legacy import BangDiceV1
-from referee.games.dice.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS_SCHEMA, check
 from referee.games.dice.rules import DYNAMITE, ROLE_KINDS, kind_of
 from referee.games.dice.state import State
 
@@ -50,42 +48,28 @@ def _refusal(state: State, move: Json) -> IllegalMove:
     return IllegalMove("illegal_target", rule=rule, detail=f"{move} is not a legal answer now")
 
 
-class BangDice(RulesetBase[State]):
+class BangDice(ModularRuleset[State]):
     """BANG! The Dice Game (rules D1–D75) with the Old Saloon modules."""
 
     name = "bang-dice"
     version = "2"
-    #: v1 (faces upper case, role cards ``OUTLAW-2``, a prose ``reason``, no resign): ``legacy``
-    previous_versions = {"1": BangDiceV1}
+    title = "BANG! The Dice Game"
+    role_order = ROLE_KINDS
+    platform_rules = {"game_over": "D32", "player_count": "D5", "turn": "D73", "timeout": "D73"}
     #: the rule IDs events name (``arrow_taken.rule``…): references to the rules text, not identifiers
     text_keys = frozenset({"rule"})
-    title = "BANG! The Dice Game"
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
-    options_schema = OPTIONS_SCHEMA
-    role_order = ROLE_KINDS
     #: the catalogue of cards, characters, roles, dice, symbols and maps (issue 24 item 2)
     catalogue = staticmethod(_catalogue)
-    platform_rules = {"game_over": "D32", "player_count": "D5", "turn": "D73", "timeout": "D73"}
-    move_schemas = moves.MOVE_SCHEMAS
-    setup_schema = scenario.SETUP_SCHEMA
-    view_schema = schemas.VIEW_SCHEMA
-    event_schemas = schemas.EVENT_SCHEMAS
-    event_types = EVENT_TYPES
-
-    def check_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
-        return check(options, players)
+    #: the modules it is made of (``referee.engine.modular``). ``views`` encodes the view too (D7: the
+    #: seat's own role): the ruleset shares no ``public_view`` with the engine (its ``seat_part`` is the
+    #: whole view), so that it encodes every seat's view itself from the parts it keeps per state. v1's
+    #: logs (faces upper case, role cards ``OUTLAW-2``, a prose ``reason``, no resign): ``legacy.BangDiceV1``
+    parts = Parts(options=options, scenario=scenario, moves=moves, schemas=schemas, events=events,
+                  event_types=EVENT_TYPES, views=views, prompts=prompts, encoded=views, legacy=(BangDiceV1,))
 
     def option_sets(self, players: int) -> list[dict[str, Any]]:
         """The base game, each module alone and all three (D1; no Ghost with 3 players, D71)."""
         return [{}, *[o for o in EXPANSION_SETS if not (players == 3 and "ghost" in o)]]
-
-    def setup(self, config: GameConfig, rng: Rng) -> list[Event]:
-        return scenario.setup(config, rng)
-
-    def evolve(self, state: State | None, event: Event) -> State:
-        """Apply one recorded event (a log starts with the setup's, which builds the state from ``None``)."""
-        return cast(State, fold_event(state, event))
 
     def parse_move(self, move: Any) -> Json:
         return moves.parse(move)
@@ -137,25 +121,6 @@ class BangDice(RulesetBase[State]):
     def seats(self, state: State) -> int:
         return state.players
 
-    def legal_moves(self, state: State, seat: Seat, *, memo: Memo | None = None) -> list[Move]:
-        return prompts.legal_moves(state, seat, memo)
-
-    def view(self, state: State, seat: Seat | None, *, memo: Memo | None = None) -> Json:
-        return views.view(state, seat, memo)
-
-    #: the view encoded, for ``referee.engine.encoded_views`` (D7: the seat's own role): the ruleset
-    #: shares no ``public_view`` with the engine (its ``seat_part`` is the whole view), so that it
-    #: encodes every seat's view itself from the parts it keeps per state
-    seat_bytes = staticmethod(views.seat_bytes)
-    encoded_seat = staticmethod(views.encoded_seat)
-    every_seat = staticmethod(views.every_seat)
-
-    def redact(self, event: Event, seat: Seat | None) -> Event | None:
-        return views.redact(event, seat)
-
-    def to_act(self, state: State, *, memo: Memo | None = None) -> set[Seat]:
-        return prompts.to_act(state)
-
     def result(self, state: State) -> Json | None:
         """D32, D33, D70, D75: the winners (a team, a Renegade alone, or nobody in a 3-player draw);
         a resigned seat is an eliminated one (its team may still win)."""
@@ -170,12 +135,6 @@ class BangDice(RulesetBase[State]):
                       for p in range(state.players)],
             "reason": state.reason, "detail": detail(state.reason, state.winners),
         }
-
-    def default_move(self, state: State, seat: Seat) -> Move | None:
-        return prompts.default_move(state, seat)
-
-    def hidden(self, state: State, seat: Seat | None) -> set[str]:
-        return views.hidden(state, seat)
 
     def secrets(self, state: State) -> dict[str, Any]:
         """What the deal hides (D7): each seat's role card."""

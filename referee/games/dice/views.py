@@ -144,7 +144,7 @@ def _inner(encoded: bytes) -> bytes:
     return encoded[1:-1]
 
 
-def public_bytes(state: State, parts: _Parts) -> bytes:
+def _public_bytes(state: State, parts: _Parts) -> bytes:
     """``public_view(state)`` encoded, braces off: the seat entries and the
     dice encoded once while their lists are the same (``_seat_entries``,
     ``_dice``) and the opening members while theirs are (``_opening``
@@ -189,7 +189,7 @@ class _Encoded:
     def __init__(self, state: State, memo: Memo, parts: _Parts) -> None:
         self.state = state
         prompt = dumps(pending(state, memo))
-        self.pre = b"".join((b',"pending":', prompt, b',"state":{', public_bytes(state, parts), b',"you":'))
+        self.pre = b"".join((b',"pending":', prompt, b',"state":{', _public_bytes(state, parts), b',"you":'))
         self.awaited = awaited = _awaited(state)
         roles = state.roles
         own = parts.roles
@@ -268,7 +268,7 @@ def seat_bytes(state: State, seat: Seat | None, memo: Memo) -> tuple[bytes, Any]
     the public members, ``"you":seat,"role":its own role`` (D7); and the prompt every viewer sees."""
     own = kind_of(state.roles[seat]) if seat is not None and 0 <= seat < state.players else None
     you = b"null" if seat is None else b"%d" % seat
-    return b"".join((public_bytes(state, memo.part(_Parts)), b',"you":', you, b',"role":', dumps(own))), \
+    return b"".join((_public_bytes(state, memo.part(_Parts)), b',"you":', you, b',"role":', dumps(own))), \
         pending(state, memo)
 
 

@@ -16,14 +16,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.engine.decision import Decision
 from referee.engine.platform import RESIGN
 from referee.engine.protocol import Event, IllegalMove
 from referee.engine.rng import Rng
 from referee.games.cards import rules as cardrules
 from referee.games.cards.deck import BLUE, KEY
+from referee.games.cards.table import CardTable
 from referee.games.faceoff.flow import Draft, Flow, Frame, frame_but
-from referee.games.faceoff.state import RENEGADE, State, evolve, replace
+from referee.games.faceoff.state import RENEGADE, Char, State, evolve, replace
 
 Move = dict[str, Any]
 #: frames that wait for a move: BANG!'s card windows, and Kit Carlson's keep (FO50)
@@ -49,15 +49,16 @@ def top_prompt(stack: tuple[Frame, ...] | list[Frame]) -> Frame | None:
     return stack[-1] if stack and stack[-1].kind in PROMPTS else None
 
 
-class Ctx(Decision[State]):
+class Ctx(CardTable[State]):
     """The engine's ``Decision`` on the board: events emitted so far, folded
     at once, and the table's generator; the flow is written at the end
     (``flush``): ``flow`` its fields as this decision changes them, but for
     the agenda, ``stack``. Neither is ever part of a state."""
 
+    holder_key = "char"
+
     def __init__(self, state: State, rng: Rng) -> None:
-        super().__init__(state, evolve)
-        self.rng = rng
+        super().__init__(state, evolve, rng)
         self.stack: list[Frame] = list(state.flow.stack)
         self.flow = Draft(state.flow)
         #: the window closed last (a shot reopened, a dying character's credit)
@@ -180,18 +181,12 @@ class Ctx(Decision[State]):
             data["to"] = e.target if KEY[card] == "JAIL" else e.who
         self.emit("card_played", data)
 
-    def discard(self, e: cardrules.Discard) -> None:
-        cards = e.cards if e.cards is not None else cardrules.one_at_random(self.state.chars[e.who].hand, self.rng)
-        if cards is not None:  # R31: one card of the hand at random, none from an empty hand
-            self.emit("card_discarded", {"char": e.who, "cards": list(cards), "reason": e.reason})
+    def holder(self, who: int) -> Char:
+        return self.state.chars[who]
 
-    def take(self, e: cardrules.Take) -> None:
-        card = e.card if e.card is not None else cardrules.at_random(self.state.chars[e.frm].hand, self.rng)
-        if card is None:  # R30, R64: one card of the hand at random, none from an empty hand
-            return
-        who, zone = e.who, e.zone
-        self.emit("card_taken", {"char": who, "from": e.frm, "card": card, "zone": zone, "reason": e.reason,
-                                 "seen_by": self.viewers(who) if zone == "hand" else [0, 1]})
+    def taken_extra(self, who: int, zone: str) -> dict[str, Any]:
+        """Who may see the card taken (FO57): a hand's, its taker's viewers; a card in play, both."""
+        return {"seen_by": self.viewers(who) if zone == "hand" else [0, 1]}
 
     def drawn(self, e: cardrules.Draw) -> None:
         self.draw(e.who, e.n, e.reason)

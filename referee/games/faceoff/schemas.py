@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from referee.engine.schema import closed_object
+from referee.engine.schema import closed_object, switch
 from referee.games.cards.deck import ALL_CARDS
 from referee.games.faceoff import event_schemas
 from referee.games.faceoff.event_schemas import CHAR as _CHAR
@@ -21,12 +21,9 @@ OPTIONS_SCHEMA: Json = {
     "properties": {
         "map": {"type": ["string", "object"], "x-rule": "FO54", "default": "faceoff_1",
                 "description": "faceoff_1, faceoff_2, or a custom map object (FO54; 422 naming each failed check)"},
-        "renegade_variant": {"type": "boolean", "default": False, "x-rule": "FO48",
-                             "description": "one of the two kills must be made with the Renegade"},
-        "high_noon": {"type": "boolean", "default": False, "x-rule": "FO55",
-                      "description": "not in the core ruleset: true is refused (module_not_implemented)"},
-        "dodge_city": {"type": "boolean", "default": False, "x-rule": "FO56",
-                       "description": "not in the core ruleset: true is refused (module_not_implemented)"},
+        "renegade_variant": switch("FO48", "one of the two kills must be made with the Renegade"),
+        "high_noon": switch("FO55", "not in the core ruleset: true is refused (module_not_implemented)"),
+        "dodge_city": switch("FO56", "not in the core ruleset: true is refused (module_not_implemented)"),
     },
 }
 
