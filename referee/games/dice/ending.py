@@ -1,8 +1,9 @@
 """The end of the game and its winners (D32, D33, D62, D70)."""
 from __future__ import annotations
 
-from referee.games.dice.rules import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_ROLE
+from referee.games.dice.rules import TARGET_ROLE
 from referee.games.dice.state import State
+from referee.games.roles import DEPUTY, OUTLAW, RENEGADE, SHERIFF
 
 #: the end's code (``result.reason``) -> its rule and sentence (``result.detail``)
 TARGET_ELIMINATED, LAST_ALIVE, NOBODY_ALIVE = "target_eliminated", "last_alive", "nobody_alive"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from referee.games.roles import DEPUTY, OUTLAW, RENEGADE, ROLE_DECKS, SHERIFF, TARGETS_3P
+
 ARROW, DYNAMITE, SHOT1, SHOT2, BEER, GATLING = "arrow", "dynamite", "shot1", "shot2", "beer", "gatling"
 BROKEN_ARROW, BULLET = "broken_arrow", "bullet"
 DOUBLE_SHOT1, DOUBLE_SHOT2, DOUBLE_GATLING, DOUBLE_BEER = (
@@ -24,19 +26,12 @@ SHOT_KINDS: dict[str, tuple[int, ...]] = {SHOT1: (1,), SHOT2: (2,), DOUBLE_SHOT1
 
 REGULAR_ARROWS = 9
 
-SHERIFF, DEPUTY, OUTLAW, RENEGADE = "sheriff", "deputy", "outlaw", "renegade"
 ROLE_KINDS = (SHERIFF, RENEGADE, OUTLAW, DEPUTY)
-#: players -> roles dealt (D5)
+#: players -> roles dealt (D5): the family's table (``referee.games.roles``), and 8 players
 ROLES: dict[int, tuple[str, ...]] = {
-    3: (DEPUTY, OUTLAW, RENEGADE),
-    4: (SHERIFF, RENEGADE, OUTLAW, OUTLAW),
-    5: (SHERIFF, RENEGADE, OUTLAW, OUTLAW, DEPUTY),
-    6: (SHERIFF, RENEGADE, OUTLAW, OUTLAW, OUTLAW, DEPUTY),
-    7: (SHERIFF, RENEGADE, OUTLAW, OUTLAW, OUTLAW, DEPUTY, DEPUTY),
-    8: (SHERIFF, RENEGADE, RENEGADE, OUTLAW, OUTLAW, OUTLAW, DEPUTY, DEPUTY),
-}
+    **ROLE_DECKS, 8: (SHERIFF, RENEGADE, RENEGADE, OUTLAW, OUTLAW, OUTLAW, DEPUTY, DEPUTY)}
 #: 3-player personal targets (D68)
-TARGET_ROLE = {DEPUTY: RENEGADE, RENEGADE: OUTLAW, OUTLAW: DEPUTY}
+TARGET_ROLE: dict[str, str] = TARGETS_3P
 
 CHARACTERS: dict[str, int] = {  # D34–D49: character -> life
     "bart_cassidy": 8, "black_jack": 8, "calamity_janet": 8, "el_gringo": 7, "jesse_jones": 9,

@@ -16,7 +16,6 @@ from referee.games.dice.rules import (
     CHARACTER_IDS,
     CHARACTERS,
     COWARD,
-    DEPUTY,
     DIE_FACES,
     DYNAMITE,
     FACES,
@@ -24,8 +23,8 @@ from referee.games.dice.rules import (
     REGULAR_ARROWS,
     ROLE_KINDS,
     ROLES,
-    SHERIFF,
 )
+from referee.games.roles import DEPUTY, SHERIFF
 
 _SEATS = {"type": "array", "minItems": 3, "maxItems": 8}
 SETUP_SCHEMA: Json = {

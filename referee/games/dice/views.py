@@ -21,8 +21,9 @@ from referee.engine.protocol import Event, Json
 from referee.engine.statecache import MISSING, Memo, SameInputs, fresh, per_state
 from referee.games.dice.events import GAME_STARTED
 from referee.games.dice.prompts import answers, pending
-from referee.games.dice.rules import SHERIFF, kind_of
+from referee.games.dice.rules import kind_of
 from referee.games.dice.state import Seat, State
+from referee.games.roles import SHERIFF
 
 
 def role_public(state: State, seat: int) -> bool:
