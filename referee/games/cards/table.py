@@ -8,6 +8,7 @@ events (``seat`` | ``char``), the holder itself, and what a take adds (Face
 Off: who may see the card, FO57)."""
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -29,9 +30,9 @@ class CardTable(Decision[S]):
         super().__init__(state, fold)
         self.rng = rng
 
+    @abstractmethod
     def holder(self, who: int) -> Holder:
-        """Holder ``who`` in the state so far."""
-        raise NotImplementedError
+        """Holder ``who`` in the state so far (each card table says where its holders are)."""
 
     def taken_extra(self, who: int, zone: str) -> dict[str, Any]:
         """What ``card_taken`` adds for ``who`` taking from ``zone``; default: nothing."""
