@@ -78,7 +78,8 @@ def _inner(encoded: bytes) -> bytes:
 class _Shared:
     """One version's shared bytes: the members every reader gets alike (the
     envelope, ``to_act``, ``deadline``, ``result``: ``head``) and those of
-    ``public_view`` (``public``, braces off), the awaited seats, and the last
+    ``public_view`` (``public``, braces off; ``None`` until a reader not
+    served from ``done`` needs it: ``_public``), the awaited seats, and the last
     ``pending`` value met with its bytes — most often every reader's prompt,
     the same object: compared by identity and held (its id is never reused
     meanwhile), so a hit gives a reader the bytes of the very value its own
@@ -86,16 +87,13 @@ class _Shared:
     moves met (a ruleset may give every awaited seat one list). Each is one
     ``(value, bytes)`` pair, read and written whole: atomic under threads."""
 
-    __slots__ = ("envelope", "active", "head", "public", "to_act", "pending", "moves", "seat_bytes", "encoded_seat",
-                 "seat_encoded", "state", "done")
+    __slots__ = ("envelope", "active", "head", "public", "to_act", "pending", "moves", "hooks", "state", "done")
 
-    def __init__(self, envelope: Json, active: bool, head: bytes, public: bytes, to_act: frozenset[Seat],
+    def __init__(self, envelope: Json, active: bool, head: bytes, to_act: frozenset[Seat],
                  hooks: tuple[Any, ...]) -> None:
-        self.envelope, self.active, self.head, self.public, self.to_act = envelope, active, head, public, to_act
-        #: the ruleset's own encoders (``None``: the generic path)
-        self.seat_bytes: Callable[[Any, Seat | None, Memo], tuple[bytes, Any]] | None = hooks[1]
-        self.encoded_seat: Callable[[Any, Seat | None, bool, Memo], bytes] | None = None if public else hooks[2]
-        self.seat_encoded: Callable[[Any, Seat | None, bool, Memo], tuple[bytes, bytes, bytes]] | None = hooks[3]
+        self.envelope, self.active, self.head, self.to_act, self.hooks = envelope, active, head, to_act, hooks
+        #: ``public_view``'s members encoded, braces off (``None``: not built yet)
+        self.public: bytes | None = None
         self.pending: tuple[Any, bytes] = (_Shared, b"")  # no value met yet (a class is never a view's value)
         self.moves: tuple[Any, bytes] = (_Shared, b"")
         #: every seat's finished bytes by seat (``every_seat``), built from ``state`` (that very
@@ -122,21 +120,30 @@ def _head(ruleset: Ruleset[Any], state: Any, active: bool, envelope: Json, memo:
 def _shared_part(ruleset: Ruleset[Any], state: Any, active: bool, envelope: Json, every: bool,
                  memo: Memo) -> _Shared:
     """One version's ``_Shared`` (every seat's whole view built too if ``every``
-    and the ruleset can: ``every_seat``)."""
+    and the ruleset can: ``every_seat``; the public part then built only
+    when a reader needs it)."""
     hooks = _hooks(ruleset)
     head, awaited = _head(ruleset, state, active, envelope, memo)
-    public_bytes: Callable[[Any, Memo], bytes] | None = hooks[0]
-    if public_bytes is not None:
-        public = public_bytes(state, memo)
-    else:
-        view = ruleset.public_view(state, memo=memo)
-        public = _inner(dumps(view)) if view else b""
-    made = _Shared(envelope, active, head, public, awaited, hooks)
+    made = _Shared(envelope, active, head, awaited, hooks)
     every_seat = hooks[4]
     if every and every_seat is not None:
         made.done = every_seat(state, head, awaited, memo)
         made.state = state
     return made
+
+
+def _public(ruleset: Ruleset[Any], shared: _Shared, state: Any, memo: Memo) -> bytes:
+    """The version's public part (``public_view``'s members, braces off), built once."""
+    public = shared.public
+    if public is None:
+        public_bytes: Callable[[Any, Memo], bytes] | None = shared.hooks[0]
+        if public_bytes is not None:
+            public = public_bytes(state, memo)
+        else:
+            view = ruleset.public_view(state, memo=memo)
+            public = _inner(dumps(view)) if view else b""
+        shared.public = public
+    return public
 
 
 def _generic_seat_bytes(ruleset: Ruleset[Any], state: Any, seat: Seat | None, memo: Memo) -> tuple[bytes, Any]:
@@ -151,14 +158,16 @@ def _reader(ruleset: Ruleset[Any], shared: _Shared, state: Any, seat: Seat | Non
     joined with the version's public part (the ruleset's encoders where it
     has them)."""
     awaited = seat in shared.to_act and seat is not None
-    whole = shared.encoded_seat
+    public = _public(ruleset, shared, state, memo)
+    hooks = shared.hooks
+    whole: Callable[[Any, Seat | None, bool, Memo], bytes] | None = None if public else hooks[2]
     if whole is not None:
         return shared.head + whole(state, seat, awaited, memo)
-    parts = shared.seat_encoded
+    parts: Callable[[Any, Seat | None, bool, Memo], tuple[bytes, bytes, bytes]] | None = hooks[3]
     if parts is not None:
         moves, pending_bytes, own = parts(state, seat, awaited, memo)
     else:
-        own_bytes = shared.seat_bytes
+        own_bytes: Callable[[Any, Seat | None, Memo], tuple[bytes, Any]] | None = hooks[1]
         own, pending = own_bytes(state, seat, memo) if own_bytes is not None \
             else _generic_seat_bytes(ruleset, state, seat, memo)
         shared.pending, pending_bytes = _met(shared.pending, pending)
@@ -166,7 +175,6 @@ def _reader(ruleset: Ruleset[Any], shared: _Shared, state: Any, seat: Seat | Non
             shared.moves, moves = _met(shared.moves, ruleset.legal_moves(state, seat, memo=memo))
         else:
             moves = b"[]"
-    public = shared.public
     return b"".join((shared.head, _SEAT.get(seat) or b'"seat":%d,"legal_moves":' % seat,  # type: ignore[str-format]
                      moves, b',"pending":', pending_bytes, b',"state":{', public,
                      b"," if public and own else b"", own, b"}}"))
