@@ -220,23 +220,22 @@ def _legal(state: State, seat: Seat, memo: Memo, d: Derived) -> tuple[Any, ...]:
 
 #: ``"seat":s,"legal_moves":`` of every seat of a table, encoded once (a constant)
 _LEAD: tuple[bytes, ...] = tuple(b'"seat":%d,"legal_moves":' % s for s in _SEATS)
-_SPECTATOR_VIEW = b'"seat":null,"legal_moves":[],"pending":'
 
 
 def every_seat(state: State, head: bytes, awaited: frozenset[Seat], memo: Memo) -> dict[Seat | None, bytes] | None:
-    """Every reader's view as ``referee.engine.encoded_views`` sends it, built
+    """Every seat's view as ``referee.engine.encoded_views`` sends it, built
     at once from what ``seat_encoded`` gives each (``head``, then the seat's
     moves when in ``awaited``, the prompt — Kit Carlson's own for him, R67 —
     the public members and the seat's own: R83, R14–R17), each for its own
-    reader alone; a new dict. ``None`` for awaited seats the rules do not
-    await (a prompt's seat not among them)."""
+    seat alone; a new dict (a spectator's view is not in it: built by the
+    engine from ``seat_encoded`` when one asks). ``None`` for awaited seats
+    the rules do not await (a prompt's seat not among them)."""
     d = derived(state, memo)
     kept = _kept(state, memo, d)
     public, prompt, prompt_bytes, owns, who, _ = kept
     if awaited and who >= 0 and who not in awaited:
         return None
-    out: dict[Seat | None, bytes] = {
-        None: b"".join((head, _SPECTATOR_VIEW, prompt_bytes, b',"state":{', public, b",", _SPECTATOR, b"}}"))}
+    out: dict[Seat | None, bytes] = {}  # a spectator's is built when one asks (most versions have none)
     lead, join = _LEAD, b"".join
     for seat, own in enumerate(owns):
         if seat == who or seat in awaited:

@@ -214,11 +214,9 @@ class _Encoded:
     def joined(self, head: bytes, awaited: Seat | None) -> dict[Seat, bytes]:
         """Every seat's ``head`` and ``encoded_seat`` (the moves of ``awaited``,
         ``None`` or ``self.awaited``), each for its own seat alone (D7)."""
-        pre, idle, num = self.pre, _IDLE, _NUM
-        out = {s: b"".join((head, idle[s], pre, num[s], role)) for s, role in enumerate(self.roles)}
-        if awaited is not None and 0 <= awaited < len(self.roles):
-            out[awaited] = b"".join((head, _LEAD[awaited], self.moves, pre, num[awaited], self.roles[awaited]))
-        return out
+        pre, idle, num, join, moves = self.pre, _IDLE, _NUM, b"".join, self.moves
+        return {s: join((head, idle[s], pre, num[s], role)) if s != awaited
+                else join((head, _LEAD[s], moves, pre, num[s], role)) for s, role in enumerate(self.roles)}
 
 
 def _encoded(state: State, memo: Memo) -> _Encoded:
