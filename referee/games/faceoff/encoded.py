@@ -70,9 +70,9 @@ class _Parts:
         self.hidden: tuple[Any, ...] = (None,) * 9
         #: ``"discards"``: (brown discard, blue discard, bytes)
         self.discards: tuple[Any, ...] = (None, None, b"")
-        #: ``"seats"``: (trophies, the two players' characters, the Renegade's controller, no bid in
-        #: per seat, the sheriff's seat, bytes)
-        self.seats: tuple[Any, ...] = (None,) * 8
+        #: ``"seats"``: (trophies, the two players' characters' names and hand sizes, the Renegade's
+        #: controller, no bid in per seat, the sheriff's seat, bytes)
+        self.seats: tuple[Any, ...] = (None,) * 10
         #: the members after ``"last_bids"`` while no prompt is open: (characters set aside, variant, bytes)
         self.calm: tuple[Any, ...] = (None, None, b"")
 
@@ -274,14 +274,15 @@ def _tail_bytes(s: State, top: Frame | None, parts: _Parts) -> bytes:
 
 
 def _seats_bytes(s: State, renegade: int, bids: Any, parts: _Parts) -> bytes:
-    """``views.seats(s)`` encoded: kept while the trophies, the characters, the bids in and the
-    Renegade's controller are the same (``renegade``: ``flow_controller``'s, -1 none)."""
-    chars = s.chars
-    sheriff = s.sheriff_seat
-    inputs = (s.trophies, chars[0], chars[1], renegade, bids[0] is None, bids[1] is None, sheriff)
+    """``views.seats(s)`` encoded: kept while the trophies, the two players' characters' names
+    and hand sizes (all it reads of them: a move or a card played elsewhere leaves it alone), the
+    bids in and the Renegade's controller are the same (``renegade``: ``flow_controller``'s, -1 none)."""
+    x, y = s.chars[0], s.chars[1]
+    inputs = (s.trophies, x.name, len(x.hand), y.name, len(y.hand), renegade, bids[0] is None, bids[1] is None,
+              s.sheriff_seat)
     last = parts.seats
-    if last[0] is inputs[0] and last[1] is inputs[1] and last[2] is inputs[2] and last[3:7] == inputs[3:]:
-        out: bytes = last[7]
+    if last[0] is inputs[0] and last[1:9] == inputs[1:]:
+        out: bytes = last[9]
         return out
     out = dumps(views.seats(s))
     parts.seats = (*inputs, out)
