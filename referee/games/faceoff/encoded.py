@@ -48,7 +48,8 @@ class _Parts:
     """What was encoded for the game's state encoded last (a part of the
     game's ``Memo``), one tuple each (read and written whole). All public (FO57)."""
 
-    __slots__ = ("map", "ground", "mods", "sights", "chars", "reached", "hidden", "discards", "seats", "calm")
+    __slots__ = ("map", "ground", "mods", "sights", "chars", "reached", "hidden", "discards", "seats", "calm", "shown",
+                 "owns")
 
     def __init__(self) -> None:
         #: the map encoded, the board drawn with its nuggets, the nuggets encoded: (rows, map id, map
@@ -75,6 +76,12 @@ class _Parts:
         self.seats: tuple[Any, ...] = (None,) * 10
         #: the members after ``"last_bids"`` while no prompt is open: (characters set aside, variant, bytes)
         self.calm: tuple[Any, ...] = (None, None, b"")
+        #: ``"last"``: (``views.last``'s value, bytes); a class: never a value
+        self.shown: tuple[Any, bytes] = (_Parts, b"")
+        #: each seat's own members (FO57), in the slot of that seat alone, read by its own view
+        #: only: (its character, its hand, the Renegade's hand shown to it, its bid, Kit
+        #: Carlson's look shown to it, bytes)
+        self.owns: list[tuple[Any, ...]] = [(_Parts,) * 6, (_Parts,) * 6]
 
 #: what a spectator's own members are (FO57: no hand, no bid, no look)
 _SPECTATOR = b'"you":null,"my_char":null,"hand":null,"renegade_hand":null,"my_bid":null,"kit_cards":null'
@@ -240,7 +247,17 @@ def public_bytes(s: State, memo: Memo) -> bytes:
         b'"last":%b' % (_ground_bytes(s, squares, memo, parts), s.reserve, characters,
                         _sights_bytes(s, x, y, z, squares, parts), len(s.brown), len(s.blue),
                         _discards_bytes(s, parts), rest, _tail_bytes(s, top, parts), seats,
-                        b"null" if s.last is None else dumps(views.last(s, memo)))
+                        _last_bytes(s, memo, parts))
+
+
+def _last_bytes(s: State, memo: Memo, parts: _Parts) -> bytes:
+    """``"last"`` encoded (``views.last``: a card out of sight again shown as ``null``, FO57),
+    kept while ``views.last`` gives the very same value."""
+    shown = None if s.last is None else views.last(s, memo)
+    last = parts.shown
+    if last[0] is not shown:
+        last = parts.shown = (shown, b"null" if shown is None else dumps(shown))
+    return last[1]
 
 
 def _discards_bytes(s: State, parts: _Parts) -> bytes:
@@ -314,6 +331,30 @@ def _seen(s: State, memo: Memo) -> tuple[bytes, int | None, int | None]:
     return dumps(views.pending(s, memo)), renegade, kit
 
 
+def _own_bytes(s: State, seat: int, renegade: int | None, kit: int | None, memo: Memo) -> bytes:
+    """``seat``'s own members encoded (FO57): its character and hand, the
+    Renegade's hand while it controls him, its bid, Kit Carlson's look while
+    it is his; kept from the state encoded before while they are the very
+    same (in the slot of ``seat`` alone, which only its own view reads)."""
+    mine = s.own_char(seat)
+    hand = s.chars[mine].hand
+    renegade_hand = s.chars[RENEGADE].hand if renegade is not None and renegade == seat else None
+    bid = s.bids[seat]
+    look = s.limbo if kit is not None and kit == seat else None
+    owns = memo.part(_Parts).owns
+    if 0 <= seat < len(owns):
+        last = owns[seat]
+        if last[0] == mine and last[1] is hand and last[2] is renegade_hand and last[3] == bid and last[4] is look \
+                and type(last[3]) is type(bid):
+            out: bytes = last[5]
+            return out
+    out = dumps({"you": seat, "my_char": mine, "hand": hand, "renegade_hand": renegade_hand, "my_bid": bid,
+                 "kit_cards": look})[1:-1]
+    if 0 <= seat < len(owns):
+        owns[seat] = (mine, hand, renegade_hand, bid, look, out)
+    return out
+
+
 def seat_encoded(s: State, seat: int | None, awaited: bool, memo: Memo) -> tuple[bytes, bytes, bytes]:
     """``(legal_moves, pending, own)`` of ``seat``'s view, encoded (see
     ``referee.engine.encoded_views``): its own members but ``pending``
@@ -327,11 +368,5 @@ def seat_encoded(s: State, seat: int | None, awaited: bool, memo: Memo) -> tuple
         return b"[]", seen[0], _SPECTATOR
     own: bytes | None = seen[3 + seat]  # a seat's own: kept in the slot of that seat alone
     if own is None:
-        mine = s.own_char(seat)
-        own = seen[3 + seat] = dumps({
-            "you": seat, "my_char": mine, "hand": s.chars[mine].hand,
-            "renegade_hand": s.chars[RENEGADE].hand if seen[1] is not None and seen[1] == seat else None,
-            "my_bid": s.bids[seat],
-            "kit_cards": s.limbo if seen[2] is not None and seen[2] == seat else None,
-        })[1:-1]
+        own = seen[3 + seat] = _own_bytes(s, seat, seen[1], seen[2], memo)
     return (dumps(rules.legal_moves(s, seat, memo)) if awaited else b"[]"), seen[0], own
