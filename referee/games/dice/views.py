@@ -14,7 +14,6 @@ encodes whole views itself (``encoded_seat``). Do not mutate a view.
 """
 from __future__ import annotations
 
-from operator import is_
 from typing import Any
 
 from referee.engine.jsonenc import dumps
@@ -42,15 +41,12 @@ class _Parts:
     (a part of the game's ``Memo``): all of them public but ``roles``, each
     seat's own role, read for that seat's view alone (D7)."""
 
-    __slots__ = ("seats", "shown", "dice", "opened", "entries", "each", "rolled", "roles", "last")
+    __slots__ = ("seats", "shown", "dice", "opened", "entries", "rolled", "roles", "last")
 
     def __init__(self) -> None:
         self.seats, self.shown, self.dice, self.opened = SameInputs(), SameInputs(), SameInputs(), SameInputs()
-        #: the seat entries encoded (``_entries_bytes``), kept while their inputs are the very same
-        self.entries = SameInputs()
-        #: each seat's entry encoded with what it shows (compared by identity, as ``SameInputs``)
-        self.each: list[tuple[tuple[Any, ...], bytes]] = []
-        #: the last dice met (``_dice``: the very list) with their bytes
+        #: the last seat entries and dice met (``_seat_entries``, ``_dice``: the very lists) with their bytes
+        self.entries: tuple[Any, bytes] = (None, b"")
         self.rolled: tuple[Any, bytes] = (None, b"")
         #: the last roles met (the very tuple) and each seat's ``,"role":`` its own role (D7) ``}}``,
         #: read by ``_Encoded`` alone, which hands each seat its own
@@ -96,33 +92,6 @@ def _seat_entries(state: State, parts: _Parts) -> list[Json]:
              "arrows": arrows[p], "chief_arrow": chief == p, "alive": alive[p],
              "ghost": ghost == p, "role": shown[p], "token": _token(tokens[p]), "resigned": resigned[p]}
             for p in range(state.players)])
-    return out
-
-
-def _entries_bytes(state: State, parts: _Parts) -> bytes:
-    """``dumps(_seat_entries(state, parts))``: the whole list kept while its
-    inputs are the very same objects, and each seat's entry while what it
-    shows is (most events change one or two seats: a life, an arrow)."""
-    inputs = (state.players, state.characters, state.life, state.max_life, state.arrows, state.chief_holder,
-              state.alive, state.ghost, state.roles, state.tokens, state.over, state.resigned)
-    out: bytes = parts.entries.get(inputs)
-    if out is not MISSING:
-        return out
-    characters, life, max_life, arrows, alive, tokens = (state.characters, state.life, state.max_life,
-                                                         state.arrows, state.alive, state.tokens)
-    chief, ghost, shown = state.chief_holder, state.ghost, _shown_roles(state, parts)
-    resigned = state.resigned or (False,) * state.players
-    each = parts.each
-    if len(each) != state.players:
-        each = parts.each = [((_Parts,) * 10, b"")] * state.players  # a class: never an input
-    for p in range(state.players):
-        mine = (characters[p], life[p], max_life[p], arrows[p], chief == p, alive[p], ghost == p, shown[p],
-                tokens[p], resigned[p])
-        if not all(map(is_, each[p][0], mine)):
-            each[p] = (mine, dumps({"seat": p, "character": mine[0], "life": mine[1], "max_life": mine[2],
-                                    "arrows": mine[3], "chief_arrow": mine[4], "alive": mine[5], "ghost": mine[6],
-                                    "role": mine[7], "token": _token(mine[8]), "resigned": mine[9]}))
-    out = parts.entries.put(inputs, b"[%b]" % b",".join([entry[1] for entry in each]))
     return out
 
 
@@ -181,6 +150,10 @@ def _public_bytes(state: State, parts: _Parts) -> bytes:
     dice encoded once while their lists are the same (``_seat_entries``,
     ``_dice``) and the opening members while theirs are (``_opening``
     encoded: ``parts.opened``), the rest per state."""
+    seats = _seat_entries(state, parts)
+    entries = parts.entries
+    if entries[0] is not seats:
+        entries = parts.entries = (seats, dumps(seats))
     dice = _dice(state, parts)
     rolled = parts.rolled
     if rolled[0] is not dice:
@@ -189,7 +162,7 @@ def _public_bytes(state: State, parts: _Parts) -> bytes:
     opening: bytes = parts.opened.get(inputs)
     if opening is MISSING:  # ``_opening`` reads these alone
         opening = parts.opened.put(inputs, _inner(dumps(_opening(state))))
-    return b"".join((opening, b',"seats":', _entries_bytes(state, parts), b",", _inner(dumps(_pile(state))),
+    return b"".join((opening, b',"seats":', entries[1], b",", _inner(dumps(_pile(state))),
                      b',"dice":', rolled[1], b",", _inner(dumps(_closing(state)))))
 
 
