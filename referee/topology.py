@@ -68,8 +68,8 @@ def _quoted(text: str) -> str:
 def haproxy_config(frontend_port: int, backends: Sequence[tuple[str, int]], *, name: str = "referees") -> str:
     """haproxy's config: HTTP mode, round-robin over ``backends``, each
     health-checked on ``GET /health`` every 500 ms (down after 2 failures, up
-    after 1 success); a request whose connection fails, or whose response is
-    empty or late, is retried up to 3 times, each on another server; SSE
+    after 1 success); a request whose connection fails, and a GET or HEAD
+    whose response is empty, is retried up to 3 times, each on another server; SSE
     streams and long-polls stay open (server/client timeouts of 65 s, tunnels
     1 h); ``X-Forwarded-For`` is appended (the referee trusts one proxy);
     no server at all is a 503 problem with ``Retry-After: 1``."""
@@ -89,15 +89,17 @@ defaults
     timeout tunnel 1h
     retries 3
     option redispatch 1
-    # only a request that never reached a referee: a move sent and then cut may have
-    # been recorded, and haproxy does not know which requests are safe to send twice
-    # (the client retries those, with its Idempotency-Key)
-    retry-on conn-failure
+    # a request that never reached a referee, and a GET or HEAD cut without an answer
+    # (a referee killed with connections still in its accept queue: the kernel had
+    # accepted them). Any other request cut is not sent twice: a move may have been
+    # recorded (the client retries it, with its Idempotency-Key)
+    retry-on conn-failure empty-response
     option forwardfor
     http-error status 503 content-type application/problem+json string {_quoted(UNAVAILABLE)} hdr Retry-After 1
 
 frontend {name}-in
     bind {HOST}:{frontend_port}
+    http-request disable-l7-retry unless METH_GET || METH_HEAD
     default_backend {name}
 
 backend {name}

@@ -75,7 +75,8 @@ def test_the_config_is_valid_for_this_haproxy(tmp_path: Path) -> None:
     text = haproxy_config(free_port(), [("127.0.0.1", free_port()), ("127.0.0.1", free_port())])
     for needed in ("mode http", "balance roundrobin", "option httpchk GET /health", "http-check expect status 200",
                    "check inter 500ms fall 2 rise 1", "retries 3", "option redispatch",
-                   "retry-on conn-failure\n", "timeout tunnel 1h"):
+                   "retry-on conn-failure empty-response\n",
+                   "http-request disable-l7-retry unless METH_GET || METH_HEAD\n", "timeout tunnel 1h"):
         assert needed in text
     config.write_text(text)
     checked = subprocess.run([binary, "-c", "-f", str(config)], capture_output=True, text=True)
