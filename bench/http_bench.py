@@ -163,7 +163,7 @@ def _play_loop_worker(url: str, seconds: float, out: mp.Queue[list[Any]]) -> Non
             status, own = conn.call("GET", path, token=token)
             t3 = time.perf_counter()
             samples.append(("seat", t3 - t2))
-            moves = own["legal_moves"]
+            moves = playing_moves(own["legal_moves"])  # a client playing the game: never resigns (R85)
             if not moves:
                 game = None
                 continue
@@ -189,7 +189,7 @@ def _view_game(url: str, moves: int = 30) -> tuple[str, list[str]]:
         seat = public["to_act"][0]
         _, own = conn.call("GET", f"/v1/games/{game['id']}", token=tokens[seat])
         status, body = conn.call("POST", f"/v1/games/{game['id']}/moves",
-                                 {"move": own["legal_moves"][pick.below(len(own["legal_moves"]))]}, tokens[seat])
+                                 {"move": pick.choice(playing_moves(own["legal_moves"]))}, tokens[seat])
         assert status == 201, body
     return str(game["id"]), tokens
 

@@ -35,6 +35,7 @@ from werkzeug.test import EnvironBuilder
 
 from bench import trivial
 from referee.app import create_app
+from referee.engine.platform import playing_moves
 from referee.engine.rng import Rng
 from referee.games import registry
 from referee.redis_server import free_port, start
@@ -203,7 +204,7 @@ def _move_cpu(app: Any, pick: Rng, count: int) -> float:
         seat = public["to_act"][0]
         token = game["seats"][seat]["token"]
         own = json.loads(_Wsgi(app, "GET", path, token=token)()[1])
-        move = own["legal_moves"][pick.below(len(own["legal_moves"]))]
+        move = pick.choice(playing_moves(own["legal_moves"]))
         call = _Wsgi(app, "POST", path + "/moves", {"move": move, "expected_version": own["version"]}, token)
         started = time.thread_time()
         status, body = call()
@@ -228,7 +229,7 @@ def _measure(app: Any, requests: int) -> dict[str, Any]:
             raise RuntimeError("the bench game ended or waits on a timeout")
         own = http.get(f"/v1/games/{game['id']}",
                        headers={"Authorization": f"Bearer {tokens[seat]}"}).get_json()
-        moves = own["legal_moves"]
+        moves = playing_moves(own["legal_moves"])
         r = http.post(f"/v1/games/{game['id']}/moves", json={"move": moves[pick.below(len(moves))]},
                       headers={"Authorization": f"Bearer {tokens[seat]}"})
         assert r.status_code == 201, r.get_json()
@@ -244,7 +245,7 @@ def _measure(app: Any, requests: int) -> dict[str, Any]:
             raise RuntimeError("the bench game waits on a timeout")
         seat = min(view["to_act"])
         own = http.get(f"/v1/games/{game['id']}", headers={"Authorization": f"Bearer {tokens[seat]}"}).get_json()
-        move = own["legal_moves"][pick.below(len(own["legal_moves"]))]
+        move = pick.choice(playing_moves(own["legal_moves"]))
         return lambda: http.post(f"/v1/games/{game['id']}/moves", json={"move": move},
                                  headers={"Authorization": f"Bearer {tokens[seat]}"})
 

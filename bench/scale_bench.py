@@ -65,6 +65,7 @@ from typing import Any
 import redis
 
 from bench.http_bench import Conn
+from referee.engine.platform import playing_moves
 from referee.engine.rng import Rng
 from referee.store.cluster_server import ClusterError
 from referee.topology import HAPROXY_MISSING, Topology, TopologyError, haproxy_binary
@@ -158,7 +159,7 @@ class Player:
             self.seat = view["to_act"][pick.below(len(view["to_act"]))]
             status, view = conn.call("GET", path, token=game["seats"][self.seat]["token"])
             assert status == 200, view
-        moves = view["legal_moves"]
+        moves = playing_moves(view["legal_moves"])  # a client playing the game: never resigns (R85)
         if not moves:
             self.game = None
             return None
@@ -299,7 +300,7 @@ def _view_games(url: str) -> list[tuple[str, str]]:
             seat = public["to_act"][0]
             _, own = conn.call("GET", path, token=tokens[seat])
             status, body = conn.call("POST", path + "/moves",
-                                     {"move": own["legal_moves"][pick.below(len(own["legal_moves"]))],
+                                     {"move": pick.choice(playing_moves(own["legal_moves"])),
                                       "expected_version": own["version"]}, tokens[seat])
             assert status == 201, body
         _, public = conn.call("GET", path)
