@@ -139,7 +139,9 @@ def _seat_view_worker(url: str, seconds: float, out: mp.Queue[list[Any]], game_i
 
 def _play_loop_worker(url: str, seconds: float, out: mp.Queue[list[Any]]) -> None:
     """Each thread plays 7-player BANG! games as a client would: the public
-    view, the awaited seat's view, a move from its ``legal_moves``."""
+    view, the awaited seat's view, a move from its ``legal_moves`` (one that
+    plays on: ``playing_moves``, never ``resign``, R85, so that the games are
+    played out rather than given up)."""
     def loop(samples: list[tuple[str, float]]) -> None:
         conn = Conn(url)
         pick = Rng(f"loop-{os.getpid()}-{threading.get_ident()}".encode())
