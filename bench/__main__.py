@@ -8,6 +8,8 @@
     python -m bench audit           the audit's re-decide rate (in the default run too)
     python -m bench scale           moves/s and views/s through haproxy, 1 and 2 referees, standalone
                                     vs cluster, and the cost of waiting for a replica (needs haproxy)
+    python -m bench instructions [RULESET ...] [--jobs N]   instructions per action, the rules alone
+                                    and every view encoded (needs valgrind; not in the default run)
 """
 from __future__ import annotations
 
@@ -64,6 +66,10 @@ def main(argv: list[str]) -> int:
     if "scale" in which:
         from bench import scale_bench
         scale_bench.report(scale_bench.run())
+    if "instructions" in which:
+        from bench import instructions
+        from referee.games import registry
+        instructions.report(instructions.run([a for a in which if a in registry.names()] or None, jobs))
     if "soak" in which:
         from bench import soak
         from referee.games import registry
