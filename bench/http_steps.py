@@ -229,8 +229,7 @@ def _measure(app: Any, requests: int) -> dict[str, Any]:
             raise RuntimeError("the bench game ended or waits on a timeout")
         own = http.get(f"/v1/games/{game['id']}",
                        headers={"Authorization": f"Bearer {tokens[seat]}"}).get_json()
-        moves = playing_moves(own["legal_moves"])
-        r = http.post(f"/v1/games/{game['id']}/moves", json={"move": moves[pick.below(len(moves))]},
+        r = http.post(f"/v1/games/{game['id']}/moves", json={"move": pick.choice(playing_moves(own["legal_moves"]))},
                       headers={"Authorization": f"Bearer {tokens[seat]}"})
         assert r.status_code == 201, r.get_json()
 
