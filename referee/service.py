@@ -257,29 +257,11 @@ class GameService:
             raise ApiError(422, "bad_player_count",
                            f"{ruleset.name} takes {ruleset.min_players}–{ruleset.max_players} players, not {n}",
                            rule=ruleset.platform_rules.get("player_count"))
-        opts = dict(options or {})
-        turn_timeout_s = _turn_timeout(opts.pop("turn_timeout_s", None))
-        start_timeout_s = _turn_timeout(opts.pop("start_timeout_s", None), "start_timeout_s")
-        start_bot = opts.pop("start_bot", None)
-        carry = opts.pop(ruleset.carry_option, None) if ruleset.carry_option else None
-        if carry is not None:
-            opts.update(self._carried_over(carry, ruleset, n))
-        opts = ruleset.validate_options(opts, n)
+        opts, turn_timeout_s, start_timeout_s, start_bot = self.game_options(ruleset, options, seat_specs)
         for spec in seat_specs:
             if spec.get("open") and spec.get("bot"):
                 raise ApiError(422, "open_seat_with_bot", "an open seat is for a person to claim: it has no bot")
             self._check_bot(spec.get("bot"), ruleset.name)
-        if (start_timeout_s is not None or start_bot is not None) and not any(s.get("open") for s in seat_specs):
-            raise ApiError(422, "invalid_options", "start_timeout_s and start_bot are for a game with open seats")
-        if start_bot is not None and start_timeout_s is None:
-            raise ApiError(422, "invalid_options", "start_bot names who takes the seats left open at the start "
-                           "deadline: give start_timeout_s too")
-        if start_timeout_s is not None:
-            start_bot = "random" if start_bot is None else start_bot
-            if start_bot not in BUILT_IN:
-                raise ApiError(422, "invalid_options", f"start_bot is a built-in bot ({', '.join(BUILT_IN)}), "
-                               f"not {start_bot!r}")
-            self._check_bot(start_bot, ruleset.name)
         custom = seed is not None or setup is not None or tournament_custom
         seed = seed if seed is not None else tournament_seed if tournament_seed is not None else secrets.token_hex(32)
         rng = Rng(seed.encode())
@@ -333,6 +315,34 @@ class GameService:
                        "bot": header["seats"][i]["bot"], **({"open": True} if header["seats"][i].get("open") else {})}
                       for i in range(n)],
         }
+
+    def game_options(self, ruleset: Ruleset[Any], options: Mapping[str, Any] | None, seat_specs: list[Json]
+                     ) -> tuple[dict[str, Any], float | None, float | None, str | None]:
+        """A new game's ``options`` checked (422 ``invalid_options``, or the
+        ruleset's refusal) for ``seat_specs``: the ruleset's options with
+        defaults filled in, then the platform's ``turn_timeout_s``,
+        ``start_timeout_s`` and ``start_bot``. Games and tournaments (for
+        every game they will deal) check options here, alike."""
+        opts = dict(options or {})
+        turn_timeout_s = _turn_timeout(opts.pop("turn_timeout_s", None))
+        start_timeout_s = _turn_timeout(opts.pop("start_timeout_s", None), "start_timeout_s")
+        start_bot = opts.pop("start_bot", None)
+        carry = opts.pop(ruleset.carry_option, None) if ruleset.carry_option else None
+        if carry is not None:
+            opts.update(self._carried_over(carry, ruleset, len(seat_specs)))
+        opts = ruleset.validate_options(opts, len(seat_specs))
+        if (start_timeout_s is not None or start_bot is not None) and not any(s.get("open") for s in seat_specs):
+            raise ApiError(422, "invalid_options", "start_timeout_s and start_bot are for a game with open seats")
+        if start_bot is not None and start_timeout_s is None:
+            raise ApiError(422, "invalid_options", "start_bot names who takes the seats left open at the start "
+                           "deadline: give start_timeout_s too")
+        if start_timeout_s is not None:
+            start_bot = "random" if start_bot is None else start_bot
+            if start_bot not in BUILT_IN:
+                raise ApiError(422, "invalid_options", f"start_bot is a built-in bot ({', '.join(BUILT_IN)}), "
+                               f"not {start_bot!r}")
+            self._check_bot(start_bot, ruleset.name)
+        return opts, turn_timeout_s, start_timeout_s, start_bot
 
     def _carried_over(self, game_id: Any, ruleset: Ruleset[Any], players: int) -> dict[str, Any]:
         """The options a finished game of the same ruleset carries into a new
@@ -713,8 +723,8 @@ class GameService:
                 seat, move, by, key = nxt
                 fingerprint = self._fingerprint(seat, move, current.version)
                 try:
-                    decided = self._decide(current, seat, move, (WORKER_SCOPE, key), fingerprint, by, self.clock(),
-                                           client=False)
+                    decided = self._decide(current, seat, move, (WORKER_SCOPE, key), fingerprint, by,
+                                           self._received(current, by), client=False)
                 except RefereeError as err:
                     outcome = err.code
                     break
@@ -733,6 +743,19 @@ class GameService:
                     self._notify(start, before)
                 else:
                     settle(self.change_of(start, before))
+
+    def _received(self, game: Game, by: Json) -> int:
+        """A run's move's receipt time: the clock's, but a built-in bot's move
+        while a rules deadline is open (Bluffaneer's claim window, F18) is
+        stamped with the receipt time of the game's last move. A built-in bot
+        answers the moment it is asked, so its answer does not depend on how
+        busy the workers are: built-in bots answering one window tie and the
+        rules' seeded flip decides (F19), and a seeded tournament of built-in
+        bots replays identically. The time is that of a move already recorded:
+        never before it, always before the deadline."""
+        if by.get("bot") in BUILT_IN and "default" not in by and game.ruleset.deadline(game.state) is not None:
+            return game.last_at
+        return self.clock()
 
     @staticmethod
     def _replay_idempotent(record: bytes, fingerprint: str) -> bytes:

@@ -35,7 +35,7 @@ from typing import Any
 
 from referee import settings
 from referee.bots import BUILT_IN
-from referee.engine.protocol import GameConfig, Json, fold
+from referee.engine.protocol import GameConfig, Json, RefereeError, fold
 from referee.engine.rng import Rng
 from referee.errors import ApiError
 from referee.games import registry
@@ -151,21 +151,15 @@ class Tournaments:
                            f"at most {caps.games} games and {caps.parallel} in parallel without the admin token "
                            f"(asked {spec['games']} and {parallel})", max_games=caps.games,
                            max_parallel=caps.parallel)
-        entrants = [self._entrant(e, rs.name) for e in spec["entrants"]]
-        names: dict[str, int] = {}
-        for entrant in entrants:  # unique display names: random, random#2, ...
-            n = names[entrant["name"]] = names.get(entrant["name"], 0) + 1
-            if n > 1:
-                entrant["name"] = f"{entrant['name']}#{n}"
+        entrants = _named([self._entrant(e, rs.name) for e in spec["entrants"]])
         players = spec.get("players") or min(max(len(entrants), rs.min_players), rs.max_players)
         if not rs.min_players <= players <= rs.max_players:
             raise ApiError(422, "bad_player_count", f"{rs.name} takes {rs.min_players}–{rs.max_players} players")
         if len(entrants) < players:
             raise ApiError(422, "too_few_entrants", f"{players}-player games need at least {players} entrants")
         options = dict(spec.get("options") or {})
-        probe = dict(options)
-        probe.pop("turn_timeout_s", None)
-        rs.validate_options(probe, players)
+        # every game it deals is created with these options: refused now, as a game's would be, not in a worker
+        self.svc.game_options(rs, options, [{"bot": e["bot"]} for e in entrants[:players]])
         seed = spec.get("seed") or secrets.token_hex(32)
         tid = "t_" + secrets.token_hex(6)
         cancel_token = new_token()
@@ -219,8 +213,11 @@ class Tournaments:
         if owner:
             self.kept.free(self.kept.quota_key(owner), tid)
 
-    def _entrant(self, entrant: Any, ruleset: str) -> Json:
+    def _entrant(self, entrant: Any, ruleset: str) -> tuple[Json, bool]:
+        """``({bot, name}, whether the client chose the name)``; a name not
+        given is the bot's (a registered bot's own name, else its id)."""
         bot, name = (entrant, None) if isinstance(entrant, str) else (entrant.get("bot"), entrant.get("name"))
+        given = name is not None
         if bot not in BUILT_IN:
             found = self.svc.bots.get(str(bot))
             if found is None:
@@ -228,7 +225,7 @@ class Tournaments:
             if ruleset not in found[0]["rulesets"]:
                 raise ApiError(422, "bot_ruleset", f"bot {bot} does not play {ruleset}")
             name = name or found[0]["name"]
-        return {"bot": bot, "name": name or bot}
+        return {"bot": bot, "name": name or bot}, given
 
     # -- cancelling -----------------------------------------------------------
     def cancel_token_matches(self, tid: str, token: str) -> bool:
@@ -342,12 +339,27 @@ class Tournaments:
                                                        rs.role_order)]
         if turn_timeout is not None:
             options["turn_timeout_s"] = turn_timeout
-        game = self.svc.create_game(rs.name, seats=[{"name": s["name"], "bot": s["bot"]} for s in seats],
-                                    options=options, tournament=tid, tournament_seed=seed,
-                                    tournament_custom=spec["seeded_by_client"], scheduled=self.launched,
-                                    game_id=game_id)
+        try:
+            game = self.svc.create_game(rs.name, seats=[{"name": s["name"], "bot": s["bot"]} for s in seats],
+                                        options=options, tournament=tid, tournament_seed=seed,
+                                        tournament_custom=spec["seeded_by_client"], scheduled=self.launched,
+                                        game_id=game_id)
+        except RefereeError as err:
+            if err.status != 422:  # a conflict, Redis: the job is retried
+                raise
+            self._stop(tid, err)
+            return None
         self.kept.add_game(tid, index, str(game["id"]))
         return str(game["id"]), more
+
+    def _stop(self, tid: str, err: RefereeError) -> None:
+        """A game is refused for good (a registered bot deleted since, options
+        stored before they were checked at creation): the tournament stops,
+        as if cancelled, with the refusal as ``stopped``; its caller's slot is
+        free, and its seed opens once the games being played are over."""
+        if self.kept.stop(tid, json.dumps({"code": err.code, "detail": err.detail})) == "running":
+            self._free_quota(tid)
+            self._retain(tid, running=False)
 
     def game_finished(self, tid: str, game_id: str) -> str:
         """Record a finished game into the stored standings (once), then
@@ -460,8 +472,8 @@ class Tournaments:
         """Progress, games and the stored standings: nothing is recomputed."""
         spec = self._spec(tid)
         self._migrate(tid, spec)
-        status, seed, finished, launched, events = self.kept.fields(tid, "status", "seed", "finished", "next",
-                                                                    "events")
+        status, seed, finished, launched, events, failed, stopped = self.kept.fields(
+            tid, "status", "seed", "finished", "next", "events", "failed", "stopped")
         by_index = self.kept.games(tid)
         winners = {k: json.loads(v) for k, v in self.kept.winners(tid).items()}
         table = Standings.loads(self.kept.standings(tid))
@@ -469,16 +481,40 @@ class Tournaments:
                   "winners": winners.get(gid)} for i, gid in sorted(by_index.items())]
         n_finished, n_launched = int(finished or 0), min(int(launched or 0), spec["games"])
         # the seed derives every game's seed: open it only once no game it dealt is still being played
-        over = status == "finished" or (status == "cancelled" and n_finished >= n_launched)
+        # (a game whose dealing was refused is not being played)
+        over = status == "finished" or (status == "cancelled" and n_finished + int(failed or 0) >= n_launched)
         return {
             "id": tid, "ruleset": spec["ruleset"], "status": status, "players": spec["players"],
             "games_total": spec["games"], "games_launched": n_launched, "games_finished": n_finished,
             "events_recorded": int(events or 0), "parallel": spec["parallel"], "options": spec["options"],
             "entrants": spec["entrants"], "seed_commitment": spec["seed_commitment"],
             "seed": seed if over else None, "created_at": spec["created_at"],
-            "rated": not spec["seeded_by_client"],
+            "rated": not spec["seeded_by_client"], "stopped": json.loads(stopped) if stopped else None,
             "games": games, "standings": table.table(),
         }
+
+
+def _named(entrants: list[tuple[Json, bool]]) -> list[Json]:
+    """The entrants under names unique in the tournament: standings rows,
+    ratings and each game's seats go by name, so two entrants under one
+    name would share a row and move no rating. Names the client gave must
+    differ (422 ``duplicate_entrant_name``); a name not given that is taken
+    already becomes ``name#2``, ``name#3``, ... (the first such not taken)."""
+    taken: set[str] = set()
+    for entrant, given in entrants:
+        if given:
+            if entrant["name"] in taken:
+                raise ApiError(422, "duplicate_entrant_name", f"two entrants are named {entrant['name']!r}: "
+                               "names are unique in a tournament", name=entrant["name"])
+            taken.add(entrant["name"])
+    for entrant, given in entrants:
+        if not given:
+            base, n = entrant["name"], 1
+            while entrant["name"] in taken:
+                n += 1
+                entrant["name"] = f"{base}#{n}"
+            taken.add(entrant["name"])
+    return [entrant for entrant, _ in entrants]
 
 
 def _winners(entry: Json) -> list[str]:

@@ -227,7 +227,8 @@ class _Run:
             seat, bot = self.first
             self.first = None
         else:
-            if self.spent() or game.status != "active":
+            # not stopped while a rules deadline is open: a claim window is answered in one run, never late
+            if game.status != "active" or (self.spent() and game.ruleset.deadline(game.state) is None):
                 return None
             kinds = {s: game.bot_of(s) for s in game.ruleset.to_act(game.state, memo=game.memo)}
             if not kinds or not all(kind is not None and (self.webhooks or kind in bots.BUILT_IN)

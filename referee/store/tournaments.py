@@ -3,7 +3,8 @@
 Keys, all in the tournament's hash slot (one ``{ID}`` tag, so every script
 and transaction here touches one cluster slot): ``tournament:{ID}`` (hash:
 spec, status ``running|finished|cancelled``, seed, cancel_hash, next = games
-launched, finished), ``…:games`` (hash: index -> game id), ``…:index``
+launched, finished, failed = games whose dealing was refused and stopped = that
+refusal, a problem's JSON), ``…:games`` (hash: index -> game id), ``…:index``
 (hash: game id -> index), ``…:results`` (hash: game id -> result with
 entrants), ``…:winners`` (hash: game id -> winners' names) and
 ``…:standings`` (the standings fold, JSON).
@@ -167,6 +168,18 @@ class TournamentStore:
     def close(self, tid: str, status: str) -> str | None:
         """``running`` -> ``status``; the status before (a repeat is harmless)."""
         return _text(self._retry(lambda: self._close(keys=[self.key(tid)], args=[status])))
+
+    def stop(self, tid: str, problem: str) -> str | None:
+        """A claimed game could not be dealt (``problem``: the refusal, JSON):
+        it counts as failed, the refusal is kept, and the tournament is
+        closed ``cancelled``; the status before."""
+        def run() -> None:
+            pipe = self.redis.pipeline(transaction=True)
+            pipe.hincrby(self.key(tid), "failed", 1)
+            pipe.hsetnx(self.key(tid), "stopped", problem)
+            pipe.execute()
+        run()  # not repeatable (a count): not retried
+        return self.close(tid, "cancelled")
 
     def claim(self, tid: str, games: int, parallel: int | None = None) -> tuple[int, bytes, bool]:
         """``(index, seed, more)``: the next game index to launch, or -1
