@@ -150,12 +150,11 @@ def _described(err: BaseException) -> str:
 
 
 def unique_names(entrants: Sequence[Entrant]) -> None:
-    """Display names made unique as ``Tournaments.create`` makes them: ``random``, ``random#2``, ..."""
-    seen: dict[str, int] = {}
-    for entrant in entrants:
-        n = seen[entrant.name] = seen.get(entrant.name, 0) + 1
-        if n > 1:
-            entrant.name = f"{entrant.name}#{n}"
+    """Display names made unique as ``Tournaments.create`` makes those not
+    given: ``random``, ``random#2``, ... (the first not taken)."""
+    from referee.standings import unique_names as unique
+    for entrant, name in zip(entrants, unique([(e.name, False) for e in entrants])):
+        entrant.name = name
 
 
 def game_seed(arena_seed: str, index: int) -> str:

@@ -40,6 +40,38 @@ def seating(index: int, entrants: int, players: int, public_roles: Sequence[str 
     return out
 
 
+class DuplicateName(ValueError):
+    """Two entrants were given one name."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"two entrants are named {name!r}: names are unique in a tournament")
+        self.name = name
+
+
+def unique_names(names: Sequence[tuple[str, bool]]) -> list[str]:
+    """Each entrant's name, unique among them, from ``(name, given)``:
+    standings rows, ratings and a game's seats go by name, so two entrants
+    under one name would share a row and move no rating. Names given must
+    differ (``DuplicateName``); a name not given that is taken already becomes
+    ``name#2``, ``name#3``, ... (the first not taken), given names first."""
+    taken: set[str] = set()
+    for name, given in names:
+        if given:
+            if name in taken:
+                raise DuplicateName(name)
+            taken.add(name)
+    out = []
+    for name, given in names:
+        if not given:
+            base, n = name, 1
+            while name in taken:
+                n += 1
+                name = f"{base}#{n}"
+            taken.add(name)
+        out.append(name)
+    return out
+
+
 class Standings:
     """Per entrant: games, wins, win rate, win rate per role and an OpenSkill
     (Plackett–Luce) rating, folded in one finished game at a time and

@@ -41,7 +41,13 @@ from referee.errors import ApiError
 from referee.games import registry
 from referee.scheduling import Change
 from referee.service import GameService, new_game_id
-from referee.standings import Standings, seating, standings  # noqa: F401 (pure: shared with the arena)
+from referee.standings import (  # noqa: F401 (pure: shared with the arena)
+    DuplicateName,
+    Standings,
+    seating,
+    standings,
+    unique_names,
+)
 from referee.store import sha256_hex
 from referee.store.tournaments import IN_FLIGHT
 from referee.tokens import new_token
@@ -495,26 +501,13 @@ class Tournaments:
 
 
 def _named(entrants: list[tuple[Json, bool]]) -> list[Json]:
-    """The entrants under names unique in the tournament: standings rows,
-    ratings and each game's seats go by name, so two entrants under one
-    name would share a row and move no rating. Names the client gave must
-    differ (422 ``duplicate_entrant_name``); a name not given that is taken
-    already becomes ``name#2``, ``name#3``, ... (the first such not taken)."""
-    taken: set[str] = set()
-    for entrant, given in entrants:
-        if given:
-            if entrant["name"] in taken:
-                raise ApiError(422, "duplicate_entrant_name", f"two entrants are named {entrant['name']!r}: "
-                               "names are unique in a tournament", name=entrant["name"])
-            taken.add(entrant["name"])
-    for entrant, given in entrants:
-        if not given:
-            base, n = entrant["name"], 1
-            while entrant["name"] in taken:
-                n += 1
-                entrant["name"] = f"{base}#{n}"
-            taken.add(entrant["name"])
-    return [entrant for entrant, _ in entrants]
+    """The entrants under names unique in the tournament (``unique_names``):
+    two names given alike are 422 ``duplicate_entrant_name``."""
+    try:
+        names = unique_names([(entrant["name"], given) for entrant, given in entrants])
+    except DuplicateName as err:
+        raise ApiError(422, "duplicate_entrant_name", str(err), name=err.name) from None
+    return [{**entrant, "name": name} for (entrant, _), name in zip(entrants, names)]
 
 
 def _winners(entry: Json) -> list[str]:

@@ -190,6 +190,10 @@ def test_entrant_specs(tmp_path: Path) -> None:
     twice = [arena.load_entrant("random"), arena.load_entrant("random")]
     arena.unique_names(twice)
     assert [e.name for e in twice] == ["random", "random#2"]
+    # Regression (issue 36 item 9): a third named random#2 shared the second's name, row and rating
+    thrice = [arena.load_entrant("random"), arena.load_entrant("random"), arena.load_entrant("random#2=heuristic")]
+    arena.unique_names(thrice)
+    assert len({e.name for e in thrice}) == 3
 
 
 @pytest.mark.parametrize("spec,says", [
