@@ -60,6 +60,8 @@ ANONYMOUS_MAX_GAMES = 1000
 QUOTA_RETRY_AFTER_S = 60
 #: Retry-After of a creation refused while the deployment plays its most tournament games
 BUSY_RETRY_AFTER_S = 10
+#: a game claimed and not dealt this long after its tournament was cancelled never will be: the seed opens
+CLAIM_LAPSE_MS = 60_000
 #: the most tournaments one look at the line of those waiting for a game slot launches games of
 KICK_ROUNDS = 64
 
@@ -248,7 +250,7 @@ class Tournaments:
         self._spec(tid)
         if not admin and not self.cancel_token_matches(tid, str(token)):
             raise ApiError(401, "bad_token", "this is not the tournament's cancel token")
-        before = self.kept.close(tid, "cancelled")
+        before = self.kept.close(tid, "cancelled", self.svc.clock())
         if before == "finished":
             raise ApiError(409, "tournament_finished", "the tournament is over: nothing to cancel")
         if before == "running":
@@ -363,7 +365,7 @@ class Tournaments:
         stored before they were checked at creation): the tournament stops,
         as if cancelled, with the refusal as ``stopped``; its caller's slot is
         free, and its seed opens once the games being played are over."""
-        if self.kept.stop(tid, json.dumps({"code": err.code, "detail": err.detail})) == "running":
+        if self.kept.stop(tid, json.dumps({"code": err.code, "detail": err.detail}), self.svc.clock()) == "running":
             self._free_quota(tid)
             self._retain(tid, running=False)
 
@@ -382,7 +384,8 @@ class Tournaments:
         recorded = self._record(tid, spec, entry)
         finished = recorded[0] if recorded is not None else None
         self.kept.free(IN_FLIGHT, game_id)  # its game slot (again, if this is a retry)
-        if finished is not None and finished >= spec["games"] and self.kept.close(tid, "finished") == "running":
+        over = finished is not None and finished >= spec["games"]
+        if over and self.kept.close(tid, "finished", self.svc.clock()) == "running":
             self._free_quota(tid)
             self._retain(tid, running=False)
             self._kick()
@@ -453,6 +456,13 @@ class Tournaments:
             spec = self._specs[tid] = json.loads(raw)
         return spec
 
+    def _lapsed(self, closed_at: str | None) -> bool:
+        """Whether a cancelled tournament stopped running long enough ago
+        that a game claimed before then and not dealt never will be (its
+        worker died, or a referee from before refused games were counted,
+        ``failed``); closed by such a referee: no time kept, long ago."""
+        return closed_at is None or self.svc.clock() - int(closed_at) >= CLAIM_LAPSE_MS
+
     def list(self, *, status: str | None = None, cursor: str | None = None, limit: int = 50) -> Json:
         """Tournaments newest first (their public facts), after ``cursor``, filtered by ``status``."""
         from referee.service import after_cursor
@@ -478,17 +488,18 @@ class Tournaments:
         """Progress, games and the stored standings: nothing is recomputed."""
         spec = self._spec(tid)
         self._migrate(tid, spec)
-        status, seed, finished, launched, events, failed, stopped = self.kept.fields(
-            tid, "status", "seed", "finished", "next", "events", "failed", "stopped")
+        status, seed, finished, launched, events, failed, stopped, closed_at = self.kept.fields(
+            tid, "status", "seed", "finished", "next", "events", "failed", "stopped", "closed_at")
         by_index = self.kept.games(tid)
         winners = {k: json.loads(v) for k, v in self.kept.winners(tid).items()}
         table = Standings.loads(self.kept.standings(tid))
         games = [{"index": i, "id": gid, "status": "finished" if gid in winners else "active",
                   "winners": winners.get(gid)} for i, gid in sorted(by_index.items())]
         n_finished, n_launched = int(finished or 0), min(int(launched or 0), spec["games"])
-        # the seed derives every game's seed: open it only once no game it dealt is still being played
-        # (a game whose dealing was refused is not being played)
-        over = status == "finished" or (status == "cancelled" and n_finished + int(failed or 0) >= n_launched)
+        # the seed derives every game's seed: open it only once no game it dealt is being played, nor will be
+        # (a claimed game is accounted for once dealt, or refused: ``failed``; or, never dealt, once lapsed)
+        over = status == "finished" or (status == "cancelled" and all(g["status"] == "finished" for g in games) and (
+            n_finished + int(failed or 0) >= n_launched or self._lapsed(closed_at)))
         return {
             "id": tid, "ruleset": spec["ruleset"], "status": status, "players": spec["players"],
             "games_total": spec["games"], "games_launched": n_launched, "games_finished": n_finished,

@@ -3,8 +3,8 @@
 Keys, all in the tournament's hash slot (one ``{ID}`` tag, so every script
 and transaction here touches one cluster slot): ``tournament:{ID}`` (hash:
 spec, status ``running|finished|cancelled``, seed, cancel_hash, next = games
-launched, finished, failed = games whose dealing was refused and stopped = that
-refusal, a problem's JSON), ``…:games`` (hash: index -> game id), ``…:index``
+launched, finished, failed = games whose dealing was refused, stopped = that
+refusal, a problem's JSON, closed_at = when it stopped running), ``…:games`` (hash: index -> game id), ``…:index``
 (hash: game id -> index), ``…:results`` (hash: game id -> result with
 entrants), ``…:winners`` (hash: game id -> winners' names) and
 ``…:standings`` (the standings fold, JSON).
@@ -42,10 +42,10 @@ local more = 1
 if n + 1 >= tonumber(ARGV[1]) or (ARGV[2] and playing + 1 >= tonumber(ARGV[2])) then more = 0 end
 return {n, redis.call('hget', KEYS[1], 'seed'), more}
 """
-# running -> ARGV[1] (finished or cancelled); returns the status before
+# running -> ARGV[1] (finished or cancelled), closed_at = ARGV[2]; returns the status before
 _CLOSE = """
 local status = redis.call('hget', KEYS[1], 'status')
-if status == 'running' then redis.call('hset', KEYS[1], 'status', ARGV[1]) end
+if status == 'running' then redis.call('hset', KEYS[1], 'status', ARGV[1], 'closed_at', ARGV[2]) end
 return status
 """
 
@@ -165,11 +165,11 @@ class TournamentStore:
     def field(self, tid: str, name: str) -> str | None:
         return self.fields(tid, name)[0]
 
-    def close(self, tid: str, status: str) -> str | None:
-        """``running`` -> ``status``; the status before (a repeat is harmless)."""
-        return _text(self._retry(lambda: self._close(keys=[self.key(tid)], args=[status])))
+    def close(self, tid: str, status: str, now_ms: int) -> str | None:
+        """``running`` -> ``status``, closed at ``now_ms``; the status before (a repeat is harmless)."""
+        return _text(self._retry(lambda: self._close(keys=[self.key(tid)], args=[status, now_ms])))
 
-    def stop(self, tid: str, problem: str) -> str | None:
+    def stop(self, tid: str, problem: str, now_ms: int) -> str | None:
         """A claimed game could not be dealt (``problem``: the refusal, JSON):
         it counts as failed, the refusal is kept, and the tournament is
         closed ``cancelled``; the status before."""
@@ -179,7 +179,7 @@ class TournamentStore:
             pipe.hsetnx(self.key(tid), "stopped", problem)
             pipe.execute()
         run()  # not repeatable (a count): not retried
-        return self.close(tid, "cancelled")
+        return self.close(tid, "cancelled", now_ms)
 
     def claim(self, tid: str, games: int, parallel: int | None = None) -> tuple[int, bytes, bool]:
         """``(index, seed, more)``: the next game index to launch, or -1

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from referee.tournaments import Tournaments
+from referee.tournaments import CLAIM_LAPSE_MS, Tournaments
 from tests.api.helpers import auth
 
 
@@ -97,6 +97,26 @@ def test_a_tournament_whose_game_is_refused_stops_frees_its_slot_and_reveals_its
     assert not held(), "the caller's slot is free"
     assert client.delete(f"/v1/tournaments/{tid}", headers=auth(created["cancel_token"])).status_code == 200
     assert Tournaments(service).start(tid) == "launched 0"  # a retried start job launches nothing
+
+
+def test_a_cancelled_tournament_with_a_claim_never_dealt_reveals_its_seed_once_it_lapsed(
+        client: Any, service: Any, redis_client: Any) -> None:
+    # Regression: a tournament whose claimed game was never dealt (its worker died, or, before games refused
+    # were counted, its options were refused) never revealed its seed, even cancelled.
+    created = create(client, games=4).get_json()
+    tid, key = created["id"], f"tournament:{{{created['id']}}}"
+    redis_client.hset(key, "next", 1)  # game 0 claimed; no game dealt (yet, or ever)
+    t = client.delete(f"/v1/tournaments/{tid}", headers=auth(created["cancel_token"])).get_json()
+    assert t["status"] == "cancelled" and t["games_launched"] == 1 and t["seed"] is None  # it may be being dealt
+    closed_at = int(redis_client.hget(key, "closed_at"))
+    assert closed_at == service.clock()
+    redis_client.hset(key, "closed_at", closed_at - CLAIM_LAPSE_MS + 1)
+    assert client.get(f"/v1/tournaments/{tid}").get_json()["seed"] is None  # a millisecond before it lapses
+    redis_client.hset(key, "closed_at", closed_at - CLAIM_LAPSE_MS)
+    t = client.get(f"/v1/tournaments/{tid}").get_json()
+    assert t["seed"] is not None and t["seed_commitment"] == _sha256(t["seed"])
+    redis_client.hdel(key, "closed_at")  # cancelled by a referee from before closed_at was kept: long ago
+    assert client.get(f"/v1/tournaments/{tid}").get_json()["seed"] == t["seed"]
 
 
 def _sha256(text: str) -> str:
