@@ -16,7 +16,8 @@ What a process knows is trusted only while its subscription is unbroken:
 * it learns an address is clean from a test made *after* its ``SUBSCRIBE``
   was confirmed (from then on a block is pushed to it), and not if anything
   was forgotten meanwhile;
-* every request drains the socket first (non-blocking, no round trip);
+* every request that carries a credential drains the socket first
+  (non-blocking, no round trip);
 * a drain that finds ``MAX_DRAIN`` messages or more waiting (a process idle
   while others were refused) may not have everything Redis holds for it
   yet: that request tests Redis as before;
