@@ -8,6 +8,8 @@
     python -m bench audit           the audit's re-decide rate (in the default run too)
     python -m bench scale           moves/s and views/s through haproxy, 1 and 2 referees, standalone
                                     vs cluster, and the cost of waiting for a replica (needs haproxy)
+    python -m bench fresh [MOVES]   stale views after an acknowledged move (issue 36 item 7), two referees
+                                    on one Redis and on a cluster (with haproxy); not in the default run
     python -m bench instructions [RULESET ...] [--jobs N]   instructions per action, the rules alone
                                     and every view encoded (needs valgrind; not in the default run)
 """
@@ -60,6 +62,11 @@ def main(argv: list[str]) -> int:
     if "streams" in which:
         from bench import streams_bench
         streams_bench.report(streams_bench.run(numbers[0] if numbers and "soak" not in which else 1000))
+    if "fresh" in which:
+        from bench import fresh_reads
+        tallies = fresh_reads.run(numbers[0] if numbers else 250)
+        fresh_reads.report(tallies)
+        failed = failed or any(t.stale for t in tallies.values())
     if "audit" in which:
         from bench import audit_bench
         audit_bench.report(audit_bench.run())

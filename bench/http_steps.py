@@ -43,7 +43,7 @@ from referee.redis_server import free_port, start
 #: (step, how to find it in the profile: (file suffix, function name))
 STEPS: dict[str, list[tuple[str, str, str]]] = {
     "move": [
-        ("rate limiter: pushed heads and blocks drained, a hit of the caller's lease (one round trip per "
+        ("rate limiter: pushed blocks drained, a hit of the caller's lease (one round trip per "
          "lease: window script)", "referee/ratelimit.py", "before"),
         ("body parsed and its fields checked (a quick path; marshmallow names a refusal)",
          "referee/context.py", "json_body"),
@@ -60,8 +60,8 @@ STEPS: dict[str, list[tuple[str, str, str]]] = {
         ("metrics (prometheus counters, histogram)", "referee/app.py", "record"),
     ],
     "view": [
-        ("rate limiter and the game's head: pushed heads and blocks drained, the head known, a hit of the "
-         "caller's lease (one round trip per lease)", "referee/ratelimit.py", "before"),
+        ("rate limiter and the game's head: pushed blocks drained, the head read (one round trip, with the "
+         "window script once per lease)", "referee/ratelimit.py", "before"),
         ("cache check (the head came with the limiter)", "referee/service.py", "load"),
         ("token checked (sha256, cached seat hashes)", "referee/service.py", "seat_of"),
         ("view encoded (public part once per version, seat part per request)",

@@ -77,7 +77,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         CLOCK=None,
         RATE_LIMIT=settings.get("REFEREE_RATE_LIMIT"),
         CORS_ORIGINS=settings.get("REFEREE_CORS_ORIGINS"),
-        # heads and blocks pushed by Redis: a view of a game this process knows reads nothing
+        # failed-authentication blocks pushed by Redis (never games' heads: referee.store.pushed)
         PUSHED=settings.text("REFEREE_PUSHED").strip().lower() not in ("off", "0", "no", "false"),
     )
     app.config.update(config or {})
@@ -90,8 +90,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         from referee.scheduling import RqScheduler, queue_connection
         scheduler = RqScheduler(app.config.get("RQ_REDIS") or queue_connection(
             client, timeout_s=float(app.config["REDIS_TIMEOUT_S"])))
-    # on a cluster a head is published on one node and reaches the others
-    # later than the append's reply: pushed heads are not trusted there (README, "Running at scale")
+    # on a cluster a block is published on one node and reaches the others
+    # later: nothing pushed is trusted there (README, "Running at scale")
     pushed = app.config["PUSHED"] and not is_cluster(client)
     kwargs: dict[str, Any] = {"scheduler": scheduler, "pushed": Pushed(client) if pushed else None}
     if app.config["CLOCK"] is not None:

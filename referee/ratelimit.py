@@ -308,12 +308,14 @@ class RateLimiter:
     """The caller's windows hit, the address's failed-authentication windows
     tested (when the request carries a credential), and — for a game's view —
     the game's head read, all in one round trip (a pipeline of the window
-    script and an ``HMGET``), and none at all when the process knows enough
-    (README, "Performance"): a hit left of the caller's lease (``Leases``),
-    the address known unblocked and the game's head known, from what Redis
-    pushed (``referee.store.pushed``). A failed authentication is counted
-    after the response, in a round trip of its own; the hit that fills the
-    address's window is pushed to every process."""
+    script and an ``HMGET``). Only a view always makes it: its head is read
+    in the request, never known from before (issue 36 item 7); another
+    request makes none when the process knows enough (README,
+    "Performance"): a hit left of the caller's lease (``Leases``) and the
+    address known unblocked, from what Redis pushed
+    (``referee.store.pushed``). A failed authentication is counted after the
+    response, in a round trip of its own; the hit that fills the address's
+    window is pushed to every process."""
 
     def __init__(self, windows: Any, general: Windows, auth: Windows | None, pushed: Pushed | None = None) -> None:
         #: ``referee.store.windows.WindowStore``: the windows in Redis
@@ -331,8 +333,8 @@ class RateLimiter:
         if endpoint in CREDENTIAL_FIRST and not credential:
             return None  # the handler's 401
         pushed = self.pushed
-        epoch = pushed.sync() if pushed is not None else None
         tested = self.auth is not None and credential
+        epoch = pushed.sync() if pushed is not None and tested else None  # blocks: only a credential needs them
         who = address_key(req) if tested else ""
         if tested:
             blocked = pushed.blocked_for(who, epoch) if pushed is not None else None
@@ -342,20 +344,12 @@ class RateLimiter:
         caller = self.caller(req)
         hit = not self.leases.take(caller)
         game_id = (req.view_args or {}).get("game_id") if endpoint in PREFETCH_HEAD else None
-        if game_id is not None and pushed is not None:
-            known = pushed.head(str(game_id), epoch)
-            if known is not None:
-                g.prefetched_head, game_id = (game_id, known), None
         if not (tested or hit or game_id is not None):
             return None  # no round trip
         asked_at = self.leases.clock()
         replies = self._round_trip(tested, caller if hit else None, game_id)
         if game_id is not None:
-            pttl = replies.pop()
-            head = EventStore.parse_head(replies.pop())
-            g.prefetched_head = (game_id, head)
-            if head is not None and pushed is not None:
-                pushed.learn_head(str(game_id), head, int(pttl), epoch, asked_at)
+            g.prefetched_head = (game_id, EventStore.parse_head(replies.pop()))
         if tested:
             if not int(replies[0][0]):
                 return _refusal("too many failed authentications from this address", replies[0])
@@ -370,7 +364,7 @@ class RateLimiter:
 
     def _round_trip(self, tested: bool, caller: str | None, game_id: Any) -> list[Any]:
         """One round trip: the address's failed-authentication windows
-        tested, the caller's windows hit (a lease's worth), the head and its TTL."""
+        tested, the caller's windows hit (a lease's worth), and the game's head."""
         test = (self._auth_keys(), self.auth.args("test")) if tested and self.auth is not None else None
         hit = (self.general.keys("referee:calls", caller), self.general.args("hit", self.general.lease)) \
             if caller is not None else None

@@ -219,7 +219,8 @@ class GameService:
         self.views = ViewCache()
         #: the referee's signing keys (``referee.keys``): receipts and final heads
         self.keyring = keyring if keyring is not None else keys.load()
-        #: heads pushed by Redis (``referee.store.pushed``): a view of a known game reads nothing
+        #: the process's subscription to what Redis pushes (``referee.store.pushed``): failed-authentication
+        #: blocks, for the rate limiter; never a game's head (a view reads it: ``view``)
         self.pushed = pushed
         self.bots = store.bots
         self.clock = clock
@@ -377,8 +378,10 @@ class GameService:
     # -- loading --------------------------------------------------------------
     def load(self, game_id: str, head: Head | None = None) -> Game:
         """The game at its latest version: cached state plus any newer events.
-        ``head``: the game's head if the caller read it already this request
-        (the rate limiter reads it in its own round trip)."""
+        ``head``: the game's head if the caller read it from Redis already in
+        this request (the rate limiter reads it in its round trip) — never one
+        known from before the request, which may be older than a move a client
+        has seen acknowledged since (issue 36 item 7)."""
         head = head if head is not None else self.store.head(game_id)
         if head is None:
             raise not_found(game_id)
@@ -386,8 +389,8 @@ class GameService:
         with self._lock:
             cached = self._cache.get(game_id)
         if cached is not None and cached.version >= version:
-            # newer than the head given: a move this process appended itself, whose pushed head
-            # has not arrived yet; a game's versions only grow, so the newest it knows is served
+            # as new as the head, or newer (a move this process appended after the head was read):
+            # a game's versions only grow, so the newest it knows is served
             return cached
         if cached is None:
             cached = self._load_header(game_id)
@@ -400,22 +403,6 @@ class GameService:
             game = replace(game, **self._seats_of(game_id))
         self._remember(game)
         return game
-
-    def pushed_head(self, game_id: str) -> Head | None:
-        """The game's head without a round trip where what Redis pushed may be
-        trusted (``referee.store.pushed``), else read with its keys' TTL and
-        kept; ``None`` without a subscription (``load`` reads it)."""
-        if self.pushed is None:
-            return None
-        epoch = self.pushed.sync()
-        head = self.pushed.head(game_id, epoch)
-        if head is None:
-            asked_at = self.pushed.clock()
-            head, ttl_ms = self.store.head_ttl(game_id)
-            if head is None:
-                raise not_found(game_id)
-            self.pushed.learn_head(game_id, head, ttl_ms, epoch, asked_at)
-        return head
 
     def _load_header(self, game_id: str) -> Game:
         meta = self.store.meta(game_id)
@@ -848,8 +835,10 @@ class GameService:
     def view(self, game_id: str, token: str | None, head: Head | None = None) -> bytes:
         """The encoded view ``token``'s seat (none: a spectator) is sent; the
         public part is encoded once per version for every reader
-        (``referee.engine.encoded_views``). ``head`` as for ``load``."""
-        game = self.load(game_id, head if head is not None else self.pushed_head(game_id))
+        (``referee.engine.encoded_views``). ``head`` as for ``load``: read
+        from Redis in this request, so the view is never older than a move
+        some client has seen acknowledged (issue 36 item 7)."""
+        game = self.load(game_id, head)
         seat = self.seat_of(game, token)
         return encoded_view(game.ruleset, game.state, seat, active=game.status == "active",
                             envelope=self._envelope_of(game), key=(game.id, game.version, game.header_hash),

@@ -47,7 +47,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("REFEREE_AUTH_FAIL_LIMIT", "10/minute", "api", "failed authentications per address"),
     Setting("REFEREE_TRUSTED_PROXIES", "0", "api", "reverse proxies in front (their X-Forwarded-For is trusted)"),
     Setting("REFEREE_CORS_ORIGINS", "*", "api", "origins allowed to call the API (`off`: none)"),
-    Setting("REFEREE_PUSHED", "on", "api", "heads pushed by Redis so a view reads nothing (always off on a cluster)"),
+    Setting("REFEREE_PUSHED", "on", "api", "failed-authentication blocks pushed by Redis, so a credential from an "
+            "address known unblocked is not tested in Redis (always off on a cluster); games' heads are never "
+            "pushed: a view reads its game's head"),
     Setting("REFEREE_READ_TIMEOUT_S", "10", "api", "the most a request's headers, then its body, may take"),
     Setting("REFEREE_STREAMS_PER_CLIENT", "64", "api", "open event streams and long-polls per client (`off`)"),
     Setting("REFEREE_STREAMS_MAX", "4000", "api", "open event streams and long-polls in all (`off`)"),

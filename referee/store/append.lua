@@ -5,8 +5,7 @@
 -- without one names "game:{ID}:idem:none" (in the game's slot, as every key of a script
 -- on a cluster must be; never a record's key, whose names end in a sha256)
 -- ARGV[1] expected version (before the first move), ARGV[2] idempotency ttl (s),
--- ARGV[3] the game's ttl after the last move (ms, 0 = forever), ARGV[4] channel to publish
--- the new head on ("" for none), ARGV[5] the game's id, ARGV[6] number of moves,
+-- ARGV[3] the game's ttl after the last move (ms, 0 = forever), ARGV[4] number of moves,
 -- then for each move: new last hash, rng position, status, receipt time of the move (ms),
 -- idempotency record, number of events, each event's JSON
 -- Returns {"ok", version} | {"conflict", version} | {"idem", record} | {"missing", 0}
@@ -24,9 +23,9 @@ local current = redis.call("HGET", KEYS[2], "version")
 if not current then return {"missing", 0} end
 if current ~= ARGV[1] then return {"conflict", tonumber(current)} end
 local seq = tonumber(current)
-local at = 7
+local at = 5
 local last_hash, rng, status, last_at
-for m = 1, tonumber(ARGV[6]) do
+for m = 1, tonumber(ARGV[4]) do
   last_hash, rng, status, last_at = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3]
   local record, n = ARGV[at + 4], tonumber(ARGV[at + 5])
   for i = 1, n do
@@ -47,13 +46,5 @@ redis.call("HSET", KEYS[2], "version", seq, "last_hash", last_hash, "rng", rng, 
 local ttl = tonumber(ARGV[3])
 for _, key in ipairs({KEYS[1], KEYS[2], KEYS[4]}) do
   if ttl > 0 then redis.call("PEXPIRE", key, ttl) else redis.call("PERSIST", key) end
-end
--- every referee process learns the head without asking (referee/store/pushed.py):
--- "h <id> <version> <last_hash> <rng> <status> <last_at> <pttl ms, -1 for none>"
-if ARGV[4] ~= "" then
-  local pttl = -1
-  if ttl > 0 then pttl = ttl end
-  redis.call("PUBLISH", ARGV[4], "h " .. ARGV[5] .. " " .. seq .. " " .. last_hash .. " " .. rng .. " " ..
-             status .. " " .. last_at .. " " .. pttl)
 end
 return {"ok", seq}

@@ -1,34 +1,33 @@
-"""What Redis pushes to every referee process, so that a view needs no round
-trip (issue 10; README, "Performance").
+"""What Redis pushes to every referee process: that an address is blocked
+after failed authentications, and for how long (``window.lua``), so that a
+request carrying a credential from an address known unblocked tests nothing
+in Redis (README, "Performance"). Each process keeps one subscriber
+connection and, for the addresses it has tested, whether they are blocked.
 
-Every append publishes the game's new head on ``CHANNEL`` (``append.lua``),
-and a failed authentication that fills an address's window publishes that the
-address is blocked, and for how long (``window.lua``). Each process keeps one
-subscriber connection and, for the games it has read, their heads; for the
-addresses it has tested, whether they are blocked.
+Games' heads are not pushed (issue 36 item 7): a view reads its game's head
+from Redis in its request (with the limiter's round trip when it has one),
+so it is never older than a move some client has seen acknowledged. A pushed
+head could be, however early Redis publishes it: it crosses the machine on
+its own socket, and a busy machine let the append's reply reach a client,
+and that client's next request reach another process, first.
 
 What a process knows is trusted only while its subscription is unbroken:
 
-* it learns a game's head from every message, and from a read made
-  *after* its ``SUBSCRIBE`` was confirmed (a version only ever grows, so a
-  message and a read may arrive in either order: the higher wins). A read
-  is not kept if anything was forgotten meanwhile (an entry pushed out of
-  the bounded tables, or the subscription lost): a message it would have
-  been compared with may be gone;
-* every request drains the socket first (non-blocking, no round trip): a
-  move's head is published while its append runs and written to every
-  subscriber in the same pass of Redis's event loop as the append's reply,
-  so by the time that reply has gone through its process to a client and
-  come back as a request here, the message is in this socket;
+* it learns an address is clean from a test made *after* its ``SUBSCRIBE``
+  was confirmed (from then on a block is pushed to it), and not if anything
+  was forgotten meanwhile;
+* every request that carries a credential drains the socket first
+  (non-blocking, no round trip);
 * a drain that finds ``MAX_DRAIN`` messages or more waiting (a process idle
-  while others played) may not have everything Redis holds for it yet: that
-  request reads Redis as before;
+  while others were refused) may not have everything Redis holds for it
+  yet: that request tests Redis as before;
 * a broken, closed or unconfirmed subscription forgets everything; requests
-  read Redis until a new ``SUBSCRIBE`` is confirmed;
-* a head is trusted until ``EXPIRY_MARGIN_S`` before its game's keys expire
-  (retention), so an expired game is a 404 as before.
+  test Redis until a new ``SUBSCRIBE`` is confirmed.
 
-Nothing here decides a move: the append's version check does, in Redis.
+A block is a brake on guessing tokens, not a rule of the game: one that
+reaches a process a moment late lets a few more guesses through there,
+which the address's windows in Redis count all the same. Nothing here
+decides a move: the append's version check does, in Redis.
 """
 from __future__ import annotations
 
@@ -40,15 +39,11 @@ from typing import Any
 
 import redis
 
-from referee.store.redis_store import PUSHED_CHANNEL, Head
+#: the channel of blocks (one per Redis); a message of another kind is ignored
+CHANNEL = "referee:pushed"
 
-#: the channel of heads and blocks (one per Redis: its games' ids are unique)
-CHANNEL = PUSHED_CHANNEL
-
-#: this many waiting messages or more: the process may be behind; read Redis instead
+#: this many waiting messages or more: the process may be behind; test Redis instead
 MAX_DRAIN = 256
-#: a head is not trusted closer than this to its game's expiry
-EXPIRY_MARGIN_S = 1.0
 #: after a failed (re)subscribe, wait this long before trying again
 RETRY_S = 1.0
 #: how long a (re)subscribe waits for Redis to confirm it
@@ -66,7 +61,6 @@ class Pushed:
         self._conn: Any = None  # a subscription Redis confirmed, or None
         self._retry_at = 0.0
         self.epoch = 0  # bumped whenever anything learnt is forgotten
-        self._heads: OrderedDict[str, tuple[Head, float]] = OrderedDict()  # head, trusted until
         self._blocked: OrderedDict[str, float] = OrderedDict()  # address key -> blocked until
         self._clean: OrderedDict[str, None] = OrderedDict()  # address keys tested unblocked
 
@@ -74,7 +68,7 @@ class Pushed:
     def sync(self) -> int | None:
         """Drain what Redis pushed; the epoch whose knowledge is complete
         now (pass it to the lookups and the ``learn_*`` of this request), or
-        ``None``: read Redis for this request."""
+        ``None``: test Redis for this request."""
         with self._lock:
             return self._sync()
 
@@ -102,7 +96,7 @@ class Pushed:
         try:
             conn.connect()
             conn.send_command("SUBSCRIBE", CHANNEL)
-            # the confirmation, once per process: from it on, every append is pushed here
+            # the confirmation, once per process: from it on, every block is pushed here
             confirmed = conn.can_read(timeout=CONFIRM_S) and conn.read_response()[0] == b"subscribe"
         except (redis.RedisError, OSError, ValueError):
             confirmed = False
@@ -118,7 +112,6 @@ class Pushed:
             self._conn.disconnect()
         self._conn = None
         self.epoch += 1
-        self._heads.clear()
         self._blocked.clear()
         self._clean.clear()
 
@@ -131,61 +124,18 @@ class Pushed:
         if kind != b"message":
             return
         data: bytes = reply[2]
-        if data[:2] == b"h ":
-            game_id, version, last_hash, rng, status, last_at, ttl_ms = data[2:].decode().rsplit(" ", 6)
-            self._keep_head(game_id, (int(version), last_hash, int(rng), status, int(last_at)),
-                            self._until(int(ttl_ms), self.clock()))
-        elif data[:2] == b"b ":
+        if data[:2] == b"b ":  # (an older referee's "h " heads are not trusted: module doc)
             who, wait_ms = data[2:].decode().rsplit(" ", 1)
             self._clean.pop(who, None)
             self._blocked[who] = self.clock() + int(wait_ms) / 1000
             self._blocked.move_to_end(who)
             self._trim(self._blocked)
 
-    def _keep_head(self, game_id: str, head: Head, until: float) -> None:
-        """``head`` of ``game_id``, trusted until ``until``, unless a later one is known."""
-        known = self._heads.get(game_id)
-        if known is None or head[0] > known[0][0]:
-            self._heads[game_id] = (head, until)
-        self._heads.move_to_end(game_id)
-        self._trim(self._heads)
-
     def _trim(self, table: OrderedDict[str, Any]) -> None:
         if len(table) > self.size:
             while len(table) > self.size:
                 table.popitem(last=False)
-            self.epoch += 1  # a read compared with what was pushed out would be wrong
-
-    @staticmethod
-    def _until(ttl_ms: int, asked_at: float) -> float:
-        """Until when a head read or pushed at ``asked_at`` may be trusted:
-        ``EXPIRY_MARGIN_S`` before its keys expire (``ttl_ms`` < 0: never)."""
-        return float("inf") if ttl_ms < 0 else asked_at + ttl_ms / 1000 - EXPIRY_MARGIN_S
-
-    # -- heads -----------------------------------------------------------------
-    def head(self, game_id: str, epoch: int | None) -> Head | None:
-        """The game's head as this process knows it, if it may be trusted
-        (``epoch``: this request's ``sync``; ``None`` trusts nothing)."""
-        if epoch is None:
-            return None
-        with self._lock:
-            found = self._heads.get(game_id)
-            if found is None:  # what a lost subscription taught is gone: no check of the epoch needed
-                return None
-            if self.clock() >= found[1]:
-                del self._heads[game_id]
-                return None
-            self._heads.move_to_end(game_id)
-            return found[0]
-
-    def learn_head(self, game_id: str, head: Head, ttl_ms: int, epoch: int | None, asked_at: float) -> None:
-        """A head read from Redis (with its keys' ``PTTL``) in a request that
-        began at ``asked_at`` and synced at ``epoch``."""
-        if epoch is None:
-            return
-        with self._lock:
-            if epoch == self.epoch:
-                self._keep_head(game_id, head, self._until(ttl_ms, asked_at))
+            self.epoch += 1  # a test compared with what was pushed out would be wrong
 
     # -- failed authentication ------------------------------------------------------
     def blocked_for(self, who: str, epoch: int | None) -> float | None:

@@ -24,8 +24,6 @@ from referee.store.windows import WindowStore
 T = TypeVar("T")
 
 IDEMPOTENCY_TTL_S = 7 * 24 * 3600
-#: where the append publishes a game's new head (``referee.store.pushed``)
-PUSHED_CHANNEL = "referee:pushed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,7 +211,7 @@ class EventStore:
         it: ``ok``, ``conflict``, ``seat`` (the seat changed meanwhile) or ``missing``."""
         events, meta_key, secret_key = _keys(game_id)
         args = [expected, seat, expect, token_hash, name or "", canonical_bytes(envelope), last_hash, at,
-                self.retention.game_ttl_ms("active"), "" if self.cluster else PUSHED_CHANNEL, game_id]
+                self.retention.game_ttl_ms("active")]
         outcome = self._retry(lambda: self._written(self._seat, [events, meta_key, secret_key], args))
         return str(outcome.decode() if isinstance(outcome, bytes) else outcome)
 
@@ -273,8 +271,7 @@ class EventStore:
         none = f"game:{{{game_id}}}:idem:none"  # no key: a name in the game's slot all the same
         idem = [self.idem_key(game_id, *m.idem_key) if m.idem_key else none for m in moves]
         args: list[Any] = [expected, self.retention.idem_ttl_s(IDEMPOTENCY_TTL_S),
-                           self.retention.game_ttl_ms(moves[-1].status),
-                           "" if self.cluster else PUSHED_CHANNEL, game_id, len(moves)]
+                           self.retention.game_ttl_ms(moves[-1].status), len(moves)]
         for m in moves:
             args += [m.last_hash, m.rng, m.status, m.at, m.idem_record, len(m.envelopes),
                      *(canonical_bytes(e) for e in m.envelopes)]
@@ -306,21 +303,6 @@ class EventStore:
         commands in one round trip) for a game's head; ``parse_head`` reads the reply."""
         _, meta_key, _ = _keys(game_id)
         return pipe.hmget(meta_key, *HEAD_FIELDS)
-
-    @staticmethod
-    def queue_head_ttl(pipe: Any, game_id: str) -> None:
-        """``queue_head`` and the PTTL of the game's keys (two replies)."""
-        EventStore.queue_head(pipe, game_id)
-        pipe.pttl(_keys(game_id)[1])
-
-    def head_ttl(self, game_id: str) -> tuple[Head | None, int]:
-        """The head and its keys' PTTL (ms; -1: none) in one round trip."""
-        def read() -> list[Any]:
-            pipe = self.redis.pipeline(transaction=False)
-            self.queue_head_ttl(pipe, game_id)
-            return list(pipe.execute())
-        reply, pttl = self._retry(read)
-        return self.parse_head(reply), int(pttl)
 
     @staticmethod
     def parse_head(reply: Any) -> Head | None:
@@ -398,4 +380,4 @@ class EventStore:
 
     def windows(self) -> Any:
         """The rate limiter's windows (``referee.store.windows``)."""
-        return WindowStore(self.redis, self.queue_head_ttl, self._retry)
+        return WindowStore(self.redis, self.queue_head, self._retry)

@@ -5,8 +5,7 @@
 -- ARGV[1] expected version, ARGV[2] seat (0-based), ARGV[3] the token hash the seat must hold
 -- ("open"; "" for a real token: neither "open" nor a bot's "" or "bot:<name>"), ARGV[4] the new token hash,
 -- ARGV[5] the new name ("" to keep it), ARGV[6] the event's JSON, ARGV[7] the new last hash,
--- ARGV[8] its time (ms), ARGV[9] the game's ttl (ms, 0 = forever), ARGV[10] channel to publish
--- the new head on ("" for none), ARGV[11] the game's id
+-- ARGV[8] its time (ms), ARGV[9] the game's ttl (ms, 0 = forever)
 -- Returns "ok" | "conflict" | "seat" | "missing"
 local current = redis.call("HGET", KEYS[2], "version")
 if not current then return "missing" end
@@ -31,12 +30,5 @@ end
 local ttl = tonumber(ARGV[9])
 for _, key in ipairs({KEYS[1], KEYS[2], KEYS[3]}) do
   if ttl > 0 then redis.call("PEXPIRE", key, ttl) else redis.call("PERSIST", key) end
-end
-if ARGV[10] ~= "" then
-  local fields = redis.call("HMGET", KEYS[2], "rng", "status")
-  local pttl = -1
-  if ttl > 0 then pttl = ttl end
-  redis.call("PUBLISH", ARGV[10], "h " .. ARGV[11] .. " " .. seq .. " " .. ARGV[7] .. " " .. fields[1] .. " " ..
-             fields[2] .. " " .. ARGV[8] .. " " .. pttl)
 end
 return "ok"

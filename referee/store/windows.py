@@ -2,7 +2,7 @@
 the policy): ``window.lua`` counts a caller's hits in each of its windows,
 whose keys share the caller's hash tag (one cluster slot a script). One
 round trip asks what a request needs: a window test, a window hit and a
-game's head with its keys' TTL."""
+game's head."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -15,12 +15,12 @@ Window = tuple[list[str], list[Any]]  # a script's keys and arguments
 
 
 class WindowStore:
-    def __init__(self, client: Any, queue_head_ttl: Callable[[Any, str], None],
+    def __init__(self, client: Any, queue_head: Callable[[Any, str], Any],
                  retry: Callable[[Callable[[], Any]], Any] = lambda call: call()) -> None:
         self.redis: Any = client
-        #: queues a game's head and its keys' TTL on a pipeline (``EventStore.queue_head_ttl``): given,
-        #: not imported, so that the store's modules import one another one way only (no cycle)
-        self._queue_head_ttl = queue_head_ttl
+        #: queues a game's head on a pipeline (``EventStore.queue_head``): given, not imported,
+        #: so that the store's modules import one another one way only (no cycle)
+        self._queue_head = queue_head
         #: through a cluster failover: a hit tried again may count twice, never let a caller past
         self._retry = retry
         self.window = client.register_script(resources.files("referee.store").joinpath("window.lua").read_text())
@@ -28,7 +28,7 @@ class WindowStore:
     def round_trip(self, test: Window | None, hit: Window | None, game_id: str | None) -> list[Any]:
         """One pipeline: ``EVALSHA`` straight (a ``Script`` in a pipeline asks
         ``SCRIPT EXISTS`` first, a round trip of its own) of ``test`` and
-        ``hit``, then the game's head and its TTL (two replies); a Redis that
+        ``hit``, then the game's head; a Redis that
         lost the script (restarted, flushed, a new master) gets it again, once."""
         def run() -> list[Any]:
             try:
@@ -47,7 +47,7 @@ class WindowStore:
                 # by name: a cluster pipeline refuses ``evalsha()``, not the command (one slot a script)
                 pipe.execute_command("EVALSHA", self.window.sha, len(keys), *keys, *args)
         if game_id is not None:
-            self._queue_head_ttl(pipe, game_id)
+            self._queue_head(pipe, game_id)
         return list(pipe.execute())
 
     def hit(self, keys: list[str], args: list[Any]) -> Any:

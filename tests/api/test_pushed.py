@@ -1,13 +1,17 @@
-"""Heads and blocks pushed by Redis (issue 10, ``referee.store.pushed``): a
-view of a game the process knows reads nothing, and is never stale.
+"""What Redis pushes to every referee process (issue 10,
+``referee.store.pushed``): failed-authentication blocks, never games' heads
+(issue 36 item 7: a view reads its game's head in its request, so it is
+never older than a move some client has seen acknowledged).
 
 Two apps on one real Redis stand for two referee processes; each has its own
 subscription. What must hold: a move made anywhere is in the next view
-everywhere; a lost subscription, a backlog or a game near its expiry make
-the view read Redis again; a failed-authentication block reaches every
-process; the limiter's leases never let a caller past its limit."""
+everywhere, however late anything pushed arrives; a lost subscription or a
+backlog make a request test Redis again; a failed-authentication block
+reaches every process; the limiter's leases never let a caller past its
+limit."""
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -15,9 +19,10 @@ import pytest
 from flask import Flask
 
 from referee.app import create_app
-from referee.store.pushed import CHANNEL, EXPIRY_MARGIN_S, MAX_DRAIN, RETRY_S, Pushed
+from referee.store.pushed import CHANNEL, MAX_DRAIN, RETRY_S, Pushed
 from tests.api.helpers import auth, create, move, redis_sent, view
 from tests.conftest import ContractClient
+from tests.holdproxy import HoldProxy
 
 
 class Clock:
@@ -28,14 +33,11 @@ class Clock:
         return self.now
 
 
-def process(redis_client: Any, clock: Clock | None = None, **config: Any) -> Flask:
+def process(redis_client: Any, **config: Any) -> Flask:
     """One referee process (its own subscription, caches and leases)."""
     app = create_app({"REDIS": redis_client, "ENQUEUE_JOBS": False, "ADMIN_TOKEN": "admin-secret",
                       "RATE_LIMIT": "off", **config})
     app.test_client_class = ContractClient
-    if clock is not None:
-        svc = app.extensions["referee.service"]
-        svc.pushed = Pushed(redis_client, clock=clock)
     return app
 
 
@@ -51,13 +53,93 @@ def played(client: Any, game: dict[str, Any]) -> Any:
     return response.get_json()["version"]
 
 
+@pytest.mark.parametrize("limiter", ["off", "1000/1000"])
+def test_a_view_of_a_game_the_process_knows_reads_its_head_from_redis(
+        redis_client: Any, monkeypatch: pytest.MonkeyPatch, limiter: str) -> None:
+    """One round trip (the limiter's, when it has one), never none: a head
+    known from before the request may be older than a move acknowledged since."""
+    client = process(redis_client, RATE_LIMIT=limiter).test_client()
+    game = create(client, players=3)
+    view(client, game)
+    trips = redis_sent(monkeypatch, lambda: view(client, game))
+    assert len(trips) == 1 and b"HMGET" in trips[0], trips
+
+
+def test_a_move_publishes_no_head(redis_client: Any) -> None:
+    """Nothing is pushed for a move (an append or a seat's event): what
+    arrives on the channel before a message published after the move is
+    everything the move published."""
+    listener = redis_client.pubsub()
+    listener.subscribe(CHANNEL)
+    assert listener.get_message(timeout=30)["type"] == "subscribe"
+    client = process(redis_client).test_client()
+    game = create(client, seats=[{"name": "a"}, {"name": "b"}, {"open": True}])
+    claimed = client.post(f"/v1/games/{game['id']}/seats/2/claim", json={"name": "c"})
+    assert claimed.status_code == 201, claimed.get_json()
+    game["seats"][2]["token"] = claimed.get_json()["token"]
+    played(client, game)
+    redis_client.publish(CHANNEL, "sentinel")
+    got: list[bytes] = []
+    while not got or got[-1] != b"sentinel":  # Redis delivers one connection's messages in order
+        message = listener.get_message(timeout=30)
+        assert message is not None, got
+        got.append(message["data"])
+    assert got == [b"sentinel"]
+    listener.close()
+
+
+def test_a_lost_subscription_is_forgotten_and_addresses_are_tested_in_redis_until_one_is_confirmed(
+        redis_client: Any) -> None:
+    limits: dict[str, Any] = {"RATE_LIMIT": "1000/1000", "AUTH_FAIL_LIMIT": "0.001/3"}
+    clock = Clock()
+    a, b_app = process(redis_client, **limits).test_client(), process(redis_client, **limits)
+    b = b_app.test_client()
+    pushed: Pushed = b_app.extensions["referee.service"].pushed  # the limiter's too
+    pushed.clock = clock
+    game = create(a, players=3)
+    good, address = auth(game["seats"][0]["token"]), {"environ_base": {"REMOTE_ADDR": "203.0.113.9"}}
+    path = f"/v1/games/{game['id']}"
+    assert b.get(path, headers=good, **address).status_code == 200  # b knows the address unblocked
+    redis_client.client_kill_filter(_type="pubsub")  # b's subscription is cut: the block is lost to it
+    assert [a.get(path, headers=auth(f"guess-{n}"), **address).status_code for n in range(3)] == [401] * 3
+    assert b.get(path, headers=good, **address).status_code == 429  # the broken socket is seen: Redis tested
+    assert pushed.sync() is None  # not subscribed again yet (RETRY_S)
+    clock.now += RETRY_S
+    assert pushed.sync() is not None
+
+
+def test_what_a_broken_subscription_taught_is_not_trusted(redis_client: Any) -> None:
+    pushed = Pushed(redis_client)
+    epoch = pushed.sync()  # subscribes, and waits for the confirmation
+    assert epoch is not None
+    pushed.learn_clean("who", epoch)
+    assert pushed.blocked_for("who", epoch) == 0.0
+    redis_client.client_kill_filter(_type="pubsub")
+    assert pushed.sync() is None
+    assert pushed.blocked_for("who", epoch) is None
+    pushed.learn_clean("who", epoch)  # a test begun before the loss
+    assert pushed.blocked_for("who", pushed.epoch) is None
+    pushed.close()
+
+
+def test_a_backlog_of_pushed_messages_is_read_but_that_request_tests_redis(redis_client: Any) -> None:
+    pushed = Pushed(redis_client)
+    assert pushed.sync() is not None
+    for n in range(MAX_DRAIN + 10):  # a process idle while others were refused
+        redis_client.publish(CHANNEL, f"b other-{n} 60000")
+    assert pushed.sync() is None
+    epoch = pushed.sync()  # caught up (the first drain stopped at MAX_DRAIN: the next message is read now)
+    assert epoch is not None and pushed.blocked_for(f"other-{MAX_DRAIN}", epoch) is not None
+    assert pushed.sync() == epoch
+    pushed.close()
+
+
 def _delivered(app: Flask, seconds: float = 30.0) -> None:
     """Wait until a message is in ``app``'s subscription socket. Redis writes
-    a move's reply and its pushed head to two sockets in one pass of its
-    loop; here the next request follows at once, from the same thread, and a
-    busy machine can let it in between the two writes (across processes the
-    reply's way to another process is far longer: README, "Pushed heads")."""
-    import time
+    the publishing command's reply and the message to two sockets in one
+    pass of its loop; here the next request follows at once, from the same
+    thread, and a busy machine can let it in between the two writes (a block
+    a moment late lets a guess or two more through: ``referee.store.pushed``)."""
     pushed: Pushed = app.extensions["referee.service"].pushed
     conn: Any = pushed._conn
     deadline = time.monotonic() + seconds
@@ -65,115 +147,18 @@ def _delivered(app: Flask, seconds: float = 30.0) -> None:
         pass
 
 
-def test_a_move_made_in_another_process_is_in_the_next_view_without_reading_the_head(
-        redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    b_app = process(redis_client)
-    a, b = process(redis_client).test_client(), b_app.test_client()
-    game = create(a, players=3)
-    assert view(b, game)["version"] == view(a, game)["version"]  # b learns the head
-    assert sent(monkeypatch, lambda: view(b, game)) == []  # known: no round trip
-    version = played(a, game)
-    _delivered(b_app)
-    out: list[Any] = []
-    commands = sent(monkeypatch, lambda: out.append(view(b, game)))
-    assert out[0]["version"] == version
-    assert b"HMGET" not in commands  # the head was pushed; only the new events were read
-    assert sent(monkeypatch, lambda: view(b, game)) == []
-
-
-def test_a_lost_subscription_is_forgotten_and_views_read_redis_until_one_is_confirmed(
-        redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = Clock()
-    a, b_app = process(redis_client).test_client(), process(redis_client, clock)
-    b = b_app.test_client()
-    pushed: Pushed = b_app.extensions["referee.service"].pushed
-    game = create(a, players=3)
-    view(b, game)
-    assert sent(monkeypatch, lambda: view(b, game)) == []
-    redis_client.client_kill_filter(_type="pubsub")  # b's subscription is cut: a's next move is lost to it
-    version = played(a, game)
-    assert view(b, game)["version"] == version  # the broken socket is seen: Redis is read
-    assert b"HMGET" in sent(monkeypatch, lambda: view(b, game))  # not subscribed again yet (RETRY_S)
-    clock.now += RETRY_S
-    view(b, game)  # subscribes again (confirmed), reads the head once more
-    assert pushed.head(game["id"], pushed.sync()) is not None
-    assert sent(monkeypatch, lambda: view(b, game)) == []
-    version = played(a, game)
-    _delivered(b_app)
-    assert view(b, game)["version"] == version
-
-
-def test_what_a_broken_subscription_taught_is_not_trusted(redis_client: Any) -> None:
-    pushed = Pushed(redis_client)
-    epoch = pushed.sync()  # subscribes, and waits for the confirmation
-    assert epoch is not None
-    pushed.learn_head("g", (5, "h", 0, "active", 0), -1, epoch, pushed.clock())
-    assert pushed.head("g", epoch) == (5, "h", 0, "active", 0)
-    redis_client.client_kill_filter(_type="pubsub")
-    assert pushed.sync() is None
-    assert pushed.head("g", epoch) is None
-    pushed.learn_head("g", (5, "h", 0, "active", 0), -1, epoch, pushed.clock())  # a read begun before the loss
-    assert pushed.head("g", epoch) is None
-    pushed.close()
-
-
-def test_a_backlog_of_pushed_heads_is_read_but_that_request_reads_redis(
-        redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    b = process(redis_client).test_client()
-    game = create(b, players=3)
-    view(b, game)
-    assert sent(monkeypatch, lambda: view(b, game)) == []
-    for n in range(MAX_DRAIN + 10):  # a process idle while others played elsewhere
-        redis_client.publish(CHANNEL, f"h other-{n} 7 x 0 active 0 -1")
-    assert b"HMGET" in sent(monkeypatch, lambda: view(b, game))
-    assert sent(monkeypatch, lambda: view(b, game)) == []  # caught up
-
-
-def test_a_head_is_not_trusted_near_its_games_expiry(redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("REFEREE_RETENTION_IDLE_S", "5")
-    clock = Clock()
-    app = process(redis_client, clock)
-    client = app.test_client()
-    game = create(client, players=3)
-    view(client, game)
-    # the keys' TTL runs in real time (a busy machine may take a while between
-    # the create and the view): what is left after the view bounds what it read
-    left_s = redis_client.pttl(f"game:{{{game['id']}}}:meta") / 1000
-    assert sent(monkeypatch, lambda: view(client, game)) == []
-    clock.now += left_s - EXPIRY_MARGIN_S - 0.01  # the keys live a while yet: trusted
-    assert sent(monkeypatch, lambda: view(client, game)) == []
-    clock.now += 5  # not past the keys' whole TTL: Redis is read again ...
-    assert b"HMGET" in sent(monkeypatch, lambda: view(client, game))
-    clock.now += 5  # ... and once the keys are gone, the game is a 404, as it always was
-    for key in redis_client.keys(f"game:{{{game['id']}}}:*"):
-        redis_client.delete(key)
-    assert client.get(f"/v1/games/{game['id']}").status_code == 404
-
-
-def test_a_move_in_a_process_pushes_its_head_with_the_games_ttl(redis_client: Any) -> None:
-    listener = redis_client.pubsub()
-    listener.subscribe(CHANNEL)
-    listener.get_message(timeout=1)
-    client = process(redis_client).test_client()
-    game = create(client, players=3)
-    version = played(client, game)
-    message = listener.get_message(timeout=1)
-    fields = message["data"].decode().split(" ")
-    assert fields[:3] == ["h", game["id"], str(version)] and fields[5] == "active"
-    assert 0 < int(fields[7]) <= 7 * 24 * 3600 * 1000
-    listener.close()
-
-
 def test_a_failed_authentication_block_reaches_every_process(redis_client: Any,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     limits: dict[str, Any] = {"RATE_LIMIT": "1000/1000", "AUTH_FAIL_LIMIT": "0.001/3"}
-    a, b = process(redis_client, **limits).test_client(), process(redis_client, **limits).test_client()
+    b_app = process(redis_client, **limits)
+    a, b = process(redis_client, **limits).test_client(), b_app.test_client()
     game = create(a, players=3)
     good = auth(game["seats"][0]["token"])
     address = {"environ_base": {"REMOTE_ADDR": "203.0.113.9"}}
     path = f"/v1/games/{game['id']}"
     assert b.get(path, headers=good, **address).status_code == 200  # b has tested the address: unblocked
     assert [a.get(path, headers=auth(f"guess-{n}"), **address).status_code for n in range(3)] == [401] * 3
+    _delivered(b_app)
     out: list[Any] = []
     assert sent(monkeypatch, lambda: out.append(b.get(path, headers=good, **address))) == []
     assert out[0].status_code == 429 and out[0].get_json()["code"] == "rate_limited"
@@ -224,18 +209,26 @@ def test_issue20_a_move_among_humans_makes_one_round_trip_with_the_job_queue_on(
     assert [name for trip in trips for name in trip] == [b"EVALSHA"], trips
 
 
-def test_a_view_is_never_older_than_a_move_the_same_process_appended(
-        redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Redis writes a script's reply before the messages it published, so a
-    process's next view may come before its own move's pushed head: the
-    move it appended (and cached) is served, never the head before it."""
-    app = process(redis_client)
-    client = app.test_client()
-    game = create(client, players=3)
-    before = view(client, game)["version"]
-    pushed: Pushed = app.extensions["referee.service"].pushed
-    stale = pushed.head(game["id"], pushed.sync())
-    assert stale is not None and stale[0] == before
-    version = played(client, game)
-    monkeypatch.setattr(pushed, "head", lambda game_id, epoch: stale)  # its message not in yet
-    assert version > before and view(client, game)["version"] == version
+@pytest.mark.parametrize("limiter", ["off", "1000/1000"])
+@pytest.mark.parametrize("reader", ["spectator", "another seat"])
+def test_issue36_a_view_is_never_older_than_a_move_another_process_acknowledged(
+        redis_client: Any, limiter: str, reader: str) -> None:
+    """Process b's subscription runs through a proxy that holds what Redis
+    pushes (as a busy machine may: the reply of a's append can reach a
+    client, and its next request reach b, before b's socket has the pushed
+    message). b's next view must still show a's acknowledged move."""
+    b_app = process(redis_client, RATE_LIMIT=limiter)
+    a, b = process(redis_client, RATE_LIMIT=limiter).test_client(), b_app.test_client()
+    pushed: Pushed | None = b_app.extensions["referee.service"].pushed
+    assert pushed is not None
+    kwargs = redis_client.connection_pool.connection_kwargs
+    with HoldProxy((kwargs["host"], kwargs["port"])) as proxy:
+        pushed.kwargs = {**pushed.kwargs, "port": proxy.port}  # b subscribes through the proxy
+        game = create(a, players=3)
+        seat = None if reader == "spectator" else 2
+        view(b, game, seat)
+        view(b, game, seat)  # whatever b may keep of the game, it has it
+        proxy.hold()
+        version = played(a, game)
+        assert view(b, game, seat)["version"] == version
+        proxy.release()

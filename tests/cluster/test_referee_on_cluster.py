@@ -62,7 +62,7 @@ def work_queue() -> None:
 def test_the_referee_knows_it_is_on_a_cluster_and_waits_for_a_replica(app: Any) -> None:
     svc = app.extensions["referee.service"]
     assert svc.store.cluster and svc.store.wait_replicas == 1
-    assert svc.pushed is None  # heads published on one node reach the others late: not trusted
+    assert svc.pushed is None  # a block published on one node reaches the others late: not trusted
     health = app.test_client().get("/health")
     assert health.status_code == 200 and health.get_json()["redis"] == "ok"
 

@@ -1,7 +1,7 @@
 """Two referee processes on one Redis Cluster (issue 21): a view served by
-referee B reflects every move referee A acknowledged — pushed heads are not
-trusted on a cluster, so B reads the game's head — and a client through
-haproxy sees the same. Skipped, loudly, without haproxy."""
+referee B reflects every move referee A acknowledged — B reads the game's
+head in the request, as every view does (issue 36 item 7) — and a client
+through haproxy sees the same. Skipped, loudly, without haproxy."""
 from __future__ import annotations
 
 import random
