@@ -196,7 +196,15 @@ def test_an_idempotent_retry_reaching_a_process_with_a_stale_cache_gets_the_orig
     other = create_app({"REDIS": redis_client, "CLOCK": clock, "TESTING": True, "ADMIN_TOKEN": "admin-secret",
                         "RATE_LIMIT": "off"})
     other.test_client_class = ContractClient
-    first_process, second_process = app.test_client(), other.test_client()
+    try:
+        _retry_on_a_stale_process(app.test_client(), other.test_client())
+    finally:
+        pushed = other.extensions["referee.service"].pushed
+        if pushed is not None:
+            pushed.close()
+
+
+def _retry_on_a_stale_process(first_process: Any, second_process: Any) -> None:
     game = create(first_process, "bang-dice", setup={"turn": 0, "roll": 1, "dice": ["beer"] * 5,
                                                      "queue": ["beer"] * 5})
     reroll = {"type": "reroll", "dice": [1]}
