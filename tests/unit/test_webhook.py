@@ -182,6 +182,7 @@ ALWAYS_REFUSED = [
     "::a9fe:a9fe",            # the same, written in hex
     "::255.255.255.255",      # the range's last address (2**32 - 1)
     "::8.8.8.8", "::10.0.0.1", "::0.0.0.2",  # IPv4-compatible of a public, a private and the first after ::1
+    "::ffff:0:a9fe:a9fe", "::ffff:0:7f00:1",  # IPv4-translated (SIIT, RFC 6145) metadata and loopback
     "64:ff9b::a9fe:a9fe",     # NAT64 of 169.254.169.254 (is_global says True)
     "64:ff9b:1::7f00:1",      # local-use NAT64
     "2001:0:4136:e378:8000:63bf:3fff:fdd2",  # Teredo
@@ -229,6 +230,7 @@ def test_global_addresses_are_allowed(address: str) -> None:
     "http://[::ffff:127.0.0.1]/", "http://[::ffff:7f00:1]/", "http://[64:ff9b::7f00:1]/",
     "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/", "http://0.0.0.0:8000/", "http://169.254.169.254/latest",
     "http://[::169.254.169.254]/", "http://[::a9fe:a9fe]/", "http://[::ffff:169.254.169.254]/",
+    "http://[::ffff:0:169.254.169.254]/",
 ])
 @pytest.mark.parametrize("allow_private", [False, True])
 def test_found7_ssrf_urls_are_refused_without_any_resolution(url: str, allow_private: bool) -> None:
