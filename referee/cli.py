@@ -4,6 +4,7 @@ replay), manage the signing keys (keys) and the contract (contract)."""
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import json
 import os
 import signal
@@ -27,7 +28,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     _signing_keys_or_exit("serve")  # made here if missing: every gunicorn worker reads the same file
     os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="referee-prom-"))
     read_timeout = _read_timeout_s()
-    argv = [sys.executable, "-m", "gunicorn", args.app, "--bind", f"{args.host}:{args.port}",
+    argv = [sys.executable, "-m", "gunicorn", args.app, "--bind", gunicorn_bind(args.host, args.port),
             "--workers", str(args.workers), "--worker-class", args.worker_class,
             "--access-logfile", "-" if args.access_log else "/dev/null",
             "--logger-class", "referee.accesslog.RedactingLogger",  # no ?token= in the access log
@@ -45,6 +46,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     else:
         argv += ["--threads", str(args.threads)]
     os.execv(sys.executable, argv)
+
+
+def gunicorn_bind(host: str, port: int) -> str:
+    """gunicorn's ``--bind`` for ``host`` and ``port``: an IPv6 address in
+    brackets (``--host ::``, a dual-stack listener, read as ``:::8000``
+    is host ``:`` and port ``''`` to gunicorn, which refused to start)."""
+    try:
+        bracketed = ipaddress.ip_address(host).version == 6
+    except ValueError:  # a host name, or already in brackets
+        bracketed = False
+    return f"[{host}]:{port}" if bracketed else f"{host}:{port}"
 
 
 def _signing_keys_or_exit(command: str) -> None:
@@ -542,7 +554,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--version", action="version", version=f"referee {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="run the HTTP API")
-    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (:: is every address, IPv6 and IPv4)")
     serve.add_argument("--port", type=int, default=int(settings.text("PORT")), help="the port (PORT)")
     serve.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
     serve.add_argument("--worker-class", choices=["gevent", "gthread"],

@@ -5,7 +5,7 @@ A bot URL is parsed once (``parse_bot_url``: a malformed one is a 422
 (``UrlPolicy.target``), and every address it resolves to must pass
 ``address_refusal``: ``ipaddress``'s ``is_global`` plus explicit denials of
 the ranges ``is_global`` lets through or that reach an internal host by
-another spelling (IPv4-mapped and -compatible IPv6, NAT64, 6to4, Teredo,
+another spelling (IPv4-mapped, -compatible and -translated IPv6, NAT64, 6to4, Teredo,
 multicast, 0.0.0.0, carrier-grade NAT, cloud metadata). The caller then
 connects to exactly those checked addresses, so a DNS answer that changes
 between the check and the connection (rebinding) is never used.
@@ -48,6 +48,7 @@ _DENIED: tuple[tuple[Network, str], ...] = tuple((ipaddress.ip_network(net), why
     ("240.0.0.0/4", "reserved or broadcast"),
     ("::/128", "unspecified"),
     ("::ffff:0:0/96", "IPv4-mapped IPv6 (write the IPv4 address)"),
+    ("::ffff:0:0:0/96", "IPv4-translated IPv6 (SIIT; write the IPv4 address)"),
     ("64:ff9b::/96", "NAT64"),
     ("64:ff9b:1::/48", "local-use NAT64"),
     ("2001::/32", "Teredo"),

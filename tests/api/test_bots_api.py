@@ -101,7 +101,7 @@ def test_private_and_loopback_bot_urls_are_refused_unless_allowed(client: Any) -
 
 @pytest.mark.parametrize("url", ["http://[::1/", "http://bot.example:99999/x", "http://bot.example:abc/x",
                                  f"http://{'a' * 64}.example/x", "http://bot.example:0/x", "http://2130706433/x",
-                                 "http://bot.example/\ud800"])
+                                 "http://bot.example/\ud800", "//bot.example/turn"])
 def test_found2_malformed_bot_urls_are_a_422_invalid_bot_url_not_a_500(loopback_app: Any, url: str) -> None:
     """Issue 8, Found 2: these bot URLs raised ValueError/UnicodeError in the check: a 500."""
     r = loopback_app.test_client().post("/v1/bots", json={"name": "b", "url": url, "rulesets": ["bluffaneer"]})
@@ -113,7 +113,9 @@ def test_found2_malformed_bot_urls_are_a_422_invalid_bot_url_not_a_500(loopback_
 
 @pytest.mark.parametrize("url", ["http://100.100.100.200/latest/meta-data", "http://100.64.0.1/",
                                  "http://[2002:a9fe:a9fe::]/", "http://169.254.169.254/", "http://[::ffff:127.0.0.1]/",
-                                 "http://[64:ff9b::a9fe:a9fe]/", "http://0.0.0.0:8000/", "http://u:p@127.0.0.1/"])
+                                 "http://[64:ff9b::a9fe:a9fe]/", "http://0.0.0.0:8000/", "http://u:p@127.0.0.1/",
+                                 "http://[::169.254.169.254]/", "http://[::a9fe:a9fe]/",
+                                 "http://[::ffff:169.254.169.254]/"])
 def test_found7_ssrf_bot_urls_are_refused_even_where_loopback_is_allowed(loopback_app: Any, url: str) -> None:
     """Issue 8, Found 7: `is_private` accepted CGNAT (a cloud metadata address)
     and 6to4 of 169.254.169.254; these IP literals need no resolution, so

@@ -10,6 +10,7 @@ from typing import Any
 from referee.engine import verify_received
 from referee.store import canonical, sha256_hex
 from tests.api.helpers import auth, create, move, ndjson, play_to_end, view
+from tests.conftest import ContractClient
 
 SETUP = {"turn": 0, "seats": [{"card": ["chest", "sword"]}, {"card": ["ship", "skull"]},
                               {"card": ["chest", "ship"]}, {"card": ["sword", "skull"]}]}
@@ -183,6 +184,43 @@ def test_idempotent_retry_returns_the_original_bytes_and_appends_nothing(client:
     # learns nothing of seat 0's
     other = move(client, game, 1, {"type": "pass"}, headers=key)
     assert other.status_code == 201 and other.get_json()["version"] == version + 2
+
+
+def test_an_idempotent_retry_reaching_a_process_with_a_stale_cache_gets_the_original_bytes(
+        app: Any, redis_client: Any, clock: Any) -> None:
+    # Issue 36: the first process accepts the move; its retry reaches a second referee process
+    # (one Redis) whose cache still holds the game at the version the move was decided on. A
+    # reroll of die 1 that rolls a Beer is legal again after itself, so only the append's answer
+    # (the key's record) tells the retry apart from a second reroll.
+    from referee.app import create_app
+    other = create_app({"REDIS": redis_client, "CLOCK": clock, "TESTING": True, "ADMIN_TOKEN": "admin-secret",
+                        "RATE_LIMIT": "off"})
+    other.test_client_class = ContractClient
+    try:
+        _retry_on_a_stale_process(app.test_client(), other.test_client())
+    finally:
+        pushed = other.extensions["referee.service"].pushed
+        if pushed is not None:
+            pushed.close()
+
+
+def _retry_on_a_stale_process(first_process: Any, second_process: Any) -> None:
+    game = create(first_process, "bang-dice", setup={"turn": 0, "roll": 1, "dice": ["beer"] * 5,
+                                                     "queue": ["beer"] * 5})
+    reroll = {"type": "reroll", "dice": [1]}
+    assert reroll in view(second_process, game, 0)["legal_moves"]  # the second process caches this version
+    key = {"Idempotency-Key": "k-stale"}
+    first = move(first_process, game, 0, reroll, headers=key)
+    assert first.status_code == 201 and reroll in view(first_process, game, 0)["legal_moves"]
+    retry = move(second_process, game, 0, reroll, headers=key)
+    assert retry.status_code == 201 and retry.get_data() == first.get_data()
+    log = first_process.get(f"/v1/games/{game['id']}/log", headers=auth("admin-secret")).get_data(as_text=True)
+    assert len(ndjson(log)) == 1 + first.get_json()["version"]  # the header and each event once
+    changed = move(second_process, game, 0, {"type": "stop"}, headers=key)
+    assert changed.status_code == 422 and changed.get_json()["code"] == "idempotency_key_reused"
+    # still stale there: a new move's append finds the game moved on, and is decided again on it
+    stop = move(second_process, game, 0, {"type": "stop"})
+    assert stop.status_code == 201 and stop.get_json()["events"][0]["seq"] == first.get_json()["version"] + 1
 
 
 def test_race_many_threads_on_one_version_exactly_one_wins(app: Any) -> None:

@@ -168,6 +168,44 @@ def test_ipv6_clients_are_counted_by_their_64(redis_client: Any) -> None:
     assert client.get("/v1/rulesets", **from_address("2001:db8:0:1::1")).status_code == 200
 
 
+def test_an_ipv4_mapped_client_is_its_ipv4_address_in_the_bucket_and_the_failed_login_window(
+        redis_client: Any) -> None:
+    # Issue 36: a dual-stack listener ([::]) sees every IPv4 client as ::ffff:a.b.c.d. Counted by
+    # its /64 (::/64), every IPv4 client would share one bucket and one failed-login window.
+    client = limited_app(redis_client, RATE_LIMIT="0.001/3", AUTH_FAIL_LIMIT="2/hour").test_client()
+    game = client.post("/v1/games", json=BODY, **from_address("192.0.2.99")).get_json()
+    one, mapped = "198.51.100.7", "::ffff:198.51.100.7"
+    assert [client.get("/v1/rulesets", **from_address(a)).status_code for a in (one, mapped, one, mapped)] == \
+        [200, 200, 200, 429]
+    assert client.get("/v1/rulesets", **from_address("::ffff:198.51.100.8")).status_code == 200
+
+    guess, url = auth(secrets.token_urlsafe(16)), f"/v1/games/{game['id']}"
+    two, mapped = "198.51.100.20", "::ffff:198.51.100.20"
+    assert [client.get(url, headers=guess, **from_address(a)).status_code for a in (mapped, two)] == [401, 401]
+    refused = client.get(url, headers=guess, **from_address(mapped))
+    assert refused.status_code == 429 and "failed authentications" in refused.get_json()["detail"]
+    assert client.get(url, headers=guess, **from_address("::ffff:198.51.100.21")).status_code == 401
+
+
+def test_trusted_proxies_and_the_failed_login_limit_are_read_from_the_environment(
+        redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 36: REFEREE_TRUSTED_PROXIES and REFEREE_AUTH_FAIL_LIMIT, not the app config.
+    monkeypatch.setenv("REFEREE_TRUSTED_PROXIES", "1")
+    monkeypatch.setenv("REFEREE_AUTH_FAIL_LIMIT", "2/hour")
+    app = create_app({"REDIS": redis_client, "ENQUEUE_JOBS": False, "RATE_LIMIT": "0.001/1000"})
+    app.test_client_class = ContractClient
+    client = app.test_client()
+    game = create(client, players=3)
+    url, guess = f"/v1/games/{game['id']}", auth(secrets.token_urlsafe(16))
+
+    def from_proxy(client_address: str) -> dict[str, Any]:
+        return {"headers": {**guess, "X-Forwarded-For": client_address}}
+    assert [client.get(url, **from_proxy("203.0.113.1")).status_code for _ in range(3)] == [401, 401, 429]
+    assert client.get(url, **from_proxy("203.0.113.2")).status_code == 401  # the proxy's word: another client
+    # the proxy's entry is the last one: what the client wrote before it is not believed
+    assert client.get(url, **from_proxy("203.0.113.3, 203.0.113.1")).status_code == 429
+
+
 def test_rate_limit_settings_are_parsed_strictly() -> None:
     from referee.ratelimit import parse
     assert parse("off") is None and parse(None) is None

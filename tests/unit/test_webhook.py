@@ -178,6 +178,11 @@ ALWAYS_REFUSED = [
     "::ffff:127.0.0.1",       # IPv4-mapped loopback
     "::ffff:169.254.169.254",  # IPv4-mapped metadata
     "::127.0.0.1",            # IPv4-compatible (is_global says True)
+    "::169.254.169.254",      # issue 36: IPv4-compatible above 2**31 (a bound of 2**31 let it through)
+    "::a9fe:a9fe",            # the same, written in hex
+    "::255.255.255.255",      # the range's last address (2**32 - 1)
+    "::8.8.8.8", "::10.0.0.1", "::0.0.0.2",  # IPv4-compatible of a public, a private and the first after ::1
+    "::ffff:0:a9fe:a9fe", "::ffff:0:7f00:1",  # IPv4-translated (SIIT, RFC 6145) metadata and loopback
     "64:ff9b::a9fe:a9fe",     # NAT64 of 169.254.169.254 (is_global says True)
     "64:ff9b:1::7f00:1",      # local-use NAT64
     "2001:0:4136:e378:8000:63bf:3fff:fdd2",  # Teredo
@@ -200,6 +205,15 @@ def test_found7_special_addresses_are_refused_even_when_private_ones_are_allowed
     assert address_refusal(ipaddress.ip_address(address), allow_private=allow_private) is not None
 
 
+def test_the_ipv4_compatible_range_ends_at_2_to_the_32() -> None:
+    """Issue 36: ``::a.b.c.d`` is every IPv6 address below 2**32 but ``::`` and ``::1``;
+    ``::1:0:0`` (2**32) is the first address past it (whatever else refuses it)."""
+    compatible = "IPv4-compatible IPv6 (deprecated)"
+    last = ipaddress.IPv6Address(2**32 - 1)
+    assert address_refusal(last, allow_private=True) == compatible
+    assert address_refusal(last + 1, allow_private=True) != compatible
+
+
 @pytest.mark.parametrize("address", PRIVATE)
 def test_loopback_and_private_networks_only_with_allow_private(address: str) -> None:
     assert address_refusal(ipaddress.ip_address(address), allow_private=False) is not None
@@ -215,6 +229,8 @@ def test_global_addresses_are_allowed(address: str) -> None:
     "http://100.100.100.200/", "http://100.64.0.1/", "http://[2002:a9fe:a9fe::]/",
     "http://[::ffff:127.0.0.1]/", "http://[::ffff:7f00:1]/", "http://[64:ff9b::7f00:1]/",
     "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/", "http://0.0.0.0:8000/", "http://169.254.169.254/latest",
+    "http://[::169.254.169.254]/", "http://[::a9fe:a9fe]/", "http://[::ffff:169.254.169.254]/",
+    "http://[::ffff:0:169.254.169.254]/",
 ])
 @pytest.mark.parametrize("allow_private", [False, True])
 def test_found7_ssrf_urls_are_refused_without_any_resolution(url: str, allow_private: bool) -> None:
@@ -313,7 +329,7 @@ def test_the_next_checked_address_is_tried_when_one_refuses_the_connection() -> 
     "http://[::1/", "http://bot.example:99999/", "http://bot.example:abc/", f"http://{'a' * 64}.example/",
     "http://bot.example:0/", "http://[bot.example]/", "http://bot..example/", f"http://{'a.' * 127}com/",
     "http://bot.example/\ud800", "http://bo\ud800t.example/", "http:///turn", "bot.example/turn", "",
-    "http://bot example/",
+    "http://bot example/", "//bot.example/turn",  # scheme-relative: a netloc and no scheme
 ])
 def test_found2_malformed_bot_urls_are_invalid_bot_url(url: str) -> None:
     """Issue 8, Found 2: these raised ValueError or UnicodeError out of the check."""

@@ -73,6 +73,31 @@ def test_r42_lucky_duke_one_card_left_is_the_result():
     assert kind(t) == "lucky"
 
 
+def test_r42_lucky_duke_with_a_single_card_to_turn_gets_no_choice_it_is_the_result():
+    # Deck one card, discard pile empty: the one card turned decides at once, even a bad one (no
+    # window of one card: Lucky Duke chooses only between two).
+    cards = [c for c in ALL_CARDS if c not in ("JAIL-4H", "BANG-AS")]
+    t = game(4, hands={0: cards[:39], 2: cards[39:]}, in_play={1: ["JAIL-4H"]}, chars={1: "lucky_duke"},
+             deck=["BANG-AS"], turn=1, phase="start")
+    first_turn = t.events[1:[i for i, e in enumerate(t.events) if e.type == "turn_started"][1]]
+    assert [(e.type, e.data) for e in first_turn] == [
+        ("turn_started", {"seat": 1}),
+        ("cards_revealed", {"seat": 1, "cards": ["BANG-AS"], "reason": "lucky_duke"}),
+        ("draw_checked", {"seat": 1, "cards": ["BANG-AS"], "card": "BANG-AS", "reason": "jail", "from": "limbo"}),
+        ("card_discarded", {"seat": 1, "cards": ["JAIL-4H"], "reason": "jail"}),
+    ]
+    assert t.state.turn == 2 and t.state.limbo == ()  # not a Heart: the Jail held, his turn was skipped
+
+
+def test_r42_lucky_duke_with_no_card_to_turn_fails_his_draw_as_r41_rules():
+    cards = [c for c in ALL_CARDS if c != "JAIL-4H"]
+    t = game(4, hands={0: cards[:40], 2: cards[40:]}, in_play={1: ["JAIL-4H"]}, chars={1: "lucky_duke"},
+             turn=1, phase="start")
+    first_turn = t.events[:[i for i, e in enumerate(t.events) if e.type == "turn_started"][1]]
+    assert [e.type for e in first_turn] == ["game_started", "turn_started", "card_discarded"]
+    assert t.state.turn == 2  # nothing turned: the Jail held (R41's ruling)
+
+
 def test_r43_window_waits_for_an_explicit_pass_even_with_an_empty_hand():
     t = game(4, hands={0: ["BANG-AS"]})
     play(t, 0, "BANG-AS", 1)

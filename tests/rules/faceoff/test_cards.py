@@ -140,6 +140,24 @@ def test_FO28_duel_with_the_renegade_answered_by_the_other_player() -> None:
     assert t.state.chars[0].life == 3
 
 
+def test_FO28_no_card_is_played_while_the_active_character_owes_a_duel_answer() -> None:
+    """The Duel comes back to its player (FO28, R32): in his own phase 3 he may only answer it, with a
+    BANG! or a pass (FO31: R13 per character), until it is over. The move is decided before any
+    listing of the seat's moves, as a client's arrives, then the list is checked."""
+    t = to_phase3(game(hands=[["DUEL-JS", "BANG-AS", "BARREL-QS", "SCHOFIELD-KS"], ["BANG-QH"], []]))
+    t.play(0, {"type": "play", "card": "DUEL-JS", "target": 1})
+    t.play(1, {"type": "respond", "card": "BANG-QH"})
+    assert t.to_act() == {0} and t.state.flow["phase"] == "play"
+    for card in ("BARREL-QS", "SCHOFIELD-KS"):
+        with raises_rule("R13", "not_now"):
+            t.play(0, {"type": "play", "card": card})
+    with raises_rule("R46", "not_now"):  # the Duel's sequence goes on before his turn can end
+        t.play(0, {"type": "end_turn"})
+    assert t.legal(0) == [{"type": "respond", "card": "BANG-AS"}, {"type": "pass"}]
+    t.play(0, {"type": "respond", "card": "BANG-AS"})
+    assert t.to_act() == {1}
+
+
 def test_FO29_weapon_reach_and_replacement() -> None:
     t = to_phase3(game(hands=[["SCHOFIELD-KS", "WINCHESTER-8S"], [], []]))
     t.play(0, {"type": "play", "card": "SCHOFIELD-KS"})
