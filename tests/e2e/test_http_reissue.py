@@ -71,11 +71,13 @@ def test_e2e_a_stream_of_a_reissued_token_ends_at_the_reissue_while_the_game_goe
     reader.start()
     assert reader.opened.wait(30)
     before = _play(client, game.id, tokens, 5, pick)
+    assert game.owner_token is not None
     tokens[SEAT] = client.games.reissue(game.id, SEAT, owner_token=game.owner_token).token
     after = _play(client, game.id, tokens, 40, pick)  # the seat's new holder plays on
     reader.join(90)
     assert not reader.is_alive(), "the old token's stream is still open after the reissue"
-    reissued = [seq for seq, type_, data in reader.events if type_ == "seat_token_reissued" and data["data"]["seat"] == SEAT]
+    reissued = [seq for seq, type_, envelope in reader.events
+                if type_ == "seat_token_reissued" and envelope["data"]["seat"] == SEAT]
     assert len(reissued) == 1 and reader.events[-1][0] == reissued[0], [e[:2] for e in reader.events]
     shown = json.dumps([data for _, _, data in reader.events])
     assert before and any(f'"{card}"' in shown for card in before)  # the seat saw its hand until then
@@ -90,6 +92,7 @@ def test_e2e_the_creator_may_not_reissue_a_claimed_seat(live: Live) -> None:
     client: RefereeClient = live.client
     game = client.games.create("bluffaneer", seats=[{"name": "host"}, {"open": True}, {"open": True}])
     ann = client.games.claim(game.id, 1, "ann")
+    assert game.owner_token is not None
     with pytest.raises(Forbidden) as refused:
         client.games.reissue(game.id, 1, owner_token=game.owner_token)
     assert refused.value.code == "seat_belongs_to_claimant"
