@@ -505,9 +505,22 @@ class GameService:
         """Whether ``token`` is ``seat``'s token right now, as the store has it
         (not this process's cache): a stream re-checks its token with this when
         it meets its seat's ``seat_token_reissued``."""
+        return self._holds_hash(game_id, seat, sha256_hex(token))
+
+    def _holds_hash(self, game_id: str, seat: Seat, digest: str) -> bool:
         meta = self.store.meta(game_id)
         held = json.loads(meta["tokens"]) if meta is not None else []
-        return 0 <= seat < len(held) and hmac.compare_digest(sha256_hex(token), held[seat])
+        return 0 <= seat < len(held) and hmac.compare_digest(digest, held[seat])
+
+    def _replay_for(self, game_id: str, seat: Seat | None, holder: str | None, record: bytes,
+                    fingerprint: str) -> bytes:
+        """An idempotent retry's answer (``_replay_idempotent``), to a client
+        whose token (hash ``holder``) is still its seat's in the store: the
+        answer shows what the seat was shown, and the key may be its new
+        holder's, while this process's cache may predate the reissue."""
+        if holder is not None and seat is not None and not self._holds_hash(game_id, seat, holder):
+            raise ApiError(401, "bad_token", "this token is no longer its seat's: the seat's token was reissued")
+        return self._replay_idempotent(record, fingerprint)
 
     def _seat_event(self, game_id: str, seat: int, type_: str, data: Json, token_hash: str, name: str | None, *,
                     claim: bool, allowed: Callable[[Game], None] | None = None) -> None:
@@ -638,12 +651,12 @@ class GameService:
                     raise ApiError(409, "seats_open", f"the game starts when every seat is taken: seats "
                                    f"{game.open_seats} are open (POST /v1/games/{game.id}/seats/<seat>/claim)")
                 body, appended = self._decide_and_append(game, seat, move, idem, fingerprint, by, now,
-                                                         client=scope != WORKER_SCOPE)
+                                                         client=scope != WORKER_SCOPE, holder=holder)
             except RefereeError:
                 if idem is not None:  # a retry of a move that was already applied
                     record = self.store.idem_record(game.id, idem)
                     if record is not None:
-                        return self._replay_idempotent(record, fingerprint)
+                        return self._replay_for(game.id, seat, holder, record, fingerprint)
                 if not fresh:  # any refusal judged on a stale cache is judged again on the latest state
                     game, fresh = self.load(game.id), True
                     continue
@@ -661,11 +674,12 @@ class GameService:
 
     def _decide_and_append(self, game: Game, seat: Seat | None, move: Move | None,
                            idempotency_key: tuple[str, str] | None, fingerprint: str, by: Json | None,
-                           now: int, *, client: bool = True) -> tuple[bytes, Game | None]:
+                           now: int, *, client: bool = True, holder: str | None = None) -> tuple[bytes, Game | None]:
         """One attempt: ``(body, new game)``, or ``(b"", None)`` when the
         cached version was stale. ``now`` is the move's receipt time, stamped
         once when it arrived and kept across retries. ``client``: the move
-        came from a client, who gets a 201 body and a receipt (``_decide``)."""
+        came from a client, who gets a 201 body and a receipt (``_decide``);
+        ``holder``: its token's hash, checked before a retry is answered."""
         decided = self._decide(game, seat, move, idempotency_key, fingerprint, by, now, client=client)
         self._watch_ahead(game, decided.game)
         appended = self.store.append_moves(game.id, game.version, [decided.stored])
@@ -675,7 +689,7 @@ class GameService:
             self._notify(decided.game, game)
             return decided.body, decided.game
         if appended.outcome == "idem" and appended.record is not None:
-            return self._replay_idempotent(appended.record, fingerprint), game
+            return self._replay_for(game.id, seat, holder, appended.record, fingerprint), game
         if appended.outcome == "missing":
             raise not_found(game.id)
         return b"", None

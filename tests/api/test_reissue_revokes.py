@@ -156,6 +156,33 @@ def test_a_process_that_cached_the_game_refuses_the_old_token_and_takes_the_new(
                       headers=auth(game["seats"][SEAT]["token"])).status_code == 201
 
 
+def test_an_idempotent_retry_through_a_process_that_cached_the_game_answers_the_old_token_nothing(
+        client: Any, redis_client: Any, clock: Any) -> None:
+    """The new holder's move, retried with its key and body by the old token,
+    through a process whose cache predates the reissue: the retry's answer
+    (the seat's own view of the move) is the new holder's, not the old token's."""
+    other = create_app({"REDIS": redis_client, "CLOCK": clock, "TESTING": True, "RATE_LIMIT": "off"}).test_client()
+    game = _game(client)
+    old = game["seats"][SEAT]["token"]
+    pick = Rng(b"idem")
+    while SEAT not in (spectator := view(client, game))["to_act"]:
+        assert spectator["status"] == "active" and _play(client, game, 1, pick) == 1
+    assert other.get(f"/v1/games/{game['id']}", headers=auth(old)).status_code == 200  # cached there
+    game["seats"][SEAT]["token"] = _reissue(client, game, SEAT, game["owner_token"])
+    spectator = view(client, game)
+    body = {"move": list(playing_moves(view(client, game, SEAT)["legal_moves"]))[0],
+            "expected_version": spectator["version"]}
+    key = {"Idempotency-Key": "the-new-holders-move"}
+    made = client.post(f"/v1/games/{game['id']}/moves", json=body,
+                       headers={**auth(game["seats"][SEAT]["token"]), **key})
+    assert made.status_code == 201
+    retried = other.post(f"/v1/games/{game['id']}/moves", json=body, headers={**auth(old), **key})
+    assert retried.status_code == 401 and retried.get_json()["code"] == "bad_token", retried.get_json()
+    again = other.post(f"/v1/games/{game['id']}/moves", json=body,
+                       headers={**auth(game["seats"][SEAT]["token"]), **key})
+    assert again.status_code == 201 and again.get_data() == made.get_data()  # the holder's own retry
+
+
 # -- item 3: a claimed seat belongs to its claimant ------------------------------------------
 def _claimed(client: Any) -> tuple[dict[str, Any], str]:
     game = create(client, ruleset="bluffaneer", seats=[{"name": "host"}, {"open": True}, {"open": True}],
