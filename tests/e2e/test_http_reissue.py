@@ -13,7 +13,7 @@ import pytest
 import requests
 
 from referee.client import RefereeClient
-from referee.client.errors import Forbidden
+from referee.client.errors import Forbidden, Unauthorized
 from referee.engine.platform import playing_moves
 from referee.engine.rng import Rng
 from tests.e2e.conftest import Live
@@ -86,6 +86,26 @@ def test_e2e_a_stream_of_a_reissued_token_ends_at_the_reissue_while_the_game_goe
     refused = requests.get(f"{live.url}/v1/games/{game.id}/events?after=0",
                            headers={"Authorization": f"Bearer {reader.token}"}, timeout=10)
     assert refused.status_code == 401 and refused.json()["code"] == "bad_token"
+
+
+def test_e2e_the_clients_stream_of_a_reissued_token_stops_at_the_reissue_with_bad_token(live: Live) -> None:
+    """``games.stream`` reconnects when a stream ends: after the reissue its
+    token is refused, so the iterator raises rather than read on."""
+    client: RefereeClient = live.client
+    game = client.games.create("bang", players=4, seed="e2e-reissue-client")
+    tokens = list(game.tokens)
+    pick = Rng(b"e2e-reissue-client")
+    events = client.games.stream(game.id, token=tokens[SEAT], after=game.version)
+    _play(client, game.id, tokens, 1, pick)
+    seen = [next(events)]
+    assert game.owner_token is not None
+    tokens[SEAT] = client.games.reissue(game.id, SEAT, owner_token=game.owner_token).token
+    _play(client, game.id, tokens, 10, pick)
+    with pytest.raises(Unauthorized) as refused:
+        seen.extend(events)
+    assert refused.value.code == "bad_token"
+    after = [e.type for e in seen if e.seq > seen[0].seq]
+    assert after[-1] == "seat_token_reissued" and after.count("seat_token_reissued") == 1
 
 
 def test_e2e_the_creator_may_not_reissue_a_claimed_seat(live: Live) -> None:
