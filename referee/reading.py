@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from referee.engine import canonical
+from referee.engine.platform import SEAT_REISSUED
 from referee.engine.presentation import shown
 from referee.engine.protocol import Json, Seat
 from referee.errors import ApiError
@@ -47,6 +48,22 @@ def _never() -> bool:
     return False
 
 
+def until_revoked(svc: GameService, game_id: str, envs: list[Json], seat: Seat | None,
+                  token: str | None) -> tuple[list[Json], bool]:
+    """``envs`` as far as ``token`` may read them: up to and including the
+    first ``seat_token_reissued`` of its ``seat`` after which it no longer
+    holds the seat (the event is public), and whether they were cut there.
+    A reader authenticates once, when it opens; this is where it checks
+    again, against the store, so that no event after a reissue reaches the
+    old token as that seat (a reissue its own token came from passes)."""
+    if seat is None or token is None:
+        return envs, False
+    for at, env in enumerate(envs):
+        if env["type"] == SEAT_REISSUED and env["data"].get("seat") == seat and not svc.holds(game_id, seat, token):
+            return envs[:at + 1], True
+    return envs, False
+
+
 def wait_for_event(svc: GameService, game_id: str, after: int, timeout_s: float, *, gone: Gone = _never) -> bool:
     """Block until the game has an event after ``after``, ``timeout_s``
     passes or the client is ``gone``; True if it has one. Waits in slices of
@@ -65,14 +82,15 @@ def wait_for_event(svc: GameService, game_id: str, after: int, timeout_s: float,
 def events(svc: GameService, game_id: str, token: str | None, after: int, wait_s: float, *,
            slot: Slot = _no_cap, gone: Gone = _never) -> Json:
     """Events after ``after`` as the caller may see them; long-polls up to
-    ``wait_s``, holding a ``slot`` while it waits."""
+    ``wait_s``, holding a ``slot`` while it waits. The page stops at the
+    ``seat_token_reissued`` that took the token's seat away."""
     game = svc.load(game_id)
     seat = svc.seat_of(game, token)
     if wait_s > 0 and game.version <= after and game.status == "active":
         with slot():
             wait_for_event(svc, game_id, after, wait_s, gone=gone)
         game = svc.load(game_id)
-    envs = svc.store.read(game_id, after=after, upto=game.version)
+    envs, _ = until_revoked(svc, game_id, svc.store.read(game_id, after=after, upto=game.version), seat, token)
     return {"id": game_id, "version": game.version, "status": game.status,
             "events": [present(game, e, seat) for e in envs]}
 
@@ -80,7 +98,8 @@ def events(svc: GameService, game_id: str, token: str | None, after: int, wait_s
 def stream(svc: GameService, game_id: str, token: str | None, after: int, *, keepalive_s: float = 15.0,
            max_s: float | None = None, slot: Slot = _no_cap, gone: Gone = _never) -> Iterator[str]:
     """Server-Sent Events from ``after`` on; ends when the game is over (or
-    after ``max_s``, for the client to resume with ``Last-Event-ID``). The
+    after ``max_s``, for the client to resume with ``Last-Event-ID``, or right
+    after the ``seat_token_reissued`` that took its token's seat away). The
     first item comes once the caller is authenticated and holds a ``slot``."""
     game = svc.load(game_id)
     seat = svc.seat_of(game, token)
@@ -89,9 +108,14 @@ def stream(svc: GameService, game_id: str, token: str | None, after: int, *, kee
         yield "retry: 500\n\n"
         while True:
             game = svc.load(game_id)
-            for env in svc.store.read(game_id, after=after, upto=game.version):
+            envs, revoked = until_revoked(svc, game_id, svc.store.read(game_id, after=after, upto=game.version),
+                                          seat, token)
+            for env in envs:
                 yield f"id: {env['seq']}\nevent: {env['type']}\ndata: {canonical(present(game, env, seat))}\n\n"
                 after = env["seq"]
+            if revoked:  # the token is no longer the seat's: reconnecting with it is a 401
+                yield ": token reissued\n\n"
+                return
             if game.status != "active":
                 yield f"event: end\ndata: {canonical({'status': game.status, 'version': game.version})}\n\n"
                 return

@@ -199,6 +199,24 @@ def _listed(game_id: str, header: Json, summary: Json) -> Json:
     return out
 
 
+def _may_reissue(game: Game, seat: Seat, digest: str, *, owner: bool) -> None:
+    """Whether the caller (its token's ``digest``; ``owner``: it is the
+    game's ``owner_token``) may reissue ``seat``'s token: a claimed seat's,
+    by its claimant's current token only (403 to the creator); any other
+    seat's, by the creator (a seat with no token, still open or a bot's,
+    is then refused 409 ``no_token_to_reissue``)."""
+    held = game.tokens[seat]
+    if game.header["seats"][seat].get("open") and held != OPEN and not held.startswith(GIVEN):
+        if hmac.compare_digest(digest, held):
+            return
+        if owner:
+            raise ApiError(403, "seat_belongs_to_claimant", f"seat {seat} was claimed: it is its claimant's, and "
+                           "only the claimant's own token reissues it")
+        raise ApiError(401, "bad_token", f"only seat {seat}'s claimant (its own token) reissues its token")
+    if not owner:
+        raise ApiError(401, "bad_token", f"only the game's creator (its owner_token) reissues seat {seat}'s token")
+
+
 def _turn_timeout(value: Any, name: str = "turn_timeout_s") -> float | None:
     """The platform option ``turn_timeout_s`` (or ``start_timeout_s``; 1 s to 1 day), or ``None``."""
     if value is None:
@@ -459,27 +477,60 @@ class GameService:
                 continue
             given.append(seat)
 
-    def reissue_token(self, game_id: str, seat: int, owner_token: str | None) -> Json:
-        """A new token for a person's seat, for the game's creator (its
-        ``owner_token``); the old one stops working at once (recorded in the
-        log as ``seat_token_reissued {seat}``)."""
-        if owner_token is None:
-            raise ApiError(401, "token_required", "reissuing a token needs the game's owner_token")
+    def reissue_token(self, game_id: str, seat: int, token: str | None) -> Json:
+        """A new token for a person's seat; the old one stops working at once
+        (recorded in the log as ``seat_token_reissued {seat}``; every stream
+        and long-poll of the old token ends at that event, ``referee.reading``).
+        The game's creator (its ``owner_token``) reissues the seats it seated;
+        a claimed seat belongs to its claimant: only the claimant's own token
+        reissues it (the creator gets 403 ``seat_belongs_to_claimant``), so a
+        creator can never take over, and read, a seat a stranger claimed."""
+        if token is None:
+            raise ApiError(401, "token_required", "reissuing a token needs the game's owner_token (a claimed "
+                           "seat's: its own token)")
         meta = self.store.meta(game_id)
         if meta is None:
             raise not_found(game_id)
-        if not hmac.compare_digest(sha256_hex(owner_token), meta.get("owner", "")):
-            raise ApiError(401, "bad_token", "only the game's creator (its owner_token) reissues a seat's token")
-        token = new_token()
-        self._seat_event(game_id, seat, SEAT_REISSUED, {"seat": seat}, sha256_hex(token), None, claim=False)
-        return {"seat": seat, "token": token}
+        digest = sha256_hex(token)
+        owner = hmac.compare_digest(digest, meta.get("owner", ""))
+        fresh = new_token()
+        self._seat_event(game_id, seat, SEAT_REISSUED, {"seat": seat}, sha256_hex(fresh), None, claim=False,
+                         allowed=lambda game: _may_reissue(game, seat, digest, owner=owner))
+        return {"seat": seat, "token": fresh}
+
+    def holds(self, game_id: str, seat: Seat, token: str) -> bool:
+        """Whether ``token`` is ``seat``'s token right now, as the store has it
+        (not this process's cache): a stream re-checks its token with this when
+        it meets its seat's ``seat_token_reissued``."""
+        return self._holds_hash(game_id, seat, sha256_hex(token))
+
+    def _holds_hash(self, game_id: str, seat: Seat, digest: str) -> bool:
+        meta = self.store.meta(game_id)
+        held = json.loads(meta["tokens"]) if meta is not None else []
+        return 0 <= seat < len(held) and hmac.compare_digest(digest, held[seat])
+
+    def _replay_for(self, game_id: str, seat: Seat | None, holder: str | None, record: bytes,
+                    fingerprint: str) -> bytes:
+        """An idempotent retry's answer (``_replay_idempotent``), to a client
+        whose token (hash ``holder``) is still its seat's in the store: the
+        answer shows what the seat was shown, and the key may be its new
+        holder's, while this process's cache may predate the reissue."""
+        if holder is not None and seat is not None and not self._holds_hash(game_id, seat, holder):
+            raise ApiError(401, "bad_token", "this token is no longer its seat's: the seat's token was reissued")
+        return self._replay_idempotent(record, fingerprint)
 
     def _seat_event(self, game_id: str, seat: int, type_: str, data: Json, token_hash: str, name: str | None, *,
-                    claim: bool) -> None:
+                    claim: bool, allowed: Callable[[Game], None] | None = None) -> None:
+        """Append a seat's event at the game's latest version, retried on a
+        conflict. ``allowed`` raises if the caller may not do this to the game
+        as loaded: judged again at each attempt, so the seat cannot change
+        hands between the check and the append (the store checks the version)."""
         for _ in range(MAX_CONFLICT_RETRIES):
             game = self.load(game_id)
             if not 0 <= seat < game.players:
                 raise ApiError(404, "no_such_seat", f"seat {seat} is not a seat of this game (0..{game.players - 1})")
+            if allowed is not None:
+                allowed(game)
             if game.status != "active":
                 raise game_over(game.version, game.ruleset.platform_rules.get("game_over"))
             held = game.tokens[seat]
@@ -543,8 +594,13 @@ class GameService:
         game = self.cached(game_id)
         if token is None:
             raise ApiError(401, "token_required", "moves need a seat token: Authorization: Bearer <token>")
-        seat = self.seat_of(game, token)
-        return self._submit(game, seat, move, expected_version, idempotency_key, scope=f"seat:{seat}")
+        try:
+            seat = self.seat_of(game, token)
+        except ApiError:  # a token this process's cache predates (reissued meanwhile, by another process)
+            game = self.load(game_id)
+            seat = self.seat_of(game, token)
+        return self._submit(game, seat, move, expected_version, idempotency_key, scope=f"seat:{seat}",
+                            holder=sha256_hex(token))
 
     def submit_system(self, game_id: str, move: Move, *, expected_version: int, idempotency_key: str) -> bytes:
         """A system command (``timeout``) from a worker, through the same path."""
@@ -568,16 +624,21 @@ class GameService:
         return game if game is not None else self.load(game_id)
 
     def _submit(self, game: Game, seat: Seat | None, move: Move | None, expected_version: int | None,
-                idempotency_key: str | None, by: Json | None = None, *, scope: str) -> bytes:
+                idempotency_key: str | None, by: Json | None = None, *, scope: str,
+                holder: str | None = None) -> bytes:
         """Decide against the cached state and append with its version as the
         expectation; if another process moved the game on, reload and decide
         again (or 409 when the client stated the version it expects).
-        ``scope`` is the caller's idempotency namespace (a seat's, or the worker's)."""
+        ``scope`` is the caller's idempotency namespace (a seat's, or the worker's).
+        ``holder``: the client's token hash, checked again against each game
+        reloaded, so a token reissued meanwhile moves no more (401)."""
         now = self.clock()  # the receipt time: a retry after a conflict keeps it (a claim met its deadline)
         idem = (scope, idempotency_key) if idempotency_key is not None else None
         fingerprint = self._fingerprint(seat, move, expected_version)
         fresh = False
         for _ in range(MAX_CONFLICT_RETRIES):
+            if holder is not None and seat is not None and not hmac.compare_digest(game.tokens[seat], holder):
+                raise ApiError(401, "bad_token", "this token is no longer its seat's: the seat's token was reissued")
             try:
                 if expected_version is not None and expected_version != game.version:
                     raise version_conflict(game.version, expected_version)
@@ -587,12 +648,12 @@ class GameService:
                     raise ApiError(409, "seats_open", f"the game starts when every seat is taken: seats "
                                    f"{game.open_seats} are open (POST /v1/games/{game.id}/seats/<seat>/claim)")
                 body, appended = self._decide_and_append(game, seat, move, idem, fingerprint, by, now,
-                                                         client=scope != WORKER_SCOPE)
+                                                         client=scope != WORKER_SCOPE, holder=holder)
             except RefereeError:
                 if idem is not None:  # a retry of a move that was already applied
                     record = self.store.idem_record(game.id, idem)
                     if record is not None:
-                        return self._replay_idempotent(record, fingerprint)
+                        return self._replay_for(game.id, seat, holder, record, fingerprint)
                 if not fresh:  # any refusal judged on a stale cache is judged again on the latest state
                     game, fresh = self.load(game.id), True
                     continue
@@ -610,11 +671,12 @@ class GameService:
 
     def _decide_and_append(self, game: Game, seat: Seat | None, move: Move | None,
                            idempotency_key: tuple[str, str] | None, fingerprint: str, by: Json | None,
-                           now: int, *, client: bool = True) -> tuple[bytes, Game | None]:
+                           now: int, *, client: bool = True, holder: str | None = None) -> tuple[bytes, Game | None]:
         """One attempt: ``(body, new game)``, or ``(b"", None)`` when the
         cached version was stale. ``now`` is the move's receipt time, stamped
         once when it arrived and kept across retries. ``client``: the move
-        came from a client, who gets a 201 body and a receipt (``_decide``)."""
+        came from a client, who gets a 201 body and a receipt (``_decide``);
+        ``holder``: its token's hash, checked before a retry is answered."""
         decided = self._decide(game, seat, move, idempotency_key, fingerprint, by, now, client=client)
         self._watch_ahead(game, decided.game)
         appended = self.store.append_moves(game.id, game.version, [decided.stored])
@@ -624,7 +686,7 @@ class GameService:
             self._notify(decided.game, game)
             return decided.body, decided.game
         if appended.outcome == "idem" and appended.record is not None:
-            return self._replay_idempotent(appended.record, fingerprint), game
+            return self._replay_for(game.id, seat, holder, appended.record, fingerprint), game
         if appended.outcome == "missing":
             raise not_found(game.id)
         return b"", None

@@ -64,10 +64,13 @@ def claim_seat(game_id: str, seat: int) -> tuple[Json, int]:
 
 @bp.post("/<game_id>/seats/<int:seat>/token")
 def reissue_token(game_id: str, seat: int) -> Json:
-    """A seat's new token, for the game's creator (``Authorization: Bearer <owner_token>``)."""
+    """A seat's new token: for a seat the creator seated, by the creator
+    (``Authorization: Bearer <owner_token>``); for a claimed seat, by its
+    claimant's own token only (403 ``seat_belongs_to_claimant`` to the creator)."""
     token = bearer_token()
     if token is None:  # before anything is read (and before the rate limit: ratelimit.CREDENTIAL_FIRST)
-        raise ApiError(401, "token_required", "reissuing a seat's token needs the game's owner_token")
+        raise ApiError(401, "token_required", "reissuing a seat's token needs the game's owner_token (a claimed "
+                       "seat's: its own token)")
     return service().reissue_token(game_id, seat, token)
 
 

@@ -204,8 +204,11 @@ class Games:
 
     def reissue(self, game_id: str, seat: int, *, owner_token: str) -> SeatToken:
         """``POST /v1/games/{id}/seats/{seat}/token``: a person's seat's new
-        token, for the game's creator (``GameCreated.owner_token``); the old
-        one stops working at once."""
+        token; the old one stops working at once, its streams too. For a seat
+        the creator seated, ``owner_token`` is the creator's
+        (``GameCreated.owner_token``); a claimed seat is reissued by its
+        claimant only, passing its own current token here (the creator's is
+        refused: :class:`Forbidden`, ``seat_belongs_to_claimant``)."""
         return SeatToken.from_json(_json(self._http.request(
             "POST", f"/v1/games/{game_id}/seats/{seat}/token", token=owner_token, safe=False)))
 
