@@ -127,7 +127,7 @@ def _check_format(header: Any) -> str:
     if not isinstance(header, dict):
         raise Diverged("format", 0, "header", "an object", header, "the first line has no header object")
     found = header.get("log_format", 1)
-    if found != LOG_FORMAT:
+    if type(found) is not int or found != LOG_FORMAT:  # 2.0 or true is not 2: canonical(2.0) is another header
         raise Diverged("format", 0, "header.log_format", LOG_FORMAT, found,
                        f"log format {found} is refused: this verifier reads format {LOG_FORMAT} only (format 1 "
                        "hashed hidden data straight into the chain; see README, \"The hash chain\")")
