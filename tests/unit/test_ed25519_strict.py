@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from referee.engine.signature import L, P, Keyring, PublicKeys, SigningKey, b64url, final_statement, unb64url
+from referee.engine.signature import Keyring, L, P, PublicKeys, SigningKey, b64url, final_statement, unb64url
 
 #: every point of order 1, 2, 4 or 8, as its canonical encoding (computed from the curve, RFC 8032)
 SMALL_ORDER = [
