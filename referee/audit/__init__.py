@@ -232,7 +232,7 @@ def _check_seed(header: Json, envelopes: Sequence[Json]) -> str:
         raise Diverged("seed_commitment", len(envelopes) + 1, "type", SEED_REVEALED, "(end of log)",
                        "the log ends before the seed is revealed: the game is not over, or the log is cut")
     seed = last["data"].get("seed") if isinstance(last["data"], dict) else None
-    if not isinstance(seed, str) or sha256_hex(seed) != header.get("seed_commitment"):
+    if not isinstance(seed, str) or not seed or sha256_hex(seed) != header.get("seed_commitment"):
         raise Diverged("seed_commitment", last["seq"], "data.seed",
                        f"a seed whose sha256 is {header.get('seed_commitment')}", seed,
                        "the revealed seed does not match the commitment published at creation")

@@ -50,8 +50,9 @@ def check_signature(header: Json, envelopes: Sequence[Json], keys: PublicKeys | 
         raise diverged(seq, FIELD, "the referee's signature of the final head", "(missing)",
                        f"the last event (seq {seq}) carries no signature: the referee did not sign this log "
                        "(written before signing, or the signature was stripped)")
-    why = keys.verify(signature["kid"], signature["sig"], final_statement(str(header.get("id")), seq,
-                                                                           last["hash"], signature["kid"]))
+    game = header.get("id")
+    why = keys.verify(signature["kid"], signature["sig"], final_statement(game, seq, last["hash"], signature["kid"])) \
+        if type(game) is str else "the header has no game id (a string) to sign"
     if why is not None:
         raise diverged(seq, FIELD, f"a signature of head {last['hash']} at version {seq}", signature,
                        f"the final head's signature fails: {why}. This is not the log the referee signed")
