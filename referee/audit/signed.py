@@ -1,5 +1,5 @@
 """What anchors a log to the referee: its signed final head and the seats'
-receipts (``referee.engine.signature``; README, "Signed heads and receipts").
+receipts (``referee.engine.signature``; docs/log-format.md, "Keys and signatures").
 
 A log that re-decides clean shows that it is *a* legal game of its header;
 only the referee's signature shows that it is *the* game the referee ran.

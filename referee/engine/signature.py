@@ -1,4 +1,4 @@
-"""The referee's signatures (README, "The hash chain", "Signed heads and receipts").
+"""The referee's signatures (docs/log-format.md, "Keys and signatures").
 
 The chain proves a log is internally consistent; after a game ends every
 salt is public, so anyone can re-chain an edited log. What anchors a log to

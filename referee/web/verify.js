@@ -1,5 +1,5 @@
 /* Verify a referee log (format 2) in the browser, with no server code
-   (README, "The hash chain (log format 2)"). A classic script (works from
+   (docs/log-format.md). A classic script (works from
    file://): it defines window.RefereeVerify.
 
    The checks, in order; the first that fails is the verdict ({ok:false, seq, check, detail}):
@@ -16,7 +16,9 @@
        prev          prev == the hash before (the header's for event 1)
        hash          sha256_hex(prev + canonical({seq,type,actor,at,commit,prev})) == hash
      signature       Ed25519 (key kid of the JWK set) over canonical({"purpose": "referee.final",
-                     "game": header.id, "version": n, "head": hash(n), "kid": kid})   (seq n)
+                     "game": header.id, "version": n, "head": hash(n), "kid": kid})   (seq n);
+                     every key of the set strong (no small order, canonical), S < L.
+                     No key set: {ok: false, checked: false} — the log holds, who wrote it is not checked
    docs/log-format.md is the one spec of the format, for this verifier and the Python audit: both
    give one verdict on every log (tests/unit/test_two_verifiers.py runs a corpus through both).
    Canonical JSON is Python's json.dumps(x, sort_keys=True, separators=(",", ":"),
