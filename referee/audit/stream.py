@@ -43,11 +43,16 @@ def file_lines(log: IO[bytes], max_line: int = MAX_LINE_BYTES) -> Lines:
     """A maker of fresh iterators over ``log``'s lines from its start:
     ``(number, line)``, split as ``bytes.splitlines`` splits (``\\n``,
     ``\\r\\n``, ``\\r``); ``Diverged`` (``format``) at a line longer than
-    ``max_line`` bytes."""
+    ``max_line`` bytes. Each iterator keeps its own place in the file, so
+    two may be walked at once (a check looking ahead of its walk)."""
     def lines() -> Iterator[tuple[int, bytes]]:
-        log.seek(0)
-        number = 0
-        while chunk := log.readline(max_line + 1):
+        number = offset = 0
+        while True:
+            log.seek(offset)
+            chunk = log.readline(max_line + 1)
+            if not chunk:
+                return
+            offset += len(chunk)
             if len(chunk) > max_line:
                 raise Diverged("format", number, "line", f"a line of at most {max_line} bytes",
                                chunk[:80].decode("utf-8", "replace"),

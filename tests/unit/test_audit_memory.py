@@ -6,6 +6,7 @@ process whose address space is limited to 512 MB (``RLIMIT_AS``), alone and
 with ``--jobs 2``: each must end with its verdict, no ``MemoryError``."""
 from __future__ import annotations
 
+import json
 import resource
 import subprocess
 import sys
@@ -13,9 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from referee.audit import stream
 from referee.audit.offline import LoggedTable
 from referee.engine import canonical, commitment, link_hash
 from referee.games import registry
+from tests.forge import recorded_game
 
 #: the address space the audit runs in (what ``ulimit -v 524288`` gives)
 LIMIT = 512 * 2**20
@@ -93,3 +96,52 @@ def test_both_hostile_files_in_two_processes_in_512_mb_each(empty_objects: Path,
     assert out[1].startswith(f"FAIL  {long_chain}: at seq ") and "(seed_commitment)" in out[1], out
     assert out[2].startswith("audit: 0/2 logs clean")
     assert "MemoryError" not in done.stdout + done.stderr and "Traceback" not in done.stderr
+
+
+# -- the passes (in this process) --------------------------------------------------------------
+def _small_log(tmp_path: Path) -> tuple[Path, list[bytes]]:
+    table = recorded_game("bluffaneer", 3, seed="passes")
+    rows = [canonical({"header": table.header, "hash": table.header_hash}).encode()]
+    rows += [canonical(env).encode() for env in table.envelopes]
+    path = tmp_path / "log.ndjson"
+    path.write_bytes(b"\r\n".join(rows) + b"\r\n")
+    return path, rows
+
+
+def test_two_walks_of_one_file_at_once_each_read_every_line(tmp_path: Path) -> None:
+    """A check may look ahead of its own walk (``_check_chain`` naming an altered hash): each walk keeps its place."""
+    path, rows = _small_log(tmp_path)
+    with open(path, "rb") as log:
+        lines = stream.file_lines(log)
+        first, second = lines(), lines()
+        got = [next(first) for _ in range(3)]
+        got_second = [next(second) for _ in range(2)]
+        got += list(first)
+    assert [line for _, line in got] == rows and [n for n, _ in got] == list(range(1, len(rows) + 1))
+    assert [line for _, line in got_second] == rows[:2]
+
+
+def test_the_events_read_again_are_the_events_in_any_order(tmp_path: Path) -> None:
+    path, rows = _small_log(tmp_path)
+    events = [json.loads(row) for row in rows[1:]]
+    with open(path, "rb") as log:
+        header, _, count, last, kept = stream.scan(stream.file_lines(log), keep_bytes=0)
+        assert kept is None and count == len(events) and last == events[-1] and header["id"] == "offline"
+        streamed = stream.Streamed(stream.file_lines(log), count, last)
+        order = [0, 1, 2, 2, 1, 5, 3, count - 1, -1, -count, 7, 0, count - 2]
+        assert [streamed[i] for i in order] == [events[i] for i in order]
+        assert list(streamed) == events and streamed[2:5] == events[2:5] and len(streamed) == count
+        for outside in (count, -count - 1):
+            with pytest.raises(IndexError):
+                streamed[outside]
+
+
+def test_a_line_longer_than_the_limit_is_refused_by_its_number(tmp_path: Path) -> None:
+    path, rows = _small_log(tmp_path)
+    limit = max(len(row) for row in rows) + 2  # every line with its \r\n
+    with open(path, "rb") as log:
+        assert stream.audit_stream(log, max_line=limit)["ok"]
+        report = stream.audit_stream(log, max_line=limit - 1)
+    longest = max(range(len(rows)), key=lambda i: len(rows[i]))
+    assert not report["ok"] and report["divergence"]["check"] == "format"
+    assert report["checks"][-1]["detail"] == f"line {longest + 1} is refused: it is longer than {limit - 1} bytes"
