@@ -127,7 +127,7 @@ def _check_format(header: Any) -> str:
     if not isinstance(header, dict):
         raise Diverged("format", 0, "header", "an object", header, "the first line has no header object")
     found = header.get("log_format", 1)
-    if found != LOG_FORMAT:
+    if type(found) is not int or found != LOG_FORMAT:  # 2.0 or true is not 2: canonical(2.0) is another header
         raise Diverged("format", 0, "header.log_format", LOG_FORMAT, found,
                        f"log format {found} is refused: this verifier reads format {LOG_FORMAT} only (format 1 "
                        "hashed hidden data straight into the chain; see README, \"The hash chain\")")
@@ -232,7 +232,7 @@ def _check_seed(header: Json, envelopes: Sequence[Json]) -> str:
         raise Diverged("seed_commitment", len(envelopes) + 1, "type", SEED_REVEALED, "(end of log)",
                        "the log ends before the seed is revealed: the game is not over, or the log is cut")
     seed = last["data"].get("seed") if isinstance(last["data"], dict) else None
-    if not isinstance(seed, str) or sha256_hex(seed) != header.get("seed_commitment"):
+    if not isinstance(seed, str) or not seed or sha256_hex(seed) != header.get("seed_commitment"):
         raise Diverged("seed_commitment", last["seq"], "data.seed",
                        f"a seed whose sha256 is {header.get('seed_commitment')}", seed,
                        "the revealed seed does not match the commitment published at creation")

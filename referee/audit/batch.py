@@ -1,21 +1,25 @@
 """Many exported logs audited at once, in several processes (``referee audit
 LOG LOG … --jobs N``): a tournament's logs, a day's games.
 
-Each log is still audited whole and alone by ``audit_lines`` — one game's
-chain and re-decision are sequential — but different logs share nothing, so
-a pool of processes audits as many at a time as it has workers. Each worker
-reads its file itself, so only the report crosses between processes."""
+Each log is still audited whole and alone (``referee.audit.stream``: read
+from its file in passes, never held whole) — one game's chain and
+re-decision are sequential — but different logs share nothing, so a pool of
+processes audits as many at a time as it has workers. Each worker reads its
+file itself, so only the report crosses between processes."""
 from __future__ import annotations
 
+import codecs
 import os
 import stat
 import sys
+import tempfile
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import IO, Any
 
-from referee.audit import Diverged, audit_lines
+from referee.audit import Diverged
+from referee.audit.stream import audit_stream
 from referee.engine.protocol import Json
 from referee.engine.signature import PublicKeys
 
@@ -29,30 +33,80 @@ class Unreadable(Exception):
 
 def read_log(path: str, max_bytes: int = MAX_LOG_BYTES) -> bytes:
     """The bytes of the log at ``path`` (``-``: standard input), checked to be
-    UTF-8 and at most ``max_bytes`` long; ``Unreadable`` saying why not."""
+    UTF-8 and at most ``max_bytes`` long (``open_log``); ``Unreadable`` saying
+    why not. (``referee replay`` folds a log from its bytes.)"""
+    with open_log(path, max_bytes) as log:
+        log.seek(0)
+        return log.read()
+
+
+#: the bytes read at a time where a file is copied or checked whole
+_BLOCK = 2**20
+
+
+def open_log(path: str, max_bytes: int = MAX_LOG_BYTES) -> IO[bytes]:
+    """The log at ``path`` (``-``: standard input) open for reading in
+    passes (``referee.audit.stream``), checked as ``read_log`` checks it but
+    never held whole: a regular file as it is, anything else (a pipe, the
+    standard input) copied to a temporary file first; ``Unreadable`` saying
+    why not. The caller closes it."""
     try:
         if path == "-":
-            raw = sys.stdin.buffer.read(max_bytes + 1)
+            log = _spooled(sys.stdin.buffer, max_bytes)
         else:
-            with open(path, "rb") as log:
-                info = os.fstat(log.fileno())
-                if stat.S_ISREG(info.st_mode) and info.st_size > max_bytes:
-                    raise Unreadable(f"it is {info.st_size} bytes, more than the {max_bytes} a log may have")
-                raw = log.read(max_bytes + 1)
+            log = open(path, "rb")  # noqa: SIM115 (the caller's to close)
+            info = os.fstat(log.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                with log:
+                    log = _spooled(log, max_bytes)
+            elif info.st_size > max_bytes:
+                log.close()
+                raise Unreadable(f"it is {info.st_size} bytes, more than the {max_bytes} a log may have")
     except IsADirectoryError:  # open() says so before anything is read
         raise Unreadable("it is a directory, not a log file") from None
     except OSError as err:
         raise Unreadable(err.strerror or type(err).__name__) from None
-    if len(raw) > max_bytes:
-        raise Unreadable(f"it is more than the {max_bytes} bytes a log may have")
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise Unreadable("it is UTF-16 (a log is UTF-8)")
     try:
-        raw.decode("utf-8")  # a file that is not UTF-8 cannot be read, as a text file opened so
-    except UnicodeDecodeError as err:
-        line = raw.count(b"\n", 0, err.start) + 1
-        raise Unreadable(f"it is not UTF-8 (byte 0x{raw[err.start]:02x} on line {line})") from None
-    return raw
+        _check_text(log, max_bytes)
+    except BaseException:
+        log.close()
+        raise
+    return log
+
+
+def _spooled(source: IO[bytes], max_bytes: int) -> IO[bytes]:
+    """A temporary file holding what ``source`` gives, at most ``max_bytes``."""
+    spool = tempfile.TemporaryFile()  # noqa: SIM115 (the caller's to close)
+    size = 0
+    while block := source.read(_BLOCK):
+        size += len(block)
+        if size > max_bytes:
+            spool.close()
+            raise Unreadable(f"it is more than the {max_bytes} bytes a log may have")
+        spool.write(block)
+    return spool
+
+
+def _check_text(log: IO[bytes], max_bytes: int) -> None:
+    """``Unreadable`` unless the file is UTF-8 (and not UTF-16) and at most ``max_bytes``, read a block at a time."""
+    log.seek(0)
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    size = lines = 0
+    while True:
+        block = log.read(_BLOCK)
+        if size == 0 and block.startswith((b"\xff\xfe", b"\xfe\xff")):
+            raise Unreadable("it is UTF-16 (a log is UTF-8)")
+        size += len(block)
+        if size > max_bytes:
+            raise Unreadable(f"it is more than the {max_bytes} bytes a log may have")
+        try:
+            decoder.decode(block, final=not block)
+        except UnicodeDecodeError as err:  # err.object: the bytes held back from the block before, then this one
+            line = lines + err.object.count(b"\n", 0, err.start) + 1
+            raise Unreadable(f"it is not UTF-8 (byte 0x{err.object[err.start]:02x} on line {line})") from None
+        if not block:
+            return
+        lines += block.count(b"\n")
 
 
 def unreadable(why: str) -> Json:
@@ -68,12 +122,13 @@ def audit_file(path: str, max_bytes: int = MAX_LOG_BYTES, jwks: Json | None = No
     file that cannot be read is a failed audit, not a crash; so is anything
     the audit did not foresee (named as such, a failed ``replay`` at seq 0)."""
     try:
-        raw = read_log(path, max_bytes)
+        log = open_log(path, max_bytes)
     except Unreadable as err:
         return unreadable(str(err))
     try:
-        return audit_lines(raw, keys=PublicKeys.from_jwks(jwks) if jwks is not None else None, receipts=receipts,
-                           own_process=True)
+        with log:
+            return audit_stream(log, keys=PublicKeys.from_jwks(jwks) if jwks is not None else None,
+                                receipts=receipts)
     except Exception as err:  # a defect of the audit: the log is not shown to hold
         return Diverged("replay", 0, "log", "a log the audit can check", repr(err)[:200],
                         f"the audit stopped on {err!r:.200}").report([], 0)

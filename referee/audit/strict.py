@@ -1,4 +1,4 @@
-"""The one strict reading of a log line (README, "The hash chain": "Reading
+"""The one strict reading of a log line (docs/log-format.md, "Reading
 a log"). Every verifier must read a line to the same value, or two honest
 verifiers can disagree on one file. So a line is refused, with its number,
 where readers of JSON are known to differ or where the value cannot be

@@ -1,4 +1,4 @@
-"""The referee's signatures (README, "The hash chain", "Signed heads and receipts").
+"""The referee's signatures (docs/log-format.md, "Keys and signatures").
 
 The chain proves a log is internally consistent; after a game ends every
 salt is public, so anyone can re-chain an edited log. What anchors a log to
@@ -21,6 +21,13 @@ base64url of the 32-byte public key). Several keys may be published at once
 (rotation): the first signs, the others still verify what they signed.
 Ed25519 is deterministic: one key signs one statement to one signature, so
 a retried move's receipt is byte for byte the first one's.
+
+Both verifiers (this one and ``referee/web/verify.js``) refuse what RFC 8032
+lets a lax verifier accept (docs/log-format.md, "Keys and signatures"): a
+public key whose encoding is not canonical (``y >= p``) or is a point of
+small order (the identity verifies every statement under one fixed
+signature), and a signature whose ``S`` is not below the group order ``L``
+or whose ``R`` is not canonical (one signature, several spellings).
 
 Pure: no file, no clock, no randomness (keys are generated and read in
 ``referee.keys``)."""
@@ -46,6 +53,34 @@ KID = re.compile(r"[A-Za-z0-9._-]{1,64}\Z")
 #: the fields of a receipt (all of them, ``sig`` included) and of a final head's ``signature``
 RECEIPT_FIELDS = ("game", "version", "head", "at", "kid", "sig")
 SIGNATURE_FIELDS = ("kid", "sig")
+#: the field's prime 2^255 - 19 and the order of the base point (RFC 8032, 5.1)
+P = 2**255 - 19
+L = 2**252 + 27742317777372353535851937790883648493
+#: the y of every point of order 1, 2, 4 or 8 (either sign of x): 0, 1, p - 1 and the two of order 8
+SMALL_ORDER_Y = frozenset({0, 1, P - 1,
+                           0x7A03AC9277FDC74EC6CC392CFA53202A0F67100D760B3CBA4FD84D3D706A17C7,
+                           0x05FC536D880238B13933C6D305ACDFD5F098EFF289F4C345B027B2C28F95E826})
+
+
+def weak_key(raw: bytes) -> str | None:
+    """Why the 32 bytes ``raw`` are no Ed25519 public key to verify with, or
+    ``None``: a non-canonical encoding (``y >= p``) or a point of small order."""
+    y = int.from_bytes(raw, "little") & (2**255 - 1)
+    if y >= P:
+        return "its encoding is not canonical (y >= 2^255 - 19)"
+    if y in SMALL_ORDER_Y:
+        return "it is a point of small order (such a key verifies statements nobody signed)"
+    return None
+
+
+def weak_signature(raw: bytes) -> str | None:
+    """Why the 64 bytes ``raw`` are no canonical Ed25519 signature, or ``None``:
+    ``S >= L``, or ``R`` encoded with ``y >= p`` (another spelling of one signature)."""
+    if int.from_bytes(raw[32:], "little") >= L:
+        return "its S is not below the group order L (not the canonical signature)"
+    if int.from_bytes(raw[:32], "little") & (2**255 - 1) >= P:
+        return "its R is not canonically encoded (y >= 2^255 - 19)"
+    return None
 
 
 def b64url(raw: bytes) -> str:
@@ -154,6 +189,9 @@ class PublicKeys:
             raw = unb64url(x) if isinstance(x, str) else b""
             if len(raw) != 32:
                 raise ValueError(f"key {kid!r}: x is not a 32-byte Ed25519 public key in base64url")
+            weak = weak_key(raw)
+            if weak is not None:
+                raise ValueError(f"key {kid!r} is refused: {weak}")
             by_kid[kid] = Ed25519PublicKey.from_public_bytes(raw)
         if not by_kid:
             raise ValueError("the key set holds no key")
@@ -173,6 +211,9 @@ class PublicKeys:
             return "its signature is not base64url"
         if len(raw) != 64:
             return "its signature is not 64 bytes"
+        weak = weak_signature(raw)
+        if weak is not None:
+            return f"its signature is refused: {weak}"
         try:
             key.verify(raw, statement)
         except InvalidSignature:

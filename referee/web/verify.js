@@ -1,5 +1,5 @@
 /* Verify a referee log (format 2) in the browser, with no server code
-   (README, "The hash chain (log format 2)"). A classic script (works from
+   (docs/log-format.md). A classic script (works from
    file://): it defines window.RefereeVerify.
 
    The checks, in order; the first that fails is the verdict ({ok:false, seq, check, detail}):
@@ -16,7 +16,11 @@
        prev          prev == the hash before (the header's for event 1)
        hash          sha256_hex(prev + canonical({seq,type,actor,at,commit,prev})) == hash
      signature       Ed25519 (key kid of the JWK set) over canonical({"purpose": "referee.final",
-                     "game": header.id, "version": n, "head": hash(n), "kid": kid})   (seq n)
+                     "game": header.id, "version": n, "head": hash(n), "kid": kid})   (seq n);
+                     every key of the set strong (no small order, canonical), S < L.
+                     No key set: {ok: false, checked: false} — the log holds, who wrote it is not checked
+   docs/log-format.md is the one spec of the format, for this verifier and the Python audit: both
+   give one verdict on every log (tests/unit/test_two_verifiers.py runs a corpus through both).
    Canonical JSON is Python's json.dumps(x, sort_keys=True, separators=(",", ":"),
    ensure_ascii=False), byte for byte: the parser below keeps every number's
    lexeme (integers of any size survive) and objects as Maps. */
@@ -26,6 +30,8 @@
   /* ---------- JSON with exact numbers ---------- */
   function JNum(lexeme) { this.lexeme = lexeme; }
   var INT = /^-?(0|[1-9][0-9]*)$/;
+  /* Python reads an integer of at most 4300 digits (sys.int_info.default_max_str_digits): longer is refused */
+  var MAX_INT_DIGITS = 4300;
   var NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/;
 
   function ParseError(message) { this.message = message; }
@@ -45,8 +51,11 @@
       if (text.startsWith("true", i)) { i += 4; return true; }
       if (text.startsWith("false", i)) { i += 5; return false; }
       if (text.startsWith("null", i)) { i += 4; return null; }
-      var m = NUMBER.exec(text.slice(i, i + 4096));
-      if (m && m[0].length) { i += m[0].length; return new JNum(m[0]); }
+      var m = NUMBER.exec(text.slice(i, i + MAX_INT_DIGITS + 64));
+      if (m && m[0].length) {
+        if (INT.test(m[0]) && m[0].replace("-", "").length > MAX_INT_DIGITS) fail("a number of more than " + MAX_INT_DIGITS + " digits");
+        i += m[0].length; return new JNum(m[0]);
+      }
       fail("not JSON");
     }
     function object() {
@@ -207,8 +216,57 @@
   }
 
   var EVENT_KEYS = ["actor", "at", "commit", "data", "hash", "prev", "salt", "seq", "type"];
+  /* the longest stretch of a file without a \n byte, the \n included (docs/log-format.md, "Reading a log") */
+  var MAX_LINE_BYTES = 1048576;
+  /* a blank line: only the characters Python's str.isspace() takes (not String.prototype.trim's: no BOM, and \x1c-\x1f, \x85) */
+  var BLANK = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$/;
 
-  function lines(text) { return text.split(/\r\n|\r|\n/).filter(function (l) { return l.trim() !== ""; }); }
+  /* the non-blank lines; null if a stretch without \n is longer than MAX_LINE_BYTES */
+  function lines(text) {
+    var stretches = text.split("\n");
+    for (var k = 0; k < stretches.length; k++) {
+      var s = stretches[k], newline = k < stretches.length - 1 ? 1 : 0;
+      if (s.length * 3 + newline > MAX_LINE_BYTES && enc.encode(s).length + newline > MAX_LINE_BYTES) return null;
+    }
+    return text.split(/\r\n|\r|\n/).filter(function (l) { return !BLANK.test(l); });
+  }
+
+  /* ---------- Ed25519, read strictly (docs/log-format.md, "Keys and signatures") ---------- */
+  var P = (1n << 255n) - 19n, L = (1n << 252n) + 27742317777372353535851937790883648493n;
+  /* the y of every point of order 1, 2, 4 or 8 (either sign of x) */
+  var SMALL_ORDER_Y = [0n, 1n, P - 1n, 0x7A03AC9277FDC74EC6CC392CFA53202A0F67100D760B3CBA4FD84D3D706A17C7n,
+    0x05FC536D880238B13933C6D305ACDFD5F098EFF289F4C345B027B2C28F95E826n];
+  var KID = /^[A-Za-z0-9._-]{1,64}$/;
+  function littleEndian(bytes) { var n = 0n; for (var k = bytes.length - 1; k >= 0; k--) n = (n << 8n) | BigInt(bytes[k]); return n; }
+  function weakKey(raw) {
+    var y = littleEndian(raw) & ((1n << 255n) - 1n);
+    if (y >= P) return "its encoding is not canonical (y >= 2^255 - 19)";
+    if (SMALL_ORDER_Y.indexOf(y) >= 0) return "it is a point of small order (such a key verifies statements nobody signed)";
+    return null;
+  }
+  function weakSignature(raw) {
+    if (littleEndian(raw.subarray(32)) >= L) return "its S is not below the group order L";
+    if ((littleEndian(raw.subarray(0, 32)) & ((1n << 255n) - 1n)) >= P) return "its R is not canonically encoded";
+    return null;
+  }
+  /* the key set's keys by kid, each {x: raw bytes, jwk}, checked as the Python audit checks one (every key,
+     not only the one that signed); or a string saying why the set is refused */
+  function keySet(jwks) {
+    if (!jwks || typeof jwks !== "object" || !Array.isArray(jwks.keys)) return "a key set is {\"keys\": [JWK, ...]}";
+    var byKid = new Map();
+    for (var k = 0; k < jwks.keys.length; k++) {
+      var jwk = jwks.keys[k];
+      if (!jwk || typeof jwk !== "object" || jwk.kty !== "OKP" || jwk.crv !== "Ed25519") return "key " + k + " is not an Ed25519 JWK";
+      if (typeof jwk.kid !== "string" || !KID.test(jwk.kid)) return "key " + k + " has no valid kid";
+      if (byKid.has(jwk.kid)) return "two keys are named " + jwk.kid;
+      var raw = typeof jwk.x === "string" ? unb64url(jwk.x) : null;
+      if (!raw || raw.length !== 32) return "key " + jwk.kid + ": x is not a 32-byte Ed25519 public key in base64url";
+      var weak = weakKey(raw);
+      if (weak) return "key " + jwk.kid + " is refused: " + weak;
+      byKid.set(jwk.kid, { x: jwk.x, raw: raw });
+    }
+    return byKid.size ? byKid : "the key set holds no key";
+  }
 
   /* bytes (ArrayBuffer or Uint8Array) -> text, strictly */
   function decode(bytes) {
@@ -223,6 +281,7 @@
     var text;
     try { text = typeof bytes === "string" ? bytes : decode(bytes); } catch (e) { return fail(0, "format", "not UTF-8 text: " + (e.message || e)); }
     var rows = lines(text), parsed = [];
+    if (rows === null) return fail(0, "format", "a line is longer than " + MAX_LINE_BYTES + " bytes");
     if (!rows.length) return fail(0, "format", "the log is empty");
     for (var n = 0; n < rows.length; n++) {
       try { var v = parse(rows[n]); checkNumbers(v); parsed.push(v); }
@@ -241,6 +300,9 @@
       var s = ev.get("seq");
       if (!(s instanceof JNum) || s.lexeme !== String(seq)) return fail(seq, "format", "seq is not " + seq);
       if (ev.has("signature") && !last) return fail(seq, "signature", "a signature on an event that is not the last");
+      var signature = ev.get("signature");
+      if (ev.has("signature") && !(signature instanceof Map && signature.size === 2 && typeof signature.get("kid") === "string" && typeof signature.get("sig") === "string"))
+        return fail(seq, "signature", "the signature is not {kid, sig}, two strings and nothing else");
     }
     if (canonical(header.get("log_format")) !== "2") return fail(0, "format", "header.log_format is not 2");
     if (await sha256Hex(canonical(header)) !== first.get("hash")) return fail(0, "header_hash", "the header does not hash to the first line's hash");
@@ -263,14 +325,21 @@
       prev = ev.get("hash");
     }
     var sig = lastEv.get("signature");
-    if (!(sig instanceof Map) || typeof sig.get("kid") !== "string") return fail(nseq, "signature", "the last event carries no signature {kid, sig}");
-    var result = { ok: true, seq: null, check: null, detail: "", header: header, head: prev, version: nseq, events: events };
-    if (!(await hasEd25519())) return Object.assign(result, { ok: false, check: "signature", seq: nseq, detail: "signature not checked: this browser has no Ed25519 in WebCrypto" });
-    if (!jwks || !Array.isArray(jwks.keys)) return Object.assign(result, { ok: false, check: "signature", seq: nseq, detail: "signature not checked: no key set (GET /v1/keys, or pick a keys.json with the log)" });
-    var jwk = jwks.keys.filter(function (j) { return j && j.kid === sig.get("kid") && j.kty === "OKP" && j.crv === "Ed25519"; })[0];
+    /* checked: false — the log holds as far as it was checked, but who wrote it was not checked */
+    var result = { ok: true, checked: true, seq: null, check: null, detail: "", header: header, head: prev, version: nseq, events: events };
+    var unchecked = function (why) { return Object.assign(result, { ok: false, checked: false, check: "signature", seq: nseq, detail: "signature not checked: " + why }); };
+    if (!jwks) return unchecked("no key set (GET /v1/keys, or pick a keys.json with the log)");
+    if (!(sig instanceof Map)) return fail(nseq, "signature", "the last event carries no signature {kid, sig}");
+    if (!(await hasEd25519())) return unchecked("this browser has no Ed25519 in WebCrypto");
+    var keys = keySet(jwks);
+    if (typeof keys === "string") return fail(nseq, "signature", "the key set is refused: " + keys);
+    var jwk = keys.get(sig.get("kid"));
     if (!jwk) return fail(nseq, "signature", "signed by key " + sig.get("kid") + ", which is not in the key set");
+    if (typeof header.get("id") !== "string") return fail(nseq, "signature", "the header has no game id to sign");
     var raw = unb64url(sig.get("sig"));
     if (!raw || raw.length !== 64) return fail(nseq, "signature", "the signature is not 64 bytes of canonical base64url");
+    var weak = weakSignature(raw);
+    if (weak) return fail(nseq, "signature", "the signature is refused: " + weak);
     var statement = canonical(new Map([["purpose", "referee.final"], ["game", header.get("id")], ["version", nseq],
       ["head", prev], ["kid", sig.get("kid")]]));
     var ok;
@@ -298,5 +367,6 @@
   };
 
   global.RefereeVerify = { parse: parse, canonical: canonical, plain: plain, floatRepr: floatRepr, verifyLog: verifyLog,
-    Received: Received, decode: decode, hasEd25519: hasEd25519, sha256Hex: sha256Hex };
-})(window);
+    Received: Received, decode: decode, hasEd25519: hasEd25519, sha256Hex: sha256Hex, keySet: keySet,
+    MAX_LINE_BYTES: MAX_LINE_BYTES };
+})(typeof window !== "undefined" ? window : globalThis);  /* globalThis: node, for the tests (tests/verify_node.mjs) */

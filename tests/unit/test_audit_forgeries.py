@@ -127,7 +127,7 @@ def test_the_clean_logs_hold_every_kind_of_move(bang: Any, bluff: Any) -> None:
 
 # -- format ------------------------------------------------------------------------
 def test_audit_refuses_a_log_of_another_format_format(bang: Any) -> None:
-    for version in (1, 3, None, "2"):
+    for version in (1, 3, None, "2", 2.0, True):  # 2.0: re-chained, refused as verify.js does
         header = {**bang.header, "log_format": version}
         _failed(_audit(bang, _events(bang), header), "format", 0, "header.log_format")
     header = {k: v for k, v in bang.header.items() if k != "log_format"}  # no log_format: format 1

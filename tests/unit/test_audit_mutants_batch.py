@@ -70,9 +70,9 @@ def test_an_audit_that_stops_on_a_defect_names_it_at_seq_0(tmp_path: Path, monke
     path.write_text("{}\n")
     err = RuntimeError("x" * 300)
 
-    def broken(raw: bytes, **kw: Any) -> Any:
+    def broken(log: Any, **kw: Any) -> Any:
         raise err
-    monkeypatch.setattr(batch, "audit_lines", broken)
+    monkeypatch.setattr(batch, "audit_stream", broken)
     report = batch.audit_file(str(path))
     assert not report["ok"] and report["events"] == 0 and report["result"] is None
     assert report["divergence"] == {"check": "replay", "seq": 0, "field": "log",

@@ -202,9 +202,9 @@ def test_an_audit_that_stops_on_a_defect_is_a_failed_audit(tmp_path: Path, monke
     path = tmp_path / "log.ndjson"
     path.write_text("{}\n")
 
-    def broken(raw: bytes, **kw: Any) -> Any:
+    def broken(log: Any, **kw: Any) -> Any:
         raise MemoryError("the audit broke")
-    monkeypatch.setattr(batch, "audit_lines", broken)
+    monkeypatch.setattr(batch, "audit_stream", broken)
     report = batch.audit_file(str(path))
     assert not report["ok"] and report["divergence"]["check"] == "replay"
     assert report["divergence"]["field"] == "log" and "MemoryError" in report["divergence"]["found"]

@@ -1,0 +1,147 @@
+"""Issue 36 (item 5): ``referee audit FILE`` takes memory bounded by the
+game's state plus a constant, whatever the file (``referee.audit.stream``).
+Before, 64 MB of ``{}`` lines after a header took 3.9 GB, and 255 MB ran out
+of memory. Here each hostile file is 64 MB, audited by the command in a
+process whose address space is limited to 512 MB (``RLIMIT_AS``), alone and
+with ``--jobs 2``: each must end with its verdict, no ``MemoryError``."""
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.audit import stream
+from referee.audit.offline import LoggedTable
+from referee.engine import canonical, commitment, link_hash
+from referee.games import registry
+from tests.forge import recorded_game
+
+#: the address space the audit runs in (what ``ulimit -v 524288`` gives)
+LIMIT = 512 * 2**20
+#: the size of each hostile file
+SIZE = 64 * 2**20
+CLI = "import sys\nfrom referee.cli import main\nsys.exit(main(sys.argv[1:]))"
+
+
+def _limited() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (LIMIT, LIMIT))
+
+
+def _audit(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", CLI, "audit", *args], capture_output=True, text=True,
+                          timeout=900, preexec_fn=_limited)
+
+
+def _header() -> tuple[dict[str, object], str]:
+    table = LoggedTable(registry.get("bluffaneer"), 3, seed="memory")
+    return table.header, table.header_hash
+
+
+@pytest.fixture(scope="module")
+def empty_objects(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A header, then ``{}`` lines to 64 MB (the issue's file)."""
+    header, hashed = _header()
+    path = tmp_path_factory.mktemp("hostile") / "empty-objects.ndjson"
+    with open(path, "wb") as out:
+        out.write(canonical({"header": header, "hash": hashed}).encode() + b"\n")
+        out.write(b"{}\n" * (SIZE // 3))
+    return path
+
+
+@pytest.fixture(scope="module")
+def long_chain(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A header, then 64 MB of events that chain and open their commits (every line read, every link
+    walked) and a log that never reveals its seed: the audit walks it all, then refuses it at its end."""
+    header, prev = _header()
+    path = tmp_path_factory.mktemp("hostile") / "long-chain.ndjson"
+    salt, pad, seq, size = "0" * 64, "x" * 300, 0, 0
+    with open(path, "wb") as out:
+        out.write(canonical({"header": header, "hash": prev}).encode() + b"\n")
+        while size < SIZE:
+            seq += 1
+            data = {"move": {"pad": pad}, "rng": seq}
+            env = {"seq": seq, "type": "move", "actor": 0, "at": seq, "commit": commitment(salt, data), "prev": prev}
+            env["hash"] = prev = link_hash(env)
+            line = canonical({**env, "data": data, "salt": salt}).encode() + b"\n"
+            out.write(line)
+            size += len(line)
+    return path
+
+
+def test_64_mb_of_empty_objects_is_refused_at_its_first_event_in_512_mb(empty_objects: Path) -> None:
+    assert empty_objects.stat().st_size >= SIZE
+    done = _audit(str(empty_objects))
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "FAILED at seq 1 (hash_chain)" in done.stdout and "has no seq" in done.stdout
+    assert "MemoryError" not in done.stdout + done.stderr and "Traceback" not in done.stderr
+
+
+def test_64_mb_of_a_chain_that_holds_is_walked_whole_in_512_mb(long_chain: Path) -> None:
+    done = _audit(str(long_chain))
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "(seed_commitment)" in done.stdout and "the log ends before the seed is revealed" in done.stdout
+    assert "ok    hash_chain" in done.stdout  # every link of the 64 MB was checked, none held in memory at once
+    assert "MemoryError" not in done.stdout + done.stderr and "Traceback" not in done.stderr
+
+
+def test_both_hostile_files_in_two_processes_in_512_mb_each(empty_objects: Path, long_chain: Path) -> None:
+    done = _audit(str(empty_objects), str(long_chain), "--jobs", "2")
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    out = done.stdout.splitlines()
+    assert out[0].startswith(f"FAIL  {empty_objects}: at seq 1 (hash_chain)"), out
+    assert out[1].startswith(f"FAIL  {long_chain}: at seq ") and "(seed_commitment)" in out[1], out
+    assert out[2].startswith("audit: 0/2 logs clean")
+    assert "MemoryError" not in done.stdout + done.stderr and "Traceback" not in done.stderr
+
+
+# -- the passes (in this process) --------------------------------------------------------------
+def _small_log(tmp_path: Path) -> tuple[Path, list[bytes]]:
+    table = recorded_game("bluffaneer", 3, seed="passes")
+    rows = [canonical({"header": table.header, "hash": table.header_hash}).encode()]
+    rows += [canonical(env).encode() for env in table.envelopes]
+    path = tmp_path / "log.ndjson"
+    path.write_bytes(b"\r\n".join(rows) + b"\r\n")
+    return path, rows
+
+
+def test_two_walks_of_one_file_at_once_each_read_every_line(tmp_path: Path) -> None:
+    """A check may look ahead of its own walk (``_check_chain`` naming an altered hash): each walk keeps its place."""
+    path, rows = _small_log(tmp_path)
+    with open(path, "rb") as log:
+        lines = stream.file_lines(log)
+        first, second = lines(), lines()
+        got = [next(first) for _ in range(3)]
+        got_second = [next(second) for _ in range(2)]
+        got += list(first)
+    assert [line for _, line in got] == rows and [n for n, _ in got] == list(range(1, len(rows) + 1))
+    assert [line for _, line in got_second] == rows[:2]
+
+
+def test_the_events_read_again_are_the_events_in_any_order(tmp_path: Path) -> None:
+    path, rows = _small_log(tmp_path)
+    events = [json.loads(row) for row in rows[1:]]
+    with open(path, "rb") as log:
+        header, _, count, last, kept = stream.scan(stream.file_lines(log), keep_bytes=0)
+        assert kept is None and count == len(events) and last == events[-1] and header["id"] == "offline"
+        streamed = stream.Streamed(stream.file_lines(log), count, last)
+        order = [0, 1, 2, 2, 1, 5, 3, count - 1, -1, -count, 7, 0, count - 2]
+        assert [streamed[i] for i in order] == [events[i] for i in order]
+        assert list(streamed) == events and streamed[2:5] == events[2:5] and len(streamed) == count
+        for outside in (count, -count - 1):
+            with pytest.raises(IndexError):
+                streamed[outside]
+
+
+def test_a_line_longer_than_the_limit_is_refused_by_its_number(tmp_path: Path) -> None:
+    path, rows = _small_log(tmp_path)
+    limit = max(len(row) for row in rows) + 2  # every line with its \r\n
+    with open(path, "rb") as log:
+        assert stream.audit_stream(log, max_line=limit)["ok"]
+        report = stream.audit_stream(log, max_line=limit - 1)
+    longest = max(range(len(rows)), key=lambda i: len(rows[i]))
+    assert not report["ok"] and report["divergence"]["check"] == "format"
+    assert report["checks"][-1]["detail"] == f"line {longest + 1} is refused: it is longer than {limit - 1} bytes"
