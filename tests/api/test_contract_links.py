@@ -117,7 +117,7 @@ LINKS = {op["operationId"]: {status: answer["links"] for status, answer in op["r
 #: a path parameter no link passes: a bot's turn (``delivery``) is known only from its stream
 UNLINKED = {"delivery": "1-0"}
 #: a body a target needs that no link passes
-BODIES = {"answerTurn": {"move": {"type": "roll"}}, "submitMove": {"move": {"type": "roll"}},
+BODIES: dict[str, Any] = {"answerTurn": {"move": {"type": "roll"}}, "submitMove": {"move": {"type": "roll"}},
           "claimSeat": {"name": "ann"}}
 
 

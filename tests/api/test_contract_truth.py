@@ -73,7 +73,7 @@ def _set_aside(case: Any) -> None:
         return
     body.pop("setup", None)
     if isinstance(body.get("options"), dict):
-        bound = BOUND_OPTIONS.get(body.get("ruleset"), set())
+        bound = BOUND_OPTIONS.get(str(body.get("ruleset")), set())
         body["options"] = {k: v for k, v in body["options"].items() if k in bound}
     for seat in body.get("seats") or []:
         if seat.get("bot") is not None:

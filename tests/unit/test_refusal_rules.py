@@ -46,7 +46,7 @@ def disagreements(source: str) -> list[tuple[int, str, list[str]]]:
             values = list(node.elts)
         else:
             continue
-        rules = [v.value for v in values if isinstance(v, ast.Constant) and _is_rule(v)]
+        rules = [str(v.value) for v in values if isinstance(v, ast.Constant) and _is_rule(v)]
         cited = [c for v in values if not _is_rule(v) for c in CITED.findall(_text(v) or "")]
         if len(rules) == 1 and cited and rules[0] not in cited:
             out.append((node.lineno, rules[0], cited))
