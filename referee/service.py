@@ -183,7 +183,8 @@ def after_cursor(cursor: str | None) -> tuple[int, str] | None:
     try:
         return read_cursor(cursor) if cursor else None
     except BadCursor:
-        raise ApiError(422, "invalid_cursor", "cursor: pass back the `next` of a page this referee served") from None
+        raise ApiError(422, "invalid_cursor",
+                       "cursor: `<created_at ms>.<id>`, the `next` of a page this referee served") from None
 
 
 def _listed(game_id: str, header: Json, summary: Json) -> Json:
