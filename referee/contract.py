@@ -17,6 +17,8 @@ from referee.games import registry
 BEGIN = "    # >>> generated from the rulesets' code by `referee contract --write`; do not edit by hand\n"
 END = "    # <<< end of the generated schemas\n"
 FILE = Path(__file__).resolve().parents[1] / "openapi.yaml"
+#: the JSON Schema type of an option's value (``_options_at``)
+JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array", dict: "object"}
 
 
 def _camel(name: str) -> str:
@@ -53,7 +55,58 @@ def schemas(names: list[str]) -> dict[str, Any]:
                 "oneOf": [{"type": "object", "required": ["type", "data"],
                            "properties": {"type": {"const": kind}, "data": rs.event_schemas[kind]}}
                           for kind in sorted(rs.event_schemas)]}
+    return {**out, **sizes(names)}
+
+
+def _options_at(rs: Any, players: int) -> dict[str, Any]:
+    """The ``options`` a table of ``players`` must (``required``, ``const``)
+    or must not (``not const``) carry, as ``options_for`` says: BANG!'s 3
+    players need ``three_player: true``, 4 to 7 cannot have it (R5)."""
+    needed = rs.options_for(players)
+    sizes = range(rs.min_players, rs.max_players + 1)
+    others = {k: v for p in sizes for k, v in rs.options_for(p).items() if k not in needed}
+    props = {**{k: {"const": v} for k, v in needed.items()},
+             **{k: {"type": JSON_TYPES[type(v)], "not": {"const": v}} for k, v in others.items()}}
+    return {"type": "object", "properties": props, **({"required": sorted(needed)} if needed else {})} if props else {}
+
+
+def _branch(name: str, players: Any, counted: str, count: dict[str, int], rs: Any, p: int) -> dict[str, Any]:
+    """One ``(ruleset, table size)`` of ``GameSizes`` or ``TournamentSizes``."""
+    options = _options_at(rs, p)
+    props: dict[str, Any] = {"ruleset": {"const": name}, counted: {"type": "array", **count}}
+    if players is not None:
+        props["players"] = players
+    out: dict[str, Any] = {"properties": {**props, **({"options": options} if options else {})}}
+    if options.get("required"):
+        out["required"] = ["options"]
     return out
+
+
+def sizes(names: list[str]) -> dict[str, Any]:
+    """``GameSizes`` and ``TournamentSizes``: the table sizes each ruleset
+    takes, bound to the ruleset (issue 36 item 8: a schema-valid ``seats:
+    [{}]`` for BANG! was refused). A game's ``players`` and its ``seats``
+    agree; a tournament without ``players`` plays its entrants' count, held
+    between the ruleset's bounds, and has at least that many entrants."""
+    game: list[dict[str, Any]] = []
+    tournament: list[dict[str, Any]] = []
+    for name in names:
+        rs = registry.get(name)
+        for p in range(rs.min_players, rs.max_players + 1):
+            game.append(_branch(name, {"const": p}, "seats", {"minItems": p, "maxItems": p}, rs, p))
+            given = _branch(name, {"const": p}, "entrants", {"minItems": p}, rs, p)
+            tournament.append({**given, "required": sorted({"players", *given.get("required", [])})})
+            upto = {"maxItems": p} if p < rs.max_players else {}
+            default = _branch(name, None, "entrants", {"minItems": p, **upto}, rs, p)
+            tournament.append({**default, "not": {"required": ["players"]}})
+    return {
+        "GameSizes": {"description": "The table sizes each ruleset takes (`players`, or as many `seats`; both: "
+                      "the same), with the options a size needs; any other is a 422 (`bad_player_count`, "
+                      "`player_count_mismatch`, `invalid_options`).", "oneOf": game},
+        "TournamentSizes": {"description": "The table sizes each ruleset takes, at least as many entrants (no "
+                            "`players`: the entrants' count, held between the ruleset's bounds), with the options "
+                            "a size needs; any other is a 422 (`bad_player_count`, `too_few_entrants`, "
+                            "`invalid_options`).", "oneOf": tournament}}
 
 
 def block(names: list[str]) -> str:

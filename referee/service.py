@@ -179,11 +179,12 @@ def new_game_id() -> str:
 
 
 def after_cursor(cursor: str | None) -> tuple[int, str] | None:
-    """Where a page starts (``None``: at the newest); 400 for a cursor this referee did not give."""
+    """Where a page starts (``None``: at the newest); 422 for a cursor not of the shape ``<score>.<id>``."""
     try:
         return read_cursor(cursor) if cursor else None
     except BadCursor:
-        raise ApiError(422, "invalid_cursor", "cursor: pass back the `next` of a page this referee served") from None
+        raise ApiError(422, "invalid_cursor",
+                       "cursor: `<created_at ms>.<id>`, the `next` of a page this referee served") from None
 
 
 def _listed(game_id: str, header: Json, summary: Json) -> Json:

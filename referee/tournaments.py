@@ -155,7 +155,8 @@ class Tournaments:
             raise ApiError(422, "unknown_ruleset", f"no ruleset {spec['ruleset']!r}") from None
         parallel = spec.get("parallel", min(DEFAULT_PARALLEL, caps.parallel if caps else DEFAULT_PARALLEL))
         if caps is not None and (spec["games"] > caps.games or parallel > caps.parallel):
-            raise ApiError(422, "tournament_too_large",
+            # 403: the request is well-formed, the caller lacks the admin token a tournament this large needs
+            raise ApiError(403, "tournament_too_large",
                            f"at most {caps.games} games and {caps.parallel} in parallel without the admin token "
                            f"(asked {spec['games']} and {parallel})", max_games=caps.games,
                            max_parallel=caps.parallel)

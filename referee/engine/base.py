@@ -238,6 +238,11 @@ class RulesetBase(ABC, Generic[S]):
         4. from a seat the referee does not await now (``to_act``):
            ``refuse_out_of_turn`` (default ``not_your_turn``, 403).
 
+        A seat the referee awaits is never refused as out of turn: what
+        ``play`` refuses it is a 422 (``IllegalMove``), whichever class the
+        ruleset raised (issue 36 item 8: Bluffaneer's roller, awaited to
+        roll, who claimed got a 403).
+
         ``memo``: the game's (``referee.engine.statecache``), handed to ``play``.
         """
         parsed = self.read_move(move) if checked else self.parse_move(move)
@@ -266,7 +271,10 @@ class RulesetBase(ABC, Generic[S]):
             raise OutOfTurn("no_such_seat", rule=rules.get("player_count", ""), detail=f"there is no seat {actor!r}")
         if actor not in self.to_act(state, memo=memo):
             raise self.refuse_out_of_turn(state, actor, parsed)
-        return self.play(state, actor, parsed, rng=rng, now=now, memo=memo)
+        try:
+            return self.play(state, actor, parsed, rng=rng, now=now, memo=memo)
+        except OutOfTurn as refused:  # the seat is awaited: the rules refuse the move, not the seat
+            raise IllegalMove(refused.code, rule=refused.rule or "", detail=refused.detail) from None
 
     # -- hooks with defaults -----------------------------------------------------
     def parse_move(self, move: Any) -> Any:

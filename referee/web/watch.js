@@ -20,6 +20,15 @@
     if (text !== undefined && text !== null) e.textContent = text;
     return e;
   }
+  /* JSON for the text of a <script> element: <, >, & and U+2028/2029 as \u escapes,
+     so a name such as "</script><img onerror=…>" never closes the element when the
+     page is saved and reopened (a browser writes a script's text out verbatim);
+     JSON.parse gives back exactly the same value. */
+  function scriptJson(value) {
+    return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, function (c) {
+      return "\\u" + ("000" + c.charCodeAt(0).toString(16)).slice(-4);
+    });
+  }
   function sleep(ms) { return new Promise(function (r) { setTimeout(r, ms); }); }
   function auth() { return S.token ? { Authorization: "Bearer " + S.token } : {}; }
   async function get(path, as) {
@@ -69,7 +78,7 @@
   /* ---------- the table ---------- */
   function draw(view) {
     S.view = view;
-    $("shown-view").textContent = JSON.stringify(view);
+    $("shown-view").textContent = scriptJson(view);
     $("table").hidden = false;
     if (view.seats) S.players = view.seats;
     var state = view.state || {}, eyes = view.seat;

@@ -54,3 +54,21 @@ def test_f18_a_claim_retried_after_a_conflict_keeps_its_receipt_time(
     assert raced and r.status_code == 201, r.get_json()
     claimed = next(e for e in r.get_json()["events"] if e["type"] == "move")
     assert claimed["at"] == deadline - 1
+
+
+def test_f17_an_illegal_move_by_the_awaited_seat_is_a_422_and_its_rule_and_detail_agree(client: Any) -> None:
+    """The roller, awaited to roll, claims (issue 36 item 8): the rules refuse
+    the move, not the seat, so 422 as the README says (403 is for a seat the
+    referee does not await), naming F17, the rule its detail cites."""
+    game = create(client, setup=SETUP)
+    assert view(client, game)["to_act"] == [0]
+    for kind in ("claim", "pass"):
+        r = move(client, game, 0, {"type": kind})
+        body = r.get_json()
+        assert r.status_code == 422 and body["code"] == f"roller_cannot_{kind}", body
+        assert body["rule"] == "F17" and "(F17)" in body["detail"] and "F16" not in body["detail"], body
+        assert body["type"].endswith("/illegal_move"), body
+    # the seat the referee does not await is still a 403 that names the rule
+    r = move(client, game, 1, {"type": "roll"})
+    assert r.status_code == 403 and r.get_json()["rule"] == "F9"
+    assert view(client, game)["version"] == game["version"]  # nothing was applied

@@ -29,10 +29,10 @@ def test_anonymous_tournaments_are_capped_and_the_admin_token_lifts_the_caps(cli
                                           {"games": 10, "parallel": 9})
     for body in bodies:
         r = tournament(client, **body)
-        assert r.status_code == 422 and r.get_json()["code"] == "tournament_too_large", body
+        assert r.status_code == 403 and r.get_json()["code"] == "tournament_too_large", body
         assert r.get_json()["max_games"] == 1000 and r.get_json()["max_parallel"] == 8
     assert tournament(client, games=1000, parallel=8).status_code == 201
-    assert tournament(client, headers=auth("not-the-admin"), games=1001).status_code == 422
+    assert tournament(client, headers=auth("not-the-admin"), games=1001).status_code == 403
     r = tournament(client, headers=auth("admin-secret"), games=10_000, parallel=64)
     assert r.status_code == 201 and r.get_json()["parallel"] == 64
     app.config.update(TOURNAMENT_MAX_GAMES=3, TOURNAMENT_MAX_PARALLEL=2)

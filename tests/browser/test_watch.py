@@ -349,3 +349,34 @@ def test_the_pending_deadline_counts_down_on_the_page(live: Live, watched: Watch
                            timeout=TIMEOUT_S * 1000)  # it ticks
     later = countdown.text_content() or ""
     assert later == "now" or int(later.split()[1]) < int(first.split()[1]), (first, later)
+
+
+def test_a_seat_name_never_breaks_out_of_the_page_saved_and_reopened(live: Live, watched: Watched) -> None:
+    """Issue 36 item 8: the view the page keeps in its ``<script
+    type="application/json">`` escapes ``<``, ``>``, ``&`` and U+2028/2029, so
+    the page as the browser saves it (its DOM written out) has no ``</script``
+    inside that JSON, the JSON gives back the name, and the page reopened has
+    no element made of the name."""
+    name = "</script><img src=x onerror=alert(1)>&\u2028"
+    seats = [{"name": name}] + [{"name": f"bot{i}", "bot": "random"} for i in range(1, 4)]
+    created = requests.post(live.url + "/v1/games", json={"ruleset": "bluffaneer", "seats": seats}, timeout=30)
+    assert created.status_code == 201, created.text
+    page = watched.page
+    page.goto(f"{live.url}/watch/{created.json()['id']}")
+    page.locator("#seats .seat").first.wait_for()
+    saved = page.content()
+    start = saved.index('id="shown-view">') + len('id="shown-view">')
+    inner = saved[start:saved.index("</script>", start)]
+    assert not any(c in inner for c in "<>&\u2028\u2029"), inner[:300]
+    assert json.loads(inner)["seats"][0]["name"] == name
+    dialogs: list[str] = []
+
+    def dialog(d: Any) -> None:  # an alert() the name would run
+        dialogs.append(d.message)
+        d.dismiss()
+    reopened = page.context.new_page()
+    reopened.on("dialog", dialog)
+    reopened.set_content(saved)
+    assert reopened.locator("img").count() == 0 and dialogs == []
+    assert json.loads(reopened.locator("#shown-view").text_content() or "null")["seats"][0]["name"] == name
+    reopened.close()

@@ -49,8 +49,8 @@ def check_options(options: dict[str, Any], players: int) -> dict[str, Any]:
         raise InvalidSetup("invalid_options", rule="R5", detail="BANG! is for 3 to 7 players")
     if three != (players == 3):  # R5: 3 players only as the optional 3-player game, asked for by name
         raise InvalidSetup("invalid_options", rule="R5",
-                           detail="three_player: true is the 3-player game (R82), for 3 players exactly; "
-                                  "3 players need it, 4 to 7 cannot have it")
+                           detail="3 players play only the optional 3-player game, three_player: true (R5, "
+                                  "played under R82); 4 to 7 players cannot have it")
     out: dict[str, Any] = {"three_player": three}
     if "characters" in options:
         out["characters"] = _characters(options["characters"], players)

@@ -23,7 +23,7 @@ def answer_refusal(state: State, actor: Seat, kind: str) -> OutOfTurn | None:
     non-roller, once, while the window is open (F17, F18)."""
     if actor == state.turn:
         return OutOfTurn(f"roller_cannot_{kind}", rule="F17",
-                         detail=f"the roller may not {kind}: his own card is checked (F16)")
+                         detail=f"the roller may not {kind}: only the other players claim or pass (F17)")
     if state.phase != CLAIMS:
         return OutOfTurn("no_claim_window", rule="F18", detail="no claim window is open")
     if state.answered(actor):
