@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from referee import keys
+from referee import keys, settings
 from referee.bots import BUILT_IN
 from referee.engine import LOG_FORMAT, canonical, canonical_bytes, header_hash, record, sha256_hex
 from referee.engine.chain import keyed_hmac_sha256
@@ -208,6 +208,16 @@ def _turn_timeout(value: Any, name: str = "turn_timeout_s") -> float | None:
     return value
 
 
+def open_seat_clock() -> float | None:
+    """The turn clock of a game with open seats that names none
+    (``REFEREE_OPEN_SEAT_TURN_TIMEOUT_S``; ``None``: off). It runs once every
+    seat is taken (``Game.turn_deadline``)."""
+    raw = settings.text("REFEREE_OPEN_SEAT_TURN_TIMEOUT_S").strip().lower()
+    if raw in ("off", "0", "none", ""):
+        return None
+    return _turn_timeout(float(raw), "REFEREE_OPEN_SEAT_TURN_TIMEOUT_S")
+
+
 class GameService:
     """Games over an :class:`EventStore`, with a version-keyed state cache."""
 
@@ -269,6 +279,8 @@ class GameService:
             if spec.get("open") and spec.get("bot"):
                 raise ApiError(422, "open_seat_with_bot", "an open seat is for a person to claim: it has no bot")
             self._check_bot(spec.get("bot"), ruleset.name)
+        if turn_timeout_s is None and any(s.get("open") for s in seat_specs):
+            turn_timeout_s = open_seat_clock()  # a silent claimant cannot hold the table
         if (start_timeout_s is not None or start_bot is not None) and not any(s.get("open") for s in seat_specs):
             raise ApiError(422, "invalid_options", "start_timeout_s and start_bot are for a game with open seats")
         if start_bot is not None and start_timeout_s is None:
@@ -363,6 +375,20 @@ class GameService:
                            f"no built-in or registered bot {bot!r} (built-in: {', '.join(BUILT_IN)})")
         if ruleset not in found[0]["rulesets"]:
             raise ApiError(422, "bot_ruleset", f"bot {bot} is registered for {found[0]['rulesets']}, not {ruleset}")
+
+    def check_seating(self, bot: str, secret: str | None) -> None:
+        """A registered bot is seated only where its owner agrees: anyone may
+        seat a ``public`` one, an ``owner`` one (the default) needs its secret
+        (403 ``bot_not_public`` without it, ``bad_bot_secret`` when wrong). An
+        unknown bot is ``_check_bot``'s 422."""
+        found = None if bot in BUILT_IN else self.bots.get(bot)
+        if found is None or found[0]["seating"] == "public":
+            return
+        if secret is None:
+            raise ApiError(403, "bot_not_public", f"bot {bot} is seated only by its owner: give its secret as "
+                           "bot_secret, or its owner registers it with seating \"public\"")
+        if not hmac.compare_digest(sha256_hex(secret), sha256_hex(found[1])):
+            raise ApiError(403, "bad_bot_secret", f"bot_secret is not bot {bot}'s secret")
 
     # -- loading --------------------------------------------------------------
     def load(self, game_id: str, head: Head | None = None) -> Game:
