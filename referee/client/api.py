@@ -285,13 +285,15 @@ class Bots:
     def __init__(self, owner: RefereeClient) -> None:
         self._http = owner._http
 
-    def register(self, name: str, url: str | None, rulesets: Sequence[str]) -> Bot:
+    def register(self, name: str, url: str | None, rulesets: Sequence[str], *, seating: str = "owner") -> Bot:
         """``POST /v1/bots``: register a bot for ``rulesets``: a webhook bot
         the referee calls at ``url``, or with ``url=None`` an outbound bot,
         which connects for its turns (:meth:`turns`). The answer's ``secret``
         is shown once: it signs the referee's calls and turns and
-        authenticates the bot. Not retried once sent."""
-        body: Json = {"name": name, "rulesets": list(rulesets)}
+        authenticates the bot. ``seating``: who may seat it, ``owner``
+        (whoever gives the secret as ``bot_secret``) or ``public``. Not
+        retried once sent."""
+        body: Json = {"name": name, "rulesets": list(rulesets), "seating": seating}
         if url is not None:
             body["url"] = url
         return Bot.from_json(_json(self._http.request("POST", "/v1/bots", json=body, safe=False)))
