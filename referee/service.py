@@ -841,10 +841,10 @@ class GameService:
         return {"games": found, "next": cursor_of(*last) if last is not None else None}
 
     def list_bots(self, *, cursor: str | None = None, limit: int = 50) -> Json:
-        """Registered bots newest first: id, name, kind, rulesets, created_at (never a URL or a secret)."""
+        """Registered bots newest first: id, name, kind, rulesets, seating, created_at (never a URL or a secret)."""
         page = self.store.bots.page(after_cursor(cursor), limit)
         bots = [{"id": bot_id, "name": r["name"], "kind": r.get("kind", "webhook"), "rulesets": r["rulesets"],
-                 "created_at": at} for bot_id, at, r in page]
+                 "seating": r["seating"], "created_at": at} for bot_id, at, r in page]
         return {"bots": bots, "next": cursor_of(page[-1][1], page[-1][0]) if len(page) == limit else None}
 
     # -- reading --------------------------------------------------------------
