@@ -369,7 +369,7 @@ class GameService:
                            "registered bot instead")
         if bot is None or bot in BUILT_IN:
             return
-        found = self.bots.get(bot)
+        found = self.bots.get(bot, touch=True)  # seated: in use
         if found is None:
             raise ApiError(422, "unknown_bot",
                            f"no built-in or registered bot {bot!r} (built-in: {', '.join(BUILT_IN)})")

@@ -6,8 +6,8 @@ answer handed to the waiting worker on ``bot:{ID}:answer:<delivery>`` (every
 key in the bot's slot).
 
 An unused bot expires like an abandoned game: its hash lives
-``REFEREE_RETENTION_IDLE_S`` after it was last read (seated, called, or
-read by its owner), every :meth:`BotDirectory.get` setting that again."""
+``REFEREE_RETENTION_IDLE_S`` after it was last used (seated, called, or
+read by its owner: :meth:`BotDirectory.get` with ``touch``)."""
 from __future__ import annotations
 
 import hmac
@@ -112,11 +112,13 @@ class BotDirectory:
         self.listed.drop(*gone)
         return out
 
-    def get(self, bot_id: str) -> tuple[dict[str, Any], str] | None:
-        """``(public record, secret)`` or ``None``; the bot is in use: it
-        lives ``idle_ms`` from now (the same round trip)."""
+    def get(self, bot_id: str, *, touch: bool = False) -> tuple[dict[str, Any], str] | None:
+        """``(public record, secret)`` or ``None``. ``touch``: the bot is in
+        use (seated, called, read by its owner): it lives ``idle_ms`` from now
+        (the same round trip). A read that proves no one (the rate limiter's,
+        a wrong secret's) does not keep a bot alive."""
         key = self._key(bot_id)
-        if self.idle_ms:
+        if touch and self.idle_ms:
             pipe = self.redis.pipeline(transaction=False)
             pipe.hmget(key, "record", "secret")
             pipe.pexpire(key, self.idle_ms)
@@ -135,6 +137,7 @@ class BotDirectory:
         found = self.get(bot_id)
         if found is None or token is None or not hmac.compare_digest(sha256_hex(token), sha256_hex(found[1])):
             return None
+        self.get(bot_id, touch=True)  # its owner uses it
         return found[0]
 
     # -- outbound bots: turns offered on a stream, answers waited for ------------------

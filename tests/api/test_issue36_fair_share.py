@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from referee.bots.webhook import UrlPolicy
-from tests.api.helpers import auth, view
+from tests.api.helpers import auth, ndjson, view
 from tests.api.test_rate_limit import from_address, limited_app
 from workers import jobs
 
@@ -94,14 +94,14 @@ def test_a_full_table_of_claimants_gets_a_turn_clock_so_a_silent_one_cannot_hold
         client: Any, clock: Any, service: Any) -> None:
     game = client.post("/v1/games", json={"ruleset": "bluffaneer", "seats": [{"open": True}] * 3}).get_json()
     assert view(client, game)["turn_deadline"] is None  # waiting for its seats: no clock yet
-    tokens = [client.post(f"/v1/games/{game['id']}/seats/{s}/claim", json={"name": f"p{s}"}).get_json()["token"]
-              for s in range(3)]
+    for s in range(3):
+        assert client.post(f"/v1/games/{game['id']}/seats/{s}/claim", json={"name": f"p{s}"}).status_code == 201
     seen = view(client, game)
     assert seen["turn_deadline"] == clock.now + 300_000  # REFEREE_OPEN_SEAT_TURN_TIMEOUT_S
     clock.advance(300_000)  # nobody moves
     assert jobs.fire_turn_clock(game["id"], seen["version"], svc=service) == "defaulted"
-    moved = client.get(f"/v1/games/{game['id']}/events", headers=auth(tokens[0])).get_json()["events"]
-    assert any(e["type"] == "move" and e["data"].get("by") == {"default": "turn_clock"} for e in moved)
+    log = ndjson(client.get(f"/v1/games/{game['id']}/log", headers=auth("admin-secret")).get_data(as_text=True))
+    assert [e["data"]["by"] for e in log[1:] if e["type"] == "move"] == [{"default": "turn_clock"}]
 
 
 def test_the_open_seat_clock_is_a_default_a_game_may_name_its_own_or_the_operator_lift(
@@ -209,6 +209,12 @@ def test_an_unused_bot_expires_like_a_game_and_use_keeps_it(redis_client: Any, l
     # seated (its owner agrees), the bot is in use: it lives the idle time again
     seats = [{"bot": bot["id"], "bot_secret": bot["secret"]}, {}, {}]
     assert client.post("/v1/games", json={"ruleset": "bluffaneer", "seats": seats}).status_code == 201
+    assert redis_client.pttl(key) > idle_ms - 60_000
+    # a read that proves no one does not keep it alive; its owner's does
+    redis_client.pexpire(key, 5_000)
+    assert client.get(f"/v1/bots/{bot['id']}", headers=auth("not-its-secret")).status_code == 401
+    assert redis_client.pttl(key) <= 5_000
+    assert client.get(f"/v1/bots/{bot['id']}", headers=auth(bot["secret"])).status_code == 200
     assert redis_client.pttl(key) > idle_ms - 60_000
 
 
