@@ -310,6 +310,12 @@ class Bots:
         """``GET /v1/bots/{id}``: the bot, for its owner (``secret``)."""
         return Bot.from_json(_json(self._http.request("GET", f"/v1/bots/{bot_id}", token=secret)))
 
+    def delete(self, bot_id: str, *, secret: str) -> Json:
+        """``DELETE /v1/bots/{id}``: the owner (``secret``) deletes the bot;
+        its place in ``REFEREE_BOTS_PER_CLIENT`` is free. Safe to retry (a
+        retry after a lost answer is :class:`NotFound`)."""
+        return _json(self._http.request("DELETE", f"/v1/bots/{bot_id}", token=secret, safe=True))
+
     def turns(self, bot_id: str, *, secret: str, after: str | None = None, reconnect: bool = True) -> Iterator[Turn]:
         """``GET /v1/bots/{id}/turns``: an outbound bot's open turns, in every
         game it plays, as they come (Server-Sent Events). The server ends a
