@@ -25,12 +25,12 @@ limiter's windows (``referee.store.windows``)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Response, current_app
+from flask import Flask, Response, current_app
 
 from referee import ratelimit, settings
 from referee.context import bearer_token, is_admin, service
@@ -39,6 +39,7 @@ from referee.problems import problem
 from referee.store.places import place_key
 from referee.store.redis_store import EventStore
 
+EXTENSION = "referee.quotas"
 #: a game without a move for this long no longer holds its creator's place
 GAME_IDLE_S = 3600
 #: a place taken for a game not created yet is kept this long (ms): its creation is under way
@@ -69,14 +70,26 @@ class ClientQuotas:
 
     @classmethod
     def of_app(cls) -> ClientQuotas:
-        """From the app's config (``GAMES_PER_CLIENT``, ...), else the environment."""
+        """The app's quotas, read at its start (:func:`install`)."""
+        found: ClientQuotas | None = current_app.extensions.get(EXTENSION)
+        return found if found is not None else cls.of_config(current_app.config)
+
+    @classmethod
+    def of_config(cls, config: Mapping[str, Any]) -> ClientQuotas:
+        """From an app's config (``GAMES_PER_CLIENT``, ...), else the environment."""
         def value(name: str) -> str:
-            found = current_app.config.get(name)
+            found = config.get(name)
             return str(found) if found is not None else settings.text(f"REFEREE_{name}")
         return cls(_count("GAMES_PER_CLIENT", value("GAMES_PER_CLIENT")),
                    ratelimit.Windows.of(ratelimit.parse(value("GAME_CREATIONS_PER_CLIENT"))),
                    ratelimit.Windows.of(ratelimit.parse(value("CLAIMS_PER_CLIENT"))),
                    _count("BOTS_PER_CLIENT", value("BOTS_PER_CLIENT")))
+
+
+def install(app: Flask) -> None:
+    """Read ``app``'s quotas once, at its start: a bad setting stops the
+    start (``ValueError``) instead of failing every request."""
+    app.extensions[EXTENSION] = ClientQuotas.of_config(app.config)
 
 
 class OverQuota(ApiError):

@@ -256,3 +256,10 @@ def test_a_bot_is_seated_only_where_its_owner_agrees(loopback_app: Any, redis_cl
     listed = {b["id"]: b["seating"] for b in client.get("/v1/bots").get_json()["bots"]}
     assert listed[mine["id"]] == "owner" and listed[public["id"]] == "public"
     assert register(client, seating="anyone").status_code == 400
+
+
+@pytest.mark.parametrize("setting,value", [("CLAIMS_PER_CLIENT", "lots"), ("GAME_CREATIONS_PER_CLIENT", "0/hour"),
+                                           ("GAMES_PER_CLIENT", "-1"), ("BOTS_PER_CLIENT", "many")])
+def test_a_bad_quota_setting_stops_the_start_not_every_request(redis_client: Any, setting: str, value: str) -> None:
+    with pytest.raises(ValueError):
+        app_with(redis_client, **{setting: value})
