@@ -12,10 +12,11 @@ request with the admin token is exempt. Each refusal is a 429 problem whose
   :data:`GAME_IDLE_S` without a move; the places are recounted when they are
   all taken;
 - ``game_creations_limit``: games created, a moving window
-  (``REFEREE_GAME_CREATIONS_PER_CLIENT``); every creation asked counts, a
-  refused one too;
+  (``REFEREE_GAME_CREATIONS_PER_CLIENT``); a well-formed creation counts even
+  when the service then refuses it (counted before, so that racing requests
+  never pass the limit);
 - ``claims_limit``: open seats claimed, a moving window
-  (``REFEREE_CLAIMS_PER_CLIENT``); every claim asked counts, a refused one too;
+  (``REFEREE_CLAIMS_PER_CLIENT``); a claim counts whether or not it gets the seat;
 - ``bots_limit``: registered bots (``REFEREE_BOTS_PER_CLIENT``): a bot holds
   its place until its owner deletes it or it expires unused
   (``REFEREE_RETENTION_IDLE_S``).
