@@ -34,6 +34,7 @@ from redis.connection import Connection
 from werkzeug.test import EnvironBuilder
 
 from bench import trivial
+from bench.server import QUOTAS_OFF
 from referee.app import create_app
 from referee.engine.platform import playing_moves
 from referee.engine.rng import Rng
@@ -107,7 +108,8 @@ def _empty() -> Response:
 
 def _app(client: redis.Redis, **config: Any) -> Flask:
     """The referee's app, with an empty route (``/bench/empty``) beside its own."""
-    app = create_app({"REDIS": client, "ENQUEUE_JOBS": False, "RATE_LIMIT": "100000/100000", **config})
+    quotas_off = {name.removeprefix("REFEREE_"): off for name, off in QUOTAS_OFF.items()}
+    app = create_app({"REDIS": client, "ENQUEUE_JOBS": False, "RATE_LIMIT": "100000/100000", **quotas_off, **config})
     app.add_url_rule("/bench/empty", "bench_empty", _empty)
     return app
 

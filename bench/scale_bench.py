@@ -65,6 +65,7 @@ from typing import Any
 import redis
 
 from bench.http_bench import Conn
+from bench.server import QUOTAS_OFF
 from referee.engine.platform import playing_moves
 from referee.engine.rng import Rng
 from referee.store.cluster_server import ClusterError
@@ -281,7 +282,7 @@ def _window(loop: Callable[..., dict[str, Any]], *args: Any, processes: int = PR
 
 def _topology(config: Config) -> Topology:
     return Topology(referees=config.referees, workers=0, standalone=config.redis == "standalone",
-                    env={"REFEREE_RATE_LIMIT": "off", "REFEREE_REDIS_WAIT_REPLICAS": config.wait})
+                    env={"REFEREE_RATE_LIMIT": "off", "REFEREE_REDIS_WAIT_REPLICAS": config.wait, **QUOTAS_OFF})
 
 
 def _view_games(url: str) -> list[tuple[str, str]]:

@@ -16,6 +16,10 @@ from referee.redis_server import free_port, start
 
 REFEREE = str(Path(sys.executable).parent / "referee")
 
+#: the per-client quotas (``referee.quotas``) lifted: the benches measure capacity, not policy
+QUOTAS_OFF = {name: "off" for name in ("REFEREE_GAMES_PER_CLIENT", "REFEREE_GAME_CREATIONS_PER_CLIENT",
+                                       "REFEREE_CLAIMS_PER_CLIENT", "REFEREE_BOTS_PER_CLIENT")}
+
 
 @contextlib.contextmanager
 def live_server(workers: int = 2, threads: int | None = 8, extra_args: Sequence[str] = (),
@@ -29,7 +33,7 @@ def live_server(workers: int = 2, threads: int | None = 8, extra_args: Sequence[
     redis_proc = start(redis_port, None)
     redis_url = f"redis://127.0.0.1:{redis_port}/0"
     env = {**os.environ, "REDIS_URL": redis_url, "REFEREE_RATE_LIMIT": rate_limit,  # default off: capacity, not policy
-           **(extra_env or {})}
+           **QUOTAS_OFF, **(extra_env or {})}
     port = free_port()
     argv = [REFEREE, "serve", "--port", str(port), "--workers", str(workers), *extra_args]
     if threads is not None:

@@ -443,7 +443,7 @@ def run_webhook(api: Api, games: int = WEBHOOK_GAMES) -> dict[str, Any]:
                            "delay_ms": WEBHOOK_DELAY_S * 1000, "runs": {}}
     with SlowBot() as bot:
         registered = api.json("POST", "/v1/bots", {"name": "slow-bot", "url": bot.url,
-                                                   "rulesets": [WEBHOOK_RULESET]})
+                                                   "rulesets": [WEBHOOK_RULESET], "seating": "public"})
         bot.secret = registered["secret"]
         for parallel in WEBHOOK_PARALLEL:
             bot.reset()

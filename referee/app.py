@@ -10,7 +10,7 @@ from flask.json.provider import DefaultJSONProvider
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from referee import ratelimit, settings
+from referee import quotas, ratelimit, settings
 from referee.context import refuse_token_in_url
 from referee.engine import jsonenc
 from referee.engine.protocol import IllegalMove, RefereeError
@@ -111,6 +111,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     _register_metrics(app)
     app.before_request(_refuse_token_in_query)
     _register_rate_limit(app)
+    quotas.install(app)  # the per-client quotas, read once
     _register_cors(app)
     return app
 

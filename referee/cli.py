@@ -168,10 +168,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     client = RefereeClient(url)
     tid, cancel_token, done = None, None, 0
     try:
-        made = client.tournaments.create(args.ruleset, args.entrants, args.games, players=args.players or None,
+        entrants = [_entrant(text) for text in args.entrants]
+        made = client.tournaments.create(args.ruleset, entrants, args.games, players=args.players or None,
                                          seed=args.seed or None, options=options)
         tid, cancel_token = made.id, made.cancel_token
-        print(f"tournament {tid}: {args.games} {args.ruleset} games, entrants {', '.join(args.entrants)} "
+        names = ", ".join(e if isinstance(e, str) else e["bot"] for e in entrants)  # never a secret
+        print(f"tournament {tid}: {args.games} {args.ruleset} games, entrants {names} "
               f"(Ctrl+C cancels it)", flush=True)
         with tqdm(total=made.games_total, unit="game", desc="games", file=sys.stderr,
                   disable=args.no_progress or None) as bar:
@@ -277,6 +279,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     except (Refused, HttpProblem, httpx.HTTPError) as err:
         print(f"referee play: {err}", file=sys.stderr)
         return 1
+
+
+def _entrant(text: str) -> str | dict[str, str]:
+    """``--entrants`` item: a built-in bot or a bot id, or ``ID:SECRET`` for
+    a registered bot its owner seats (its secret as ``bot_secret``)."""
+    bot, colon, secret = text.partition(":")
+    return {"bot": bot, "bot_secret": secret} if colon and secret else text
 
 
 def _log(line: str) -> None:
@@ -599,7 +608,8 @@ def main(argv: list[str] | None = None) -> int:
     tour = sub.add_parser("tournament", help="run a tournament through the API and print the standings")
     tour.add_argument("--url", help="the referee (default: REFEREE_URL, else http://127.0.0.1:$PORT)")
     tour.add_argument("--ruleset", required=True, help="bang, bang-dice, bang-faceoff, bluffaneer, …")
-    tour.add_argument("--entrants", nargs="+", required=True, help="bot ids or built-in bots (random, heuristic)")
+    tour.add_argument("--entrants", nargs="+", required=True, help="bot ids or built-in bots (random, heuristic); "
+                      "ID:SECRET seats a registered bot with its owner's secret (unless it is public)")
     tour.add_argument("--games", type=int, required=True, help="games to play")
     tour.add_argument("--players", type=int, help="seats per game (default: the number of entrants)")
     tour.add_argument("--seed", help="the tournament's seed (default: the referee draws one; a seeded "

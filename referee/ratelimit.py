@@ -64,8 +64,8 @@ UNLIMITED = frozenset({"meta.health", "meta.metrics", "meta.openapi"})
 #: routes that need a credential and refuse a request without one (401)
 #: before reading anything: that 401 is answered before the rate limit (a
 #: 429 would hide that a credential is due, and the 401 costs no round trip)
-CREDENTIAL_FIRST = frozenset({"bots.cancel_tournament", "bots.get_bot", "bots.bot_turns", "bots.answer_turn",
-                              "games.submit_move", "games.reissue_token"})
+CREDENTIAL_FIRST = frozenset({"bots.cancel_tournament", "bots.get_bot", "bots.delete_bot", "bots.bot_turns",
+                              "bots.answer_turn", "games.submit_move", "games.reissue_token"})
 _LEGACY = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(?:/\s*(\d+(?:\.\d+)?))?\s*")
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from referee import keys
+from referee import keys, settings
 from referee.bots import BUILT_IN
 from referee.engine import LOG_FORMAT, canonical, canonical_bytes, header_hash, record, sha256_hex
 from referee.engine.chain import keyed_hmac_sha256
@@ -227,6 +227,16 @@ def _turn_timeout(value: Any, name: str = "turn_timeout_s") -> float | None:
     return value
 
 
+def open_seat_clock() -> float | None:
+    """The turn clock of a game with open seats that names none
+    (``REFEREE_OPEN_SEAT_TURN_TIMEOUT_S``; ``None``: off). It runs once every
+    seat is taken (``Game.turn_deadline``)."""
+    raw = settings.text("REFEREE_OPEN_SEAT_TURN_TIMEOUT_S").strip().lower()
+    if raw in ("off", "0", "none", ""):
+        return None
+    return _turn_timeout(float(raw), "REFEREE_OPEN_SEAT_TURN_TIMEOUT_S")
+
+
 class GameService:
     """Games over an :class:`EventStore`, with a version-keyed state cache."""
 
@@ -282,6 +292,8 @@ class GameService:
             if spec.get("open") and spec.get("bot"):
                 raise ApiError(422, "open_seat_with_bot", "an open seat is for a person to claim: it has no bot")
             self._check_bot(spec.get("bot"), ruleset.name)
+        if turn_timeout_s is None and any(s.get("open") for s in seat_specs):
+            turn_timeout_s = open_seat_clock()  # a silent claimant cannot hold the table
         custom = seed is not None or setup is not None or tournament_custom
         seed = seed if seed is not None else tournament_seed if tournament_seed is not None else secrets.token_hex(32)
         rng = Rng(seed.encode())
@@ -387,12 +399,26 @@ class GameService:
                            "registered bot instead")
         if bot is None or bot in BUILT_IN:
             return
-        found = self.bots.get(bot)
+        found = self.bots.get(bot, touch=True)  # seated: in use
         if found is None:
             raise ApiError(422, "unknown_bot",
                            f"no built-in or registered bot {bot!r} (built-in: {', '.join(BUILT_IN)})")
         if ruleset not in found[0]["rulesets"]:
             raise ApiError(422, "bot_ruleset", f"bot {bot} is registered for {found[0]['rulesets']}, not {ruleset}")
+
+    def check_seating(self, bot: str, secret: str | None) -> None:
+        """A registered bot is seated only where its owner agrees: anyone may
+        seat a ``public`` one, an ``owner`` one (the default) needs its secret
+        (403 ``bot_not_public`` without it, ``bad_bot_secret`` when wrong). An
+        unknown bot is ``_check_bot``'s 422."""
+        found = None if bot in BUILT_IN else self.bots.get(bot)
+        if found is None or found[0]["seating"] == "public":
+            return
+        if secret is None:
+            raise ApiError(403, "bot_not_public", f"bot {bot} is seated only by its owner: give its secret as "
+                           "bot_secret, or its owner registers it with seating \"public\"")
+        if not hmac.compare_digest(sha256_hex(secret), sha256_hex(found[1])):
+            raise ApiError(403, "bad_bot_secret", f"bot_secret is not bot {bot}'s secret")
 
     # -- loading --------------------------------------------------------------
     def load(self, game_id: str, head: Head | None = None) -> Game:
@@ -888,10 +914,10 @@ class GameService:
         return {"games": found, "next": cursor_of(*last) if last is not None else None}
 
     def list_bots(self, *, cursor: str | None = None, limit: int = 50) -> Json:
-        """Registered bots newest first: id, name, kind, rulesets, created_at (never a URL or a secret)."""
+        """Registered bots newest first: id, name, kind, rulesets, seating, created_at (never a URL or a secret)."""
         page = self.store.bots.page(after_cursor(cursor), limit)
         bots = [{"id": bot_id, "name": r["name"], "kind": r.get("kind", "webhook"), "rulesets": r["rulesets"],
-                 "created_at": at} for bot_id, at, r in page]
+                 "seating": r["seating"], "created_at": at} for bot_id, at, r in page]
         return {"bots": bots, "next": cursor_of(page[-1][1], page[-1][0]) if len(page) == limit else None}
 
     # -- reading --------------------------------------------------------------

@@ -59,6 +59,20 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("REFEREE_TOURNAMENT_MAX_PARALLEL", "8", "api", "its games in parallel without the admin token"),
     Setting("REFEREE_TOURNAMENTS_PER_CLIENT", "2", "api", "unfinished tournaments a caller (an anonymous one: "
             "its address) may have without the admin token; past it 429 (`off`)"),
+    Setting("REFEREE_GAMES_PER_CLIENT", "20", "api", "active games a caller (its address; the admin token is "
+            "exempt) may have created: a game counts until it finishes or goes an hour without a move; past it "
+            "429 `games_limit` (`off`)"),
+    Setting("REFEREE_GAME_CREATIONS_PER_CLIENT", "60/hour", "api", "games a caller (its address; not the admin) "
+            "may create, a moving window in the limits notation (`10/minute;60/hour`); past it 429 "
+            "`game_creations_limit` (`off`)"),
+    Setting("REFEREE_CLAIMS_PER_CLIENT", "20/hour", "api", "open seats a caller (its address; not the admin) may "
+            "claim, a moving window as above; past it 429 `claims_limit` (`off`)"),
+    Setting("REFEREE_BOTS_PER_CLIENT", "20", "api", "registered bots a caller (its address; not the admin) may "
+            "have at once: a bot counts until its owner deletes it or it expires, unused for "
+            "`REFEREE_RETENTION_IDLE_S`; past it 429 `bots_limit` (`off`)"),
+    Setting("REFEREE_OPEN_SEAT_TURN_TIMEOUT_S", "300", "api", "the turn clock (seconds) a game with open seats "
+            "gets when it names no `turn_timeout_s`; it runs once every seat is taken, so a silent claimant "
+            "cannot hold a table (`off`: none)"),
     Setting("REFEREE_TOURNAMENT_GAMES_MAX", "32", "api, worker", "tournament games played at once in all: past "
             "it a new tournament is 503 and a running one's next game waits for a slot (`off`)"),
     Setting("REFEREE_TOURNAMENT_LEASE_S", "900", "api, worker", "a tournament's or a tournament game's slot not "

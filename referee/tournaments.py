@@ -233,6 +233,7 @@ class Tournaments:
                 raise ApiError(422, "unknown_bot", f"no built-in or registered bot {bot!r}")
             if ruleset not in found[0]["rulesets"]:
                 raise ApiError(422, "bot_ruleset", f"bot {bot} does not play {ruleset}")
+            self.svc.check_seating(str(bot), None if isinstance(entrant, str) else entrant.get("bot_secret"))
             name = name or found[0]["name"]
         return {"bot": bot, "name": name or bot}, given
 

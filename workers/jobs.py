@@ -136,7 +136,7 @@ def _bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[Json |
         seed = bot_seed(game.seed, seat, game.version, mac=game.mac)
         BOT_CALLS.labels(kind="built-in", outcome="ok").inc()
         return bots.choose(bot, game.ruleset.name, view, legal, seed=seed), {"bot": bot}
-    found = svc.bots.get(bot)
+    found = svc.bots.get(bot, touch=True)  # called: in use, it does not expire
     cause, kind = "unknown_bot", "webhook"
     if found is not None:
         record, secret = found

@@ -6,7 +6,7 @@ import re
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
-from referee import ratelimit, reading, settings, streams
+from referee import quotas, ratelimit, reading, settings, streams
 from referee.api.games import STREAM_MAX_S, _chain
 from referee.bots.webhook import UrlPolicy
 from referee.context import bearer_token, is_admin, json_body, query, service
@@ -21,6 +21,7 @@ from referee.tournaments import ANONYMOUS_MAX_GAMES, DEFAULT_PARALLEL, Caps, Quo
 bp = Blueprint("bots", __name__)
 REGISTER, TOURNAMENT, ANSWER, LIST = RegisterBot(), CreateTournament(), AnswerTurn(), ListQuery()
 STREAM_ID = re.compile(r"[0-9]{1,20}-[0-9]{1,20}|0")
+bp.register_error_handler(quotas.OverQuota, quotas.over_quota)  # 429 with Retry-After
 
 
 def _policy() -> UrlPolicy:
@@ -38,7 +39,24 @@ def register_bot() -> tuple[Json, int]:
     if url is not None:  # none: an outbound bot, which connects for its turns (GET /v1/bots/{id}/turns)
         _policy().check(url)
     svc = service()
-    return svc.bots.register(body["name"], url, body["rulesets"], svc.clock()), 201
+    bot_id = svc.bots.new_id()
+    place = quotas.bot_place(quotas.ClientQuotas.of_app(), quotas.client(), bot_id)
+    try:
+        return svc.bots.register(body["name"], url, body["rulesets"], svc.clock(), seating=body["seating"],
+                                 bot_id=bot_id, quota=place), 201
+    except BaseException:
+        quotas.free_bot_place(place, bot_id)
+        raise
+
+
+@bp.delete("/v1/bots/<bot_id>")
+def delete_bot(bot_id: str) -> Json:
+    """The bot forgotten, for its owner (its secret as the Bearer token): its
+    place in its owner's quota is free; games it sits in play its seat's
+    default move from now on."""
+    _owned(bot_id)
+    quotas.free_bot_place(service().bots.delete(bot_id), bot_id)
+    return {"id": bot_id, "deleted": True}
 
 
 @bp.get("/v1/bots")

@@ -5,14 +5,14 @@ import re
 
 from flask import Blueprint, Response, request, stream_with_context
 
-from referee import reading, streams
+from referee import quotas, reading, streams
 from referee.audit import audit_lines
 from referee.context import bearer_token, idempotency_key, is_admin, json_body, query, service
 from referee.engine.protocol import Json
 from referee.errors import ApiError
 from referee.ratelimit import prefetched_head
 from referee.schemas import ClaimSeat, CreateGame, EventsQuery, ListQuery, MoveRequest, ReplayQuery, quick_move_request
-from referee.service import REDIS_UNAVAILABLE
+from referee.service import REDIS_UNAVAILABLE, new_game_id
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
 CREATE, MOVE, EVENTS, REPLAY, LIST = CreateGame(), MoveRequest(), EventsQuery(), ReplayQuery(), ListQuery()
@@ -20,14 +20,26 @@ CLAIM = ClaimSeat()
 STREAM_MAX_S = 60.0
 LAST_EVENT_ID = re.compile(r"[0-9]{0,15}")  # 10**15 - 1 < 2**53: openapi.yaml's bound on seqs
 bp.register_error_handler(streams.StreamsBusy, streams.busy_response)  # 429/503 with Retry-After
+bp.register_error_handler(quotas.OverQuota, quotas.over_quota)  # 429 with Retry-After
 
 
 @bp.post("")
 def create_game() -> tuple[Json, int]:
+    """A new game, within its creator's quotas (``referee.quotas``); a
+    registered bot is seated only where its owner agrees (``bot_secret``)."""
     body = json_body(CREATE)
-    return service().create_game(body["ruleset"], players=body.get("players"), seats=body.get("seats"),
-                                 options=body.get("options"), seed=body.get("seed"),
-                                 setup=body.get("setup")), 201
+    svc = service()
+    seats = body.get("seats")
+    for spec in seats or ():
+        secret = spec.pop("bot_secret", None)
+        if spec.get("bot") is not None:
+            svc.check_seating(spec["bot"], secret)
+    game_id = new_game_id()
+    with quotas.game_place(quotas.ClientQuotas.of_app(), quotas.client(), game_id):
+        created = svc.create_game(body["ruleset"], players=body.get("players"), seats=seats,
+                                  options=body.get("options"), seed=body.get("seed"), setup=body.get("setup"),
+                                  game_id=game_id)
+    return created, 201
 
 
 @bp.get("")
@@ -59,6 +71,7 @@ def submit_move(game_id: str) -> Response:
 def claim_seat(game_id: str, seat: int) -> tuple[Json, int]:
     """An open seat to whoever claims it first: its token, shown once."""
     body = json_body(CLAIM)
+    quotas.count_claim(quotas.ClientQuotas.of_app(), quotas.client())
     return service().claim_seat(game_id, seat, body["name"]), 201
 
 

@@ -288,13 +288,15 @@ class Bots:
     def __init__(self, owner: RefereeClient) -> None:
         self._http = owner._http
 
-    def register(self, name: str, url: str | None, rulesets: Sequence[str]) -> Bot:
+    def register(self, name: str, url: str | None, rulesets: Sequence[str], *, seating: str = "owner") -> Bot:
         """``POST /v1/bots``: register a bot for ``rulesets``: a webhook bot
         the referee calls at ``url``, or with ``url=None`` an outbound bot,
         which connects for its turns (:meth:`turns`). The answer's ``secret``
         is shown once: it signs the referee's calls and turns and
-        authenticates the bot. Not retried once sent."""
-        body: Json = {"name": name, "rulesets": list(rulesets)}
+        authenticates the bot. ``seating``: who may seat it, ``owner``
+        (whoever gives the secret as ``bot_secret``) or ``public``. Not
+        retried once sent."""
+        body: Json = {"name": name, "rulesets": list(rulesets), "seating": seating}
         if url is not None:
             body["url"] = url
         return Bot.from_json(_json(self._http.request("POST", "/v1/bots", json=body, safe=False)))
@@ -310,6 +312,12 @@ class Bots:
     def get(self, bot_id: str, *, secret: str) -> Bot:
         """``GET /v1/bots/{id}``: the bot, for its owner (``secret``)."""
         return Bot.from_json(_json(self._http.request("GET", f"/v1/bots/{bot_id}", token=secret)))
+
+    def delete(self, bot_id: str, *, secret: str) -> Json:
+        """``DELETE /v1/bots/{id}``: the owner (``secret``) deletes the bot;
+        its place in ``REFEREE_BOTS_PER_CLIENT`` is free. Safe to retry (a
+        retry after a lost answer is :class:`NotFound`)."""
+        return _json(self._http.request("DELETE", f"/v1/bots/{bot_id}", token=secret, safe=True))
 
     def turns(self, bot_id: str, *, secret: str, after: str | None = None, reconnect: bool = True) -> Iterator[Turn]:
         """``GET /v1/bots/{id}/turns``: an outbound bot's open turns, in every

@@ -30,6 +30,8 @@ class SeatSpec(Schema):
 
     name = fields.String(validate=validate.Length(min=1, max=64))
     bot = fields.String(validate=validate.Length(min=1, max=64), allow_none=True)
+    #: the registered bot's secret: its owner agrees to seat it (not needed for a ``public`` bot)
+    bot_secret = fields.String(validate=validate.Length(min=1, max=256))
     #: a seat anyone may claim (POST /v1/games/{id}/seats/{seat}/claim); the game waits for every one
     open = fields.Boolean()
 
@@ -140,6 +142,8 @@ class RegisterBot(Schema):
     #: none (or null): an outbound bot, which connects for its turns
     url = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=2048))
     rulesets = fields.List(fields.String(), required=True, validate=validate.Length(min=1, max=8))
+    #: who may seat the bot in games and tournaments: ``owner`` (whoever gives its secret) or ``public``
+    seating = fields.String(load_default="owner", validate=validate.OneOf(["owner", "public"]))
 
 
 class AnswerTurn(Schema):
@@ -157,6 +161,8 @@ class Entrant(Schema):
 
     bot = fields.String(required=True, validate=validate.Length(min=1, max=64))
     name = fields.String(validate=validate.Length(min=1, max=64))
+    #: the registered bot's secret: its owner agrees to enter it (not needed for a ``public`` bot)
+    bot_secret = fields.String(validate=validate.Length(min=1, max=256))
 
 
 class EntrantField(fields.Field):  # type: ignore[type-arg]

@@ -1,7 +1,13 @@
-"""Registered bots, in Redis: ``bot:{ID}`` hashes; an outbound bot's turns
+"""Registered bots, in Redis: ``bot:{ID}`` hashes (``record``: the public
+record, its ``seating`` included; ``secret``; ``quota``: the set of the
+client whose place it holds, ``referee.quotas``); an outbound bot's turns
 on its stream ``bot:{ID}:turns``, the open ones in ``bot:{ID}:open``, each
 answer handed to the waiting worker on ``bot:{ID}:answer:<delivery>`` (every
-key in the bot's slot)."""
+key in the bot's slot).
+
+An unused bot expires like an abandoned game: its hash lives
+``REFEREE_RETENTION_IDLE_S`` after it was last used (seated, called, or
+read by its owner: :meth:`BotDirectory.get` with ``touch``)."""
 from __future__ import annotations
 
 import hmac
@@ -35,8 +41,10 @@ return answer
 
 
 class BotDirectory:
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, idle_s: int = 0) -> None:
         self.redis: Any = client  # sync client, bytes replies (see EventStore)
+        #: an unused bot's hash lives this long (ms; 0: forever)
+        self.idle_ms = idle_s * 1000
         self._answer = client.register_script(_ANSWER)
         self._close = client.register_script(_CLOSE)
         #: every bot, newest first (``GET /v1/bots``)
@@ -46,16 +54,46 @@ class BotDirectory:
     def _key(bot_id: str) -> str:
         return f"bot:{{{bot_id}}}"
 
-    def register(self, name: str, url: str | None, rulesets: list[str], now: int) -> dict[str, Any]:
-        """A new bot: a webhook (``url``), or, without one, an outbound bot that connects for its turns."""
-        bot_id = "bot_" + secrets.token_hex(6)
+    @staticmethod
+    def new_id() -> str:
+        return "bot_" + secrets.token_hex(6)
+
+    def register(self, name: str, url: str | None, rulesets: list[str], now: int, *, seating: str = "owner",
+                 bot_id: str | None = None, quota: str | None = None) -> dict[str, Any]:
+        """A new bot: a webhook (``url``), or, without one, an outbound bot
+        that connects for its turns. ``seating``: who may seat it (``owner``:
+        whoever shows its secret; ``public``: anyone); ``quota``: the key of
+        the place it holds, freed when it is deleted."""
+        bot_id = bot_id or self.new_id()
         secret = new_token(32)
         record = {"id": bot_id, "name": name, "kind": "webhook" if url else "outbound", "url": url,
-                  "rulesets": rulesets, "created_at": now}
-        self.redis.hset(self._key(bot_id), mapping={"record": json.dumps(record), "secret": secret,
-                                                    "secret_hash": sha256_hex(secret)})
+                  "rulesets": rulesets, "seating": seating, "created_at": now}
+        fields = {"record": json.dumps(record), "secret": secret, "secret_hash": sha256_hex(secret)}
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(self._key(bot_id), mapping={**fields, **({"quota": quota} if quota else {})})
+        if self.idle_ms:
+            pipe.pexpire(self._key(bot_id), self.idle_ms)
+        pipe.execute()
         self.listed.add(bot_id, now)
         return {**record, "secret": secret}
+
+    def delete(self, bot_id: str) -> str | None:
+        """Forget the bot (its hash and turns; unlisted): the key of the place
+        it held, if any. Games it sits in play its seat's default move from now on."""
+        key = self._key(bot_id)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hget(key, "quota")
+        pipe.delete(key, *self._turn_keys(bot_id))
+        quota = pipe.execute()[0]
+        self.listed.drop(bot_id)
+        return quota.decode() if quota else None
+
+    def ttls_ms(self, bot_ids: list[str]) -> list[int]:
+        """Each bot's time left (ms; -1 forever, -2 gone), in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        for bot_id in bot_ids:
+            pipe.pttl(self._key(bot_id))
+        return [int(ttl) for ttl in pipe.execute()]
 
     def page(self, after: tuple[int, str] | None, count: int) -> list[tuple[str, int, dict[str, Any]]]:
         """``(id, created_at, public record)`` newest first after ``after``."""
@@ -70,16 +108,28 @@ class BotDirectory:
             if raw is None:
                 gone.append(bot_id)
             else:
-                out.append((bot_id, at, json.loads(raw)))
+                out.append((bot_id, at, {"seating": "owner", **json.loads(raw)}))
         self.listed.drop(*gone)
         return out
 
-    def get(self, bot_id: str) -> tuple[dict[str, Any], str] | None:
-        """``(public record, secret)`` or ``None``."""
-        raw = self.redis.hmget(self._key(bot_id), "record", "secret")
+    def get(self, bot_id: str, *, touch: bool = False) -> tuple[dict[str, Any], str] | None:
+        """``(public record, secret)`` or ``None``. ``touch``: the bot is in
+        use (seated, called, read by its owner): it lives ``idle_ms`` from now
+        (the same round trip). A read that proves no one (the rate limiter's,
+        a wrong secret's) does not keep a bot alive."""
+        key = self._key(bot_id)
+        if touch and self.idle_ms:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hmget(key, "record", "secret")
+            pipe.pexpire(key, self.idle_ms)
+            raw = pipe.execute()[0]
+        else:
+            raw = self.redis.hmget(key, "record", "secret")
         if raw[0] is None:
             return None
-        return json.loads(raw[0]), raw[1].decode()
+        record: dict[str, Any] = json.loads(raw[0])
+        record.setdefault("seating", "owner")  # registered before owners chose: the safe choice
+        return record, raw[1].decode()
 
     def owned_by(self, bot_id: str, token: str | None) -> dict[str, Any] | None:
         """The bot's public record if ``token`` is its secret, else ``None``
@@ -87,6 +137,7 @@ class BotDirectory:
         found = self.get(bot_id)
         if found is None or token is None or not hmac.compare_digest(sha256_hex(token), sha256_hex(found[1])):
             return None
+        self.get(bot_id, touch=True)  # its owner uses it
         return found[0]
 
     # -- outbound bots: turns offered on a stream, answers waited for ------------------

@@ -16,6 +16,7 @@ from referee.engine.jsonenc import loads
 from referee.store.bots import BotDirectory
 from referee.store.clients import BlockingReads, is_cluster, through_failover
 from referee.store.listing import GAMES, Index
+from referee.store.places import PlaceStore
 from referee.store.retention import Retention
 from referee.store.slots import SlotStore
 from referee.store.tournaments import TournamentStore
@@ -128,11 +129,13 @@ class EventStore:
         self._seat = client.register_script(lua.joinpath("seat.lua").read_text())
         self._replicas: dict[str, tuple[int, float]] = {}  # master -> (its replicas, known until)
         #: registered webhook bots
-        self.bots = BotDirectory(client)
+        self.bots = BotDirectory(client, self.retention.idle_s)
         #: tournaments' specs, games and standings
         self.tournaments = TournamentStore(client, self._retry)
         #: every game, newest first (``GET /v1/games``)
         self.games_index = Index(client, GAMES)
+        #: the places clients hold under their quotas (``referee.quotas``)
+        self.places = PlaceStore(client, self.queue_head, self._retry)
 
     def _retry(self, call: Callable[[], T]) -> T:
         """``call`` tried again through a cluster failover (``clients.through_failover``)."""

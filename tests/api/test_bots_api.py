@@ -136,7 +136,8 @@ def test_found6_a_trickling_or_huge_bot_costs_one_deadline_and_gets_the_default_
     client = loopback_app.test_client()
     with HostileServer(mode, interval_s=0.5, trickle_bytes=20) as hook:
         r = client.post("/v1/bots", json={"name": "slow", "url": hook.url, "rulesets": ["bluffaneer"]})
-        game = create(client, seats=[{"bot": r.get_json()["id"]}, {}, {}], setup={"turn": 0})
+        game = create(client, seats=[{"bot": r.get_json()["id"], "bot_secret": r.get_json()["secret"]}, {}, {}],
+                      setup={"turn": 0})
         started = time.monotonic()
         work()
         elapsed = time.monotonic() - started
@@ -162,7 +163,9 @@ def test_signature_is_hmac_of_timestamp_and_body_and_refuses_stale() -> None:
 
 
 def _register(client: Any, bot: WebhookBot) -> str:
-    r = client.post("/v1/bots", json={"name": "hook", "url": bot.url, "rulesets": ["bluffaneer"]})
+    """A public bot: anyone may seat it (its owner chose so at registration)."""
+    r = client.post("/v1/bots", json={"name": "hook", "url": bot.url, "rulesets": ["bluffaneer"],
+                                      "seating": "public"})
     assert r.status_code == 201, r.get_json()
     bot.secret = r.get_json()["secret"]
     return str(r.get_json()["id"])

@@ -155,6 +155,7 @@ def test_every_route_of_the_contract_has_a_client_method_and_each_is_exercised(
     with pytest.raises(Conflict) as closed:
         api.bots.answer(outbound.id, "never-offered", take(), secret=outbound.secret)
     assert closed.value.code == "turn_closed"
+    assert api.bots.delete(outbound.id, secret=outbound.secret) == {"id": outbound.id, "deleted": True}
     tournament = api.tournaments.create("nim", ["random", "random"], 2, parallel=1)
     api.tournaments.get(tournament.id)
     assert tournament.cancel_token is not None

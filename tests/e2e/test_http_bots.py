@@ -38,8 +38,8 @@ class Stack:
         return proc
 
     def register(self, hook: WebhookBot, rulesets: list[str]) -> str:
-        bot = self.client._call("POST", "/v1/bots", json={"name": "hook", "url": hook.url,
-                                                          "rulesets": rulesets}).json()
+        bot = self.client._call("POST", "/v1/bots", json={"name": "hook", "url": hook.url, "rulesets": rulesets,
+                                                          "seating": "public"}).json()
         hook.secret = bot["secret"]
         return str(bot["id"])
 
@@ -112,7 +112,8 @@ def test_e2e_tournament_with_webhook_bots_against_built_in_bots(stack: Stack) ->
         with WebhookBot("first") as hook:
             bot_id = stack.register(hook, ["bluffaneer"])
             body = {"ruleset": "bluffaneer", "games": 8, "parallel": 4,
-                    "entrants": [bot_id, sample["id"], "heuristic", "random"]}
+                    "entrants": [bot_id, {"bot": sample["id"], "bot_secret": sample["secret"]}, "heuristic",
+                                 "random"]}
             t = stack.client._call("POST", "/v1/tournaments", json=body).json()
             _wait(lambda: stack.client._call("GET", f"/v1/tournaments/{t['id']}").json()["status"] == "finished",
                   120, "the tournament to finish")

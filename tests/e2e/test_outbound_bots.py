@@ -87,7 +87,8 @@ def test_e2e_an_outbound_bot_plays_a_tournament_with_no_url_through_referee_play
                             env=stack.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         done = _tournament_done(stack, {"ruleset": "bluffaneer", "games": 6, "parallel": 3,
-                                        "entrants": [bot["id"], "heuristic", "random"]})
+                                        "entrants": [{"bot": bot["id"], "bot_secret": bot["secret"]},
+                                                     "heuristic", "random"]})
     except AssertionError as timed_out:  # what the bot and the referee were doing, to say why
         play.terminate()
         out, err = play.communicate(timeout=20)
@@ -111,7 +112,8 @@ def test_e2e_an_outbound_bot_that_does_not_answer_gets_the_default_and_a_late_an
     bot = _register(stack)
     auth = {"Authorization": f"Bearer {bot['secret']}"}
     game = httpx.post(f"{stack.url}/v1/games", json={"ruleset": "bluffaneer", "seats": [
-        {"bot": bot["id"]}, {"bot": "random"}, {"bot": "random"}], "setup": {"turn": 0}}).json()
+        {"bot": bot["id"], "bot_secret": bot["secret"]}, {"bot": "random"}, {"bot": "random"}],
+        "setup": {"turn": 0}}).json()
     turns: list[dict[str, Any]] = []
     with httpx.Client(timeout=httpx.Timeout(10, read=30)) as client:
         with client.stream("GET", f"{stack.url}/v1/bots/{bot['id']}/turns", headers=auth) as stream:
@@ -149,7 +151,7 @@ def _moves_of_active(stack: Stack, game_id: str) -> list[dict[str, Any]]:
 
 def test_e2e_the_same_function_served_as_a_webhook_bot(stack: Stack, tmp_path: Path) -> None:
     port = free_port()
-    hook = _register(stack, url=f"http://127.0.0.1:{port}/")
+    hook = _register(stack, url=f"http://127.0.0.1:{port}/", seating="public")
     assert hook["kind"] == "webhook"
     server = subprocess.Popen([REFEREE, "webhook-bot", "--port", str(port), "--secret", hook["secret"],
                                "--bot", _bot_file(tmp_path)], env=stack.env)

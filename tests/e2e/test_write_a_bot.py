@@ -33,9 +33,10 @@ def test_e2e_the_readme_bot_plays_a_tournament_through_referee_play(worker_stack
         assert play.stdout is not None
         registered = play.stdout.readline()  # "referee play: registered outbound bot bot_… (mybot); …"
         bot_id = registered.split("outbound bot ", 1)[1].split()[0]
+        secret = registered.split("shown once: ", 1)[1].strip()
         done = subprocess.run([REFEREE, "tournament", "--ruleset", "bluffaneer", "--games", "8", "--entrants",
-                               bot_id, "heuristic", "random", "--audit"], env=env, capture_output=True, text=True,
-                              timeout=600)
+                               f"{bot_id}:{secret}", "heuristic", "random", "--audit"], env=env,
+                              capture_output=True, text=True, timeout=600)
     finally:
         play.terminate()
         play.communicate(timeout=20)
