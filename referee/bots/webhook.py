@@ -27,7 +27,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from referee.bots import INVALID_ANSWER
 from referee.bots.bot_url import (
     Deadline,
     Target,
@@ -270,13 +269,12 @@ def verify(secret: str, timestamp: str, body: bytes, signature: str, *, now: flo
 def _move_of(data: bytes) -> dict[str, Any]:
     """The move in a bot's answer, read by the very parser and checks as a
     request body (``referee.schemas.guard.load_json``): ``not_json`` for
-    what is no JSON (``NaN`` included), ``invalid_answer`` for JSON the
-    referee cannot carry (nested too deep, a lone surrogate), ``no_move``
-    without ``{"move": {"type": <string>, …}}``."""
+    what it refuses (no JSON, ``NaN``, nested too deep, a lone surrogate),
+    ``no_move`` without ``{"move": {"type": <string>, …}}``."""
     try:
         answer = load_json(data)
-    except ApiError as err:
-        raise BotFailure("not_json" if err.code == "invalid_json" else INVALID_ANSWER) from None
+    except ApiError:
+        raise BotFailure("not_json") from None
     move = answer.get("move") if isinstance(answer, dict) else None
     if not isinstance(move, dict) or not isinstance(move.get("type"), str):
         raise BotFailure("no_move")

@@ -92,7 +92,10 @@ def test_a_persons_integral_float_is_the_integer_and_a_boolean_is_never_one(clie
     (b'{"move": {"type": "steal", "target": 0}}', (None, "illegal_move")),  # robbing itself: well-formed, not legal
     (b'{"move": {"type": "steal", "target": 0.0}}', (None, "illegal_move")),
     (b'{"move": {"type": "steal", "target": 1, "x": 1}}', (None, "invalid_answer")),
-    (b'{"move": {"type": "steal\\ud800", "target": 1}}', (None, "invalid_answer")),
+    (b'{"move": {"type": "steal\\ud800", "target": 1}}', (None, "not_json")),  # refused as a request body is
+    (b'{"move": {"type": "steal", "target": 1.0e0}}', ({"type": "steal", "target": 1}, None)),
+    (b'{"move": {"type": "steal", "target": 10e-1}}', ({"type": "steal", "target": 1}, None)),
+    (b'{"move": {"type": "steal", "target": 18446744073709551617}}', (None, "illegal_move")),
 ])
 def test_a_bots_answer_is_played_canonical_or_defaulted_in_the_same_job(
         loopback_app: Any, service: Any, work: Any, answer: bytes, expected: tuple[Any, str | None]) -> None:
