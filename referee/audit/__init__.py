@@ -313,9 +313,10 @@ def _check_by(rs: Ruleset[Any], header: Json, state: Any, env: Json, last_at: An
     system's ``timeout``). ``{"bot": B}``: only for a seat the header gives to
     bot ``B``; with ``"default": cause`` only a registered (webhook) bot's, as
     a built-in bot always chooses, and only with a cause the worker records
-    (``bots.is_default_cause``: ``invalid_answer``, ``attempts_spent``, …). ``{"default": "turn_clock"}``: only in a game
-    with ``turn_timeout_s``, at or after the deadline (the previous event's
-    time plus the timeout), for the lowest awaited seat that owes a default.
+    (``bots.is_default_cause``: ``invalid_answer``, ``attempts_spent``, …).
+    ``{"default": "turn_clock"}``: only in a game with ``turn_timeout_s``, at
+    or after the deadline (the previous event's time plus the timeout), for
+    the lowest awaited seat that owes a default.
     A default is a move the rules define as one (``default_options``): the one
     option, or one drawn from several (``drawn_from``, checked with the draw)."""
     seq, actor, data = env["seq"], env["actor"], env["data"]
