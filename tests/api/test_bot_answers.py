@@ -12,10 +12,11 @@ jobs."""
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import workers.jobs as jobs
@@ -118,39 +119,88 @@ def test_a_bots_answer_is_played_canonical_or_defaulted_in_the_same_job(
             assert last["data"]["by"] == {"bot": bot_id, "default": cause}
 
 
+@pytest.mark.parametrize("target,expected", [(b"1.0", ({"type": "steal", "target": 1}, None)),
+                                             (b"true", (None, "invalid_answer"))])
+def test_an_outbound_bots_answer_crosses_the_same_boundary(
+        loopback_app: Any, service: Any, target: bytes, expected: tuple[Any, str | None]) -> None:
+    """An outbound bot answers at ``POST /v1/bots/{id}/turns/{delivery}``: its
+    ``1.0`` is played as 1, its ``true`` is the default, as a webhook's."""
+    client = loopback_app.test_client()
+    bot = client.post("/v1/bots", json={"name": "out", "rulesets": ["bluffaneer"]}).get_json()
+    game = create(client, seats=[{"bot": bot["id"]}, {}, {}], setup=ROBBER)
+    done = threading.Event()
+
+    def answer() -> None:  # the bot's side: each turn read from its stream, answered over HTTP
+        after, answering = "0", loopback_app.test_client()
+        while not done.is_set():
+            after, turns = service.bots.turns_after(bot["id"], after, 100)
+            for _, delivery, turn in turns:
+                legal = json.loads(json.loads(turn)["body"])["legal_moves"]
+                sent = b'{"type": "roll"}' if {"type": "roll"} in legal else b'{"type": "steal", "target": %s}' % target
+                answering.post(f"/v1/bots/{bot['id']}/turns/{delivery}", data=b'{"move": %s}' % sent,
+                               content_type="application/json", headers=auth(bot["secret"]))
+
+    helper = threading.Thread(target=answer)
+    helper.start()
+    try:
+        first = service.load(game["id"])
+        assert jobs.play_bot_turn(first.id, 0, first.version, service) == "played"
+        robbing = service.load(game["id"])
+        outcome = jobs.play_bot_turn(robbing.id, 0, robbing.version, service)
+    finally:
+        done.set()
+        helper.join()
+    played, cause = expected
+    last = _moves(client, game["id"])[-1]
+    assert outcome == ("played" if cause is None else "defaulted")
+    if cause is None:
+        assert last["data"] == {**last["data"], "move": played, "by": {"bot": bot["id"]}}
+    else:
+        assert last["data"]["by"] == {"bot": bot["id"], "default": cause}
+
+
 JSON_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(min_value=-2**70, max_value=2**70),
                          st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=8),
                          st.sampled_from(["\ud800", "steal", "roll", "resign", "claim"]))
 JSON = st.recursive(JSON_SCALARS, lambda inner: st.lists(inner, max_size=3)
                     | st.dictionaries(st.text(max_size=6) | st.sampled_from(["type", "target", "move"]), inner,
                                       max_size=3), max_leaves=8)
+#: a field's value: one a seat number is near (``1.0``, ``true``: Python's ``1 == 1.0 == True``), or any JSON
+FIELD = st.one_of(st.sampled_from([0, 1, 2, 3, -1, 0.0, 1.0, 2.0, 1.5, True, False, "1", None, [1], {"n": 1}]), JSON)
 #: moves that look like the prompt's, their fields anything: where the boundary's edges are
-MOVE_LIKE = st.fixed_dictionaries({"type": st.sampled_from(["steal", "roll", "resign", "claim", "Steal"])},
-                                  optional={"target": JSON, "seat": JSON})
-ANSWER = st.one_of(JSON, st.fixed_dictionaries({"move": st.one_of(MOVE_LIKE, JSON)}))
+MOVE_LIKE = st.one_of(
+    st.fixed_dictionaries({"type": st.just("steal"), "target": FIELD}),
+    st.fixed_dictionaries({"type": st.sampled_from(["steal", "roll", "resign", "claim", "Steal"])},
+                          optional={"target": FIELD, "seat": FIELD}))
+ANSWER = st.one_of(st.fixed_dictionaries({"move": MOVE_LIKE}), st.fixed_dictionaries({"move": JSON}), JSON)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(answer=ANSWER)
 def test_any_json_a_bot_sends_ends_within_one_job_in_its_move_or_the_default(
-        loopback_app: Any, service: Any, work: Any, answer: Any) -> None:
+        loopback_app: Any, service: Any, work: Any) -> None:
     client = loopback_app.test_client()
-    body = json.dumps(answer).encode()
-    with WebhookBot() as hook:
-        hook.script = _answer_on_steal(body)
+    with WebhookBot() as hook:  # one bot for every example: its answer is the example's
         bot_id = _register(client, hook)
-        game = _robbing(client, service, bot_id)
-        asked = len(hook.requests)
-        outcome = jobs.play_bot_turn(game.id, 0, game.version, service)
-        assert len(hook.requests) == asked + 1  # asked once
-        after = service.load(game.id)
-        assert after.version > game.version, outcome  # the turn is over: no job offers it again
-        last = _moves(client, game.id)[-1]
-        by = last["data"]["by"]
-        if by == {"bot": bot_id}:
-            assert outcome == "played" and last["data"]["move"] in game.ruleset.legal_moves(game.state, 0)
-        else:
-            assert outcome == "defaulted" and by["bot"] == bot_id and bots.is_default_cause(by["default"]), by
+
+        @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+        @given(answer=ANSWER)
+        @example(answer={"move": {"type": "steal", "target": True}})  # the issue's holes, always tried
+        @example(answer={"move": {"type": "steal", "target": 1.0}})
+        @example(answer={"move": {"type": "steal", "target": 2.0}})
+        def one_job(answer: Any) -> None:
+            hook.script = _answer_on_steal(json.dumps(answer).encode())
+            game = _robbing(client, service, bot_id)
+            asked = len(hook.requests)
+            outcome = jobs.play_bot_turn(game.id, 0, game.version, service)
+            assert len(hook.requests) == asked + 1  # asked once
+            assert service.load(game.id).version > game.version, outcome  # the turn is over: never offered again
+            last = _moves(client, game.id)[-1]
+            by = last["data"]["by"]
+            if by == {"bot": bot_id}:
+                assert outcome == "played" and last["data"]["move"] in game.ruleset.legal_moves(game.state, 0)
+            else:
+                assert outcome == "defaulted" and by["bot"] == bot_id and bots.is_default_cause(by["default"]), by
+
+        one_job()
 
 
 # -- any other failure: a bounded number of attempts, then the default --------------------
