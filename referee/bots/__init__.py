@@ -12,8 +12,8 @@ from referee.engine.rng import Rng
 
 BUILT_IN = ("random", "heuristic")
 
-#: a registered bot's answer that fails the move boundary (``Ruleset.canonical_move``: not JSON
-#: the referee takes, or not a move its published schema accepts): the bot's fault, defaulted at once
+#: a registered bot's answer that fails the move boundary (``Ruleset.canonical_move``: not a move
+#: its published schema accepts, e.g. ``"target": true``): the bot's fault, defaulted at once
 INVALID_ANSWER = "invalid_answer"
 #: a well-formed answer that is not, byte for byte once canonical, one of the turn's ``legal_moves``
 ILLEGAL_MOVE = "illegal_move"
