@@ -206,12 +206,15 @@ def test_any_json_a_bot_sends_ends_within_one_job_in_its_move_or_the_default(
 # -- any other failure: a bounded number of attempts, then the default --------------------
 
 def test_a_turn_asked_attempts_times_without_a_move_gets_its_default_unasked(
-        loopback_app: Any, service: Any, work: Any) -> None:
+        loopback_app: Any, service: Any, clock: Any, redis_client: Any, work: Any) -> None:
     """Each ask is counted per turn (game, version, seat), in Redis, whichever
-    worker asks; a job that asked and failed before its move was recorded
-    (modelled here by asking, ``_bot_move``, and recording nothing, as a
-    worker killed after the call leaves it) is retried by RQ and the
-    sweeper, ``bots.ATTEMPTS`` times in all, then the default is played."""
+    worker asks. Here every job asks and then dies before its move is
+    recorded (modelled by asking, ``_bot_move``, and recording nothing, as a
+    worker killed after the call leaves it, its job lost); after
+    ``bots.ATTEMPTS`` asks the sweeper's job plays the default unasked."""
+    from rq import Queue
+
+    from referee.scheduling import QUEUE
     client = loopback_app.test_client()
     with WebhookBot() as hook:
         hook.script = _answer_on_steal(b'{"move": {"type": "steal", "target": 2}}')
@@ -220,8 +223,11 @@ def test_a_turn_asked_attempts_times_without_a_move_gets_its_default_unasked(
         asked = len(hook.requests)
         for _ in range(bots.ATTEMPTS):
             assert jobs._bot_move(service, game, 0, bot_id) == ({"type": "steal", "target": 2}, {"bot": bot_id})
+            Queue(QUEUE, connection=redis_client).empty()  # the worker died: its job is lost
         assert len(hook.requests) == asked + bots.ATTEMPTS
-        assert jobs.play_bot_turn(game.id, 0, game.version, service) == "defaulted"
+        clock.advance(20_000)
+        assert jobs.sweep(service, stall_ms=10_000) == 1  # the turn is overdue: revived
+        work()
         assert len(hook.requests) == asked + bots.ATTEMPTS  # not asked again
         last = _moves(client, game.id)[-1]
         assert last["actor"] == 0 and last["data"]["by"] == {"bot": bot_id, "default": "attempts_spent"}
