@@ -735,7 +735,7 @@ class GameService:
                 raise ApiError(422, "nothing_owed", f"seat {seat} owes no move now")
             move, options = drawn
             by = {**(by or {}), "drawn_from": options} if options > 1 else by
-        game.ruleset.check_move(move)  # the published move schema, enforced: the one check of its shape
+        move = game.ruleset.canonical_move(move)  # the published move schema, enforced; 2.0 recorded as 2
         events, state = game.ruleset.decide_and_fold(game.state, seat, move, rng=rng, now=now, checked=True,
                                                      memo=game.memo)
         entry: Json = {"move": move, "rng": game.rng}

@@ -5,11 +5,26 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from referee.bots.webhook import verify
 from referee.engine.platform import playing_moves
+
+
+def as_floats(value: Any) -> Any:
+    """``value`` with every integer written as a float (``1`` -> ``1.0``): a
+    legal move as a bot in another language might send it (issue 36)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return float(value)
+    if isinstance(value, dict):
+        return {k: as_floats(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [as_floats(v) for v in value]
+    return value
 
 
 class WebhookBot:
@@ -23,6 +38,8 @@ class WebhookBot:
         # (or `gather_timeout_s` passed): whether the referee calls bots concurrently
         self.gather = 0
         self.gather_timeout_s = 30.0
+        #: set: the body of every answer, made from the request's payload (whatever the mode says)
+        self.script: Callable[[dict[str, Any]], bytes] | None = None
         self.in_flight = self.max_in_flight = 0
         self._flight = threading.Condition()
         bot = self
@@ -59,7 +76,9 @@ class WebhookBot:
                     time.sleep(bot.sleep_s)
                 if bot.mode == "sleep":
                     time.sleep(bot.sleep_s)
-                if bot.mode == "error":
+                if bot.script is not None:
+                    self._send(200, bot.script(payload))
+                elif bot.mode == "error":
                     self._send(500, b"boom")
                 elif bot.mode == "garbage":
                     self._send(200, b"<html>not json</html>")
@@ -67,7 +86,8 @@ class WebhookBot:
                     self._send(200, json.dumps({"move": {"type": "fly", "to": "moon"}}).encode())
                 else:
                     playing = list(playing_moves(payload["legal_moves"]))  # it never resigns
-                    self._send(200, json.dumps({"move": playing[-1]}).encode())
+                    move = as_floats(playing[-1]) if bot.mode == "floats" else playing[-1]
+                    self._send(200, json.dumps({"move": move}).encode())
 
             def _send(self, status: int, data: bytes) -> None:
                 try:

@@ -123,41 +123,55 @@ def give_open_seats(game_id: str, svc: GameService | None = None) -> str:
 
 def _bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[Json | None, Json]:
     """``(move, by)``: the bot's choice, or ``None`` — the prompt's default —
-    when a webhook bot fails or answers a move that is not legal."""
+    when a registered bot fails, answers what fails the move boundary, or
+    has had its attempts at this turn (``_registered_move``)."""
     if bot == "random":  # uniform over the legal moves: the rest of the view is not read
         legal = list(game.ruleset.legal_moves(game.state, seat, memo=game.memo))
         seed = bot_seed(game.seed, seat, game.version, mac=game.mac)
         return bots.choose(bot, game.ruleset.name, {}, legal, seed=seed), {"bot": bot}
     view = svc.view_of(game, seat)
-    legal = view["legal_moves"]
     if bot in bots.BUILT_IN:
         # a stream from the game's secret seed: no opponent can predict it; the
         # audit re-derives it once the seed is revealed
         seed = bot_seed(game.seed, seat, game.version, mac=game.mac)
         BOT_CALLS.labels(kind="built-in", outcome="ok").inc()
-        return bots.choose(bot, game.ruleset.name, view, legal, seed=seed), {"bot": bot}
+        return bots.choose(bot, game.ruleset.name, view, view["legal_moves"], seed=seed), {"bot": bot}
+    move, cause, kind = _registered_move(svc, game, seat, bot, view)
+    BOT_CALLS.labels(kind=kind, outcome=cause or "ok").inc()
+    if cause is not None:
+        return None, {"bot": bot, "default": cause}
+    return move, {"bot": bot}
+
+
+def _registered_move(svc: GameService, game: Game, seat: int, bot: str,
+                     view: Json) -> tuple[Json | None, str | None, str]:
+    """``(move, None, kind)`` or ``(None, cause, kind)``: a registered bot's
+    answer through the move boundary (``bots.check_answer``), or why its
+    default is played. Each ask is counted per turn (game, version, seat);
+    past ``bots.ATTEMPTS`` the bot is not asked again (``attempts_spent``):
+    a job that asked and then failed (its process killed, Redis down, the
+    rules refusing) is retried by RQ and the sweeper, never forever."""
     found = svc.bots.get(bot, touch=True)  # called: in use, it does not expire
-    cause, kind = "unknown_bot", "webhook"
-    if found is not None:
-        record, secret = found
-        payload = {"game": game.id, "ruleset": game.ruleset.name, "seat": seat, "version": game.version,
-                   "view": view, "legal_moves": legal, "deadline": view.get("turn_deadline")}
-        delivery, limits = f"{game.id}:{game.version}:{seat}", CallLimits.from_env(os.environ)
-        try:
-            if record.get("url"):
-                move = ask(record["url"], secret, payload, delivery=delivery, policy=UrlPolicy.from_env(os.environ),
-                           limits=limits)
-            else:
-                kind = "outbound"
-                move = ask_outbound(svc, bot, secret, payload, delivery=delivery, limits=limits)
-            if move in legal:
-                BOT_CALLS.labels(kind=kind, outcome="ok").inc()
-                return move, {"bot": bot}
-            cause = "illegal_move"
-        except BotFailure as failure:
-            cause = failure.cause
-    BOT_CALLS.labels(kind=kind, outcome=cause).inc()
-    return None, {"bot": bot, "default": cause}
+    if found is None:
+        return None, "unknown_bot", "webhook"
+    record, secret = found
+    kind = "webhook" if record.get("url") else "outbound"
+    delivery, limits = f"{game.id}:{game.version}:{seat}", CallLimits.from_env(os.environ)
+    if svc.bots.count_attempt(bot, delivery) > bots.ATTEMPTS:
+        return None, bots.ATTEMPTS_SPENT, kind
+    legal = view["legal_moves"]
+    payload = {"game": game.id, "ruleset": game.ruleset.name, "seat": seat, "version": game.version,
+               "view": view, "legal_moves": legal, "deadline": view.get("turn_deadline")}
+    try:
+        if kind == "webhook":
+            answer = ask(record["url"], secret, payload, delivery=delivery, policy=UrlPolicy.from_env(os.environ),
+                         limits=limits)
+        else:
+            answer = ask_outbound(svc, bot, secret, payload, delivery=delivery, limits=limits)
+    except BotFailure as failure:
+        return None, failure.cause, kind
+    move, cause = bots.check_answer(game.ruleset, answer, legal)
+    return move, cause, kind
 
 
 def ask_outbound(svc: GameService, bot: str, secret: str, payload: Json, *, delivery: str,

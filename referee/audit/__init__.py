@@ -312,9 +312,11 @@ def _check_by(rs: Ruleset[Any], header: Json, state: Any, env: Json, last_at: An
     (``{}`` for none). A move without ``by`` was sent by a seat (or is the
     system's ``timeout``). ``{"bot": B}``: only for a seat the header gives to
     bot ``B``; with ``"default": cause`` only a registered (webhook) bot's, as
-    a built-in bot always chooses. ``{"default": "turn_clock"}``: only in a game
-    with ``turn_timeout_s``, at or after the deadline (the previous event's
-    time plus the timeout), for the lowest awaited seat that owes a default.
+    a built-in bot always chooses, and only with a cause the worker records
+    (``bots.is_default_cause``: ``invalid_answer``, ``attempts_spent``, …).
+    ``{"default": "turn_clock"}``: only in a game with ``turn_timeout_s``, at
+    or after the deadline (the previous event's time plus the timeout), for
+    the lowest awaited seat that owes a default.
     A default is a move the rules define as one (``default_options``): the one
     option, or one drawn from several (``drawn_from``, checked with the draw)."""
     seq, actor, data = env["seq"], env["actor"], env["data"]
@@ -344,9 +346,10 @@ def _check_by(rs: Ruleset[Any], header: Json, state: Any, env: Json, last_at: An
         if type(bot) is not str or bot != seat_bot:
             raise refuse(".bot", seat_bot, bot, f"is labelled a bot's, and the header gives seat {actor} "
                          + (f"to {seat_bot!r}" if seat_bot is not None else "to no bot"))
-        if "default" in by and (bot in bots.BUILT_IN or type(default) is not str or default == TURN_CLOCK):
+        if "default" in by and (bot in bots.BUILT_IN or not bots.is_default_cause(default)):
             raise refuse(".default", "(absent)", default, f"is labelled a default of the {bot} bot, which "
-                         + ("always chooses" if bot in bots.BUILT_IN else "fails with a cause, not the turn clock"))
+                         + ("always chooses" if bot in bots.BUILT_IN else
+                            "fails with one of the causes the referee records (referee.bots.DEFAULT_CAUSES)"))
     elif default != TURN_CLOCK:
         raise refuse(".default", TURN_CLOCK, default, "is labelled neither a bot's nor the turn clock's")
     else:

@@ -161,6 +161,18 @@ class RulesetBase(ABC, Generic[S]):
         if refused is not None:
             raise MalformedMove("malformed_move", rule=refused[0], detail=refused[1])
 
+    def canonical_move(self, move: Any) -> Any:
+        """The one boundary of every move, a person's or a bot's: ``move``
+        checked against its published schema (``check_move``: a 400
+        ``malformed_move`` otherwise) and returned canonical, every number
+        written as an integral float (``2.0``, an integer to JSON Schema)
+        made the integer it stands for. A boolean is never a number (the
+        schema refuses ``true`` where it says integer), so the canonical
+        move is what the rules read, what the log records and what a bot's
+        answer is compared with, byte for byte (``canonical_bytes``)."""
+        self.check_move(move)
+        return _integral(move) if _has_float(move) else move
+
     # -- required -------------------------------------------------------------
 
     @abstractmethod

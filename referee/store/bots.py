@@ -140,6 +140,20 @@ class BotDirectory:
         self.get(bot_id, touch=True)  # its owner uses it
         return found[0]
 
+    #: how long a turn's count of attempts is kept (ms): far longer than its attempts take
+    ATTEMPTS_KEPT_MS = 60 * 60 * 1000
+
+    def count_attempt(self, bot_id: str, delivery: str) -> int:
+        """Count one more attempt at the turn ``delivery`` (game, version,
+        seat) of this bot and return how many were made, this one included:
+        the worker asks a turn a bounded number of times, whichever process
+        asks (``referee.bots.ATTEMPTS``)."""
+        key = f"bot:{{{bot_id}}}:attempts:{delivery}"
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.incr(key)
+        pipe.pexpire(key, self.ATTEMPTS_KEPT_MS)
+        return int(pipe.execute()[0])
+
     # -- outbound bots: turns offered on a stream, answers waited for ------------------
     #: a turn offered stays on the bot's stream this long (ms) after it closes: a reconnecting bot skips it
     TURNS_KEPT_MS = 10 * 60 * 1000

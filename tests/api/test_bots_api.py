@@ -196,7 +196,7 @@ def test_webhook_failure_or_illegal_answer_gets_the_default_move_recorded_as_suc
         work()
         first = _moves(client, game["id"])[0]
         assert first["actor"] == 0 and first["data"]["move"] == {"type": "roll"}  # F21's default: the roll
-        assert first["data"]["by"]["default"] in {"illegal_move", "http_500", "not_json", "timeout"}
+        assert first["data"]["by"]["default"] in {"invalid_answer", "http_500", "not_json", "timeout"}
         first_turn = [r for r in hook.requests if r["delivery"] == hook.requests[0]["delivery"]]
         if mode == "error":  # one bounded retry, with the same delivery id
             assert len(first_turn) == 2

@@ -63,7 +63,7 @@ def played_game(ruleset: str, players: int, seed: str, *, seats_bots: dict[int, 
 def _hook_fails_every_other_turn(table: Any, seat: int, legal: list[Any], step: int, picks: Rng) -> None:
     options = default_options(table.ruleset, table.state, seat)
     if seat == 2 and step % 2 and len(options) == 1:
-        table.record(seat, options[0], by={"bot": HOOK, "default": "webhook_failed"})
+        table.record(seat, options[0], by={"bot": HOOK, "default": "invalid_answer"})
     else:
         table.record(seat, legal[picks.below(len(legal))], by={"bot": HOOK} if seat == 2 else None)
 
@@ -97,7 +97,7 @@ def _refused(game: Any, events: Events, index: int, field: str, header: dict[str
 def test_a_registered_bots_moves_and_defaults_audit_clean(game: Any) -> None:
     events = _events(game)
     bys = [e["data"].get("by") for e in events if e["type"] == "move"]
-    assert {"bot": HOOK, "default": "webhook_failed"} in bys and {"bot": HOOK} in bys and None in bys
+    assert {"bot": HOOK, "default": "invalid_answer"} in bys and {"bot": HOOK} in bys and None in bys
     report = game.audit()
     assert report["ok"], report["divergence"]
     assert "0 built-in bot moves" in next(c["detail"] for c in report["checks"] if c["name"] == "bots")
@@ -106,17 +106,25 @@ def test_a_registered_bots_moves_and_defaults_audit_clean(game: Any) -> None:
 def test_a_registered_bots_default_is_named_by_a_cause_other_than_the_clock(game: Any) -> None:
     events = _events(game)
     i = _moves(events, lambda e: e["data"].get("by", {}).get("default") is not None)[0]
-    for cause, why in ((5, "fails with a cause"), (None, "fails with a cause"), ("turn_clock", "not the turn clock")):
+    # issue 36: exactly the causes the worker records (referee.bots.DEFAULT_CAUSES, http_<status>)
+    for cause in (5, None, True, "turn_clock", "x", "webhook_failed", "Invalid_answer", "invalid_answer ", "http_",
+                  "http_50", "http_5000", "http_099", "http_٥٠٠", "http_-50", "bot_turn", ""):
         forged = _events(game)
         forged[i]["data"]["by"]["default"] = cause
         d = _refused(game, forged, i, "data.by.default")
-        assert (d["expected"], d["found"]) == ("(absent)", cause) and why in d["detail"], d
+        assert (d["expected"], d["found"]) == ("(absent)", cause), d
+        assert "causes the referee records" in d["detail"], d
+    for cause in ("invalid_answer", "attempts_spent", "illegal_move", "timeout", "http_500", "http_404", "http_999"):
+        forged = _events(game)
+        forged[i]["data"]["by"]["default"] = cause
+        report = audit_log(game.header, header_hash(game.header), rechain(header_hash(game.header), forged))
+        assert report["ok"], (cause, report["divergence"])
     # a built-in bot always chooses: no default of its is a default
     header = json.loads(canonical(game.header))
     header["seats"][2]["bot"] = "random"
     first = _moves(events, lambda e: e["actor"] == 2)[0]
     forged = _events(game)
-    forged[first]["data"]["by"] = {"bot": "random", "default": "webhook_failed"}
+    forged[first]["data"]["by"] = {"bot": "random", "default": "invalid_answer"}
     d = _refused(game, forged, first, "data.by.default", header)
     assert "always chooses" in d["detail"], d
 
@@ -129,9 +137,9 @@ def test_a_move_labelled_a_default_where_the_seat_owes_none_is_refused(game: Any
         assert default_options(rs, state, 2) == []  # seat 2 is not awaited there
         forged = _events(game)
         forged[i]["actor"] = 2
-        forged[i]["data"]["by"] = {"bot": HOOK, "default": "webhook_failed"}
+        forged[i]["data"]["by"] = {"bot": HOOK, "default": "invalid_answer"}
         d = _refused(game, forged, i, "data.by.default")
-        assert (d["expected"], d["found"]) == ("(absent)", "webhook_failed")
+        assert (d["expected"], d["found"]) == ("(absent)", "invalid_answer")
         assert "owes none" in d["detail"]
 
 
