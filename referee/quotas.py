@@ -49,17 +49,6 @@ CREATING_MS = 60_000
 UNKNOWN_RETRY_S = 60
 
 
-def _count(name: str, value: Any) -> int | None:
-    """A count setting: ``off`` (or 0) is ``None``, no limit."""
-    text = str(value).strip().lower()
-    if text in ("off", "0", "none", ""):
-        return None
-    number = int(text)
-    if number < 0:
-        raise ValueError(f"REFEREE_{name} is a count, 0 or more, or off (not {value!r})")
-    return number
-
-
 @dataclass(frozen=True, slots=True)
 class ClientQuotas:
     """The quotas of one app: ``None`` is no limit."""
@@ -81,10 +70,10 @@ class ClientQuotas:
         def value(name: str) -> str:
             found = config.get(name)
             return str(found) if found is not None else settings.text(f"REFEREE_{name}")
-        return cls(_count("GAMES_PER_CLIENT", value("GAMES_PER_CLIENT")),
+        return cls(settings.count_limit(value("GAMES_PER_CLIENT"), "REFEREE_GAMES_PER_CLIENT"),
                    ratelimit.Windows.of(ratelimit.parse(value("GAME_CREATIONS_PER_CLIENT"))),
                    ratelimit.Windows.of(ratelimit.parse(value("CLAIMS_PER_CLIENT"))),
-                   _count("BOTS_PER_CLIENT", value("BOTS_PER_CLIENT")))
+                   settings.count_limit(value("BOTS_PER_CLIENT"), "REFEREE_BOTS_PER_CLIENT"))
 
 
 def install(app: Flask) -> None:

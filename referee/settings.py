@@ -128,3 +128,15 @@ def markdown() -> str:
     rows += [f"| `{s.name}` | {f'`{s.default}`' if s.default is not None else 'unset'} | {s.who} | {s.what} |"
              for s in SETTINGS]
     return "\n".join(rows)
+
+
+def count_limit(value: object, name: str = "a limit") -> int | None:
+    """A count setting: ``off`` (or 0, or empty) is ``None``, no limit; else a
+    whole number, 0 or more (``ValueError`` names ``name`` otherwise)."""
+    text = str(value).strip().lower()
+    if text in ("off", "0", "none", ""):
+        return None
+    number = int(text)
+    if number < 0:
+        raise ValueError(f"{name} is a count, 0 or more, or off (not {value!r})")
+    return number

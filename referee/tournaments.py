@@ -74,17 +74,6 @@ class Caps:
     parallel: int = DEFAULT_PARALLEL
 
 
-def _limit(value: Any) -> int | None:
-    """A count setting: ``off`` (or 0) is ``None``, no limit."""
-    text = str(value).strip().lower()
-    if text in ("off", "0", "none", ""):
-        return None
-    number = int(text)
-    if number < 0:
-        raise ValueError(f"a limit is a count, 0 or more, or off (not {value!r})")
-    return number
-
-
 @dataclass(frozen=True, slots=True)
 class Quotas:
     """Unfinished tournaments per caller without the admin token
@@ -105,7 +94,8 @@ class Quotas:
         lease = float(value("TOURNAMENT_LEASE_S"))
         if lease <= 0:
             raise ValueError("REFEREE_TOURNAMENT_LEASE_S is a number of seconds above 0")
-        return cls(_limit(value("TOURNAMENTS_PER_CLIENT")), _limit(value("TOURNAMENT_GAMES_MAX")), lease)
+        return cls(settings.count_limit(value("TOURNAMENTS_PER_CLIENT"), "REFEREE_TOURNAMENTS_PER_CLIENT"),
+                   settings.count_limit(value("TOURNAMENT_GAMES_MAX"), "REFEREE_TOURNAMENT_GAMES_MAX"), lease)
 
     @property
     def lease_ms(self) -> int:
