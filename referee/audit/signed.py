@@ -80,19 +80,21 @@ def check_receipts(header: Json, envelopes: Sequence[Json], receipts: Sequence[t
                            f"receipt {name} is not a receipt of this referee (its fields are "
                            f"{', '.join(RECEIPT_FIELDS)})")
         version, head, at = receipt["version"], receipt["head"], receipt["at"]
+        # the signature first: a receipt the referee did not sign says nothing about the log
+        why = keys.verify(receipt["kid"], receipt["sig"],
+                          receipt_statement(str(receipt["game"]), version, head, at, str(receipt["kid"]))
+                          if type(version) is int and type(at) is int and type(head) is str else b"")
+        if why is not None:
+            at_seq = version if type(version) is int and 1 <= version <= len(envelopes) else 0
+            raise diverged(at_seq, "receipt.sig", "the referee's signature", receipt["sig"],
+                           f"receipt {name} is not the referee's: {why}")
         if receipt["game"] != game:
             raise diverged(0, "receipt.game", game, receipt["game"],
                            f"receipt {name} is for game {receipt['game']!r}, this log is game {game!r}")
-        if type(version) is not int or not 1 <= version <= len(envelopes):
+        if not 1 <= version <= len(envelopes):
             raise diverged(len(envelopes), "receipt.version", f"1..{len(envelopes)}", version,
                            f"receipt {name} names version {version!r}, which this log does not reach: "
                            "the log is not the game the referee ran")
-        why = keys.verify(receipt["kid"], receipt["sig"],
-                          receipt_statement(str(game), version, str(head), at, str(receipt["kid"]))
-                          if type(at) is int and type(head) is str else b"")
-        if why is not None:
-            raise diverged(version, "receipt.sig", "the referee's signature", receipt["sig"],
-                           f"receipt {name} is not the referee's: {why}")
         env = envelopes[version - 1]
         if env["hash"] != head:
             raise diverged(version, "hash", head, env["hash"],

@@ -294,8 +294,10 @@ def test_a_receipt_the_log_does_not_hold_is_refused(game: Any) -> None:
     report = _audit(game, events, receipts=[("bad", None)])
     assert report["divergence"]["expected"] == "{game, version, head, at, kid, sig}"
     _receipt_refused(game, ring.receipt("another", v, head, at), 0, "receipt.game")
-    for version in (0, n + 1, -1, "1", True, None):
-        _receipt_refused(game, {**good, "version": version}, n, "receipt.version")
+    for version in (0, n + 1, -1, "1", True, None):  # altered: the referee never signed it
+        _receipt_refused(game, {**good, "version": version}, 0, "receipt.sig")
+    for version in (0, n + 1, -1):  # signed, for a version this log does not hold: the log is cut or another's
+        _receipt_refused(game, ring.receipt("offline", version, head, at), n, "receipt.version")
     _receipt_refused(game, {**good, "version": v + 1}, v + 1, "receipt.sig")  # signed for another version
     _receipt_refused(game, {**good, "sig": ring.receipt("offline", v, head, at + 1)["sig"]}, v, "receipt.sig")
     _receipt_refused(game, {**good, "at": str(at)}, v, "receipt.sig")  # no statement: no signature holds
