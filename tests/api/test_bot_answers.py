@@ -29,7 +29,8 @@ ROBBER = {"turn": 0, "dice": ["sword", "sword"]}
 
 
 def _register(client: Any, hook: WebhookBot) -> str:
-    r = client.post("/v1/bots", json={"name": "hook", "url": hook.url, "rulesets": ["bluffaneer"]})
+    r = client.post("/v1/bots", json={"name": "hook", "url": hook.url, "rulesets": ["bluffaneer"],
+                                         "seating": "public"})
     assert r.status_code == 201, r.get_json()
     hook.secret = r.get_json()["secret"]
     return str(r.get_json()["id"])
@@ -126,7 +127,8 @@ def test_an_outbound_bots_answer_crosses_the_same_boundary(
     """An outbound bot answers at ``POST /v1/bots/{id}/turns/{delivery}``: its
     ``1.0`` is played as 1, its ``true`` is the default, as a webhook's."""
     client = loopback_app.test_client()
-    bot = client.post("/v1/bots", json={"name": "out", "rulesets": ["bluffaneer"]}).get_json()
+    bot = client.post("/v1/bots", json={"name": "out", "rulesets": ["bluffaneer"],
+                                         "seating": "public"}).get_json()
     game = create(client, seats=[{"bot": bot["id"]}, {}, {}], setup=ROBBER)
     done = threading.Event()
 
