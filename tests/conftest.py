@@ -32,7 +32,7 @@ TEST_SIGNING_KEY = "test-1 " + base64.urlsafe_b64encode(hashlib.sha256(b"referee
                                                          ).rstrip(b"=").decode()
 os.environ.setdefault("REFEREE_SIGNING_KEY", TEST_SIGNING_KEY)
 #: the per-client quotas (referee.quotas) off in every app and process the tests start, as the rate limit is:
-#: one test address creates thousands of games; tests/api/test_issue36_fair_share.py sets them per app
+#: one test address creates thousands of games; tests/api/test_fair_share_quotas.py sets them per app
 QUOTAS_OFF = {name: "off" for name in ("REFEREE_GAMES_PER_CLIENT", "REFEREE_GAME_CREATIONS_PER_CLIENT",
                                        "REFEREE_CLAIMS_PER_CLIENT", "REFEREE_BOTS_PER_CLIENT")}
 for _name, _off in QUOTAS_OFF.items():
