@@ -22,9 +22,9 @@ from rq import Queue, SimpleWorker
 
 from referee.app import create_app
 from referee.bots.webhook import UrlPolicy
-from referee.redis_server import free_port, start
 from referee.scheduling import QUEUE
 from tests import contract
+from tests.processes import own_redis
 
 PLUGINS = Path(__file__).parent / "plugins"
 #: the test run's signing key (every process the tests start inherits it): no test writes ./var/signing.keys
@@ -63,9 +63,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.fixture(scope="session")
 def redis_port() -> Iterator[int]:
-    """A real Redis on a free port for the whole run (a fresh machine has none)."""
-    port = free_port()
-    proc = start(port, None)
+    """A real Redis on a free port for the whole run (a fresh machine has none),
+    one a pytest-xdist worker."""
+    port, proc = own_redis()
     yield port
     proc.terminate()
     proc.wait(timeout=10)
