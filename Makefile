@@ -49,9 +49,9 @@ test: $(STAMP)
 # the edit-test loop: the rules' and the units' tests a change most likely
 # breaks, without the slow ones, the long random play and the fingerprints
 # (`make test` runs them all)
+CHECK_MARKS := not lint and not slow and not random_play and not fingerprints
 check: $(STAMP)
-	$(BIN)/python -m pytest $(XDIST) -m "not lint and not slow and not random_play and not fingerprints" \
-		tests/rules tests/unit tests/bots $(ARGS)
+	$(BIN)/python -m pytest $(XDIST) -m "$(CHECK_MARKS)" tests/rules tests/unit tests/bots $(ARGS)
 
 # docs/screenshots/bang.png and faceoff.png: the watch page (/watch/{id}) of a
 # finished bot game, taken by the browser tests in Chromium (apt-get install chromium)

@@ -32,8 +32,9 @@ def own_redis(tries: int = 5) -> tuple[int, subprocess.Popen[bytes]]:
             proc = start(port, None)
         except SystemExit:  # the port was taken between free_port() and the server's bind
             continue
-        if redis.Redis(port=port).info("server")["process_id"] == proc.pid:
-            return port, proc
+        with redis.Redis(port=port) as probe:
+            if probe.info("server")["process_id"] == proc.pid:
+                return port, proc
         proc.terminate()  # another worker's server answered on this port
         proc.wait(timeout=10)
     raise RuntimeError(f"no Redis of this process's own after {tries} free ports")
