@@ -40,9 +40,10 @@ run: $(RUNSTAMP)
 	$(BIN)/referee run
 
 # every core: a pytest-xdist worker process a core, each with its own throwaway
-# Redis; a test file stays on one worker (its module fixtures start once). The
-# lint checks (-m lint) are `make lint`'s. ARGS: e.g. ARGS="-m 'not fingerprints'"
-XDIST   := -n auto --dist loadfile
+# Redis; a test file stays on one worker (its module fixtures start once), the
+# longest files first (tests/conftest.py orders them). The lint checks (-m lint)
+# are `make lint`'s. ARGS: e.g. ARGS="-m 'not lint and not fingerprints'"
+XDIST   := -n auto --dist loadfile --no-loadscope-reorder
 test: $(STAMP)
 	$(BIN)/python -m pytest $(XDIST) -m "not lint" $(ARGS)
 

@@ -61,6 +61,24 @@ def pytest_configure(config: pytest.Config) -> None:
     registry.refresh()
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``make test``), hand out the files with a test
+    marked ``slow`` first, then the others by their number of tests, most
+    first (``--no-loadscope-reorder`` keeps this order): a worker left with
+    a long file at the end holds up the run while the others idle. Every
+    worker orders the same collection the same way, as xdist requires; a
+    serial run keeps the files' order."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::")[0], []).append(item)
+
+    def weight(tests: list[pytest.Item]) -> tuple[bool, int]:
+        return not any(test.get_closest_marker("slow") for test in tests), -len(tests)
+    items[:] = [test for tests in sorted(files.values(), key=weight) for test in tests]
+
+
 @pytest.fixture(scope="session")
 def redis_port() -> Iterator[int]:
     """A real Redis on a free port for the whole run (a fresh machine has none),
