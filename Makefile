@@ -13,7 +13,7 @@ STAMP   := $(VENV)/.installed
 # what running needs, without the test tools (`make test` adds them)
 RUNSTAMP := $(VENV)/.installed-run
 
-.PHONY: run test bench soak install lint clean python cluster screenshots
+.PHONY: run test check bench soak install lint clean python cluster screenshots
 
 # one shell line: refuse (exit 2) with a message when no good Python was found
 CHECK_PY = test -n "$(PY)" || { echo "make: need Python >= 3.11: none of $(PY_CANDIDATES) on PATH runs as one; \
@@ -39,8 +39,20 @@ $(RUNSTAMP): pyproject.toml
 run: $(RUNSTAMP)
 	$(BIN)/referee run
 
+# every core: a pytest-xdist worker process a core, each with its own throwaway
+# Redis; a test file stays on one worker (its module fixtures start once), the
+# longest files first (tests/conftest.py orders them). The lint checks (-m lint)
+# are `make lint`'s. ARGS: e.g. ARGS="-m 'not lint and not fingerprints'"
+XDIST   := -n auto --dist loadfile --no-loadscope-reorder
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(XDIST) -m "not lint" $(ARGS)
+
+# the edit-test loop: the rules' and the units' tests a change most likely
+# breaks, without the slow ones, the long random play and the fingerprints
+# (`make test` runs them all)
+CHECK_MARKS := not lint and not slow and not random_play and not fingerprints
+check: $(STAMP)
+	$(BIN)/python -m pytest $(XDIST) -m "$(CHECK_MARKS)" tests/rules tests/unit tests/bots $(ARGS)
 
 # docs/screenshots/bang.png and faceoff.png: the watch page (/watch/{id}) of a
 # finished bot game, taken by the browser tests in Chromium (apt-get install chromium)
@@ -64,8 +76,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check referee workers tests bench
 	$(BIN)/python -m mypy referee workers bench tests
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/test_code_limits.py tests/unit/test_import_graph.py \
-		tests/unit/test_rules_purity.py tests/unit/test_no_hidden_state.py tests/unit/test_event_types.py
+	$(BIN)/python -m pytest $(XDIST) -m lint
 
 # mutation testing of the offline audit (issue 22, item 8): referee/audit/*.py,
 # referee/engine/chain.py and rng.py (and the signing modules) mutated in memory, one

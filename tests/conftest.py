@@ -22,9 +22,9 @@ from rq import Queue, SimpleWorker
 
 from referee.app import create_app
 from referee.bots.webhook import UrlPolicy
-from referee.redis_server import free_port, start
 from referee.scheduling import QUEUE
 from tests import contract
+from tests.processes import own_redis
 
 PLUGINS = Path(__file__).parent / "plugins"
 #: the test run's signing key (every process the tests start inherits it): no test writes ./var/signing.keys
@@ -32,7 +32,7 @@ TEST_SIGNING_KEY = "test-1 " + base64.urlsafe_b64encode(hashlib.sha256(b"referee
                                                          ).rstrip(b"=").decode()
 os.environ.setdefault("REFEREE_SIGNING_KEY", TEST_SIGNING_KEY)
 #: the per-client quotas (referee.quotas) off in every app and process the tests start, as the rate limit is:
-#: one test address creates thousands of games; tests/api/test_issue36_fair_share.py sets them per app
+#: one test address creates thousands of games; tests/api/test_fair_share_quotas.py sets them per app
 QUOTAS_OFF = {name: "off" for name in ("REFEREE_GAMES_PER_CLIENT", "REFEREE_GAME_CREATIONS_PER_CLIENT",
                                        "REFEREE_CLAIMS_PER_CLIENT", "REFEREE_BOTS_PER_CLIENT")}
 for _name, _off in QUOTAS_OFF.items():
@@ -61,11 +61,29 @@ def pytest_configure(config: pytest.Config) -> None:
     registry.refresh()
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``make test``), hand out the files with a test
+    marked ``slow`` first, then the others by their number of tests, most
+    first (``--no-loadscope-reorder`` keeps this order): a worker left with
+    a long file at the end holds up the run while the others idle. Every
+    worker orders the same collection the same way, as xdist requires; a
+    serial run keeps the files' order."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::")[0], []).append(item)
+
+    def weight(tests: list[pytest.Item]) -> tuple[bool, int]:
+        return not any(test.get_closest_marker("slow") for test in tests), -len(tests)
+    items[:] = [test for tests in sorted(files.values(), key=weight) for test in tests]
+
+
 @pytest.fixture(scope="session")
 def redis_port() -> Iterator[int]:
-    """A real Redis on a free port for the whole run (a fresh machine has none)."""
-    port = free_port()
-    proc = start(port, None)
+    """A real Redis on a free port for the whole run (a fresh machine has none),
+    one a pytest-xdist worker."""
+    port, proc = own_redis()
     yield port
     proc.terminate()
     proc.wait(timeout=10)

@@ -211,6 +211,7 @@ def _universe_of(service: Any, gid: str, universe: list[str]) -> list[str]:
     return sorted(found)
 
 
+@pytest.mark.random_play
 @pytest.mark.parametrize("ruleset,players,seed", CASES)
 def test_no_hidden_value_can_be_recovered_from_any_response(
         client: Any, service: Any, clock: Any, monkeypatch: pytest.MonkeyPatch,

@@ -56,6 +56,7 @@ def _scan_events(states: States, events: list[Any], who: Any, what: str) -> None
               f"{what} (event {event['seq']} {event['type']})")
 
 
+@pytest.mark.random_play
 @pytest.mark.parametrize("ruleset,players,seed", CASES)
 def test_no_response_to_a_seat_contains_what_the_rules_hide_from_it(
         client: Any, service: Any, clock: Any, ruleset: str, players: int, seed: str) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
+
 from referee.audit import audit_log
 from referee.engine.platform import playing_moves
 from tests.api.helpers import auth, create, move, ndjson, play_to_end, view
@@ -105,6 +107,7 @@ def _given_game(client: Any) -> dict[str, Any]:
                   options={"start_timeout_s": 30, "start_bot": "random"}, seed="start-deadline")
 
 
+@pytest.mark.slow
 def test_at_the_start_deadline_an_unclaimed_seat_goes_to_the_start_bot_recorded_and_audited(
         client: Any, clock: Any, service: Any, work: Any) -> None:
     import workers.jobs as jobs

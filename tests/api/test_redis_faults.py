@@ -20,11 +20,11 @@ import redis
 
 from referee.app import create_app
 from referee.bots.webhook import UrlPolicy
-from referee.redis_server import free_port, start
 from referee.store import EventStore
 from referee.store.clients import REDIS_UNAVAILABLE, connect
 from tests.api.helpers import auth, create
 from tests.conftest import ContractClient
+from tests.processes import own_redis
 
 #: the ordinary socket timeout the apps here run with
 TIMEOUT_S = 0.25
@@ -35,8 +35,7 @@ PROMPT_S = 10.0
 @pytest.fixture(scope="module")
 def stoppable() -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
     """A Redis server of this module's own, which tests may freeze."""
-    port = free_port()
-    proc = start(port, None)
+    port, proc = own_redis()
     yield port, proc
     os.kill(proc.pid, signal.SIGCONT)
     proc.terminate()

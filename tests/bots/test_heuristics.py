@@ -393,6 +393,7 @@ def test_r83_bang_decides_from_the_view_only() -> None:
 # --- a small match -------------------------------------------------------------------
 
 
+@pytest.mark.random_play
 def test_heuristic_beats_random_in_a_small_match() -> None:
     """The seats are rotated so each side sits everywhere equally (bench/bots_bench.py)."""
     from bench.bots_bench import run

@@ -45,7 +45,7 @@ from referee.games import registry
 from referee.topology import Topology
 from tests.cluster.conftest import require_haproxy
 
-pytestmark = pytest.mark.cluster
+pytestmark = [pytest.mark.cluster, pytest.mark.slow]
 
 ENV = {"REFEREE_RATE_LIMIT": "off", "REFEREE_STALL_S": "2"}
 #: how long the referee itself retries a Redis call through a failover before it answers 503

@@ -17,12 +17,11 @@ import pytest
 from rq import SimpleWorker
 
 from referee.engine.platform import playing_moves
-from referee.redis_server import free_port, start
 from referee.scheduling import QUEUE, queue_connection
 from referee.store.cluster_server import LocalCluster, start_cluster
 from tests.api.helpers import auth, create, play_to_end, view
 from tests.conftest import Clock
-from tests.processes import stop
+from tests.processes import own_redis, stop
 
 pytestmark = pytest.mark.cluster
 
@@ -35,8 +34,7 @@ def cluster() -> Iterator[LocalCluster]:
 
 @pytest.fixture(scope="module")
 def queue_url() -> Iterator[str]:
-    port = free_port()
-    proc = start(port)
+    port, proc = own_redis()
     yield f"redis://127.0.0.1:{port}/0"
     stop(proc)
 

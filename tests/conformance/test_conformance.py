@@ -158,6 +158,7 @@ def _misshapen(moves: Any) -> list[Any]:
     return out
 
 
+@pytest.mark.random_play
 @pytest.mark.parametrize("ruleset,players,options", SIZES)
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_legal_play_keeps_the_invariants_to_one_result(

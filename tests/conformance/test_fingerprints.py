@@ -13,6 +13,8 @@ import pytest
 
 from tests import fingerprints
 
+pytestmark = pytest.mark.fingerprints
+
 HELD: dict[str, str] = json.loads(fingerprints.FIXTURE.read_text())
 GAMES = [(name, n, options, seed) for name, n, options in fingerprints.sizes()
          for seed in fingerprints.SEEDS if fingerprints.key(name, n, options, seed) in HELD]

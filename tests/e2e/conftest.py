@@ -16,9 +16,9 @@ import pytest
 import requests
 
 from referee.client import RefereeClient
-from referee.redis_server import free_port, start
+from referee.redis_server import free_port
 from tests import contract
-from tests.processes import stop
+from tests.processes import own_redis, stop
 
 REFEREE = str(Path(sys.executable).parent / "referee")
 
@@ -47,7 +47,7 @@ class Live:
 
 
 def _wait_healthy(url: str, procs: list[subprocess.Popen[bytes]]) -> None:
-    for _ in range(300):
+    for _ in range(2400):  # 120 s: `make test` starts servers on every core at once
         for proc in procs:
             if proc.poll() is not None:
                 raise RuntimeError(f"{proc.args!r} exited with {proc.returncode}")
@@ -57,13 +57,12 @@ def _wait_healthy(url: str, procs: list[subprocess.Popen[bytes]]) -> None:
         except requests.RequestException:
             pass
         time.sleep(0.05)
-    raise RuntimeError("the API did not become healthy in 15 s")
+    raise RuntimeError("the API did not become healthy in 120 s")
 
 
 @pytest.fixture(scope="module")
 def live() -> Iterator[Live]:
-    redis_port = free_port()
-    redis_proc = start(redis_port, None)
+    redis_port, redis_proc = own_redis()
     env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0", "REFEREE_ADMIN_TOKEN": "e2e-admin",
            "REFEREE_RATE_LIMIT": "off"}
     port = free_port()

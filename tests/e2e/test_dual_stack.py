@@ -13,9 +13,9 @@ from collections.abc import Iterator
 import pytest
 
 from referee.cli import gunicorn_bind
-from referee.redis_server import free_port, start
+from referee.redis_server import free_port
 from tests.e2e.conftest import REFEREE, _wait_healthy
-from tests.processes import stop
+from tests.processes import own_redis, stop
 
 pytestmark = pytest.mark.e2e
 
@@ -44,8 +44,7 @@ def listeners() -> Iterator[tuple[int, int]]:
     """A dual-stack referee and an IPv4 one on one Redis, two requests per address per 2,000 s."""
     if not (_can_bind(socket.AF_INET6, "::") and _can_bind(socket.AF_INET, "127.0.0.2")):
         pytest.skip("needs IPv6 and 127.0.0.2 (Linux's whole 127/8 loopback)")
-    redis_port = free_port()
-    redis_proc = start(redis_port, None)
+    redis_port, redis_proc = own_redis()
     env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0", "REFEREE_RATE_LIMIT": "0.001/2"}
     dual, ipv4 = free_port(), free_port()
     procs = [subprocess.Popen([REFEREE, "serve", "--host", host, "--port", str(port), "--workers", "1"], env=env)

@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from referee.redis_server import free_port, start
+from referee.redis_server import free_port
 from tests.e2e.conftest import REFEREE, _wait_healthy, checked_client
+from tests.processes import own_redis
 from tests.webhook_bot import WebhookBot
 
 pytestmark = pytest.mark.e2e
@@ -20,8 +21,7 @@ pytestmark = pytest.mark.e2e
 
 class Stack:
     def __init__(self) -> None:
-        self.redis_port = free_port()
-        self.redis = start(self.redis_port, None)
+        self.redis_port, self.redis = own_redis()
         self.env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{self.redis_port}/0",
                     "REFEREE_BOT_ALLOW_PRIVATE": "1", "REFEREE_STALL_S": "2", "REFEREE_BOT_TIMEOUT_S": "30",
                     "REFEREE_ADMIN_TOKEN": "e2e-admin", "REFEREE_RATE_LIMIT": "off"}

@@ -22,9 +22,9 @@ import pytest
 import redis
 import requests
 
-from referee.redis_server import free_port, start
+from referee.redis_server import free_port
 from tests.e2e.conftest import REFEREE, _wait_healthy
-from tests.processes import stop
+from tests.processes import own_redis, stop
 
 pytestmark = pytest.mark.e2e
 
@@ -45,8 +45,7 @@ def server() -> Iterator[Server]:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft != resource.RLIM_INFINITY and soft < 4096 and (hard == resource.RLIM_INFINITY or hard >= 4096):
         resource.setrlimit(resource.RLIMIT_NOFILE, (4096, hard))  # the test holds ~500 sockets
-    redis_port = free_port()
-    redis_proc = start(redis_port, None)
+    redis_port, redis_proc = own_redis()
     env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0", "REFEREE_RATE_LIMIT": "off",
            "REFEREE_STREAMS_PER_CLIENT": str(PER_CLIENT), "REFEREE_STREAMS_MAX": str(MOST),
            "REFEREE_READ_TIMEOUT_S": str(READ_TIMEOUT_S)}

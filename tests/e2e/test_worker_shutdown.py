@@ -22,9 +22,10 @@ from rq import Queue
 from rq.job import JobStatus
 from rq.scheduler import RQScheduler
 
-from referee.redis_server import free_port, start
+from referee.redis_server import free_port
 from referee.scheduling import QUEUE
 from tests.e2e.conftest import REFEREE
+from tests.processes import own_redis
 
 pytestmark = pytest.mark.e2e
 LOCK = RQScheduler.get_locking_key(QUEUE)
@@ -33,8 +34,7 @@ T = TypeVar("T")
 
 @pytest.fixture(scope="module")
 def redis_url() -> Iterator[str]:
-    port = free_port()
-    proc = start(port, None)
+    port, proc = own_redis()
     yield f"redis://127.0.0.1:{port}/0"
     proc.terminate()
     proc.wait(timeout=10)

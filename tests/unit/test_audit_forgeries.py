@@ -407,6 +407,7 @@ def _bot_edits(by: Any, seat_bot: str | None, clock: bool) -> Iterator[tuple[Any
         yield {"default": "turn_clock"}, "data.by.default"  # a bot's move at once: before the clock's deadline
 
 
+@pytest.mark.slow
 def test_audit_refuses_every_rechained_relabelling_of_who_moved_bots(bang: Any, bluff: Any) -> None:
     """Every relabelling of ``by`` of the first two moves of each kind (a seat's own, each bot's, the
     clock's, a drawn default) fails at the move (``test_audit_who_moved`` tries every move of a

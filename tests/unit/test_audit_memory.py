@@ -20,6 +20,8 @@ from referee.engine import canonical, commitment, link_hash
 from referee.games import registry
 from tests.forge import recorded_game
 
+pytestmark = pytest.mark.slow
+
 #: the address space the audit runs in (what ``ulimit -v 524288`` gives)
 LIMIT = 512 * 2**20
 #: the size of each hostile file

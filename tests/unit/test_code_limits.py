@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+#: a check of the source, run by `make lint`, not `make test`
+pytestmark = pytest.mark.lint
+
 ROOT = Path(__file__).resolve().parents[2] / "referee"
 MAX_FUNCTION_LINES = 60
 MAX_MODULE_LINES = 500

@@ -24,6 +24,9 @@ from referee.games import registry
 from referee.games.sim import Table, playout, random_chooser
 from tests.fingerprints import sizes
 
+#: a check of the source, run by `make lint`, not `make test`
+pytestmark = pytest.mark.lint
+
 BUILT_IN = ("bang", "bang-dice", "bang-faceoff", "bluffaneer")
 #: random actions a game is checked for at most
 STEPS = 3000

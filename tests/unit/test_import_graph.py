@@ -16,6 +16,9 @@ from collections import deque
 import grimp
 import pytest
 
+#: a check of the source, run by `make lint`, not `make test`
+pytestmark = pytest.mark.lint
+
 ROOTS = ("referee", "workers")
 
 #: cycles tolerated, as the frozenset of their modules -> why. None today; a

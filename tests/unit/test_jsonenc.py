@@ -60,6 +60,7 @@ def same_outcome(ours: Any, theirs: Any, obj: Any) -> None:
     assert ours(obj) == expected
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(json_values)
 def test_canonical_is_the_stdlib_form(obj: Any) -> None:
@@ -84,6 +85,7 @@ def finite(obj: Any) -> Any:
     return [finite(v) for v in obj] if isinstance(obj, (list, tuple)) else obj
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(json_values)
 def test_dumps_is_the_stdlib_compact_form_and_floats_read_back(obj: Any) -> None:
@@ -110,6 +112,7 @@ def test_non_string_keys_as_the_stdlib_writes_them(obj: Any) -> None:
     same_outcome(jsonenc.dumps, lambda o: std_compact(o).encode(), obj)
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(json_values)
 def test_loads_reads_back_what_the_stdlib_reads(obj: Any) -> None:
@@ -190,6 +193,7 @@ def test_loads_refuses_what_the_stdlib_refuses(text: str) -> None:
         jsonenc.loads(text)
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(json_values, max_size=6), st.sampled_from([b"\n", b"\r\n", b"\r"]))
 def test_loads_lines_reads_each_line_as_the_stdlib(values: list[Any], newline: bytes) -> None:

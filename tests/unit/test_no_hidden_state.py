@@ -26,6 +26,9 @@ from pathlib import Path
 
 import pytest
 
+#: a check of the source, run by `make lint`, not `make test`
+pytestmark = pytest.mark.lint
+
 ROOT = Path(__file__).resolve().parents[2] / "referee"
 
 #: methods that change the object they are called on

@@ -117,6 +117,26 @@ def test_make_py_overrides_the_choice_and_is_checked_too(tmp_path: Path, bin_dir
     assert f"PY={old} is not a Python >= 3.11" in refused.stderr
 
 
+def _pytest_line(plan: str) -> str:
+    """The one pytest command of a ``make -n`` plan."""
+    lines = [line for line in plan.splitlines() if " -m pytest " in line]
+    assert len(lines) == 1, plan
+    return lines[0]
+
+
+@needs_make
+def test_make_test_runs_on_every_core_and_leaves_the_lint_checks_to_make_lint(tmp_path: Path,
+                                                                           bin_dir: Path) -> None:
+    shim(bin_dir, "python3.12")
+    lanes = {target: make(tmp_path, bin_dir, "-n", target) for target in ("test", "check", "lint")}
+    assert all(done.returncode == 0 for done in lanes.values()), {t: d.stderr for t, d in lanes.items()}
+    test, check, lint = (_pytest_line(lanes[t].stdout) for t in ("test", "check", "lint"))
+    assert "-n auto" in test and '-m "not lint"' in test  # every core; the lint checks once, in make lint
+    assert "-m lint" in lint
+    assert '-m "not lint and not slow and not random_play and not fingerprints"' in check
+    assert "tests/rules tests/unit tests/bots" in check
+
+
 # -- the AOF fsync policy -------------------------------------------------------
 REFEREE = str(Path(sys.executable).parent / "referee")
 

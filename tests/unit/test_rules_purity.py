@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 
+#: a check of the source, run by `make lint`, not `make test`
+pytestmark = pytest.mark.lint
+
 GAMES = Path(__file__).resolve().parents[2] / "referee" / "games"
 
 REFUSED_CALLS = frozenset({"open", "__import__", "eval", "exec", "compile", "breakpoint", "input"})

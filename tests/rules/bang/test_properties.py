@@ -163,6 +163,7 @@ def play_random_game(n: int, seed: int) -> int:
     return steps
 
 
+@pytest.mark.random_play
 @pytest.mark.parametrize("n", [3, 4, 5, 6, 7])
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**32))

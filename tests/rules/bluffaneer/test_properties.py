@@ -6,6 +6,7 @@ import json
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -77,6 +78,7 @@ def play(table: Table, choose_seed: bytes) -> int:
     return steps
 
 
+@pytest.mark.random_play
 @SETTINGS
 @given(players=st.integers(3, 6), seed=st.binary(min_size=1, max_size=8))
 def test_f28_random_legal_play_always_reaches_a_result(players: int, seed: bytes) -> None:
@@ -99,6 +101,7 @@ faces = st.lists(st.sampled_from(SYMBOLS), min_size=6, max_size=6).filter(
     lambda f: set(f) == set(SYMBOLS))
 
 
+@pytest.mark.random_play
 @SETTINGS
 @given(players=st.integers(3, 6), seed=st.binary(min_size=1, max_size=8), die_faces=faces,
        window=st.integers(1000, 60000), patience=st.integers(0, 3))
