@@ -22,6 +22,11 @@ def not_found(game_id: str) -> ApiError:
     return ApiError(404, "game_not_found", f"no game with id {game_id!r}")
 
 
+def token_reissued() -> ApiError:
+    """401: the token was its seat's, and the seat's token has been reissued since."""
+    return ApiError(401, "bad_token", "this token is no longer its seat's: the seat's token was reissued")
+
+
 def version_conflict(current: int, expected: int) -> ApiError:
     return ApiError(409, "version_conflict",
                     f"the game is at version {current}, not {expected}: reload and decide again",

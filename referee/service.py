@@ -37,7 +37,7 @@ from referee.engine.protocol import (
 from referee.engine.rng import Rng
 from referee.engine.signature import Keyring
 from referee.engine.statecache import Memo
-from referee.errors import ApiError, game_over, not_found, version_conflict
+from referee.errors import ApiError, game_over, not_found, token_reissued, version_conflict
 from referee.games import registry
 from referee.metrics import GAMES_FINISHED, GAMES_STARTED, MOVES
 from referee.scheduling import Change
@@ -543,7 +543,7 @@ class GameService:
         answer shows what the seat was shown, and the key may be its new
         holder's, while this process's cache may predate the reissue."""
         if holder is not None and seat is not None and not self._holds_hash(game_id, seat, holder):
-            raise ApiError(401, "bad_token", "this token is no longer its seat's: the seat's token was reissued")
+            raise token_reissued()
         return self._replay_idempotent(record, fingerprint)
 
     def _seat_event(self, game_id: str, seat: int, type_: str, data: Json, token_hash: str, name: str | None, *,
@@ -665,7 +665,7 @@ class GameService:
         fresh = False
         for _ in range(MAX_CONFLICT_RETRIES):
             if holder is not None and seat is not None and not hmac.compare_digest(game.tokens[seat], holder):
-                raise ApiError(401, "bad_token", "this token is no longer its seat's: the seat's token was reissued")
+                raise token_reissued()
             try:
                 if expected_version is not None and expected_version != game.version:
                     raise version_conflict(game.version, expected_version)
