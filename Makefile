@@ -64,7 +64,7 @@ screenshots: $(STAMP)
 # replicas), a queue Redis, 2 referees behind haproxy, 2 workers; Ctrl+C stops
 # it all. Needs haproxy (apt-get install haproxy). ARGS: e.g. ARGS="--standalone --referees 3"
 cluster: $(RUNSTAMP)
-	$(BIN)/python -m referee.topology $(ARGS)
+	$(BIN)/python -m referee.ops.topology $(ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

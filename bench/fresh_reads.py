@@ -9,7 +9,7 @@ receipt of its game, whenever it comes.
 processes (2 gunicorn workers each, one with the rate limiter on, one
 without) on one standalone Redis, then, where haproxy is installed, against
 two referees on a Redis Cluster and haproxy in front
-(``referee.topology``). tests/e2e/test_fresh_views.py and
+(``referee.ops.topology``). tests/e2e/test_fresh_views.py and
 tests/cluster/test_fresh_views_cluster.py run it smaller."""
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ import requests
 from bench.http_bench import Conn
 from bench.server import REFEREE, _stop
 from referee.engine.platform import playing_moves
-from referee.redis_server import free_port, start
+from referee.store.redis_server import free_port, start
 
 #: the first referee's limiter: on, at a limit never reached (its round trip reads a view's head)
 LIMITER = "1000000/1000000"
@@ -172,7 +172,7 @@ def run(moves: int = 250, threads: int = 8) -> dict[str, Tally]:
     out: dict[str, Tally] = {}
     with two_referees() as urls:
         out["two referees, one Redis"] = hammer(urls, threads=threads, moves=moves)
-    from referee.topology import Topology, haproxy_binary
+    from referee.ops.topology import Topology, haproxy_binary
     if haproxy_binary() is not None:
         with Topology(referees=2, workers=0, env={"REFEREE_RATE_LIMIT": LIMITER}, gunicorn_workers=2) as topo:
             out["two referees on a Redis Cluster, and haproxy"] = hammer(

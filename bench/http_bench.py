@@ -22,7 +22,7 @@ from referee.engine.rng import Rng
 from referee.games import registry
 from referee.games.sim import Table
 from referee.service import GameService
-from referee.store import EventStore
+from referee.store.redis_store import EventStore
 
 PROCESSES, THREADS = 2, 4
 

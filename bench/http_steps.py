@@ -35,19 +35,19 @@ from werkzeug.test import EnvironBuilder
 
 from bench import trivial
 from bench.server import QUOTAS_OFF
-from referee.app import create_app
 from referee.engine.platform import playing_moves
 from referee.engine.rng import Rng
 from referee.games import registry
-from referee.redis_server import free_port, start
+from referee.http.app import create_app
+from referee.store.redis_server import free_port, start
 
 #: (step, how to find it in the profile: (file suffix, function name))
 STEPS: dict[str, list[tuple[str, str, str]]] = {
     "move": [
         ("rate limiter: pushed blocks drained, a hit of the caller's lease (one round trip per "
-         "lease: window script)", "referee/ratelimit.py", "before"),
+         "lease: window script)", "referee/http/ratelimit.py", "before"),
         ("body parsed and its fields checked (a quick path; marshmallow names a refusal)",
-         "referee/context.py", "json_body"),
+         "referee/http/context.py", "json_body"),
         ("token checked (sha256, cached seat hashes)", "referee/service.py", "seat_of"),
         ("move checked once against its published schema (compiled: fastjsonschema)",
          "referee/engine/base.py", "check_move"),
@@ -58,16 +58,16 @@ STEPS: dict[str, list[tuple[str, str, str]]] = {
          "referee/store/redis_store.py", "append_moves"),
         ("the move's receipt signed (Ed25519)", "referee/engine/signature.py", "receipt"),
         ("events announced to waiters and bots (_notify)", "referee/service.py", "_notify"),
-        ("metrics (prometheus counters, histogram)", "referee/app.py", "record"),
+        ("metrics (prometheus counters, histogram)", "referee/http/app.py", "record"),
     ],
     "view": [
         ("rate limiter and the game's head: pushed blocks drained, the head read (one round trip, with the "
-         "window script once per lease)", "referee/ratelimit.py", "before"),
+         "window script once per lease)", "referee/http/ratelimit.py", "before"),
         ("cache check (the head came with the limiter)", "referee/service.py", "load"),
         ("token checked (sha256, cached seat hashes)", "referee/service.py", "seat_of"),
         ("view encoded (public part once per version, seat part per request)",
          "referee/engine/encoded_views.py", "encoded_view"),
-        ("metrics (prometheus counters, histogram)", "referee/app.py", "record"),
+        ("metrics (prometheus counters, histogram)", "referee/http/app.py", "record"),
     ],
 }
 

@@ -3,7 +3,7 @@ and 2 ``referee serve`` processes, on a standalone games Redis and on a local
 3-master + 3-replica Redis Cluster, and what waiting for a replica costs a
 move — all measured in one run.
 
-Every configuration is a whole :class:`referee.topology.Topology` (games
+Every configuration is a whole :class:`referee.ops.topology.Topology` (games
 Redis, queue Redis, N referees behind haproxy, no workers: no game here has
 a clock), all of them started first and kept up side by side, so that the
 measurement windows can alternate between them (``ROUNDS`` rounds, each
@@ -68,8 +68,8 @@ from bench.http_bench import Conn
 from bench.server import QUOTAS_OFF
 from referee.engine.platform import playing_moves
 from referee.engine.rng import Rng
+from referee.ops.topology import HAPROXY_MISSING, Topology, TopologyError, haproxy_binary
 from referee.store.cluster_server import ClusterError
-from referee.topology import HAPROXY_MISSING, Topology, TopologyError, haproxy_binary
 
 PROCESSES, THREADS = 2, 4  # 8 client threads
 RULESET, PLAYERS = "bluffaneer", 4

@@ -12,11 +12,11 @@ from typing import Any
 
 import requests
 
-from referee.redis_server import free_port, start
+from referee.store.redis_server import free_port, start
 
 REFEREE = str(Path(sys.executable).parent / "referee")
 
-#: the per-client quotas (``referee.quotas``) lifted: the benches measure capacity, not policy
+#: the per-client quotas (``referee.http.quotas``) lifted: the benches measure capacity, not policy
 QUOTAS_OFF = {name: "off" for name in ("REFEREE_GAMES_PER_CLIENT", "REFEREE_GAME_CREATIONS_PER_CLIENT",
                                        "REFEREE_CLAIMS_PER_CLIENT", "REFEREE_BOTS_PER_CLIENT")}
 

@@ -65,8 +65,8 @@ from referee.engine.protocol import GameConfig, Json, Move, Ruleset, fold, seat_
 from referee.engine.rng import Rng
 from referee.engine.statecache import Memo
 from referee.games import registry
-from referee.redis_server import free_port
-from referee.standings import seating
+from referee.play.standings import seating
+from referee.store.redis_server import free_port
 
 #: one table per ruleset (every ruleset not named here: its smallest table)
 PLAYERS = {"bang": 5, "bang-dice": 5, "bang-faceoff": 2, "bluffaneer": 4}

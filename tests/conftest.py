@@ -20,9 +20,9 @@ from flask.testing import FlaskClient
 from hypothesis import settings
 from rq import Queue, SimpleWorker
 
-from referee.app import create_app
 from referee.bots.webhook import UrlPolicy
-from referee.scheduling import QUEUE
+from referee.http.app import create_app
+from referee.service.scheduling import QUEUE
 from tests import contract
 from tests.processes import own_redis
 
@@ -31,7 +31,7 @@ PLUGINS = Path(__file__).parent / "plugins"
 TEST_SIGNING_KEY = "test-1 " + base64.urlsafe_b64encode(hashlib.sha256(b"referee test signing key").digest()
                                                          ).rstrip(b"=").decode()
 os.environ.setdefault("REFEREE_SIGNING_KEY", TEST_SIGNING_KEY)
-#: the per-client quotas (referee.quotas) off in every app and process the tests start, as the rate limit is:
+#: the per-client quotas (referee.http.quotas) off in every app and process the tests start, as the rate limit is:
 #: one test address creates thousands of games; tests/api/test_fair_share_quotas.py sets them per app
 QUOTAS_OFF = {name: "off" for name in ("REFEREE_GAMES_PER_CLIENT", "REFEREE_GAME_CREATIONS_PER_CLIENT",
                                        "REFEREE_CLAIMS_PER_CLIENT", "REFEREE_BOTS_PER_CLIENT")}

@@ -1,5 +1,5 @@
 """A throwaway ruleset with a clock of its own, for the in-process drivers
-(``referee arena``, ``referee.env``): no built-in ruleset leaves a deadline
+(``referee arena``, ``referee.play.env``): no built-in ruleset leaves a deadline
 open with nobody awaited under their play order, this one always does.
 
 * C1 Two players count down from ``start`` (6); seat 0 first.

@@ -5,7 +5,7 @@ import subprocess
 
 import redis
 
-from referee.redis_server import free_port, start
+from referee.store.redis_server import free_port, start
 
 
 def stop(*procs: subprocess.Popen[bytes], timeout: float = 15) -> None:

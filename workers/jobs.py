@@ -24,11 +24,11 @@ from referee.engine import bot_seed
 from referee.engine.protocol import Json, RefereeError, default_options
 from referee.errors import ApiError
 from referee.games import registry
-from referee.metrics import BOT_CALLS
-from referee.scheduling import Change, RqScheduler, queue_connection
 from referee.service import Game, GameService, Turn
-from referee.store import EventStore
+from referee.service.metrics import BOT_CALLS
+from referee.service.scheduling import Change, RqScheduler, queue_connection
 from referee.store.clients import connect
+from referee.store.redis_store import EventStore
 
 TIMEOUT = {"type": "timeout"}
 
@@ -337,7 +337,7 @@ def _settle(svc: GameService, change: Change, *, held: Callable[[Change], None] 
     ``held``: who hears of the games launched meanwhile instead of the job
     queue (``_Held``: the job plays them on)."""
     if not change.active and change.tournament is not None:
-        from referee.tournaments import Tournaments
+        from referee.play.tournaments import Tournaments
         try:
             Tournaments(svc, launched=held).game_finished(change.tournament, change.game_id)
             change = replace(change, tournament=None)
@@ -441,10 +441,10 @@ def sweep(svc: GameService | None = None, *, stall_ms: int = 10_000) -> int:
 
 def tournament_game_finished(tournament_id: str, game_id: str) -> str:
     """Record a finished tournament game and start the next one."""
-    from referee.tournaments import Tournaments
+    from referee.play.tournaments import Tournaments
     return Tournaments(service_from_env()).game_finished(tournament_id, game_id)
 
 
 def start_tournament(tournament_id: str) -> str:
-    from referee.tournaments import Tournaments
+    from referee.play.tournaments import Tournaments
     return Tournaments(service_from_env()).start(tournament_id)

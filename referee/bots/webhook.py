@@ -35,7 +35,7 @@ from referee.bots.bot_url import (
     parse_bot_url,
 )
 from referee.errors import ApiError
-from referee.schemas.guard import load_json
+from referee.json_boundary import load_json
 
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer, WriteableBuffer
@@ -268,7 +268,7 @@ def verify(secret: str, timestamp: str, body: bytes, signature: str, *, now: flo
 
 def _move_of(data: bytes) -> dict[str, Any]:
     """The move in a bot's answer, read by the very parser and checks as a
-    request body (``referee.schemas.guard.load_json``): ``not_json`` for
+    request body (``referee.json_boundary.load_json``): ``not_json`` for
     what it refuses (no JSON, ``NaN``, nested too deep, a lone surrogate),
     ``no_move`` without ``{"move": {"type": <string>, …}}``."""
     try:

@@ -4,8 +4,7 @@ Keys carry a ``{id}`` hash tag so one game lives in one cluster slot:
 ``game:{ID}:events`` (stream, entry ids ``<seq>-0``), ``game:{ID}:meta``
 (hash: version, last_hash, rng, status, header, tokens), ``game:{ID}:secret``
 (hash: the seed, until it is revealed in the log), ``game:{ID}:idem:<sha256 of [scope, key]>``.
-"""
-from referee.engine import canonical, sha256_hex
-from referee.store.redis_store import AppendResult, EventStore
 
-__all__ = ["AppendResult", "EventStore", "canonical", "sha256_hex"]
+The package imports nothing itself: ``referee.store.redis_server`` (starting
+a throwaway ``redis-server``) is importable where the Redis client is not.
+"""

@@ -1,6 +1,6 @@
 """Registered bots, in Redis: ``bot:{ID}`` hashes (``record``: the public
 record, its ``seating`` included; ``secret``; ``quota``: the set of the
-client whose place it holds, ``referee.quotas``); an outbound bot's turns
+client whose place it holds, ``referee.http.quotas``); an outbound bot's turns
 on its stream ``bot:{ID}:turns``, the open ones in ``bot:{ID}:open``, each
 answer handed to the waiting worker on ``bot:{ID}:answer:<delivery>`` (every
 key in the bot's slot).

@@ -135,7 +135,7 @@ def blocking_twin(client: Any, block_max_s: float) -> Any:
     kwargs = dict(pool.connection_kwargs)
     timeout = kwargs.get("socket_timeout")
     kwargs["socket_timeout"] = None if timeout is None else block_max_s + float(timeout)
-    # as wide as ``client``'s pool (widened for many greenlets under gevent, referee.wsgi)
+    # as wide as ``client``'s pool (widened for many greenlets under gevent, referee.http.wsgi)
     return redis.Redis(connection_pool=redis.ConnectionPool(connection_class=pool.connection_class,
                                                             max_connections=pool.max_connections, **kwargs))
 

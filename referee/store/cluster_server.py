@@ -31,7 +31,7 @@ from redis.backoff import NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
 from redis.retry import Retry
 
-from referee.redis_server import command, die_with_parent, free_port, server_binary
+from referee.store.redis_server import command, die_with_parent, free_port, server_binary
 
 SLOTS = 16384
 HOST = "127.0.0.1"

@@ -1,11 +1,11 @@
-"""A client's places in Redis (``referee.quotas`` holds the policy): the
+"""A client's places in Redis (``referee.http.quotas`` holds the policy): the
 games it created that still count and the bots it registered, each a sorted
 set ``quota:{<who>}:<kind>`` (``who``: ``addr:<address>``, the rate
 limiter's name for the client) whose members are the ids holding a place,
 scored by when each was taken. A place is taken by one script, so that
 requests racing in any number of referees never take more than the limit;
 a place whose game or bot is gone is dropped when the set is full and
-recounted (``referee.quotas``)."""
+recounted (``referee.http.quotas``)."""
 from __future__ import annotations
 
 from collections.abc import Callable

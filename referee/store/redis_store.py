@@ -134,7 +134,7 @@ class EventStore:
         self.tournaments = TournamentStore(client, self._retry)
         #: every game, newest first (``GET /v1/games``)
         self.games_index = Index(client, GAMES)
-        #: the places clients hold under their quotas (``referee.quotas``)
+        #: the places clients hold under their quotas (``referee.http.quotas``)
         self.places = PlaceStore(client, self.queue_head, self._retry)
 
     def _retry(self, call: Callable[[], T]) -> T:

@@ -1,4 +1,4 @@
-"""Open streams' slots in Redis (``referee.streams`` holds the caps): two
+"""Open streams' slots in Redis (``referee.http.streams`` holds the caps): two
 sorted sets, all slots (``referee:{streams}:all``) and a client's
 (``referee:{streams}:client:<address>``), one hash tag so the script
 touches one cluster slot; each member scored with its lease's end."""

@@ -1,4 +1,4 @@
-"""Tournaments in Redis (``referee.tournaments`` holds what they mean).
+"""Tournaments in Redis (``referee.play.tournaments`` holds what they mean).
 
 Keys, all in the tournament's hash slot (one ``{ID}`` tag, so every script
 and transaction here touches one cluster slot): ``tournament:{ID}`` (hash:
@@ -9,7 +9,7 @@ refusal, a problem's JSON, closed_at = when it stopped running), ``…:games`` (
 entrants), ``…:winners`` (hash: game id -> winners' names) and
 ``…:standings`` (the standings fold, JSON).
 
-The quotas (``referee.tournaments`` decides them): ``tournaments:quota:{CALLER}``
+The quotas (``referee.play.tournaments`` decides them): ``tournaments:quota:{CALLER}``
 (sorted set: the caller's unfinished tournaments, scored by when their lease
 lapses), ``tournaments:{in-flight}`` (sorted set: the tournament games being
 played in the whole deployment, scored the same way) and

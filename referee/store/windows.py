@@ -1,4 +1,4 @@
-"""The rate limiter's moving windows in Redis (``referee.ratelimit`` holds
+"""The rate limiter's moving windows in Redis (``referee.http.ratelimit`` holds
 the policy): ``window.lua`` counts a caller's hits in each of its windows,
 whose keys share the caller's hash tag (one cluster slot a script). One
 round trip asks what a request needs: a window test, a window hit and a

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.errors import ApiError
-from referee.schemas.guard import MAX_DEPTH, check_value, load_json
+from referee.json_boundary import MAX_DEPTH, check_value, load_json
 from tests.api.helpers import auth, create
 
 SURROGATE = "\\ud800"  # as it travels in JSON text: a lone high surrogate escape
@@ -144,7 +144,7 @@ def test_a_bad_last_event_id_is_400(client: FlaskClient, game: dict[str, Any], h
 
 def test_a_last_event_id_resumes_after_that_seq(client: FlaskClient, game: dict[str, Any],
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("referee.api.games.STREAM_MAX_S", 0.0)
+    monkeypatch.setattr("referee.http.api.games.STREAM_MAX_S", 0.0)
     version = client.get(f"/v1/games/{game['id']}").get_json()["version"]
     resumed = client.get(f"/v1/games/{game['id']}/events/stream?after=0",
                          headers={"Last-Event-ID": str(version - 1)}).get_data(as_text=True)
@@ -230,7 +230,7 @@ _BODIES = [
 
 @pytest.mark.parametrize("raw", _BODIES)
 def test_the_body_guard_reads_and_refuses_as_the_standard_library(raw: bytes) -> None:
-    """orjson reads plain bodies (``referee.schemas.guard``): every value and
+    """orjson reads plain bodies (``referee.json_boundary``): every value and
     every refusal is the one the standard library's path gives."""
     assert _guard_reading(raw) == _stdlib_reading(raw)
 

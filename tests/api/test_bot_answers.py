@@ -216,7 +216,7 @@ def test_a_turn_asked_attempts_times_without_a_move_gets_its_default_unasked(
     ``bots.ATTEMPTS`` asks the sweeper's job plays the default unasked."""
     from rq import Queue
 
-    from referee.scheduling import QUEUE
+    from referee.service.scheduling import QUEUE
     client = loopback_app.test_client()
     with WebhookBot() as hook:
         hook.script = _answer_on_steal(b'{"move": {"type": "steal", "target": 2}}')

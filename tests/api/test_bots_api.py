@@ -12,7 +12,7 @@ import workers.jobs as jobs
 from referee.bots.webhook import UrlPolicy, sign, verify
 from referee.errors import ApiError
 from referee.games import registry
-from referee.standings import seating
+from referee.play.standings import seating
 from tests.api.helpers import auth, create, move, ndjson, view
 from tests.hostile_http import HostileServer
 from tests.webhook_bot import WebhookBot
@@ -291,7 +291,7 @@ def test_a_game_recorded_while_its_tournament_runs_leaves_every_key_with_the_idl
     """The script that records a game (``TournamentStore.record``) sets the
     idle retention on every key of the tournament, those it creates (results,
     winners) included: nothing outlives the tournament."""
-    from referee.tournaments import Tournaments
+    from referee.play.tournaments import Tournaments
     monkeypatch.setattr(Tournaments, "_kick", lambda self, *args: None)  # no next game: it stays running
     r = client.post("/v1/tournaments", json={"ruleset": "bluffaneer", "games": 2, "parallel": 1,
                                              "entrants": ["random"] * 3})
@@ -332,7 +332,7 @@ def test_sweeper_revives_an_overdue_bot_turn_but_not_a_clock_still_running(
         client: Any, service: Any, clock: Any, redis_client: Any, work: Any) -> None:
     from rq import Queue
 
-    from referee.scheduling import QUEUE
+    from referee.service.scheduling import QUEUE
     waiting = create(client, players=3, options={"turn_timeout_s": 3600}, setup={"turn": 0})
     bot = create(client, seats=[{"bot": "random"}, {}, {}], setup={"turn": 0})
     Queue(QUEUE, connection=redis_client).empty()  # the bot's job is lost
@@ -341,7 +341,7 @@ def test_sweeper_revives_an_overdue_bot_turn_but_not_a_clock_still_running(
     work()
     assert len(_moves(client, bot["id"])) >= 1
     assert len(_moves(client, waiting["id"])) == 0
-    from referee.scheduling import WATCH
+    from referee.service.scheduling import WATCH
     assert redis_client.zscore(WATCH, waiting["id"]) == clock.now - 20_000 + 3600_000  # due when the clock runs out
     clock.advance(3600_000)
     assert jobs.sweep(service, stall_ms=10_000) >= 1  # now the clock has run out too

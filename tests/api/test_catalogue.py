@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from referee import ruletexts
 from referee.engine.protocol import seat_view
 from referee.engine.rng import Rng
 from referee.games import registry
@@ -22,6 +21,7 @@ from referee.games.dice import rules as dice_rules
 from referee.games.faceoff.board import BUILTIN
 from referee.games.faceoff.state import ROLE_NAMES
 from referee.games.sim import Table, random_chooser
+from referee.http import ruletexts
 
 BUILT_IN = ("bang", "bang-dice", "bang-faceoff", "bluffaneer")
 LISTS = ("cards", "characters", "roles", "dice", "faces", "symbols", "maps")

@@ -25,12 +25,12 @@ from typing import Any
 
 import pytest
 
-from referee.api import games as games_api
 from referee.engine import canonical, verify_received
 from referee.engine.platform import PLATFORM_EVENTS, playing_moves
 from referee.engine.protocol import Event
 from referee.engine.rng import Rng
 from referee.games import registry
+from referee.http.api import games as games_api
 from tests.api.helpers import auth, create
 
 HEX64 = re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])")

@@ -10,8 +10,8 @@ from typing import Any
 
 import yaml
 
-from referee import contract
 from referee.games import registry
+from referee.http import contract
 from tests.api.helpers import create, move
 
 

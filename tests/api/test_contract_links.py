@@ -29,8 +29,8 @@ from schemathesis.generation.stateful.state_machine import StepOutput
 from schemathesis.specs.openapi import expressions
 from schemathesis.specs.openapi.checks import ignored_auth, positive_data_acceptance
 
-from referee import contract
 from referee.bots.webhook import UrlPolicy
+from referee.http import contract
 from tests.api.test_contract_truth import CurrentApp, _set_aside
 
 MAX_EXAMPLES = 100
@@ -64,7 +64,7 @@ def _code(content: bytes) -> str | None:
 
 def test_the_links_lead_a_stateful_fuzzer_to_every_linked_operation(app: Any,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    for module in ("referee.api.games", "referee.api.bots"):  # a stream ends after its first pass
+    for module in ("referee.http.api.games", "referee.http.api.bots"):  # a stream ends after its first pass
         monkeypatch.setattr(f"{module}.STREAM_MAX_S", 0.0)
     app.config["BOT_URL_POLICY"] = UrlPolicy(allow_private=True, resolve=lambda host, port: ["127.0.0.1"])
     CURRENT.app = app
@@ -125,7 +125,7 @@ def test_every_link_leads_from_a_real_answer_to_a_real_resource(app: Any, monkey
     """Each link of openapi.yaml, followed from its source's real answer the
     way a stateful fuzzer evaluates it (schemathesis's runtime expressions):
     the target finds the resource (never a 404) and answers as documented."""
-    for module in ("referee.api.games", "referee.api.bots"):  # a stream ends after its first pass
+    for module in ("referee.http.api.games", "referee.http.api.bots"):  # a stream ends after its first pass
         monkeypatch.setattr(f"{module}.STREAM_MAX_S", 0.0)
     CURRENT.app = app
     followed = set()

@@ -30,9 +30,9 @@ import yaml
 from hypothesis import HealthCheck, settings
 from jsonschema import Draft202012Validator
 
-from referee import contract
 from referee.bots.webhook import UrlPolicy
 from referee.games import registry
+from referee.http import contract
 
 MAX_EXAMPLES = 60
 OPERATIONS = ["listGames", "listBots", "listTournaments", "registerBot", "createGame", "createTournament"]

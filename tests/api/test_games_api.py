@@ -7,8 +7,7 @@ import json
 import threading
 from typing import Any
 
-from referee.engine import verify_received
-from referee.store import canonical, sha256_hex
+from referee.engine import canonical, sha256_hex, verify_received
 from tests.api.helpers import auth, create, move, ndjson, play_to_end, view
 from tests.conftest import ContractClient
 
@@ -192,7 +191,7 @@ def test_an_idempotent_retry_reaching_a_process_with_a_stale_cache_gets_the_orig
     # (one Redis) whose cache still holds the game at the version the move was decided on. A
     # reroll of die 1 that rolls a Beer is legal again after itself, so only the append's answer
     # (the key's record) tells the retry apart from a second reroll.
-    from referee.app import create_app
+    from referee.http.app import create_app
     other = create_app({"REDIS": redis_client, "CLOCK": clock, "TESTING": True, "ADMIN_TOKEN": "admin-secret",
                         "RATE_LIMIT": "off"})
     other.test_client_class = ContractClient
@@ -385,8 +384,8 @@ def test_audit_before_the_end_is_refused(client: Any) -> None:
 
 
 def test_redis_down_is_a_503_problem_not_a_500() -> None:
-    from referee.app import create_app
-    from referee.redis_server import free_port
+    from referee.http.app import create_app
+    from referee.store.redis_server import free_port
     from tests.conftest import ContractClient
     app = create_app({"REDIS_URL": f"redis://127.0.0.1:{free_port()}/0", "ENQUEUE_JOBS": False})
     app.test_client_class = ContractClient
@@ -398,7 +397,7 @@ def test_redis_down_is_a_503_problem_not_a_500() -> None:
 
 
 def test_sse_stream_of_an_active_game_ends_and_resumes(app: Any) -> None:
-    import referee.api.games as games_api
+    import referee.http.api.games as games_api
     client = app.test_client()
     game = create(client, setup={**SETUP, "dice": ["ship", "skull"]})
     old, games_api.STREAM_MAX_S = games_api.STREAM_MAX_S, 0.2
@@ -423,7 +422,7 @@ def test_browser_tables_on_other_origins_may_call_the_api(app: Any) -> None:
 
 
 def test_cors_can_be_narrowed_to_listed_origins(redis_client: Any) -> None:
-    from referee.app import create_app
+    from referee.http.app import create_app
     app = create_app({"REDIS": redis_client, "CORS_ORIGINS": "https://a.example", "RATE_LIMIT": "off",
                       "ENQUEUE_JOBS": False})
     client = app.test_client()
@@ -435,8 +434,8 @@ def test_cors_can_be_narrowed_to_listed_origins(redis_client: Any) -> None:
 
 def test_a_game_is_never_replayed_under_another_rules_version(client: Any, redis_client: Any,
                                                               monkeypatch: Any) -> None:
-    from referee.app import create_app
     from referee.games import registry
+    from referee.http.app import create_app
     game = create(client)
     monkeypatch.setattr(type(registry.get("bluffaneer")), "version", "99")
     from tests.conftest import ContractClient

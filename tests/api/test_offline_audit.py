@@ -65,7 +65,7 @@ def _play_log(client: Any, clock: Any, service: Any, ruleset: str, players: int,
 
 def _offline(*args: str) -> subprocess.CompletedProcess[str]:
     """``referee …`` in a process where importing Redis, Flask or requests fails."""
-    code = NO_SERVER + "from referee.cli import main\nsys.exit(main(sys.argv[1:]))"
+    code = NO_SERVER + "from referee.ops.cli import main\nsys.exit(main(sys.argv[1:]))"
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120,
                           env=OFFLINE_ENV)
 

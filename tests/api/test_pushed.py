@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from referee.app import create_app
+from referee.http.app import create_app
 from referee.store.pushed import CHANNEL, MAX_DRAIN, RETRY_S, Pushed
 from tests.api.helpers import auth, create, move, redis_sent, view
 from tests.conftest import ContractClient

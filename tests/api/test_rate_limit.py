@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from referee.app import create_app
+from referee.http.app import create_app
 from tests.api.helpers import auth, create, move, redis_sent, view
 from tests.conftest import ContractClient
 
@@ -207,7 +207,7 @@ def test_trusted_proxies_and_the_failed_login_limit_are_read_from_the_environmen
 
 
 def test_rate_limit_settings_are_parsed_strictly() -> None:
-    from referee.ratelimit import parse
+    from referee.http.ratelimit import parse
     assert parse("off") is None and parse(None) is None
     assert parse("50/100") == "100 per 2 second"  # <per second>/<burst>, as before
     assert parse("5") == "10 per 2 second" and parse("0.001/5") == "5 per 5000 second"
@@ -248,7 +248,7 @@ def test_a_token_in_the_url_is_refused_except_on_the_stream(client: Any, monkeyp
     legal = view(client, game, seat)["legal_moves"]
     assert move(client, game, seat, legal[0]).status_code == 201
     # EventSource cannot set headers: the stream alone reads ?token=
-    import referee.api.games as games_api
+    import referee.http.api.games as games_api
     monkeypatch.setattr(games_api, "STREAM_MAX_S", 0.1)
     assert client.get(f"/v1/games/{gid}/events/stream?token=junk").status_code == 401
     assert client.get(f"/v1/games/{gid}/events/stream?token={token}").status_code == 200
@@ -260,7 +260,7 @@ def test_access_logs_never_print_a_token_from_the_query_string() -> None:
 
     from gunicorn.config import Config  # type: ignore[import-untyped]
 
-    from referee.accesslog import RedactingLogger
+    from referee.http.accesslog import RedactingLogger
     environ = {"REQUEST_METHOD": "GET", "RAW_URI": "/v1/games/g1/events/stream?after=3&token=s3cr3t",
                "SERVER_PROTOCOL": "HTTP/1.1", "PATH_INFO": "/v1/games/g1/events/stream",
                "QUERY_STRING": "after=3&token=s3cr3t", "REMOTE_ADDR": "192.0.2.1"}
@@ -279,7 +279,7 @@ def test_an_access_log_to_dev_null_builds_no_line_and_one_elsewhere_does(tmp_pat
 
     from gunicorn.config import Config
 
-    from referee.accesslog import RedactingLogger
+    from referee.http.accesslog import RedactingLogger
 
     def logger(**settings: Any) -> Any:
         cfg = Config()

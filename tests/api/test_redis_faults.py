@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 import redis
 
-from referee.app import create_app
 from referee.bots.webhook import UrlPolicy
-from referee.store import EventStore
+from referee.http.app import create_app
 from referee.store.clients import REDIS_UNAVAILABLE, connect
+from referee.store.redis_store import EventStore
 from tests.api.helpers import auth, create
 from tests.conftest import ContractClient
 from tests.processes import own_redis
@@ -111,7 +111,7 @@ def test_a_stream_whose_redis_stops_ends_cleanly(frozen_app: Any, stoppable: tup
     # Regression: the 200 was out, so a Redis error inside the stream crashed
     # the response mid-body (a traceback, a cut connection); now the stream
     # ends and the EventSource reconnects (and gets a 503 until Redis is back).
-    monkeypatch.setattr("referee.api.games.STREAM_MAX_S", 5.0)
+    monkeypatch.setattr("referee.http.api.games.STREAM_MAX_S", 5.0)
     client = frozen_app.test_client()
     game = create(client, ruleset="bluffaneer", players=3, seed="frozen-stream")
     r = client.get(f"/v1/games/{game['id']}/events/stream", buffered=False)

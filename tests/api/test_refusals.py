@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.store import AppendResult
+from referee.store.redis_store import AppendResult
 from tests.api.helpers import create, move, play_to_end, view
 
 SETUP = {"turn": 0, "dice": ["ship", "skull"], "seats": [{"card": ["chest", "sword"]}, {}, {}, {}]}

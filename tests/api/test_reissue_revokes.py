@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from referee import reading
-from referee.app import create_app
 from referee.engine.platform import playing_moves
 from referee.engine.rng import Rng
+from referee.http.app import create_app
+from referee.service import reading
 from tests.api.helpers import auth, create, view
 from tests.api.test_leaks import States
 
@@ -27,7 +27,7 @@ SEAT = 1
 @pytest.fixture(autouse=True)
 def short_streams(monkeypatch: pytest.MonkeyPatch) -> None:
     """A stream under test that is not cut ends 2 s after it starts (the bug's streams ran on)."""
-    import referee.api.games as games_api
+    import referee.http.api.games as games_api
     monkeypatch.setattr(games_api, "STREAM_MAX_S", 2.0)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee import ruletexts
+from referee.http import ruletexts
 from tests.api.helpers import create, move
 
 BUILT_IN = {"bang": "R43", "bang-dice": "D5", "bang-faceoff": "FO12", "bluffaneer": "F17"}

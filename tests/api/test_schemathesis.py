@@ -179,7 +179,7 @@ def test_every_operation_keeps_the_contract(case: Any, app: Any, client: FlaskCl
                                             world: dict[str, dict[str, Any]],
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     # a stream ends after its first pass and a long-poll waits a moment, not 30 s
-    monkeypatch.setattr("referee.api.games.STREAM_MAX_S", 0.0)
+    monkeypatch.setattr("referee.http.api.games.STREAM_MAX_S", 0.0)
     if isinstance(case.query, dict) and 0.01 < _number(case.query.get("wait")) <= 30:
         case.query["wait"] = 0.01
     _use_real_resources(case, world, client)

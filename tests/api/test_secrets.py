@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from referee.audit import audit_log
-from referee.store import canonical
+from referee.engine import canonical
 from tests.api.helpers import auth, create, move, play_to_end, view
 from tests.forge import rechain
 

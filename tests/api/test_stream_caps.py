@@ -17,15 +17,15 @@ from typing import Any
 
 import pytest
 
+from referee.http.streams import StreamsBusy, StreamSlots, parse_cap
 from referee.store.slots import ALL_KEY, SlotStore
-from referee.streams import StreamsBusy, StreamSlots, parse_cap
 from tests.api.helpers import create
 
 
 @pytest.fixture(autouse=True)
 def short_streams(monkeypatch: pytest.MonkeyPatch) -> None:
     """A stream under test ends 0.3 s after it starts, so it can be read whole."""
-    import referee.api.games as games_api
+    import referee.http.api.games as games_api
     monkeypatch.setattr(games_api, "STREAM_MAX_S", 0.3)
 
 

@@ -11,10 +11,10 @@ import yaml
 from rq import Queue
 
 from referee.bots.webhook import UrlPolicy
-from referee.contract import built_in
-from referee.scheduling import QUEUE
+from referee.http.contract import built_in
+from referee.play.tournaments import Tournaments
+from referee.service.scheduling import QUEUE
 from referee.store.tournaments import IN_FLIGHT, WAITING
-from referee.tournaments import Tournaments
 from tests.api.helpers import auth, redis_sent
 from tests.api.test_rate_limit import from_address, limited_app
 

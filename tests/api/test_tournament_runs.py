@@ -11,7 +11,7 @@ import pytest
 from rq import Queue
 
 import workers.jobs as jobs
-from referee.scheduling import QUEUE
+from referee.service.scheduling import QUEUE
 from tests.api.test_tournaments_api import tournament
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from referee.tournaments import CLAIM_LAPSE_MS, Tournaments
+from referee.play.tournaments import CLAIM_LAPSE_MS, Tournaments
 from tests.api.helpers import auth
 
 

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from rq import Queue
 
-from referee.scheduling import QUEUE
-from referee.standings import standings
-from referee.tournaments import Tournaments
+from referee.play.standings import standings
+from referee.play.tournaments import Tournaments
+from referee.service.scheduling import QUEUE
 from tests.api.helpers import auth
 
 ENTRANTS = ["random", "random", "random", {"bot": "random", "name": "r4"}]
@@ -97,7 +97,7 @@ def test_get_reads_stored_standings_equal_to_a_full_recompute(client: Any, redis
 
     import openskill.models
 
-    import referee.tournaments as tournaments
+    import referee.play.tournaments as tournaments
 
     def no_recompute(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("GET recomputed the standings")
@@ -110,7 +110,7 @@ def test_get_reads_stored_standings_equal_to_a_full_recompute(client: Any, redis
 
 
 def test_standings_do_not_depend_on_the_order_games_finish_in() -> None:
-    from referee.standings import Standings
+    from referee.play.standings import Standings
     rng = random.Random(8)
     names = ["a", "b", "c"]
     results = []

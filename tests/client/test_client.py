@@ -14,9 +14,8 @@ import pytest
 import redis
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-import referee.api.bots as bots_api
-import referee.api.games as games_api
-from referee.app import create_app
+import referee.http.api.bots as bots_api
+import referee.http.api.games as games_api
 from referee.client import (
     AuditReport,
     Bot,
@@ -54,7 +53,8 @@ from referee.client import (
     View,
 )
 from referee.engine import canonical_bytes
-from referee.redis_server import free_port
+from referee.http.app import create_app
+from referee.store.redis_server import free_port
 from tests import contract
 from tests.api.test_rate_limit import limited_app
 from tests.client.conftest import BASE, Sleeps, make_client

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.topology import HAPROXY_MISSING, haproxy_binary
+from referee.ops.topology import HAPROXY_MISSING, haproxy_binary
 
 
 def require_haproxy() -> str:

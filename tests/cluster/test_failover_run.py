@@ -42,7 +42,7 @@ import requests
 from referee.audit import audit_lines
 from referee.engine.rng import Rng
 from referee.games import registry
-from referee.topology import Topology
+from referee.ops.topology import Topology
 from tests.cluster.conftest import require_haproxy
 
 pytestmark = [pytest.mark.cluster, pytest.mark.slow]

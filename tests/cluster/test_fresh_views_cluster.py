@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bench.fresh_reads import LIMITER, hammer
-from referee.topology import Topology
+from referee.ops.topology import Topology
 from tests.cluster.conftest import require_haproxy
 
 pytestmark = pytest.mark.cluster

@@ -1,4 +1,4 @@
-"""haproxy, as ``referee.topology`` configures it, in front of two trivial
+"""haproxy, as ``referee.ops.topology`` configures it, in front of two trivial
 HTTP backends: round-robin, a killed backend retried past (the client never
 sees it), a revived one back in the rotation, and a 503 problem with
 ``Retry-After`` when none is left. Skipped, loudly, without haproxy."""
@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from referee.redis_server import die_with_parent, free_port
-from referee.topology import Child, haproxy_config, start_haproxy, stop_children, wait_healthy
+from referee.ops.topology import Child, haproxy_config, start_haproxy, stop_children, wait_healthy
+from referee.store.redis_server import die_with_parent, free_port
 from tests.cluster.conftest import require_haproxy
 
 pytestmark = pytest.mark.cluster

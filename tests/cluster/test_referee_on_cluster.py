@@ -17,7 +17,7 @@ import pytest
 from rq import SimpleWorker
 
 from referee.engine.platform import playing_moves
-from referee.scheduling import QUEUE, queue_connection
+from referee.service.scheduling import QUEUE, queue_connection
 from referee.store.cluster_server import LocalCluster, start_cluster
 from tests.api.helpers import auth, create, play_to_end, view
 from tests.conftest import Clock
@@ -41,7 +41,7 @@ def queue_url() -> Iterator[str]:
 
 @pytest.fixture
 def app(cluster: LocalCluster, queue_url: str, monkeypatch: pytest.MonkeyPatch) -> Any:
-    from referee.app import create_app
+    from referee.http.app import create_app
     monkeypatch.setenv("REDIS_URL", cluster.url)
     monkeypatch.setenv("RQ_REDIS_URL", queue_url)
     monkeypatch.setenv("REFEREE_BOT_ALLOW_PRIVATE", "1")
@@ -148,7 +148,7 @@ def test_no_acknowledged_move_is_lost_when_a_master_dies(app: Any, cluster: Loca
 
 def test_a_cluster_without_a_queue_redis_is_refused_at_start(cluster: LocalCluster,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    from referee.app import create_app
+    from referee.http.app import create_app
     monkeypatch.setenv("REDIS_URL", cluster.url)
     monkeypatch.delenv("RQ_REDIS_URL", raising=False)
     with pytest.raises(SystemExit, match="set RQ_REDIS_URL to a standalone Redis"):

@@ -1,4 +1,4 @@
-"""``referee.topology``: the whole topology on this machine (games' Redis,
+"""``referee.ops.topology``: the whole topology on this machine (games' Redis,
 queue Redis, two referees behind haproxy, a worker) starts, serves through
 haproxy, rides out a referee killed with SIGKILL, and stops without leaving a
 process behind. Skipped, loudly, without haproxy."""
@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import pytest
 import requests
 
-from referee import topology
-from referee.topology import Topology, TopologyError, http_status
+from referee.ops import topology
+from referee.ops.topology import Topology, TopologyError, http_status
 from tests.cluster.conftest import require_haproxy
 
 pytestmark = pytest.mark.cluster

@@ -11,7 +11,7 @@ import pytest
 import requests
 
 from referee.engine.platform import playing_moves
-from referee.topology import Topology
+from referee.ops.topology import Topology
 from tests.cluster.conftest import require_haproxy
 
 pytestmark = pytest.mark.cluster

@@ -16,7 +16,7 @@ import pytest
 import requests
 
 from referee.client import RefereeClient
-from referee.redis_server import free_port
+from referee.store.redis_server import free_port
 from tests import contract
 from tests.processes import own_redis, stop
 

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from referee.cli import gunicorn_bind
-from referee.redis_server import free_port
+from referee.ops.cli import gunicorn_bind
+from referee.store.redis_server import free_port
 from tests.e2e.conftest import REFEREE, _wait_healthy
 from tests.processes import own_redis, stop
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from referee.redis_server import free_port
+from referee.store.redis_server import free_port
 from tests.e2e.conftest import REFEREE, _wait_healthy, checked_client
 from tests.processes import own_redis
 from tests.webhook_bot import WebhookBot
@@ -152,7 +152,7 @@ def _mid_chain(r: Any) -> str | None:
     awaits a bot, and no job is queued for it: only that job would play on."""
     from rq.registry import StartedJobRegistry
 
-    from referee.scheduling import QUEUE
+    from referee.service.scheduling import QUEUE
     queued = {job.decode() for job in r.lrange(f"rq:queue:{QUEUE}", 0, -1)}
     for job_id in StartedJobRegistry(QUEUE, connection=r).get_job_ids():
         if not job_id.startswith("bot-"):

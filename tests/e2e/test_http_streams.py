@@ -22,7 +22,7 @@ import pytest
 import redis
 import requests
 
-from referee.redis_server import free_port
+from referee.store.redis_server import free_port
 from tests.e2e.conftest import REFEREE, _wait_healthy
 from tests.processes import own_redis, stop
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 
 from referee.client import RefereeClient, VersionConflict
-from referee.contract import built_in
 from referee.engine.platform import RESIGN, playing_moves
 from referee.engine.rng import Rng
 from referee.games import registry
+from referee.http.contract import built_in
 from tests.e2e.conftest import Live, checked_client
 from tests.table_client import check_drawn, load
 

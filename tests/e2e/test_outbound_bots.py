@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from referee.bots import webhook
-from referee.redis_server import free_port
+from referee.store.redis_server import free_port
 from tests.e2e.conftest import REFEREE
 from tests.e2e.test_http_bots import Stack, _listening, _wait
 

@@ -22,8 +22,8 @@ from rq import Queue
 from rq.job import JobStatus
 from rq.scheduler import RQScheduler
 
-from referee.redis_server import free_port
-from referee.scheduling import QUEUE
+from referee.service.scheduling import QUEUE
+from referee.store.redis_server import free_port
 from tests.e2e.conftest import REFEREE
 from tests.processes import own_redis
 
@@ -177,7 +177,8 @@ def test_a_worker_stopped_at_any_moment_of_its_start_leaves_no_lock_behind(
 # -- nothing outlives `referee run` either -----------------------------------------
 def test_redis_started_by_a_process_ends_when_that_process_is_killed() -> None:
     # regression: the throwaway Redis of a killed test run or `referee run` lived on with ppid 1
-    parent = subprocess.Popen([sys.executable, "-c", "import time\nfrom referee.redis_server import free_port, start\n"
+    parent = subprocess.Popen([sys.executable, "-c",
+                               "import time\nfrom referee.store.redis_server import free_port, start\n"
                                "print(start(free_port()).pid, flush=True)\ntime.sleep(600)"],
                               stdout=subprocess.PIPE)
     assert parent.stdout is not None

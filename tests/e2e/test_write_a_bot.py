@@ -47,7 +47,7 @@ def test_e2e_the_readme_bot_plays_a_tournament_through_referee_play(worker_stack
 
 
 def test_the_readme_bot_plays_the_arena_with_no_redis(tmp_path: Path) -> None:
-    code = NO_REDIS + "from referee.cli import main\nsys.exit(main(sys.argv[1:]))"
+    code = NO_REDIS + "from referee.ops.cli import main\nsys.exit(main(sys.argv[1:]))"
     logs = tmp_path / "logs"
     done = subprocess.run([sys.executable, "-c", code, "arena", "--ruleset", "bang", "--players", "5", "--games",
                            "20", "--entrants", f"{BOT}:choose", "heuristic", "random", "random", "random",

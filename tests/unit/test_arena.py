@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from referee import arena
 from referee.audit.batch import audit_file
 from referee.engine.protocol import GameConfig, fold
 from referee.engine.rng import Rng
 from referee.games import registry
-from referee.standings import seating  # the tournaments' own (referee.tournaments re-exports it)
+from referee.play import arena
+from referee.play.standings import seating  # the tournaments' own (referee.play.tournaments re-exports it)
 
 REFEREE = str(Path(sys.executable).parent / "referee")
 #: the arena must run with these unimportable: it needs neither a store nor a server
@@ -63,7 +63,7 @@ def choose(view, legal_moves):
 
 def _offline(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """``referee …`` in a process where importing Redis, RQ, Flask or requests fails."""
-    code = NO_SERVER + "from referee.cli import main\nsys.exit(main(sys.argv[1:]))"
+    code = NO_SERVER + "from referee.ops.cli import main\nsys.exit(main(sys.argv[1:]))"
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300,
                           env=OFFLINE_ENV, cwd=cwd)
 

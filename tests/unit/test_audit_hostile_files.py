@@ -25,7 +25,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee import cli
 from referee.audit import audit_lines, parse_log
 from referee.audit.batch import audit_file
 from referee.audit.offline import LoggedTable
@@ -34,6 +33,7 @@ from referee.engine import canonical
 from referee.engine.rng import Rng
 from referee.games import registry
 from referee.games.sim import playout, random_chooser
+from referee.ops import cli
 
 
 def _real_log() -> str:
@@ -246,7 +246,7 @@ def test_a_batch_reports_every_log_whatever_one_holds(tmp_path: Path) -> None:
     paths = [str(clean), str(hostile["nesting 100000 deep"]), str(forged), str(hostile["UTF-16 with a BOM"]),
              str(hostile["a directory"]), str(hostile["a byte that is not UTF-8 (printf '\\xff\\n')"]),
              str(hostile["nesting deep in an event"]), str(clean)]
-    done = subprocess.run([sys.executable, "-m", "referee.cli", "audit", *paths, "--jobs", "2"],
+    done = subprocess.run([sys.executable, "-m", "referee.ops.cli", "audit", *paths, "--jobs", "2"],
                           capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": os.getcwd()})
     assert "Traceback" not in done.stdout + done.stderr and done.stderr == ""
     out = done.stdout.splitlines()

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.slow
 LIMIT = 512 * 2**20
 #: the size of each hostile file
 SIZE = 64 * 2**20
-CLI = "import sys\nfrom referee.cli import main\nsys.exit(main(sys.argv[1:]))"
+CLI = "import sys\nfrom referee.ops.cli import main\nsys.exit(main(sys.argv[1:]))"
 
 
 def _limited() -> None:

@@ -1,4 +1,4 @@
-"""``referee.env`` (issue 23): every ruleset as a PettingZoo AEC environment
+"""``referee.play.env`` (issue 23): every ruleset as a PettingZoo AEC environment
 that passes PettingZoo's own ``api_test``, plays whole games to the rules'
 result with the rewards it documents, and deals the same game for the same seed."""
 from __future__ import annotations
@@ -16,8 +16,8 @@ pettingzoo_test = pytest.importorskip("pettingzoo.test")
 from gymnasium.spaces import Discrete  # noqa: E402
 
 from referee.engine.protocol import seat_view  # noqa: E402
-from referee.env import MAX_ACTIONS, RefereeEnv, env  # noqa: E402
 from referee.games import registry  # noqa: E402
+from referee.play.env import MAX_ACTIONS, RefereeEnv, env  # noqa: E402
 
 
 @pytest.mark.parametrize("ruleset", registry.names())

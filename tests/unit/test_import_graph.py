@@ -1,6 +1,6 @@
 """No import cycle among referee's (and workers') modules (issue 26 item 6).
 
-Every import counts: module level, function level (a ``from referee.app
+Every import counts: module level, function level (a ``from referee.http.app
 import problem`` inside a function hid the cycle app -> api -> streams ->
 ratelimit -> app) and ``if TYPE_CHECKING:``. The graph is grimp's, the one
 import-linter builds; its ``acyclic_siblings`` contract in pyproject.toml

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from marshmallow import ValidationError
 
-from referee.schemas import MAX_INT, MoveRequest, quick_move_request
+from referee.http.schemas import MAX_INT, MoveRequest, quick_move_request
 
 MOVE = MoveRequest()
 scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=3)

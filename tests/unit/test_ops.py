@@ -16,8 +16,8 @@ from typing import Any, cast
 import pytest
 import redis
 
-from referee import redis_server
-from referee.scheduling import QUEUE
+from referee.service.scheduling import QUEUE
+from referee.store import redis_server
 from tests.processes import stop
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import redis
 
-from referee import redis_server
+from referee.store import redis_server
 from tests import processes
 
 

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from referee.api.meta import ruleset_phrases
 from referee.engine.phrases import PHRASES as PLATFORM
 from referee.engine.platform import PLATFORM_EVENTS
 from referee.engine.rng import Rng
 from referee.games import registry
 from referee.games.sim import Table, playout, random_chooser
+from referee.http.api.meta import ruleset_phrases
 
 KEY = re.compile(r"\{(\w+)\}")
 SIZES = [(name, n) for name in registry.names()

@@ -9,7 +9,7 @@ from typing import Any, cast
 import pytest
 import redis
 
-from referee import redis_server
+from referee.store import redis_server
 
 
 def test_without_redis_on_path_the_embedded_valkey_server_runs_with_aof(

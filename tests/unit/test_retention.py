@@ -10,7 +10,7 @@ from typing import Any, cast
 import pytest
 import redis
 
-from referee.app import create_app
+from referee.http.app import create_app
 from referee.store.retention import FINISHED_DEFAULT_S, IDLE_DEFAULT_S, Retention, parse_seconds
 from tests.api.helpers import auth, create, move, play_to_end, view
 from tests.conftest import Clock, ContractClient

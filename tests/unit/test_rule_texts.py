@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from referee import ruletexts
 from referee.games import registry
+from referee.http import ruletexts
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILT_IN = ("bang", "bang-dice", "bang-faceoff", "bluffaneer")

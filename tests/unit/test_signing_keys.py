@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from referee import keys, pinning
+from referee import keys
 from referee.engine.signature import Keyring, PublicKeys, SigningKey, b64url, final_statement, unb64url
+from referee.ops import pinning
 
 SEED = b64url(bytes(range(32)))
 

@@ -6,9 +6,8 @@ from typing import Any
 
 import redis
 
-from referee.engine import envelope
-from referee.store import AppendResult, EventStore, canonical, sha256_hex
-from referee.store.redis_store import Appended
+from referee.engine import canonical, envelope, sha256_hex
+from referee.store.redis_store import Appended, AppendResult, EventStore
 
 
 def _env(seq: int, prev: str) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from flask import Blueprint, Response, abort
 
 bp = Blueprint("watch", __name__)
 
-WEB = Path(__file__).resolve().parent.parent / "web"
+WEB = Path(__file__).resolve().parents[2] / "web"
 #: the page's files and their media types; anything else under /watch/ is a game id
 FILES = {"watch.html": "text/html; charset=utf-8", "watch.js": "text/javascript; charset=utf-8",
          "verify.js": "text/javascript; charset=utf-8", "watch.css": "text/css; charset=utf-8"}

@@ -6,17 +6,19 @@ import re
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
-from referee import quotas, ratelimit, reading, settings, streams
-from referee.api.games import STREAM_MAX_S, _chain
+from referee import settings
 from referee.bots.webhook import UrlPolicy
-from referee.context import bearer_token, is_admin, json_body, query, service
 from referee.engine import canonical_bytes
 from referee.engine.protocol import Json
 from referee.errors import ApiError
 from referee.games import registry
-from referee.problems import problem
-from referee.schemas import AnswerTurn, CreateTournament, ListQuery, RegisterBot
-from referee.tournaments import ANONYMOUS_MAX_GAMES, DEFAULT_PARALLEL, Caps, Quotas, Refused, Tournaments
+from referee.http import quotas, ratelimit, streams
+from referee.http.api.games import STREAM_MAX_S, _chain
+from referee.http.context import bearer_token, is_admin, json_body, query, service
+from referee.http.problems import problem
+from referee.http.schemas import AnswerTurn, CreateTournament, ListQuery, RegisterBot
+from referee.play.tournaments import ANONYMOUS_MAX_GAMES, DEFAULT_PARALLEL, Caps, Quotas, Refused, Tournaments
+from referee.service import reading
 
 bp = Blueprint("bots", __name__)
 REGISTER, TOURNAMENT, ANSWER, LIST = RegisterBot(), CreateTournament(), AnswerTurn(), ListQuery()

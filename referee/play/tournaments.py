@@ -35,20 +35,20 @@ from typing import Any
 
 from referee import settings
 from referee.bots import BUILT_IN
+from referee.engine import sha256_hex
 from referee.engine.protocol import GameConfig, Json, RefereeError, fold
 from referee.engine.rng import Rng
 from referee.errors import ApiError
 from referee.games import registry
-from referee.scheduling import Change
-from referee.service import GameService, new_game_id
-from referee.standings import (  # noqa: F401 (pure: shared with the arena)
+from referee.play.standings import (  # noqa: F401 (pure: shared with the arena)
     DuplicateName,
     Standings,
     seating,
     standings,
     unique_names,
 )
-from referee.store import sha256_hex
+from referee.service import GameService, new_game_id
+from referee.service.scheduling import Change
 from referee.store.tournaments import IN_FLIGHT
 from referee.tokens import new_token
 

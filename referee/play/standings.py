@@ -1,7 +1,7 @@
 """What tournaments and the arena (``referee arena``) share, pure: the seat
 and public-role rotation (:func:`seating`) and the standings (:class:`Standings`:
 games, wins, win rate per role, an OpenSkill Plackett–Luce rating). No store,
-no server: ``referee.tournaments`` keeps them in Redis, the arena in memory."""
+no server: ``referee.play.tournaments`` keeps them in Redis, the arena in memory."""
 from __future__ import annotations
 
 import json

@@ -1,6 +1,6 @@
 """Per-request access to the app's service and the caller's credentials.
 
-Beside the blueprints (``referee.api``), not among them: the rate limiter and
+Beside the blueprints (``referee.http.api``), not among them: the rate limiter and
 the stream caps read it too, and the blueprints import those (a module here
 keeps the packages acyclic, issue 26 item 6)."""
 from __future__ import annotations
@@ -13,7 +13,7 @@ from flask import current_app, g, request
 from marshmallow import Schema
 
 from referee.errors import ApiError
-from referee.schemas.guard import check_value, load_json
+from referee.json_boundary import check_value, load_json
 from referee.service import GameService
 
 #: the longest ``Idempotency-Key`` a move may carry (openapi.yaml)

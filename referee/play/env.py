@@ -2,7 +2,7 @@
 
     pip install 'referee[env]'        # pettingzoo, gymnasium, numpy
 
-    from referee.env import env
+    from referee.play.env import env
     game = env(ruleset="bang", players=5, seed="train-1")
     game.reset()
     for agent in game.agent_iter():

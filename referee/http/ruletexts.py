@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TypedDict
 
-PACKAGED = Path(__file__).resolve().parent / "rules_text"
+PACKAGED = Path(__file__).resolve().parents[1] / "rules_text"
 _RULE = re.compile(r"^### (?P<id>[A-Z]+[0-9]+[a-z]?) — (?P<title>.+?)\s*$")
 _SECTION = re.compile(r"^## (?P<title>.+?)\s*$")
 

@@ -10,17 +10,18 @@ from flask.json.provider import DefaultJSONProvider
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from referee import quotas, ratelimit, settings
-from referee.context import refuse_token_in_url
+from referee import settings
 from referee.engine import jsonenc
 from referee.engine.protocol import IllegalMove, RefereeError
 from referee.games import registry
-from referee.metrics import REDIS_ERRORS, install_live, observe_request
-from referee.problems import problem
+from referee.http import quotas, ratelimit
+from referee.http.context import refuse_token_in_url
+from referee.http.problems import problem
 from referee.service import GameService
-from referee.store import EventStore
+from referee.service.metrics import REDIS_ERRORS, install_live, observe_request
 from referee.store.clients import REDIS_UNAVAILABLE, connect, is_cluster
 from referee.store.pushed import Pushed
+from referee.store.redis_store import EventStore
 
 
 class JsonProvider(DefaultJSONProvider):
@@ -87,7 +88,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                                                 timeout_s=float(app.config["REDIS_TIMEOUT_S"]))
     scheduler = app.config["SCHEDULER"]
     if scheduler is None and app.config.get("ENQUEUE_JOBS", True):
-        from referee.scheduling import RqScheduler, queue_connection
+        from referee.service.scheduling import RqScheduler, queue_connection
         scheduler = RqScheduler(app.config.get("RQ_REDIS") or queue_connection(
             client, timeout_s=float(app.config["REDIS_TIMEOUT_S"])))
     # on a cluster a block is published on one node and reaches the others
@@ -102,7 +103,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if hasattr(scheduler, "depth"):
         install_live("referee_queue_depth", "jobs waiting on the queue", scheduler.depth)
 
-    from referee.api import bots, games, meta, watch
+    from referee.http.api import bots, games, meta, watch
     app.register_blueprint(games.bp)
     app.register_blueprint(meta.bp)
     app.register_blueprint(bots.bp)
@@ -168,7 +169,7 @@ def _register_cors(app: Flask) -> None:
 def _register_rate_limit(app: Flask) -> None:
     """Moving windows on the app's Redis, keyed on the verified caller, failed
     authentication counted per address; the client address honours
-    ``REFEREE_TRUSTED_PROXIES`` (see ``referee.ratelimit``)."""
+    ``REFEREE_TRUSTED_PROXIES`` (see ``referee.http.ratelimit``)."""
     ratelimit.trust_proxies(app)
     svc = app.extensions["referee.service"]
     ratelimit.install(app, svc.store.windows(), svc.pushed)

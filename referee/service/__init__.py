@@ -39,15 +39,14 @@ from referee.engine.signature import Keyring
 from referee.engine.statecache import Memo
 from referee.errors import ApiError, game_over, not_found, token_reissued, version_conflict
 from referee.games import registry
-from referee.metrics import GAMES_FINISHED, GAMES_STARTED, MOVES
-from referee.scheduling import Change
-from referee.store import EventStore
+from referee.service.metrics import GAMES_FINISHED, GAMES_STARTED, MOVES
+from referee.service.scheduling import Change
 from referee.store.clients import (
     REDIS_UNAVAILABLE as REDIS_UNAVAILABLE,  # for the API: it talks to the service, not the store
 )
 from referee.store.listing import BadCursor, cursor_of, read_cursor
 from referee.store.pushed import Pushed
-from referee.store.redis_store import Appended, Head
+from referee.store.redis_store import Appended, EventStore, Head
 from referee.tokens import new_token
 
 #: the idempotency scope of every move a worker submits (timeouts, bots, turn
@@ -507,7 +506,7 @@ class GameService:
     def reissue_token(self, game_id: str, seat: int, token: str | None) -> Json:
         """A new token for a person's seat; the old one stops working at once
         (recorded in the log as ``seat_token_reissued {seat}``; every stream
-        and long-poll of the old token ends at that event, ``referee.reading``).
+        and long-poll of the old token ends at that event, ``referee.service.reading``).
         The game's creator (its ``owner_token``) reissues the seats it seated;
         a claimed seat belongs to its claimant: only the claimant's own token
         reissues it (the creator gets 403 ``seat_belongs_to_claimant``), so a

@@ -5,12 +5,12 @@
 
 plays many games of bots against each other in ONE process, with no Redis and
 no server, at the speed of the rules, and prints the standings a tournament
-would: the same seat and public-role rotation (``referee.standings.seating``),
+would: the same seat and public-role rotation (``referee.play.standings.seating``),
 the same per-game seeds (``HMAC-SHA256(seed, "game:<index>")``, as
 ``Tournaments`` derives them), the same play order (the lowest awaited seat
 moves, as a worker plays bot turns; when nobody is awaited the open deadline
 runs out with the system ``timeout``, as ``Table.timeout()`` does) and the same
-standings (``referee.standings.Standings``: OpenSkill Plackett–Luce ratings,
+standings (``referee.play.standings.Standings``: OpenSkill Plackett–Luce ratings,
 ranked by the conservative ordinal mu - 3 sigma, then wins). Unlike a
 tournament with a client's seed, every arena game is rated: the arena is
 yours alone.
@@ -152,7 +152,7 @@ def _described(err: BaseException) -> str:
 def unique_names(entrants: Sequence[Entrant]) -> None:
     """Display names made unique as ``Tournaments.create`` makes those not
     given: ``random``, ``random#2``, ... (the first not taken)."""
-    from referee.standings import unique_names as unique
+    from referee.play.standings import unique_names as unique
     for entrant, name in zip(entrants, unique([(e.name, False) for e in entrants])):
         entrant.name = name
 
@@ -178,7 +178,7 @@ class Arena:
 
     def __init__(self, ruleset: Ruleset[Any], players: int, entrants: list[Entrant], *, seed: str,
                  options: dict[str, Any] | None = None, games: int = 1) -> None:
-        from referee.standings import Standings
+        from referee.play.standings import Standings
         if not ruleset.min_players <= players <= ruleset.max_players:
             raise ValueError(f"{ruleset.name} takes {ruleset.min_players}–{ruleset.max_players} players "
                              f"(not {players})")
@@ -203,7 +203,7 @@ class Arena:
 
     def _seating(self, index: int, dealt: Any) -> list[int]:
         """``seating`` of game ``index`` from the state its deal made."""
-        from referee.standings import seating
+        from referee.play.standings import seating
         public = self.rs.public_roles(dealt) if self.rs.role_order else None
         return seating(index, len(self.entrants), self.players, public, self.rs.role_order)
 
@@ -348,7 +348,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m referee.arena ...`` (the same as ``referee arena ...``)."""
+    """``python -m referee.play.arena ...`` (the same as ``referee arena ...``)."""
     parser = argparse.ArgumentParser(prog="referee arena", description=__doc__.split("\n\n")[0])
     add_arguments(parser)
     return command(parser.parse_args(argv))
@@ -407,7 +407,7 @@ def run(arena: Arena, games: int, *, logs: Path | None = None, quiet: bool = Fal
     """Play ``games`` games (a progress bar on standard error unless ``quiet``); the report."""
     from tqdm import tqdm  # type: ignore[import-untyped,unused-ignore]
 
-    from referee.standings import RANKED_BY
+    from referee.play.standings import RANKED_BY
     started = time.perf_counter()
     with tqdm(total=games, file=sys.stderr, disable=quiet, unit="game", desc=f"{arena.rs.name} arena",
               dynamic_ncols=True, mininterval=0.5) as bar:
@@ -432,7 +432,7 @@ def run(arena: Arena, games: int, *, logs: Path | None = None, quiet: bool = Fal
 
 def format_report(report: Json) -> str:
     """The standings as a table, with every count, and the bots' failures."""
-    from referee.standings import format_table
+    from referee.play.standings import format_table
     rows = report["standings"]
     lines = [f"{report['ruleset']}, {report['players']} players: {report['games']} games (seed {report['seed']}) "
              f"in {report['seconds']:.1f} s: {report['games_per_s']:.1f} games/s, {report['moves_per_s']:,.0f} "

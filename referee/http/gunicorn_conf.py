@@ -1,4 +1,4 @@
-"""gunicorn settings of ``referee serve`` (``-c python:referee.gunicorn_conf``).
+"""gunicorn settings of ``referee serve`` (``-c python:referee.http.gunicorn_conf``).
 
 gunicorn refuses some requests before the app sees them: a request line over
 ``limit_request_line`` (414), too many or too long headers (431), a malformed
@@ -25,7 +25,7 @@ def write_problem(sock: Any, status_int: int, reason: str, mesg: str) -> None:
     """gunicorn's ``util.write_error``, answering a problem+json instead of HTML."""
     from gunicorn import util  # type: ignore[import-untyped]
 
-    from referee.problems import problem_json
+    from referee.http.problems import problem_json
     detail = mesg or reason
     body = problem_json(status_int, CODES.get(status_int, f"http_{status_int}"), detail[:300])
     head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"

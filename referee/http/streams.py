@@ -26,10 +26,10 @@ from typing import Any
 from flask import Response, current_app, request
 
 from referee import settings
-from referee.context import service
 from referee.errors import ApiError
-from referee.problems import problem
-from referee.ratelimit import client_address
+from referee.http.context import service
+from referee.http.problems import problem
+from referee.http.ratelimit import client_address
 from referee.store.slots import client_key as _client_key
 
 #: longer than any stream (60 s) or long-poll (30 s) lives
@@ -71,7 +71,7 @@ def parse_cap(value: str | int | None, default: int) -> int:
 class StreamSlots:
     """Counts open streams in Redis and refuses those past a cap."""
 
-    kept: Any  # ``referee.store.slots.SlotStore`` (None: caps only read, as ``referee.wsgi`` does)
+    kept: Any  # ``referee.store.slots.SlotStore`` (None: caps only read, as ``referee.http.wsgi`` does)
     per_client: int = DEFAULT_PER_CLIENT
     most: int = DEFAULT_MAX
     lease_s: int = LEASE_S
@@ -112,10 +112,10 @@ class StreamSlots:
 
 def slots() -> StreamSlots:
     """This app's stream caps (made on first use from its config and Redis client)."""
-    found = current_app.extensions.get("referee.streams")
+    found = current_app.extensions.get("referee.http.streams")
     if found is None:
         found = StreamSlots.from_config(service().store.stream_slots(), current_app.config)
-        current_app.extensions["referee.streams"] = found
+        current_app.extensions["referee.http.streams"] = found
     return found
 
 

@@ -31,14 +31,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     argv = [sys.executable, "-m", "gunicorn", args.app, "--bind", gunicorn_bind(args.host, args.port),
             "--workers", str(args.workers), "--worker-class", args.worker_class,
             "--access-logfile", "-" if args.access_log else "/dev/null",
-            "--logger-class", "referee.accesslog.RedactingLogger",  # no ?token= in the access log
+            "--logger-class", "referee.http.accesslog.RedactingLogger",  # no ?token= in the access log
             # gevent: a request's headers (and an idle keep-alive connection) get this long;
-            # referee.wsgi gives its body as long again
+            # referee.http.wsgi gives its body as long again
             "--keep-alive", str(read_timeout), "--timeout", "60",
             # open streams never finish by themselves: on a stop their clients reconnect elsewhere
             "--graceful-timeout", "5",
             "--no-control-socket"]  # one per user home: several referees on a machine would share it
-    argv += ["--config", "python:referee.gunicorn_conf"]  # gunicorn's own 400/414/431 as problem+json
+    argv += ["--config", "python:referee.http.gunicorn_conf"]  # gunicorn's own 400/414/431 as problem+json
     if args.worker_class == "gevent":
         argv += ["--worker-connections", str(args.worker_connections)]
         # each open stream holds a client socket and a Redis connection
@@ -97,7 +97,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     in flight finish."""
     import threading
 
-    from referee.scheduling import QUEUE, RqScheduler, queue_connection
+    from referee.service.scheduling import QUEUE, RqScheduler, queue_connection
     from workers.scheduler import SchedulerThread
 
     _signing_keys_or_exit("worker")  # a worker signs the final head of a game its bots finish
@@ -111,7 +111,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     client = queue_connection()  # RQ_REDIS_URL, else REDIS_URL when that is no cluster
     queue = RqScheduler(client)
     if args.metrics_port:
-        from referee import metrics
+        from referee.service import metrics
         metrics.install_live("referee_queue_depth", "jobs waiting on the queue", queue.depth)
         metrics.serve(args.metrics_port)
         print(f"referee worker: metrics on http://127.0.0.1:{args.metrics_port}/metrics", flush=True)
@@ -323,7 +323,7 @@ def cmd_keys(args: argparse.Namespace) -> int:
 
 def cmd_contract(args: argparse.Namespace) -> int:
     """openapi.yaml's generated part against the rulesets' code."""
-    from referee import contract
+    from referee.http import contract
     return contract.main(["--write"] if args.write else [])
 
 
@@ -342,7 +342,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         print("referee audit: --receipt is checked against a single log", file=sys.stderr)
         return EXIT_USAGE
     from referee.audit.batch import audit_file, audit_files
-    from referee.pinning import NoKeys, resolve
+    from referee.ops.pinning import NoKeys, resolve
     jwks = None
     try:
         if args.key:
@@ -460,21 +460,21 @@ def _shown(value: Any) -> str:
 
 
 def format_standings(rows: list[dict]) -> str:  # type: ignore[type-arg]
-    """A tournament's standings: the arena's table (``referee.standings.format_table``)."""
-    from referee.standings import format_table
+    """A tournament's standings: the arena's table (``referee.play.standings.format_table``)."""
+    from referee.play.standings import format_table
     return format_table(rows)
 
 
 def cmd_redis(args: argparse.Namespace) -> int:
     """A real Redis in the foreground, AOF on (fsync per ``--appendfsync``), data in ``--dir``."""
-    from referee.redis_server import command, fsync_from_env
+    from referee.store.redis_server import command, fsync_from_env
     argv = command(args.port, Path(args.dir), appendfsync=args.appendfsync or fsync_from_env())
     os.execv(argv[0], argv)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Redis (unless REDIS_URL is set), a worker and the API; Ctrl+C stops all."""
-    from referee.redis_server import die_with_parent, fsync_from_env, start
+    from referee.store.redis_server import die_with_parent, fsync_from_env, start
     children: list[subprocess.Popen[bytes]] = []
     env = dict(os.environ)
     if not settings.is_set("REFEREE_SIGNING_KEY"):  # one key file for the API and the worker, made here if missing
@@ -496,7 +496,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     else:
         redis = None
         print(f"referee: games on REDIS_URL={settings.get('REDIS_URL')}", flush=True)
-    exe = [sys.executable, "-m", "referee.cli"]
+    exe = [sys.executable, "-m", "referee.ops.cli"]
     # each child ends with this process, even when it is killed with SIGKILL; each in a
     # session of its own: a Ctrl+C reaches this process alone, which stops them in order
     children.append(subprocess.Popen(exe + ["worker", "--log-jobs"], env=env, preexec_fn=die_with_parent(),
@@ -532,7 +532,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _fsync_option(parser: argparse.ArgumentParser) -> None:
-    from referee.redis_server import FSYNC_POLICIES
+    from referee.store.redis_server import FSYNC_POLICIES
     parser.add_argument("--appendfsync", choices=FSYNC_POLICIES, default=None,
                         help="when the AOF is synced to disk: always (every write), everysec (the default: "
                              "at most ~1 s of writes lost on a power cut) or no (when the OS flushes); "
@@ -577,7 +577,7 @@ def main(argv: list[str] | None = None) -> int:
     # gthread only: long-polls and event streams each hold a thread while they wait
     serve.add_argument("--threads", type=int, default=32, help="gthread: threads per worker")
     serve.add_argument("--access-log", action="store_true", help="a line per request (tokens blanked)")
-    serve.add_argument("--app", default="referee.wsgi:app",
+    serve.add_argument("--app", default="referee.http.wsgi:app",
                        help="the WSGI app (module:object); benchmarks serve a trivial one with the same settings")
     serve.set_defaults(func=cmd_serve)
     worker = sub.add_parser("worker", help="run an RQ worker (bots, timeouts, tournaments)")
@@ -619,7 +619,7 @@ def main(argv: list[str] | None = None) -> int:
     tour.add_argument("--poll", type=float, default=1.0, help="seconds between looks at the progress")
     tour.add_argument("--no-progress", action="store_true", help="no progress bar (it goes to standard error)")
     tour.set_defaults(func=cmd_tournament)
-    from referee.arena import add_arguments as arena_arguments  # light: the rules load when it runs
+    from referee.play.arena import add_arguments as arena_arguments  # light: the rules load when it runs
     arena_arguments(sub.add_parser("arena", help="bots play many games in this process, no Redis, no server, "
                                    "and the standings a tournament's would be (your bot: FILE.py:FUNCTION)"))
     hook = sub.add_parser("webhook-bot", help="serve a sample webhook bot (register it first for its secret)")

@@ -33,14 +33,15 @@ from typing import Any
 
 from flask import Flask, Response, current_app
 
-from referee import ratelimit, settings
-from referee.context import bearer_token, is_admin, service
+from referee import settings
 from referee.errors import ApiError
-from referee.problems import problem
+from referee.http import ratelimit
+from referee.http.context import bearer_token, is_admin, service
+from referee.http.problems import problem
 from referee.store.places import place_key
 from referee.store.redis_store import EventStore
 
-EXTENSION = "referee.quotas"
+EXTENSION = "referee.http.quotas"
 #: a game without a move for this long no longer holds its creator's place
 GAME_IDLE_S = 3600
 #: a place taken for a game not created yet is kept this long (ms): its creation is under way

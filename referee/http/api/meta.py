@@ -11,15 +11,15 @@ from typing import Any
 
 from flask import Blueprint, Response
 
-from referee import ruletexts
-from referee.context import service
 from referee.engine import canonical_bytes
 from referee.engine.phrases import PHRASES as PLATFORM_PHRASES
 from referee.engine.protocol import Json
 from referee.engine.signature import Keyring
 from referee.errors import ApiError
 from referee.games import registry
-from referee.metrics import render
+from referee.http import ruletexts
+from referee.http.context import service
+from referee.service.metrics import render
 
 bp = Blueprint("meta", __name__)
 
@@ -147,5 +147,5 @@ def openapi() -> Response:
 @lru_cache(maxsize=4)
 def _contract(names: tuple[str, ...]) -> str:
     """openapi.yaml with its generated schemas made for the rulesets installed here."""
-    from referee import contract
-    return contract.render((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text(), list(names))
+    from referee.http import contract
+    return contract.render((Path(__file__).resolve().parents[3] / "openapi.yaml").read_text(), list(names))

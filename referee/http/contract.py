@@ -16,7 +16,7 @@ from referee.games import registry
 
 BEGIN = "    # >>> generated from the rulesets' code by `referee contract --write`; do not edit by hand\n"
 END = "    # <<< end of the generated schemas\n"
-FILE = Path(__file__).resolve().parents[1] / "openapi.yaml"
+FILE = Path(__file__).resolve().parents[2] / "openapi.yaml"
 #: the JSON Schema type of an option's value (``_options_at``)
 JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array", dict: "object"}
 

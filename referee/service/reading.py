@@ -31,7 +31,7 @@ WAIT_SLICE_S = 4.0
 BOT_SLICE_S = 1.0
 
 #: a cap on open streams: entered for as long as a stream or long-poll waits
-#: (referee.streams: 429/503 when full)
+#: (referee.http.streams: 429/503 when full)
 Slot = Callable[[], AbstractContextManager[None]]
 
 

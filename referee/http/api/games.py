@@ -5,14 +5,22 @@ import re
 
 from flask import Blueprint, Response, request, stream_with_context
 
-from referee import quotas, reading, streams
 from referee.audit import audit_lines
-from referee.context import bearer_token, idempotency_key, is_admin, json_body, query, service
 from referee.engine.protocol import Json
 from referee.errors import ApiError
-from referee.ratelimit import prefetched_head
-from referee.schemas import ClaimSeat, CreateGame, EventsQuery, ListQuery, MoveRequest, ReplayQuery, quick_move_request
-from referee.service import REDIS_UNAVAILABLE, new_game_id
+from referee.http import quotas, streams
+from referee.http.context import bearer_token, idempotency_key, is_admin, json_body, query, service
+from referee.http.ratelimit import prefetched_head
+from referee.http.schemas import (
+    ClaimSeat,
+    CreateGame,
+    EventsQuery,
+    ListQuery,
+    MoveRequest,
+    ReplayQuery,
+    quick_move_request,
+)
+from referee.service import REDIS_UNAVAILABLE, new_game_id, reading
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
 CREATE, MOVE, EVENTS, REPLAY, LIST = CreateGame(), MoveRequest(), EventsQuery(), ReplayQuery(), ListQuery()
@@ -25,7 +33,7 @@ bp.register_error_handler(quotas.OverQuota, quotas.over_quota)  # 429 with Retry
 
 @bp.post("")
 def create_game() -> tuple[Json, int]:
-    """A new game, within its creator's quotas (``referee.quotas``); a
+    """A new game, within its creator's quotas (``referee.http.quotas``); a
     registered bot is seated only where its owner agrees (``bot_secret``)."""
     body = json_body(CREATE)
     svc = service()
@@ -98,7 +106,7 @@ def list_events(game_id: str) -> Json:
 def stream_events(game_id: str) -> Response:
     args = query(EVENTS)
     after = _last_event_id(request.headers.get("Last-Event-ID"), args["after"])
-    # a stream holds a slot (a cap per client and in all, referee.streams): it ends after
+    # a stream holds a slot (a cap per client and in all, referee.http.streams): it ends after
     # STREAM_MAX_S and the client's EventSource reconnects with Last-Event-ID, resuming there
     events = reading.stream(service(), game_id, bearer_token(), after, max_s=STREAM_MAX_S, slot=streams.slot,
                             gone=streams.client_gone())

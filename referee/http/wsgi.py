@@ -1,4 +1,4 @@
-"""WSGI entry point for gunicorn: ``referee.wsgi:app``.
+"""WSGI entry point for gunicorn: ``referee.http.wsgi:app``.
 
 Under the gevent worker class (the default of ``referee serve``) a request's
 body must arrive whole within ``REFEREE_READ_TIMEOUT_S`` (default 10 s): a
@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from flask import Flask
 
 from referee import settings
-from referee.app import create_app
-from referee.problems import problem
+from referee.http.app import create_app
+from referee.http.problems import problem
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -80,7 +80,7 @@ def _widen_redis_pool(flask_app: Flask) -> None:
     (``MaxConnectionsError``), which would fail every route. The pool is as
     wide as the deployment's stream cap plus room for everything else
     (``REFEREE_REDIS_MAX_CONNECTIONS`` overrides it)."""
-    from referee.streams import StreamSlots
+    from referee.http.streams import StreamSlots
     wanted = settings.get("REFEREE_REDIS_MAX_CONNECTIONS")
     if wanted is None:
         most = StreamSlots.from_config(None, flask_app.config).most

@@ -49,13 +49,13 @@ from flask import Flask, Request, Response, current_app, g, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee import settings
-from referee.context import QUERY_TOKEN_ENDPOINTS, service
+from referee.engine import sha256_hex
 from referee.engine.protocol import RefereeError
-from referee.problems import problem
-from referee.store import EventStore, sha256_hex
+from referee.http.context import QUERY_TOKEN_ENDPOINTS, service
+from referee.http.problems import problem
 from referee.store.clients import REDIS_ERROR
 from referee.store.pushed import CHANNEL, Pushed
-from referee.store.redis_store import Head
+from referee.store.redis_store import EventStore, Head
 
 DEFAULT = "50/100"
 DEFAULT_AUTH_FAIL = "10/minute"
@@ -197,7 +197,7 @@ def verified_identity(token: str, hashes: TokenHashes, req: Request | None = Non
         if found is not None and hmac.compare_digest(digest, sha256_hex(found[1])):
             return f"bot:{args['bot_id']}"
     elif "tournament_id" in args:
-        from referee.tournaments import Tournaments
+        from referee.play.tournaments import Tournaments
         if Tournaments(service()).cancel_token_matches(str(args["tournament_id"]), token):
             return f"tournament:{args['tournament_id']}"
     return None

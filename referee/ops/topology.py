@@ -6,7 +6,7 @@
                referee worker (M) ────────────────────┤          or one standalone Redis (--standalone)
                                                       └─> queue: a standalone Redis for RQ (RQ_REDIS_URL)
 
-``python -m referee.topology [--referees N] [--workers M] [--standalone]
+``python -m referee.ops.topology [--referees N] [--workers M] [--standalone]
 [--port P]`` (``make cluster ARGS=...``) starts it all, prints where to point
 a client and waits; Ctrl+C stops everything by PID, in order: haproxy, the
 referees, the workers (so they release RQ's scheduler lock while Redis is
@@ -37,8 +37,8 @@ from types import FrameType
 from typing import IO
 
 from referee import settings
-from referee.redis_server import die_with_parent, free_port
 from referee.store.cluster_server import ClusterError, LocalCluster, Node, start_cluster, start_standalone
+from referee.store.redis_server import die_with_parent, free_port
 
 HOST = "127.0.0.1"
 HAPROXY_MISSING = ("haproxy is not installed (or not on PATH): the topology puts it in front of the referees. "
@@ -74,7 +74,7 @@ def haproxy_config(frontend_port: int, backends: Sequence[tuple[str, int]], *, n
     1 h); ``X-Forwarded-For`` is appended (the referee trusts one proxy);
     no server at all is a 503 problem with ``Retry-After: 1``."""
     servers = "\n".join(f"    server {name}-{i} {host}:{port}" for i, (host, port) in enumerate(backends))
-    return f"""# written by referee.topology
+    return f"""# written by referee.ops.topology
 global
     # no maxconn: haproxy derives it from the open-files limit it may use
 
@@ -325,7 +325,7 @@ class Topology:
 
     def _start_referees_and_workers(self) -> None:
         since = time.monotonic()
-        exe = [sys.executable, "-m", "referee.cli"]
+        exe = [sys.executable, "-m", "referee.ops.cli"]
         env = self.env
         ports = self._distinct_ports(self.n_referees)
         for i, port in enumerate(ports):
@@ -440,7 +440,7 @@ def _on_stop_signal(signum: int, frame: FrameType | None) -> None:
 
 def _parser() -> argparse.ArgumentParser:
     summary = (__doc__ or "").split("\n\n")[0]
-    parser = argparse.ArgumentParser(prog="python -m referee.topology", description=summary)
+    parser = argparse.ArgumentParser(prog="python -m referee.ops.topology", description=summary)
     parser.add_argument("--referees", type=int, default=2, help="referee serve processes (default 2)")
     parser.add_argument("--workers", type=int, default=2, help="referee worker processes (default 2)")
     parser.add_argument("--standalone", action="store_true",
