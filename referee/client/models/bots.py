@@ -30,6 +30,7 @@ class Bot:
         return cls(raw["id"], raw["name"], raw.get("url"), tuple(raw["rulesets"]), int(raw["created_at"]),
                    str(kind), raw.get("secret"), raw)
 
+
 @dataclass(frozen=True)
 class BotSummary:
     """One bot of ``GET /v1/bots`` (never its URL or secret)."""
@@ -45,6 +46,7 @@ class BotSummary:
     def from_json(cls, raw: Json) -> BotSummary:
         """Read one entry of ``bots``."""
         return cls(raw["id"], raw["name"], raw["kind"], tuple(raw["rulesets"]), int(raw["created_at"]), raw)
+
 
 @dataclass(frozen=True)
 class Turn:
@@ -108,6 +110,7 @@ class Turn:
                                         hashlib.sha256).hexdigest()
         fresh = max_age_s is None or abs((time.time() if now is None else now) - self.timestamp) <= max_age_s
         return fresh and hmac.compare_digest(expected, self.signature)
+
 
 @dataclass(frozen=True)
 class TurnAnswered:

@@ -10,6 +10,7 @@ Json = dict[str, Any]
 
 Item = TypeVar("Item")
 
+
 @dataclass(frozen=True)
 class Page(Generic[Item]):
     """One page of a listing, newest first: its ``items`` and ``next``, the

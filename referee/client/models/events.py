@@ -21,6 +21,7 @@ class HeadSignature:
         """Read a ``HeadSignature`` (``None`` when absent)."""
         return None if raw is None else cls(raw["kid"], raw["sig"])
 
+
 @dataclass(frozen=True)
 class Event:
     """One event of a game's log as the caller may see it: ``seq`` (the
@@ -48,6 +49,7 @@ class Event:
                    raw.get("commit", ""), raw.get("prev", ""), raw.get("hash", ""), raw.get("salt"),
                    bool(raw.get("redacted", False)), HeadSignature.from_json(raw.get("signature")), raw)
 
+
 @dataclass(frozen=True)
 class EventPage:
     """``GET /v1/games/{id}/events``: the events after ``after`` (possibly
@@ -64,6 +66,7 @@ class EventPage:
         """Read an ``EventPage`` object."""
         return cls(raw["id"], int(raw["version"]), raw["status"],
                    tuple(Event.from_json(e) for e in raw["events"]), raw)
+
 
 @dataclass(frozen=True)
 class Receipt:
@@ -86,6 +89,7 @@ class Receipt:
         """Read a ``Receipt`` object."""
         return cls(raw["game"], int(raw["version"]), raw["head"], int(raw["at"]), raw["kid"], raw["sig"], raw)
 
+
 @dataclass(frozen=True)
 class MoveAccepted:
     """``POST /v1/games/{id}/moves``' 201: the game's new version and status,
@@ -103,6 +107,7 @@ class MoveAccepted:
         """Read a ``MoveAccepted`` object."""
         return cls(int(raw["version"]), raw["status"], tuple(Event.from_json(e) for e in raw["events"]),
                    Receipt.from_json(raw["receipt"]), raw)
+
 
 @dataclass(frozen=True)
 class GameLog:
@@ -125,6 +130,7 @@ class GameLog:
         return cls(first.get("header", {}), first.get("hash", ""), tuple(Event.from_json(e) for e in lines[1:]),
                    lines, text)
 
+
 @dataclass(frozen=True)
 class AuditCheck:
     """One check of an audit: its name, whether it holds, what it found;
@@ -139,6 +145,7 @@ class AuditCheck:
     def from_json(cls, raw: Json) -> AuditCheck:
         """Read one entry of ``checks``."""
         return cls(raw["name"], bool(raw["ok"]), str(raw.get("detail", "")), raw.get("checked"))
+
 
 @dataclass(frozen=True)
 class AuditReport:

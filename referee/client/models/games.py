@@ -12,6 +12,7 @@ from referee.client.models.common import Json
 def _ints(values: Any) -> tuple[int, ...]:
     return tuple(int(v) for v in values or ())
 
+
 @dataclass(frozen=True)
 class Seat:
     """A seat of a game: its number, name and bot (``None`` for a person);
@@ -27,6 +28,7 @@ class Seat:
     def from_json(cls, raw: Mapping[str, Any]) -> Seat:
         """Read a ``Seat`` (or ``SeatWithToken``) object."""
         return cls(int(raw["seat"]), str(raw["name"]), raw.get("bot"), raw.get("token"))
+
 
 @dataclass(frozen=True)
 class GameCreated:
@@ -61,6 +63,7 @@ class GameCreated:
         token = self.raw.get("owner_token")
         return str(token) if token is not None else None
 
+
 @dataclass(frozen=True)
 class SeatToken:
     """A seat's new token: an open seat claimed (``games.claim``, with the
@@ -75,6 +78,7 @@ class SeatToken:
     def from_json(cls, raw: Json) -> SeatToken:
         """Read a claim's or a reissue's answer."""
         return cls(int(raw["seat"]), str(raw["token"]), raw.get("name"), raw)
+
 
 @dataclass(frozen=True)
 class Result:
@@ -93,6 +97,7 @@ class Result:
             return None
         return cls(_ints(raw.get("winners")), {int(s["seat"]): str(s["outcome"]) for s in raw.get("seats", ())},
                    str(raw.get("reason", "")), raw)
+
 
 @dataclass(frozen=True)
 class View:
@@ -144,6 +149,7 @@ class View:
         """The referee awaits the caller's seat now (it has legal moves)."""
         return self.seat is not None and self.seat in self.to_act and bool(self.legal_moves)
 
+
 @dataclass(frozen=True)
 class Replay(View):
     """``GET /v1/games/{id}/replay``: the spectator view at a version, the
@@ -160,6 +166,7 @@ class Replay(View):
         """Read a ``Replay`` object."""
         return cls(**cls._fields(raw), latest_version=int(raw["latest_version"]), views=raw.get("views"),
                    shown_versions=_ints(raw.get("shown_versions")))
+
 
 @dataclass(frozen=True)
 class GameSummary:

@@ -31,6 +31,7 @@ class Ruleset:
         return cls(raw["name"], raw["title"], raw["version"], int(raw["min_players"]), int(raw["max_players"]),
                    raw["options"], raw["moves"], raw["setup"], raw["view"], raw["events"], raw)
 
+
 @dataclass(frozen=True)
 class Rule:
     """One rule a ruleset cites (in a refusal's ``rule``, prompts, results):
@@ -49,6 +50,7 @@ class Rule:
         return cls(str(raw.get("ruleset", ruleset or "")), raw["id"], raw["title"], raw["section"], raw.get("text"),
                    raw)
 
+
 @dataclass(frozen=True)
 class Jwk:
     """One public signing key (RFC 8037 OKP, Ed25519): ``x`` is the 32-byte
@@ -65,6 +67,7 @@ class Jwk:
         """Read one JWK."""
         return cls(raw["kid"], raw["kty"], raw["crv"], raw["x"], raw.get("use"))
 
+
 @dataclass(frozen=True)
 class KeySet:
     """``GET /v1/keys``: the referee's public keys, a JWK set (the first signs)."""
@@ -80,6 +83,7 @@ class KeySet:
     def get(self, kid: str) -> Jwk | None:
         """The key ``kid`` (``None`` if the referee has none by that id)."""
         return next((k for k in self.keys if k.kid == kid), None)
+
 
 @dataclass(frozen=True)
 class Health:

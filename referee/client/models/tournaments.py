@@ -21,6 +21,7 @@ class TournamentGame:
         winners = raw.get("winners")
         return cls(int(raw["index"]), raw["id"], raw["status"], None if winners is None else tuple(winners))
 
+
 @dataclass(frozen=True)
 class Tournament:
     """A tournament: progress (``games_finished`` of ``games_total``), every
@@ -54,6 +55,7 @@ class Tournament:
     def running(self) -> bool:
         """Games are still being started or played (not finished, not cancelled)."""
         return self.status == "running"
+
 
 @dataclass(frozen=True)
 class TournamentSummary:
