@@ -11,6 +11,11 @@ result; then, given the referee's public keys, its signature of the final
 head and any receipt a seat hands in (``referee.audit.signed``). The report
 names the first divergence by ``seq`` (0: the header), ``field``,
 ``expected`` and ``found``.
+
+The checks, in their modules: the log as written (``chain``), the game
+re-decided (``redecide``), who moved and who sits where (``movers``), the
+first divergence and the comparisons that find it (``divergence``); here
+the entry points that run them in order.
 """
 from __future__ import annotations
 
