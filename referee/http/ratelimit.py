@@ -304,6 +304,15 @@ class Leases:
                 self._left.popitem(last=False)
 
 
+@dataclass(frozen=True, slots=True)
+class _AddressTest:
+    """An address whose failed-authentication windows this request tests in
+    Redis, and the epoch of what Redis had pushed when it asked."""
+
+    who: str
+    epoch: int | None
+
+
 class RateLimiter:
     """The caller's windows hit, the address's failed-authentication windows
     tested (when the request carries a credential), and — for a game's view —
@@ -332,30 +341,40 @@ class RateLimiter:
         credential = carries_credential(req)
         if endpoint in CREDENTIAL_FIRST and not credential:
             return None  # the handler's 401
-        pushed = self.pushed
-        tested = self.auth is not None and credential
-        epoch = pushed.sync() if pushed is not None and tested else None  # blocks: only a credential needs them
-        who = address_key(req) if tested else ""
-        if tested:
-            blocked = pushed.blocked_for(who, epoch) if pushed is not None else None
+        tested: _AddressTest | None = None
+        if self.auth is not None and credential:
+            tested, blocked = self._address_test(req)
             if blocked:
                 return _refused_for(blocked)
-            tested = blocked is None  # known unblocked: nothing to test
         caller = self.caller(req)
         hit = not self.leases.take(caller)
         game_id = (req.view_args or {}).get("game_id") if endpoint in PREFETCH_HEAD else None
         if not (tested or hit or game_id is not None):
             return None  # no round trip
+        return self._ask(tested, caller if hit else None, game_id)
+
+    def _address_test(self, req: Request) -> tuple[_AddressTest | None, float | None]:
+        """Whether the request's address must be tested in Redis (``None``
+        when this process knows it unblocked), and the seconds it stays
+        blocked when this process knows that."""
+        pushed = self.pushed
+        epoch = pushed.sync() if pushed is not None else None  # blocks: only a credential needs them
+        who = address_key(req)
+        blocked = pushed.blocked_for(who, epoch) if pushed is not None else None
+        return (_AddressTest(who, epoch) if blocked is None else None), blocked
+
+    def _ask(self, tested: _AddressTest | None, caller: str | None, game_id: Any) -> Response | None:
+        """The round trip, and the 429 of the address's windows or the caller's, if one is full."""
         asked_at = self.leases.clock()
-        replies = self._round_trip(tested, caller if hit else None, game_id)
+        replies = self._round_trip(tested is not None, caller, game_id)
         if game_id is not None:
             g.prefetched_head = (game_id, EventStore.parse_head(replies.pop()))
-        if tested:
+        if tested is not None:
             if not int(replies[0][0]):
                 return _refusal("too many failed authentications from this address", replies[0])
-            if pushed is not None:
-                pushed.learn_clean(who, epoch)
-        if hit:
+            if self.pushed is not None:
+                self.pushed.learn_clean(tested.who, tested.epoch)
+        if caller is not None:
             granted = int(replies[-1][0])
             if not granted:
                 return _refusal("too many requests", replies[-1])
