@@ -180,6 +180,35 @@ class TokenHashes:
         return hashes
 
 
+def _seat_identity(token: str, digest: str, args: dict[str, Any], hashes: TokenHashes) -> str | None:
+    """``seat:<game>:<seat>`` when ``token`` is a seat token of the game in the URL."""
+    for seat, expected in enumerate(hashes.of(str(args["game_id"]))):
+        if hmac.compare_digest(digest, expected):
+            return f"seat:{args['game_id']}:{seat}"
+    return None
+
+
+def _bot_identity(token: str, digest: str, args: dict[str, Any], hashes: TokenHashes) -> str | None:
+    """``bot:<id>`` when ``token`` is the secret of the bot in the URL."""
+    found = service().bots.get(str(args["bot_id"]))
+    if found is not None and hmac.compare_digest(digest, sha256_hex(found[1])):
+        return f"bot:{args['bot_id']}"
+    return None
+
+
+def _tournament_identity(token: str, digest: str, args: dict[str, Any], hashes: TokenHashes) -> str | None:
+    """``tournament:<id>`` when ``token`` is the cancel token of the tournament in the URL."""
+    from referee.play.tournaments import Tournaments
+    if Tournaments(service()).cancel_token_matches(str(args["tournament_id"]), token):
+        return f"tournament:{args['tournament_id']}"
+    return None
+
+
+#: who a token can prove to be, by the route's argument: the first the route has decides
+_IDENTITIES: tuple[tuple[str, Callable[[str, str, dict[str, Any], TokenHashes], str | None]], ...] = (
+    ("game_id", _seat_identity), ("bot_id", _bot_identity), ("tournament_id", _tournament_identity))
+
+
 def verified_identity(token: str, hashes: TokenHashes, req: Request | None = None) -> str | None:
     """``admin``, ``seat:<game>:<seat>``, ``bot:<id>`` or ``tournament:<id>``
     when ``token`` proves it on this route; ``None`` otherwise."""
@@ -188,18 +217,9 @@ def verified_identity(token: str, hashes: TokenHashes, req: Request | None = Non
         return "admin"
     args = (req if req is not None else _bound()).view_args or {}
     digest = sha256_hex(token)
-    if "game_id" in args:
-        for seat, expected in enumerate(hashes.of(str(args["game_id"]))):
-            if hmac.compare_digest(digest, expected):
-                return f"seat:{args['game_id']}:{seat}"
-    elif "bot_id" in args:
-        found = service().bots.get(str(args["bot_id"]))
-        if found is not None and hmac.compare_digest(digest, sha256_hex(found[1])):
-            return f"bot:{args['bot_id']}"
-    elif "tournament_id" in args:
-        from referee.play.tournaments import Tournaments
-        if Tournaments(service()).cancel_token_matches(str(args["tournament_id"]), token):
-            return f"tournament:{args['tournament_id']}"
+    for name, identity in _IDENTITIES:
+        if name in args:
+            return identity(token, digest, args, hashes)
     return None
 
 

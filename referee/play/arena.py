@@ -54,6 +54,9 @@ from typing import TYPE_CHECKING, Any
 
 from referee.play.entrants import Entrant, EntrantError, described, load_entrant, unique_names
 
+__all__ = ["Arena", "Entrant", "EntrantError", "Played", "add_arguments", "command", "format_report", "game_seed",
+           "load_entrant", "main", "run", "unique_names"]
+
 if TYPE_CHECKING:
     from referee.engine.protocol import Json, Move, Ruleset
     from referee.engine.rng import Rng
