@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from referee import settings
 
 if TYPE_CHECKING:
+    from referee.bots.user import UserBot
     from referee.client import RefereeClient, Tournament
 
 
@@ -139,7 +140,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     seat of one game (``--game``/``--token``). Ctrl+C stops it."""
     import httpx
 
-    from referee.bots.outbound import Refused, play_seat, run_bot
+    from referee.bots.outbound import Refused
     from referee.bots.user import BadBot, load
     from referee.client import HttpProblem
     try:
@@ -150,40 +151,58 @@ def cmd_play(args: argparse.Namespace) -> int:
     url = referee_url(args.url)
     try:
         if args.game or args.token:
-            if not (args.game and args.token):
-                print("referee play: --game and --token go together (one seat of one game)", file=sys.stderr)
-                return 2
-            final = play_seat(url, args.game, args.token, bot.choose, log=_log)
-            print(f"referee play: game {args.game} is {final['status']}; result {json.dumps(final['result'])}")
-            return 0
-        bot_id, secret = args.bot_id, args.secret
-        if args.register:
-            made = httpx.post(f"{url.rstrip('/')}/v1/bots", timeout=10.0,
-                              json={"name": args.register, "rulesets": args.ruleset or []})
-            if made.status_code != 201:
-                raise _refused_of(made)
-            bot_id, secret = made.json()["id"], made.json()["secret"]
-            print(f"referee play: registered outbound bot {bot_id} ({args.register}); its secret, shown once: "
-                  f"{secret}", flush=True)
-        if not (bot_id and secret):
-            print("referee play: give --bot-id and --secret (or --register NAME --ruleset R), or --game and --token",
-                  file=sys.stderr)
-            return 2
-        print(f"referee play: {bot.name} answers {bot_id}'s turns from {url} (Ctrl+C stops)", flush=True)
-        limit = args.turns
-
-        def stop(counts: Any) -> bool:
-            return limit is not None and counts.turns >= limit
-        counts = run_bot(url, bot_id, secret, bot.choose, stop=stop, log=_log)
-        print(f"referee play: {counts.turns} turns, {counts.answered} answered, {counts.late} late, "
-              f"{counts.failed} failed")
-        return 0
+            return _play_seat(args, url, bot)
+        return _play_outbound(args, url, bot)
     except KeyboardInterrupt:
         print("referee play: stopped", file=sys.stderr)
         return 0
     except (Refused, HttpProblem, httpx.HTTPError) as err:
         print(f"referee play: {err}", file=sys.stderr)
         return 1
+
+
+def _play_seat(args: argparse.Namespace, url: str, bot: UserBot) -> int:
+    """One seat of one game (``--game`` and ``--token``) to its end."""
+    from referee.bots.outbound import play_seat
+    if not (args.game and args.token):
+        print("referee play: --game and --token go together (one seat of one game)", file=sys.stderr)
+        return 2
+    final = play_seat(url, args.game, args.token, bot.choose, log=_log)
+    print(f"referee play: game {args.game} is {final['status']}; result {json.dumps(final['result'])}")
+    return 0
+
+
+def _register(args: argparse.Namespace, url: str) -> tuple[str, str]:
+    """A new outbound bot named ``--register``: its id and secret, the secret printed once."""
+    import httpx
+    made = httpx.post(f"{url.rstrip('/')}/v1/bots", timeout=10.0,
+                      json={"name": args.register, "rulesets": args.ruleset or []})
+    if made.status_code != 201:
+        raise _refused_of(made)
+    bot_id, secret = made.json()["id"], made.json()["secret"]
+    print(f"referee play: registered outbound bot {bot_id} ({args.register}); its secret, shown once: "
+          f"{secret}", flush=True)
+    return bot_id, secret
+
+
+def _play_outbound(args: argparse.Namespace, url: str, bot: UserBot) -> int:
+    """An outbound bot's turns answered (``--bot-id``/``--secret``, or
+    ``--register``) until Ctrl+C or ``--turns``."""
+    from referee.bots.outbound import run_bot
+    bot_id, secret = _register(args, url) if args.register else (args.bot_id, args.secret)
+    if not (bot_id and secret):
+        print("referee play: give --bot-id and --secret (or --register NAME --ruleset R), or --game and --token",
+              file=sys.stderr)
+        return 2
+    print(f"referee play: {bot.name} answers {bot_id}'s turns from {url} (Ctrl+C stops)", flush=True)
+    limit = args.turns
+
+    def stop(counts: Any) -> bool:
+        return limit is not None and counts.turns >= limit
+    counts = run_bot(url, bot_id, secret, bot.choose, stop=stop, log=_log)
+    print(f"referee play: {counts.turns} turns, {counts.answered} answered, {counts.late} late, "
+          f"{counts.failed} failed")
+    return 0
 
 
 def _entrant(text: str) -> str | dict[str, str]:
