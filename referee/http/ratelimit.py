@@ -180,6 +180,35 @@ class TokenHashes:
         return hashes
 
 
+def _seat_identity(token: str, digest: str, args: dict[str, Any], hashes: TokenHashes) -> str | None:
+    """``seat:<game>:<seat>`` when ``token`` is a seat token of the game in the URL."""
+    for seat, expected in enumerate(hashes.of(str(args["game_id"]))):
+        if hmac.compare_digest(digest, expected):
+            return f"seat:{args['game_id']}:{seat}"
+    return None
+
+
+def _bot_identity(token: str, digest: str, args: dict[str, Any], hashes: TokenHashes) -> str | None:
+    """``bot:<id>`` when ``token`` is the secret of the bot in the URL."""
+    found = service().bots.get(str(args["bot_id"]))
+    if found is not None and hmac.compare_digest(digest, sha256_hex(found[1])):
+        return f"bot:{args['bot_id']}"
+    return None
+
+
+def _tournament_identity(token: str, digest: str, args: dict[str, Any], hashes: TokenHashes) -> str | None:
+    """``tournament:<id>`` when ``token`` is the cancel token of the tournament in the URL."""
+    from referee.play.tournaments import Tournaments
+    if Tournaments(service()).cancel_token_matches(str(args["tournament_id"]), token):
+        return f"tournament:{args['tournament_id']}"
+    return None
+
+
+#: who a token can prove to be, by the route's argument: the first the route has decides
+_IDENTITIES: tuple[tuple[str, Callable[[str, str, dict[str, Any], TokenHashes], str | None]], ...] = (
+    ("game_id", _seat_identity), ("bot_id", _bot_identity), ("tournament_id", _tournament_identity))
+
+
 def verified_identity(token: str, hashes: TokenHashes, req: Request | None = None) -> str | None:
     """``admin``, ``seat:<game>:<seat>``, ``bot:<id>`` or ``tournament:<id>``
     when ``token`` proves it on this route; ``None`` otherwise."""
@@ -188,18 +217,9 @@ def verified_identity(token: str, hashes: TokenHashes, req: Request | None = Non
         return "admin"
     args = (req if req is not None else _bound()).view_args or {}
     digest = sha256_hex(token)
-    if "game_id" in args:
-        for seat, expected in enumerate(hashes.of(str(args["game_id"]))):
-            if hmac.compare_digest(digest, expected):
-                return f"seat:{args['game_id']}:{seat}"
-    elif "bot_id" in args:
-        found = service().bots.get(str(args["bot_id"]))
-        if found is not None and hmac.compare_digest(digest, sha256_hex(found[1])):
-            return f"bot:{args['bot_id']}"
-    elif "tournament_id" in args:
-        from referee.play.tournaments import Tournaments
-        if Tournaments(service()).cancel_token_matches(str(args["tournament_id"]), token):
-            return f"tournament:{args['tournament_id']}"
+    for name, identity in _IDENTITIES:
+        if name in args:
+            return identity(token, digest, args, hashes)
     return None
 
 
@@ -304,6 +324,15 @@ class Leases:
                 self._left.popitem(last=False)
 
 
+@dataclass(frozen=True, slots=True)
+class _AddressTest:
+    """An address whose failed-authentication windows this request tests in
+    Redis, and the epoch of what Redis had pushed when it asked."""
+
+    who: str
+    epoch: int | None
+
+
 class RateLimiter:
     """The caller's windows hit, the address's failed-authentication windows
     tested (when the request carries a credential), and — for a game's view —
@@ -332,30 +361,40 @@ class RateLimiter:
         credential = carries_credential(req)
         if endpoint in CREDENTIAL_FIRST and not credential:
             return None  # the handler's 401
-        pushed = self.pushed
-        tested = self.auth is not None and credential
-        epoch = pushed.sync() if pushed is not None and tested else None  # blocks: only a credential needs them
-        who = address_key(req) if tested else ""
-        if tested:
-            blocked = pushed.blocked_for(who, epoch) if pushed is not None else None
+        tested: _AddressTest | None = None
+        if self.auth is not None and credential:
+            tested, blocked = self._address_test(req)
             if blocked:
                 return _refused_for(blocked)
-            tested = blocked is None  # known unblocked: nothing to test
         caller = self.caller(req)
         hit = not self.leases.take(caller)
         game_id = (req.view_args or {}).get("game_id") if endpoint in PREFETCH_HEAD else None
         if not (tested or hit or game_id is not None):
             return None  # no round trip
+        return self._ask(tested, caller if hit else None, game_id)
+
+    def _address_test(self, req: Request) -> tuple[_AddressTest | None, float | None]:
+        """Whether the request's address must be tested in Redis (``None``
+        when this process knows it unblocked), and the seconds it stays
+        blocked when this process knows that."""
+        pushed = self.pushed
+        epoch = pushed.sync() if pushed is not None else None  # blocks: only a credential needs them
+        who = address_key(req)
+        blocked = pushed.blocked_for(who, epoch) if pushed is not None else None
+        return (_AddressTest(who, epoch) if blocked is None else None), blocked
+
+    def _ask(self, tested: _AddressTest | None, caller: str | None, game_id: Any) -> Response | None:
+        """The round trip, and the 429 of the address's windows or the caller's, if one is full."""
         asked_at = self.leases.clock()
-        replies = self._round_trip(tested, caller if hit else None, game_id)
+        replies = self._round_trip(tested is not None, caller, game_id)
         if game_id is not None:
             g.prefetched_head = (game_id, EventStore.parse_head(replies.pop()))
-        if tested:
+        if tested is not None:
             if not int(replies[0][0]):
                 return _refusal("too many failed authentications from this address", replies[0])
-            if pushed is not None:
-                pushed.learn_clean(who, epoch)
-        if hit:
+            if self.pushed is not None:
+                self.pushed.learn_clean(tested.who, tested.epoch)
+        if caller is not None:
             granted = int(replies[-1][0])
             if not granted:
                 return _refusal("too many requests", replies[-1])
