@@ -383,4 +383,4 @@ class EventStore:
 
     def windows(self) -> Any:
         """The rate limiter's windows (``referee.store.windows``)."""
-        return WindowStore(self.redis, self.queue_head, self._retry)
+        return WindowStore(self.redis, self.queue_head, self._retry, self.parse_head)
