@@ -5,14 +5,14 @@ from referee.engine.protocol import IllegalMove, OutOfTurn
 from referee.engine.rng import Rng
 from referee.games.bluffaneer import payments
 from referee.games.bluffaneer.cards import replace_card, reveal
+from referee.games.bluffaneer.context import Draft
 from referee.games.bluffaneer.ending import end_turn, flip
-from referee.games.bluffaneer.events import (
+from referee.games.bluffaneer.fold import (
     CLAIM_ACCEPTED,
     CLAIM_CHALLENGED,
     CLAIMED,
     PASSED,
     WINDOW_CLOSED,
-    Draft,
 )
 from referee.games.bluffaneer.moves import CLAIM
 from referee.games.bluffaneer.state import CLAIMS, DECISION, Seat, State

@@ -23,7 +23,7 @@ from typing import Any
 
 from referee.engine.protocol import Event, GameConfig, InvalidSetup
 from referee.engine.rng import Rng
-from referee.games.bluffaneer.events import GAME_STARTED
+from referee.games.bluffaneer.fold import GAME_STARTED
 from referee.games.bluffaneer.options import check_options, check_players
 from referee.games.bluffaneer.state import TOTAL_COINS
 from referee.games.bluffaneer.symbols import CARD_IDS, SYMBOLS, cards_of_pair

@@ -8,8 +8,9 @@ from referee.engine.protocol import IllegalMove, OutOfTurn
 from referee.engine.rng import Rng
 from referee.games.bluffaneer import payments
 from referee.games.bluffaneer.cards import replace_card, reveal
+from referee.games.bluffaneer.context import Draft
 from referee.games.bluffaneer.ending import end_turn
-from referee.games.bluffaneer.events import DICE_ROLLED, WINDOW_OPENED, Draft
+from referee.games.bluffaneer.fold import DICE_ROLLED, WINDOW_OPENED
 from referee.games.bluffaneer.state import ROLL, STEAL, Seat, State
 from referee.games.bluffaneer.symbols import CHEST, SHIP, SKULL, SWORD, matches
 

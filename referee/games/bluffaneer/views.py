@@ -3,7 +3,7 @@
 What every seat's view of one state shares (the prompt; for the encoded
 views the encoded public members and each seat's entry as others see it)
 is built once per state and kept in the game's memo
-(``referee.engine.statecache.Memo``, ``memo.of(state)``: see ``prompts``;
+(``referee.engine.statecache.Memo``, ``memo.of(state)``: see ``legal``;
 none given: a fresh one). The encoded views (issue 20) are built for every
 seat at once, the first time one is asked for, and kept there too
 (``_Views``), each handed to its own seat alone: a seat's own card (F31) is
@@ -19,8 +19,8 @@ from typing import Any
 from referee.engine.jsonenc import dumps
 from referee.engine.protocol import Event, Json
 from referee.engine.statecache import Memo, fresh, per_state
-from referee.games.bluffaneer.events import CARD_DRAWN, DECK_RESHUFFLED, GAME_STARTED
-from referee.games.bluffaneer.prompts import awaited_seats, claims_prompt, legal_moves, pending
+from referee.games.bluffaneer.fold import CARD_DRAWN, DECK_RESHUFFLED, GAME_STARTED
+from referee.games.bluffaneer.legal import awaited_seats, claims_prompt, legal_moves, pending
 from referee.games.bluffaneer.state import CLAIMS, DECISION, OVER, ROLL, STEAL, Flip, Seat, State
 from referee.games.bluffaneer.symbols import CARD_IDS, card_json
 
