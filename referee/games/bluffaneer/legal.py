@@ -1,7 +1,7 @@
 """Whom the referee awaits, with which moves, and the defaults (F9, F12,
-F13, F17, F18, F21).
+F13, F17, F18, F21, F34).
 
-What the prompts and the views derive from one immutable ``State`` is
+What the legal moves, the prompts and the views derive from one immutable ``State`` is
 computed once per state and kept in the game's memo
 (``referee.engine.statecache.Memo``: ``memo.of(state)``; none given: a
 fresh one). Keys: ``"to_act"`` (the awaited seats), ``"moves"`` (the legal
@@ -14,11 +14,10 @@ in its own view only). Everything else kept is public (the prompt shows
 every awaited seat's moves). Values are shared: do not mutate them."""
 from __future__ import annotations
 
-from referee.engine.protocol import Json, Move
+from referee.engine.protocol import Move
 from referee.engine.statecache import Memo, fresh
 from referee.games.bluffaneer import moves
 from referee.games.bluffaneer.state import CLAIMS, DECISION, ROLL, STEAL, Seat, State
-from referee.games.bluffaneer.turn import steal_terms
 
 _RESIGN = moves.simple(moves.RESIGN)
 _ROLL = (moves.simple(moves.ROLL), _RESIGN)
@@ -30,7 +29,7 @@ def to_act(state: State, memo: Memo | None = None) -> set[Seat]:
     """The roller for his roll, steal target or decision; during the claim
     window every non-roller who has neither claimed nor passed; nobody once
     the game is over. Found once per state where the game's ``memo`` is given; a new set each call."""
-    return set(_awaited(state) if memo is None else awaited_seats(state, memo))
+    return set(awaited(state) if memo is None else awaited_seats(state, memo))
 
 
 def awaited_seats(state: State, memo: Memo) -> frozenset[Seat]:
@@ -38,12 +37,13 @@ def awaited_seats(state: State, memo: Memo) -> frozenset[Seat]:
     kept = memo.of(state)
     known: frozenset[Seat] | None = kept.get("to_act")
     if known is None:
-        known = kept["to_act"] = _awaited(state)
+        known = kept["to_act"] = awaited(state)
     return known
 
 
-def _awaited(state: State) -> frozenset[Seat]:
-    """The roller for his roll, steal target or decision; the claim window's claimers; nobody at the end."""
+def awaited(state: State) -> frozenset[Seat]:
+    """The roller for his roll, steal target or decision; the claim window's claimers; nobody at the end
+    (``to_act`` without the memo, a new set each call)."""
     if state.phase in (ROLL, STEAL, DECISION):
         return frozenset((state.turn,))
     if state.phase == CLAIMS:
@@ -86,11 +86,11 @@ def default_move(state: State, seat: Seat) -> Move | None:
     player on the roller's left; pass in the claim window (F18); accept."""
     if seat not in to_act(state):
         return None
-    return _default(state, seat)
+    return default_for(state, seat)
 
 
-def _default(state: State, seat: Seat) -> Move:
-    """``default_move`` for a seat already known to be awaited."""
+def default_for(state: State, seat: Seat) -> Move:
+    """``default_move`` for a seat already known to be awaited (the prompt's ``default``)."""
     if state.phase == ROLL:
         return moves.simple(moves.ROLL)
     if state.phase == STEAL:
@@ -98,37 +98,3 @@ def _default(state: State, seat: Seat) -> Move:
     if state.phase == CLAIMS:
         return moves.simple(moves.PASS)
     return moves.simple(moves.ACCEPT)
-
-
-_KINDS = {ROLL: "roll", STEAL: "steal_target", CLAIMS: "claim_window", DECISION: "decision"}
-
-
-def claims_prompt(awaited: list[Seat], deadline: int | None) -> Json:
-    """The claim window's prompt (F17, F18): every ``awaited`` seat
-    (ascending) may claim or pass (its ``legal_moves``) and passes by
-    default at ``deadline``."""
-    return {"kind": _KINDS[CLAIMS], "rule": "F18", "awaiting": awaited, "deadline": deadline,
-            "default": [{"seat": seat, "move": moves.simple(moves.PASS)} for seat in awaited]}
-
-
-def pending(state: State, awaited: frozenset[Seat] | None = None) -> Json | None:
-    """The prompt (DESIGN.md, Reactions): the roll, the steal target, the
-    claim window or the roller's decision; ``None`` once the game is over: its kind, the
-    awaited seats, the deadline and each awaited seat's default (public; the
-    seat's own answers are in its ``legal_moves`` only; ``awaited``: ``to_act``'s
-    seats if the caller has them). Do not mutate it."""
-    phase = state.phase
-    kind = _KINDS.get(phase)
-    if kind is None:
-        return None
-    seats = sorted(awaited if awaited is not None else _awaited(state))
-    if phase == CLAIMS:
-        return claims_prompt(seats, state.deadline)
-    rule = steal_terms(state)[0] if phase == STEAL else "F9" if phase == ROLL else "F21"
-    return {
-        "kind": kind,
-        "rule": rule,
-        "awaiting": seats,
-        "deadline": None,
-        "default": [{"seat": seat, "move": _default(state, seat)} for seat in seats],
-    }

@@ -20,7 +20,8 @@ from referee.engine.jsonenc import dumps
 from referee.engine.protocol import Event, Json
 from referee.engine.statecache import Memo, fresh, per_state
 from referee.games.bluffaneer.fold import CARD_DRAWN, DECK_RESHUFFLED, GAME_STARTED
-from referee.games.bluffaneer.legal import awaited_seats, claims_prompt, legal_moves, pending
+from referee.games.bluffaneer.legal import awaited_seats, legal_moves
+from referee.games.bluffaneer.prompts import claims_prompt, pending
 from referee.games.bluffaneer.state import CLAIMS, DECISION, OVER, ROLL, STEAL, Flip, Seat, State
 from referee.games.bluffaneer.symbols import CARD_IDS, card_json
 
