@@ -3,33 +3,32 @@ causes, folded as emitted (F9–F23, F34); the claim window's timeout (F18);
 and the precise refusal of a move from a seat the referee does not await."""
 from __future__ import annotations
 
-from typing import cast
-
 from referee.engine.protocol import Event, OutOfTurn
 from referee.engine.rng import Rng
-from referee.games.bluffaneer import claims, moves, turn
+from referee.games.bluffaneer import claims, turn
 from referee.games.bluffaneer.context import new_draft
 from referee.games.bluffaneer.ending import resign
+from referee.games.bluffaneer.moves import Accept, Claim, ParsedMove, Pass, Resign, Roll, SeatMove, Steal
 from referee.games.bluffaneer.state import Seat, State
 
 
-def decide(state: State, actor: Seat, move: tuple[str, int | None], rng: Rng, now: int) -> tuple[list[Event], State]:
+def decide(state: State, actor: Seat, move: SeatMove, rng: Rng, now: int) -> tuple[list[Event], State]:
     """The events ``move`` by ``actor`` (a seat the referee awaits) received
     at ``now`` causes, folded as emitted; or a refusal that changes nothing (F33)."""
-    kind, target = move
     draft = new_draft(state)
-    if kind == moves.ROLL:
-        turn.roll(draft, actor, rng, now)
-    elif kind == moves.STEAL:
-        turn.steal(draft, actor, cast(int, target), rng)
-    elif kind in (moves.CLAIM, moves.PASS):
-        claims.answer(draft, actor, kind, rng, now)
-    elif kind == moves.ACCEPT:
-        claims.accept(draft, actor, rng)
-    elif kind == moves.RESIGN:
-        resign(draft, actor, rng)
-    else:
-        claims.challenge(draft, actor, rng)
+    match move:
+        case Roll():
+            turn.roll(draft, actor, rng, now)
+        case Steal():
+            turn.steal(draft, actor, move, rng)
+        case Claim() | Pass():
+            claims.answer(draft, actor, move, rng, now)
+        case Accept():
+            claims.accept(draft, actor, rng)
+        case Resign():
+            resign(draft, actor, rng)
+        case _:  # Challenge (``timeout`` never reaches ``play``: RulesetBase.decide_and_fold)
+            claims.challenge(draft, actor, rng)
     return draft.events, draft.state
 
 
@@ -40,18 +39,18 @@ def timeout(state: State, rng: Rng, now: int) -> tuple[list[Event], State]:
     return draft.events, draft.state
 
 
-def out_of_turn(state: State, actor: Seat, move: tuple[str, int | None]) -> OutOfTurn | None:
+def out_of_turn(state: State, actor: Seat, move: ParsedMove) -> OutOfTurn | None:
     """The rule a move from ``actor``, a seat the referee does not await, breaks:
     the roller may not claim (F17), a seat answers once (F17), only the
     roller rolls, robs and decides (F9, F12, F21); ``None``: no rule more
     precise than the platform's."""
-    kind, _ = move
-    if kind == moves.ROLL:
-        return turn.roll_refusal(state, actor)
-    if kind == moves.STEAL:
-        return turn.steal_refusal(state, actor)
-    if kind in (moves.CLAIM, moves.PASS):
-        return claims.answer_refusal(state, actor, kind)
-    if kind == moves.RESIGN:
-        return None  # F34: a seat resigns when the referee awaits it
+    match move:
+        case Roll():
+            return turn.roll_refusal(state, actor)
+        case Steal():
+            return turn.steal_refusal(state, actor)
+        case Claim() | Pass():
+            return claims.answer_refusal(state, actor, move)
+        case Resign():
+            return None  # F34: a seat resigns when the referee awaits it
     return claims.decision_refusal(state, actor)

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 from referee.engine.protocol import Move
 from referee.engine.statecache import Memo, fresh
-from referee.games.bluffaneer import moves
+from referee.games.bluffaneer.moves import Accept, Challenge, Claim, Pass, Resign, Roll, Steal
 from referee.games.bluffaneer.state import CLAIMS, DECISION, ROLL, STEAL, Seat, State
 
-_RESIGN = moves.simple(moves.RESIGN)
-_ROLL = (moves.simple(moves.ROLL), _RESIGN)
-_ANSWERS = (moves.simple(moves.CLAIM), moves.simple(moves.PASS), _RESIGN)
-_DECISIONS = (moves.simple(moves.ACCEPT), moves.simple(moves.CHALLENGE), _RESIGN)
+#: the moves of each phase as clients send them, built once (each list gets its own copies)
+_RESIGN = Resign().to_json()
+_ROLL = (Roll().to_json(), _RESIGN)
+_ANSWERS = (Claim().to_json(), Pass().to_json(), _RESIGN)
+_DECISIONS = (Accept().to_json(), Challenge().to_json(), _RESIGN)
 
 
 def to_act(state: State, memo: Memo | None = None) -> set[Seat]:
@@ -73,12 +74,12 @@ def legal_moves(state: State, seat: Seat, memo: Memo | None = None) -> list[Move
 def _moves(state: State, seat: Seat) -> list[Move]:
     """``legal_moves`` for a seat already known to be awaited."""
     if state.phase == ROLL:
-        return [dict(m) for m in _ROLL]
+        return [dict(move) for move in _ROLL]
     if state.phase == STEAL:
-        return [*(moves.steal(target) for target in range(state.players) if target != seat), dict(_RESIGN)]
+        return [*(Steal(target).to_json() for target in range(state.players) if target != seat), dict(_RESIGN)]
     if state.phase == CLAIMS:
-        return [dict(m) for m in _ANSWERS]
-    return [dict(m) for m in _DECISIONS]
+        return [dict(move) for move in _ANSWERS]
+    return [dict(move) for move in _DECISIONS]
 
 
 def default_move(state: State, seat: Seat) -> Move | None:
@@ -92,9 +93,9 @@ def default_move(state: State, seat: Seat) -> Move | None:
 def default_for(state: State, seat: Seat) -> Move:
     """``default_move`` for a seat already known to be awaited (the prompt's ``default``)."""
     if state.phase == ROLL:
-        return moves.simple(moves.ROLL)
+        return Roll().to_json()
     if state.phase == STEAL:
-        return moves.steal((seat + 1) % state.players)
+        return Steal((seat + 1) % state.players).to_json()
     if state.phase == CLAIMS:
-        return moves.simple(moves.PASS)
-    return moves.simple(moves.ACCEPT)
+        return Pass().to_json()
+    return Accept().to_json()

@@ -6,7 +6,8 @@ moves themselves are in ``legal``."""
 from __future__ import annotations
 
 from referee.engine.protocol import Json
-from referee.games.bluffaneer import legal, moves
+from referee.games.bluffaneer import legal
+from referee.games.bluffaneer.moves import Pass
 from referee.games.bluffaneer.state import CLAIMS, DECISION, ROLL, STEAL, Seat, State
 from referee.games.bluffaneer.turn import steal_terms
 
@@ -18,7 +19,7 @@ def claims_prompt(awaited: list[Seat], deadline: int | None) -> Json:
     (ascending) may claim or pass (its ``legal_moves``) and passes by
     default at ``deadline``."""
     return {"kind": _KINDS[CLAIMS], "rule": "F18", "awaiting": awaited, "deadline": deadline,
-            "default": [{"seat": seat, "move": moves.simple(moves.PASS)} for seat in awaited]}
+            "default": [{"seat": seat, "move": Pass().to_json()} for seat in awaited]}
 
 
 def pending(state: State, awaited: frozenset[Seat] | None = None) -> Json | None:

@@ -14,6 +14,7 @@ from referee.games.bluffaneer.catalogue import catalogue as _catalogue
 from referee.games.bluffaneer.ending import result as game_result
 from referee.games.bluffaneer.event_types import EVENT_TYPES
 from referee.games.bluffaneer.legacy import BluffaneerV1
+from referee.games.bluffaneer.moves import ParsedMove, SeatMove
 from referee.games.bluffaneer.state import (
     CLAIMS,
     DECISION,
@@ -42,25 +43,26 @@ class Bluffaneer(ModularRuleset[State]):
     parts = Parts(options=options, scenario=scenario, moves=moves, schemas=schemas, events=fold,
                   event_types=EVENT_TYPES, views=views, prompts=legal, encoded=views, legacy=(BluffaneerV1,))
 
-    def play(self, state: State, actor: Seat, move: tuple[str, int | None], *, rng: Rng, now: int,
+    def play(self, state: State, actor: Seat, move: SeatMove, *, rng: Rng, now: int,
              memo: Memo | None = None) -> tuple[list[Event], State]:
         """The events ``move`` by ``actor`` (a seat the referee awaits)
         received at ``now`` causes, folded as emitted; or a refusal that
         changes nothing (F33): ``decide.decide``. The rules find nothing they need in ``memo``."""
         return decide.decide(state, actor, move, rng, now)
 
-    def parse_move(self, move: Any) -> tuple[str, int | None]:
-        """``(type, target)``: the move parser (F33), which the conformance suite holds to ``move_schemas``."""
+    def parse_move(self, move: Any) -> ParsedMove:
+        """The typed move: the move parser (F33), which the conformance suite holds to ``move_schemas``."""
         return moves.parse(move)
 
-    def move_from_checked(self, move: Json) -> tuple[str, int | None]:
-        return move["type"], move.get("target")
+    def move_from_checked(self, move: Json) -> ParsedMove:
+        """The typed move, read from one that matches its schema (``moves.read``)."""
+        return moves.read(move)
 
     def on_timeout(self, state: State, *, rng: Rng, now: int) -> tuple[list[Event], State]:
         """The claim window closes at its deadline (F18)."""
         return decide.timeout(state, rng, now)
 
-    def refuse_out_of_turn(self, state: State, actor: Seat, move: tuple[str, int | None]) -> IllegalMove:
+    def refuse_out_of_turn(self, state: State, actor: Seat, move: ParsedMove) -> IllegalMove:
         """The rule the move breaks: the roller may not claim (F17), a seat
         answers once (F17), only the roller rolls, robs and decides (F9,
         F12, F21) (``decide.out_of_turn``)."""
