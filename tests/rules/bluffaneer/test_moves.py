@@ -58,8 +58,8 @@ def test_f32_a_queued_flip_that_may_not_fit_its_tie_is_refused_at_creation() -> 
     with raises_rule("F32", "invalid_setup"):
         game(4, cards=[["chest", "sword"]], dice=["ship", "skull"], flips=[2])
     given = game(4, cards=[["chest", "sword"]], dice=["ship", "skull"], flips=[1])
-    given.play(0, ROLL, at=10).play(1, CLAIM, at=20).play(2, CLAIM, at=20)
-    given.play(3, PASS, at=30)
+    given.play(0, ROLL, now=10).play(1, CLAIM, now=20).play(2, CLAIM, now=20)
+    given.play(3, PASS, now=30)
     assert state(given).claimant == 2  # the queued flip picked the second of the tied claimants
 
 
@@ -67,11 +67,11 @@ def test_f32_a_queued_flip_that_may_not_fit_its_tie_is_refused_at_creation() -> 
 
 def test_f33_a_refused_move_changes_nothing_and_draws_nothing() -> None:
     given = game(3, cards=[["chest", "sword"]], dice=["ship", "skull"])
-    given.play(0, ROLL, at=10)
+    given.play(0, ROLL, now=10)
     before, position, count = given.state, given.rng.position, len(given.events)
     for actor, move in ((0, CLAIM), (1, ACCEPT), (1, ROLL), (2, steal(1)), (None, TIMEOUT)):
         with pytest.raises(IllegalMove):
-            given.play(actor, move, at=20)
+            given.play(actor, move, now=20)
     assert given.state is before and given.rng.position == position
     assert len(given.events) == count
 
