@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from referee.engine.protocol import Event, OutOfTurn
 from referee.engine.rng import Rng
+from referee.engine.statecache import Memo
 from referee.games.bluffaneer import claims, turn
 from referee.games.bluffaneer.context import new_draft
 from referee.games.bluffaneer.ending import resign
@@ -12,19 +13,21 @@ from referee.games.bluffaneer.moves import Accept, Claim, ParsedMove, Pass, Resi
 from referee.games.bluffaneer.state import Seat, State
 
 
-def decide(state: State, actor: Seat, move: SeatMove, rng: Rng, now: int) -> tuple[list[Event], State]:
+def decide(state: State, actor: Seat, move: SeatMove, *, rng: Rng, now: int,
+           memo: Memo | None = None) -> tuple[list[Event], State]:
     """The events ``move`` by ``actor`` (a seat the referee awaits) received
-    at ``now`` causes, folded as emitted; or a refusal that changes nothing (F33)."""
+    at ``now`` causes, folded as emitted; or a refusal that changes nothing
+    (F33): the ruleset's ``play``. The rules find nothing they need in ``memo``."""
     draft = new_draft(state)
-    match move:
-        case Roll():
-            turn.roll(draft, actor, rng, now)
-        case Steal():
-            turn.steal(draft, actor, move, rng)
+    match move:  # the most frequent first: claims and passes, then rolls
         case Claim() | Pass():
             claims.answer(draft, actor, move, rng, now)
+        case Roll():
+            turn.roll(draft, actor, rng, now)
         case Accept():
             claims.accept(draft, actor, rng)
+        case Steal():
+            turn.steal(draft, actor, move, rng)
         case Resign():
             resign(draft, actor, rng)
         case _:  # Challenge (``timeout`` never reaches ``play``: RulesetBase.decide_and_fold)
@@ -32,7 +35,7 @@ def decide(state: State, actor: Seat, move: SeatMove, rng: Rng, now: int) -> tup
     return draft.events, draft.state
 
 
-def timeout(state: State, rng: Rng, now: int) -> tuple[list[Event], State]:
+def timeout(state: State, *, rng: Rng, now: int) -> tuple[list[Event], State]:
     """The claim window closes at its deadline (F18)."""
     draft = new_draft(state)
     claims.close(draft, "timeout", rng, now)

@@ -24,6 +24,8 @@ _RESIGN = Resign().to_json()
 _ROLL = (Roll().to_json(), _RESIGN)
 _ANSWERS = (Claim().to_json(), Pass().to_json(), _RESIGN)
 _DECISIONS = (Accept().to_json(), Challenge().to_json(), _RESIGN)
+#: the default of an awaited seat by phase, but the steal target's (F9, F18, F21)
+_DEFAULTS = {ROLL: Roll().to_json(), CLAIMS: Pass().to_json(), DECISION: Accept().to_json()}
 
 
 def to_act(state: State, memo: Memo | None = None) -> set[Seat]:
@@ -92,10 +94,6 @@ def default_move(state: State, seat: Seat) -> Move | None:
 
 def default_for(state: State, seat: Seat) -> Move:
     """``default_move`` for a seat already known to be awaited (the prompt's ``default``)."""
-    if state.phase == ROLL:
-        return Roll().to_json()
     if state.phase == STEAL:
         return Steal((seat + 1) % state.players).to_json()
-    if state.phase == CLAIMS:
-        return Pass().to_json()
-    return Accept().to_json()
+    return dict(_DEFAULTS.get(state.phase, _DEFAULTS[DECISION]))

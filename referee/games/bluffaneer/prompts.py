@@ -12,6 +12,8 @@ from referee.games.bluffaneer.state import CLAIMS, DECISION, ROLL, STEAL, Seat, 
 from referee.games.bluffaneer.turn import steal_terms
 
 _KINDS = {ROLL: "roll", STEAL: "steal_target", CLAIMS: "claim_window", DECISION: "decision"}
+#: the claim window's default (F18), as clients send it
+_PASS = Pass().to_json()
 
 
 def claims_prompt(awaited: list[Seat], deadline: int | None) -> Json:
@@ -19,7 +21,7 @@ def claims_prompt(awaited: list[Seat], deadline: int | None) -> Json:
     (ascending) may claim or pass (its ``legal_moves``) and passes by
     default at ``deadline``."""
     return {"kind": _KINDS[CLAIMS], "rule": "F18", "awaiting": awaited, "deadline": deadline,
-            "default": [{"seat": seat, "move": Pass().to_json()} for seat in awaited]}
+            "default": [{"seat": seat, "move": dict(_PASS)} for seat in awaited]}
 
 
 def pending(state: State, awaited: frozenset[Seat] | None = None) -> Json | None:

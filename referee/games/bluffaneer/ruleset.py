@@ -6,15 +6,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.modular import ModularRuleset, Parts
-from referee.engine.protocol import Event, IllegalMove, Json, Ruleset, Seat
-from referee.engine.rng import Rng
-from referee.engine.statecache import Memo
+from referee.engine.protocol import IllegalMove, Json, Ruleset, Seat
 from referee.games.bluffaneer import decide, fold, legal, moves, options, scenario, schemas, views
 from referee.games.bluffaneer.catalogue import catalogue as _catalogue
 from referee.games.bluffaneer.ending import result as game_result
 from referee.games.bluffaneer.event_types import EVENT_TYPES
 from referee.games.bluffaneer.legacy import BluffaneerV1
-from referee.games.bluffaneer.moves import ParsedMove, SeatMove
+from referee.games.bluffaneer.moves import ParsedMove
 from referee.games.bluffaneer.state import (
     CLAIMS,
     DECISION,
@@ -43,12 +41,8 @@ class Bluffaneer(ModularRuleset[State]):
     parts = Parts(options=options, scenario=scenario, moves=moves, schemas=schemas, events=fold,
                   event_types=EVENT_TYPES, views=views, prompts=legal, encoded=views, legacy=(BluffaneerV1,))
 
-    def play(self, state: State, actor: Seat, move: SeatMove, *, rng: Rng, now: int,
-             memo: Memo | None = None) -> tuple[list[Event], State]:
-        """The events ``move`` by ``actor`` (a seat the referee awaits)
-        received at ``now`` causes, folded as emitted; or a refusal that
-        changes nothing (F33): ``decide.decide``. The rules find nothing they need in ``memo``."""
-        return decide.decide(state, actor, move, rng, now)
+    #: the events a move by a seat the referee awaits causes, folded as emitted, or a refusal (F33)
+    play = staticmethod(decide.decide)
 
     def parse_move(self, move: Any) -> ParsedMove:
         """The typed move: the move parser (F33), which the conformance suite holds to ``move_schemas``."""
@@ -58,9 +52,8 @@ class Bluffaneer(ModularRuleset[State]):
         """The typed move, read from one that matches its schema (``moves.read``)."""
         return moves.read(move)
 
-    def on_timeout(self, state: State, *, rng: Rng, now: int) -> tuple[list[Event], State]:
-        """The claim window closes at its deadline (F18)."""
-        return decide.timeout(state, rng, now)
+    #: the claim window closes at its deadline (F18)
+    on_timeout = staticmethod(decide.timeout)
 
     def refuse_out_of_turn(self, state: State, actor: Seat, move: ParsedMove) -> IllegalMove:
         """The rule the move breaks: the roller may not claim (F17), a seat

@@ -8,6 +8,7 @@ import pytest
 from referee.engine.protocol import IllegalMove, MalformedMove, OutOfTurn
 from referee.engine.rng import Rng
 from referee.games import registry
+from referee.games.bluffaneer import Bluffaneer, moves
 from referee.games.bluffaneer.symbols import CARD_IDS, DEFAULT_DIE_FACES
 from tests.harness import raises_rule, scenario
 from tests.rules.bluffaneer.helpers import (
@@ -122,3 +123,16 @@ def test_f33_every_legal_move_is_a_complete_move_decide_accepts() -> None:
     given.play(0, ROLL)
     for move in given.legal(0):
         assert RULES.decide(given.state, 0, move, rng=Rng(b"x"), now=50)
+
+
+@pytest.mark.parametrize("move", [
+    {"type": "roll"}, {"type": "steal", "target": 0}, {"type": "steal", "target": 5}, {"type": "claim"},
+    {"type": "pass"}, {"type": "accept"}, {"type": "challenge"}, {"type": "resign"}, {"type": "timeout"},
+])
+def test_f33_a_move_is_read_once_as_its_typed_value_and_given_back_as_sent(move: Any) -> None:
+    """The parser, and the reading of a move its schema passed, give the
+    typed value of the shared mechanism (``referee.engine.moves``), whose
+    JSON is the move as it was sent."""
+    ruleset, typed = Bluffaneer(), moves.MOVES.read(move)
+    assert moves.parse(move) == moves.read(move) == ruleset.parse_move(move) == ruleset.read_move(move) == typed
+    assert type(moves.read(move)) is type(typed) and typed.to_json() == move
