@@ -1,4 +1,5 @@
-"""The decider protocol object for Bluffaneer (DESIGN.md, Architecture)."""
+"""The ruleset class of Bluffaneer, a ``ModularRuleset`` named with its parts (its modules), and
+``RULESET``, the decider protocol object (DESIGN.md, Architecture)."""
 from __future__ import annotations
 
 from collections import Counter
