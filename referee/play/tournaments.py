@@ -48,7 +48,9 @@ from referee.play.standings import (  # noqa: F401 (pure: shared with the arena)
     unique_names,
 )
 from referee.service import GameService, new_game_id
+from referee.service.listing import after_cursor
 from referee.service.scheduling import Change
+from referee.store.listing import cursor_of
 from referee.store.tournaments import IN_FLIGHT
 from referee.tokens import new_token
 
@@ -457,8 +459,6 @@ class Tournaments:
 
     def list(self, *, status: str | None = None, cursor: str | None = None, limit: int = 50) -> Json:
         """Tournaments newest first (their public facts), after ``cursor``, filtered by ``status``."""
-        from referee.service import after_cursor
-        from referee.store.listing import cursor_of
         after, found = after_cursor(cursor), []
         for _ in range(20):  # a page of a rare status ends early (with a next) rather than scan everything
             page = self.kept.page(after, limit)
