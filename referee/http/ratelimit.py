@@ -198,7 +198,7 @@ def verified_identity(token: str, hashes: TokenHashes, req: Request | None = Non
             return f"bot:{args['bot_id']}"
     elif "tournament_id" in args:
         from referee.play.tournaments import Tournaments
-        if Tournaments(service()).cancel_token_matches(str(args["tournament_id"]), token):
+        if Tournaments(service(), service().store.tournaments).cancel_token_matches(str(args["tournament_id"]), token):
             return f"tournament:{args['tournament_id']}"
     return None
 

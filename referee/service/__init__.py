@@ -25,7 +25,7 @@ from typing import Any
 from referee import keys
 from referee.engine import sha256_hex
 from referee.engine.encoded_views import ViewCache
-from referee.engine.protocol import Json, Move, RefereeError, Ruleset, Seat
+from referee.engine.protocol import Json, Move, Ruleset, Seat
 from referee.engine.signature import Keyring
 from referee.service import listing, viewing
 from referee.service.changes import Changes, Scheduler, change_of
@@ -42,9 +42,6 @@ from referee.store.clients import (
 )
 from referee.store.pushed import Pushed
 from referee.store.redis_store import EventStore, Head
-
-#: the next move of a run (transitional): seat, move (``None``: its default), ``by``, idempotency key
-Turn = tuple[Seat, "Move | None", Json, str]
 
 __all__ = ["REDIS_UNAVAILABLE", "Decided", "Game", "GameService", "Scheduler", "new_game_id"]
 
@@ -83,8 +80,7 @@ class GameService:
                     options: Mapping[str, Any] | None = None, seed: str | None = None,
                     setup: Mapping[str, Any] | None = None, tournament: str | None = None,
                     tournament_seed: str | None = None, tournament_custom: bool = False,
-                    held: bool = False, game_id: str | None = None,
-                    scheduled: Callable[[Change], None] | None = None) -> Json:
+                    held: bool = False, game_id: str | None = None) -> Json:
         """Deal a new game; returns the 201 body with each seat's secret token
         (``referee.service.creation``). ``held``: no job is queued for it (it
         is only watched): the worker that made it plays its first turns.
@@ -93,13 +89,10 @@ class GameService:
         ``tournament_seed``: a seed the referee derived for a tournament game
         (the game is not custom, unless ``tournament_custom``: the
         tournament's seed came from a client)."""
-        created = self.creation.create_game(NewGame(
+        return self.creation.create_game(NewGame(
             ruleset=ruleset_name, players=players, seats=seats, options=options, seed=seed, setup=setup,
             tournament=tournament, tournament_seed=tournament_seed, tournament_custom=tournament_custom,
-            game_id=game_id), held=held or scheduled is not None)
-        if scheduled is not None:  # transitional (issue 37 item 2 removes it)
-            scheduled(change_of(self.loader.cached(str(created["id"]))))
-        return created
+            game_id=game_id), held=held)
 
     def game_options(self, ruleset: Ruleset[Any], options: Mapping[str, Any] | None,
                      seat_specs: list[Json]) -> GameOptions:
@@ -208,39 +201,3 @@ class GameService:
         """The view as a JSON value (replays, tools, bots): what ``view`` encodes."""
         return viewing.view_of(game, seat)
 
-    # -- transitional: a run with callbacks (removed by issue 37 item 2) ----------
-    def play_run(self, game: Game, turn: Callable[[Game], Turn | None], *, batch: int,
-                 settle: Callable[[Change], None] | None = None) -> tuple[str, int]:
-        """Moves a worker makes for seats in a row: ``turn`` gives the next one
-        on the game each move leaves (``None``: the run ends there), appended
-        ``batch`` at a time; ``settle`` hears where the run left the game
-        (else the scheduler). Returns ``(outcome, moves appended)``."""
-        start = current = game
-        pending: list[Decided] = []
-        played, outcome = 0, "played"
-        try:
-            while (nxt := turn(current)) is not None:
-                seat, move, by, key = nxt
-                try:
-                    decided = self.decide_for_seat(current, seat, move, by, key)
-                except RefereeError as err:
-                    outcome = err.code
-                    break
-                pending.append(decided)
-                current = decided.game
-                if len(pending) >= batch:
-                    if not self.append_decided(start, pending):
-                        return "stale", played
-                    start, played, pending = current, played + len(pending), []
-            if pending:
-                if not self.append_decided(start, pending):
-                    return "stale", played
-                start, played = current, played + len(pending)
-            return outcome, played
-        finally:
-            if played:
-                before = game if played == 1 else None
-                if settle is None:
-                    self.changes.notify(start, before)
-                else:
-                    settle(change_of(start, before))
