@@ -142,16 +142,15 @@ def respond(stored: Stored) -> Json:
     }
 
 
+@dataclass(eq=False)
 class Creation:
     """Deals and stores new games."""
 
-    def __init__(self, store: EventStore, loader: Loader, changes: Changes, checks: Checks,
-                 clock: Callable[[], int]) -> None:
-        self.store = store
-        self.loader = loader
-        self.changes = changes
-        self.checks = checks
-        self.clock = clock
+    store: EventStore
+    loader: Loader
+    changes: Changes
+    checks: Checks
+    clock: Callable[[], int]
 
     def create_game(self, request: NewGame, *, held: bool = False) -> Json:
         """Deal a new game; returns the 201 body with each seat's secret token.

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from referee.bots import BUILT_IN
 from referee.engine import sha256_hex
@@ -42,16 +43,15 @@ def check_playable(game: Game, expected_version: int | None) -> None:
                        f"{game.open_seats} are open (POST /v1/games/{game.id}/seats/<seat>/claim)")
 
 
+@dataclass(eq=False)
 class Moves:
     """Moves decided and appended."""
 
-    def __init__(self, store: EventStore, loader: Loader, changes: Changes, keyring: Keyring,
-                 clock: Callable[[], int]) -> None:
-        self.store = store
-        self.loader = loader
-        self.changes = changes
-        self.keyring = keyring
-        self.clock = clock
+    store: EventStore
+    loader: Loader
+    changes: Changes
+    keyring: Keyring
+    clock: Callable[[], int]
 
     def submit_move(self, game_id: str, token: str | None, move: Move, *, expected_version: int | None = None,
                     idempotency_key: str | None = None) -> bytes:

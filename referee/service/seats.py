@@ -75,14 +75,14 @@ def check_seat_change(game: Game, change: SeatChange) -> None:
                        "open: claim it)")
 
 
+@dataclass(eq=False)
 class Seats:
     """Claims, start-deadline gifts and reissues of seats."""
 
-    def __init__(self, store: EventStore, loader: Loader, changes: Changes, clock: Callable[[], int]) -> None:
-        self.store = store
-        self.loader = loader
-        self.changes = changes
-        self.clock = clock
+    store: EventStore
+    loader: Loader
+    changes: Changes
+    clock: Callable[[], int]
 
     def claim_seat(self, game_id: str, seat: int, name: str) -> Json:
         """Give open seat ``seat`` to whoever claims it first: its token, once
