@@ -28,4 +28,4 @@ class ServiceCredentials:
         return None if found is None else str(found[1])
 
     def tournament_token_matches(self, tournament_id: str, token: str) -> bool:
-        return Tournaments(self.service).cancel_token_matches(tournament_id, token)
+        return Tournaments(self.service, self.service.store.tournaments).cancel_token_matches(tournament_id, token)

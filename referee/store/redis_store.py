@@ -131,7 +131,7 @@ class EventStore:
         #: registered webhook bots
         self.bots = BotDirectory(client, self.retention.idle_s)
         #: tournaments' specs, games and standings
-        self.tournaments = TournamentStore(client, self._retry)
+        self.tournaments = TournamentStore(client, self._retry, self.retention)
         #: every game, newest first (``GET /v1/games``)
         self.games_index = Index(client, GAMES)
         #: the places clients hold under their quotas (``referee.http.quotas``)

@@ -240,7 +240,7 @@ def test_an_outbound_bot_reads_its_turn_verifies_it_and_answers(api: RefereeClie
     import threading
 
     from referee.bots.webhook import CallLimits
-    from workers.jobs import ask_outbound
+    from workers.asking import ask_outbound
     monkeypatch.setattr(bots_api, "STREAM_MAX_S", 5.0)
     bot = api.bots.register("outbound", None, ["nim"])
     assert bot.secret is not None
