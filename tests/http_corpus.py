@@ -54,7 +54,9 @@ import argparse
 import base64
 import difflib
 import hashlib
+import importlib
 import json
+import os
 import random
 import re
 import secrets
@@ -69,6 +71,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 CORPUS = Path(__file__).parent / "fixtures" / "http_corpus.jsonl"
+#: the environment variable naming a folder where the test plugins are installed already
+PLUGINS_SITE = "HTTP_CORPUS_PLUGINS_SITE"
 START_MS = 1_800_000_000_000
 ADMIN = "admin-secret"
 BIG = 16 * 1024
@@ -571,11 +575,24 @@ def sequence(session: Session) -> None:
 
 
 # -- recording and comparing --------------------------------------------------------
+def with_plugins() -> None:
+    """The rulesets of ``tests/plugins`` found, as under pytest: those the
+    calling test run installed already (``PLUGINS_SITE``), else installed here."""
+    import tests.conftest as conftest
+    site = os.environ.get(PLUGINS_SITE)
+    if site is None:
+        conftest.pytest_configure(None)  # type: ignore[arg-type]
+        return
+    from referee.games import registry
+    sys.path.insert(0, site)
+    importlib.invalidate_caches()
+    registry.refresh()
+
+
 def record() -> list[Json]:
     """The sequence run against a fresh app and Redis of its own."""
-    import tests.conftest as conftest
     from tests.processes import own_redis
-    conftest.pytest_configure(None)  # type: ignore[arg-type]  # the test plugins' rulesets, as under pytest
+    with_plugins()
     port, proc = own_redis()
     try:
         with redis.Redis(port=port) as client, fixed_draws() as draws:
