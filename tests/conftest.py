@@ -147,9 +147,19 @@ def service(app: Any) -> Any:
     return app.extensions["referee.service"]
 
 
+class BurstWorker(SimpleWorker):
+    """RQ's SimpleWorker without its command channel: a pub/sub thread for
+    remote commands (stop a job, shut down) that RQ starts at every burst and
+    joins at its end, a third of a second a burst, thousands of bursts a run.
+    No test sends a worker a command; the jobs run exactly as in any worker."""
+
+    def subscribe(self) -> None:  # no thread: RQ's unsubscribe then has none to stop
+        pass
+
+
 @pytest.fixture
 def work(service: Any, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Run queued jobs in this process (a real RQ SimpleWorker, burst mode)."""
+    """Run queued jobs in this process (a real RQ worker, burst mode)."""
     import workers.jobs as jobs
     monkeypatch.setattr(jobs, "service_from_env", lambda: service)
     monkeypatch.setenv("REFEREE_BOT_ALLOW_PRIVATE", "1")
@@ -159,7 +169,7 @@ def work(service: Any, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> An
         for _ in range(max_rounds):
             if queue.count == 0:
                 return
-            SimpleWorker([queue], connection=redis_client).work(burst=True, logging_level="ERROR")
+            BurstWorker([queue], connection=redis_client).work(burst=True, logging_level="ERROR")
     return run
 
 
