@@ -19,6 +19,7 @@ import redis
 from flask.testing import FlaskClient
 from hypothesis import settings
 from rq import Queue, SimpleWorker
+from xdist.scheduler import LoadFileScheduling  # type: ignore[import-untyped]
 
 from referee.bots.webhook import UrlPolicy
 from referee.http.app import create_app
@@ -61,22 +62,58 @@ def pytest_configure(config: pytest.Config) -> None:
     registry.refresh()
 
 
+#: the long tests that compute alone (no server, no fixture their file's other tests share), by the start of
+#: their node ids: under ``make test`` each is handed out on its own, to whichever worker is free, instead of
+#: with its file (the random plays of every ruleset and size, the fingerprints)
+SPREAD = ("tests/conformance/test_conformance.py::test_random_legal_play_keeps_the_invariants_to_one_result[",
+          "tests/conformance/test_fingerprints.py::test_a_random_game_logs_shows_and_offers_what_it_did_before[")
+
+
+class SpreadScheduling(LoadFileScheduling):  # type: ignore[misc]  # xdist has no types
+    """pytest-xdist's ``--dist loadfile`` (a test file whole to one worker:
+    its module fixtures start once), but for the tests of ``SPREAD``, each a
+    unit of its own. (xdist's ``loadgroup``, which would say it with marks,
+    renames test ids, which pytest 9 no longer lets it do.)"""
+
+    def _split_scope(self, nodeid: str) -> str:
+        return nodeid if nodeid.startswith(SPREAD) else super()._split_scope(nodeid)
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadFileScheduling | None:
+    """``--dist loadfile`` (``make test``) with the tests of ``SPREAD`` spread; any other mode as xdist has it."""
+    return SpreadScheduling(config, log) if config.getoption("dist") == "loadfile" else None
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (``make test``), hand out the files with a test
-    marked ``slow`` first, then the others by their number of tests, most
-    first (``--no-loadscope-reorder`` keeps this order): a worker left with
-    a long file at the end holds up the run while the others idle. Every
-    worker orders the same collection the same way, as xdist requires; a
-    serial run keeps the files' order."""
+    """Under pytest-xdist (``make test``), hand out the longest first
+    (``--no-loadscope-reorder`` keeps this order): the files with a test
+    marked ``slow``, the random plays of ``SPREAD``, the other files by their
+    number of tests, most first, and the fingerprints, short ones, last,
+    filling the gaps. Every worker orders the same collection the same way,
+    as xdist requires; a serial run keeps the files' order. A test of
+    ``SPREAD`` that shares a module fixture with its file is refused."""
     if "PYTEST_XDIST_WORKER" not in os.environ:
         return
-    files: dict[str, list[pytest.Item]] = {}
+    units: dict[str, list[pytest.Item]] = {}
     for item in items:
-        files.setdefault(item.nodeid.split("::")[0], []).append(item)
+        spread = item.nodeid.startswith(SPREAD)
+        if spread and not _alone(item):
+            raise pytest.UsageError(f"{item.nodeid} is in SPREAD (tests/conftest.py) but shares a fixture with "
+                                    "its file: a worker of its own would start it again")
+        units.setdefault(item.nodeid if spread else item.nodeid.split("::")[0], []).append(item)
 
-    def weight(tests: list[pytest.Item]) -> tuple[bool, int]:
-        return not any(test.get_closest_marker("slow") for test in tests), -len(tests)
-    items[:] = [test for tests in sorted(files.values(), key=weight) for test in tests]
+    def rank(tests: list[pytest.Item]) -> tuple[int, int]:
+        if tests[0].nodeid.startswith(SPREAD):
+            return (1 if tests[0].get_closest_marker("random_play") else 3), 0
+        return (0 if any(test.get_closest_marker("slow") for test in tests) else 2), -len(tests)
+    items[:] = [test for tests in sorted(units.values(), key=rank) for test in tests]
+
+
+def _alone(item: pytest.Item) -> bool:
+    """Whether ``item``'s fixtures are its own or its worker's (function or session scope), none its file's."""
+    info = getattr(item, "_fixtureinfo", None)
+    return info is not None and all(definition.scope in ("function", "session")
+                                    for definitions in info.name2fixturedefs.values() for definition in definitions)
 
 
 @pytest.fixture(scope="session")
@@ -177,3 +214,4 @@ def work(service: Any, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> An
 def loopback_app(app: Any) -> Any:
     app.config["BOT_URL_POLICY"] = UrlPolicy(allow_private=True)
     return app
+
