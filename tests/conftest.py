@@ -69,6 +69,10 @@ SPREAD = ("tests/conformance/test_conformance.py::test_random_legal_play_keeps_t
           "tests/conformance/test_fingerprints.py::test_a_random_game_logs_shows_and_offers_what_it_did_before[")
 
 
+#: marks of the tests whose files go first: long runs, real processes (servers, a browser, a cluster)
+LONG = ("slow", "e2e", "browser", "cluster")
+
+
 class SpreadScheduling(LoadFileScheduling):  # type: ignore[misc]  # xdist has no types
     """pytest-xdist's ``--dist loadfile`` (a test file whole to one worker:
     its module fixtures start once), but for the tests of ``SPREAD``, each a
@@ -87,7 +91,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadFileSche
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under pytest-xdist (``make test``), hand out the longest first
     (``--no-loadscope-reorder`` keeps this order): the files with a test
-    marked ``slow``, the random plays of ``SPREAD``, the other files by their
+    marked ``slow`` or running real processes (``LONG``), the random plays of ``SPREAD``, the other files by their
     number of tests, most first, and the fingerprints, short ones, last,
     filling the gaps. Every worker orders the same collection the same way,
     as xdist requires; a serial run keeps the files' order. A test of
@@ -105,7 +109,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     def rank(tests: list[pytest.Item]) -> tuple[int, int]:
         if tests[0].nodeid.startswith(SPREAD):
             return (1 if tests[0].get_closest_marker("random_play") else 3), 0
-        return (0 if any(test.get_closest_marker("slow") for test in tests) else 2), -len(tests)
+        return (0 if any(test.get_closest_marker(mark) for test in tests for mark in LONG) else 2), -len(tests)
     items[:] = [test for tests in sorted(units.values(), key=rank) for test in tests]
 
 
