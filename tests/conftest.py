@@ -83,6 +83,7 @@ class SpreadScheduling(LoadFileScheduling):  # type: ignore[misc]  # xdist has n
         return nodeid if nodeid.startswith(SPREAD) else super()._split_scope(nodeid)
 
 
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's: unknown with -p no:xdist
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadFileScheduling | None:
     """``--dist loadfile`` (``make test``) with the tests of ``SPREAD`` spread; any other mode as xdist has it."""
     return SpreadScheduling(config, log) if config.getoption("dist") == "loadfile" else None
