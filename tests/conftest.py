@@ -50,16 +50,37 @@ def pytest_configure(config: pytest.Config) -> None:
     any package: a copy, built, into a folder on ``sys.path``): the referee
     finds them through their ``referee.rulesets`` entry points, with no edit
     to it (issue 9)."""
-    target = Path(tempfile.mkdtemp(prefix="referee-plugins-"))
-    for package in sorted(p for p in PLUGINS.iterdir() if (p / "pyproject.toml").exists()):
+    sys.path.insert(0, str(plugins_site()))
+    importlib.invalidate_caches()
+    from referee.games import registry
+    registry.refresh()
+
+
+def plugins_site() -> Path:
+    """The folder the plugins are installed in: built once for these sources
+    and this Python (pip takes seconds a package, every worker of every run
+    asked for it), then found in the temporary directory by their digest.
+    Built aside and renamed into place: of two workers building at once, one
+    rename wins and the other's copy is dropped."""
+    packages = sorted(p for p in PLUGINS.iterdir() if (p / "pyproject.toml").exists())
+    digest = hashlib.sha256(f"{sys.executable} {sys.version}".encode())
+    for path in sorted(f for package in packages for f in package.rglob("*") if f.is_file()
+                       and "__pycache__" not in f.parts and ".egg-info" not in str(f)):
+        digest.update(str(path.relative_to(PLUGINS)).encode() + b"\0" + path.read_bytes() + b"\0")
+    built = Path(tempfile.gettempdir()) / f"referee-plugins-{digest.hexdigest()[:16]}"
+    if (built / "site").is_dir():
+        return built / "site"
+    target = Path(tempfile.mkdtemp(prefix="referee-plugins-build-"))
+    for package in packages:
         source = Path(shutil.copytree(package, target / "src" / package.name))
         subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index",
                         "--no-build-isolation", "--target", str(target / "site"), str(source)],
                        check=True, capture_output=True)
-    sys.path.insert(0, str(target / "site"))
-    importlib.invalidate_caches()
-    from referee.games import registry
-    registry.refresh()
+    try:
+        target.rename(built)
+    except OSError:  # another worker's copy is in place
+        shutil.rmtree(target, ignore_errors=True)
+    return built / "site"
 
 
 #: the long tests that compute alone (no server, no fixture their file's other tests share), by the start of
