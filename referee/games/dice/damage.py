@@ -3,9 +3,9 @@ subtraction, eliminations, the end check, Vulture Sam and El Gringo, the
 active player's end (D22, D29, D30, D34, D37, D39, D43, D48, D59, D61)."""
 from __future__ import annotations
 
-from referee.games.dice.agenda import Ctx
+from referee.games.dice.context import Ctx
 from referee.games.dice.ending import ending, ending_after
-from referee.games.dice.events import ARROWS_RETURNED, ELIMINATED, GAME_ENDED, LIFE_GAINED, LIFE_LOST
+from referee.games.dice.event_types import ARROWS_RETURNED, ELIMINATED, GAME_ENDED, LIFE_GAINED, LIFE_LOST
 from referee.games.dice.state import Item
 
 INDIANS, BULLET_HIT, DYNAMITE_HIT, SHOTS, GATLING_HIT = "indians", "bullet", "dynamite", "shots", "gatling"

@@ -1,7 +1,7 @@
 """The end of the game and its winners (D32, D33, D62, D70)."""
 from __future__ import annotations
 
-from referee.games.dice.rules import TARGET_ROLE
+from referee.games.dice.role_cards import TARGET_ROLE
 from referee.games.dice.state import State
 from referee.games.roles import DEPUTY, OUTLAW, RENEGADE, SHERIFF
 

@@ -1,14 +1,16 @@
 """The turn's steps (D14–D27, D34–D49, D51–D66): rolling and its immediate
-effects, then resolution, each step run from the agenda (``agenda.Ctx``)
+effects, then resolution, each step run from the agenda (``context.Ctx``)
 until a decision is awaited."""
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from referee.games.dice.agenda import Ctx
+from referee.games.dice.context import Ctx
 from referee.games.dice.damage import BULLET_HIT, DYNAMITE_HIT, GATLING_HIT, SHOTS, batch_step, indians
+from referee.games.dice.dice_faces import ARROW, BASE, BROKEN_ARROW, BULLET, DIE_FACES
+from referee.games.dice.distance import ring_at
 from referee.games.dice.ending import ending
-from referee.games.dice.events import (
+from referee.games.dice.event_types import (
     ARROW_TAKEN,
     ARROWS_DISCARDED,
     ARROWS_RETURNED,
@@ -22,7 +24,6 @@ from referee.games.dice.events import (
     TOKEN_GIVEN,
     TURN_STARTED,
 )
-from referee.games.dice.rules import ARROW, BASE, BROKEN_ARROW, BULLET, DIE_FACES, ring_at
 from referee.games.dice.state import Item, State
 
 RESOLUTION: tuple[Item, ...] = (("dynamite",), ("shots",), ("beers",), ("gatling",), ("end",))

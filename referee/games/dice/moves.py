@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.protocol import Json, MalformedMove
-from referee.games.dice.rules import COWARD, LOUDMOUTH
+from referee.games.dice.dice_faces import COWARD, LOUDMOUTH
 
 SEAT: Json = {"type": "integer", "minimum": 0, "maximum": 7}
 COUNT: Json = {"type": "integer", "minimum": 0, "maximum": 9}

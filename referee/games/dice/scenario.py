@@ -10,20 +10,10 @@ from typing import Any
 from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json
 from referee.engine.rng import Rng
 from referee.engine.schema import SchemaCheck
-from referee.games.dice.events import AWAITING, DICE_ROLLED, GAME_STARTED, TURN_STARTED
-from referee.games.dice.rules import (
-    BASE,
-    CHARACTER_IDS,
-    CHARACTERS,
-    COWARD,
-    DIE_FACES,
-    DYNAMITE,
-    FACES,
-    LOUDMOUTH,
-    REGULAR_ARROWS,
-    ROLE_KINDS,
-    ROLES,
-)
+from referee.games.dice.characters import CHARACTER_IDS, CHARACTERS
+from referee.games.dice.dice_faces import BASE, COWARD, DIE_FACES, DYNAMITE, FACES, LOUDMOUTH, REGULAR_ARROWS
+from referee.games.dice.event_types import AWAITING, DICE_ROLLED, GAME_STARTED, TURN_STARTED
+from referee.games.dice.role_cards import ROLE_KINDS, ROLES
 from referee.games.roles import DEPUTY, SHERIFF
 
 _SEATS = {"type": "array", "minItems": 3, "maxItems": 8}

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.engine.frozen import copier
-from referee.games.dice.rules import (
+from referee.games.dice.dice_faces import (
     BEER,
     DOUBLE_BEER,
     DOUBLE_GATLING,
@@ -14,8 +14,8 @@ from referee.games.dice.rules import (
     GATLING,
     REGULAR_ARROWS,
     SHOT_KINDS,
-    kind_of,
 )
+from referee.games.dice.role_cards import kind_of
 
 Seat = int
 #: an agenda item: a step name and its plain arguments (lists frozen to tuples)
