@@ -1,4 +1,6 @@
-"""Move shapes, as clients POST them (D73), their schemas and the parser.
+"""The moves as typed frozen values (``referee.engine.moves``), one class a
+move type, as clients POST them (D73), their published schemas and the
+parser that reads a move once, at the boundary.
 
 ``sid {target}``, ``roll {saloon}``, ``reroll {dice}``, ``stop``,
 ``arrow {chief}``, ``broken_arrow {target}``, ``shoot {target, double}``,
@@ -7,8 +9,10 @@
 (D75) and the system command ``timeout``."""
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, cast
 
+from referee.engine.moves import MoveTable, TypedMove
 from referee.engine.protocol import Json, MalformedMove
 from referee.games.dice.dice_faces import COWARD, LOUDMOUTH
 
@@ -42,6 +46,127 @@ MOVE_SCHEMAS: dict[str, Json] = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class Sid(TypedMove):
+    """D45: Sid Ketchum gives a living player 1 life."""
+
+    TYPE = "sid"
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(TypedMove):
+    """D14, D52: the first roll, with an Old Saloon die in place of a base die or none."""
+
+    TYPE = "roll"
+    saloon: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Reroll(TypedMove):
+    """D16: roll the named dice (numbered from 1) again."""
+
+    TYPE = "reroll"
+    dice: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Stop(TypedMove):
+    """D16: keep every die."""
+
+    TYPE = "stop"
+
+
+@dataclass(frozen=True, slots=True)
+class Arrow(TypedMove):
+    """D58: an arrow result filled by the Chief's Arrow or a regular arrow."""
+
+    TYPE = "arrow"
+    chief: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BrokenArrow(TypedMove):
+    """D54: the living player who returns one regular arrow."""
+
+    TYPE = "broken_arrow"
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class Shoot(TypedMove):
+    """D24, D46: a shot symbol's target, doubled by Slab the Killer."""
+
+    TYPE = "shoot"
+    target: int
+    double: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Beer(TypedMove):
+    """D25: a beer's target."""
+
+    TYPE = "beer"
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(TypedMove):
+    """D40: Kit Carlson discards one arrow of a player (``None``: no one)."""
+
+    TYPE = "discard"
+    target: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Bart(TypedMove):
+    """D34: Bart Cassidy takes arrows instead of losing life."""
+
+    TYPE = "bart"
+    arrows: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pedro(TypedMove):
+    """D43: Pedro Ramirez discards arrows (and the Chief's Arrow) instead of losing life."""
+
+    TYPE = "pedro"
+    regular: int
+    chief: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Haunt(TypedMove):
+    """D65: the Ghost gives a token of die 1's (or die 2's) face, ×2 on two equal faces."""
+
+    TYPE = "haunt"
+    die: int
+    double: bool
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resign(TypedMove):
+    """D75: the awaited seat gives the game up."""
+
+    TYPE = "resign"
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout(TypedMove):
+    """D73: the system's command at a deadline (never a player's)."""
+
+    TYPE = "timeout"
+
+
+#: an answer to a prompt (D73)
+Answer = Sid | Roll | Reroll | Stop | Arrow | BrokenArrow | Shoot | Beer | Discard | Bart | Pedro | Haunt
+#: a move a player may send: an answer or ``resign`` (``Timeout`` is the system's)
+DiceMove = Answer | Resign
+MOVES = MoveTable([Sid, Roll, Reroll, Stop, Arrow, BrokenArrow, Shoot, Beer, Discard, Bart, Pedro, Haunt, Resign,
+                   Timeout])
+
+
 def _int(value: Any, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
@@ -57,8 +182,8 @@ _CHECKS: dict[str, Any] = {
 }
 
 
-def parse(move: Any) -> Json:
-    """The move itself once it matches its schema; ``MalformedMove`` (naming
+def parse(move: Any) -> DiceMove | Timeout:
+    """The typed move once it matches its schema; ``MalformedMove`` (naming
     the move's rule) otherwise."""
     if not isinstance(move, dict):
         raise MalformedMove("malformed_move", rule="D73", detail="a move is a JSON object with a type")
@@ -75,4 +200,9 @@ def parse(move: Any) -> Json:
             continue
         if not _CHECKS[name](move[name]):
             raise MalformedMove("malformed_move", rule=rule, detail=f"a {kind} move: bad {name} {move[name]!r}")
-    return move
+    return read(move)
+
+
+def read(move: Json) -> DiceMove | Timeout:
+    """The typed value of ``move``, a move that matches its schema already."""
+    return cast("DiceMove | Timeout", MOVES.read(move))

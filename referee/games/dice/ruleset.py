@@ -14,6 +14,7 @@ from referee.games.dice.decide import decide
 from referee.games.dice.ending import detail
 from referee.games.dice.event_types import EVENT_TYPES
 from referee.games.dice.legacy import BangDiceV1
+from referee.games.dice.moves import DiceMove, Timeout
 from referee.games.dice.role_cards import ROLE_KINDS, kind_of
 from referee.games.dice.state import State
 
@@ -43,10 +44,15 @@ class BangDice(ModularRuleset[State]):
         """The base game, each module alone and all three (D1; no Ghost with 3 players, D71)."""
         return [{}, *[o for o in EXPANSION_SETS if not (players == 3 and "ghost" in o)]]
 
-    def parse_move(self, move: Any) -> Json:
+    def parse_move(self, move: Any) -> DiceMove | Timeout:
+        """The typed move, once it matches its schema (``moves.parse``)."""
         return moves.parse(move)
 
-    def play(self, state: State, actor: Seat, move: Json, *, rng: Rng, now: int,
+    def move_from_checked(self, move: Json) -> DiceMove | Timeout:
+        """The typed value of a move that matches its schema already."""
+        return moves.read(move)
+
+    def play(self, state: State, actor: Seat, move: DiceMove, *, rng: Rng, now: int,
              memo: Memo | None = None) -> tuple[list[Event], State]:
         """Answer the awaited decision (D73; its answers found in the game's ``memo``
         where a view listed them), then run the turn on to the next one."""
