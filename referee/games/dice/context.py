@@ -25,10 +25,6 @@ class Ctx(Decision[State]):
         super().__init__(state, FOLD)
         self.rng, self.now, self.agenda = rng, now, agenda
 
-    @property
-    def s(self) -> State:
-        return self.state
-
     def wait(self, kind: str, seat: int, data: tuple[Any, ...] = ()) -> None:
         """Record the decision awaited and the agenda after it (D73)."""
         self.emit(AWAITING, kind=kind, seat=seat, data=list(data), agenda=thaw(self.agenda))

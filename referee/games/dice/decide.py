@@ -96,11 +96,7 @@ def _answer(ctx: Ctx, state: State, actor: Seat, move: Answer) -> None:
             ctx.emit(ARROWS_DISCARDED, seat=target, regular=1, chief=False, by=actor, rule="D54")
             flow.run(ctx)
         case Discard(target=target):
-            if target is not None:
-                ctx.emit(ARROWS_DISCARDED, seat=target, regular=1, chief=False, by=actor, rule="D40")
-            if state.prompt_data[0] > 1:
-                ctx.push(("kit", state.prompt_data[0] - 1))
-            flow.run(ctx)
+            _kit_discard(ctx, state, actor, target)
         case Shoot(target=target, double=double):
             flow.declare(ctx, target, double)
         case Beer(target=target):
@@ -114,3 +110,11 @@ def _answer(ctx: Ctx, state: State, actor: Seat, move: Answer) -> None:
         case _:
             assert_never(move)
 
+
+def _kit_discard(ctx: Ctx, state: State, actor: Seat, target: int | None) -> None:
+    """D40: Kit Carlson discards an arrow of ``target`` (``None``: no one), then the next discard, if any."""
+    if target is not None:
+        ctx.emit(ARROWS_DISCARDED, seat=target, regular=1, chief=False, by=actor, rule="D40")
+    if state.prompt_data[0] > 1:
+        ctx.push(("kit", state.prompt_data[0] - 1))
+    flow.run(ctx)

@@ -14,6 +14,7 @@ in its own view only). Everything else kept is what every viewer may see
 (D73: the prompt shows the answers); values are shared: do not mutate them."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 
 from referee.engine.platform import RESIGN
@@ -37,7 +38,7 @@ def to_act(state: State, memo: Memo | None = None) -> set[Seat]:
 
 def _clockwise(state: State, start: int, seats: list[int]) -> list[int]:
     """``seats`` ordered clockwise from ``start`` (D73's default order)."""
-    return sorted(seats, key=lambda p: (p - start) % state.players)
+    return sorted(seats, key=lambda seat: (seat - start) % state.players)
 
 
 def choices(state: State, memo: Memo | None = None) -> list[Move]:
@@ -52,42 +53,83 @@ def choices(state: State, memo: Memo | None = None) -> list[Move]:
 
 
 def _choices(state: State) -> list[Move]:
-    s, kind = state, state.prompt
-    living = s.living()
-    if kind == "sid" or kind == "beer":
-        return [{"type": kind, "target": t} for t in living]
-    if kind == "roll":
-        saloons = [None] + ([LOUDMOUTH, COWARD] if s.saloon_dice and not s.is_ghost_turn() else [])
-        return [{"type": "roll", "saloon": x} for x in saloons]
-    if kind == "reroll":
-        dice = s.rerollable()
-        out: list[Move] = [{"type": "stop"}]
-        for size in range(1, len(dice) + 1):
-            out += [{"type": "reroll", "dice": list(c)} for c in combinations(dice, size)]
-        return out
-    if kind == "arrow":
-        return [{"type": "arrow", "chief": False}, {"type": "arrow", "chief": True}]
-    if kind == "broken_arrow":
-        return [{"type": kind, "target": t} for t in s.holders()]
-    if kind == "shoot":
-        doubles = [False, True] if can_double(s) else [False]
-        return [{"type": "shoot", "target": t, "double": d}
-                for t in s.shot_targets[len(s.declared)] for d in doubles]
-    if kind == "discard":
-        return [{"type": "discard", "target": None}] + [{"type": "discard", "target": t} for t in s.holders()]
-    if kind == "bart":
-        return [{"type": "bart", "arrows": k} for k in range(s.prompt_data[0] + 1)]
-    if kind == "pedro":
-        seat = s.prompt_seat
-        most = s.prompt_data[0]
-        chiefs = [False, True] if s.chief_holder == seat else [False]
-        return [{"type": "pedro", "regular": r, "chief": c} for c in chiefs
-                for r in range(min(most, s.arrows[seat if seat is not None else 0]) + 1) if r + c <= most]
-    if kind == "haunt":
-        a, b = s.dice
-        picks = [(1, False)] + ([(2, False)] if b != a else [(1, True)])
-        return [{"type": "haunt", "die": d, "double": x, "target": t} for d, x in picks for t in living]
-    return []
+    """The answers to the prompt of ``state`` (none: no prompt)."""
+    answers_to = _ANSWERS_TO.get(state.prompt or "")
+    return [] if answers_to is None else answers_to(state)
+
+
+def _targets(state: State) -> list[Move]:
+    """D45, D25: any living player (Sid Ketchum's life, a beer)."""
+    return [{"type": state.prompt, "target": target} for target in state.living()]
+
+
+def _rolls(state: State) -> list[Move]:
+    """D14, D52: the first roll, with an Old Saloon die unless the Ghost rolls."""
+    saloons = [None] + ([LOUDMOUTH, COWARD] if state.saloon_dice and not state.is_ghost_turn() else [])
+    return [{"type": "roll", "saloon": saloon} for saloon in saloons]
+
+
+def _rerolls(state: State) -> list[Move]:
+    """D16: stop, or reroll any non-empty set of the rerollable dice (ascending)."""
+    dice = state.rerollable()
+    out: list[Move] = [{"type": "stop"}]
+    for size in range(1, len(dice) + 1):
+        out += [{"type": "reroll", "dice": list(named)} for named in combinations(dice, size)]
+    return out
+
+
+def _arrows(_: State) -> list[Move]:
+    """D58: a regular arrow or the Chief's Arrow."""
+    return [{"type": "arrow", "chief": False}, {"type": "arrow", "chief": True}]
+
+
+def _broken_arrows(state: State) -> list[Move]:
+    """D54: a living player holding a regular arrow."""
+    return [{"type": "broken_arrow", "target": target} for target in state.holders()]
+
+
+def _shots(state: State) -> list[Move]:
+    """D24, D46: a target at the next shot's distance, doubled where Slab the Killer may."""
+    doubles = [False, True] if can_double(state) else [False]
+    return [{"type": "shoot", "target": target, "double": double}
+            for target in state.shot_targets[len(state.declared)] for double in doubles]
+
+
+def _discards(state: State) -> list[Move]:
+    """D40: no one, or a living player holding a regular arrow."""
+    return [{"type": "discard", "target": None}] + [{"type": "discard", "target": target}
+                                                    for target in state.holders()]
+
+
+def _barts(state: State) -> list[Move]:
+    """D34: up to the allowed arrows instead of life."""
+    return [{"type": "bart", "arrows": count} for count in range(state.prompt_data[0] + 1)]
+
+
+def _pedros(state: State) -> list[Move]:
+    """D43: regular arrows held (and the Chief's Arrow), at most the allowed count."""
+    seat = state.prompt_seat
+    most = state.prompt_data[0]
+    chiefs = [False, True] if state.chief_holder == seat else [False]
+    held = state.arrows[seat if seat is not None else 0]
+    return [{"type": "pedro", "regular": regular, "chief": chief} for chief in chiefs
+            for regular in range(min(most, held) + 1) if regular + chief <= most]
+
+
+def _haunts(state: State) -> list[Move]:
+    """D65: die 1's or die 2's face to a living player; ×2 (die 1) on two equal faces."""
+    first, second = state.dice
+    picks = [(1, False)] + ([(2, False)] if second != first else [(1, True)])
+    return [{"type": "haunt", "die": die, "double": double, "target": target}
+            for die, double in picks for target in state.living()]
+
+
+#: prompt kind -> its answers
+_ANSWERS_TO: dict[str, Callable[[State], list[Move]]] = {
+    "sid": _targets, "beer": _targets, "roll": _rolls, "reroll": _rerolls, "arrow": _arrows,
+    "broken_arrow": _broken_arrows, "shoot": _shots, "discard": _discards, "bart": _barts, "pedro": _pedros,
+    "haunt": _haunts,
+}
 
 
 def legal_moves(state: State, seat: Seat, memo: Memo | None = None) -> list[Move]:
@@ -119,7 +161,7 @@ def default_among(state: State, seat: Seat, moves: list[Move]) -> Move:
     """``default_move`` of the awaited ``seat``, among its legal ``moves``."""
     kind = state.prompt
     if kind in ("sid", "beer", "broken_arrow", "shoot", "haunt"):
-        plain = [m for m in moves if not m.get("double") and m.get("die", 1) == 1]
-        first = _clockwise(state, seat, [m["target"] for m in plain])[0]
-        return next(m for m in plain if m["target"] == first)
+        plain = [move for move in moves if not move.get("double") and move.get("die", 1) == 1]
+        first = _clockwise(state, seat, [move["target"] for move in plain])[0]
+        return next(move for move in plain if move["target"] == first)
     return moves[0]

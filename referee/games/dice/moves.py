@@ -173,12 +173,15 @@ def _int(value: Any, low: int, high: int) -> bool:
 
 #: field -> its check (the same as its schema in ``FIELDS``; the conformance suite holds the two together)
 _CHECKS: dict[str, Any] = {
-    "target": lambda v: _int(v, 0, 7),
-    "saloon": lambda v: v in (None, LOUDMOUTH, COWARD),
-    "dice": lambda v: isinstance(v, list) and 1 <= len(v) <= 5 and all(_int(d, 1, 5) for d in v)
-    and len(set(v)) == len(v),
-    "chief": lambda v: isinstance(v, bool), "double": lambda v: isinstance(v, bool),
-    "arrows": lambda v: _int(v, 0, 9), "regular": lambda v: _int(v, 0, 9), "die": lambda v: _int(v, 1, 2),
+    "target": lambda value: _int(value, 0, 7),
+    "saloon": lambda value: value in (None, LOUDMOUTH, COWARD),
+    "dice": lambda value: isinstance(value, list) and 1 <= len(value) <= 5
+    and all(_int(die, 1, 5) for die in value) and len(set(value)) == len(value),
+    "chief": lambda value: isinstance(value, bool),
+    "double": lambda value: isinstance(value, bool),
+    "arrows": lambda value: _int(value, 0, 9),
+    "regular": lambda value: _int(value, 0, 9),
+    "die": lambda value: _int(value, 1, 2),
 }
 
 

@@ -87,24 +87,40 @@ class BangDice(ModularRuleset[State]):
         return [kind_of(r) if views.role_public(state, p) else None for p, r in enumerate(state.roles)]
 
     def invariants(self, state: State) -> list[str]:
-        """D3, D4, D29, D60, D63 and one awaited decision while the game runs."""
-        broken = []
-        if state.pile < 0 or min(state.arrows) < 0:
-            broken.append(f"D3: arrows held {state.arrows} leave a pile of {state.pile}")
-        if state.pile == 0 and not state.over:
-            broken.append("D22: the pile is empty but the Indians have not attacked")
-        for p in range(state.players):
-            if state.alive[p] and not 0 < state.life[p] <= state.max_life[p]:
-                broken.append(f"D4: seat {p} is living at {state.life[p]}/{state.max_life[p]}")
-            if not state.alive[p] and (state.life[p] or state.arrows[p] or state.chief_holder == p):
-                broken.append(f"D29: eliminated seat {p} holds life or arrows")
-        if state.ghost is not None and state.alive[state.ghost]:
-            broken.append("D63: the Ghost is living")
-        if not state.over and (state.prompt is None or state.prompt_seat is None):
-            broken.append("D73: the game runs but no decision is awaited")
-        if state.over and state.agenda:
-            broken.append("D32: steps remain after the end")
-        return broken
+        """D3, D4, D22, D29, D32, D60, D63 and one awaited decision while the game runs."""
+        return [*_arrow_problems(state), *_seat_problems(state), *_turn_problems(state)]
 
+
+def _arrow_problems(state: State) -> list[str]:
+    """D3: the arrows held come from the pile; D22, D60: an emptied pile means the Indians attacked."""
+    broken = []
+    if state.pile < 0 or min(state.arrows) < 0:
+        broken.append(f"D3: arrows held {state.arrows} leave a pile of {state.pile}")
+    if state.pile == 0 and not state.over:
+        broken.append("D22: the pile is empty but the Indians have not attacked")
+    return broken
+
+
+def _seat_problems(state: State) -> list[str]:
+    """D4: a living player's life is within his maximum; D29: an eliminated one holds nothing."""
+    broken = []
+    for seat in range(state.players):
+        if state.alive[seat] and not 0 < state.life[seat] <= state.max_life[seat]:
+            broken.append(f"D4: seat {seat} is living at {state.life[seat]}/{state.max_life[seat]}")
+        if not state.alive[seat] and (state.life[seat] or state.arrows[seat] or state.chief_holder == seat):
+            broken.append(f"D29: eliminated seat {seat} holds life or arrows")
+    return broken
+
+
+def _turn_problems(state: State) -> list[str]:
+    """D63: the Ghost is an eliminated player; D73: a running game awaits a decision; D32: none after the end."""
+    broken = []
+    if state.ghost is not None and state.alive[state.ghost]:
+        broken.append("D63: the Ghost is living")
+    if not state.over and (state.prompt is None or state.prompt_seat is None):
+        broken.append("D73: the game runs but no decision is awaited")
+    if state.over and state.agenda:
+        broken.append("D32: steps remain after the end")
+    return broken
 
 RULESET: Ruleset[State] = BangDice()  # mypy holds the ruleset to the protocol
