@@ -24,15 +24,15 @@ Item = tuple[Any, ...]
 
 def freeze(value: Any) -> Any:
     """Lists (and tuples) to tuples, recursively: event data as state holds it."""
-    if isinstance(value, (list, tuple)):
-        return tuple(freeze(v) for v in value)
+    if isinstance(value, (list, tuple)):  # a scalar item is taken as it is, not through a call
+        return tuple([freeze(item) if isinstance(item, (list, tuple)) else item for item in value])
     return value
 
 
 def thaw(value: Any) -> Any:
     """Tuples to lists, recursively: state data as events carry it (JSON)."""
     if isinstance(value, (list, tuple)):
-        return [thaw(v) for v in value]
+        return [thaw(item) if isinstance(item, (list, tuple)) else item for item in value]
     return value
 
 
