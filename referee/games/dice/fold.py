@@ -66,8 +66,9 @@ def _turn(state: State, data: TurnStarted) -> State:
 
 def _rolled(state: State, data: DiceRolled) -> State:
     tokens = _set(state.tokens, data["seat"], None) if data["preset"] else state.tokens
-    return state.replace(dice=freeze(data["dice"]), die_kinds=freeze(data["die_kinds"]), rolls=data["roll"],
-                         rolled=freeze(data["rolled"]), saloon=data["saloon"], queue=state.queue[data["forced"]:],
+    # faces, dice and die numbers: flat lists, a tuple each
+    return state.replace(dice=tuple(data["dice"]), die_kinds=tuple(data["die_kinds"]), rolls=data["roll"],
+                         rolled=tuple(data["rolled"]), saloon=data["saloon"], queue=state.queue[data["forced"]:],
                          tokens=tokens)
 
 
@@ -130,7 +131,7 @@ def _token(state: State, data: TokenGiven) -> State:
 
 
 def _awaiting(state: State, data: Awaiting) -> State:
-    return state.replace(prompt=data["kind"], prompt_seat=data["seat"], prompt_data=freeze(data["data"]),
+    return state.replace(prompt=data["kind"], prompt_seat=data["seat"], prompt_data=tuple(data["data"]),
                          agenda=freeze(data["agenda"]))
 
 

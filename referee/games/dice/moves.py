@@ -10,7 +10,6 @@ parser that reads a move once, at the boundary.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, cast
 
 from referee.engine.moves import MoveTable, TypedMove
@@ -50,13 +49,12 @@ MOVE_SCHEMAS: dict[str, Json] = {
 @dataclass(frozen=True, slots=True)
 class _Move(TypedMove):
     """A Dice Game move: ``TypedMove`` with its fields' keys listed once per
-    class (``TypedMove.keys`` lists them anew at every read and ``to_json``,
-    a tenth of a random game's time)."""
+    class, at import (``TypedMove.keys`` lists them anew at every read and
+    ``to_json``, a tenth of a random game's time)."""
 
     @classmethod
-    @cache
     def keys(cls) -> tuple[tuple[str, str, bool], ...]:
-        return TypedMove.keys.__func__(cls)  # type: ignore[attr-defined,no-any-return]
+        return _FIELD_KEYS[cls]
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,8 +174,12 @@ class Timeout(_Move):
 Answer = Sid | Roll | Reroll | Stop | Arrow | BrokenArrow | Shoot | Beer | Discard | Bart | Pedro | Haunt
 #: a move a player may send: an answer or ``resign`` (``Timeout`` is the system's)
 DiceMove = Answer | Resign
-MOVES = MoveTable([Sid, Roll, Reroll, Stop, Arrow, BrokenArrow, Shoot, Beer, Discard, Bart, Pedro, Haunt, Resign,
-                   Timeout])
+_CLASSES: tuple[type[_Move], ...] = (Sid, Roll, Reroll, Stop, Arrow, BrokenArrow, Shoot, Beer, Discard, Bart, Pedro,
+                                     Haunt, Resign, Timeout)
+#: move class -> ``TypedMove.keys()`` of it, listed once (before any ``keys()`` is asked for)
+_FIELD_KEYS: dict[type[TypedMove], tuple[tuple[str, str, bool], ...]] = {
+    cls: super(_Move, cls).keys() for cls in _CLASSES}
+MOVES = MoveTable(_CLASSES)
 
 #: move type -> its JSON keys, exactly
 _KEYS: dict[str, frozenset[str]] = {kind: frozenset(("type", *fields)) for kind, (_, fields) in FIELDS.items()}
