@@ -30,21 +30,33 @@ How little is normalised, and why:
   byte. In the recording each drawn value is then written as a placeholder,
   ``<token_hex:1>``, ``<token_urlsafe:2>``…, numbered in order of first
   appearance in the corpus, wherever it appears (paths, headers, bodies): a
-  refactor that draws the same values in another order inside one stream
-  (e.g. the owner token before the seat tokens) is not a change a client sees.
+  refactor that mints the same tokens in another order inside one stream
+  (e.g. the owner token before the seat tokens) is no change a client sees,
+  and none is reported (tokens enter no hash; ids do: the game id is in the
+  header hash, so ids drawn in another order do show).
 * **The clock is fixed**: the service's receipt clock is a settable one at
   1,800,000,000,000 ms, advanced 1 ms a move; no timestamp depends on the
   wall clock. The signing key is the test run's (``tests.conftest``).
+* **What only a wall clock gives**, whatever the app's settings: a 429's wait
+  (``retry_after`` and the ``retry in … s`` of its body, its ``Retry-After``
+  header: the moving window counts real seconds) is ``<seconds>``; a bot's
+  turn ids on ``GET /v1/bots/{id}/turns`` (Redis stream ids, ``<ms>-<n>``
+  from Redis's own clock) are ``<redis-stream-id>``; where these changed a
+  body, its ``Content-Length`` is ``<length>``.
+* **A 405's ``Allow``** lists werkzeug's set of methods in an order that
+  changes from process to process (string hashing): its methods are sorted.
 * **/metrics**: its counters and histograms are the process's (every request
   and its duration), so only its ``# HELP``/``# TYPE`` lines, the metrics
-  offered, are recorded; status and headers are compared as for any route.
+  offered, are recorded (and ``Content-Length`` is ``<length>``); status and
+  the other headers are compared as for any route.
 * **Event streams** (``text/event-stream``) of an active game or a bot last
   until a timeout: of those, the chunks sent at once are recorded (the
   ``first`` chunks named in the step) and the stream is closed.
-* **Bodies longer than 32 KiB** (the rulesets list, catalogues, openapi.yaml,
-  the watch page's script) and the exchanges of the long plays to the end
-  (``quiet`` steps) are recorded as their SHA-256 and length: compared byte for
-  byte still, without a megabyte of recording.
+* **Bodies longer than 16 KiB** (the rulesets list, catalogues, openapi.yaml,
+  the watch page's script, a long log; a request's too: the 413's) and every
+  exchange of the plays to the end (``quiet`` steps) are recorded as their
+  SHA-256 and length: compared byte for byte still, without megabytes of
+  recording (a difference there shows the digests, not a diff).
 
 Nothing else is touched: every other header and byte is compared as sent.
 """
@@ -604,7 +616,10 @@ def record() -> list[Json]:
                 pushed = session.service.pushed
                 if pushed is not None:
                     pushed.close()
-            return recorder.records
+            # the last line: how many values each stream gave; a change here and nowhere else would mean
+            # the referee draws its secrets otherwise (``from secrets import …`` bypasses the fixed stream)
+            draws_made = {f"{function}({nbytes})": count for (function, nbytes), count in sorted(draws.counts.items())}
+            return [*recorder.records, {"n": len(recorder.records) + 1, "step": "random draws", "draws": draws_made}]
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -617,7 +632,7 @@ def dump(records: list[Json]) -> str:
 def shown(one: Json) -> list[str]:
     """An exchange as lines to diff: its JSON body (if any) pretty-printed."""
     copy = json.loads(json.dumps(one))
-    body = copy["response"].get("body")
+    body = copy.get("response", {}).get("body")
     if isinstance(body, str):
         try:
             copy["response"]["body"] = json.loads(body)

@@ -50,7 +50,7 @@ def test_a_duplicated_bot_job_never_plays_twice(client: Any, service: Any, work:
     assert len(_moves(client, game["id"])) == 1
 
 
-def test_issue20_a_run_of_bot_turns_records_what_a_job_per_move_records(
+def test_a_run_of_bot_turns_records_what_a_job_per_move_records(
         client: Any, service: Any, work: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """One job plays a game's built-in bot turns in a row, appended 25 at a
     time: the same game as with one job per move — the same moves by the same
@@ -102,7 +102,7 @@ def test_private_and_loopback_bot_urls_are_refused_unless_allowed(client: Any) -
 @pytest.mark.parametrize("url", ["http://[::1/", "http://bot.example:99999/x", "http://bot.example:abc/x",
                                  f"http://{'a' * 64}.example/x", "http://bot.example:0/x", "http://2130706433/x",
                                  "http://bot.example/\ud800", "//bot.example/turn"])
-def test_found2_malformed_bot_urls_are_a_422_invalid_bot_url_not_a_500(loopback_app: Any, url: str) -> None:
+def test_malformed_bot_urls_are_a_422_invalid_bot_url_not_a_500(loopback_app: Any, url: str) -> None:
     """Issue 8, Found 2: these bot URLs raised ValueError/UnicodeError in the check: a 500."""
     r = loopback_app.test_client().post("/v1/bots", json={"name": "b", "url": url, "rulesets": ["bluffaneer"]})
     if "\ud800" in url:  # a lone surrogate is refused at the body boundary, before any field is read
@@ -116,7 +116,7 @@ def test_found2_malformed_bot_urls_are_a_422_invalid_bot_url_not_a_500(loopback_
                                  "http://[64:ff9b::a9fe:a9fe]/", "http://0.0.0.0:8000/", "http://u:p@127.0.0.1/",
                                  "http://[::169.254.169.254]/", "http://[::a9fe:a9fe]/",
                                  "http://[::ffff:169.254.169.254]/"])
-def test_found7_ssrf_bot_urls_are_refused_even_where_loopback_is_allowed(loopback_app: Any, url: str) -> None:
+def test_ssrf_bot_urls_are_refused_even_where_loopback_is_allowed(loopback_app: Any, url: str) -> None:
     """Issue 8, Found 7: `is_private` accepted CGNAT (a cloud metadata address)
     and 6to4 of 169.254.169.254; these IP literals need no resolution, so
     nothing leaves the machine."""
@@ -125,7 +125,7 @@ def test_found7_ssrf_bot_urls_are_refused_even_where_loopback_is_allowed(loopbac
 
 
 @pytest.mark.parametrize(("mode", "cause"), [("trickle_body", "timeout"), ("huge", "response_too_large")])
-def test_found6_a_trickling_or_huge_bot_costs_one_deadline_and_gets_the_default_recorded(
+def test_a_trickling_or_huge_bot_costs_one_deadline_and_gets_the_default_recorded(
         loopback_app: Any, work: Any, monkeypatch: pytest.MonkeyPatch, mode: str, cause: str) -> None:
     """Issue 8, Found 6: a bot trickling a byte every 0.5 s held the worker
     (here 10 s per turn, then `not_json`), a 50 MB answer was read whole. Each

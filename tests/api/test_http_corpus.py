@@ -47,6 +47,6 @@ def _matches(template: str, path: str) -> bool:
 @pytest.mark.parametrize(("method", "path"), _operations())
 def test_the_corpus_has_a_success_for_every_operation_of_the_contract(method: str, path: str) -> None:
     exchanges = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
-    statuses = {one["response"]["status"] for one in exchanges
-                if one["request"]["method"] == method and _matches(path, one["request"]["path"])}
+    statuses = {one["response"]["status"] for one in exchanges if "request" in one  # the last line: draws
+                and one["request"]["method"] == method and _matches(path, one["request"]["path"])}
     assert any(200 <= status < 300 for status in statuses), f"{method} {path}: {sorted(statuses)}"

@@ -193,7 +193,7 @@ def test_the_window_script_grants_what_every_window_has_room_for(redis_client: A
     assert int(script(keys=keys[1:], args=["hit", 5, "", "", 10, 100000])[0]) == 3
 
 
-def test_issue20_a_move_among_humans_makes_one_round_trip_with_the_job_queue_on(
+def test_a_move_among_humans_makes_one_round_trip_with_the_job_queue_on(
         redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """With jobs enqueued (as `referee serve` runs), a move after which, as
     before it, only humans are awaited and no deadline is open is one round
@@ -211,7 +211,7 @@ def test_issue20_a_move_among_humans_makes_one_round_trip_with_the_job_queue_on(
 
 @pytest.mark.parametrize("limiter", ["off", "1000/1000"])
 @pytest.mark.parametrize("reader", ["spectator", "another seat"])
-def test_issue36_a_view_is_never_older_than_a_move_another_process_acknowledged(
+def test_a_view_is_never_older_than_a_move_another_process_acknowledged(
         redis_client: Any, limiter: str, reader: str) -> None:
     """Process b's subscription runs through a proxy that holds what Redis
     pushes (as a busy machine may: the reply of a's append can reach a

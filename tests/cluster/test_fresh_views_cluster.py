@@ -16,7 +16,7 @@ pytestmark = pytest.mark.cluster
 THREADS, MOVES = 8, 30
 
 
-def test_issue36_no_view_is_older_than_an_acknowledged_move_on_a_cluster() -> None:
+def test_no_view_is_older_than_an_acknowledged_move_on_a_cluster() -> None:
     require_haproxy()
     with Topology(referees=2, workers=0, env={"REFEREE_RATE_LIMIT": LIMITER}, gunicorn_workers=2) as topo:
         tally = hammer([r.url for r in topo.referees] + [topo.url], threads=THREADS, moves=MOVES)

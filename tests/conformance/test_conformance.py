@@ -243,7 +243,7 @@ def _outcome(rs: Any, state: Any, seat: int, move: Any, checked: bool, now: int)
 
 
 @pytest.mark.parametrize("ruleset,players,options", SIZES)
-def test_issue20_a_move_checked_at_the_boundary_is_decided_as_one_parsed_whole(
+def test_a_move_checked_at_the_boundary_is_decided_as_one_parsed_whole(
         ruleset: str, players: int, options: dict[str, Any]) -> None:
     """The service checks a move's shape once, by the compiled published
     schema (``check_move``), and hands the rules the move as checked

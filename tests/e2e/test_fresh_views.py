@@ -14,7 +14,7 @@ from bench.fresh_reads import hammer, two_referees
 THREADS, MOVES = 8, 40
 
 
-def test_issue36_no_view_is_older_than_an_acknowledged_move_across_two_referee_processes() -> None:
+def test_no_view_is_older_than_an_acknowledged_move_across_two_referee_processes() -> None:
     with two_referees() as urls:
         tally = hammer(urls, threads=THREADS, moves=MOVES)
     assert tally.stale == 0, tally.examples

@@ -93,7 +93,7 @@ def test_read_ranges_are_by_seq(redis_client: redis.Redis) -> None:
     assert [e["seq"] for e in store.iter_envelopes("g1", batch=2)] == [1, 2, 3, 4, 5]
 
 
-def test_issue20_several_moves_append_in_one_step_with_a_record_each(redis_client: redis.Redis) -> None:
+def test_several_moves_append_in_one_step_with_a_record_each(redis_client: redis.Redis) -> None:
     """A worker's run of bot turns: several moves, one round trip; every move's
     events in order, its own idempotency record, the head after the last."""
     store = EventStore(redis_client)
@@ -110,7 +110,7 @@ def test_issue20_several_moves_append_in_one_step_with_a_record_each(redis_clien
     assert store.idem_record("g1", ("worker", "bot:3:1")) == b"fp2\nbody2"
 
 
-def test_issue20_a_run_appends_whole_or_not_at_all(redis_client: redis.Redis) -> None:
+def test_a_run_appends_whole_or_not_at_all(redis_client: redis.Redis) -> None:
     """A run decided at a version the game has left, or whose first move was
     played already, stores none of its moves."""
     store = EventStore(redis_client)

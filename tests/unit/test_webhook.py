@@ -76,7 +76,7 @@ class RedirectingConnector:
 
 # -- Found 6: one deadline, one size cap -----------------------------------------
 @pytest.mark.parametrize("mode", ["trickle_body", "trickle_head"])
-def test_found6_a_trickling_bot_costs_at_most_the_deadline(mode: str) -> None:
+def test_a_trickling_bot_costs_at_most_the_deadline(mode: str) -> None:
     """Issue 8, Found 6: a timeout per read let a bot trickling a byte every
     0.5 s hold the worker for as long as it kept trickling (here 10 s; before
     the fix this took the whole 10 s, or answered `unreachable` after it)."""
@@ -90,7 +90,7 @@ def test_found6_a_trickling_bot_costs_at_most_the_deadline(mode: str) -> None:
 
 
 @pytest.mark.parametrize("mode", ["huge", "huge_unannounced"])
-def test_found6_a_huge_answer_is_cut_at_the_cap_and_never_held_in_memory(mode: str) -> None:
+def test_a_huge_answer_is_cut_at_the_cap_and_never_held_in_memory(mode: str) -> None:
     """Issue 8, Found 6: a 50 MB answer was read whole (worker 43 → 191 MB).
     Now at most the cap is read, in chunks: the peak of Python allocations
     during the call stays far below the answer (before the fix: ≥ 50 MB and
@@ -106,7 +106,7 @@ def test_found6_a_huge_answer_is_cut_at_the_cap_and_never_held_in_memory(mode: s
     assert peak < 4 * 1024 * 1024 < HUGE
 
 
-def test_found6_endless_headers_count_against_the_cap() -> None:
+def test_endless_headers_count_against_the_cap() -> None:
     """Issue 8, Found 6: the cap holds for the head too — the status line,
     headers and framing may add at most 64 KiB to the body's cap (before the
     fix: 100 header lines of 60 KB, 6 MB, were read before http.client gave up)."""
@@ -115,7 +115,7 @@ def test_found6_endless_headers_count_against_the_cap() -> None:
     assert bot.sent < 1000 * 60_000
 
 
-def test_deliver4_the_retry_after_a_5xx_fits_in_the_same_deadline() -> None:
+def test_the_retry_after_a_5xx_fits_in_the_same_deadline() -> None:
     """Issue 8, Deliver 4: one deadline per call, the retry included. A bot
     answering 500 after 0.7 s gets its retry, which runs out of the 1 s
     (before the fix each attempt had its own timeout: 1.4 s and `http_500`)."""
@@ -134,7 +134,7 @@ def test_a_5xx_is_retried_once_with_the_same_delivery_id() -> None:
     assert [r["headers"]["x-referee-delivery"] for r in bot.requests] == ["g:1:0", "g:1:0"]
 
 
-def test_found7_redirects_are_never_followed() -> None:
+def test_redirects_are_never_followed() -> None:
     """Issue 8, Found 7: a redirect would send the call to an address nobody checked."""
     with HostileServer("answer") as target, HostileServer("redirect", location=target.url) as bot:
         assert _cause(bot.url) == "http_302"
@@ -197,7 +197,7 @@ GLOBAL = [PUBLIC, "8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "2a00:1450:4001:
 
 @pytest.mark.parametrize("allow_private", [False, True])
 @pytest.mark.parametrize("address", ALWAYS_REFUSED + NEVER_GLOBAL)
-def test_found7_special_addresses_are_refused_even_when_private_ones_are_allowed(
+def test_special_addresses_are_refused_even_when_private_ones_are_allowed(
         address: str, allow_private: bool) -> None:
     """Issue 8, Found 7: `is_private` let CGNAT, 6to4 and friends through; the
     check is `is_global` plus explicit denials, which REFEREE_BOT_ALLOW_PRIVATE
@@ -233,7 +233,7 @@ def test_global_addresses_are_allowed(address: str) -> None:
     "http://[::ffff:0:169.254.169.254]/",
 ])
 @pytest.mark.parametrize("allow_private", [False, True])
-def test_found7_ssrf_urls_are_refused_without_any_resolution(url: str, allow_private: bool) -> None:
+def test_ssrf_urls_are_refused_without_any_resolution(url: str, allow_private: bool) -> None:
     """Issue 8, Found 7: every example of the issue and its look-alikes."""
     resolver = FakeResolver()
     with pytest.raises(ApiError) as refused:
@@ -245,7 +245,7 @@ def test_found7_ssrf_urls_are_refused_without_any_resolution(url: str, allow_pri
     "http://2130706433/", "http://0x7f000001/", "http://0177.0.0.1/", "http://0x7f.0.0.1/", "http://127.1/",
     "http://017700000001/", "http://%31%32%37.0.0.1/",
 ])
-def test_found7_other_spellings_of_an_ip_address_are_invalid(url: str) -> None:
+def test_other_spellings_of_an_ip_address_are_invalid(url: str) -> None:
     """Decimal, octal, hex and short forms reach 127.0.0.1 through
     getaddrinfo's inet_aton: only canonical IP literals are taken."""
     resolver = FakeResolver(["127.0.0.1"])
@@ -256,7 +256,7 @@ def test_found7_other_spellings_of_an_ip_address_are_invalid(url: str) -> None:
 
 @pytest.mark.parametrize("url", ["http://user:pw@bot.example/", "http://bot.example@127.0.0.1/",
                                  "http://@bot.example/", "ftp://bot.example/", "file:///etc/passwd"])
-def test_found7_userinfo_and_other_schemes_are_refused(url: str) -> None:
+def test_userinfo_and_other_schemes_are_refused(url: str) -> None:
     with pytest.raises(ApiError) as refused:
         UrlPolicy(resolve=FakeResolver([PUBLIC])).check(url)
     assert refused.value.code == "bot_url_refused"
@@ -264,7 +264,7 @@ def test_found7_userinfo_and_other_schemes_are_refused(url: str) -> None:
 
 @pytest.mark.parametrize("answer", [["100.100.100.200"], ["127.0.0.1"], [PUBLIC, "10.0.0.7"],
                                     ["::ffff:169.254.169.254"], ["not-an-address"]])
-def test_found7_a_name_is_refused_if_any_address_it_resolves_to_is_refused(answer: list[str]) -> None:
+def test_a_name_is_refused_if_any_address_it_resolves_to_is_refused(answer: list[str]) -> None:
     """A name resolving to several addresses passes only if every one does:
     a private address cannot hide behind a public one."""
     with pytest.raises(ApiError) as refused:
@@ -272,7 +272,7 @@ def test_found7_a_name_is_refused_if_any_address_it_resolves_to_is_refused(answe
     assert refused.value.code == "bot_url_refused"
 
 
-def test_found7_dns_rebinding_one_resolution_and_the_connection_goes_to_the_checked_address() -> None:
+def test_dns_rebinding_one_resolution_and_the_connection_goes_to_the_checked_address() -> None:
     """Issue 8, Found 7: the address was resolved at the check and again at
     the connect, so a name answering a public address, then 127.0.0.1, passed
     the check and was called at 127.0.0.1. Now it is resolved once per call,
@@ -289,7 +289,7 @@ def test_found7_dns_rebinding_one_resolution_and_the_connection_goes_to_the_chec
     assert [(r["line"], r["headers"]["host"]) for r in bot.requests] == [("POST /turn?x=1 HTTP/1.1", "bot.example")] * 2
 
 
-def test_found7_a_name_that_now_resolves_to_a_refused_address_is_not_called() -> None:
+def test_a_name_that_now_resolves_to_a_refused_address_is_not_called() -> None:
     """Checked at call time too (a registered name may change): no connection at all."""
     connector = RedirectingConnector(9)
     policy = UrlPolicy(resolve=FakeResolver(["100.100.100.200"]))
@@ -297,7 +297,7 @@ def test_found7_a_name_that_now_resolves_to_a_refused_address_is_not_called() ->
     assert connector.addresses == []
 
 
-def test_deliver4_a_name_server_that_never_answers_costs_at_most_the_deadline() -> None:
+def test_a_name_server_that_never_answers_costs_at_most_the_deadline() -> None:
     """getaddrinfo has no timeout: resolution runs within the call's deadline."""
     def slow(host: str, port: int) -> list[str]:
         time.sleep(3)
@@ -331,7 +331,7 @@ def test_the_next_checked_address_is_tried_when_one_refuses_the_connection() -> 
     "http://bot.example/\ud800", "http://bo\ud800t.example/", "http:///turn", "bot.example/turn", "",
     "http://bot example/", "//bot.example/turn",  # scheme-relative: a netloc and no scheme
 ])
-def test_found2_malformed_bot_urls_are_invalid_bot_url(url: str) -> None:
+def test_malformed_bot_urls_are_invalid_bot_url(url: str) -> None:
     """Issue 8, Found 2: these raised ValueError or UnicodeError out of the check."""
     with pytest.raises(ApiError) as refused:
         UrlPolicy(allow_private=True, resolve=FakeResolver([PUBLIC])).check(url)
@@ -366,7 +366,7 @@ def _tls_pair(certificate: tuple[Path, Path]) -> tuple[ssl.SSLContext, ssl.SSLCo
     return server, ssl.create_default_context(cafile=str(certificate[0]))
 
 
-def test_deliver4_https_connects_to_the_checked_address_but_verifies_the_host_name(
+def test_https_connects_to_the_checked_address_but_verifies_the_host_name(
         certificate: tuple[Path, Path]) -> None:
     """Issue 8, Deliver 4: pinning the address keeps TLS honest — SNI and the
     certificate are those of the URL's host name, not of the address."""
