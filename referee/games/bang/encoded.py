@@ -28,7 +28,7 @@ from typing import Any
 
 from referee.engine.jsonenc import dumps
 from referee.engine.statecache import Memo
-from referee.games.bang import decider, views
+from referee.games.bang import legal, views
 from referee.games.bang.cache import Derived, derived
 from referee.games.bang.distance import sights_json
 from referee.games.bang.roles import SHERIFF
@@ -213,9 +213,9 @@ def seat_encoded(state: State, seat: Seat | None, awaited: bool, memo: Memo,
 
 
 def _legal(state: State, seat: Seat, memo: Memo, d: Derived) -> tuple[Any, ...]:
-    """``seat``'s legal moves: those ``d`` holds for it (a seat's own), else ``decider.legal_moves``."""
+    """``seat``'s legal moves: those ``d`` holds for it (a seat's own), else ``legal.legal_moves``."""
     known: tuple[Any, ...] | None = d.legal.get(seat)
-    return known if known is not None else decider.legal_moves(state, seat, memo)
+    return known if known is not None else legal.legal_moves(state, seat, memo)
 
 
 #: ``"seat":s,"legal_moves":`` of every seat of a table, encoded once (a constant)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from referee.games.bang.context import Ctx, TurnEnds, hit
 from referee.games.bang.state import PROMPTS, Frame, Seat, has_key, next_alive
-from referee.games.bang.table import Ctx, TurnEnds, hit
 from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import BLACK_JACK, JESSE_JONES, KIT_CARLSON, PEDRO_RAMIREZ
 from referee.games.cards.deck import KEY, red

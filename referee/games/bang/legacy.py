@@ -26,7 +26,7 @@ from typing import Any
 
 from referee.engine.legacy import Legacy
 from referee.engine.protocol import Event, Json
-from referee.games.bang.table import result_detail
+from referee.games.bang.context import result_detail
 from referee.games.cards.deck import KEY
 
 _CARDED = frozenset({"shot", "indians", "duel", "targets_left"})

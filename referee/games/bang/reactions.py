@@ -7,9 +7,9 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
+from referee.games.bang.context import Ctx, store_next
 from referee.games.bang.flow import apply_effects, check
 from referee.games.bang.state import Frame, Seat, State
-from referee.games.bang.table import Ctx, store_next
 from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import JESSE_JONES, PEDRO_RAMIREZ
 

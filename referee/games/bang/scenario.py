@@ -34,11 +34,11 @@ from referee.engine.protocol import Event, GameConfig
 from referee.engine.rng import Rng
 from referee.engine.schema import SchemaCheck
 from referee.games.bang import scenario_checks as checks
-from referee.games.bang.events import evolve
+from referee.games.bang.context import Ctx, GameOver
 from referee.games.bang.flow import act, start_turn
+from referee.games.bang.fold import evolve
 from referee.games.bang.roles import DEPUTY, ROLE_DECK, ROLES, SHERIFF, max_life
 from referee.games.bang.scenario_checks import PHASES
-from referee.games.bang.table import Ctx, GameOver
 from referee.games.cards.characters import CHARACTERS
 from referee.games.cards.deck import ALL_CARDS, CARD_SET
 

@@ -38,7 +38,7 @@ class Player:
 class Frame(NamedTuple):
     """One agenda entry (immutable; a named tuple, which builds several times
     faster than a frozen dataclass — the engine makes many). Fields unused by
-    a kind keep their defaults. Internal: the log stores ``agenda.py``'s
+    a kind keep their defaults. Internal: the log stores ``prompts.py``'s
     domain JSON, never these fields.
 
     kinds — prompts: ``shot`` (seat = target, src = shooter, card = the card's ID (its

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from referee.games.bang.context import Ctx, TurnEnds
 from referee.games.bang.distance import distances_from
 from referee.games.bang.flow import apply_effects
 from referee.games.bang.roles import SHERIFF
 from referee.games.bang.state import Player, Seat, State, clockwise_from
-from referee.games.bang.table import Ctx, TurnEnds
 from referee.games.cards import rules as cardrules
 from referee.games.cards.deck import KEY
 

@@ -46,7 +46,7 @@ from typing import Any
 
 from referee.engine.protocol import Event
 from referee.engine.statecache import Memo, fresh
-from referee.games.bang import decider
+from referee.games.bang import legal
 from referee.games.bang.cache import derived
 from referee.games.bang.distance import sights_json
 from referee.games.bang.roles import ROLE_DECK, SHERIFF, TARGET_3P
@@ -125,7 +125,7 @@ def _prompt(state: State, memo: Memo) -> Json | None:
     else:  # a turn's start (never awaited for long: the referee runs it, R77)
         out = {"kind": state.phase, "awaiting": [state.turn]}
     who = out["awaiting"][0]
-    options = decider.default_options(state, who, memo)
+    options = legal.default_options(state, who, memo)
     out["deadline"] = None
     # R43: a pass or the end of phase 2 where that is legal; otherwise one of the legal moves, drawn
     # with the game's generator when the clock runs out (``default`` null, ``default_drawn``)

@@ -18,8 +18,8 @@ from typing import Any
 from referee.engine.decision import by_table
 from referee.engine.protocol import Event
 from referee.engine.rng import Rng
-from referee.games.bang.agenda import awaiting
-from referee.games.bang.events import EVOLVE
+from referee.games.bang.fold import EVOLVE
+from referee.games.bang.prompts import awaiting
 from referee.games.bang.roles import DEPUTY, OUTLAW, RENEGADE, SHERIFF, TARGET_3P
 from referee.games.bang.state import Frame, Player, Seat, State, but, clockwise_from
 from referee.games.cards import rules as cardrules
