@@ -16,7 +16,8 @@ from referee.games.bang.context import may_resign
 from referee.games.bang.state import Seat, State
 from referee.games.cards import rules as cardrules
 
-Move = dict[str, Any]
+#: a move as JSON: what the legal moves and the defaults list, each a complete move object
+JsonMove = dict[str, Any]
 
 #: windows a pass answers (R43): their default is the pass
 PASSABLE = cardrules.PASSABLE
@@ -31,31 +32,31 @@ def to_act(state: State | None, memo: Memo | None = None) -> set[Seat]:
     return {top.seat} if top is not None else {state.turn}
 
 
-def legal_moves(state: State | None, seat: Seat, memo: Memo | None = None) -> tuple[Move, ...]:
+def legal_moves(state: State | None, seat: Seat, memo: Memo | None = None) -> tuple[JsonMove, ...]:
     """Every move ``decide`` accepts from ``seat`` now, in a stable order
     (R43, R77): an immutable tuple, JSON-encoded as a list; kept in the
     game's ``memo`` under ``seat`` (``cache.py``; ``None``: a fresh one)."""
     if state is None or state.phase == "over":
         return ()
     known = derived(state, memo if memo is not None else Memo()).legal  # computed once per state and seat
-    moves: tuple[Move, ...] | None = known.get(seat)
+    moves: tuple[JsonMove, ...] | None = known.get(seat)
     if moves is None:
         moves = known[seat] = tuple(_legal(state, seat))
     return moves
 
 
 #: the move that resigns (R85), listed last wherever an awaited seat may resign
-RESIGN_MOVE: Move = {"type": RESIGN}
+RESIGN_MOVE: JsonMove = {"type": RESIGN}
 
 
-def _legal(state: State, seat: Seat) -> list[Move]:
+def _legal(state: State, seat: Seat) -> list[JsonMove]:
     moves = _playing(state, seat)
     if moves and may_resign(state, seat):
         return [*moves, dict(RESIGN_MOVE)]
     return moves
 
 
-def _playing(state: State, seat: Seat) -> list[Move]:
+def _playing(state: State, seat: Seat) -> list[JsonMove]:
     top = state.top()
     if top is not None:
         return reactions.prompt_moves(state, top) if top.seat == seat else []
@@ -68,7 +69,7 @@ def _playing(state: State, seat: Seat) -> list[Move]:
     return []
 
 
-def default_move(state: State | None, seat: Seat, memo: Memo | None = None) -> Move | None:
+def default_move(state: State | None, seat: Seat, memo: Memo | None = None) -> JsonMove | None:
     """What a turn clock applies (R43 RULING): pass / end phase 2 where legal,
     else the first legal option (phase 3: the oldest cards in hand)."""
     if state is None or state.phase == "over" or seat not in to_act(state):
@@ -82,7 +83,7 @@ def default_move(state: State | None, seat: Seat, memo: Memo | None = None) -> M
     return moves[0] if moves else None
 
 
-def default_options(state: State | None, seat: Seat, memo: Memo | None = None) -> tuple[Move, ...]:
+def default_options(state: State | None, seat: Seat, memo: Memo | None = None) -> tuple[JsonMove, ...]:
     """The moves a timeout's default is drawn from (R43 RULING): the pass,
     decline or end of phase 2 where that is legal; otherwise every legal
     option, one to be drawn uniformly with the game's generator (R78)."""

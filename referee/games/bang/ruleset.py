@@ -47,6 +47,7 @@ from referee.games.bang import invariants as _inv
 from referee.games.bang.catalogue import catalogue as _catalogue
 from referee.games.bang.event_types import EVENT_TYPES
 from referee.games.bang.legacy import BangV2
+from referee.games.bang.moves import BangMove
 from referee.games.bang.roles import DEPUTY, OUTLAW, RENEGADE, SHERIFF
 from referee.games.bang.state import State
 
@@ -72,18 +73,19 @@ class BangRuleset(ModularRuleset[State]):
     parts = Parts(options=options, scenario=scenario, moves=moves, schemas=schemas, events=fold,
                   event_types=EVENT_TYPES, views=views, prompts=legal, encoded=encoded, legacy=(BangV2,))
 
-    def parse_move(self, move: Any) -> Move:
-        """The move parser, which the conformance suite holds to ``move_schemas``."""
+    def parse_move(self, move: Any) -> BangMove:
+        """The typed move (``moves.py``): the parser, which the conformance suite holds to ``move_schemas``."""
         return moves.parse(move)
 
-    def move_from_checked(self, move: Json) -> Move:
-        return moves.unstated(move)
+    def move_from_checked(self, move: Json) -> BangMove:
+        """The typed move of a move the service checked against ``move_schemas``: what they do not state."""
+        return moves.from_checked(move)
 
-    def play(self, state: State, actor: Seat, move: Move, *, rng: Rng, now: int,
+    def play(self, state: State, actor: Seat, move: BangMove, *, rng: Rng, now: int,
              memo: Memo | None = None) -> tuple[list[Event], State]:
         return decide.play(state, actor, move, rng=rng, memo=memo)
 
-    def refuse_out_of_turn(self, state: State, actor: Seat, move: Move) -> OutOfTurn:
+    def refuse_out_of_turn(self, state: State, actor: Seat, move: BangMove) -> OutOfTurn:
         return decide.refuse_out_of_turn(state, actor)
 
     def seats(self, state: State) -> int:
