@@ -40,8 +40,9 @@ run: $(RUNSTAMP)
 	$(BIN)/referee run
 
 # every core: a pytest-xdist worker process a core, each with its own throwaway
-# Redis; a test file stays on one worker (its module fixtures start once), the
-# longest files first (tests/conftest.py orders them). The lint checks (-m lint)
+# Redis; a test file stays on one worker (its module fixtures start once), but
+# for the long random plays and fingerprints, handed out one by one; the longest
+# first (tests/conftest.py: SPREAD, the scheduler and the order). The lint checks (-m lint)
 # are `make lint`'s. ARGS: e.g. ARGS="-m 'not lint and not fingerprints'"
 XDIST   := -n auto --dist loadfile --no-loadscope-reorder
 test: $(STAMP)

@@ -82,7 +82,7 @@ def _move_worker(url: str, seconds: float, out: mp.Queue[list[float]]) -> None:
                                          game["seats"][seat]["token"])
                 samples.append(time.perf_counter() - t)
                 assert status == 201, body
-                table.play(seat, move, at=body["events"][0]["at"])
+                table.play(seat, move, now=body["events"][0]["at"])
     _threads(loop, out)
 
 

@@ -168,7 +168,7 @@ class Player:
         move = self.pick.choice(list(playing_moves(self.rs.legal_moves(self.table.state, seat, memo=self.table.memo))))
         elapsed, status, body = self.timed.call("POST", f"/v1/games/{self.game['id']}/moves", {"move": move}, token)
         if status == 201:
-            self.table.play(seat, move, at=body["events"][0]["at"])
+            self.table.play(seat, move, now=body["events"][0]["at"])
             if self.rs.result(self.table.state) is not None:
                 self.new_game()
         elif status < 500 and status != 0:

@@ -146,8 +146,8 @@ def play_game(rs: Ruleset[Any], seats: list[Json], seed: str, *, options: Json |
 
     Mirrors ``GameService.create_game`` (``ruleset.setup`` with the game's
     generator, ``record.deal``), then, until there is a result, one move at a
-    time as ``workers.jobs.play_bot_turn`` / ``_bot_move`` and
-    ``GameService._decide_and_append`` make it: the bot of the **lowest**
+    time as ``workers.jobs.play_bot_turn`` / ``workers.asking.bot_move`` and
+    ``referee.service.deciding.decide`` make it: the bot of the **lowest**
     awaited seat decides (a worker's run of built-in bot turns plays the
     lowest awaited seat, and the scheduler enqueues a job for the lowest
     only) on the seat's view — the envelope of ``GameService.view_of`` plus

@@ -19,6 +19,7 @@ import redis
 from flask.testing import FlaskClient
 from hypothesis import settings
 from rq import Queue, SimpleWorker
+from xdist.scheduler import LoadFileScheduling  # type: ignore[import-untyped]
 
 from referee.bots.webhook import UrlPolicy
 from referee.http.app import create_app
@@ -49,34 +50,96 @@ def pytest_configure(config: pytest.Config) -> None:
     any package: a copy, built, into a folder on ``sys.path``): the referee
     finds them through their ``referee.rulesets`` entry points, with no edit
     to it (issue 9)."""
-    target = Path(tempfile.mkdtemp(prefix="referee-plugins-"))
-    for package in sorted(p for p in PLUGINS.iterdir() if (p / "pyproject.toml").exists()):
-        source = Path(shutil.copytree(package, target / "src" / package.name))
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index",
-                        "--no-build-isolation", "--target", str(target / "site"), str(source)],
-                       check=True, capture_output=True)
-    sys.path.insert(0, str(target / "site"))
+    sys.path.insert(0, str(plugins_site()))
     importlib.invalidate_caches()
     from referee.games import registry
     registry.refresh()
 
 
+def plugins_site() -> Path:
+    """The folder the plugins are installed in: built once for these sources
+    and this Python (pip takes seconds a package, every worker of every run
+    asked for it), then found in the temporary directory by their digest.
+    Built aside and renamed into place: of two workers building at once, one
+    rename wins and the other's copy is dropped."""
+    packages = sorted(p for p in PLUGINS.iterdir() if (p / "pyproject.toml").exists())
+    digest = hashlib.sha256(f"{sys.executable} {sys.version}".encode())
+    for path in sorted(f for package in packages for f in package.rglob("*") if f.is_file()
+                       and "__pycache__" not in f.parts and ".egg-info" not in str(f)):
+        digest.update(str(path.relative_to(PLUGINS)).encode() + b"\0" + path.read_bytes() + b"\0")
+    built = Path(tempfile.gettempdir()) / f"referee-plugins-{digest.hexdigest()[:16]}"
+    if (built / "site").is_dir():
+        return built / "site"
+    target = Path(tempfile.mkdtemp(prefix="referee-plugins-build-"))
+    for package in packages:
+        source = Path(shutil.copytree(package, target / "src" / package.name))
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index",
+                        "--no-build-isolation", "--target", str(target / "site"), str(source)],
+                       check=True, capture_output=True)
+    try:
+        target.rename(built)
+    except OSError:  # another worker's copy is in place
+        shutil.rmtree(target, ignore_errors=True)
+    return built / "site"
+
+
+#: the long tests that compute alone (no server, no fixture their file's other tests share), by the start of
+#: their node ids: under ``make test`` each is handed out on its own, to whichever worker is free, instead of
+#: with its file (the random plays of every ruleset and size, the fingerprints)
+SPREAD = ("tests/conformance/test_conformance.py::test_random_legal_play_keeps_the_invariants_to_one_result[",
+          "tests/conformance/test_fingerprints.py::test_a_random_game_logs_shows_and_offers_what_it_did_before[")
+
+
+#: marks of the tests whose files go first: long runs, real processes (servers, a browser, a cluster)
+LONG = ("slow", "e2e", "browser", "cluster")
+
+
+class SpreadScheduling(LoadFileScheduling):  # type: ignore[misc]  # xdist has no types
+    """pytest-xdist's ``--dist loadfile`` (a test file whole to one worker:
+    its module fixtures start once), but for the tests of ``SPREAD``, each a
+    unit of its own. (xdist's ``loadgroup``, which would say it with marks,
+    renames test ids, which pytest 9 no longer lets it do.)"""
+
+    def _split_scope(self, nodeid: str) -> str:
+        return nodeid if nodeid.startswith(SPREAD) else super()._split_scope(nodeid)
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's: unknown with -p no:xdist
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadFileScheduling | None:
+    """``--dist loadfile`` (``make test``) with the tests of ``SPREAD`` spread; any other mode as xdist has it."""
+    return SpreadScheduling(config, log) if config.getoption("dist") == "loadfile" else None
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (``make test``), hand out the files with a test
-    marked ``slow`` first, then the others by their number of tests, most
-    first (``--no-loadscope-reorder`` keeps this order): a worker left with
-    a long file at the end holds up the run while the others idle. Every
-    worker orders the same collection the same way, as xdist requires; a
-    serial run keeps the files' order."""
+    """Under pytest-xdist (``make test``), hand out the longest first
+    (``--no-loadscope-reorder`` keeps this order): the files with a test
+    marked ``slow`` or running real processes (``LONG``), the random plays of ``SPREAD``, the other files by their
+    number of tests, most first, and the fingerprints, short ones, last,
+    filling the gaps. Every worker orders the same collection the same way,
+    as xdist requires; a serial run keeps the files' order. A test of
+    ``SPREAD`` that shares a module fixture with its file is refused."""
     if "PYTEST_XDIST_WORKER" not in os.environ:
         return
-    files: dict[str, list[pytest.Item]] = {}
+    units: dict[str, list[pytest.Item]] = {}
     for item in items:
-        files.setdefault(item.nodeid.split("::")[0], []).append(item)
+        spread = item.nodeid.startswith(SPREAD)
+        if spread and not _alone(item):
+            raise pytest.UsageError(f"{item.nodeid} is in SPREAD (tests/conftest.py) but shares a fixture with "
+                                    "its file: a worker of its own would start it again")
+        units.setdefault(item.nodeid if spread else item.nodeid.split("::")[0], []).append(item)
 
-    def weight(tests: list[pytest.Item]) -> tuple[bool, int]:
-        return not any(test.get_closest_marker("slow") for test in tests), -len(tests)
-    items[:] = [test for tests in sorted(files.values(), key=weight) for test in tests]
+    def rank(tests: list[pytest.Item]) -> tuple[int, int]:
+        if tests[0].nodeid.startswith(SPREAD):
+            return (1 if tests[0].get_closest_marker("random_play") else 3), 0
+        return (0 if any(test.get_closest_marker(mark) for test in tests for mark in LONG) else 2), -len(tests)
+    items[:] = [test for tests in sorted(units.values(), key=rank) for test in tests]
+
+
+def _alone(item: pytest.Item) -> bool:
+    """Whether ``item``'s fixtures are its own or its worker's (function or session scope), none its file's."""
+    info = getattr(item, "_fixtureinfo", None)
+    return info is not None and all(definition.scope in ("function", "session")
+                                    for definitions in info.name2fixturedefs.values() for definition in definitions)
 
 
 @pytest.fixture(scope="session")
@@ -147,9 +210,19 @@ def service(app: Any) -> Any:
     return app.extensions["referee.service"]
 
 
+class BurstWorker(SimpleWorker):
+    """RQ's SimpleWorker without its command channel: a pub/sub thread for
+    remote commands (stop a job, shut down) that RQ starts at every burst and
+    joins at its end, a third of a second a burst, thousands of bursts a run.
+    No test sends a worker a command; the jobs run exactly as in any worker."""
+
+    def subscribe(self) -> None:  # no thread: RQ's unsubscribe then has none to stop
+        pass
+
+
 @pytest.fixture
 def work(service: Any, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Run queued jobs in this process (a real RQ SimpleWorker, burst mode)."""
+    """Run queued jobs in this process (a real RQ worker, burst mode)."""
     import workers.jobs as jobs
     monkeypatch.setattr(jobs, "service_from_env", lambda: service)
     monkeypatch.setenv("REFEREE_BOT_ALLOW_PRIVATE", "1")
@@ -159,7 +232,7 @@ def work(service: Any, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> An
         for _ in range(max_rounds):
             if queue.count == 0:
                 return
-            SimpleWorker([queue], connection=redis_client).work(burst=True, logging_level="ERROR")
+            BurstWorker([queue], connection=redis_client).work(burst=True, logging_level="ERROR")
     return run
 
 
@@ -167,3 +240,4 @@ def work(service: Any, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> An
 def loopback_app(app: Any) -> Any:
     app.config["BOT_URL_POLICY"] = UrlPolicy(allow_private=True)
     return app
+

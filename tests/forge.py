@@ -51,7 +51,7 @@ def _recorded_table() -> type:
             and the generator's ``position`` before it (default: now)."""
             position = self.rng.position if position is None else position
             now = self.now + 1 if at is None else at
-            Table.play(self, actor, move, at=now)
+            Table.play(self, actor, move, now=now)
             data: dict[str, Any] = {"move": dict(move), "rng": position}
             if by is not None:
                 data["by"] = by

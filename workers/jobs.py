@@ -8,27 +8,24 @@ duplicated, retried or late job never plays twice.
 """
 from __future__ import annotations
 
-import json
-import os
 import sys
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 
 from referee import bots, settings
-from referee.bots.webhook import BotFailure, CallLimits, UrlPolicy, ask, sign
-from referee.engine import bot_seed
-from referee.engine.protocol import Json, RefereeError, default_options
+from referee.engine.protocol import RefereeError, default_options
 from referee.errors import ApiError
 from referee.games import registry
-from referee.service import Game, GameService, Turn
-from referee.service.metrics import BOT_CALLS
+from referee.play.tournaments import Tournaments
+from referee.service import Decided, Game, GameService
 from referee.service.scheduling import Change, RqScheduler, queue_connection
 from referee.store.clients import connect
 from referee.store.redis_store import EventStore
+from workers.asking import bot_move
 
 TIMEOUT = {"type": "timeout"}
 
@@ -55,8 +52,7 @@ def _outcome(submit: Callable[[], object], done: str) -> str:
 
 def _too_early(svc: GameService, game: Game) -> str:
     """The job ran before its deadline (the RQ scheduler polls): schedule again."""
-    if svc.scheduler is not None:
-        svc.scheduler.game_changed(svc.change_of(game), attempt=f"-early{svc.clock()}")
+    svc.schedule(svc.change_of(game), attempt=f"-early{svc.clock()}")
     return "early"
 
 
@@ -121,87 +117,6 @@ def give_open_seats(game_id: str, svc: GameService | None = None) -> str:
     return f"given {svc.give_open_seats(game_id)}"
 
 
-def _bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[Json | None, Json]:
-    """``(move, by)``: the bot's choice, or ``None`` — the prompt's default —
-    when a registered bot fails, answers what fails the move boundary, or
-    has had its attempts at this turn (``_registered_move``)."""
-    if bot == "random":  # uniform over the legal moves: the rest of the view is not read
-        legal = list(game.ruleset.legal_moves(game.state, seat, memo=game.memo))
-        seed = bot_seed(game.seed, seat, game.version, mac=game.mac)
-        return bots.choose(bot, game.ruleset.name, {}, legal, seed=seed), {"bot": bot}
-    view = svc.view_of(game, seat)
-    if bot in bots.BUILT_IN:
-        # a stream from the game's secret seed: no opponent can predict it; the
-        # audit re-derives it once the seed is revealed
-        seed = bot_seed(game.seed, seat, game.version, mac=game.mac)
-        BOT_CALLS.labels(kind="built-in", outcome="ok").inc()
-        return bots.choose(bot, game.ruleset.name, view, view["legal_moves"], seed=seed), {"bot": bot}
-    move, cause, kind = _registered_move(svc, game, seat, bot, view)
-    BOT_CALLS.labels(kind=kind, outcome=cause or "ok").inc()
-    if cause is not None:
-        return None, {"bot": bot, "default": cause}
-    return move, {"bot": bot}
-
-
-def _registered_move(svc: GameService, game: Game, seat: int, bot: str,
-                     view: Json) -> tuple[Json | None, str | None, str]:
-    """``(move, None, kind)`` or ``(None, cause, kind)``: a registered bot's
-    answer through the move boundary (``bots.check_answer``), or why its
-    default is played. Each ask is counted per turn (game, version, seat);
-    past ``bots.ATTEMPTS`` the bot is not asked again (``attempts_spent``):
-    a job that asked and then failed (its process killed, Redis down, the
-    rules refusing) is retried by RQ and the sweeper, never forever."""
-    found = svc.bots.get(bot, touch=True)  # called: in use, it does not expire
-    if found is None:
-        return None, "unknown_bot", "webhook"
-    record, secret = found
-    kind = "webhook" if record.get("url") else "outbound"
-    delivery, limits = f"{game.id}:{game.version}:{seat}", CallLimits.from_env(os.environ)
-    if svc.bots.count_attempt(bot, delivery) > bots.ATTEMPTS:
-        return None, bots.ATTEMPTS_SPENT, kind
-    legal = view["legal_moves"]
-    payload = {"game": game.id, "ruleset": game.ruleset.name, "seat": seat, "version": game.version,
-               "view": view, "legal_moves": legal, "deadline": view.get("turn_deadline")}
-    try:
-        if kind == "webhook":
-            answer = ask(record["url"], secret, payload, delivery=delivery, policy=UrlPolicy.from_env(os.environ),
-                         limits=limits)
-        else:
-            answer = ask_outbound(svc, bot, secret, payload, delivery=delivery, limits=limits)
-    except BotFailure as failure:
-        return None, failure.cause, kind
-    move, cause = bots.check_answer(game.ruleset, answer, legal)
-    return move, cause, kind
-
-
-def ask_outbound(svc: GameService, bot: str, secret: str, payload: Json, *, delivery: str,
-                 limits: CallLimits) -> Json:
-    """An outbound bot's move: the turn is put on the bot's stream (what its
-    connection, ``GET /v1/bots/{id}/turns``, reads) with the webhook's payload
-    and signature, then its answer (``POST /v1/bots/{id}/turns/{delivery}``)
-    is waited for until the same deadline as a webhook call's; ``BotFailure``
-    as for a webhook (``timeout``, ``bad_answer``, ``response_too_large``)."""
-    answer_by = svc.clock() + int(limits.timeout_s * 1000)
-    ts = int(time.time())
-    body = json.dumps({**payload, "delivery": delivery, "answer_by": answer_by}, separators=(",", ":"))
-    # the turn's text as a webhook's body, signed as a webhook's: the bot checks those very bytes
-    turn = json.dumps({"delivery": delivery, "timestamp": ts, "signature": sign(secret, ts, body.encode()),
-                       "body": body}, separators=(",", ":")).encode()
-    svc.bots.offer_turn(bot, delivery, turn, int(limits.timeout_s * 1000))
-    answer = svc.bots.wait_answer(bot, delivery, limits.timeout_s)
-    if answer is None:
-        raise BotFailure("timeout")
-    if len(answer) > limits.max_response_bytes:
-        raise BotFailure("response_too_large")
-    try:
-        move = json.loads(answer)
-    except ValueError:
-        raise BotFailure("bad_answer") from None
-    if not isinstance(move, dict):
-        raise BotFailure("bad_answer")
-    return move
-
-
 #: one job plays at most this many bot moves of a game in a row, for at most
 #: this long, then puts the game back at the end of the queue (issue 20);
 #: its moves are appended ``RUN_BATCH`` at a time, one round trip each
@@ -213,57 +128,128 @@ RUN_BATCH = 25
 POOL_RUN_S = 2.0
 
 
-class _Run:
-    """The turns one job plays in a row (``GameService.play_run``): the next
-    awaited seat while the referee awaits only built-in bots (and, in a
-    webhook caller's thread, registered bots too: ``webhooks``), until the
-    budget of moves or time is spent. Each is the bot's choice on its own
-    seat's view, keyed ``bot:<version>:<seat>`` as a single job's would be."""
+@dataclass(slots=True)
+class Budget:
+    """What one job may still play: ``left`` moves until ``until``
+    (``time.monotonic``); ``webhooks``: registered bots' turns too (a
+    webhook caller's thread), else built-in bots' only. One budget runs on
+    from game to game: the games a run's tournament launches are played on
+    what the first game left of it (``Held``)."""
 
-    def __init__(self, svc: GameService, seat: int, bot: str, moves: int, seconds: float, *,
-                 webhooks: bool = False) -> None:
-        self.svc = svc
-        self.first: tuple[int, str] | None = (seat, bot)
-        self.left = moves
-        self.until = time.monotonic() + seconds
-        self.webhooks = webhooks
+    left: int
+    until: float
+    webhooks: bool = False
+
+    @classmethod
+    def of(cls, moves: int, seconds: float, *, webhooks: bool = False) -> Budget:
+        return cls(moves, time.monotonic() + seconds, webhooks)
 
     def spent(self) -> bool:
         """Whether the budget of moves or time is used up."""
         return self.left <= 0 or time.monotonic() >= self.until
 
-    def then(self, seat: int, bot: str) -> _Run:
-        """A run of another game, starting with ``seat``'s turn, on what is left of this run's budget."""
-        return _Run(self.svc, seat, bot, self.left, self.until - time.monotonic(), webhooks=self.webhooks)
 
-    def __call__(self, game: Game) -> Turn | None:
-        if self.first is not None:
-            seat, bot = self.first
-            self.first = None
-        else:
-            # not stopped while a rules deadline is open: a claim window is answered in one run, never late
-            if game.status != "active" or (self.spent() and game.ruleset.deadline(game.state) is None):
-                return None
-            kinds = {s: game.bot_of(s) for s in game.ruleset.to_act(game.state, memo=game.memo)}
-            if not kinds or not all(kind is not None and (self.webhooks or kind in bots.BUILT_IN)
-                                    for kind in kinds.values()):
-                return None
-            seat = min(kinds)
-            bot = str(kinds[seat])
-        self.left -= 1
-        move, by = _bot_move(self.svc, game, seat, bot)
-        return seat, move, by, f"bot:{game.version}:{seat}"
+def next_turn(game: Game, budget: Budget) -> tuple[int, str] | None:
+    """The seat a run plays next on ``game``, and its bot: the lowest
+    awaited seat while only bots the run plays are awaited (``Budget.webhooks``)
+    and the budget lasts; ``None``: the run ends here. A run is not stopped
+    while a rules deadline is open: a claim window is answered in one run, never late."""
+    if game.status != "active" or (budget.spent() and game.ruleset.deadline(game.state) is None):
+        return None
+    kinds = {s: game.bot_of(s) for s in game.ruleset.to_act(game.state, memo=game.memo)}
+    if not kinds or not all(kind is not None and (budget.webhooks or kind in bots.BUILT_IN)
+                            for kind in kinds.values()):
+        return None
+    seat = min(kinds)
+    return seat, str(kinds[seat])
+
+
+class Run:
+    """The bot moves one job makes on one game in a row: each the bot's
+    choice on its seat's view, decided by the service on the state the move
+    before it left (``GameService.decide_for_seat``, keyed
+    ``bot:<version>:<seat>`` as a single job's would be) and appended
+    ``batch`` at a time in one round trip (``GameService.append_decided``):
+    all of a batch, or none of it if the game moved on meanwhile. No job is
+    scheduled for a turn the run plays; the scheduler hears where the run
+    left the game once it ends (``settle``; the watch entry the game had stays
+    meanwhile, so a worker killed mid-run is swept up like one killed mid-job)."""
+
+    def __init__(self, svc: GameService, game: Game, batch: int) -> None:
+        self.svc = svc
+        self.batch = batch
+        self.first = game  # as loaded when the run began
+        self.start = game  # as last appended
+        self.current = game  # as the last move decided left it
+        self.pending: list[Decided] = []
+        self.played = 0
+
+    def play(self, seat: int, bot: str, budget: Budget) -> str:
+        """Play from ``seat``'s turn on while ``next_turn`` finds one:
+        ``played``, ``stale`` (the game moved on: another mover took over),
+        or the code of the rules' refusal of a move."""
+        turn: tuple[int, str] | None = (seat, bot)
+        while turn is not None:
+            budget.left -= 1
+            refused = self.decide(*turn)
+            if refused is not None:
+                return refused if self.flush() else "stale"
+            if len(self.pending) >= self.batch and not self.flush():
+                return "stale"
+            turn = next_turn(self.current, budget)
+        return "played" if self.flush() else "stale"
+
+    def decide(self, seat: int, bot: str) -> str | None:
+        """Decide ``seat``'s bot's move on the game as the run left it
+        (pending, not written); the code of the rules' refusal, or ``None``."""
+        game = self.current
+        move, by = bot_move(self.svc, game, seat, bot)
+        try:
+            decided = self.svc.decide_for_seat(game, seat, move, by, f"bot:{game.version}:{seat}")
+        except RefereeError as err:
+            return err.code
+        self.pending.append(decided)
+        self.current = decided.game
+        return None
+
+    def flush(self) -> bool:
+        """Append what is pending in one step; ``False`` if the game moved on."""
+        if not self.pending:
+            return True
+        if not self.svc.append_decided(self.start, self.pending):
+            return False
+        self.start, self.played, self.pending = self.current, self.played + len(self.pending), []
+        return True
+
+    def change(self) -> Change:
+        """Where the run left the game, for the job queue: a deadline may
+        have opened at a move the scheduler never heard of (a second job for
+        it is harmless)."""
+        return self.svc.change_of(self.start, self.first if self.played == 1 else None)
+
+
+def play_run(svc: GameService, game: Game, seat: int, bot: str, budget: Budget, *, batch: int,
+             held: Held | None = None) -> str:
+    """A run (``Run``) from ``seat``'s turn on ``game`` as loaded, settled
+    where it ends, even if it fails midway (``settle``)."""
+    run = Run(svc, game, batch)
+    try:
+        return run.play(seat, bot, budget)
+    finally:
+        if run.played:
+            settle(svc, run.change(), held)
 
 
 def play_bot_turn(game_id: str, seat: int, version: int, svc: GameService | None = None) -> str:
     """Play a bot seat's move if the game still awaits it at ``version``.
 
     A built-in bot's move is followed by the next ones in the same job while
-    only built-in bots are awaited (``_Run``, ``GameService.play_run``): each
-    through the same decision as any move, with its own expected version,
-    idempotency key and ``by``. A registered (webhook) bot is asked in the
-    worker's pool of callers when it has one (``serve_webhooks``), so one
-    slow bot does not hold the worker."""
+    only built-in bots are awaited (``Run``): each through the same decision
+    as any move, with its own expected version, idempotency key and ``by``;
+    then the games a tournament launched as the run finished one of its
+    games (``Held``). A registered (webhook) bot is asked in the worker's
+    pool of callers when it has one (``serve_webhooks``), so one slow bot
+    does not hold the worker."""
     svc = svc or service_from_env()
     game = svc.load(game_id)
     if game.version != version or game.status != "active" \
@@ -277,80 +263,91 @@ def play_bot_turn(game_id: str, seat: int, version: int, svc: GameService | None
         if pool is not None:
             return pool.dispatch(svc, game, seat)
         return _play_once(svc, game, seat, bot)
-    run, held = _Run(svc, seat, bot, RUN_MOVES, RUN_S), _Held(svc)
+    budget, held = Budget.of(RUN_MOVES, RUN_S), Held(svc)
     try:
-        outcome, _played = svc.play_run(game, run, batch=RUN_BATCH, settle=partial(_settle, svc, held=held))
+        outcome = play_run(svc, game, seat, bot, budget, batch=RUN_BATCH, held=held)
     except ApiError as err:
         outcome = "stale" if err.code in ("version_conflict", "game_over") else err.code
     finally:
-        held.play(run)
+        held.play(budget)
     return outcome
 
 
-class _Held:
+class Held:
     """The games a run's tournament launched as the run finished one of its
-    games (``_settle``): no job is queued for them yet. While the run has
-    budget left, each whose turn is a built-in bot's is played on in this
-    very job (``play``), as the job queued for it would have played it: so
-    a tournament of built-in bots costs no RQ job per game (issue 20). Each
-    is put in the watch set as it is launched, so a worker killed before it
-    plays it loses nothing (the sweeper finds it, as any game a dead worker
-    owed a turn); whatever is not played here goes to the job queue."""
+    games (``settle``): no job is queued for them (``Tournaments(hold=True)``).
+    While the run has budget left, each whose turn is a built-in bot's is
+    played on in this very job (``play``), as the job queued for it would
+    have played it: so a tournament of built-in bots costs no RQ job per
+    game (issue 20). Each is in the watch set from its launch, so a worker
+    killed before it plays it loses nothing (the sweeper finds it, as any
+    game a dead worker owed a turn); whatever is not played here goes to the
+    job queue."""
 
     def __init__(self, svc: GameService) -> None:
         self.svc = svc
         self.changes: list[Change] = []
 
-    def __call__(self, change: Change) -> None:
-        """A game launched (``Tournaments(launched=…)``): held, and watched."""
-        due = change.due()
-        watch = getattr(self.svc.scheduler, "watch", None)
-        if due is not None and watch is not None:
-            watch(change.game_id, due)
-        self.changes.append(change)
+    def add(self, game_id: str) -> None:
+        """A game launched and held: as this process created it."""
+        self.changes.append(self.svc.change_of(self.svc.cached(game_id)))
 
-    def play(self, run: _Run) -> None:
-        """Play the held games on ``run``'s budget, one after the other (a
-        game finished meanwhile may launch more); queue the rest."""
+    def play(self, budget: Budget) -> None:
+        """Play the held games on ``budget``, one after the other (a game
+        finished meanwhile may launch more); queue the rest."""
         try:
             while self.changes:
                 change = self.changes[0]
                 turns = change.bot_turns()
                 seat = turns[0] if len(turns) == 1 else None
-                if run.spent() or seat is None or change.bots[seat] not in bots.BUILT_IN:
+                if budget.spent() or seat is None or change.bots[seat] not in bots.BUILT_IN:
                     break
                 game = self.svc.cached(change.game_id)
                 if game.version != change.version:
                     break
-                run = run.then(seat, change.bots[seat])
-                self.svc.play_run(game, run, batch=RUN_BATCH, settle=partial(_settle, self.svc, held=self))
+                play_run(self.svc, game, seat, change.bots[seat], budget, batch=RUN_BATCH, held=self)
                 self.changes.pop(0)  # played: its run told the scheduler where it left the game
         finally:  # the rest, and one whose run failed (a second job for a game is harmless)
-            while self.changes and self.svc.scheduler is not None:
-                self.svc.scheduler.game_changed(self.changes.pop(0))
+            while self.changes:
+                self.svc.schedule(self.changes.pop(0))
 
 
-def _settle(svc: GameService, change: Change, *, held: Callable[[Change], None] | None = None) -> None:
+def tournaments_of(svc: GameService, *, hold: bool = False) -> Tournaments:
+    """The tournaments of ``svc``'s games, kept in its store's tournament keys."""
+    return Tournaments(svc, svc.store.tournaments, hold=hold)
+
+
+def settle(svc: GameService, change: Change, held: Held | None = None) -> None:
     """Where a run leaves a game: a tournament game it finished is recorded
     (and the next one launched) here and now, not by a job of its own; the
     scheduler hears of the rest. If recording fails, the job does it (retried).
-    ``held``: who hears of the games launched meanwhile instead of the job
-    queue (``_Held``: the job plays them on)."""
+    ``held``: the games launched meanwhile are held there instead of queued
+    (the job plays them on)."""
     if not change.active and change.tournament is not None:
-        from referee.play.tournaments import Tournaments
         try:
-            Tournaments(svc, launched=held).game_finished(change.tournament, change.game_id)
+            _record_finished(svc, change.tournament, change.game_id, held)
             change = replace(change, tournament=None)
         except Exception as exc:  # left to tournament_game_finished, which RQ retries
             print(f"referee worker: recording {change.game_id} in {change.tournament} failed: {exc!r}",
                   file=sys.stderr, flush=True)
-    if svc.scheduler is not None:
-        svc.scheduler.game_changed(change)
+    svc.schedule(change)
+
+
+def _record_finished(svc: GameService, tid: str, game_id: str, held: Held | None) -> None:
+    """Record a finished tournament game and launch the next ones, held in
+    ``held`` (even those launched before a failure) when given."""
+    tournaments = tournaments_of(svc, hold=held is not None)
+    try:
+        tournaments.game_finished(tid, game_id)
+    finally:
+        if held is not None:
+            for launched in tournaments.launched:
+                held.add(launched)
 
 
 def _play_once(svc: GameService, game: Game, seat: int, bot: str) -> str:
     """One bot move for ``seat`` at the game's version (its default when a webhook bot fails)."""
-    move, by = _bot_move(svc, game, seat, bot)
+    move, by = bot_move(svc, game, seat, bot)
     return _outcome(partial(svc.submit_for_seat, game.id, seat, move, expected_version=game.version,
                             idempotency_key=f"bot:{game.version}:{seat}", by=by),
                     "defaulted" if "default" in by else "played")
@@ -362,7 +359,7 @@ class WebhookPool:
     worker goes on with other games' turns while up to ``threads`` calls are
     in flight. Every call keeps the deadline, size limit, URL policy and
     signature of ``referee.bots.webhook.ask``. The thread plays on while
-    only bots are awaited (a run: ``_Run(webhooks=True)``, each move
+    only bots are awaited (a run: ``Budget(webhooks=True)``, each move
     appended as it comes, ``POOL_RUN_S`` at most), so a game of webhook bots
     costs no job per move. A turn is asked once per process at a time; a
     call lost with its process (``kill -9``) is swept up like any lost job
@@ -387,8 +384,7 @@ class WebhookPool:
         try:
             bot = game.bot_of(seat)
             if bot is not None:  # this bot's turn, then the next bots' as long as only bots are awaited
-                svc.play_run(game, _Run(svc, seat, bot, RUN_MOVES, POOL_RUN_S, webhooks=True), batch=1,
-                             settle=partial(_settle, svc))
+                play_run(svc, game, seat, bot, Budget.of(RUN_MOVES, POOL_RUN_S, webhooks=True), batch=1)
         except Exception as exc:  # the turn stays owed: a retried job or the sweeper asks again
             print(f"referee worker: webhook turn {turn} failed: {exc!r}", file=sys.stderr, flush=True)
         finally:
@@ -441,10 +437,9 @@ def sweep(svc: GameService | None = None, *, stall_ms: int = 10_000) -> int:
 
 def tournament_game_finished(tournament_id: str, game_id: str) -> str:
     """Record a finished tournament game and start the next one."""
-    from referee.play.tournaments import Tournaments
-    return Tournaments(service_from_env()).game_finished(tournament_id, game_id)
+    return tournaments_of(service_from_env()).game_finished(tournament_id, game_id)
 
 
 def start_tournament(tournament_id: str) -> str:
-    from referee.play.tournaments import Tournaments
-    return Tournaments(service_from_env()).start(tournament_id)
+    """Launch a new tournament's first games."""
+    return tournaments_of(service_from_env()).start(tournament_id)

@@ -41,9 +41,9 @@ class LoggedTable(Table):
         written, self.last_hash = record.chained(self.seed_text, self.last_hash, len(self.envelopes), produced, at)
         self.envelopes.extend(written)
 
-    def play(self, actor: Seat | None, move: Move, *, at: int | None = None) -> LoggedTable:
-        position, now = self.rng.position, self.now + 1 if at is None else at
-        super().play(actor, move, at=now)
+    def play(self, actor: Seat | None, move: Move, *, now: int | None = None) -> LoggedTable:
+        position, now = self.rng.position, self.now + 1 if now is None else now
+        super().play(actor, move, now=now)
         produced, _result, self.opened = record.move(
             self.ruleset, self.state, actor, {"move": dict(move), "rng": position}, self.last, self.dealt,
             self.opened, self.seed_text)

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 from requests.utils import requote_uri
 
@@ -137,15 +137,18 @@ def _dns_name(hostname: str) -> str:
     return name
 
 
-def parse_bot_url(url: str) -> BotUrl:
-    """Split an absolute http(s) URL; 422 ``invalid_bot_url`` when it is malformed
-    (issue 8, Found 2: ``http://[::1/``, port 99999 or ``abc``, a 64-character label),
-    ``bot_url_refused`` for another scheme or credentials in the URL."""
+def _split(url: str) -> tuple[SplitResult, int | None, str | None]:
+    """``url``'s parts, port and host name; ``invalid_bot_url`` when they cannot be read."""
     try:
         parts = urlsplit(url)
-        port, hostname = parts.port, parts.hostname
+        return parts, parts.port, parts.hostname
     except ValueError as err:
         raise _invalid(f"not a valid URL: {err}") from None
+
+
+def _checked_host(parts: SplitResult, port: int | None, hostname: str | None) -> str:
+    """The host name of an absolute http(s) URL with a host, a callable port
+    and no credentials; else ``invalid_bot_url`` or ``bot_url_refused``."""
     if parts.scheme and parts.scheme not in DEFAULT_PORTS:
         raise _refused(f"a bot URL is http or https, not {parts.scheme}")
     if not parts.scheme or not parts.netloc:
@@ -156,18 +159,38 @@ def parse_bot_url(url: str) -> BotUrl:
         raise _invalid("a bot URL names a host")
     if port == 0:
         raise _invalid("port 0 cannot be called")
+    return hostname
+
+
+def _ip_literal(hostname: str, netloc: str) -> Address | None:
+    """The host as an IP address, or ``None`` for a name; brackets hold only IPv6."""
     try:
         literal: Address | None = ipaddress.ip_address(hostname)
     except ValueError:
         literal = None
-    if "[" in parts.netloc and (literal is None or literal.version != 6):
+    if "[" in netloc and (literal is None or literal.version != 6):
         raise _invalid(f"{hostname!r} in brackets is not an IPv6 address")
-    host = str(literal) if literal is not None else _dns_name(hostname)
-    bracketed = f"[{host}]" if literal is not None and literal.version == 6 else host
+    return literal
+
+
+def _request_target(parts: SplitResult) -> str:
+    """Path and query, percent-encoded as requests would send them."""
     try:
-        target = requote_uri(urlunsplit(("", "", parts.path or "/", parts.query, "")))
+        return requote_uri(urlunsplit(("", "", parts.path or "/", parts.query, "")))
     except ValueError:  # a lone surrogate cannot be percent-encoded
         raise _invalid("the URL's path or query is not valid text") from None
+
+
+def parse_bot_url(url: str) -> BotUrl:
+    """Split an absolute http(s) URL; 422 ``invalid_bot_url`` when it is malformed
+    (issue 8, Found 2: ``http://[::1/``, port 99999 or ``abc``, a 64-character label),
+    ``bot_url_refused`` for another scheme or credentials in the URL."""
+    parts, port, name = _split(url)
+    hostname = _checked_host(parts, port, name)
+    literal = _ip_literal(hostname, parts.netloc)
+    host = str(literal) if literal is not None else _dns_name(hostname)
+    bracketed = f"[{host}]" if literal is not None and literal.version == 6 else host
+    target = _request_target(parts)
     return BotUrl(parts.scheme, host, port or DEFAULT_PORTS[parts.scheme],
                   bracketed + (f":{port}" if port is not None else ""), target, literal)
 

@@ -261,32 +261,42 @@ class RulesetBase(ABC, Generic[S]):
         if state is None or self.result(state) is not None:
             raise IllegalMove("game_over", rule=self.platform_rules.get("game_over", ""),
                               detail="the game is over" if state is not None else "the game has not been set up")
-        rules = self.platform_rules
         kind = move.get("type") if isinstance(move, dict) else None
         if kind == "timeout":
-            if actor is not None:
-                raise OutOfTurn("system_command", rule=rules.get("timeout", ""),
-                                detail="timeout is the referee's own command, not a player's move")
-            due = self.deadline(state)
-            if due is None:
-                raise IllegalMove("no_deadline", rule=rules.get("timeout", ""),
-                                  detail="no deadline of the rules is open: nothing can time out")
-            if now < due:
-                raise IllegalMove("deadline_not_reached", rule=rules.get("timeout", ""),
-                                  detail=f"received at {now}, before the deadline {due}")
-            return self.on_timeout(state, rng=rng, now=now)
-        if actor is None:
-            raise OutOfTurn("seat_required", rule=rules.get("turn", ""),
-                            detail=f"a {kind} move needs a seat")
-        count = self.seats(state)
-        if isinstance(actor, bool) or not isinstance(actor, int) or actor < 0 or (count is not None and actor >= count):
-            raise OutOfTurn("no_such_seat", rule=rules.get("player_count", ""), detail=f"there is no seat {actor!r}")
+            return self._timed_out(state, actor, rng=rng, now=now)
+        actor = self._seat_of(state, actor, kind)
         if actor not in self.to_act(state, memo=memo):
             raise self.refuse_out_of_turn(state, actor, parsed)
         try:
             return self.play(state, actor, parsed, rng=rng, now=now, memo=memo)
         except OutOfTurn as refused:  # the seat is awaited: the rules refuse the move, not the seat
             raise IllegalMove(refused.code, rule=refused.rule or "", detail=refused.detail) from None
+
+    def _timed_out(self, state: S, actor: Seat | None, *, rng: Rng, now: int) -> tuple[list[Event], S]:
+        """Check 2 of ``decide_and_fold``: ``timeout``, the system's own command, at or after the open deadline."""
+        rules = self.platform_rules
+        if actor is not None:
+            raise OutOfTurn("system_command", rule=rules.get("timeout", ""),
+                            detail="timeout is the referee's own command, not a player's move")
+        due = self.deadline(state)
+        if due is None:
+            raise IllegalMove("no_deadline", rule=rules.get("timeout", ""),
+                              detail="no deadline of the rules is open: nothing can time out")
+        if now < due:
+            raise IllegalMove("deadline_not_reached", rule=rules.get("timeout", ""),
+                              detail=f"received at {now}, before the deadline {due}")
+        return self.on_timeout(state, rng=rng, now=now)
+
+    def _seat_of(self, state: S, actor: Seat | None, kind: Any) -> Seat:
+        """Check 3 of ``decide_and_fold``: any other move comes from a seat of this game (``actor``)."""
+        rules = self.platform_rules
+        if actor is None:
+            raise OutOfTurn("seat_required", rule=rules.get("turn", ""),
+                            detail=f"a {kind} move needs a seat")
+        count = self.seats(state)
+        if isinstance(actor, bool) or not isinstance(actor, int) or actor < 0 or (count is not None and actor >= count):
+            raise OutOfTurn("no_such_seat", rule=rules.get("player_count", ""), detail=f"there is no seat {actor!r}")
+        return actor
 
     # -- hooks with defaults -----------------------------------------------------
     def parse_move(self, move: Any) -> Any:

@@ -35,6 +35,9 @@ ANY_JSON = frozenset({"null", "boolean", "integer", "number", "string", "array",
 _WRAPPERS = (ReadOnly, Required, NotRequired)
 _SEQUENCES = (list, tuple, collections.abc.Sequence)
 _MAPPINGS = (dict, collections.abc.Mapping)
+#: the scalar types and the JSON type each is stored as (``bool`` before ``int``: each is matched by identity)
+_SCALARS = ((bool, frozenset({"boolean"})), (int, frozenset({"integer"})), (float, frozenset({"number"})),
+            (str, frozenset({"string"})))
 
 
 def _marks(annotation: Any) -> tuple[frozenset[Any], Any]:
@@ -59,14 +62,9 @@ def json_types(annotation: Any) -> frozenset[str]:
     if origin is Literal:
         return frozenset().union(*(json_types(type(value)) for value in get_args(annotation)))
     base = origin or annotation
-    if base is bool:
-        return frozenset({"boolean"})
-    if base is int:
-        return frozenset({"integer"})
-    if base is float:
-        return frozenset({"number"})
-    if base is str:
-        return frozenset({"string"})
+    for scalar, stored in _SCALARS:
+        if base is scalar:
+            return stored
     if base in _SEQUENCES:
         return frozenset({"array"})
     if base in _MAPPINGS or is_typeddict(base):
@@ -164,19 +162,29 @@ def mismatches(value: Any, annotation: Any, where: str = "") -> list[str]:
     if origin is Literal:
         return [] if value in get_args(annotation) else [f"{where or 'value'}: {value!r} not in {get_args(annotation)}"]
     if is_typeddict(annotation):
-        if not isinstance(value, Mapping):
-            return [f"{where or 'value'}: {value!r:.60} is not an object"]
-        hints = _hints(annotation)
-        at = f"{where}." if where else ""
-        out = [f"{at}{name}: missing" for name in sorted(required_keys(annotation) - set(value))]
-        out += [f"{at}{name}: not declared" for name in sorted(set(value) - set(hints))]
-        for name in sorted(set(value) & set(hints)):
-            out += mismatches(value[name], hints[name], f"{at}{name}")
-        return out
+        return _object_mismatches(value, annotation, where)
     if origin in _SEQUENCES and get_args(annotation) and isinstance(value, (list, tuple)):
         item = get_args(annotation)[0]
         return [line for index, element in enumerate(value)
                 for line in mismatches(element, item, f"{where}[{index}]")]
+    return _scalar_mismatches(value, annotation, where)
+
+
+def _object_mismatches(value: Any, annotation: Any, where: str) -> list[str]:
+    """``mismatches`` of a value declared as the ``TypedDict`` ``annotation``: an object, key by key."""
+    if not isinstance(value, Mapping):
+        return [f"{where or 'value'}: {value!r:.60} is not an object"]
+    hints = _hints(annotation)
+    at = f"{where}." if where else ""
+    out = [f"{at}{name}: missing" for name in sorted(required_keys(annotation) - set(value))]
+    out += [f"{at}{name}: not declared" for name in sorted(set(value) - set(hints))]
+    for name in sorted(set(value) & set(hints)):
+        out += mismatches(value[name], hints[name], f"{at}{name}")
+    return out
+
+
+def _scalar_mismatches(value: Any, annotation: Any, where: str) -> list[str]:
+    """``mismatches`` of a value whose declaration says only which JSON types it may be."""
     allowed = json_types(annotation)
     try:
         stored = json_types(type(value))

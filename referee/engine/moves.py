@@ -73,19 +73,21 @@ class MoveTable:
 
     def __init__(self, classes: Iterable[type[TypedMove]]) -> None:
         self.by_type: dict[str, type[TypedMove]] = {}
+        #: (field name, JSON key) of each type's fields, read once: ``read`` runs at every move
+        self._keys: dict[str, tuple[tuple[str, str], ...]] = {}
         for cls in classes:
             if not cls.TYPE or cls.TYPE in self.by_type:
                 raise ValueError(f"{cls.__name__}: TYPE {cls.TYPE!r} is empty or taken")
             self.by_type[cls.TYPE] = cls
+            self._keys[cls.TYPE] = tuple((name, key) for name, key, _ in cls.keys())
 
     def read(self, move: Mapping[str, Any]) -> TypedMove:
         """The typed value of ``move``, a JSON object that matches its schema
         already (``RulesetBase.check_move``): its class by ``type``, every
         key a field, arrays as tuples. A ``KeyError`` or ``TypeError`` here
         is a schema that does not say what the class says: a bug, not bad input."""
-        cls = self.by_type[move["type"]]
-        args = {name: _frozen(move[key]) for name, key, _ in cls.keys() if key in move}
-        return cls(**args)
+        kind = move["type"]
+        return self.by_type[kind](**{name: _frozen(move[key]) for name, key in self._keys[kind] if key in move})
 
     def types(self) -> list[str]:
         return sorted(self.by_type)

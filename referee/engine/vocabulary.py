@@ -103,17 +103,29 @@ def pending_problems(lexicon: Lexicon, body: Json) -> list[str]:
         out.append("pending.moves: the caller's answers belong in legal_moves only")
     if not isinstance(pending.get("kind"), str) or not IDENTIFIER.match(pending["kind"]):
         out.append(f"pending.kind: {pending.get('kind')!r} is no lower snake case code")
+    out += _disagreements(pending, body, to_act)
+    out += _default_problems(pending.get("default"), to_act)
+    out += lexicon.words({k: v for k, v in pending.items() if k != "default"}, "pending")
+    return out
+
+
+def _disagreements(pending: Json, body: Json, to_act: list[Any]) -> list[str]:
+    """Where ``pending`` says other than the view's ``to_act`` and ``deadline``."""
+    out = []
     if "awaiting" in pending and pending["awaiting"] != sorted(to_act):
         out.append(f"pending.awaiting: {pending['awaiting']!r}, and to_act is {sorted(to_act)!r}")
     if "deadline" in pending and pending["deadline"] != body.get("deadline"):
         out.append(f"pending.deadline: {pending['deadline']!r}, and the view's deadline is {body.get('deadline')!r}")
-    default = pending.get("default")
+    return out
+
+
+def _default_problems(default: Any, to_act: list[Any]) -> list[str]:
+    """``pending.default``: null, or ``[{seat, move}]`` of awaited seats."""
     if default is not None and not (isinstance(default, list) and all(
             isinstance(d, dict) and set(d) == {"seat", "move"} and d["seat"] in to_act
             and isinstance(d["move"], dict) and isinstance(d["move"].get("type"), str) for d in default)):
-        out.append(f"pending.default: {default!r} is neither null nor [{{seat, move}}] of awaited seats")
-    out += lexicon.words({k: v for k, v in pending.items() if k != "default"}, "pending")
-    return out
+        return [f"pending.default: {default!r} is neither null nor [{{seat, move}}] of awaited seats"]
+    return []
 
 
 def result_problems(lexicon: Lexicon, result: Any, players: int) -> list[str]:
@@ -122,19 +134,24 @@ def result_problems(lexicon: Lexicon, result: Any, players: int) -> list[str]:
         return []
     if not isinstance(result, dict):
         return ["result: not an object"]
-    out: list[str] = []
-    seats = result.get("seats")
-    if not isinstance(seats, list) or [s.get("seat") if isinstance(s, dict) else None for s in seats] != \
-            list(range(players)) or any(s.get("outcome") not in OUTCOMES for s in seats):
-        out.append("result.seats: not [{seat, outcome: win|loss|draw}] for every seat in seat order")
-    elif result.get("winners") != [s["seat"] for s in seats if s["outcome"] == "win"]:
-        out.append(f"result.winners: {result.get('winners')!r} are not the seats whose outcome is win")
+    out = _seat_problems(result, players)
     if not isinstance(result.get("reason"), str) or not IDENTIFIER.match(result["reason"]):
         out.append(f"result.reason: {result.get('reason')!r} is no lower snake case code")
     if not isinstance(result.get("detail"), str) or not result["detail"].strip():
         out.append("result.detail: missing (a sentence saying why)")
     out += lexicon.words(result, "result")
     return out
+
+
+def _seat_problems(result: Json, players: int) -> list[str]:
+    """``result.seats``: every seat in seat order with its outcome; ``result.winners``: those who won."""
+    seats = result.get("seats")
+    if not isinstance(seats, list) or [s.get("seat") if isinstance(s, dict) else None for s in seats] != \
+            list(range(players)) or any(s.get("outcome") not in OUTCOMES for s in seats):
+        return ["result.seats: not [{seat, outcome: win|loss|draw}] for every seat in seat order"]
+    if result.get("winners") != [s["seat"] for s in seats if s["outcome"] == "win"]:
+        return [f"result.winners: {result.get('winners')!r} are not the seats whose outcome is win"]
+    return []
 
 
 def event_problems(lexicon: Lexicon, event: Event) -> list[str]:

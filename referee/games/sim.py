@@ -44,12 +44,12 @@ class Table:
         self.state: Any = fold(ruleset, self.events)
         self.last: list[Event] = list(self.events)
 
-    def play(self, actor: Seat | None, move: Move, *, at: int | None = None) -> Table:
-        """Decide ``move`` by ``actor`` at time ``at`` (default: now + 1 ms) and apply it.
+    def play(self, actor: Seat | None, move: Move, *, now: int | None = None) -> Table:
+        """Decide ``move`` by ``actor`` received at time ``now`` (default: the table's now + 1 ms) and apply it.
 
         On refusal the exception propagates and nothing changes (the
         generator is rewound too), like the service."""
-        now = self.now + 1 if at is None else at
+        now = self.now + 1 if now is None else now
         position = self.rng.position
         try:
             events, state = self.ruleset.decide_and_fold(self.state, actor, move, rng=self.rng, now=now,
@@ -68,7 +68,7 @@ class Table:
         deadline = self.ruleset.deadline(self.state)
         if deadline is None:
             raise ValueError("no deadline is open")
-        return self.play(None, TIMEOUT, at=max(deadline, self.now))
+        return self.play(None, TIMEOUT, now=max(deadline, self.now))
 
     # conveniences
     def to_act(self) -> set[Seat]:
@@ -88,9 +88,9 @@ Chooser = Callable[[Table, Seat, Sequence[Move]], Move]
 
 
 class Picker(Protocol):
-    """Anything that draws ``below(n)``: the game's ``Rng``, or a bench's faster player randomness."""
+    """Anything that draws ``below(bound)``: the game's ``Rng``, or a bench's faster player randomness."""
 
-    def below(self, n: int) -> int: ...
+    def below(self, bound: int, /) -> int: ...
 
 
 def random_chooser(rng: Rng) -> Chooser:

@@ -16,6 +16,7 @@ from referee.engine.protocol import IllegalMove, RefereeError
 from referee.games import registry
 from referee.http import quotas, ratelimit
 from referee.http.context import refuse_token_in_url
+from referee.http.credentials import ServiceCredentials
 from referee.http.problems import problem
 from referee.service import GameService
 from referee.service.metrics import REDIS_ERRORS, install_live, observe_request
@@ -172,7 +173,7 @@ def _register_rate_limit(app: Flask) -> None:
     ``REFEREE_TRUSTED_PROXIES`` (see ``referee.http.ratelimit``)."""
     ratelimit.trust_proxies(app)
     svc = app.extensions["referee.service"]
-    ratelimit.install(app, svc.store.windows(), svc.pushed)
+    ratelimit.install(app, svc.store.windows(), ServiceCredentials(svc), svc.pushed)
 
 
 def _register_errors(app: Flask) -> None:

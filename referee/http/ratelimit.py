@@ -34,7 +34,6 @@ from __future__ import annotations
 import functools
 import hmac
 import ipaddress
-import json
 import math
 import re
 import threading
@@ -42,7 +41,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import limits
 from flask import Flask, Request, Response, current_app, g, request
@@ -51,11 +50,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from referee import settings
 from referee.engine import sha256_hex
 from referee.engine.protocol import RefereeError
-from referee.http.context import QUERY_TOKEN_ENDPOINTS, service
+from referee.http.context import QUERY_TOKEN_ENDPOINTS
 from referee.http.problems import problem
-from referee.store.clients import REDIS_ERROR
-from referee.store.pushed import CHANNEL, Pushed
-from referee.store.redis_store import EventStore, Head
 
 DEFAULT = "50/100"
 DEFAULT_AUTH_FAIL = "10/minute"
@@ -155,12 +151,40 @@ def carries_credential(req: Request | None = None) -> bool:
     return "Authorization" in req.headers or (req.endpoint in QUERY_TOKEN_ENDPOINTS and "token" in req.args)
 
 
+class Credentials(Protocol):
+    """What the limiter asks to learn who a token proves to be: it reads no
+    store itself (an import contract), the app hands it this
+    (``referee.http.credentials``)."""
+
+    #: what a lookup raises when it cannot answer now (Redis down): the caller is then counted by address
+    unavailable: tuple[type[Exception], ...]
+
+    def seat_token_hashes(self, game_id: str) -> tuple[str, ...]: ...
+
+    def bot_secret(self, bot_id: str) -> str | None: ...
+
+    def tournament_token_matches(self, tournament_id: str, token: str) -> bool: ...
+
+
+class Pushes(Protocol):
+    """A process's subscription to what Redis pushes (``referee.store.pushed.Pushed``)."""
+
+    channel: str
+    clock: Callable[[], float]
+
+    def sync(self) -> int | None: ...
+
+    def blocked_for(self, who: str, epoch: int | None) -> float | None: ...
+
+    def learn_clean(self, who: str, epoch: int | None) -> None: ...
+
+
 class TokenHashes:
     """The seat-token hashes of games, by id: they never change, so a small
     per-process LRU saves the lookup (one HGETALL on a miss)."""
 
-    def __init__(self, size: int = 4096) -> None:
-        self.size = size
+    def __init__(self, credentials: Credentials, size: int = 4096) -> None:
+        self.credentials, self.size = credentials, size
         self._hashes: OrderedDict[str, tuple[str, ...]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -170,14 +194,41 @@ class TokenHashes:
             if found is not None:
                 self._hashes.move_to_end(game_id)
                 return found
-        meta = service().store.meta(game_id)
-        hashes = tuple(json.loads(meta["tokens"])) if meta and "tokens" in meta else ()
+        hashes = self.credentials.seat_token_hashes(game_id)
         if hashes:
             with self._lock:
                 self._hashes[game_id] = hashes
                 while len(self._hashes) > self.size:
                     self._hashes.popitem(last=False)
         return hashes
+
+
+def _seat_identity(token: str, digest: str, args: dict[str, Any], hashes: TokenHashes) -> str | None:
+    """``seat:<game>:<seat>`` when ``token`` is a seat token of the game in the URL."""
+    for seat, expected in enumerate(hashes.of(str(args["game_id"]))):
+        if hmac.compare_digest(digest, expected):
+            return f"seat:{args['game_id']}:{seat}"
+    return None
+
+
+def _bot_identity(token: str, digest: str, args: dict[str, Any], hashes: TokenHashes) -> str | None:
+    """``bot:<id>`` when ``token`` is the secret of the bot in the URL."""
+    secret = hashes.credentials.bot_secret(str(args["bot_id"]))
+    if secret is not None and hmac.compare_digest(digest, sha256_hex(secret)):
+        return f"bot:{args['bot_id']}"
+    return None
+
+
+def _tournament_identity(token: str, digest: str, args: dict[str, Any], hashes: TokenHashes) -> str | None:
+    """``tournament:<id>`` when ``token`` is the cancel token of the tournament in the URL."""
+    if hashes.credentials.tournament_token_matches(str(args["tournament_id"]), token):
+        return f"tournament:{args['tournament_id']}"
+    return None
+
+
+#: who a token can prove to be, by the route's argument: the first the route has decides
+_IDENTITIES: tuple[tuple[str, Callable[[str, str, dict[str, Any], TokenHashes], str | None]], ...] = (
+    ("game_id", _seat_identity), ("bot_id", _bot_identity), ("tournament_id", _tournament_identity))
 
 
 def verified_identity(token: str, hashes: TokenHashes, req: Request | None = None) -> str | None:
@@ -188,18 +239,9 @@ def verified_identity(token: str, hashes: TokenHashes, req: Request | None = Non
         return "admin"
     args = (req if req is not None else _bound()).view_args or {}
     digest = sha256_hex(token)
-    if "game_id" in args:
-        for seat, expected in enumerate(hashes.of(str(args["game_id"]))):
-            if hmac.compare_digest(digest, expected):
-                return f"seat:{args['game_id']}:{seat}"
-    elif "bot_id" in args:
-        found = service().bots.get(str(args["bot_id"]))
-        if found is not None and hmac.compare_digest(digest, sha256_hex(found[1])):
-            return f"bot:{args['bot_id']}"
-    elif "tournament_id" in args:
-        from referee.play.tournaments import Tournaments
-        if Tournaments(service()).cancel_token_matches(str(args["tournament_id"]), token):
-            return f"tournament:{args['tournament_id']}"
+    for name, identity in _IDENTITIES:
+        if name in args:
+            return identity(token, digest, args, hashes)
     return None
 
 
@@ -211,9 +253,10 @@ def caller_key(hashes: TokenHashes) -> Callable[[Request | None], str]:
             token = presented_token(req)
             identity = None
             if token is not None:
+                unknowable: tuple[type[Exception], ...] = (RefereeError, ValueError, *hashes.credentials.unavailable)
                 try:
                     identity = verified_identity(token, hashes, req)
-                except (RefereeError, REDIS_ERROR, ValueError):
+                except unknowable:
                     identity = None  # cannot verify now: count by address
             cached = g.rate_limit_caller = identity or "addr:" + client_address(req)
         return cached
@@ -304,6 +347,15 @@ class Leases:
                 self._left.popitem(last=False)
 
 
+@dataclass(frozen=True, slots=True)
+class _AddressTest:
+    """An address whose failed-authentication windows this request tests in
+    Redis, and the epoch of what Redis had pushed when it asked."""
+
+    who: str
+    epoch: int | None
+
+
 class RateLimiter:
     """The caller's windows hit, the address's failed-authentication windows
     tested (when the request carries a credential), and — for a game's view —
@@ -317,10 +369,11 @@ class RateLimiter:
     response, in a round trip of its own; the hit that fills the address's
     window is pushed to every process."""
 
-    def __init__(self, windows: Any, general: Windows, auth: Windows | None, pushed: Pushed | None = None) -> None:
+    def __init__(self, windows: Any, general: Windows, auth: Windows | None, credentials: Credentials,
+                 pushed: Pushes | None = None) -> None:
         #: ``referee.store.windows.WindowStore``: the windows in Redis
         self.windows, self.general, self.auth, self.pushed = windows, general, auth, pushed
-        self.hashes = TokenHashes()
+        self.hashes = TokenHashes(credentials)
         self.caller = caller_key(self.hashes)
         self.leases = Leases(clock=pushed.clock if pushed is not None else time.monotonic)
 
@@ -332,30 +385,40 @@ class RateLimiter:
         credential = carries_credential(req)
         if endpoint in CREDENTIAL_FIRST and not credential:
             return None  # the handler's 401
-        pushed = self.pushed
-        tested = self.auth is not None and credential
-        epoch = pushed.sync() if pushed is not None and tested else None  # blocks: only a credential needs them
-        who = address_key(req) if tested else ""
-        if tested:
-            blocked = pushed.blocked_for(who, epoch) if pushed is not None else None
+        tested: _AddressTest | None = None
+        if self.auth is not None and credential:
+            tested, blocked = self._address_test(req)
             if blocked:
                 return _refused_for(blocked)
-            tested = blocked is None  # known unblocked: nothing to test
         caller = self.caller(req)
         hit = not self.leases.take(caller)
         game_id = (req.view_args or {}).get("game_id") if endpoint in PREFETCH_HEAD else None
         if not (tested or hit or game_id is not None):
             return None  # no round trip
+        return self._ask(tested, caller if hit else None, game_id)
+
+    def _address_test(self, req: Request) -> tuple[_AddressTest | None, float | None]:
+        """Whether the request's address must be tested in Redis (``None``
+        when this process knows it unblocked), and the seconds it stays
+        blocked when this process knows that."""
+        pushed = self.pushed
+        epoch = pushed.sync() if pushed is not None else None  # blocks: only a credential needs them
+        who = address_key(req)
+        blocked = pushed.blocked_for(who, epoch) if pushed is not None else None
+        return (_AddressTest(who, epoch) if blocked is None else None), blocked
+
+    def _ask(self, tested: _AddressTest | None, caller: str | None, game_id: Any) -> Response | None:
+        """The round trip, and the 429 of the address's windows or the caller's, if one is full."""
         asked_at = self.leases.clock()
-        replies = self._round_trip(tested, caller if hit else None, game_id)
+        replies = self._round_trip(tested is not None, caller, game_id)
         if game_id is not None:
-            g.prefetched_head = (game_id, EventStore.parse_head(replies.pop()))
-        if tested:
+            g.prefetched_head = (game_id, replies.pop())  # parsed by the store
+        if tested is not None:
             if not int(replies[0][0]):
                 return _refusal("too many failed authentications from this address", replies[0])
-            if pushed is not None:
-                pushed.learn_clean(who, epoch)
-        if hit:
+            if self.pushed is not None:
+                self.pushed.learn_clean(tested.who, tested.epoch)
+        if caller is not None:
             granted = int(replies[-1][0])
             if not granted:
                 return _refusal("too many requests", replies[-1])
@@ -375,7 +438,7 @@ class RateLimiter:
         # the status first: only a 401 or a 403 can be a failed authentication (``auth_failed``)
         if response.status_code in (401, 403) and self.auth is not None and request.endpoint not in UNLIMITED \
                 and carries_credential() and auth_failed(response):
-            publish = (CHANNEL, address_key()) if self.pushed is not None else ("", "")
+            publish = (self.pushed.channel, address_key()) if self.pushed is not None else ("", "")
             self.windows.hit(self._auth_keys(), self.auth.args("hit", 1, publish))
         return response
 
@@ -389,9 +452,10 @@ class RateLimiter:
 PREFETCH_HEAD = frozenset({"games.view_game"})
 
 
-def prefetched_head(game_id: str) -> Head | None:
-    """The head the limiter read for ``game_id`` in this request, if it did
-    (``None``: read it yourself)."""
+def prefetched_head(game_id: str) -> Any:
+    """The head the limiter read for ``game_id`` in this request, if it did,
+    as the store parsed it (``referee.store.redis_store.Head``; ``None``:
+    read it yourself)."""
     found = g.get("prefetched_head")
     return found[1] if found is not None and found[0] == game_id else None
 
@@ -409,14 +473,15 @@ def _refusal(detail: str, reply: Any) -> Response:
     return response
 
 
-def install(app: Flask, windows: Any, pushed: Pushed | None = None) -> RateLimiter | None:
+def install(app: Flask, windows: Any, credentials: Credentials, pushed: Pushes | None = None) -> RateLimiter | None:
     """Limit ``app`` (see the module doc); ``windows`` are its windows in
-    Redis (``EventStore.windows()``), ``pushed`` its process's subscription, if it has one."""
+    Redis (``EventStore.windows()``), ``credentials`` what tells who a token
+    proves to be, ``pushed`` its process's subscription, if it has one."""
     general = Windows.of(parse(_setting(app, "RATE_LIMIT", DEFAULT)))
     if general is None:
         return None
     limiter = RateLimiter(windows, general, Windows.of(parse(_setting(app, "AUTH_FAIL_LIMIT", DEFAULT_AUTH_FAIL))),
-                          pushed)
+                          credentials, pushed)
     app.before_request(limiter.before)
     app.after_request(limiter.after)
     return limiter

@@ -42,21 +42,24 @@ import argparse
 import contextlib
 import hashlib
 import hmac
-import importlib
-import importlib.util
 import json
 import os
-import re
 import secrets
 import sys
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from referee.play.entrants import Entrant, EntrantError, described, load_entrant, unique_names
+
+__all__ = ["Arena", "Entrant", "EntrantError", "Played", "add_arguments", "command", "format_report", "game_seed",
+           "load_entrant", "main", "run", "unique_names"]
+
 if TYPE_CHECKING:
     from referee.engine.protocol import Json, Move, Ruleset
+    from referee.engine.rng import Rng
     from referee.engine.statecache import Memo
 
 #: the arena's clock at a game's creation (ms): a wall-clock-like start, 1 ms more per move
@@ -64,97 +67,6 @@ START_MS = 1_700_000_000_000
 #: a game that has not ended after this many actions is a defect of the rules (or of a bot's loop)
 MAX_ACTIONS = 200_000
 EXIT_USAGE = 2
-
-UserChoose = Callable[["Json", "list[Move]"], "Move"]
-
-
-class EntrantError(ValueError):
-    """An entrant that cannot be loaded: its one-line reason."""
-
-
-@dataclass
-class Entrant:
-    """One entrant: a built-in bot (``kind``) or a user's function (``kind`` ``None``)."""
-
-    name: str
-    spec: str
-    kind: str | None = None
-    choose: UserChoose | None = None
-    #: failures by cause (``raised``, ``illegal_move``) and the first of each, described
-    failures: dict[str, int] = field(default_factory=dict)
-    first_failure: dict[str, str] = field(default_factory=dict)
-
-    def failed(self, cause: str, what: str) -> None:
-        self.failures[cause] = self.failures.get(cause, 0) + 1
-        self.first_failure.setdefault(cause, what)
-
-
-_NAMED = re.compile(r"^([A-Za-z0-9_.#-]+)=(.+)$")
-
-
-def load_entrant(spec: str) -> Entrant:
-    """The entrant ``spec`` names (see the module's docstring); ``EntrantError`` saying why not."""
-    from referee.bots import BUILT_IN
-    named = _NAMED.match(spec)
-    name, target = (named.group(1), named.group(2)) if named else (None, spec)
-    if target in BUILT_IN:
-        return Entrant(name or target, spec, kind=target)
-    where, colon, func = target.rpartition(":")
-    if not colon or not where or not func:
-        raise EntrantError(f"entrant {spec!r}: not a built-in bot ({', '.join(BUILT_IN)}), nor FILE.py:FUNCTION "
-                           "nor MODULE:FUNCTION")
-    if where.endswith(".py") or os.sep in where or "/" in where:
-        path = Path(where)
-        if not path.is_file():
-            raise EntrantError(f"entrant {spec!r}: no file {where}")
-        module = _load_file(spec, path)
-        default_name = path.stem
-    else:
-        try:
-            module = importlib.import_module(where)
-        except ModuleNotFoundError as err:
-            raise EntrantError(f"entrant {spec!r}: no module {err.name or where!r} to import") from None
-        except Exception as err:
-            raise EntrantError(f"entrant {spec!r}: importing {where} failed: {_described(err)}") from None
-        default_name = where.rpartition(".")[2]
-    chooser = getattr(module, func, None)
-    if chooser is None:
-        raise EntrantError(f"entrant {spec!r}: {where} has no function {func!r}")
-    if not callable(chooser):
-        raise EntrantError(f"entrant {spec!r}: {where}:{func} is not a function")
-    return Entrant(name or default_name, spec, choose=chooser)
-
-
-def _load_file(spec: str, path: Path) -> Any:
-    """The module of a bot's file, its folder importable (a bot may import its helpers)."""
-    folder = str(path.resolve().parent)
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    unique = "referee_arena_bot_" + hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:12]
-    loader_spec = importlib.util.spec_from_file_location(unique, path)
-    if loader_spec is None or loader_spec.loader is None:
-        raise EntrantError(f"entrant {spec!r}: {path} cannot be loaded as Python")
-    module = importlib.util.module_from_spec(loader_spec)
-    sys.modules[unique] = module
-    try:
-        loader_spec.loader.exec_module(module)
-    except Exception as err:
-        del sys.modules[unique]
-        raise EntrantError(f"entrant {spec!r}: loading {path} failed: {_described(err)}") from None
-    return module
-
-
-def _described(err: BaseException) -> str:
-    text = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
-    return text.replace("\n", " ")[:300]
-
-
-def unique_names(entrants: Sequence[Entrant]) -> None:
-    """Display names made unique as ``Tournaments.create`` makes those not
-    given: ``random``, ``random#2``, ... (the first not taken)."""
-    from referee.play.standings import unique_names as unique
-    for entrant, name in zip(entrants, unique([(e.name, False) for e in entrants])):
-        entrant.name = name
 
 
 def game_seed(arena_seed: str, index: int) -> str:
@@ -171,6 +83,66 @@ class Played:
     result: Json
     actions: int
     lines: list[str] | None = None
+
+
+@dataclass
+class _Game:
+    """One arena game in play: its generator, state, seals, seating, the
+    envelope a user's bot is shown, the clock, and its log when kept."""
+
+    rs: Ruleset[Any]
+    game_id: str
+    seed: str
+    rng: Rng
+    state: Any
+    dealt: Json
+    opened: frozenset[str]
+    order: list[int]
+    seated: list[Entrant]
+    envelope: Json
+    #: this game's (``referee.engine.statecache``), handed to every hook called about it
+    memo: Memo
+    version: int = 0
+    now: int = START_MS
+    lines: list[str] | None = None
+    last_hash: str = ""
+
+    def next_seat(self) -> tuple[int | None, Sequence[Move]]:
+        """The lowest awaited seat that has a move, and its legal moves; ``None`` when none has."""
+        legal_of, state, memo = self.rs.legal_moves, self.state, self.memo
+        for awaited in sorted(self.rs.to_act(state, memo=memo)):
+            legal = legal_of(state, awaited, memo=memo)
+            if legal:
+                return awaited, legal
+        return None, ()
+
+    def timeout(self) -> Move:
+        """The open deadline runs out: the clock jumps to it."""
+        deadline = self.rs.deadline(self.state)
+        if deadline is None:
+            raise RuntimeError(f"{self.game_id}: nobody awaited has a legal move and no deadline is open "
+                               f"(version {self.version})")
+        self.now = max(self.now + 1, deadline)
+        return {"type": "timeout"}
+
+    def apply(self, seat: int | None, move: Move, entry: Json) -> Json | None:
+        """Decide and fold ``move``, record it (``entry``); the game's result, if it ended."""
+        from referee.engine import record
+        events, self.state = self.rs.decide_and_fold(self.state, seat, move, rng=self.rng, now=self.now,
+                                                     memo=self.memo)
+        produced, result, self.opened = record.move(self.rs, self.state, seat, entry, events, self.dealt,
+                                                    self.opened, self.seed)
+        self.write(produced)
+        return result
+
+    def write(self, produced: Any) -> None:
+        """Count ``produced`` in the version, chained onto the log if kept."""
+        if self.lines is not None:
+            from referee.engine import record
+            from referee.engine.chain import canonical
+            written, self.last_hash = record.chained(self.seed, self.last_hash, self.version, produced, self.now)
+            self.lines += [canonical(env) for env in written]
+        self.version += len(produced)
 
 
 class Arena:
@@ -209,10 +181,25 @@ class Arena:
 
     def play(self, index: int, *, log: bool = False) -> Played:
         """Play game ``index`` to its end and fold it into the standings."""
-        from referee import bots
+        game = self._deal(index, log)
+        actions = 0
+        result = self.rs.result(game.state)
+        while result is None:
+            if actions >= MAX_ACTIONS:
+                raise RuntimeError(f"{game.game_id}: no result after {MAX_ACTIONS} actions")
+            seat, move, entry = self._action(game)
+            result = game.apply(seat, move, entry)
+            actions += 1
+        names = [e.name for e in game.seated]
+        self.standings.record(index, {"game": game.game_id, "result": result, "custom": False, "entrants": names})
+        self.games += 1
+        return Played(game.game_id, game.order, result, actions, game.lines)
+
+    def _deal(self, index: int, log: bool) -> _Game:
+        """Game ``index`` dealt and seated; its log begun when ``log``."""
         from referee.engine import record
-        from referee.engine.chain import LOG_FORMAT, bot_seed, canonical, header_hash, sha256_hex
-        from referee.engine.protocol import GameConfig, seat_view
+        from referee.engine.chain import LOG_FORMAT, canonical, header_hash, sha256_hex
+        from referee.engine.protocol import GameConfig
         from referee.engine.rng import Rng
         from referee.engine.statecache import Memo
 
@@ -229,69 +216,47 @@ class Arena:
             "options": dict(self.options), "setup": None, "seats": header_seats,
             "seed_commitment": sha256_hex(seed), "created_at": START_MS, "custom": True, "log_format": LOG_FORMAT,
         }
-        now = START_MS
-        lines: list[str] | None = None
-        last_hash = ""
-        if log:
-            last_hash = header_hash(header)
-            lines = [canonical({"header": header, "hash": last_hash})]
-            written, last_hash = record.chained(seed, last_hash, 0, produced, now)
-            lines += [canonical(env) for env in written]
-        version = len(produced)
-        envelope = {"id": game_id, "ruleset": rs.name, "ruleset_version": rs.version, "version": version,
+        envelope = {"id": game_id, "ruleset": rs.name, "ruleset_version": rs.version, "version": len(produced),
                     "status": "active", "turn_deadline": None, "seats": header_seats, "custom": True,
                     "seed_commitment": header["seed_commitment"]}
-        actions = 0
-        result = rs.result(state)
-        legal_of, to_act, deadline_of = rs.legal_moves, rs.to_act, rs.deadline
-        memo = Memo()  # this game's (``referee.engine.statecache``), handed to every hook called about it
-        while result is None:
-            if actions >= MAX_ACTIONS:
-                raise RuntimeError(f"{game_id}: no result after {MAX_ACTIONS} actions")
-            seat: int | None = None
-            legal: Sequence[Move] = ()
-            for awaited in sorted(to_act(state, memo=memo)):  # the lowest awaited seat that has a move moves
-                legal = legal_of(state, awaited, memo=memo)
-                if legal:
-                    seat = awaited
-                    break
-            entry: Json
-            if seat is None:
-                deadline = deadline_of(state)
-                if deadline is None:
-                    raise RuntimeError(f"{game_id}: nobody awaited has a legal move and no deadline is open "
-                                       f"(version {version})")
-                seat, move = None, {"type": "timeout"}
-                now = max(now + 1, deadline)
-                entry = {"move": move, "rng": rng.position}
-                self.timeouts += 1
-            else:
-                entrant = seated[seat]
-                now += 1
-                if entrant.kind == "random":  # as the worker: uniform over the legal moves, no view built
-                    move = bots.choose("random", rs.name, {}, list(legal), seed=bot_seed(seed, seat, version))
-                    entry = {"move": move, "rng": rng.position, "by": {"bot": "random"}}
-                elif entrant.kind is not None:
-                    view = seat_view(rs, state, seat, active=True, memo=memo)
-                    move = bots.choose(entrant.kind, rs.name, view, view["legal_moves"],
-                                       seed=bot_seed(seed, seat, version))
-                    entry = {"move": move, "rng": rng.position, "by": {"bot": entrant.kind}}
-                else:
-                    envelope["version"] = version
-                    move = self._user_move(entrant, seat, state, legal, envelope, seed, version, memo)
-                    entry = {"move": move, "rng": rng.position}
-                self.moves += 1
-            events, state = rs.decide_and_fold(state, seat, move, rng=rng, now=now, memo=memo)
-            produced, result, opened = record.move(rs, state, seat, entry, events, dealt, opened, seed)
-            if lines is not None:
-                written, last_hash = record.chained(seed, last_hash, version, produced, now)
-                lines += [canonical(env) for env in written]
-            version += len(produced)
-            actions += 1
-        names = [e.name for e in seated]
-        self.standings.record(index, {"game": game_id, "result": result, "custom": False, "entrants": names})
-        self.games += 1
-        return Played(game_id, order, result, actions, lines)
+        game = _Game(rs, game_id, seed, rng, state, dealt, opened, order, seated, envelope, Memo())
+        if log:
+            game.last_hash = header_hash(header)
+            game.lines = [canonical({"header": header, "hash": game.last_hash})]
+        game.write(produced)
+        return game
+
+    def _action(self, game: _Game) -> tuple[int | None, Move, Json]:
+        """The next action: ``(seat, move, entry)``, the lowest awaited seat
+        that has a move moving; the open deadline's ``timeout`` when none has."""
+        seat, legal = game.next_seat()
+        if seat is None:
+            move = game.timeout()
+            self.timeouts += 1
+            return None, move, {"move": move, "rng": game.rng.position}
+        game.now += 1
+        move, by = self._entrant_move(game, seat, legal)
+        self.moves += 1
+        entry: Json = {"move": move, "rng": game.rng.position}
+        if by is not None:
+            entry["by"] = {"bot": by}
+        return seat, move, entry
+
+    def _entrant_move(self, game: _Game, seat: int, legal: Sequence[Move]) -> tuple[Move, str | None]:
+        """The move of the entrant in ``seat``, and the built-in bot that chose it (``None``: a user's)."""
+        from referee import bots
+        from referee.engine.chain import bot_seed
+        from referee.engine.protocol import seat_view
+
+        entrant, rs, seed, version = game.seated[seat], self.rs, game.seed, game.version
+        if entrant.kind == "random":  # as the worker: uniform over the legal moves, no view built
+            return bots.choose("random", rs.name, {}, list(legal), seed=bot_seed(seed, seat, version)), "random"
+        if entrant.kind is not None:
+            view = seat_view(rs, game.state, seat, active=True, memo=game.memo)
+            return bots.choose(entrant.kind, rs.name, view, view["legal_moves"],
+                               seed=bot_seed(seed, seat, version)), entrant.kind
+        game.envelope["version"] = version
+        return self._user_move(entrant, seat, game.state, legal, game.envelope, seed, version, game.memo), None
 
     def _user_move(self, entrant: Entrant, seat: int, state: Any, legal: Sequence[Move], envelope: Json,
                    seed: str, version: int, memo: Memo) -> Move:
@@ -309,7 +274,7 @@ class Arena:
             with contextlib.redirect_stdout(sys.stderr):  # a bot's prints: standard output is the report's
                 answer = entrant.choose(view, view["legal_moves"])
         except Exception as err:
-            entrant.failed("raised", f"{_described(err)} ({where})")
+            entrant.failed("raised", f"{described(err)} ({where})")
         else:
             try:
                 key = orjson.dumps(answer, option=orjson.OPT_SORT_KEYS)
@@ -359,42 +324,72 @@ def _usage(message: str) -> int:
     return EXIT_USAGE
 
 
-def command(args: argparse.Namespace) -> int:
-    """Load the entrants, play the games, print the standings (exit 2 on a usage error, one line)."""
+class _UsageError(Exception):
+    """A usage error of ``referee arena``: its one line."""
+
+
+def _options(texts: Sequence[str]) -> dict[str, Any]:
+    """The ``--option NAME=JSON`` values, by name."""
+    options: dict[str, Any] = {}
+    for text in texts:
+        name, eq, value = text.partition("=")
+        if not eq or not name:
+            raise _UsageError(f"--option {text!r}: expected NAME=JSON")
+        try:
+            options[name] = json.loads(value)
+        except json.JSONDecodeError as err:
+            raise _UsageError(f"--option {text!r}: the value is not JSON ({err.msg})") from None
+    return options
+
+
+def _entrants(specs: Sequence[str]) -> list[Entrant]:
+    """The entrants loaded, their names made unique."""
+    try:
+        entrants = [load_entrant(spec) for spec in specs]
+    except EntrantError as err:
+        raise _UsageError(str(err)) from None
+    unique_names(entrants)
+    return entrants
+
+
+def _arena(args: argparse.Namespace) -> Arena:
+    """The arena the command line asks for."""
     from referee.engine.protocol import RefereeError
     from referee.games import registry
     try:
         rs = registry.get(args.ruleset)
     except KeyError:
-        return _usage(f"no ruleset {args.ruleset!r} (installed: {', '.join(registry.names())})")
+        raise _UsageError(f"no ruleset {args.ruleset!r} (installed: {', '.join(registry.names())})") from None
     if args.games < 1:
-        return _usage("--games is a number of games, 1 or more")
-    options: dict[str, Any] = {}
-    for text in args.option or ():
-        name, eq, value = text.partition("=")
-        if not eq or not name:
-            return _usage(f"--option {text!r}: expected NAME=JSON")
-        try:
-            options[name] = json.loads(value)
-        except json.JSONDecodeError as err:
-            return _usage(f"--option {text!r}: the value is not JSON ({err.msg})")
-    try:
-        entrants = [load_entrant(spec) for spec in args.entrants]
-    except EntrantError as err:
-        return _usage(str(err))
-    unique_names(entrants)
+        raise _UsageError("--games is a number of games, 1 or more")
+    options = _options(args.option or ())
+    entrants = _entrants(args.entrants)
     players = args.players or min(max(len(entrants), rs.min_players), rs.max_players)
     seed = args.seed if args.seed is not None else secrets.token_hex(16)
     try:
-        arena = Arena(rs, players, entrants, seed=seed, options=options, games=args.games)
+        return Arena(rs, players, entrants, seed=seed, options=options, games=args.games)
     except (ValueError, RefereeError) as err:
-        return _usage(getattr(err, "detail", None) or str(err))
-    logs = Path(args.logs) if args.logs else None
+        raise _UsageError(getattr(err, "detail", None) or str(err)) from None
+
+
+def _logs_folder(logs_arg: str | None) -> Path | None:
+    """The ``--logs`` folder, made."""
+    logs = Path(logs_arg) if logs_arg else None
     if logs is not None:
         try:
             logs.mkdir(parents=True, exist_ok=True)
         except OSError as err:
-            return _usage(f"--logs {logs}: {err.strerror or err}")
+            raise _UsageError(f"--logs {logs}: {err.strerror or err}") from None
+    return logs
+
+
+def command(args: argparse.Namespace) -> int:
+    """Load the entrants, play the games, print the standings (exit 2 on a usage error, one line)."""
+    try:
+        arena = _arena(args)
+        logs = _logs_folder(args.logs)
+    except _UsageError as err:
+        return _usage(str(err))
     report = run(arena, args.games, logs=logs, quiet=args.quiet)
     try:
         print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else format_report(report), flush=True)

@@ -29,14 +29,11 @@ import hashlib
 import hmac
 import json
 import secrets
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from referee import settings
 from referee.bots import BUILT_IN
 from referee.engine import sha256_hex
-from referee.engine.protocol import GameConfig, Json, RefereeError, fold
+from referee.engine.protocol import GameConfig, Json, RefereeError, Ruleset, fold
 from referee.engine.rng import Rng
 from referee.errors import ApiError
 from referee.games import registry
@@ -47,68 +44,17 @@ from referee.play.standings import (  # noqa: F401 (pure: shared with the arena)
     standings,
     unique_names,
 )
+from referee.play.tournament_quotas import DEFAULT_PARALLEL, Caps, Quotas, admit, free_quota
 from referee.service import GameService, new_game_id
-from referee.service.scheduling import Change
-from referee.store.tournaments import IN_FLIGHT
+from referee.service.listing import after_cursor
+from referee.store.listing import cursor_of
+from referee.store.tournaments import IN_FLIGHT, TournamentStore
 from referee.tokens import new_token
 
-MAX_GAMES = 10_000  # with the admin token; the schema's ceiling
-MAX_PARALLEL = 64
-DEFAULT_PARALLEL = 8
-ANONYMOUS_MAX_GAMES = 1000
-#: Retry-After of a caller past its quota (a slot frees when one of its tournaments ends)
-QUOTA_RETRY_AFTER_S = 60
-#: Retry-After of a creation refused while the deployment plays its most tournament games
-BUSY_RETRY_AFTER_S = 10
 #: a game claimed and not dealt this long after its tournament was cancelled never will be: the seed opens
 CLAIM_LAPSE_MS = 60_000
 #: the most tournaments one look at the line of those waiting for a game slot launches games of
 KICK_ROUNDS = 64
-
-@dataclass(frozen=True, slots=True)
-class Caps:
-    """What a tournament may ask for without the admin token (configurable:
-    ``REFEREE_TOURNAMENT_MAX_GAMES``, ``REFEREE_TOURNAMENT_MAX_PARALLEL``)."""
-
-    games: int = ANONYMOUS_MAX_GAMES
-    parallel: int = DEFAULT_PARALLEL
-
-
-@dataclass(frozen=True, slots=True)
-class Quotas:
-    """Unfinished tournaments per caller without the admin token
-    (``REFEREE_TOURNAMENTS_PER_CLIENT``), tournament games played at once in
-    the deployment (``REFEREE_TOURNAMENT_GAMES_MAX``), and how long a slot
-    not renewed stays taken (``REFEREE_TOURNAMENT_LEASE_S``); ``None``: no limit."""
-
-    per_client: int | None = 2
-    games_max: int | None = 32
-    lease_s: float = 900.0
-
-    @classmethod
-    def from_settings(cls, config: Mapping[str, Any] | None = None) -> Quotas:
-        """From ``config`` (an app's: ``TOURNAMENTS_PER_CLIENT``, ...), else the environment."""
-        def value(name: str) -> Any:
-            found = (config or {}).get(name)
-            return found if found is not None else settings.text(f"REFEREE_{name}")
-        lease = float(value("TOURNAMENT_LEASE_S"))
-        if lease <= 0:
-            raise ValueError("REFEREE_TOURNAMENT_LEASE_S is a number of seconds above 0")
-        return cls(settings.count_limit(value("TOURNAMENTS_PER_CLIENT"), "REFEREE_TOURNAMENTS_PER_CLIENT"),
-                   settings.count_limit(value("TOURNAMENT_GAMES_MAX"), "REFEREE_TOURNAMENT_GAMES_MAX"), lease)
-
-    @property
-    def lease_ms(self) -> int:
-        return int(self.lease_s * 1000)
-
-
-class Refused(ApiError):
-    """A quota's refusal (429 per caller, 503 for the deployment): its
-    ``Retry-After`` in seconds."""
-
-    def __init__(self, status: int, code: str, detail: str, *, retry_after_s: int, **extra: Any) -> None:
-        super().__init__(status, code, detail, retry_after=retry_after_s, **extra)
-        self.retry_after_s = retry_after_s
 
 
 class _Full(Exception):
@@ -116,14 +62,20 @@ class _Full(Exception):
 
 
 class Tournaments:
-    def __init__(self, svc: GameService, quotas: Quotas | None = None, *,
-                 launched: Callable[[Change], None] | None = None) -> None:
+    """Tournaments over the games of ``svc``, kept in ``kept``, under ``quotas``
+    (``None``: the environment's). ``hold``: the games this launches are
+    held for their launcher (no job queued for them, only watched): a worker
+    that plays their first bot turns itself (``workers.jobs``), and finds
+    their ids in ``launched``."""
+
+    def __init__(self, svc: GameService, kept: TournamentStore, quotas: Quotas | None = None, *,
+                 hold: bool = False) -> None:
         self.svc = svc
-        self.kept = svc.store.tournaments
+        self.kept = kept
         self.quotas = quotas if quotas is not None else Quotas.from_settings()
-        #: who hears of each game this launches instead of the job queue (``GameService.create_game``'s
-        #: ``scheduled``): a worker that plays the new games' first bot turns itself (``workers.jobs``)
-        self.launched = launched
+        self.hold = hold
+        #: the games launched so far, held (``hold``) for whoever made this object
+        self.launched: list[str] = []
         #: the specs read so far: a tournament's spec never changes once stored
         self._specs: dict[str, Json] = {}
 
@@ -131,7 +83,7 @@ class Tournaments:
         """A tournament's keys live as long as its games do (README,
         Operations): the idle retention while it runs, refreshed as each game
         finishes, the finished retention once it is over; all expire together."""
-        self.kept.retain(tid, self.svc.store.retention.game_ttl_ms("active" if running else "finished"))
+        self.kept.retain(tid, self.kept.ttl_ms(running=running))
 
     # -- creation -------------------------------------------------------------
     def create(self, spec: Json, caps: Caps | None = None, caller: str | None = None) -> Json:
@@ -139,23 +91,10 @@ class Tournaments:
         ``caps`` bound the games and parallel games (``None``: the admin's
         ceiling); ``caller``: whose quota it counts in (``None``: the admin,
         exempt). The 201 body carries the ``cancel_token``, shown once."""
-        try:
-            rs = registry.get(spec["ruleset"])
-        except KeyError:
-            raise ApiError(422, "unknown_ruleset", f"no ruleset {spec['ruleset']!r}") from None
-        parallel = spec.get("parallel", min(DEFAULT_PARALLEL, caps.parallel if caps else DEFAULT_PARALLEL))
-        if caps is not None and (spec["games"] > caps.games or parallel > caps.parallel):
-            # 403: the request is well-formed, the caller lacks the admin token a tournament this large needs
-            raise ApiError(403, "tournament_too_large",
-                           f"at most {caps.games} games and {caps.parallel} in parallel without the admin token "
-                           f"(asked {spec['games']} and {parallel})", max_games=caps.games,
-                           max_parallel=caps.parallel)
+        rs = _ruleset(spec["ruleset"])
+        parallel = _parallel(spec, caps)
         entrants = _named([self._entrant(e, rs.name) for e in spec["entrants"]])
-        players = spec.get("players") or min(max(len(entrants), rs.min_players), rs.max_players)
-        if not rs.min_players <= players <= rs.max_players:
-            raise ApiError(422, "bad_player_count", f"{rs.name} takes {rs.min_players}–{rs.max_players} players")
-        if len(entrants) < players:
-            raise ApiError(422, "too_few_entrants", f"{players}-player games need at least {players} entrants")
+        players = _players(spec, rs, len(entrants))
         options = dict(spec.get("options") or {})
         # every game it deals is created with these options: refused now, as a game's would be, not in a worker
         self.svc.game_options(rs, options, [{"bot": e["bot"]} for e in entrants[:players]])
@@ -166,10 +105,16 @@ class Tournaments:
                   "games": spec["games"], "options": options, "parallel": parallel,
                   "seed_commitment": sha256_hex(seed), "seeded_by_client": "seed" in spec,
                   "created_at": self.svc.clock()}
-        empty = Standings([e["name"] for e in entrants])
         fields = {"spec": json.dumps(record), "status": "running", "seed": seed, "next": 0,
                   "finished": 0, "cancel_hash": sha256_hex(cancel_token)}
-        counted = self._admit(tid, caller)
+        self._store(tid, fields, Standings([e["name"] for e in entrants]), caller)
+        self._retain(tid, running=True)
+        return {**self.get(tid), "cancel_token": cancel_token}
+
+    def _store(self, tid: str, fields: dict[str, Any], empty: Standings, caller: str | None) -> None:
+        """Store a new tournament, counted in its caller's quota (``admit``;
+        the caller's slot freed again if the write fails)."""
+        counted = admit(self.kept, self.quotas, tid, caller, self.svc.clock())
         if counted:
             fields["quota"] = str(caller)
         try:
@@ -178,39 +123,6 @@ class Tournaments:
             if counted:
                 self.kept.free(self.kept.quota_key(str(caller)), tid)
             raise
-        self._retain(tid, running=True)
-        return {**self.get(tid), "cancel_token": cancel_token}
-
-    def _admit(self, tid: str, caller: str | None) -> bool:
-        """Refuse a new tournament while the deployment plays its most
-        tournament games (503), or past the caller's quota (429); else take
-        the caller's slot for ``tid`` (whether one was taken)."""
-        now, quotas = self.svc.clock(), self.quotas
-        if quotas.games_max is not None:
-            playing = self.kept.count(IN_FLIGHT, now)
-            if playing >= quotas.games_max:
-                raise Refused(503, "tournaments_busy", f"{playing} tournament games are being played, the most "
-                              f"this referee plays at once ({quotas.games_max}): retry later",
-                              retry_after_s=BUSY_RETRY_AFTER_S, max_games_in_flight=quotas.games_max)
-        if caller is None or quotas.per_client is None:
-            return False
-        key = self.kept.quota_key(caller)
-        for other in self.kept.live(key, now):  # recount: a slot whose tournament is over (freed by no one)
-            if self.kept.field(other, "status") != "running":
-                self.kept.free(key, other)
-        taken, _ = self.kept.take(key, tid, quotas.per_client, now, quotas.lease_ms)
-        if not taken:
-            raise Refused(429, "tournament_quota", f"at most {quotas.per_client} unfinished tournaments per "
-                          "client without the admin token: one frees its place when it finishes or is cancelled "
-                          "(DELETE /v1/tournaments/{id} with its cancel_token)",
-                          retry_after_s=QUOTA_RETRY_AFTER_S, max_tournaments=quotas.per_client)
-        return True
-
-    def _free_quota(self, tid: str) -> None:
-        """The tournament is over (finished or cancelled): its caller's slot is free."""
-        owner = self.kept.field(tid, "quota")
-        if owner:
-            self.kept.free(self.kept.quota_key(owner), tid)
 
     def _entrant(self, entrant: Any, ruleset: str) -> tuple[Json, bool]:
         """``({bot, name}, whether the client chose the name)``; a name not
@@ -246,7 +158,7 @@ class Tournaments:
         if before == "finished":
             raise ApiError(409, "tournament_finished", "the tournament is over: nothing to cancel")
         if before == "running":
-            self._free_quota(tid)
+            free_quota(self.kept, tid)
         return self.get(tid)
 
     # -- running --------------------------------------------------------------
@@ -342,13 +254,15 @@ class Tournaments:
         try:
             game = self.svc.create_game(rs.name, seats=[{"name": s["name"], "bot": s["bot"]} for s in seats],
                                         options=options, tournament=tid, tournament_seed=seed,
-                                        tournament_custom=spec["seeded_by_client"], scheduled=self.launched,
+                                        tournament_custom=spec["seeded_by_client"], held=self.hold,
                                         game_id=game_id)
         except RefereeError as err:
             if err.status != 422:  # a conflict, Redis: the job is retried
                 raise
             self._stop(tid, err)
             return None
+        if self.hold:
+            self.launched.append(str(game["id"]))
         self.kept.add_game(tid, index, str(game["id"]))
         return str(game["id"]), more
 
@@ -358,7 +272,7 @@ class Tournaments:
         as if cancelled, with the refusal as ``stopped``; its caller's slot is
         free, and its seed opens once the games being played are over."""
         if self.kept.stop(tid, json.dumps({"code": err.code, "detail": err.detail}), self.svc.clock()) == "running":
-            self._free_quota(tid)
+            free_quota(self.kept, tid)
             self._retain(tid, running=False)
 
     def game_finished(self, tid: str, game_id: str) -> str:
@@ -376,27 +290,40 @@ class Tournaments:
         recorded = self._record(tid, spec, entry)
         finished = recorded[0] if recorded is not None else None
         self.kept.free(IN_FLIGHT, game_id)  # its game slot (again, if this is a retry)
-        over = finished is not None and finished >= spec["games"]
-        if over and self.kept.close(tid, "finished", self.svc.clock()) == "running":
-            self._free_quota(tid)
-            self._retain(tid, running=False)
-            self._kick()
+        if finished is not None and finished >= spec["games"] and self._close_finished(tid):
             return "tournament_finished"
         # as the recording left them (a retry's: read now)
         owner, status = recorded[1:] if recorded is not None else self.kept.fields(tid, "quota", "status")
         running = status == "running"
         if running and finished is not None and owner:  # the caller's quota slot, renewed
             self.kept.renew(self.kept.quota_key(owner), tid, self.svc.clock(), self.quotas.lease_ms)
-        # the next games (a retry too: a run that recorded the game may have died before launching them)
-        if self.quotas.games_max is None:
-            self._fill(tid, spec)
-        else:  # in line behind the tournaments already waiting for a game slot
-            self._kick(KICK_ROUNDS, (tid, self.svc.clock()) if running else None)
+        self._next_games(tid, spec, running)
         if finished is None:
             return "duplicate"
         if not running:  # recording it gave the keys the retention of a running tournament (_record)
             self._retain(tid, running=False)
         return "recorded"
+
+    def _close_finished(self, tid: str) -> bool:
+        """Its last game recorded: the tournament is over (whether this closed
+        it): the caller's slot freed, the finished retention, and the game
+        slot it leaves goes to a tournament waiting for one."""
+        if self.kept.close(tid, "finished", self.svc.clock()) != "running":
+            return False
+        free_quota(self.kept, tid)
+        self._retain(tid, running=False)
+        self._kick()
+        return True
+
+    def _next_games(self, tid: str, spec: Json, running: bool) -> None:
+        """Launch the next games after one finished (a retry too: a run that
+        recorded the game may have died before launching them); with a cap
+        on the deployment's games, in line behind the tournaments already
+        waiting for a game slot."""
+        if self.quotas.games_max is None:
+            self._fill(tid, spec)
+        else:
+            self._kick(KICK_ROUNDS, (tid, self.svc.clock()) if running else None)
 
     def _record(self, tid: str, spec: Json, entry: Json) -> tuple[int, str | None, str | None] | None:
         """Add one result, its winners and its share of the standings in one
@@ -418,8 +345,7 @@ class Tournaments:
             table.record(int(index), entry)
             return table.dumps()
         return self.kept.record(tid, game_id, json.dumps(entry), json.dumps(_winners(entry)), fold,
-                                events=int(entry.get("events", 0)),
-                                ttl_ms=self.svc.store.retention.game_ttl_ms("active"))
+                                events=int(entry.get("events", 0)), ttl_ms=self.kept.ttl_ms(running=True))
 
     def _migrate(self, tid: str, spec: Json) -> None:
         """Tournaments stored before standings were kept: build the game
@@ -457,8 +383,6 @@ class Tournaments:
 
     def list(self, *, status: str | None = None, cursor: str | None = None, limit: int = 50) -> Json:
         """Tournaments newest first (their public facts), after ``cursor``, filtered by ``status``."""
-        from referee.service import after_cursor
-        from referee.store.listing import cursor_of
         after, found = after_cursor(cursor), []
         for _ in range(20):  # a page of a rare status ends early (with a next) rather than scan everything
             page = self.kept.page(after, limit)
@@ -501,6 +425,37 @@ class Tournaments:
             "rated": not spec["seeded_by_client"], "stopped": json.loads(stopped) if stopped else None,
             "games": games, "standings": table.table(),
         }
+
+
+def _ruleset(name: str) -> Ruleset[Any]:
+    try:
+        return registry.get(name)
+    except KeyError:
+        raise ApiError(422, "unknown_ruleset", f"no ruleset {name!r}") from None
+
+
+def _parallel(spec: Json, caps: Caps | None) -> int:
+    """The games played at once; without the admin token (``caps``) a
+    tournament asks at most its caps (403: the request is well-formed, the
+    caller lacks the admin token a tournament this large needs)."""
+    parallel: int = spec.get("parallel", min(DEFAULT_PARALLEL, caps.parallel if caps else DEFAULT_PARALLEL))
+    if caps is not None and (spec["games"] > caps.games or parallel > caps.parallel):
+        raise ApiError(403, "tournament_too_large",
+                       f"at most {caps.games} games and {caps.parallel} in parallel without the admin token "
+                       f"(asked {spec['games']} and {parallel})", max_games=caps.games,
+                       max_parallel=caps.parallel)
+    return parallel
+
+
+def _players(spec: Json, ruleset: Ruleset[Any], entrants: int) -> int:
+    """Each game's seats (default: every entrant, as the ruleset allows), no more than the entrants."""
+    players: int = spec.get("players") or min(max(entrants, ruleset.min_players), ruleset.max_players)
+    if not ruleset.min_players <= players <= ruleset.max_players:
+        raise ApiError(422, "bad_player_count",
+                       f"{ruleset.name} takes {ruleset.min_players}–{ruleset.max_players} players")
+    if entrants < players:
+        raise ApiError(422, "too_few_entrants", f"{players}-player games need at least {players} entrants")
+    return players
 
 
 def _named(entrants: list[tuple[Json, bool]]) -> list[Json]:

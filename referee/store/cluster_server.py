@@ -21,7 +21,7 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -31,9 +31,16 @@ from redis.backoff import NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
 from redis.retry import Retry
 
+from referee.store.cluster_slots import (
+    SLOTS,
+    Seen,
+    keys_per_range,
+    parse_cluster_info,
+    parse_cluster_nodes,
+    slot_ranges,
+)
 from referee.store.redis_server import command, die_with_parent, free_port, server_binary
 
-SLOTS = 16384
 HOST = "127.0.0.1"
 #: how long a node may be silent before the others count it as failing; the
 #: replicas of a failed master are promoted about two of these later
@@ -79,18 +86,6 @@ class Node:
         follows = f" of {self.master_port}" if self.master_port is not None else ""
         state = "" if self.alive else " (dead)"
         return f"{HOST}:{self.port} bus {self.bus_port} pid {self.pid} {self.role}{follows}{state}"
-
-
-@dataclass
-class _Seen:
-    """One line of ``CLUSTER NODES``."""
-
-    node_id: str
-    port: int
-    flags: set[str]
-    master_id: str | None
-    connected: bool
-    slots: list[tuple[int, int]]
 
 
 def plain_client(port: int) -> redis.Redis:
@@ -167,52 +162,12 @@ def _free_ports(count: int, taken: set[int]) -> list[int]:
     return ports
 
 
-def parse_cluster_info(text: str) -> dict[str, str]:
-    """``CLUSTER INFO``'s ``key:value`` lines as a dict."""
-    pairs = (line.split(":", 1) for line in text.splitlines() if ":" in line)
-    return {key.strip(): value.strip() for key, value in pairs}
-
-
-def _parse_slots(fields: list[str]) -> list[tuple[int, int]]:
-    """The slot fields of a ``CLUSTER NODES`` line (``0-5460``, ``7``), no migrations."""
-    ranges = []
-    for item in fields:
-        if item.startswith("["):
-            continue
-        low, _, high = item.partition("-")
-        ranges.append((int(low), int(high or low)))
-    return ranges
-
-
-def parse_cluster_nodes(text: str) -> list[_Seen]:
-    """``CLUSTER NODES`` as one record per node."""
-    seen = []
-    for line in text.splitlines():
-        parts = line.split()
-        if len(parts) < 8:
-            continue
-        address = parts[1].split("@", 1)[0].split(",", 1)[0]
-        port = int(address.rsplit(":", 1)[1] or 0)
-        seen.append(_Seen(node_id=parts[0], port=port, flags=set(parts[2].split(",")),
-                          master_id=None if parts[3] == "-" else parts[3], connected=parts[7] == "connected",
-                          slots=_parse_slots(parts[8:])))
-    return seen
-
-
 def _cluster_info(node: Node) -> dict[str, str]:
     return parse_cluster_info(str(_run(node.client(), "CLUSTER", "INFO")))
 
 
-def _cluster_nodes(node: Node) -> list[_Seen]:
+def _cluster_nodes(node: Node) -> list[Seen]:
     return parse_cluster_nodes(str(_run(node.client(), "CLUSTER", "NODES")))
-
-
-def slot_ranges(masters: int) -> list[tuple[int, int]]:
-    """The 16384 slots cut into ``masters`` contiguous inclusive ranges."""
-    if masters < 1:
-        raise ValueError("a cluster needs at least one master")
-    bounds = [SLOTS * i // masters for i in range(masters + 1)]
-    return [(bounds[i], bounds[i + 1] - 1) for i in range(masters)]
 
 
 class LocalCluster:
@@ -497,17 +452,7 @@ def start_standalone(port: int | None = None, data_dir: Path | None = None, *,
     return proc, chosen
 
 
-def keys_per_range(ranges: list[tuple[int, int]], prefix: str = "k") -> Iterator[str]:
-    """One key ``<prefix><n>`` whose hash slot falls in each range, in order
-    (for tests and checks). A prefix with a hash tag (``{...}``) fixes the
-    slot, so it is refused."""
-    from redis.crc import key_slot
-    if "{" in prefix:
-        raise ValueError(f"prefix {prefix!r} has a hash tag: every key would be in one slot")
-    for low, high in ranges:
-        for i in range(1_000_000):
-            if low <= key_slot(f"{prefix}{i}".encode()) <= high:
-                yield f"{prefix}{i}"
-                break
-        else:
-            raise ValueError(f"no key {prefix}<n> found in slots {low}-{high}")
+# the cluster's text read and its slots cut (``referee.store.cluster_slots``), importable from here as before
+__all__ = ["SLOTS", "ClusterError", "DEFAULT_NODE_TIMEOUT_MS", "DEFAULT_TIMEOUT_S", "HOST", "LocalCluster", "Node",
+           "keys_per_range", "node_command", "parse_cluster_info", "parse_cluster_nodes", "plain_client", "slot_ranges",
+           "start_cluster", "start_standalone", "stop_processes"]

@@ -53,6 +53,9 @@ CONFIRM_S = 0.5
 class Pushed:
     """One process's subscription and what it has learnt from it."""
 
+    #: where a process publishes what every process should learn (an address blocked)
+    channel = CHANNEL
+
     def __init__(self, client: Any, *, size: int = 65536, clock: Callable[[], float] = time.monotonic) -> None:
         self.kwargs = dict(client.connection_pool.connection_kwargs)
         self.connection_class = client.connection_pool.connection_class

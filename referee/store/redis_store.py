@@ -131,7 +131,7 @@ class EventStore:
         #: registered webhook bots
         self.bots = BotDirectory(client, self.retention.idle_s)
         #: tournaments' specs, games and standings
-        self.tournaments = TournamentStore(client, self._retry)
+        self.tournaments = TournamentStore(client, self._retry, self.retention)
         #: every game, newest first (``GET /v1/games``)
         self.games_index = Index(client, GAMES)
         #: the places clients hold under their quotas (``referee.http.quotas``)
@@ -383,4 +383,4 @@ class EventStore:
 
     def windows(self) -> Any:
         """The rate limiter's windows (``referee.store.windows``)."""
-        return WindowStore(self.redis, self.queue_head, self._retry)
+        return WindowStore(self.redis, self.queue_head, self._retry, self.parse_head)

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from referee.store.listing import TOURNAMENTS, Index
+from referee.store.retention import Retention
 
 T = TypeVar("T")
 
@@ -105,8 +106,11 @@ def _text(value: Any) -> str | None:
 class TournamentStore:
     """Typed reads and writes of tournaments' keys."""
 
-    def __init__(self, client: Any, retry: Callable[[Callable[[], Any]], Any] = lambda call: call()) -> None:
+    def __init__(self, client: Any, retry: Callable[[Callable[[], Any]], Any] = lambda call: call(),
+                 retention: Retention | None = None) -> None:
         self.redis: Any = client
+        #: how long a tournament's keys live: as long as its games do (``ttl_ms``)
+        self.retention = retention if retention is not None else Retention()
         self._retry = retry  # reads and repeatable writes, through a cluster failover
         self._claim = client.register_script(_CLAIM)
         self._close = client.register_script(_CLOSE)
@@ -145,6 +149,11 @@ class TournamentStore:
                 out.append((tid, at, dict(zip(("spec", "status", "finished"), map(_text, raw)))))
         self._retry(lambda: self.listed.drop(*gone))
         return out
+
+    def ttl_ms(self, *, running: bool) -> int:
+        """The TTL (ms, 0: none) of a tournament's keys: its games' idle retention while it runs, their
+        finished retention once it is over."""
+        return self.retention.game_ttl_ms("active" if running else "finished")
 
     def retain(self, tid: str, ttl_ms: int) -> None:
         """Every key of the tournament expires in ``ttl_ms`` (0: never)."""

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+import workers.asking as asking
 import workers.jobs as jobs
 from referee import bots
 from tests.api.helpers import auth, create, move, ndjson
@@ -211,7 +212,7 @@ def test_a_turn_asked_attempts_times_without_a_move_gets_its_default_unasked(
         loopback_app: Any, service: Any, clock: Any, redis_client: Any, work: Any) -> None:
     """Each ask is counted per turn (game, version, seat), in Redis, whichever
     worker asks. Here every job asks and then dies before its move is
-    recorded (modelled by asking, ``_bot_move``, and recording nothing, as a
+    recorded (modelled by asking, ``workers.asking.bot_move``, and recording nothing, as a
     worker killed after the call leaves it, its job lost); after
     ``bots.ATTEMPTS`` asks the sweeper's job plays the default unasked."""
     from rq import Queue
@@ -224,7 +225,7 @@ def test_a_turn_asked_attempts_times_without_a_move_gets_its_default_unasked(
         game = _robbing(client, service, bot_id)
         asked = len(hook.requests)
         for _ in range(bots.ATTEMPTS):
-            assert jobs._bot_move(service, game, 0, bot_id) == ({"type": "steal", "target": 2}, {"bot": bot_id})
+            assert asking.bot_move(service, game, 0, bot_id) == ({"type": "steal", "target": 2}, {"bot": bot_id})
             Queue(QUEUE, connection=redis_client).empty()  # the worker died: its job is lost
         assert len(hook.requests) == asked + bots.ATTEMPTS
         clock.advance(20_000)
@@ -236,7 +237,7 @@ def test_a_turn_asked_attempts_times_without_a_move_gets_its_default_unasked(
         # the count is the turn's: the bot's next turn is asked afresh
         nxt = service.load(game.id)
         if nxt.status == "active" and 0 in nxt.ruleset.to_act(nxt.state):
-            assert jobs._bot_move(service, nxt, 0, bot_id)[1].get("default") != "attempts_spent"
+            assert asking.bot_move(service, nxt, 0, bot_id)[1].get("default") != "attempts_spent"
 
 
 # -- the issue's case: a float-answering bot in a tournament -------------------------------

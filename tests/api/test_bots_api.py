@@ -367,7 +367,7 @@ def test_a_referee_killed_between_a_move_and_its_jobs_loses_no_bot_turn(
     def die(*_: Any) -> None:
         raise Killed
     with monkeypatch.context() as patched, pytest.raises(Killed):
-        patched.setattr(service, "_notify", die)
+        patched.setattr(service.changes, "notify", die)
         move(client, game, 0, seat0["legal_moves"][0])
     moved = view(client, game)
     assert moved["version"] > seat0["version"]  # the move landed

@@ -17,7 +17,9 @@ from referee.engine.rng import Rng
 from referee.games import registry
 from referee.games.bang import roles as bang_roles
 from referee.games.cards import characters as card_characters
-from referee.games.dice import rules as dice_rules
+from referee.games.dice import characters as dice_characters
+from referee.games.dice import dice_faces
+from referee.games.dice import role_cards as dice_roles
 from referee.games.faceoff.board import BUILTIN
 from referee.games.faceoff.state import ROLE_NAMES
 from referee.games.sim import Table, random_chooser
@@ -176,22 +178,22 @@ def test_faceoff_has_bangs_cards_and_characters_its_roles_and_maps() -> None:
 
 def test_dice_game_dice_faces_characters_and_roles_are_the_rule_tables() -> None:
     cat = built("bang-dice")
-    assert {d["id"]: d["faces"] for d in cat["dice"]} == {k: list(v) for k, v in dice_rules.DIE_FACES.items()}
-    assert [f["id"] for f in cat["faces"]] == list(dice_rules.FACES)
+    assert {d["id"]: d["faces"] for d in cat["dice"]} == {k: list(v) for k, v in dice_faces.DIE_FACES.items()}
+    assert [f["id"] for f in cat["faces"]] == list(dice_faces.FACES)
     assert {f for d in cat["dice"] for f in d["faces"]} == {f["id"] for f in cat["faces"]}
     for face in cat["faces"]:
         texts = [ruletexts.entry("bang-dice", r) for r in (face["rule"], "D2", "D51")]
         assert any(t is not None and f"`{face['id']}`" in t["text"] for t in texts), face
-    assert {c["id"]: c["life"] for c in cat["characters"]} == dice_rules.CHARACTERS
+    assert {c["id"]: c["life"] for c in cat["characters"]} == dice_characters.CHARACTERS
     for ch in cat["characters"]:
         found = ruletexts.entry("bang-dice", ch["rule"])
         assert found is not None and found["title"] == ch["name"], ch  # the name the rule's title gives
     roles = {r["id"]: r for r in cat["roles"]}
-    assert set(roles) == set(dice_rules.ROLE_KINDS)
-    for n, dealt in dice_rules.ROLES.items():
+    assert set(roles) == set(dice_roles.ROLE_KINDS)
+    for n, dealt in dice_roles.ROLES.items():
         assert {rid: r["count_by_players"][str(n)] for rid, r in roles.items()} == {
             rid: dealt.count(rid) for rid in roles}
-        cards = set(dice_rules.role_cards(dealt))
+        cards = set(dice_roles.role_cards(dealt))
         assert cards <= {c for r in roles.values() for c in r["cards"]}
     assert cat["cards"] == cat["symbols"] == cat["maps"] == []
 

@@ -9,10 +9,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-import pytest
-
 from referee.audit import audit_log
-from referee.engine.platform import playing_moves
+from referee.engine.platform import RESIGN, playing_moves
 from tests.api.helpers import auth, create, move, ndjson, play_to_end, view
 from tests.forge import rechain
 
@@ -107,7 +105,10 @@ def _given_game(client: Any) -> dict[str, Any]:
                   options={"start_timeout_s": 30, "start_bot": "random"}, seed="start-deadline")
 
 
-@pytest.mark.slow
+#: the bot's turns before the host gives the game up: the seat given is played, by the bot, and the game ends
+BOT_TURNS = 4
+
+
 def test_at_the_start_deadline_an_unclaimed_seat_goes_to_the_start_bot_recorded_and_audited(
         client: Any, clock: Any, service: Any, work: Any) -> None:
     import workers.jobs as jobs
@@ -127,15 +128,18 @@ def test_at_the_start_deadline_an_unclaimed_seat_goes_to_the_start_bot_recorded_
     assert reissued.status_code == 409 and reissued.get_json()["code"] == "no_token_to_reissue"
     listed = client.get("/v1/games?ruleset=bang-faceoff").get_json()["games"]
     assert listed[0]["seats"][1]["bot"] == "random" and listed[0]["open_seats"] == []
-    for _ in range(3000):  # the host plays, the worker plays the bot's seat
+    bot_turns = 0
+    for _ in range(3000):  # the host plays, the worker plays the bot's seat; then the host resigns (FO58)
         spectator = view(client, game)
         if spectator["status"] != "active":
             break
         if 0 in spectator["to_act"]:
             mine = view(client, game, 0)
-            assert move(client, game, 0, list(playing_moves(mine["legal_moves"]))[-1]).status_code == 201
+            chosen = {"type": RESIGN} if bot_turns >= BOT_TURNS else list(playing_moves(mine["legal_moves"]))[-1]
+            assert move(client, game, 0, chosen).status_code == 201
         else:
             work()
+            bot_turns += 1
     assert view(client, game)["status"] == "finished" and host
     lines = ndjson(client.get(f"/v1/games/{game['id']}/log").get_data(as_text=True))
     given = [e for e in lines[1:] if e["type"] == "seat_given_to_bot"]

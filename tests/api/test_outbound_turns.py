@@ -10,7 +10,7 @@ from typing import Any
 from referee.bots.webhook import BotFailure, CallLimits
 from referee.store.bots import BotDirectory
 from tests.api.helpers import auth
-from workers.jobs import ask_outbound
+from workers.asking import ask_outbound
 
 
 def test_an_answer_is_taken_once_while_its_turn_is_open(redis_client: Any) -> None:

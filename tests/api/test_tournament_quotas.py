@@ -109,8 +109,8 @@ def test_the_deployment_cap_answers_503_and_running_tournaments_wait_for_a_slot(
     a = tournament(client, games=3, parallel=2).get_json()["id"]
     b = tournament(client, address="203.0.113.9", games=2, parallel=2).get_json()["id"]
     # (their start jobs stay queued: run again later, they launch nothing more)
-    assert Tournaments(service).start(a) == "launched 2"
-    assert Tournaments(service).start(b) == "launched 0"  # no slot: it waits in line
+    assert Tournaments(service, service.store.tournaments).start(a) == "launched 2"
+    assert Tournaments(service, service.store.tournaments).start(b) == "launched 0"  # no slot: it waits in line
     assert redis_client.zrange(WAITING, 0, -1) == [b.encode()]
     assert redis_client.zcard(IN_FLIGHT) == 2
 
@@ -140,10 +140,10 @@ def test_a_freed_game_slot_goes_to_the_tournament_that_waited_longest(
     monkeypatch.setenv("REFEREE_TOURNAMENT_GAMES_MAX", "2")
     a, b, c = (tournament(client, address=f"203.0.113.{20 + i}", games=games, parallel=2).get_json()["id"]
                for i, games in enumerate((4, 1, 1)))
-    assert Tournaments(service).start(a) == "launched 2"
-    assert Tournaments(service).start(b) == "launched 0"  # no slot: first in line
+    assert Tournaments(service, service.store.tournaments).start(a) == "launched 2"
+    assert Tournaments(service, service.store.tournaments).start(b) == "launched 0"  # no slot: first in line
     clock.advance(1)
-    assert Tournaments(service).start(c) == "in line"  # behind b, though no slot was tried
+    assert Tournaments(service, service.store.tournaments).start(c) == "in line"  # behind b, though no slot was tried
     clock.advance(10)
     launched: list[str] = []
     create_game = service.create_game
@@ -162,7 +162,7 @@ def test_a_worker_that_dies_after_recording_a_game_does_not_stall_its_tournament
         client: Any, service: Any, redis_client: Any, work: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     tid = tournament(client, games=2, parallel=1).get_json()["id"]
     Queue(QUEUE, connection=redis_client).empty()
-    assert Tournaments(service).start(tid) == "launched 1"
+    assert Tournaments(service, service.store.tournaments).start(tid) == "launched 1"
     kick, calls = Tournaments._kick, []
 
     def dies_once(self: Tournaments, *args: Any) -> None:
@@ -182,7 +182,7 @@ def test_a_game_slot_a_crashed_worker_never_freed_lapses(client: Any, service: A
     monkeypatch.setenv("REFEREE_TOURNAMENT_GAMES_MAX", "1")
     tid = tournament(client, games=2, parallel=1).get_json()["id"]
     Queue(QUEUE, connection=redis_client).empty()
-    assert Tournaments(service).start(tid) == "launched 1"
+    assert Tournaments(service, service.store.tournaments).start(tid) == "launched 1"
     assert tournament(client).status_code == 503
     clock.advance(900_001)  # its game never finished (its jobs were lost): the lease lapsed
     assert tournament(client).status_code == 201

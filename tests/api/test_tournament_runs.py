@@ -64,17 +64,18 @@ def test_a_held_game_is_watched_at_its_launch_and_queued_when_its_run_fails(clie
                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     queue = Queue(QUEUE, connection=redis_client)
     queue.empty()
-    held = jobs._Held(service)
-    game = service.create_game("bluffaneer", seats=[{"bot": "random"}] * 3, scheduled=held)
+    held = jobs.Held(service)
+    game = service.create_game("bluffaneer", seats=[{"bot": "random"}] * 3, held=True)
+    held.add(game["id"])
     assert queue.count == 0  # no job queued for it: the job holding it plays it
     assert game["id"] in service.scheduler.overdue(service.clock() + 1)  # but the sweeper would find it
 
     def fails(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("the worker's Redis went away")
     with monkeypatch.context() as patch:
-        patch.setattr(service, "play_run", fails)
+        patch.setattr(service, "decide_for_seat", fails)
         with pytest.raises(RuntimeError):
-            held.play(jobs._Run(service, 0, "random", 10, 10.0))
+            held.play(jobs.Budget.of(10, 10.0))
     assert queue.count == 1 and held.changes == []  # the game it could not play went to the queue
     work()
     assert client.get(f"/v1/games/{game['id']}").get_json()["status"] == "finished"

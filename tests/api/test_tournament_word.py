@@ -96,7 +96,8 @@ def test_a_tournament_whose_game_is_refused_stops_frees_its_slot_and_reveals_its
     assert t["seed"] is not None and t["seed_commitment"] == _sha256(t["seed"])
     assert not held(), "the caller's slot is free"
     assert client.delete(f"/v1/tournaments/{tid}", headers=auth(created["cancel_token"])).status_code == 200
-    assert Tournaments(service).start(tid) == "launched 0"  # a retried start job launches nothing
+    # a retried start job launches nothing
+    assert Tournaments(service, service.store.tournaments).start(tid) == "launched 0"
 
 
 def test_a_cancelled_tournament_with_a_claim_never_dealt_reveals_its_seed_once_it_lapsed(

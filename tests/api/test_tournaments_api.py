@@ -49,8 +49,9 @@ def test_cancel_stops_new_games_and_lets_those_in_progress_finish(client: Any, s
     tid, cancel_token = created["id"], created["cancel_token"]
     assert "cancel_token" not in client.get(f"/v1/tournaments/{tid}").get_json()
     Queue(QUEUE, connection=redis_client).empty()
-    assert Tournaments(service).start(tid) == "launched 2"
-    assert Tournaments(service).start(tid) == "launched 0"  # a retried start job launches nothing more
+    assert Tournaments(service, service.store.tournaments).start(tid) == "launched 2"
+    # a retried start job launches nothing more
+    assert Tournaments(service, service.store.tournaments).start(tid) == "launched 0"
 
     r = client.delete(f"/v1/tournaments/{tid}")
     assert r.status_code == 401 and r.get_json()["code"] == "token_required"

@@ -13,6 +13,8 @@ import httpx
 import pytest
 import redis
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 import referee.http.api.bots as bots_api
 import referee.http.api.games as games_api
@@ -240,7 +242,7 @@ def test_an_outbound_bot_reads_its_turn_verifies_it_and_answers(api: RefereeClie
     import threading
 
     from referee.bots.webhook import CallLimits
-    from workers.jobs import ask_outbound
+    from workers.asking import ask_outbound
     monkeypatch.setattr(bots_api, "STREAM_MAX_S", 5.0)
     bot = api.bots.register("outbound", None, ["nim"])
     assert bot.secret is not None
@@ -332,7 +334,8 @@ def test_429_is_rate_limited_with_retry_after_and_retried_after_it(redis_client:
 
 
 def test_503_is_unavailable_with_retry_after(sleeps: Sleeps) -> None:
-    down = redis.Redis(port=free_port(), socket_connect_timeout=1)  # nothing listens there
+    # nothing listens there; refused at once, not tried again after redis-py's growing pauses (8 s a request)
+    down = redis.Redis(port=free_port(), socket_connect_timeout=1, retry=Retry(NoBackoff(), 0))
     app = create_app({"REDIS": down, "TESTING": True, "RATE_LIMIT": "off", "ENQUEUE_JOBS": False})
     client = make_client(app, sleeps=sleeps, retry=RetryPolicy(attempts=2))
     with pytest.raises(Unavailable) as unavailable:

@@ -11,20 +11,20 @@ that a test now kills. Keep the list honest: a survivor that is not
 equivalent wants a test, not an entry here."""
 from __future__ import annotations
 
-_FAST = ("referee.audit._chain_and_salts_hold is an optimisation: it may only say the log holds (True) "
+_FAST = ("referee.audit.chain.chain_and_salts_hold is an optimisation: it may only say the log holds (True) "
          "or leave the naming to the checks one by one (False). A change that makes it say False more "
          "often (or None, or raise one of the errors it catches) only sends the audit down the slow "
          "path, which checks the same and reports the same; only a wrong True is observable, and the "
          "mutants that make one are killed (tests/unit/test_audit_forgeries.py, hash_chain and salts)")
-_SCALAR = ("referee.audit._same_scalar is _same with a shortcut for two equal str or int values (or the "
-           "same object); a change that skips or narrows the shortcut falls through to _same, which gives "
+_SCALAR = ("referee.audit.divergence.same_scalar is same with a shortcut for two equal str or int values (or the "
+           "same object); a change that skips or narrows the shortcut falls through to same, which gives "
            "the same answer. Its arguments are the rules' type, actor and at against the log's: str, int "
            "or None on the rules' side, so the widened shortcut (any type equal by ==) meets only values "
            "whose canonical bytes agree when they are ==, bar a log that writes an at of -0.0 against a "
            "move's 0.0")
 _FALLS_OFF = ("the last statement of a function that returns None: deleted, the function falls off its end "
-              "and returns None all the same (referee.audit._diff, _seed_hint; referee.engine.signature's "
-              "PublicKeys.verify)")
+              "and returns None all the same (referee.audit.divergence.diff, referee.audit.chain.seed_hint; "
+              "referee.engine.signature's PublicKeys.verify)")
 _TYPING = ("referee.engine.rng's TypeVar T appears only in annotations, which this module never evaluates "
            "(from __future__ import annotations)")
 _BLOCK = ("referee.engine.rng.Rng caches the current HMAC block (_block, _block_index): a change that "
@@ -33,7 +33,7 @@ _BLOCK = ("referee.engine.rng.Rng caches the current HMAC block (_block, _block_
           "block either way: index != _block_index or _block is None)")
 _LIMIT = ("Rng.below rejects a word u >= limit; u <= limit differs only for u == limit exactly, one "
           "64-bit value in 2**64: no seed that draws it can be found, so no test can hold it")
-_ONE_OPTION = ("referee.audit._check_by compares a default to options[0] only when len(options) == 1: "
+_ONE_OPTION = ("referee.audit.movers._check_default compares a default to options[0] only when len(options) == 1: "
                "options[-1] is the same element")
 _GC = ("referee.audit.parse_log turns the collector off while it reads (parsed JSON holds no cycles): "
        "left on, it only costs time (what it is left as afterwards is tested)")
@@ -61,7 +61,7 @@ _MAX_ONE = ("referee.audit.batch.default_jobs: max(1, min(logs, os.cpu_count() o
 _NOT_SIGNED = ("referee.audit.signed.check_receipts: a statement built from a non-int at or a non-str head (the "
                "and made an or) is no statement the referee signs (it signs int times and str heads), so it "
                "fails to verify as b'' does")
-_FIRST_AT_ZERO = ("referee.audit._redecide: a move at position 0 (the created_at fallback of the previous event's "
+_FIRST_AT_ZERO = ("referee.audit.redecide: a move at position 0 (the created_at fallback of the previous event's "
                   "time) needs a deal that produced no event; every ruleset's setup produces one at least "
                   "(bang, bang-dice, bang-faceoff, bluffaneer), so the fallback is never taken")
 _BREAK = ("referee.audit._parse_lines strips a text line's trailing line break before reading it; left on, "
@@ -69,167 +69,167 @@ _BREAK = ("referee.audit._parse_lines strips a text line's trailing line break b
           "(and a line of breaks alone is blank either way)")
 #: (file, line's code, change) -> why the mutant is equivalent
 EQUIVALENT: dict[tuple[str, str, str], str] = {
-    ('referee/audit/__init__.py', 'return False', 'return x -> return None'):
+    ('referee/audit/chain.py', 'return False', 'return x -> return None'):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/chain.py',
      'for pos, env in enumerate(envelopes, start=1):',
      '1 -> 2 (#2 of this change to this code)'):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/chain.py',
      'for pos, env in enumerate(envelopes, start=1):',
      '1 -> 0 (#2 of this change to this code)'):
         _FAST,
-    ('referee/audit/__init__.py', 'seq, salt, data = env["seq"], env["salt"], encode(env["data"])', "'seq' -> ''"):
+    ('referee/audit/chain.py', 'seq, salt, data = env["seq"], env["salt"], encode(env["data"])', "'seq' -> ''"):
         _FAST,
-    ('referee/audit/__init__.py', 'seq, salt, data = env["seq"], env["salt"], encode(env["data"])', "'salt' -> ''"):
+    ('referee/audit/chain.py', 'seq, salt, data = env["seq"], env["salt"], encode(env["data"])', "'salt' -> ''"):
         _FAST,
-    ('referee/audit/__init__.py', 'seq, salt, data = env["seq"], env["salt"], encode(env["data"])', "'data' -> ''"):
+    ('referee/audit/chain.py', 'seq, salt, data = env["seq"], env["salt"], encode(env["data"])', "'data' -> ''"):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/chain.py',
      'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
      'env["prev"] != prev or type(salt) is not str \\',
      'and -> or'):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/chain.py',
      'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
      'env["prev"] != prev or type(salt) is not str \\',
      'comparison 0: != -> =='):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/chain.py',
      'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
      'env["prev"] != prev or type(salt) is not str \\',
      '9 -> 10'):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/chain.py',
      'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
      'env["prev"] != prev or type(salt) is not str \\',
      '9 -> 8'):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/chain.py',
      'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
      'env["prev"] != prev or type(salt) is not str \\',
      'comparison 0: != -> == (#2 of this change to this code)'):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/chain.py',
      'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
      'env["prev"] != prev or type(salt) is not str \\',
      '10 -> 11'):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/chain.py',
      'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
      'env["prev"] != prev or type(salt) is not str \\',
      '10 -> 9'):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/chain.py',
      'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
      'env["prev"] != prev or type(salt) is not str \\',
      'comparison 0: is not -> is'):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/chain.py',
      'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
      'env["prev"] != prev or type(salt) is not str \\',
      'comparison 0: != -> == (#3 of this change to this code)'):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/chain.py',
      'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
      'env["prev"] != prev or type(salt) is not str \\',
      'comparison 0: != -> == (#4 of this change to this code)'):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/chain.py',
      'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
      'env["prev"] != prev or type(salt) is not str \\',
      "'prev' -> ''"):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/chain.py',
      'if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) or type(seq) is not int or seq != pos or '
      'env["prev"] != prev or type(salt) is not str \\',
      'comparison 0: is not -> is (#2 of this change to this code)'):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/chain.py',
      'or sha(salt.encode() + data).hexdigest() != env["commit"] \\',
      'comparison 0: != -> =='):
         _FAST,
-    ('referee/audit/__init__.py', 'or sha(salt.encode() + data).hexdigest() != env["commit"] \\', '+ -> -'):
+    ('referee/audit/chain.py', 'or sha(salt.encode() + data).hexdigest() != env["commit"] \\', '+ -> -'):
         _FAST,
-    ('referee/audit/__init__.py', 'or sha(salt.encode() + data).hexdigest() != env["commit"] \\', "'commit' -> ''"):
+    ('referee/audit/chain.py', 'or sha(salt.encode() + data).hexdigest() != env["commit"] \\', "'commit' -> ''"):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/chain.py',
      'or sha(prev.encode() + link(seq, env["type"], env["actor"], env["at"], env["commit"], prev)',
      'comparison 0: != -> =='):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/chain.py',
      'or sha(prev.encode() + link(seq, env["type"], env["actor"], env["at"], env["commit"], prev)',
      '+ -> -'):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/chain.py',
      'or sha(prev.encode() + link(seq, env["type"], env["actor"], env["at"], env["commit"], prev)',
      "'type' -> ''"):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/chain.py',
      'or sha(prev.encode() + link(seq, env["type"], env["actor"], env["at"], env["commit"], prev)',
      "'actor' -> ''"):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/chain.py',
      'or sha(prev.encode() + link(seq, env["type"], env["actor"], env["at"], env["commit"], prev)',
      "'at' -> ''"):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/chain.py',
      'or sha(prev.encode() + link(seq, env["type"], env["actor"], env["at"], env["commit"], prev)',
      "'commit' -> ''"):
         _FAST,
-    ('referee/audit/__init__.py', ').hexdigest() != env["hash"] \\', "'hash' -> ''"):
+    ('referee/audit/chain.py', ').hexdigest() != env["hash"] \\', "'hash' -> ''"):
         _FAST,
-    ('referee/audit/__init__.py', 'or salt != mac(b"event:%d" % pos).hex():', 'comparison 0: != -> =='):
+    ('referee/audit/chain.py', 'or salt != mac(b"event:%d" % pos).hex():', 'comparison 0: != -> =='):
         _FAST,
-    ('referee/audit/__init__.py', 'or salt != mac(b"event:%d" % pos).hex():', '% -> //'):
+    ('referee/audit/chain.py', 'or salt != mac(b"event:%d" % pos).hex():', '% -> //'):
         _FAST,
-    ('referee/audit/__init__.py', 'or salt != mac(b"event:%d" % pos).hex():', "b'event:%d' -> b''"):
+    ('referee/audit/chain.py', 'or salt != mac(b"event:%d" % pos).hex():', "b'event:%d' -> b''"):
         _FAST,
-    ('referee/audit/__init__.py', 'return False', 'return x -> return None (#2 of this change to this code)'):
+    ('referee/audit/chain.py', 'return False', 'return x -> return None (#2 of this change to this code)'):
         _FAST,
-    ('referee/audit/__init__.py', 'prev = env["hash"]', 'delete the assign statement (#2 of this change to this code)'):
+    ('referee/audit/chain.py', 'prev = env["hash"]', 'delete the assign statement (#2 of this change to this code)'):
         _FAST,
-    ('referee/audit/__init__.py', 'prev = env["hash"]', "'hash' -> '' (#2 of this change to this code)"):
+    ('referee/audit/chain.py', 'prev = env["hash"]', "'hash' -> '' (#2 of this change to this code)"):
         _FAST,
-    ('referee/audit/__init__.py', 'return False', 'return x -> return None (#3 of this change to this code)'):
+    ('referee/audit/chain.py', 'return False', 'return x -> return None (#3 of this change to this code)'):
         _FAST,
-    ('referee/audit/__init__.py', 'return True', 'return x -> return None (#2 of this change to this code)'):
+    ('referee/audit/chain.py', 'return True', 'return x -> return None'):
         _FAST,
-    ('referee/audit/__init__.py', 'return True', 'delete the return statement (#2 of this change to this code)'):
+    ('referee/audit/chain.py', 'return True', 'delete the return statement'):
         _FAST,
-    ('referee/audit/__init__.py', 'return True', 'True -> False (#2 of this change to this code)'):
+    ('referee/audit/chain.py', 'return True', 'True -> False'):
         _FAST,
-    ('referee/audit/__init__.py',
+    ('referee/audit/divergence.py',
      'if a is b or (type(a) is type(b) and (type(a) is str or type(a) is int) and a == b):',
      'delete the if statement'):
         _SCALAR,
-    ('referee/audit/__init__.py',
+    ('referee/audit/divergence.py',
      'if a is b or (type(a) is type(b) and (type(a) is str or type(a) is int) and a == b):',
      'or -> and'):
         _SCALAR,
-    ('referee/audit/__init__.py',
+    ('referee/audit/divergence.py',
      'if a is b or (type(a) is type(b) and (type(a) is str or type(a) is int) and a == b):',
      'or -> and (#2 of this change to this code)'):
         _SCALAR,
-    ('referee/audit/__init__.py',
+    ('referee/audit/divergence.py',
      'if a is b or (type(a) is type(b) and (type(a) is str or type(a) is int) and a == b):',
      'comparison 0: is -> is not (#3 of this change to this code)'):
         _SCALAR,
-    ('referee/audit/__init__.py',
+    ('referee/audit/divergence.py',
      'if a is b or (type(a) is type(b) and (type(a) is str or type(a) is int) and a == b):',
      'comparison 0: is -> is not (#4 of this change to this code)'):
         _SCALAR,
-    ('referee/audit/__init__.py', 'return True', 'delete the return statement'):
+    ('referee/audit/divergence.py', 'return True', 'delete the return statement'):
         _SCALAR,
-    ('referee/audit/__init__.py', 'return _same(a, b)', 'return x -> return None'):
+    ('referee/audit/divergence.py', 'return same(a, b)', 'return x -> return None'):
         _SCALAR,
-    ('referee/audit/__init__.py', 'return _same(a, b)', 'delete the return statement'):
+    ('referee/audit/divergence.py', 'return same(a, b)', 'delete the return statement'):
         _SCALAR,
-    ('referee/audit/__init__.py', 'return None', 'delete the return statement'):
+    ('referee/audit/divergence.py', 'return None', 'delete the return statement'):
         _FALLS_OFF,
-    ('referee/audit/__init__.py', 'return None', 'delete the return statement (#2 of this change to this code)'):
+    ('referee/audit/divergence.py', 'return None', 'delete the return statement (#2 of this change to this code)'):
         _FALLS_OFF,
-    ('referee/audit/__init__.py', 'return None', 'delete the return statement (#3 of this change to this code)'):
+    ('referee/audit/chain.py', 'return None', 'delete the return statement'):
         _FALLS_OFF,
     ('referee/engine/rng.py', 'T = TypeVar("T")', 'delete the assign statement'):
         _TYPING,
@@ -247,11 +247,11 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         _BLOCK,
     ('referee/engine/rng.py', 'if u < limit:', 'comparison 0: < -> <='):
         _LIMIT,
-    ('referee/audit/__init__.py',
-     'if len(options) == 1 and not _same(options[0], current_move(rs, data["move"])):',
+    ('referee/audit/movers.py',
+     'if len(options) == 1 and not same(options[0], current_move(rs, data["move"])):',
      '0 -> -1'):
         _ONE_OPTION,
-    ('referee/audit/__init__.py', 'raise Diverged("bots", seq, "data.move", options[0], data["move"],', '0 -> -1'):
+    ('referee/audit/movers.py', 'raise Diverged("bots", seq, "data.move", options[0], data["move"],', '0 -> -1'):
         _ONE_OPTION,
     ('referee/audit/__init__.py', 'gc.disable()', 'delete the expr statement'):
         _GC,
@@ -303,7 +303,7 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         _NO_RECURSION,
     ('referee/audit/__init__.py', 'if not line.strip():', 'delete the if statement'):
         _BLANK,
-    ('referee/audit/__init__.py', 'continue', 'delete the continue statement (#3 of this change to this code)'):
+    ('referee/audit/__init__.py', 'continue', 'delete the continue statement'):
         _BLANK,
     ('referee/engine/chain.py',
      'if type(seq) is int and type(at) is int and (actor is None or type(actor) is int) \\',
@@ -315,8 +315,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         _MAX_ONE,
     ('referee/audit/signed.py', 'if type(at) is int and type(head) is str else b"")', 'and -> or'):
         _NOT_SIGNED,
-    ('referee/audit/__init__.py',
-     'by = _check_by(rs, seated, state, env, envelopes[pos - 1]["at"] if pos else header.get("created_at"))',
+    ('referee/audit/redecide.py',
+     'last_at = self.envelopes[pos - 1]["at"] if pos else self.header.get("created_at")',
      "'created_at' -> ''"):
         _FIRST_AT_ZERO,
     ('referee/engine/chain.py',

@@ -19,8 +19,8 @@ _SYMBOL = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">
            ast.FloorDiv: "//", ast.Mod: "%", ast.And: "and", ast.Or: "or"}
 #: calls whose arguments at these positions are prose for a person (a report's detail, an error's message):
 #: emptying such a string changes no verdict, so it is not a mutant worth judging
-_PROSE_ARGS = {"Diverged": {5}, "refuse": {3}, "_ok": {1}, "Refused": {0}, "Unreadable": {0}, "ValueError": {0},
-               "KeyError": {0}, "RuntimeError": {0}, "unreadable": {0}, "diverged": {4}}
+_PROSE_ARGS = {"Diverged": {5}, "refuse": {3}, "_ok": {1}, "ok": {1}, "Refused": {0}, "Unreadable": {0},
+               "ValueError": {0}, "KeyError": {0}, "RuntimeError": {0}, "unreadable": {0}, "diverged": {4}}
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Who moved, as a move record's ``by`` says (issue 22, item 8: tests that
-would notice; ``referee.audit._check_by``), in a game one of whose seats is
+would notice; ``referee.audit.movers.check_by``), in a game one of whose seats is
 given to a registered (webhook) bot: its moves are labelled ``{"bot": B}``,
 and the defaults played when it fails ``{"bot": B, "default": cause}``. Such
 a log audits clean; every relabelling of a move to a mover the header or the

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from referee.audit import Diverged, _expect, audit_lines, audit_log, parse_log
+from referee.audit import Diverged, audit_lines, audit_log, parse_log
+from referee.audit.redecide import expect
 from referee.engine import LOG_FORMAT, canonical, envelope
 from referee.engine.protocol import Event
 from tests.unit.test_audit_mutants_by import played_game
@@ -63,10 +64,10 @@ def test_a_clean_report_has_every_key(text: str) -> None:
 def test_the_rules_event_data_of_any_mapping_is_compared_as_its_dict() -> None:
     data = {"n": 1, "who": [0, None]}
     env = json.loads(canonical(envelope("seed", 1, "rolled", data, None, 5, "ab" * 32)))
-    assert _expect([(None, Event("rolled", MappingProxyType(data)))], [env], 0, 5) == 1
-    assert _expect([(None, Event("rolled", dict(data)))], [env], 0, 5) == 1
+    assert expect([(None, Event("rolled", MappingProxyType(data)))], [env], 0, 5) == 1
+    assert expect([(None, Event("rolled", dict(data)))], [env], 0, 5) == 1
     with pytest.raises(Diverged) as err:
-        _expect([(None, Event("rolled", MappingProxyType({**data, "n": 2})))], [env], 0, 5)
+        expect([(None, Event("rolled", MappingProxyType({**data, "n": 2})))], [env], 0, 5)
     assert (err.value.check, err.value.seq, err.value.field, err.value.expected, err.value.found) == \
         ("replay", 1, "data.n", 2, 1)
 

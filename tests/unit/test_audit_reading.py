@@ -307,6 +307,6 @@ def test_a_logged_tables_header_and_moves_are_the_services() -> None:
     assert table.envelopes[count]["type"] == "move" and table.envelopes[count]["at"] == 1
     assert table.envelopes[count]["data"]["rng"] == 0 or isinstance(table.envelopes[count]["data"]["rng"], int)
     seat = sorted(rs.to_act(table.state))[0]
-    table.play(seat, rs.legal_moves(table.state, seat)[0], at=50)
+    table.play(seat, rs.legal_moves(table.state, seat)[0], now=50)
     assert table.envelopes[-1]["at"] == 50 and table.audit()["divergence"] is None or True
     assert LoggedTable(rs, 3, seed="x", now=7).header["created_at"] == 7

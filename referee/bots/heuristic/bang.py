@@ -150,6 +150,18 @@ def discard_excess(seen: Seen, legal: list[Move]) -> Move:
     return cheapest(seen, legal) or legal[0]
 
 
+def answer_window(seen: Seen, pending: Json, kind: str | None, legal: list[Move]) -> Move | None:
+    """The answer when the bot is awaited in a window of ``kind``: a shot,
+    Indians! or a Duel, dying; ``None`` for any other."""
+    if kind == "shot":
+        return answer_shot(seen, pending, legal)
+    if kind in ("indians", "duel"):
+        return answer_bang(seen, legal)
+    if kind == "dying":
+        return answer_dying(seen, legal)
+    return None
+
+
 def choose(view: Json, legal_moves: list[Move], rng: Rng) -> Move:
     """The heuristic's move for the seat whose ``seat_view`` is ``view``:
     always one element of ``legal_moves``, decided from the view only; never
@@ -161,13 +173,10 @@ def choose(view: Json, legal_moves: list[Move], rng: Rng) -> Move:
     state: Json = view.get("state") or {}
     pending: Json = view.get("pending") or {}
     kind = pending.get("kind") if seen.me in (pending.get("awaiting") or []) else None
+    answer = answer_window(seen, pending, kind, legal_moves)
+    if answer is not None:
+        return answer
     types = {m.get("type") for m in legal_moves}
-    if kind == "shot":
-        return answer_shot(seen, pending, legal_moves)
-    if kind in ("indians", "duel"):
-        return answer_bang(seen, legal_moves)
-    if kind == "dying":
-        return answer_dying(seen, legal_moves)
     if types == {"choose"}:
         return pick_lucky(pending, legal_moves) if kind == "lucky" else pick_store(seen, legal_moves)
     if types == {"keep"}:

@@ -10,6 +10,7 @@ Duel (R32), Gatling and Indians! when they hurt more enemies than friends
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from referee.bots.heuristic.bang_read import (
@@ -140,61 +141,92 @@ def _dynamite_ok(seen: Seen) -> bool:
     return False
 
 
+#: the worth of playing a card: (what the bot sees, the move, the card)
+CardScore = Callable[[Seen, Move, str], float]
+
+
+def _store_play(seen: Seen, move: Move, card: str) -> float:
+    return 8.5 if _store_score(seen) > 0 else 0.0
+
+
+def _weapon_play(seen: Seen, move: Move, card: str) -> float:
+    return _weapon_score(seen, card)
+
+
+def _beer_play(seen: Seen, move: Move, card: str) -> float:
+    return 6.0 if seen.hurt and seen.beer_heals else 0.0
+
+
+def _take_play(seen: Seen, move: Move, card: str) -> float:
+    value = _take_score(seen, move, keep=key(card) == "PANIC")
+    return 5.0 + value if value >= TAKE_AT else 0.0
+
+
+def _jail_play(seen: Seen, move: Move, card: str) -> float:
+    hostility = seen.hostility.get(move["target"], 0.0)
+    return 4.5 + hostility if hostility >= JAIL_AT else 0.0
+
+
+def _shot_play(seen: Seen, move: Move, card: str) -> float:
+    """A BANG! (or Missed! for Calamity Janet, R63) at the target."""
+    value = shot_score(seen, move["target"])
+    if value <= 0:
+        return 0.0
+    # Calamity Janet shoots with the card she holds more of
+    spare = sum(1 for held in seen.hand if key(held) == key(card)) * 0.001
+    return 3.5 + value + spare
+
+
+def _duel_play(seen: Seen, move: Move, card: str) -> float:
+    target = move["target"]
+    hostility = seen.hostility.get(target, 0.0)
+    if hostility < DUEL_AT or not _duel_ok(seen, target):
+        return 0.0
+    return 3.0 + hostility * _finish(seen.players[target])
+
+
+def _volley_play(seen: Seen, move: Move, card: str) -> float:
+    value = _volley_score(seen, gatling=key(card) == "GATLING")
+    return 2.5 + value if value >= VOLLEY_AT else 0.0
+
+
+def _saloon_play(seen: Seen, move: Move, card: str) -> float:
+    value = _saloon_score(seen)
+    return 2.0 + value if value > 0.5 else 0.0
+
+
+def _dynamite_play(seen: Seen, move: Move, card: str) -> float:
+    return 1.0 if _dynamite_ok(seen) else 0.0
+
+
+def _fixed(value: float) -> CardScore:
+    """A card always worth ``value`` to play."""
+    return lambda seen, move, card: value
+
+
+#: card key -> the worth of playing it (``seen``, the move, the card); any other card: 0
+CARD_SCORES: dict[str, CardScore] = {
+    "WELLSFARGO": _fixed(10.0), "STAGECOACH": _fixed(9.5), "GENERALSTORE": _store_play,
+    "BARREL": _fixed(8.0), "MUSTANG": _fixed(7.8),
+    **{weapon: _weapon_play for weapon in WEAPON_RANGE},
+    "SCOPE": _fixed(7.0), "BEER": _beer_play, "PANIC": _take_play, "CATBALOU": _take_play,
+    "JAIL": _jail_play, "BANG": _shot_play, "MISSED": _shot_play, "DUEL": _duel_play,
+    "GATLING": _volley_play, "INDIANS": _volley_play, "SALOON": _saloon_play, "DYNAMITE": _dynamite_play,
+}
+
+
 def score(seen: Seen, move: Move) -> float:
     """The worth of one phase-2 move; 0 or less: not worth playing."""
-    t = move.get("type")
-    if t == "end_turn":
+    kind = move.get("type")
+    if kind == "end_turn":
         return 0.0
-    if t == "sid":
+    if kind == "sid":
         return _sid_score(seen)
-    if t != "play":
+    if kind != "play":
         return -1.0
     card = move["card"]
-    k = key(card)
-    if k == "WELLSFARGO":
-        return 10.0
-    if k == "STAGECOACH":
-        return 9.5
-    if k == "GENERALSTORE":
-        return 8.5 if _store_score(seen) > 0 else 0.0
-    if k == "BARREL":
-        return 8.0
-    if k == "MUSTANG":
-        return 7.8
-    if k in WEAPON_RANGE:
-        return _weapon_score(seen, card)
-    if k == "SCOPE":
-        return 7.0
-    if k == "BEER":
-        return 6.0 if seen.hurt and seen.beer_heals else 0.0
-    if k in ("PANIC", "CATBALOU"):
-        value = _take_score(seen, move, keep=k == "PANIC")
-        return 5.0 + value if value >= TAKE_AT else 0.0
-    if k == "JAIL":
-        h = seen.hostility.get(move["target"], 0.0)
-        return 4.5 + h if h >= JAIL_AT else 0.0
-    if k in ("BANG", "MISSED"):  # Missed! here only for Calamity Janet (R63)
-        value = shot_score(seen, move["target"])
-        if value <= 0:
-            return 0.0
-        # Calamity Janet shoots with the card she holds more of
-        spare = sum(1 for c in seen.hand if key(c) == k) * 0.001
-        return 3.5 + value + spare
-    if k == "DUEL":
-        target = move["target"]
-        h = seen.hostility.get(target, 0.0)
-        if h < DUEL_AT or not _duel_ok(seen, target):
-            return 0.0
-        return 3.0 + h * _finish(seen.players[target])
-    if k in ("GATLING", "INDIANS"):
-        value = _volley_score(seen, gatling=k == "GATLING")
-        return 2.5 + value if value >= VOLLEY_AT else 0.0
-    if k == "SALOON":
-        value = _saloon_score(seen)
-        return 2.0 + value if value > 0.5 else 0.0
-    if k == "DYNAMITE":
-        return 1.0 if _dynamite_ok(seen) else 0.0
-    return 0.0
+    card_score = CARD_SCORES.get(key(card))
+    return 0.0 if card_score is None else card_score(seen, move, card)
 
 
 def _sid_score(seen: Seen) -> float:
@@ -219,22 +251,28 @@ def cheapest(seen: Seen, moves: list[Move]) -> Move | None:
     return best
 
 
-def play_turn(seen: Seen, legal: list[Move]) -> Move:
-    """The best phase-2 move (R11)."""
-    sids = [m for m in legal if m.get("type") == "sid"]
+def _best_scored(seen: Seen, legal: list[Move]) -> tuple[Move | None, float]:
+    """The first highest-scoring move other than Sid Ketchum's, and its score."""
     best: Move | None = None
     best_value = 0.0
-    for m in legal:
-        if m.get("type") == "sid":
+    for move in legal:
+        if move.get("type") == "sid":
             continue
-        value = score(seen, m)
+        value = score(seen, move)
         if best is None or value > best_value:
-            best, best_value = m, value
+            best, best_value = move, value
+    return best, best_value
+
+
+def play_turn(seen: Seen, legal: list[Move]) -> Move:
+    """The best phase-2 move (R11)."""
+    sids = [move for move in legal if move.get("type") == "sid"]
+    best, best_value = _best_scored(seen, legal)
     if sids and best_value <= 0.0 and _sid_score(seen) > 0:
         chosen = cheapest(seen, sids)
         if chosen is not None:
             return chosen
     if best is None or best_value <= 0.0:
-        end = next((m for m in legal if m.get("type") == "end_turn"), None)
+        end = next((move for move in legal if move.get("type") == "end_turn"), None)
         return end if end is not None else legal[0]
     return best

@@ -244,29 +244,45 @@ BASE: dict[str, float] = {
 DECAY: dict[str, float] = {"BANG": 0.6, "MISSED": 0.65, "BEER": 0.85, "SHOT": 0.8}
 
 
-def worth(seen: Seen, card: str) -> float:
-    """Worth of one copy of ``card`` in the bot's hand, before duplicates."""
-    k = key(card)
+def _weapon_worth(seen: Seen, weapon: str) -> float:
+    """A gun in hand: worth more when it beats the reach the bot has (R16, R40)."""
+    if weapon == "VOLCANIC":
+        return 1.8 if seen.reach == 1 and not has(seen.my["in_play"], "VOLCANIC") else 0.6
+    weapon_range = WEAPON_RANGE[weapon]
+    return 1.0 + 0.4 * weapon_range if weapon_range > seen.reach else 0.4
+
+
+def _beer_worth(seen: Seen) -> float:
+    """Beer is worth little when it would not heal (R49), more when low on life."""
+    if not seen.beer_heals:
+        return 0.2
+    return BASE["BEER"] + (1.0 if seen.my["life"] <= 2 else 0.0)
+
+
+def _special_worth(seen: Seen, card_key: str) -> float | None:
+    """The worth of a card the situation changes, or ``None`` for its ``BASE`` worth."""
     me = seen.my
     in_play = me["in_play"]
-    if k in WEAPON_RANGE:
-        if k == "VOLCANIC":
-            return 1.8 if seen.reach == 1 and not has(in_play, "VOLCANIC") else 0.6
-        r = WEAPON_RANGE[k]
-        return 1.0 + 0.4 * r if r > seen.reach else 0.4
-    if k in ("BARREL", "MUSTANG", "SCOPE") and has(in_play, k):
+    if card_key in ("BARREL", "MUSTANG", "SCOPE") and has(in_play, card_key):
         return 0.4  # a spare: cannot be played while one is in play (R19)
-    if k == "BEER":
-        if not seen.beer_heals:
-            return 0.2
-        return BASE[k] + (1.0 if me["life"] <= 2 else 0.0)
-    if k == "SALOON":
-        return BASE[k] + (0.6 if seen.hurt else 0.0)
-    if k == "BANG" and (me["character"] == WILLY_THE_KID or has(in_play, "VOLCANIC")):
+    if card_key == "SALOON":
+        return BASE[card_key] + (0.6 if seen.hurt else 0.0)
+    if card_key == "BANG" and (me["character"] == WILLY_THE_KID or has(in_play, "VOLCANIC")):
         return 2.4
-    if k == "DYNAMITE" and seen.role == OUTLAW:
+    if card_key == "DYNAMITE" and seen.role == OUTLAW:
         return 1.0
-    return BASE.get(k, 1.0)
+    return None
+
+
+def worth(seen: Seen, card: str) -> float:
+    """Worth of one copy of ``card`` in the bot's hand, before duplicates."""
+    card_key = key(card)
+    if card_key in WEAPON_RANGE:
+        return _weapon_worth(seen, card_key)
+    if card_key == "BEER":
+        return _beer_worth(seen)
+    special = _special_worth(seen, card_key)
+    return BASE.get(card_key, 1.0) if special is None else special
 
 
 def _klass(seen: Seen, card: str) -> str:

@@ -12,6 +12,7 @@ seat's view only: its own role, the public roles, lives, arrows and dice.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from referee.engine.platform import playing_moves
@@ -27,29 +28,40 @@ def _kind(role: str | None) -> str | None:
     return role
 
 
+#: where a living player stands for a seat of each role, given the other's role and how many others live
+FRIEND, ENEMY, NEITHER = "friend", "enemy", "neither"
+
+
+def _stance(mine: str | None, theirs: str | None, others: int) -> str:
+    """How a player of role ``mine`` sees one of ``others`` living players whose
+    role shows as ``theirs``: the Sheriff's team against everyone else, Outlaws
+    together against the Sheriff, a Renegade against all but a Sheriff he
+    still needs (D68)."""
+    if mine in ("sheriff", "deputy"):
+        return FRIEND if theirs == "sheriff" else ENEMY
+    if mine == "outlaw":
+        return ENEMY if theirs == "sheriff" else FRIEND if theirs == "outlaw" else NEITHER
+    return FRIEND if theirs == "sheriff" and others > 1 else ENEMY  # renegade: the Sheriff last
+
+
+def _three_player_sides(mine: str | None, living: list[int], known: dict[int, str | None]) -> tuple[set[int], set[int]]:
+    """With 3 players everyone aims at his personal target (D68), or at anyone while it is hidden."""
+    target = TARGET.get(mine or "", "")
+    return set(), {seat for seat in living if known[seat] == target} or set(living)
+
+
 def sides(state: Json, me: int) -> tuple[set[int], set[int]]:
     """``(friends, enemies)`` of ``me`` among the living, from public knowledge."""
     mine = _kind(state.get("role"))
     seats = state["seats"]
     living = [s["seat"] for s in seats if s["alive"] and s["seat"] != me]
     known = {s["seat"]: _kind(s["role"]) for s in seats}
-    friends: set[int] = set()
-    enemies: set[int] = set()
     if state["players"] == 3:
-        target = TARGET.get(mine or "", "")
-        enemies = {p for p in living if known[p] == target} or set(living)
-        return friends, enemies
-    for p in living:
-        role = known[p]
-        if mine in ("sheriff", "deputy"):
-            (friends if role == "sheriff" else enemies).add(p)
-        elif mine == "outlaw":
-            (enemies if role == "sheriff" else friends if role == "outlaw" else set()).add(p)
-        else:  # renegade: everyone, the Sheriff last
-            (friends if role == "sheriff" and len(living) > 1 else enemies).add(p)
-    if not enemies:
-        enemies = set(living) - friends or set(living)
-    return friends, enemies
+        return _three_player_sides(mine, living, known)
+    stances = {seat: _stance(mine, known[seat], len(living)) for seat in living}
+    friends = {seat for seat, stance in stances.items() if stance == FRIEND}
+    enemies = {seat for seat, stance in stances.items() if stance == ENEMY}
+    return friends, enemies or set(living) - friends or set(living)
 
 
 def _life(state: Json, p: int) -> int:
@@ -101,6 +113,78 @@ def _in_range(living: list[int], me: int, k: int, enemies: set[int]) -> bool:
     return bool({living[(i + k) % m], living[(i - k) % m]} & enemies)
 
 
+def _reroll(state: Json, me: int, legal_moves: list[Move]) -> Move:
+    """Reroll the most dice that are all worth rerolling (D16), else stop; a
+    ghost's turn (D53) just stops."""
+    if state.get("ghost_turn"):
+        return legal_moves[0]
+    bad = set(_keep(state, me))
+    wanted = [move for move in legal_moves if move["type"] == "reroll" and set(move["dice"]) <= bad]
+    return max(wanted, key=lambda move: len(move["dice"])) if wanted else legal_moves[0]
+
+
+def _shoot(state: Json, me: int, legal_moves: list[Move]) -> Move:
+    """The best enemy to shoot, with both damage of a double where offered."""
+    best = _target(state, me, [move["target"] for move in legal_moves], hurt=True)
+    moves = [move for move in legal_moves if move["target"] == best]
+    return max(moves, key=lambda move: move["double"])
+
+
+def _heal(state: Json, me: int, legal_moves: list[Move]) -> Move:
+    """Beer or Sid Ketchum's life: the one who most needs it on the bot's side."""
+    best = _target(state, me, [move["target"] for move in legal_moves], hurt=False)
+    return next(move for move in legal_moves if move["target"] == best)
+
+
+def _give_away(state: Json, me: int, legal_moves: list[Move]) -> Move:
+    """A Broken Arrow or a discarded arrow: to the bot itself or a friend first."""
+    helps = [move for move in legal_moves if move["target"] is not None]
+    friends, _ = sides(state, me)
+    mine = [move for move in helps if move["target"] == me or move["target"] in friends]
+    return (mine or helps or legal_moves)[0]
+
+
+def _pedro(state: Json, me: int, legal_moves: list[Move]) -> Move:
+    """Pedro's arrows: the most taken at once."""
+    return max(legal_moves, key=lambda move: move["regular"] + move["chief"])
+
+
+def _bart(state: Json, me: int, legal_moves: list[Move]) -> Move:
+    """Bart's choice: the last option when down to 4 lives, else the first."""
+    return legal_moves[-1] if _life(state, me) <= 4 else legal_moves[0]
+
+
+def _haunt_value(state: Json, move: Move, friends: set[int], enemies: set[int]) -> int:
+    """A ghost's die for a player: a beer helps, an arrow or dynamite hurts,
+    doubled where it counts twice, for a friend or against an enemy."""
+    face = state["dice"][move["die"] - 1]["face"]
+    value = 1 if face == "beer" else -1 if face in ("arrow", "dynamite") else 0
+    value *= 2 if move["double"] else 1
+    side = 1 if move["target"] in friends else -1 if move["target"] in enemies else 0
+    return value * side
+
+
+def _haunt(state: Json, me: int, legal_moves: list[Move]) -> Move:
+    """A ghost's die (D53): the move worth most to the bot's side."""
+    friends, enemies = sides(state, me)
+    options = [(_haunt_value(state, move, friends, enemies), move) for move in legal_moves]
+    return max(options, key=lambda option: option[0])[1]
+
+
+Choice = Callable[[Json, int, list[Move]], Move]
+
+#: the decision for each kind of move the rules ask for; any other: the first legal move
+CHOICES: dict[str, Choice] = {
+    "stop": _reroll,
+    "shoot": _shoot,
+    "beer": _heal, "sid": _heal,
+    "broken_arrow": _give_away, "discard": _give_away,
+    "pedro": _pedro,
+    "bart": _bart,
+    "haunt": _haunt,
+}
+
+
 def choose(view: Json, legal_moves: list[Move], rng: Rng) -> Move:
     """One element of ``legal_moves``, decided from ``view`` only; never ``resign`` (D75)."""
     legal_moves = list(playing_moves(legal_moves))
@@ -109,36 +193,5 @@ def choose(view: Json, legal_moves: list[Move], rng: Rng) -> Move:
     kind = legal_moves[0]["type"]
     if me is None or not state:
         return legal_moves[0]
-    if kind == "stop" and not state.get("ghost_turn"):
-        bad = set(_keep(state, me))
-        wanted = [m for m in legal_moves if m["type"] == "reroll" and set(m["dice"]) <= bad]
-        return max(wanted, key=lambda m: len(m["dice"])) if wanted else legal_moves[0]
-    if kind == "shoot":
-        targets = [m["target"] for m in legal_moves]
-        best = _target(state, me, targets, hurt=True)
-        moves = [m for m in legal_moves if m["target"] == best]
-        return max(moves, key=lambda m: m["double"])
-    if kind in ("beer", "sid"):
-        best = _target(state, me, [m["target"] for m in legal_moves], hurt=False)
-        return next(m for m in legal_moves if m["target"] == best)
-    if kind in ("broken_arrow", "discard"):
-        helps = [m for m in legal_moves if m["target"] is not None]
-        friends, _ = sides(state, me)
-        mine = [m for m in helps if m["target"] == me or m["target"] in friends]
-        return (mine or helps or legal_moves)[0]
-    if kind == "pedro":
-        return max(legal_moves, key=lambda m: m["regular"] + m["chief"])
-    if kind == "bart":
-        return legal_moves[-1] if _life(state, me) <= 4 else legal_moves[0]
-    if kind == "haunt":
-        friends, enemies = sides(state, me)
-        good = {"beer"}
-        options = []
-        for m in legal_moves:
-            face = state["dice"][m["die"] - 1]["face"]
-            value = 1 if face in good else -1 if face in ("arrow", "dynamite") else 0
-            value *= 2 if m["double"] else 1
-            side = 1 if m["target"] in friends else -1 if m["target"] in enemies else 0
-            options.append((value * side, m))
-        return max(options, key=lambda o: o[0])[1]
-    return legal_moves[0]
+    decide = CHOICES.get(kind)
+    return legal_moves[0] if decide is None else decide(state, me, legal_moves)

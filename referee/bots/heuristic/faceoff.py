@@ -17,6 +17,8 @@ not own: never its own figure when it controls the Renegade.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from referee.engine.protocol import Json, Move
@@ -120,39 +122,91 @@ def _best_path(seen: _Seen, moves: list[Move], c: int) -> Move:
     return best
 
 
-def _play_choice(seen: _Seen, moves: list[Move], c: int) -> Move:
-    me = seen.chars[c]
-    plays = [m for m in moves if m["type"] == "play"]
-    enemies = set(seen.enemies(c))
-    in_play = {_key(x) for x in me["in_play"]}
+@dataclass(frozen=True, slots=True)
+class _Turn:
+    """What phase 3 weighs for the acting character: its figure, its enemies,
+    the kinds of card it has in play and its weapon's range."""
 
-    def first(pred: Any) -> Move | None:
-        return next((m for m in plays if pred(m)), None)
+    me: Json
+    enemies: set[int]
+    in_play: set[str]
+    weapon: int
 
-    weapon = max((_RANGE.get(_key(x), 1) for x in me["in_play"]), default=1)
-    order: list[Any] = [
-        lambda m: _key(m["card"]) in _RANGE and _RANGE[_key(m["card"])] > weapon,
-        lambda m: _key(m["card"]) in ("BARREL", "MUSTANG", "SCOPE") and _key(m["card"]) not in in_play,
-        lambda m: _key(m["card"]) == "BEER" and me["life"] < me["max_life"],
-        lambda m: _key(m["card"]) in ("STAGECOACH", "WELLSFARGO"),
-        lambda m: _key(m["card"]) in ("PANIC", "CATBALOU") and m.get("target") in enemies,
-        lambda m: _key(m["card"]) == "JAIL" and m.get("target") in enemies,
-    ]
-    for pred in order:
-        m = first(pred)
-        if m is not None:
-            return m
-    shots = [m for m in plays if _key(m["card"]) in ("BANG", "MISSED") and m.get("target") in enemies]
+
+def _longer_weapon(move: Move, turn: _Turn) -> bool:
+    card = _key(move["card"])
+    return card in _RANGE and _RANGE[card] > turn.weapon
+
+
+def _new_equipment(move: Move, turn: _Turn) -> bool:
+    card = _key(move["card"])
+    return card in ("BARREL", "MUSTANG", "SCOPE") and card not in turn.in_play
+
+
+def _beer_when_hurt(move: Move, turn: _Turn) -> bool:
+    return _key(move["card"]) == "BEER" and bool(turn.me["life"] < turn.me["max_life"])
+
+
+def _draw_cards(move: Move, turn: _Turn) -> bool:
+    return _key(move["card"]) in ("STAGECOACH", "WELLSFARGO")
+
+
+def _take_from_enemy(move: Move, turn: _Turn) -> bool:
+    return _key(move["card"]) in ("PANIC", "CATBALOU") and move.get("target") in turn.enemies
+
+
+def _jail_enemy(move: Move, turn: _Turn) -> bool:
+    return _key(move["card"]) == "JAIL" and move.get("target") in turn.enemies
+
+
+#: the cards phase 3 plays first, in this order, before any shot
+_PLAY_FIRST: tuple[Callable[[Move, _Turn], bool], ...] = (
+    _longer_weapon, _new_equipment, _beer_when_hurt, _draw_cards, _take_from_enemy, _jail_enemy)
+
+
+def _first(plays: list[Move], wanted: Callable[[Move, _Turn], bool], turn: _Turn) -> Move | None:
+    return next((move for move in plays if wanted(move, turn)), None)
+
+
+def _shot_at_enemy(move: Move, turn: _Turn) -> bool:
+    return _key(move["card"]) in ("BANG", "MISSED") and move.get("target") in turn.enemies
+
+
+def _hits_everyone(move: Move, turn: _Turn) -> bool:
+    return _key(move["card"]) in ("GATLING", "INDIANS")
+
+
+def _duel_enemy(move: Move, turn: _Turn) -> bool:
+    return _key(move["card"]) == "DUEL" and move.get("target") in turn.enemies
+
+
+def _attack(seen: _Seen, moves: list[Move], plays: list[Move], turn: _Turn, char: int) -> Move:
+    """Every shot at the weakest enemy in reach, Gatling or Indians! for the
+    bot's own figure, a Duel with two BANG! in hand; else end the turn."""
+    shots = [move for move in plays if _shot_at_enemy(move, turn)]
     if shots:
-        return min(shots, key=lambda m: seen.chars[m["target"]]["life"])
+        return min(shots, key=lambda move: seen.chars[move["target"]]["life"])
     # Gatling and Indians! hit every other character: never from the Renegade it controls (its own figure)
-    multi = first(lambda m: _key(m["card"]) in ("GATLING", "INDIANS"))
-    if multi is not None and c == seen.mine:
+    multi = _first(plays, _hits_everyone, turn)
+    if multi is not None and char == seen.mine:
         return multi
-    duel = first(lambda m: _key(m["card"]) == "DUEL" and m.get("target") in enemies)
-    if duel is not None and sum(1 for x in seen.hand() if _key(x) == "BANG") >= 2:
+    duel = _first(plays, _duel_enemy, turn)
+    if duel is not None and sum(1 for card in seen.hand() if _key(card) == "BANG") >= 2:
         return duel
-    return next((m for m in moves if m["type"] == "end_turn"), moves[-1])
+    return next((move for move in moves if move["type"] == "end_turn"), moves[-1])
+
+
+def _play_choice(seen: _Seen, moves: list[Move], char: int) -> Move:
+    """Phase 3: equipment, Beer and draws first (``_PLAY_FIRST``), then the attack."""
+    me = seen.chars[char]
+    plays = [move for move in moves if move["type"] == "play"]
+    turn = _Turn(me=me, enemies=set(seen.enemies(char)), in_play={_key(card) for card in me["in_play"]},
+                 weapon=max((_RANGE.get(_key(card), 1) for card in me["in_play"]), default=1))
+    for wanted in _PLAY_FIRST:
+        move = _first(plays, wanted, turn)
+        if move is not None:
+            return move
+    return _attack(seen, moves, plays, turn, char)
 
 
 def _lucky_worth(purpose: str, card: str) -> int:
@@ -173,43 +227,72 @@ def _answer(seen: _Seen, moves: list[Move], kind: str) -> Move:
     return next((m for m in moves if m["type"] == "pass"), moves[0])
 
 
+def _keep_best(seen: _Seen, legal_moves: list[Move]) -> Move:
+    """The card most worth keeping."""
+    return max(legal_moves, key=lambda move: _VALUE.get(_key(move["card"]), 0))
+
+
+def _bid(seen: _Seen, legal_moves: list[Move]) -> Move:
+    """The bid (FO33): a high card it can spare when the Renegade stands close
+    to the opponent, else its lowest."""
+    cards = [move["card"] for move in legal_moves]
+    renegade, opponent = seen.pos(2), seen.pos(1 - seen.mine if seen.mine in (0, 1) else 0)
+    close = _bfs(seen.rows, renegade).get(opponent, 99) <= 4
+    spare = [card for card in cards if _key(card) not in ("BANG", "MISSED", "BEER")]
+    pick = max(spare or cards, key=_rank) if close else min(cards, key=_rank)
+    return next(move for move in legal_moves if move["card"] == pick)
+
+
+def _place(seen: _Seen, legal_moves: list[Move]) -> Move:
+    """The spare nugget as close to its own figure as FO37 allows."""
+    mine = _bfs(seen.rows, seen.pos(seen.mine))
+    return min(legal_moves, key=lambda move: mine.get((move["square"][0], move["square"][1]), 99))
+
+
+def _move(seen: _Seen, legal_moves: list[Move]) -> Move:
+    """Phase 1: the best square to walk to."""
+    return _best_path(seen, legal_moves, seen.acting)
+
+
+def _walk_or_draw(seen: _Seen, legal_moves: list[Move]) -> Move:
+    """Phase 2: walk only when that is clearly better than staying, else draw."""
+    char = seen.acting
+    walks = [move for move in legal_moves if move["type"] == "walk"]
+    here = _square_score(seen, char, seen.pos(char), [], 1)
+    best = _best_path(seen, walks, char)
+    path = [(square[0], square[1]) for square in best["path"]]
+    end = path[-1] if path else seen.pos(char)
+    if _square_score(seen, char, end, path, 1) >= here + 2.5:
+        return best
+    return next((move for move in legal_moves if move["type"] == "draw"), legal_moves[0])
+
+
+def _play(seen: _Seen, legal_moves: list[Move]) -> Move:
+    return _play_choice(seen, legal_moves, seen.acting)
+
+
+def _discard(seen: _Seen, legal_moves: list[Move]) -> Move:
+    """The card least worth keeping."""
+    return min(legal_moves, key=lambda move: _VALUE.get(_key(move["card"]), 0))
+
+
+#: the first of these move types offered decides (after "draw!", "choose" and the answers)
+_BY_TYPE: tuple[tuple[str, Callable[[_Seen, list[Move]], Move]], ...] = (
+    ("choose", _keep_best), ("bid", _bid), ("place", _place), ("move", _move), ("walk", _walk_or_draw),
+    ("end_turn", _play), ("discard", _discard))
+#: the pending windows answered by ``_answer``
+_ANSWERED = ("shot", "indians", "duel", "dying")
+
+
 def choose(view: Json, legal_moves: list[Move], rng: Rng) -> Move:
     """The heuristic's move: always one element of ``legal_moves``, from the view only."""
     seen = _Seen(view)
     legal_moves = [m for m in legal_moves if m["type"] != "resign"] or legal_moves  # never resigns (FO58)
-    kinds = {m["type"] for m in legal_moves}
-    pending = (view.get("pending") or {}).get("kind")
-    c = seen.acting
-    if pending == "lucky":  # Lucky Duke's "draw!" (R42): the card that helps him
-        purpose = (view.get("pending") or {}).get("purpose", "")
-        return max(legal_moves, key=lambda m: _lucky_worth(purpose, m["card"]))
-    if "choose" in kinds:
-        return max(legal_moves, key=lambda m: _VALUE.get(_key(m["card"]), 0))
-    if pending in ("shot", "indians", "duel", "dying"):
-        return _answer(seen, legal_moves, pending)
-    if "bid" in kinds:
-        cards = [m["card"] for m in legal_moves]
-        ren, opp = seen.pos(2), seen.pos(1 - seen.mine if seen.mine in (0, 1) else 0)
-        close = _bfs(seen.rows, ren).get(opp, 99) <= 4
-        spare = [x for x in cards if _key(x) not in ("BANG", "MISSED", "BEER")]
-        pick = max(spare or cards, key=_rank) if close else min(cards, key=_rank)
-        return next(m for m in legal_moves if m["card"] == pick)
-    if "place" in kinds:
-        mine = _bfs(seen.rows, seen.pos(seen.mine))
-        return min(legal_moves, key=lambda m: mine.get((m["square"][0], m["square"][1]), 99))
-    if "move" in kinds:
-        return _best_path(seen, legal_moves, c)
-    if "walk" in kinds:
-        walks = [m for m in legal_moves if m["type"] == "walk"]
-        here = _square_score(seen, c, seen.pos(c), [], 1)
-        best = _best_path(seen, walks, c)
-        path = [(p[0], p[1]) for p in best["path"]]
-        end = path[-1] if path else seen.pos(c)
-        if _square_score(seen, c, end, path, 1) >= here + 2.5:
-            return best
-        return next((m for m in legal_moves if m["type"] == "draw"), legal_moves[0])
-    if "end_turn" in kinds:
-        return _play_choice(seen, legal_moves, c)
-    if "discard" in kinds:
-        return min(legal_moves, key=lambda m: _VALUE.get(_key(m["card"]), 0))
-    return legal_moves[0]
+    kinds = {move["type"] for move in legal_moves}
+    pending: Json = view.get("pending") or {}
+    if pending.get("kind") == "lucky":  # Lucky Duke's "draw!" (R42): the card that helps him
+        purpose = pending.get("purpose", "")
+        return max(legal_moves, key=lambda move: _lucky_worth(purpose, move["card"]))
+    if "choose" not in kinds and pending.get("kind") in _ANSWERED:
+        return _answer(seen, legal_moves, pending["kind"])
+    return next((decide(seen, legal_moves) for kind, decide in _BY_TYPE if kind in kinds), legal_moves[0])

@@ -1,9 +1,9 @@
-"""BANG! base game (ruleset ``bang``, rules/bang.md R1–R85): the ruleset
-class is ``ruleset.BangRuleset``; the modules of the package and what each
-holds are in the README's map of the rulesets."""
+"""BANG! base game (ruleset ``bang``, rules/bang.md R1–R85) as a pure rules
+library: ``RULESET`` is the decider protocol object, an instance of
+``ruleset.BangRuleset``; what each module of the package holds is in the
+README's map of the rulesets."""
 from __future__ import annotations
 
 from referee.games.bang.ruleset import RULESET, BangRuleset
-from referee.games.bang.state import State
 
-__all__ = ["RULESET", "BangRuleset", "State"]
+__all__ = ["RULESET", "BangRuleset"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import cast
 
 from referee.engine.rng import Rng
-from referee.games.bluffaneer.events import CARD_DRAWN, CARD_REVEALED, DECK_RESHUFFLED, Draft
+from referee.games.bluffaneer.context import Draft
+from referee.games.bluffaneer.fold import CARD_DRAWN, CARD_REVEALED, DECK_RESHUFFLED
 from referee.games.bluffaneer.state import Seat
 from referee.games.bluffaneer.symbols import CARD_SYMBOLS, matches
 

@@ -5,22 +5,23 @@ from referee.engine.protocol import IllegalMove, OutOfTurn
 from referee.engine.rng import Rng
 from referee.games.bluffaneer import payments
 from referee.games.bluffaneer.cards import replace_card, reveal
+from referee.games.bluffaneer.context import Draft
 from referee.games.bluffaneer.ending import end_turn, flip
-from referee.games.bluffaneer.events import (
+from referee.games.bluffaneer.fold import (
     CLAIM_ACCEPTED,
     CLAIM_CHALLENGED,
     CLAIMED,
     PASSED,
     WINDOW_CLOSED,
-    Draft,
 )
-from referee.games.bluffaneer.moves import CLAIM
+from referee.games.bluffaneer.moves import Answer, Claim
 from referee.games.bluffaneer.state import CLAIMS, DECISION, Seat, State
 
 
-def answer_refusal(state: State, actor: Seat, kind: str) -> OutOfTurn | None:
+def answer_refusal(state: State, actor: Seat, move: Answer) -> OutOfTurn | None:
     """Why ``actor`` may not claim or pass now, if he may not: only a
     non-roller, once, while the window is open (F17, F18)."""
+    kind = move.TYPE
     if actor == state.turn:
         return OutOfTurn(f"roller_cannot_{kind}", rule="F17",
                          detail=f"the roller may not {kind}: only the other players claim or pass (F17)")
@@ -33,9 +34,9 @@ def answer_refusal(state: State, actor: Seat, kind: str) -> OutOfTurn | None:
     return None
 
 
-def _check_answer(state: State, actor: Seat, kind: str, now: int) -> None:
+def _check_answer(state: State, actor: Seat, move: Answer, now: int) -> None:
     """A claim or pass: ``answer_refusal``, and before the window's deadline (F18)."""
-    refused = answer_refusal(state, actor, kind)
+    refused = answer_refusal(state, actor, move)
     if refused is not None:
         raise refused
     if state.deadline is not None and now >= state.deadline:
@@ -43,11 +44,11 @@ def _check_answer(state: State, actor: Seat, kind: str, now: int) -> None:
                           detail=f"received at {now}, the window's deadline was {state.deadline}")
 
 
-def answer(draft: Draft, actor: Seat, kind: str, rng: Rng, now: int) -> None:
+def answer(draft: Draft, actor: Seat, move: Answer, rng: Rng, now: int) -> None:
     """Record a claim ("Give me the loot!") or a pass (F17); the last
     outstanding answer closes the window at once (F18)."""
-    _check_answer(draft.state, actor, kind, now)
-    state = draft.emit(CLAIMED if kind == CLAIM else PASSED, seat=actor, at=now)
+    _check_answer(draft.state, actor, move, now)
+    state = draft.emit(CLAIMED if isinstance(move, Claim) else PASSED, seat=actor, at=now)
     if not state.awaited_claimers():
         close(draft, "answered", rng, now)
 

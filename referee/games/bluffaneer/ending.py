@@ -6,8 +6,9 @@ from collections.abc import Sequence
 
 from referee.engine.protocol import IllegalMove, Json
 from referee.engine.rng import Rng
-from referee.games.bluffaneer.events import COINS_MOVED, GAME_ENDED, TURN_ENDED, Draft
-from referee.games.bluffaneer.events import RESIGNED as RESIGNED_EVENT
+from referee.games.bluffaneer.context import Draft
+from referee.games.bluffaneer.fold import COINS_MOVED, GAME_ENDED, TURN_ENDED
+from referee.games.bluffaneer.fold import RESIGNED as RESIGNED_EVENT
 from referee.games.bluffaneer.state import OVER, Seat, State
 
 #: ``game_ended``'s and the result's ``reason``: a player at 0 coins (F28) or one resigned (F34)

@@ -1,6 +1,6 @@
 """Bluffaneer's events as frozen typed data (issue 26 item 5): each event's
 ``data`` as stored, a ``TypedDict`` of ``ReadOnly`` fields, under its type
-string (storage format: never renamed). ``events.evolve`` reads events
+string (storage format: never renamed). ``fold.evolve`` reads events
 through these types, so mypy checks every read; ``schemas.EVENT_SCHEMAS``
 publishes the same shapes (and their redacted forms) to clients, and
 ``referee.engine.eventtypes`` holds the two to each other."""

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from referee.games.bluffaneer.events import COINS_MOVED, Draft
+from referee.games.bluffaneer.context import Draft
+from referee.games.bluffaneer.fold import COINS_MOVED
 from referee.games.bluffaneer.state import Seat
 
 #: (payer, payee or ``None`` for the box, coins owed)

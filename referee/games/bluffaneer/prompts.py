@@ -1,106 +1,19 @@
-"""Whom the referee awaits, with which moves, and the defaults (F9, F12,
-F13, F17, F18, F21).
-
-What the prompts and the views derive from one immutable ``State`` is
-computed once per state and kept in the game's memo
-(``referee.engine.statecache.Memo``: ``memo.of(state)``; none given: a
-fresh one). Keys: ``"to_act"`` (the awaited seats), ``"moves"`` (the legal
-moves of the phase, the same for every awaited seat: roll, claim or pass,
-accept or challenge), ``("moves", seat)`` (the roller's steal targets,
-F12), ``"pending"`` (the prompt, every seat's alike) and ``"views"``
-(``views._Views``: the view's public members encoded, and every seat's
-encoded view, each handed to its own seat alone: F31, a seat's own card is
-in its own view only). Everything else kept is public (the prompt shows
-every awaited seat's moves). Values are shared: do not mutate them."""
+"""What a seat is asked (DESIGN.md, Reactions): the prompt the referee
+publishes in every view's ``pending`` — the roll (F9), the steal target
+(F12, F13), the claim window (F17, F18) or the roller's decision (F21) —
+with the awaited seats, the deadline and each awaited seat's default. The
+moves themselves are in ``legal``."""
 from __future__ import annotations
 
-from referee.engine.protocol import Json, Move
-from referee.engine.statecache import Memo, fresh
-from referee.games.bluffaneer import moves
+from referee.engine.protocol import Json
+from referee.games.bluffaneer import legal
+from referee.games.bluffaneer.moves import Pass
 from referee.games.bluffaneer.state import CLAIMS, DECISION, ROLL, STEAL, Seat, State
 from referee.games.bluffaneer.turn import steal_terms
 
-_RESIGN = moves.simple(moves.RESIGN)
-_ROLL = (moves.simple(moves.ROLL), _RESIGN)
-_ANSWERS = (moves.simple(moves.CLAIM), moves.simple(moves.PASS), _RESIGN)
-_DECISIONS = (moves.simple(moves.ACCEPT), moves.simple(moves.CHALLENGE), _RESIGN)
-
-
-def to_act(state: State, memo: Memo | None = None) -> set[Seat]:
-    """The roller for his roll, steal target or decision; during the claim
-    window every non-roller who has neither claimed nor passed; nobody once
-    the game is over. Found once per state where the game's ``memo`` is given; a new set each call."""
-    return set(_awaited(state) if memo is None else awaited_seats(state, memo))
-
-
-def awaited_seats(state: State, memo: Memo) -> frozenset[Seat]:
-    """``to_act``, found once per state (kept in ``memo``), shared."""
-    kept = memo.of(state)
-    known: frozenset[Seat] | None = kept.get("to_act")
-    if known is None:
-        known = kept["to_act"] = _awaited(state)
-    return known
-
-
-def _awaited(state: State) -> frozenset[Seat]:
-    """The roller for his roll, steal target or decision; the claim window's claimers; nobody at the end."""
-    if state.phase in (ROLL, STEAL, DECISION):
-        return frozenset((state.turn,))
-    if state.phase == CLAIMS:
-        return frozenset(state.awaited_claimers())
-    return frozenset()
-
-
-def legal_moves(state: State, seat: Seat, memo: Memo | None = None) -> list[Move]:
-    """Every move ``seat`` may send now, sorted (claim before pass, accept
-    before challenge, steal targets ascending), and last ``resign`` (F34:
-    every awaited seat may resign). The claim window's deadline
-    is not known here: a claim or pass at or after it is still refused.
-    Built once per state (kept in the game's ``memo``; the same list for every awaited
-    seat where the phase gives them the same moves): shared, the caller
-    must not change the list or its moves."""
-    memo = fresh(memo)
-    if seat not in awaited_seats(state, memo):
-        return []
-    kept = memo.of(state)
-    key: object = ("moves", seat) if state.phase == STEAL else "moves"
-    known: list[Move] | None = kept.get(key)
-    if known is None:
-        known = kept[key] = _moves(state, seat)
-    return known
-
-
-def _moves(state: State, seat: Seat) -> list[Move]:
-    """``legal_moves`` for a seat already known to be awaited."""
-    if state.phase == ROLL:
-        return [dict(m) for m in _ROLL]
-    if state.phase == STEAL:
-        return [*(moves.steal(target) for target in range(state.players) if target != seat), dict(_RESIGN)]
-    if state.phase == CLAIMS:
-        return [dict(m) for m in _ANSWERS]
-    return [dict(m) for m in _DECISIONS]
-
-
-def default_move(state: State, seat: Seat) -> Move | None:
-    """The rule's default for an awaited seat (F21 RULING): roll; rob the
-    player on the roller's left; pass in the claim window (F18); accept."""
-    if seat not in to_act(state):
-        return None
-    return _default(state, seat)
-
-
-def _default(state: State, seat: Seat) -> Move:
-    """``default_move`` for a seat already known to be awaited."""
-    if state.phase == ROLL:
-        return moves.simple(moves.ROLL)
-    if state.phase == STEAL:
-        return moves.steal((seat + 1) % state.players)
-    if state.phase == CLAIMS:
-        return moves.simple(moves.PASS)
-    return moves.simple(moves.ACCEPT)
-
-
 _KINDS = {ROLL: "roll", STEAL: "steal_target", CLAIMS: "claim_window", DECISION: "decision"}
+#: the claim window's default (F18), as clients send it
+_PASS = Pass().to_json()
 
 
 def claims_prompt(awaited: list[Seat], deadline: int | None) -> Json:
@@ -108,7 +21,7 @@ def claims_prompt(awaited: list[Seat], deadline: int | None) -> Json:
     (ascending) may claim or pass (its ``legal_moves``) and passes by
     default at ``deadline``."""
     return {"kind": _KINDS[CLAIMS], "rule": "F18", "awaiting": awaited, "deadline": deadline,
-            "default": [{"seat": seat, "move": moves.simple(moves.PASS)} for seat in awaited]}
+            "default": [{"seat": seat, "move": dict(_PASS)} for seat in awaited]}
 
 
 def pending(state: State, awaited: frozenset[Seat] | None = None) -> Json | None:
@@ -121,7 +34,7 @@ def pending(state: State, awaited: frozenset[Seat] | None = None) -> Json | None
     kind = _KINDS.get(phase)
     if kind is None:
         return None
-    seats = sorted(awaited if awaited is not None else _awaited(state))
+    seats = sorted(awaited if awaited is not None else legal.awaited(state))
     if phase == CLAIMS:
         return claims_prompt(seats, state.deadline)
     rule = steal_terms(state)[0] if phase == STEAL else "F9" if phase == ROLL else "F21"
@@ -130,5 +43,5 @@ def pending(state: State, awaited: frozenset[Seat] | None = None) -> Json | None
         "rule": rule,
         "awaiting": seats,
         "deadline": None,
-        "default": [{"seat": seat, "move": _default(state, seat)} for seat in seats],
+        "default": [{"seat": seat, "move": legal.default_for(state, seat)} for seat in seats],
     }

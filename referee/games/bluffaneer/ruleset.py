@@ -1,21 +1,19 @@
-"""The decider protocol object for Bluffaneer (DESIGN.md, Architecture)."""
+"""The ruleset class of Bluffaneer, a ``ModularRuleset`` named with its parts (its modules), and
+``RULESET``, the decider protocol object (DESIGN.md, Architecture)."""
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 from referee.engine.modular import ModularRuleset, Parts
-from referee.engine.protocol import Event, IllegalMove, Json, Ruleset, Seat
-from referee.engine.rng import Rng
-from referee.engine.statecache import Memo
-from referee.games.bluffaneer import claims, events, moves, options, prompts, scenario, schemas, turn, views
+from referee.engine.protocol import IllegalMove, Json, Ruleset, Seat
+from referee.games.bluffaneer import decide, fold, legal, moves, options, scenario, schemas, views
 from referee.games.bluffaneer.catalogue import catalogue as _catalogue
-from referee.games.bluffaneer.ending import resign
 from referee.games.bluffaneer.ending import result as game_result
 from referee.games.bluffaneer.event_types import EVENT_TYPES
-from referee.games.bluffaneer.events import new_draft
 from referee.games.bluffaneer.legacy import BluffaneerV1
+from referee.games.bluffaneer.moves import ParsedMove
 from referee.games.bluffaneer.state import (
     CLAIMS,
     DECISION,
@@ -41,59 +39,28 @@ class Bluffaneer(ModularRuleset[State]):
     catalogue = staticmethod(_catalogue)
     #: the modules it is made of (``referee.engine.modular``); ``views`` encodes the view too (F31: the
     #: seat's own card in its entry alone)
-    parts = Parts(options=options, scenario=scenario, moves=moves, schemas=schemas, events=events,
-                  event_types=EVENT_TYPES, views=views, prompts=prompts, encoded=views, legacy=(BluffaneerV1,))
+    parts = Parts(options=options, scenario=scenario, moves=moves, schemas=schemas, events=fold,
+                  event_types=EVENT_TYPES, views=views, prompts=legal, encoded=views, legacy=(BluffaneerV1,))
 
-    def play(self, state: State, actor: Seat, move: tuple[str, int | None], *, rng: Rng, now: int,
-             memo: Memo | None = None) -> tuple[list[Event], State]:
-        """The events ``move`` by ``actor`` (a seat the referee awaits)
-        received at ``now`` causes, folded as emitted; or a refusal that
-        changes nothing (F33). The rules find nothing they need in ``memo``."""
-        kind, target = move
-        draft = new_draft(state)
-        if kind == moves.ROLL:
-            turn.roll(draft, actor, rng, now)
-        elif kind == moves.STEAL:
-            turn.steal(draft, actor, cast(int, target), rng)
-        elif kind in (moves.CLAIM, moves.PASS):
-            claims.answer(draft, actor, kind, rng, now)
-        elif kind == moves.ACCEPT:
-            claims.accept(draft, actor, rng)
-        elif kind == moves.RESIGN:
-            resign(draft, actor, rng)
-        else:
-            claims.challenge(draft, actor, rng)
-        return draft.events, draft.state
+    #: the events a move by a seat the referee awaits causes, folded as emitted, or a refusal (F33)
+    play = staticmethod(decide.decide)
 
-    def parse_move(self, move: Any) -> tuple[str, int | None]:
-        """``(type, target)``: the move parser (F33), which the conformance suite holds to ``move_schemas``."""
+    def parse_move(self, move: Any) -> ParsedMove:
+        """The typed move: the move parser (F33), which the conformance suite holds to ``move_schemas``."""
         return moves.parse(move)
 
-    def move_from_checked(self, move: Json) -> tuple[str, int | None]:
-        return move["type"], move.get("target")
+    def move_from_checked(self, move: Json) -> ParsedMove:
+        """The typed move, read from one that matches its schema (``moves.read``)."""
+        return moves.read(move)
 
-    def on_timeout(self, state: State, *, rng: Rng, now: int) -> tuple[list[Event], State]:
-        """The claim window closes at its deadline (F18)."""
-        draft = new_draft(state)
-        claims.close(draft, "timeout", rng, now)
-        return draft.events, draft.state
+    #: the claim window closes at its deadline (F18)
+    on_timeout = staticmethod(decide.timeout)
 
-    def refuse_out_of_turn(self, state: State, actor: Seat, move: tuple[str, int | None]) -> IllegalMove:
+    def refuse_out_of_turn(self, state: State, actor: Seat, move: ParsedMove) -> IllegalMove:
         """The rule the move breaks: the roller may not claim (F17), a seat
         answers once (F17), only the roller rolls, robs and decides (F9,
-        F12, F21)."""
-        kind, _ = move
-        if kind == moves.ROLL:
-            refused = turn.roll_refusal(state, actor)
-        elif kind == moves.STEAL:
-            refused = turn.steal_refusal(state, actor)
-        elif kind in (moves.CLAIM, moves.PASS):
-            refused = claims.answer_refusal(state, actor, kind)
-        elif kind == moves.RESIGN:
-            refused = None  # F34: a seat resigns when the referee awaits it
-        else:
-            refused = claims.decision_refusal(state, actor)
-        return refused or super().refuse_out_of_turn(state, actor, move)
+        F12, F21) (``decide.out_of_turn``)."""
+        return decide.out_of_turn(state, actor, move) or super().refuse_out_of_turn(state, actor, move)
 
     def seats(self, state: State) -> int:
         """The table's seats (F1)."""

@@ -23,7 +23,7 @@ from typing import Any
 
 from referee.engine.protocol import Event, GameConfig, InvalidSetup
 from referee.engine.rng import Rng
-from referee.games.bluffaneer.events import GAME_STARTED
+from referee.games.bluffaneer.fold import GAME_STARTED
 from referee.games.bluffaneer.options import check_options, check_players
 from referee.games.bluffaneer.state import TOTAL_COINS
 from referee.games.bluffaneer.symbols import CARD_IDS, SYMBOLS, cards_of_pair
@@ -176,37 +176,50 @@ def _first_seat(config: GameConfig, scenario: Mapping[str, Any], rng: Rng) -> in
     return int(turn)
 
 
-def setup(config: GameConfig, rng: Rng) -> list[Event]:
-    """The opening event: cards dealt (F6), coins dealt (F7), first roller
-    (F8), scenario queues (F32). Raises ``InvalidSetup``."""
-    n = config.players
-    check_players(n)
-    options = check_options(config.options, n)
+def _scenario_of(config: GameConfig) -> Mapping[str, Any]:
+    """The scenario ``setup`` object (none: ``{}``), with no key Bluffaneer does not know."""
     scenario: Mapping[str, Any] = config.scenario or {}
     if not isinstance(scenario, Mapping):
         raise _bad("setup must be an object", None)
     extra = sorted(map(str, set(scenario) - SCENARIO_KEYS))
     if extra:
         raise _bad(f"Bluffaneer's setup has no {', '.join(extra)}", None)
-    seats = _seats(scenario, n)
-    coins = _coins(seats, n)
+    return scenario
+
+
+def _placed(scenario: Mapping[str, Any], seats: list[Mapping[str, Any]]) \
+        -> tuple[_Cards, list[str | None], list[str], list[str]]:
+    """The cards the scenario places (F4): the resolver, each seat's fixed card (``None``: dealt), the
+    ``deck`` (top first) and the ``discard`` pile (bottom first)."""
     deck_refs, discard_refs = _list(scenario, "deck"), _list(scenario, "discard")
     hand_refs = [seat.get("card") for seat in seats]
-    cards = _Cards([r for r in hand_refs if r is not None] + deck_refs + discard_refs)
-    hands = [None if r is None else cards.resolve(r, f"setup.seats[{i}].card")
-             for i, r in enumerate(hand_refs)]
-    deck = [cards.resolve(r, "setup.deck") for r in deck_refs]
-    discard = [cards.resolve(r, "setup.discard") for r in discard_refs]
-    dice, flips = _queues(scenario, n)
+    cards = _Cards([ref for ref in hand_refs if ref is not None] + deck_refs + discard_refs)
+    hands = [None if ref is None else cards.resolve(ref, f"setup.seats[{index}].card")
+             for index, ref in enumerate(hand_refs)]
+    deck = [cards.resolve(ref, "setup.deck") for ref in deck_refs]
+    discard = [cards.resolve(ref, "setup.discard") for ref in discard_refs]
+    return cards, hands, deck, discard
+
+
+def setup(config: GameConfig, rng: Rng) -> list[Event]:
+    """The opening event: cards dealt (F6), coins dealt (F7), first roller
+    (F8), scenario queues (F32). Raises ``InvalidSetup``."""
+    players = config.players
+    check_players(players)
+    options = check_options(config.options, players)
+    scenario = _scenario_of(config)
+    seats = _seats(scenario, players)
+    coins = _coins(seats, players)
+    cards, hands, deck, discard = _placed(scenario, seats)
+    dice, flips = _queues(scenario, players)
     first = _first_seat(config, scenario, rng)
     unnamed = [card for card in CARD_IDS if card not in cards.used]
     if len(unnamed) < hands.count(None):
         raise _bad("the deck and discard pile leave no card for every seat", "F6")
-    rest = rng.shuffle(unnamed)
-    free = iter(rest)
+    free = iter(rng.shuffle(unnamed))
     dealt = [card if card is not None else next(free) for card in hands]
     return [Event(GAME_STARTED, {
-        "players": n, "first_seat": first,
+        "players": players, "first_seat": first,
         "die_faces": options["die_faces"], "claim_window_ms": options["claim_window_ms"],
         "coins": coins, "box": TOTAL_COINS - sum(coins),
         "hands": dealt, "deck": deck + list(free), "discard": discard,

@@ -8,8 +8,10 @@ from referee.engine.protocol import IllegalMove, OutOfTurn
 from referee.engine.rng import Rng
 from referee.games.bluffaneer import payments
 from referee.games.bluffaneer.cards import replace_card, reveal
+from referee.games.bluffaneer.context import Draft
 from referee.games.bluffaneer.ending import end_turn
-from referee.games.bluffaneer.events import DICE_ROLLED, WINDOW_OPENED, Draft
+from referee.games.bluffaneer.fold import DICE_ROLLED, WINDOW_OPENED
+from referee.games.bluffaneer.moves import Steal
 from referee.games.bluffaneer.state import ROLL, STEAL, Seat, State
 from referee.games.bluffaneer.symbols import CHEST, SHIP, SKULL, SWORD, matches
 
@@ -73,8 +75,9 @@ def roll(draft: Draft, actor: Seat, rng: Rng, now: int) -> None:
         draft.emit(WINDOW_OPENED, seat=actor, opened_at=now, deadline=now + state.window_ms)
 
 
-def steal(draft: Draft, actor: Seat, target: int, rng: Rng) -> None:
-    """The roller robs ``target`` after a sword or ship double (F12, F13)."""
+def steal(draft: Draft, actor: Seat, move: Steal, rng: Rng) -> None:
+    """The roller robs ``move.target`` after a sword or ship double (F12, F13)."""
+    target = move.target
     state = draft.state
     rule, amount = steal_terms(state)
     refused = steal_refusal(state, actor)

@@ -3,7 +3,7 @@
 What every seat's view of one state shares (the prompt; for the encoded
 views the encoded public members and each seat's entry as others see it)
 is built once per state and kept in the game's memo
-(``referee.engine.statecache.Memo``, ``memo.of(state)``: see ``prompts``;
+(``referee.engine.statecache.Memo``, ``memo.of(state)``: see ``legal``;
 none given: a fresh one). The encoded views (issue 20) are built for every
 seat at once, the first time one is asked for, and kept there too
 (``_Views``), each handed to its own seat alone: a seat's own card (F31) is
@@ -19,8 +19,9 @@ from typing import Any
 from referee.engine.jsonenc import dumps
 from referee.engine.protocol import Event, Json
 from referee.engine.statecache import Memo, fresh, per_state
-from referee.games.bluffaneer.events import CARD_DRAWN, DECK_RESHUFFLED, GAME_STARTED
-from referee.games.bluffaneer.prompts import awaited_seats, claims_prompt, legal_moves, pending
+from referee.games.bluffaneer.fold import CARD_DRAWN, DECK_RESHUFFLED, GAME_STARTED
+from referee.games.bluffaneer.legal import awaited_seats, legal_moves
+from referee.games.bluffaneer.prompts import claims_prompt, pending
 from referee.games.bluffaneer.state import CLAIMS, DECISION, OVER, ROLL, STEAL, Flip, Seat, State
 from referee.games.bluffaneer.symbols import CARD_IDS, card_json
 
@@ -224,30 +225,56 @@ def _tail(state: State, parts: _Parts) -> bytes:
     draw pile's size, the last flip, the die faces, the window's length and
     ``last``; each of the four parts kept while the parts of the state it is
     built from are the same objects."""
+    return b"".join((_window_part(state, parts), _answers_part(state, parts), _rest_part(state, parts),
+                     _told_part(state, parts)))
+
+
+def _window_part(state: State, parts: _Parts) -> bytes:
+    """``],"box":…,"dice":…,"claim_window":{…}`` (F9, F18), kept while its parts are the same objects."""
     box, dice, opened, deadline = state.box, state.last_roll, state.opened_at, state.deadline
     window = parts.window
     if not (window[0] is box and window[1] is dice and window[2] is opened and window[3] is deadline):
         window = parts.window = (box, dice, opened, deadline, b"".join((b"],", dumps({
             "box": box, "dice": None if dice is None else list(dice),
             "claim_window": {"opened_at": opened, "deadline": deadline}})[1:-1])))
+    out: bytes = window[4]
+    return out
+
+
+def _answers_part(state: State, parts: _Parts) -> bytes:
+    """``,"claims":…,"passes":…,"claimant":…`` (F17, F19), kept while its parts are the same objects."""
     claims, passes, claimant = state.claims, state.passes, state.claimant
     answers = parts.answers
     if not (answers[0] is claims and answers[1] is passes and answers[2] is claimant):
         answers = parts.answers = (claims, passes, claimant, b"," + dumps({
-            "claims": [{"seat": s, "at": at} for s, at in claims], "passes": list(passes),
+            "claims": [{"seat": seat, "at": at} for seat, at in claims], "passes": list(passes),
             "claimant": claimant})[1:-1])
+    out: bytes = answers[3]
+    return out
+
+
+def _rest_part(state: State, parts: _Parts) -> bytes:
+    """``,"discard":[…],"draw_pile":…`` to ``,"last":`` (F24, F30, F31), kept while its parts are the same
+    objects."""
     discard, deck, flip, faces, ms = state.discard, state.deck, state.last_flip, state.die_faces, state.window_ms
     rest = parts.rest
     if not (rest[0] is discard and rest[1] is deck and rest[2] is flip and rest[3] is faces and rest[4] is ms):
         rest = parts.rest = (discard, deck, flip, faces, ms, b"".join((
-            b',"discard":[', b",".join([_CARD[c] for c in discard]), b"],",
+            b',"discard":[', b",".join([_CARD[card] for card in discard]), b"],",
             dumps({"draw_pile": len(deck), "last_flip": _flip(flip), "die_faces": list(faces),
                    "claim_window_ms": ms})[1:-1], b',"last":')))
-    shown = state.last  # most moves change it alone of these parts
+    out: bytes = rest[5]
+    return out
+
+
+def _told_part(state: State, parts: _Parts) -> bytes:
+    """``last`` and the closing braces, kept while ``last`` is the same object (most moves change it alone
+    of the four parts)."""
+    shown = state.last
     told = parts.told
     if told[0] is not shown:
         told = parts.told = (shown, dumps(shown) + b"}}")
-    return b"".join((window[4], answers[3], rest[5], told[1]))
+    return told[1]
 
 
 def _regions(last: tuple[Any, bytes, list[tuple[bytes, bytes]]], hands: tuple[Any, ...],

@@ -1,6 +1,6 @@
 """The catalogue of BANG! The Dice Game (issue 24, item 2): the dice and
 their faces (D2, D51), the 16 characters with their life (D8, D34–D49) and
-the roles (D5, D6, D68), built from ``rules``' tables and the prose in
+the roles (D5, D6, D68), built from ``dice_faces``', ``characters``' and ``role_cards``' tables and the prose in
 ``catalogue.json`` (read through ``referee.engine.packagedata``). Pure: no
 I/O of its own."""
 from __future__ import annotations
@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.packagedata import package_tables
-from referee.games.dice.rules import CHARACTERS, DIE_FACES, FACES, ROLE_KINDS, ROLES, TARGET_ROLE, kind_of, role_cards
+from referee.games.dice.characters import CHARACTERS
+from referee.games.dice.dice_faces import DIE_FACES, FACES
+from referee.games.dice.role_cards import ROLE_KINDS, ROLES, TARGET_ROLE, kind_of, role_cards
 
 _TEXTS = package_tables("referee.games.dice", "catalogue.json")
 #: face -> ``name``, ``rule``, ``text`` (one sentence)

@@ -1,18 +1,61 @@
 """BANG! The Dice Game's events as frozen typed data (issue 26 item 5): each
 event's ``data`` as stored, a ``TypedDict`` of ``ReadOnly`` fields, under its
-type string (storage format: never renamed). ``events.evolve`` reads events
+type string (storage format: never renamed). ``fold.evolve`` reads events
 through these types, so mypy checks every read; ``schemas.EVENT_SCHEMAS``
 publishes the same shapes (and their redacted forms: hidden roles ``null``)
 to clients, and ``referee.engine.eventtypes`` holds the two to each other.
-The closed sets of strings below spell ``rules``' faces, dice and roles,
+The closed sets of strings below spell ``dice_faces``' faces and dice, ``role_cards``' roles,
 ``prompts.RULES``' prompt kinds and ``ending.DETAILS``' end codes
-(``tests/rules/dice/test_event_types.py`` holds them together)."""
+(``tests/rules/dice/test_event_types.py`` holds them together).
+
+Data is plain JSON (lists, never tuples):
+
+| type | data |
+|---|---|
+| ``game_started`` | the whole opening state (roles as role ids; redacted: hidden roles null) |
+| ``turn_started`` | seat, ghost |
+| ``dice_rolled`` | seat, roll, saloon, die_kinds, dice (all faces), rolled (die numbers), preset, forced |
+| ``arrow_taken`` | seat, chief, count, rule |
+| ``arrows_discarded`` | seat, regular, chief, by, rule |
+| ``arrows_returned`` | seat (null: every player, D22), rule |
+| ``life_lost`` | rule, losses [[seat, points]] |
+| ``life_gained`` | rule, seat, amount |
+| ``player_eliminated`` | seat, role, role_card, ghost |
+| ``player_resigned`` | seat, rule (D75) |
+| ``shots_planned`` | targets (per shot symbol, its legal targets) |
+| ``shot_declared`` | target, double |
+| ``token_given`` | seat, target, face, dice |
+| ``awaiting`` | kind, seat, data, agenda |
+| ``game_ended`` | winners, draw, reason (a code), roles |
+
+v2 (issue 24, one vocabulary): faces lower case (``shot1``), roles as role
+ids (``outlaw``) and role cards as ``outlaw_2``, ``reason`` a code, rule IDs
+in the agenda lower case (``d21``), ``player_resigned``; v1's words are
+``legacy``'s.
+"""
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Literal
 
 from typing_extensions import ReadOnly, TypedDict
+
+#: the event types (storage format: never rename)
+GAME_STARTED = "game_started"
+TURN_STARTED = "turn_started"
+DICE_ROLLED = "dice_rolled"
+ARROW_TAKEN = "arrow_taken"
+ARROWS_DISCARDED = "arrows_discarded"
+ARROWS_RETURNED = "arrows_returned"
+LIFE_LOST = "life_lost"
+LIFE_GAINED = "life_gained"
+ELIMINATED = "player_eliminated"
+SHOTS_PLANNED = "shots_planned"
+SHOT_DECLARED = "shot_declared"
+TOKEN_GIVEN = "token_given"
+AWAITING = "awaiting"
+GAME_ENDED = "game_ended"
+RESIGNED = "player_resigned"
 
 #: a die face (D2, D51)
 Face = Literal["arrow", "dynamite", "shot1", "shot2", "beer", "gatling", "broken_arrow", "bullet",

@@ -29,7 +29,7 @@ from typing import Any
 from referee.engine.legacy import Legacy, recase
 from referee.engine.protocol import Event, Json, Seat
 from referee.games.dice.ending import DETAILS, detail
-from referee.games.dice.rules import role_cards
+from referee.games.dice.role_cards import role_cards
 
 _FACE_KEYS: dict[str, frozenset[str]] = {
     "game_started": frozenset({"queue", "tokens"}),

@@ -1,4 +1,6 @@
-"""Move shapes, as clients POST them (D73), their schemas and the parser.
+"""The moves as typed frozen values (``referee.engine.moves``), one class a
+move type, as clients POST them (D73), their published schemas and the
+parser that reads a move once, at the boundary.
 
 ``sid {target}``, ``roll {saloon}``, ``reroll {dice}``, ``stop``,
 ``arrow {chief}``, ``broken_arrow {target}``, ``shoot {target, double}``,
@@ -7,10 +9,12 @@
 (D75) and the system command ``timeout``."""
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, cast
 
+from referee.engine.moves import MoveTable, TypedMove
 from referee.engine.protocol import Json, MalformedMove
-from referee.games.dice.rules import COWARD, LOUDMOUTH
+from referee.games.dice.dice_faces import COWARD, LOUDMOUTH
 
 SEAT: Json = {"type": "integer", "minimum": 0, "maximum": 7}
 COUNT: Json = {"type": "integer", "minimum": 0, "maximum": 9}
@@ -42,23 +46,165 @@ MOVE_SCHEMAS: dict[str, Json] = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class _Move(TypedMove):
+    """A Dice Game move: ``TypedMove`` with its fields' keys listed once per
+    class, at import (``TypedMove.keys`` lists them anew at every read and
+    ``to_json``, a tenth of a random game's time)."""
+
+    @classmethod
+    def keys(cls) -> tuple[tuple[str, str, bool], ...]:
+        return _FIELD_KEYS[cls]
+
+
+@dataclass(frozen=True, slots=True)
+class Sid(_Move):
+    """D45: Sid Ketchum gives a living player 1 life."""
+
+    TYPE = "sid"
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(_Move):
+    """D14, D52: the first roll, with an Old Saloon die in place of a base die or none."""
+
+    TYPE = "roll"
+    saloon: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Reroll(_Move):
+    """D16: roll the named dice (numbered from 1) again."""
+
+    TYPE = "reroll"
+    dice: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Stop(_Move):
+    """D16: keep every die."""
+
+    TYPE = "stop"
+
+
+@dataclass(frozen=True, slots=True)
+class Arrow(_Move):
+    """D58: an arrow result filled by the Chief's Arrow or a regular arrow."""
+
+    TYPE = "arrow"
+    chief: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BrokenArrow(_Move):
+    """D54: the living player who returns one regular arrow."""
+
+    TYPE = "broken_arrow"
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class Shoot(_Move):
+    """D24, D46: a shot symbol's target, doubled by Slab the Killer."""
+
+    TYPE = "shoot"
+    target: int
+    double: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Beer(_Move):
+    """D25: a beer's target."""
+
+    TYPE = "beer"
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(_Move):
+    """D40: Kit Carlson discards one arrow of a player (``None``: no one)."""
+
+    TYPE = "discard"
+    target: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Bart(_Move):
+    """D34: Bart Cassidy takes arrows instead of losing life."""
+
+    TYPE = "bart"
+    arrows: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pedro(_Move):
+    """D43: Pedro Ramirez discards arrows (and the Chief's Arrow) instead of losing life."""
+
+    TYPE = "pedro"
+    regular: int
+    chief: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Haunt(_Move):
+    """D65: the Ghost gives a token of die 1's (or die 2's) face, ×2 on two equal faces."""
+
+    TYPE = "haunt"
+    die: int
+    double: bool
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resign(_Move):
+    """D75: the awaited seat gives the game up."""
+
+    TYPE = "resign"
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout(_Move):
+    """D73: the system's command at a deadline (never a player's)."""
+
+    TYPE = "timeout"
+
+
+#: an answer to a prompt (D73)
+Answer = Sid | Roll | Reroll | Stop | Arrow | BrokenArrow | Shoot | Beer | Discard | Bart | Pedro | Haunt
+#: a move a player may send: an answer or ``resign`` (``Timeout`` is the system's)
+DiceMove = Answer | Resign
+_CLASSES: tuple[type[_Move], ...] = (Sid, Roll, Reroll, Stop, Arrow, BrokenArrow, Shoot, Beer, Discard, Bart, Pedro,
+                                     Haunt, Resign, Timeout)
+#: move class -> ``TypedMove.keys()`` of it, listed once (before any ``keys()`` is asked for)
+_FIELD_KEYS: dict[type[TypedMove], tuple[tuple[str, str, bool], ...]] = {
+    cls: super(_Move, cls).keys() for cls in _CLASSES}
+MOVES = MoveTable(_CLASSES)
+
+#: move type -> its JSON keys, exactly
+_KEYS: dict[str, frozenset[str]] = {kind: frozenset(("type", *fields)) for kind, (_, fields) in FIELDS.items()}
+
+
 def _int(value: Any, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
 #: field -> its check (the same as its schema in ``FIELDS``; the conformance suite holds the two together)
 _CHECKS: dict[str, Any] = {
-    "target": lambda v: _int(v, 0, 7),
-    "saloon": lambda v: v in (None, LOUDMOUTH, COWARD),
-    "dice": lambda v: isinstance(v, list) and 1 <= len(v) <= 5 and all(_int(d, 1, 5) for d in v)
-    and len(set(v)) == len(v),
-    "chief": lambda v: isinstance(v, bool), "double": lambda v: isinstance(v, bool),
-    "arrows": lambda v: _int(v, 0, 9), "regular": lambda v: _int(v, 0, 9), "die": lambda v: _int(v, 1, 2),
+    "target": lambda value: _int(value, 0, 7),
+    "saloon": lambda value: value in (None, LOUDMOUTH, COWARD),
+    "dice": lambda value: isinstance(value, list) and 1 <= len(value) <= 5
+    and all(_int(die, 1, 5) for die in value) and len(set(value)) == len(value),
+    "chief": lambda value: isinstance(value, bool),
+    "double": lambda value: isinstance(value, bool),
+    "arrows": lambda value: _int(value, 0, 9),
+    "regular": lambda value: _int(value, 0, 9),
+    "die": lambda value: _int(value, 1, 2),
 }
 
 
-def parse(move: Any) -> Json:
-    """The move itself once it matches its schema; ``MalformedMove`` (naming
+def parse(move: Any) -> DiceMove | Timeout:
+    """The typed move once it matches its schema; ``MalformedMove`` (naming
     the move's rule) otherwise."""
     if not isinstance(move, dict):
         raise MalformedMove("malformed_move", rule="D73", detail="a move is a JSON object with a type")
@@ -67,7 +213,7 @@ def parse(move: Any) -> Json:
         raise MalformedMove("malformed_move", rule="D73",
                             detail=f"unknown move type {kind!r}; one of {', '.join(sorted(FIELDS))}")
     rule, fields = FIELDS[kind]
-    if len(move) != len(fields) + 1 or any(f not in move for f in fields):
+    if move.keys() != _KEYS[kind]:
         raise MalformedMove("malformed_move", rule=rule,
                             detail=f"a {kind} move has exactly the fields {', '.join(('type', *fields))}")
     for name in fields:
@@ -75,4 +221,9 @@ def parse(move: Any) -> Json:
             continue
         if not _CHECKS[name](move[name]):
             raise MalformedMove("malformed_move", rule=rule, detail=f"a {kind} move: bad {name} {move[name]!r}")
-    return move
+    return read(move)
+
+
+def read(move: Json) -> DiceMove | Timeout:
+    """The typed value of ``move``, a move that matches its schema already."""
+    return cast("DiceMove | Timeout", MOVES.read(move))

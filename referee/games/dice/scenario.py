@@ -10,20 +10,10 @@ from typing import Any
 from referee.engine.protocol import Event, GameConfig, InvalidSetup, Json
 from referee.engine.rng import Rng
 from referee.engine.schema import SchemaCheck
-from referee.games.dice.events import AWAITING, DICE_ROLLED, GAME_STARTED, TURN_STARTED
-from referee.games.dice.rules import (
-    BASE,
-    CHARACTER_IDS,
-    CHARACTERS,
-    COWARD,
-    DIE_FACES,
-    DYNAMITE,
-    FACES,
-    LOUDMOUTH,
-    REGULAR_ARROWS,
-    ROLE_KINDS,
-    ROLES,
-)
+from referee.games.dice.characters import CHARACTER_IDS, CHARACTERS
+from referee.games.dice.dice_faces import BASE, COWARD, DIE_FACES, DYNAMITE, FACES, LOUDMOUTH, REGULAR_ARROWS
+from referee.games.dice.event_types import AWAITING, DICE_ROLLED, GAME_STARTED, TURN_STARTED
+from referee.games.dice.role_cards import ROLE_KINDS, ROLES
 from referee.games.roles import DEPUTY, SHERIFF
 
 _SEATS = {"type": "array", "minItems": 3, "maxItems": 8}
@@ -81,73 +71,73 @@ def setup(config: GameConfig, rng: Rng) -> list[Event]:
     unless given; then the first turn (D9). A scenario's shape is checked
     from the published ``SETUP_SCHEMA`` first (D72), then each invariant the
     schema cannot state, by its own small function."""
-    n = config.players
-    o = config.options
-    sc: Mapping[str, Any] = config.scenario or {}
-    check_shape(sc)
-    check_seat_lists(sc, n)
-    roles = list(sc["roles"]) if "roles" in sc else rng.shuffle(ROLES[n])
-    check_roles(roles, n)
-    chars = list(sc["characters"]) if "characters" in sc else rng.shuffle(CHARACTER_IDS)[:n]
+    players = config.players
+    options = config.options
+    scenario: Mapping[str, Any] = config.scenario or {}
+    check_shape(scenario)
+    check_seat_lists(scenario, players)
+    roles = list(scenario["roles"]) if "roles" in scenario else rng.shuffle(ROLES[players])
+    check_roles(roles, players)
+    chars = list(scenario["characters"]) if "characters" in scenario else rng.shuffle(CHARACTER_IDS)[:players]
     top = [CHARACTERS[c] + (2 if r == SHERIFF else 0) for c, r in zip(chars, roles)]
-    life = list(sc.get("life", top))
+    life = list(scenario.get("life", top))
     check_life(life, top)
     alive = [v > 0 for v in life]
-    arrows = [a if alive[p] else 0 for p, a in enumerate(sc.get("arrows", [0] * n))]
+    arrows = [a if alive[p] else 0 for p, a in enumerate(scenario.get("arrows", [0] * players))]
     check_arrows(arrows)
-    chief = sc.get("chief_arrow")
-    check_chief_arrow(chief, o, alive)
-    ghost = sc.get("ghost")
-    check_ghost(ghost, o, alive, roles)
-    tokens = _tokens(sc.get("tokens", []), o, alive)
-    turn = sc.get("turn", roles.index(DEPUTY if n == 3 else SHERIFF))
+    chief = scenario.get("chief_arrow")
+    check_chief_arrow(chief, options, alive)
+    ghost = scenario.get("ghost")
+    check_ghost(ghost, options, alive, roles)
+    tokens = _tokens(scenario.get("tokens", []), options, alive)
+    turn = scenario.get("turn", roles.index(DEPUTY if players == 3 else SHERIFF))
     check_turn(turn, alive)
     check_not_decided(roles, alive)
     started: Json = {
-        "players": n, "saloon_dice": o["saloon_dice"], "chief_arrow": o["chief_arrow"],
-        "ghost_module": o["ghost"], "roles": list(roles),
+        "players": players, "saloon_dice": options["saloon_dice"], "chief_arrow": options["chief_arrow"],
+        "ghost_module": options["ghost"], "roles": list(roles),
         "characters": chars, "max_life": top, "life": life, "arrows": arrows, "alive": alive,
-        "chief_holder": chief, "ghost": ghost, "tokens": tokens, "queue": list(sc.get("queue", [])), "turn": turn,
+        "chief_holder": chief, "ghost": ghost, "tokens": tokens, "queue": list(scenario.get("queue", [])), "turn": turn,
     }
-    return _opening(sc, o, started, chars[turn])
+    return _opening(scenario, options, started, chars[turn])
 
 
-def _opening(sc: Mapping[str, Any], o: Mapping[str, Any], started: Json, char: str) -> list[Event]:
+def _opening(scenario: Mapping[str, Any], options: Mapping[str, Any], started: Json, char: str) -> list[Event]:
     """The opening events: the deal, the first turn (D9), the dice showing
     if the scenario starts after a roll (D15), and the decision awaited."""
     turn = started["turn"]
     events = [Event(GAME_STARTED, started), Event(TURN_STARTED, {"seat": turn, "ghost": False})]
     kind = "sid" if char == "sid_ketchum" else "roll"
-    rolls = sc.get("roll", 0)
+    rolls = scenario.get("roll", 0)
     if rolls:
-        events.append(_mid_turn(sc, o, turn, rolls, char))
+        events.append(_mid_turn(scenario, options, turn, rolls, char))
         kind = "reroll"
     events.append(Event(AWAITING, {"kind": kind, "seat": turn, "data": [], "agenda": []}))
     return events
 
 
-def check_shape(sc: Mapping[str, Any]) -> None:
+def check_shape(scenario: Mapping[str, Any]) -> None:
     """D72: the scenario matches the published ``SETUP_SCHEMA`` (the service
     has checked it already; a direct call is checked here), the refusal
     naming the field and the rule of its property."""
-    if not sc or _setup_check().matches(sc):
+    if not scenario or _setup_check().matches(scenario):
         return
-    refused = _setup_check().first_refusal(sc, "setup")
+    refused = _setup_check().first_refusal(scenario, "setup")
     if refused is not None:
         raise InvalidSetup("invalid_setup", rule=refused[0], detail=refused[1])
 
 
-def check_seat_lists(sc: Mapping[str, Any], n: int) -> None:
+def check_seat_lists(scenario: Mapping[str, Any], players: int) -> None:
     """D3, D4, D5, D8: a per-seat list names every seat."""
     for key in ("roles", "characters", "life", "arrows"):
-        if key in sc and len(sc[key]) != n:
-            raise _bad(f"setup.{key} must list {n} seats", SETUP_SCHEMA["properties"][key]["x-rule"])
+        if key in scenario and len(scenario[key]) != players:
+            raise _bad(f"setup.{key} must list {players} seats", SETUP_SCHEMA["properties"][key]["x-rule"])
 
 
-def check_roles(roles: list[str], n: int) -> None:
-    """D5: the role cards of ``n`` players, each once."""
-    if sorted(roles) != sorted(ROLES[n]):
-        raise _bad(f"setup.roles must be {sorted(ROLES[n])} for {n} players", "D5")
+def check_roles(roles: list[str], players: int) -> None:
+    """D5: the role cards of ``players`` players, each once."""
+    if sorted(roles) != sorted(ROLES[players]):
+        raise _bad(f"setup.roles must be {sorted(ROLES[players])} for {players} players", "D5")
 
 
 def check_life(life: list[int], top: list[int]) -> None:
@@ -162,30 +152,30 @@ def check_arrows(arrows: list[int]) -> None:
         raise _bad("setup.arrows leave no arrow in the pile", "D3")
 
 
-def check_chief_arrow(chief: int | None, o: Mapping[str, Any], alive: list[bool]) -> None:
+def check_chief_arrow(chief: int | None, options: Mapping[str, Any], alive: list[bool]) -> None:
     """D58: the Chief's Arrow is held only with its module, by a living player."""
-    if chief is not None and (not o["chief_arrow"] or chief >= len(alive) or not alive[chief]):
+    if chief is not None and (not options["chief_arrow"] or chief >= len(alive) or not alive[chief]):
         raise _bad("setup.chief_arrow needs the chief_arrow module and a living holder", "D58")
 
 
-def check_ghost(ghost: int | None, o: Mapping[str, Any], alive: list[bool], roles: list[str]) -> None:
+def check_ghost(ghost: int | None, options: Mapping[str, Any], alive: list[bool], roles: list[str]) -> None:
     """D61: the Ghost, only with its module, is an eliminated player, not the Sheriff."""
-    if ghost is not None and (not o["ghost"] or ghost >= len(alive) or alive[ghost] or roles[ghost] == SHERIFF):
+    if ghost is not None and (not options["ghost"] or ghost >= len(alive) or alive[ghost] or roles[ghost] == SHERIFF):
         raise _bad("setup.ghost needs the ghost module and an eliminated seat, not the Sheriff", "D61")
 
 
-def _tokens(given: list[Mapping[str, Any]], o: Mapping[str, Any], alive: list[bool]) -> list[Any]:
+def _tokens(given: list[Mapping[str, Any]], options: Mapping[str, Any], alive: list[bool]) -> list[Any]:
     """Each seat's ghost token (``[face, dice]``) or None, each checked (D65)."""
     tokens: list[Any] = [None] * len(alive)
-    for t in given:
-        check_token(t, o, alive)
-        tokens[t["seat"]] = [t["face"], t["dice"]]
+    for token in given:
+        check_token(token, options, alive)
+        tokens[token["seat"]] = [token["face"], token["dice"]]
     return tokens
 
 
-def check_token(t: Mapping[str, Any], o: Mapping[str, Any], alive: list[bool]) -> None:
+def check_token(token: Mapping[str, Any], options: Mapping[str, Any], alive: list[bool]) -> None:
     """D65: a ghost token, only with the ghost module, lies before a living player."""
-    if t["seat"] >= len(alive) or not alive[t["seat"]] or not o["ghost"]:
+    if token["seat"] >= len(alive) or not alive[token["seat"]] or not options["ghost"]:
         raise _bad("a ghost token needs the ghost module and a living holder", "D65")
 
 
@@ -198,19 +188,19 @@ def check_turn(turn: int, alive: list[bool]) -> None:
 def check_not_decided(roles: list[str], alive: list[bool]) -> None:
     """D32: the game is not decided before it starts: two alive; with 4 or
     more players the Sheriff and an Outlaw or the Renegade alive."""
-    n = len(roles)
-    if sum(alive) < 2 or (n > 3 and not alive[roles.index(SHERIFF)]) or (n > 3 and not any(
-            alive[p] and roles[p] not in (SHERIFF, DEPUTY) for p in range(n))):
+    players = len(roles)
+    if sum(alive) < 2 or (players > 3 and not alive[roles.index(SHERIFF)]) or (players > 3 and not any(
+            alive[p] and roles[p] not in (SHERIFF, DEPUTY) for p in range(players))):
         raise _bad("the scenario starts with the game already decided", "D32")
 
 
-def _mid_turn(sc: Mapping[str, Any], o: Mapping[str, Any], turn: int, rolls: int, char: str) -> Event:
+def _mid_turn(scenario: Mapping[str, Any], options: Mapping[str, Any], turn: int, rolls: int, char: str) -> Event:
     """A turn set up after ``rolls`` rolls: the dice showing, awaiting the reroll decision (D15, D16)."""
-    saloon = sc.get("saloon")
-    if "dice" not in sc or (saloon is not None and not o["saloon_dice"]):
+    saloon = scenario.get("saloon")
+    if "dice" not in scenario or (saloon is not None and not options["saloon_dice"]):
         raise _bad("setup.roll needs setup.dice (and a Saloon die only with saloon_dice)", "D15")
     kinds = [BASE] * 4 + [saloon or BASE]
-    dice = list(sc["dice"])
+    dice = list(scenario["dice"])
     if any(f not in DIE_FACES[k] for f, k in zip(dice, kinds)):
         raise _bad("setup.dice shows a face its die does not have", "D51")
     if dice.count(DYNAMITE) >= 3 or rolls >= (4 if char == "lucky_duke" else 3):

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.schema import closed_object
+from referee.games.dice.characters import CHARACTER_IDS
+from referee.games.dice.dice_faces import DIE_FACES, FACES
 from referee.games.dice.ending import DETAILS
-from referee.games.dice.rules import CHARACTER_IDS, DIE_FACES, FACES, ROLE_KINDS, ROLES, role_cards
+from referee.games.dice.role_cards import ROLE_KINDS, ROLES, role_cards
 
 Schema = dict[str, Any]
 

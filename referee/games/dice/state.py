@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.engine.frozen import copier
-from referee.games.dice.rules import (
+from referee.games.dice.dice_faces import (
     BEER,
     DOUBLE_BEER,
     DOUBLE_GATLING,
@@ -14,8 +14,8 @@ from referee.games.dice.rules import (
     GATLING,
     REGULAR_ARROWS,
     SHOT_KINDS,
-    kind_of,
 )
+from referee.games.dice.role_cards import kind_of
 
 Seat = int
 #: an agenda item: a step name and its plain arguments (lists frozen to tuples)
@@ -24,15 +24,15 @@ Item = tuple[Any, ...]
 
 def freeze(value: Any) -> Any:
     """Lists (and tuples) to tuples, recursively: event data as state holds it."""
-    if isinstance(value, (list, tuple)):
-        return tuple(freeze(v) for v in value)
+    if isinstance(value, (list, tuple)):  # a scalar item is taken as it is, not through a call
+        return tuple([freeze(item) if isinstance(item, (list, tuple)) else item for item in value])
     return value
 
 
 def thaw(value: Any) -> Any:
     """Tuples to lists, recursively: state data as events carry it (JSON)."""
     if isinstance(value, (list, tuple)):
-        return [thaw(v) for v in value]
+        return [thaw(item) if isinstance(item, (list, tuple)) else item for item in value]
     return value
 
 

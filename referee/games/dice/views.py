@@ -2,7 +2,7 @@
 
 What every viewer of one state sees alike (``public_view``, the prompt) is
 built once per state and shared between its views, kept in the game's memo
-(``referee.engine.statecache.Memo``, ``memo.of(state)``: see ``prompts``;
+(``referee.engine.statecache.Memo``, ``memo.of(state)``: see ``legal``;
 none given: a fresh one). The encoded views (issue 20) are built for every
 seat at once, the first time one is asked for, from the public members
 encoded once per state (the seat entries, the dice and the opening members
@@ -19,9 +19,10 @@ from typing import Any
 from referee.engine.jsonenc import dumps
 from referee.engine.protocol import Event, Json
 from referee.engine.statecache import MISSING, Memo, SameInputs, fresh, per_state
-from referee.games.dice.events import GAME_STARTED
-from referee.games.dice.prompts import answers, pending
-from referee.games.dice.rules import kind_of
+from referee.games.dice.event_types import GAME_STARTED
+from referee.games.dice.legal import answers
+from referee.games.dice.prompts import pending
+from referee.games.dice.role_cards import kind_of
 from referee.games.dice.state import Seat, State
 from referee.games.roles import SHERIFF
 
@@ -174,7 +175,7 @@ _IDLE: dict[Seat, bytes] = {s: b'"seat":%d,"legal_moves":[]' % s for s in range(
 
 
 def _awaited(state: State) -> Seat | None:
-    """The one seat awaited (``prompts.to_act``), or ``None``."""
+    """The one seat awaited (``legal.to_act``), or ``None``."""
     return None if state.over or state.prompt_seat is None else state.prompt_seat
 
 

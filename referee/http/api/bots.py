@@ -17,7 +17,8 @@ from referee.http.api.games import STREAM_MAX_S, _chain
 from referee.http.context import bearer_token, is_admin, json_body, query, service
 from referee.http.problems import problem
 from referee.http.schemas import AnswerTurn, CreateTournament, ListQuery, RegisterBot
-from referee.play.tournaments import ANONYMOUS_MAX_GAMES, DEFAULT_PARALLEL, Caps, Quotas, Refused, Tournaments
+from referee.play.tournament_quotas import ANONYMOUS_MAX_GAMES, DEFAULT_PARALLEL, Caps, Quotas, Refused
+from referee.play.tournaments import Tournaments
 from referee.service import reading
 
 bp = Blueprint("bots", __name__)
@@ -138,7 +139,8 @@ def _caps() -> Caps:
 
 def _tournaments() -> Tournaments:
     """The tournaments, with the quotas of the app's config, else the environment."""
-    return Tournaments(service(), Quotas.from_settings(current_app.config))
+    svc = service()
+    return Tournaments(svc, svc.store.tournaments, Quotas.from_settings(current_app.config))
 
 
 @bp.post("/v1/tournaments")

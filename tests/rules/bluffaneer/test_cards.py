@@ -28,7 +28,7 @@ ALL_BUT_FOUR = [c for c in CARD_IDS if c not in
 def test_f24_a_revealed_card_goes_face_up_and_its_owner_draws_the_top_card() -> None:
     given = game(3, cards=[["chest", "sword"], ["ship", "skull"]], dice=["ship", "skull"],
                  deck=["SWORD-SHIP-2", "SWORD-SHIP-3"])
-    given.play(0, ROLL, at=10).play(1, CLAIM, at=20).play(2, PASS, at=30).play(0, ACCEPT)
+    given.play(0, ROLL, now=10).play(1, CLAIM, now=20).play(2, PASS, now=30).play(0, ACCEPT)
     s = state(given)
     assert s.discard[-1] == "SHIP-SKULL-1" and s.hands[1] == "SWORD-SHIP-2"
     assert s.deck[0] == "SWORD-SHIP-3"
@@ -42,7 +42,7 @@ def test_f25_empty_draw_pile_the_whole_discard_pile_is_reshuffled() -> None:
     given = game(4, cards=["CHEST-SWORD-1", "SHIP-SKULL-1", "CHEST-SHIP-1", "SWORD-SHIP-1"],
                  dice=["ship", "sword"], discard=ALL_BUT_FOUR, seed="f25")
     assert state(given).deck == ()
-    given.play(0, ROLL, at=10).play(3, CLAIM, at=20).play(1, PASS, at=30).play(2, PASS, at=40)
+    given.play(0, ROLL, now=10).play(3, CLAIM, now=20).play(1, PASS, now=30).play(2, PASS, now=40)
     given.play(0, ACCEPT)
     assert types(given.last) == ["claim_accepted", "coins_moved", "card_revealed",
                                  "deck_reshuffled", "card_drawn", "turn_ended"]
@@ -58,7 +58,7 @@ def test_f25_empty_draw_pile_the_whole_discard_pile_is_reshuffled() -> None:
 def test_f25_a_reshuffle_shows_only_its_size() -> None:
     given = game(4, cards=["CHEST-SWORD-1", "SHIP-SKULL-1", "CHEST-SHIP-1", "SWORD-SHIP-1"],
                  dice=["ship", "sword"], discard=ALL_BUT_FOUR)
-    given.play(0, ROLL, at=10).play(3, CLAIM, at=20).play(1, PASS, at=30).play(2, PASS, at=40)
+    given.play(0, ROLL, now=10).play(3, CLAIM, now=20).play(1, PASS, now=30).play(2, PASS, now=40)
     given.play(0, ACCEPT)
     shuffled = only(given.last, "deck_reshuffled")
     drawn = only(given.last, "card_drawn")
@@ -102,7 +102,7 @@ def test_f31_the_deal_event_shows_each_seat_only_his_card() -> None:
 
 def test_f31_claims_passes_and_coins_are_public_cards_stay_hidden() -> None:
     given = game(3, cards=[["chest", "sword"], ["ship", "skull"]], dice=["ship", "skull"])
-    given.play(0, ROLL, at=10).play(1, CLAIM, at=20)
+    given.play(0, ROLL, now=10).play(1, CLAIM, now=20)
     view = given.view(2)
     assert view["claims"] == [{"seat": 1, "at": 20}] and view["passes"] == []
     assert "SHIP-SKULL-1" not in text_of(view)

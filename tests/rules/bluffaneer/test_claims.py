@@ -35,7 +35,7 @@ def window(players: int = 3, *, options: dict[str, Any] | None = None, flips: Se
     """A table whose claim window opened at t=1000 (D = 6000)."""
     table = game(players, cards=CARDS[:players], dice=ROLLED, options=options, flips=flips,
                  deck=deck, seed=seed)
-    return table.play(0, ROLL, at=1000)
+    return table.play(0, ROLL, now=1000)
 
 
 # F17 --------------------------------------------------------------------------
@@ -57,25 +57,25 @@ def test_f17_the_roller_may_not_claim_or_pass() -> None:
 
 def test_f17_a_bluff_is_a_legal_claim() -> None:
     given = window()
-    given.play(2, CLAIM, at=1100)  # seat 2 does not match
+    given.play(2, CLAIM, now=1100)  # seat 2 does not match
     assert state(given).claims == ((2, 1100),)
 
 
 def test_f17_one_answer_per_player_and_no_withdrawal() -> None:
     given = window(4)
-    given.play(1, CLAIM, at=1100)
+    given.play(1, CLAIM, now=1100)
     with raises_rule("F17", "already_claimed"):
-        given.play(1, CLAIM, at=1200)
+        given.play(1, CLAIM, now=1200)
     with raises_rule("F17", "already_claimed"):
-        given.play(1, PASS, at=1200)
-    given.play(2, PASS, at=1300)
+        given.play(1, PASS, now=1200)
+    given.play(2, PASS, now=1300)
     with raises_rule("F17", "already_passed"):
-        given.play(2, CLAIM, at=1400)
+        given.play(2, CLAIM, now=1400)
 
 
 def test_f17_a_matching_card_need_not_be_claimed() -> None:
     given = window()
-    given.play(1, PASS, at=1100).play(2, PASS, at=1200)
+    given.play(1, PASS, now=1100).play(2, PASS, now=1200)
     assert state(given).phase == "roll" and state(given).turn == 1
 
 
@@ -92,28 +92,28 @@ def test_f18_a_claim_at_the_deadline_is_rejected_and_changes_nothing() -> None:
     given = window()
     before = given.state
     with raises_rule("F18", "claim_window_expired"):
-        given.play(1, CLAIM, at=6000)
+        given.play(1, CLAIM, now=6000)
     with raises_rule("F18", "claim_window_expired"):
-        given.play(2, PASS, at=7000)
+        given.play(2, PASS, now=7000)
     assert given.state is before and RULES.deadline(given.state) == 6000
 
 
 def test_f18_a_claim_just_before_the_deadline_counts() -> None:
     given = window()
-    given.play(1, CLAIM, at=5999)
+    given.play(1, CLAIM, now=5999)
     assert state(given).claims == ((1, 5999),)
 
 
 def test_f18_timeout_before_the_deadline_is_refused() -> None:
     given = window()
     with raises_rule("F18", "deadline_not_reached"):
-        given.play(None, TIMEOUT, at=5999)
+        given.play(None, TIMEOUT, now=5999)
 
 
 def test_f18_timeout_at_the_deadline_closes_the_window() -> None:
     given = window()
-    given.play(1, CLAIM, at=1500)
-    given.play(None, TIMEOUT, at=6000)
+    given.play(1, CLAIM, now=1500)
+    given.play(None, TIMEOUT, now=6000)
     closed = only(given.last, "claim_window_closed").data
     assert closed["reason"] == "timeout" and closed["winner"] == 1
     assert RULES.deadline(given.state) is None and given.to_act() == {0}
@@ -121,26 +121,26 @@ def test_f18_timeout_at_the_deadline_closes_the_window() -> None:
 
 def test_f18_the_last_outstanding_answer_closes_the_window_at_once() -> None:
     given = window(4)
-    given.play(1, PASS, at=1100).play(2, CLAIM, at=1200)
+    given.play(1, PASS, now=1100).play(2, CLAIM, now=1200)
     assert RULES.deadline(given.state) == 6000
-    given.play(3, PASS, at=1300)
+    given.play(3, PASS, now=1300)
     assert only(given.last, "claim_window_closed").data["reason"] == "answered"
     assert RULES.deadline(given.state) is None
 
 
 def test_f18_answers_and_timeouts_after_the_close_are_rejected() -> None:
     given = window()
-    given.play(1, CLAIM, at=1100).play(2, PASS, at=1200)
+    given.play(1, CLAIM, now=1100).play(2, PASS, now=1200)
     with raises_rule("F18", "no_claim_window"):
-        given.play(2, CLAIM, at=1300)
+        given.play(2, CLAIM, now=1300)
     with raises_rule("F18", "no_deadline"):
-        given.play(None, TIMEOUT, at=9000)
+        given.play(None, TIMEOUT, now=9000)
 
 
 def test_f18_timeout_is_the_referees_command_only() -> None:
     given = window()
     with raises_rule("F18", "system_command"):
-        given.play(1, TIMEOUT, at=7000)
+        given.play(1, TIMEOUT, now=7000)
 
 
 def test_f18_silent_players_default_to_pass() -> None:
@@ -154,7 +154,7 @@ def test_f18_silent_players_default_to_pass() -> None:
 
 def test_f19_the_earliest_receipt_time_wins_not_the_log_order() -> None:
     given = window(4)
-    given.play(1, CLAIM, at=1300).play(2, CLAIM, at=1200).play(3, PASS, at=1400)
+    given.play(1, CLAIM, now=1300).play(2, CLAIM, now=1200).play(3, PASS, now=1400)
     closed = only(given.last, "claim_window_closed").data
     assert closed["winner"] == 2 and closed["flip"] is None and closed["tied"] == [2]
     assert state(given).claimant == 2
@@ -162,7 +162,7 @@ def test_f19_the_earliest_receipt_time_wins_not_the_log_order() -> None:
 
 def test_f19_same_millisecond_claims_are_settled_by_a_queued_flip() -> None:
     given = window(4, flips=[1])
-    given.play(3, CLAIM, at=1200).play(1, CLAIM, at=1200).play(2, PASS, at=1300)
+    given.play(3, CLAIM, now=1200).play(1, CLAIM, now=1200).play(2, PASS, now=1300)
     closed = only(given.last, "claim_window_closed").data
     assert closed["tied"] == [1, 3] and closed["flip"] == 1 and closed["winner"] == 3
     assert given.view(None)["last_flip"] == {
@@ -176,7 +176,7 @@ def test_f19_the_tie_flip_is_drawn_from_the_generator_only_if_tied() -> None:
     rng.shuffle([c for c in CARD_IDS if c not in state(given).hands])
     expected = rng.below(3)
     before = given.rng.position
-    given.play(1, CLAIM, at=1200).play(2, CLAIM, at=1200).play(3, CLAIM, at=1200)
+    given.play(1, CLAIM, now=1200).play(2, CLAIM, now=1200).play(3, CLAIM, now=1200)
     closed = only(given.last, "claim_window_closed").data
     assert closed["flip"] == expected and closed["winner"] == [1, 2, 3][expected]
     assert given.rng.position == before + 1 == rng.position
@@ -184,7 +184,7 @@ def test_f19_the_tie_flip_is_drawn_from_the_generator_only_if_tied() -> None:
 
 def test_f19_claims_that_do_not_count_reveal_nothing() -> None:
     given = window(4)
-    given.play(1, CLAIM, at=1100).play(2, CLAIM, at=1200).play(3, PASS, at=1300)
+    given.play(1, CLAIM, now=1100).play(2, CLAIM, now=1200).play(3, PASS, now=1300)
     given.play(0, ACCEPT)
     revealed = [e.data["seat"] for e in given.last if e.type == "card_revealed"]
     assert revealed == [1]
@@ -197,7 +197,7 @@ def test_f19_claims_that_do_not_count_reveal_nothing() -> None:
 def test_f20_no_claim_nothing_happens_and_the_turn_ends() -> None:
     given = window()
     coins = state(given).coins
-    given.play(None, TIMEOUT, at=6000)
+    given.play(None, TIMEOUT, now=6000)
     assert types(given.last) == ["claim_window_closed", "turn_ended"]
     assert state(given).coins == coins and given.to_act() == {1}
 
@@ -206,7 +206,7 @@ def test_f20_no_claim_nothing_happens_and_the_turn_ends() -> None:
 
 def test_f21_after_a_winning_claim_only_the_roller_decides() -> None:
     given = window()
-    given.play(1, CLAIM, at=1100).play(2, PASS, at=1200)
+    given.play(1, CLAIM, now=1100).play(2, PASS, now=1200)
     assert given.to_act() == {0} and given.legal(0) == [ACCEPT, CHALLENGE, RESIGN]
     pending = given.view(0)["pending"]
     assert pending["kind"] == "decision" and pending["deadline"] is None
@@ -224,7 +224,7 @@ def test_f21_no_decision_without_a_winning_claim() -> None:
 
 def test_f21_the_default_decision_is_accept() -> None:
     given = window()
-    given.play(1, CLAIM, at=1100).play(2, PASS, at=1200)
+    given.play(1, CLAIM, now=1100).play(2, PASS, now=1200)
     assert RULES.default_move(given.state, 0) == ACCEPT
     assert given.view(1)["pending"]["default"] == [{"seat": 0, "move": ACCEPT}]
     assert RULES.default_move(given.state, 1) is None
@@ -234,7 +234,7 @@ def test_f21_the_default_decision_is_accept() -> None:
 
 def test_f22_accept_pays_one_coin_then_reveals_and_replaces() -> None:
     given = window(deck=["SWORD-SKULL-1"])
-    given.play(1, CLAIM, at=1100).play(2, PASS, at=1200)
+    given.play(1, CLAIM, now=1100).play(2, PASS, now=1200)
     given.play(0, ACCEPT)
     assert types(given.last) == ["claim_accepted", "coins_moved", "card_revealed", "card_drawn",
                                  "turn_ended"]
@@ -245,7 +245,7 @@ def test_f22_accept_pays_one_coin_then_reveals_and_replaces() -> None:
 
 def test_f22_a_bluffer_keeps_the_coin_when_accepted() -> None:
     given = window()
-    given.play(2, CLAIM, at=1100).play(1, PASS, at=1200)
+    given.play(2, CLAIM, now=1100).play(1, PASS, now=1200)
     given.play(0, ACCEPT)
     assert only(given.last, "card_revealed").data["matches"] is False
     assert state(given).coins == (9, 10, 11)
@@ -255,7 +255,7 @@ def test_f22_a_bluffer_keeps_the_coin_when_accepted() -> None:
 
 def test_f23_failed_challenge_the_roller_pays_two() -> None:
     given = window()
-    given.play(1, CLAIM, at=1100).play(2, PASS, at=1200)
+    given.play(1, CLAIM, now=1100).play(2, PASS, now=1200)
     given.play(0, CHALLENGE)
     assert types(given.last) == ["claim_challenged", "card_revealed", "coins_moved", "card_drawn",
                                  "turn_ended"]
@@ -265,7 +265,7 @@ def test_f23_failed_challenge_the_roller_pays_two() -> None:
 
 def test_f23_successful_challenge_the_bluffer_pays_one() -> None:
     given = window()
-    given.play(2, CLAIM, at=1100).play(1, PASS, at=1200)
+    given.play(2, CLAIM, now=1100).play(1, PASS, now=1200)
     given.play(0, CHALLENGE)
     assert only(given.last, "card_revealed").data["matches"] is False
     assert state(given).coins == (11, 10, 9)

@@ -32,14 +32,14 @@ CARDS = [["chest", "sword"], ["ship", "skull"], ["chest", "ship"], ["chest", "sh
 def test_f18_the_last_outstanding_answer_at_d_is_refused_and_does_not_close() -> None:
     # F18: "one at D or later is rejected and changes nothing, not even
     # closing the window"
-    given = game(3, cards=CARDS[:3], dice=["ship", "skull"]).play(0, ROLL, at=1000)
-    given.play(1, CLAIM, at=1100)
+    given = game(3, cards=CARDS[:3], dice=["ship", "skull"]).play(0, ROLL, now=1000)
+    given.play(1, CLAIM, now=1100)
     before = given.state
     with raises_rule("F18", "claim_window_expired"):
-        given.play(2, PASS, at=6000)
+        given.play(2, PASS, now=6000)
     assert given.state is before and RULES.deadline(given.state) == 6000
     assert given.to_act() == {2}
-    given.play(None, TIMEOUT, at=6000)
+    given.play(None, TIMEOUT, now=6000)
     closed = only(given.last, "claim_window_closed").data
     assert closed["reason"] == "timeout" and closed["winner"] == 1
 
@@ -47,13 +47,13 @@ def test_f18_the_last_outstanding_answer_at_d_is_refused_and_does_not_close() ->
 def test_f18_a_pass_at_d_minus_1_closes_the_window_at_once() -> None:
     # F18: "the last outstanding claim or pass closes it at once"; the
     # timeout is then refused ("accepted only while the window is still open")
-    given = game(3, cards=CARDS[:3], dice=["ship", "skull"]).play(0, ROLL, at=1000)
-    given.play(2, CLAIM, at=5999).play(1, PASS, at=5999)
+    given = game(3, cards=CARDS[:3], dice=["ship", "skull"]).play(0, ROLL, now=1000)
+    given.play(2, CLAIM, now=5999).play(1, PASS, now=5999)
     closed = only(given.last, "claim_window_closed").data
     assert closed["reason"] == "answered" and closed["winner"] == 2 and closed["at"] == 5999
     assert given.to_act() == {0} and RULES.deadline(given.state) is None
     with raises_rule("F18", "no_deadline"):
-        given.play(None, TIMEOUT, at=6000)
+        given.play(None, TIMEOUT, now=6000)
 
 
 # F19 / F32 ---------------------------------------------------------------------
@@ -61,9 +61,9 @@ def test_f18_a_pass_at_d_minus_1_closes_the_window_at_once() -> None:
 def test_f19_later_same_millisecond_claims_do_not_tie_with_the_earliest() -> None:
     # F19: the flip is "drawn when the window closes and only if there is a
     # tie" for the *earliest* receipt time; a queued flip stays queued.
-    given = game(4, cards=CARDS, dice=["ship", "skull"], flips=[1]).play(0, ROLL, at=1000)
+    given = game(4, cards=CARDS, dice=["ship", "skull"], flips=[1]).play(0, ROLL, now=1000)
     position = given.rng.position
-    given.play(3, CLAIM, at=1300).play(2, CLAIM, at=1300).play(1, CLAIM, at=1200)
+    given.play(3, CLAIM, now=1300).play(2, CLAIM, now=1300).play(1, CLAIM, now=1200)
     closed = only(given.last, "claim_window_closed").data
     assert (closed["winner"], closed["tied"], closed["flip"]) == (1, [1], None)
     assert given.rng.position == position and state(given).flip_queue == (1,)
@@ -112,7 +112,7 @@ def test_f23_a_failed_challenge_that_empties_the_roller_still_replaces_the_card(
     # anything else is checked"), so the card is replaced before F28 ends it.
     given = game(3, coins=[2, 5, 5], cards=CARDS[:3], dice=["ship", "skull"],
                  deck=["SWORD-SKULL-1"])
-    given.play(0, ROLL, at=1000).play(1, CLAIM, at=1100).play(2, PASS, at=1200)
+    given.play(0, ROLL, now=1000).play(1, CLAIM, now=1100).play(2, PASS, now=1200)
     given.play(0, CHALLENGE)
     assert types(given.last) == ["claim_challenged", "card_revealed", "coins_moved",
                                  "card_drawn", "game_ended"]
@@ -154,8 +154,8 @@ def test_f25_the_rollers_own_match_reshuffles_with_his_card_when_the_pile_is_emp
 
 def test_f31_a_claim_that_does_not_count_stays_hidden_after_the_decision() -> None:
     # F31: "a claim that does not count (F19) reveals nothing"
-    given = game(4, cards=CARDS, dice=["ship", "skull"]).play(0, ROLL, at=1000)
-    given.play(1, CLAIM, at=1100).play(3, CLAIM, at=1200).play(2, PASS, at=1300)
+    given = game(4, cards=CARDS, dice=["ship", "skull"]).play(0, ROLL, now=1000)
+    given.play(1, CLAIM, now=1100).play(3, CLAIM, now=1200).play(2, PASS, now=1300)
     events = list(given.last)
     given.play(0, ACCEPT)
     events += given.last

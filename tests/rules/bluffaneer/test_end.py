@@ -33,7 +33,7 @@ def test_f26_a_robbed_player_short_of_coins_gives_all_he_has() -> None:
 def test_f26_a_failed_challenge_with_one_coin_pays_one_and_the_rest_is_forgiven() -> None:
     given = game(3, coins=[1, 10, 10], cards=[["chest", "sword"], ["ship", "skull"]],
                  dice=["ship", "skull"])
-    given.play(0, ROLL, at=10).play(1, CLAIM, at=20).play(2, PASS, at=30).play(0, CHALLENGE)
+    given.play(0, ROLL, now=10).play(1, CLAIM, now=20).play(2, PASS, now=30).play(0, CHALLENGE)
     assert state(given).coins == (0, 11, 10) and state(given).box == 29
 
 
@@ -79,7 +79,7 @@ def test_f28_no_move_is_accepted_after_the_end() -> None:
     given.play(0, ROLL)
     for actor, move in ((1, ROLL), (0, CLAIM), (0, ACCEPT), (None, TIMEOUT)):
         with raises_rule("F33", "game_over"):
-            given.play(actor, move, at=99_999)
+            given.play(actor, move, now=99_999)
     assert all(given.legal(seat) == [] for seat in range(3))
     assert all(RULES.default_move(given.state, seat) is None for seat in range(3))
 
@@ -146,7 +146,7 @@ def test_f30_the_winner_of_the_flip_wins_alone() -> None:
 def test_f30_everyone_with_his_coins_in_the_result_after_a_decision() -> None:
     given = game(3, coins=[1, 10, 10], cards=[["chest", "sword"], ["ship", "skull"]],
                  dice=["ship", "skull"], flips=[1])
-    given.play(0, ROLL, at=10).play(1, CLAIM, at=20).play(2, PASS, at=30).play(0, ACCEPT)
+    given.play(0, ROLL, now=10).play(1, CLAIM, now=20).play(2, PASS, now=30).play(0, ACCEPT)
     result = given.result()
     assert result is not None
     assert [s["coins"] for s in result["seats"]] == [0, 11, 10] and result["winners"] == [1]

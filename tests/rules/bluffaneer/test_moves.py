@@ -8,6 +8,7 @@ import pytest
 from referee.engine.protocol import IllegalMove, MalformedMove, OutOfTurn
 from referee.engine.rng import Rng
 from referee.games import registry
+from referee.games.bluffaneer import Bluffaneer, moves
 from referee.games.bluffaneer.symbols import CARD_IDS, DEFAULT_DIE_FACES
 from tests.harness import raises_rule, scenario
 from tests.rules.bluffaneer.helpers import (
@@ -58,8 +59,8 @@ def test_f32_a_queued_flip_that_may_not_fit_its_tie_is_refused_at_creation() -> 
     with raises_rule("F32", "invalid_setup"):
         game(4, cards=[["chest", "sword"]], dice=["ship", "skull"], flips=[2])
     given = game(4, cards=[["chest", "sword"]], dice=["ship", "skull"], flips=[1])
-    given.play(0, ROLL, at=10).play(1, CLAIM, at=20).play(2, CLAIM, at=20)
-    given.play(3, PASS, at=30)
+    given.play(0, ROLL, now=10).play(1, CLAIM, now=20).play(2, CLAIM, now=20)
+    given.play(3, PASS, now=30)
     assert state(given).claimant == 2  # the queued flip picked the second of the tied claimants
 
 
@@ -67,11 +68,11 @@ def test_f32_a_queued_flip_that_may_not_fit_its_tie_is_refused_at_creation() -> 
 
 def test_f33_a_refused_move_changes_nothing_and_draws_nothing() -> None:
     given = game(3, cards=[["chest", "sword"]], dice=["ship", "skull"])
-    given.play(0, ROLL, at=10)
+    given.play(0, ROLL, now=10)
     before, position, count = given.state, given.rng.position, len(given.events)
     for actor, move in ((0, CLAIM), (1, ACCEPT), (1, ROLL), (2, steal(1)), (None, TIMEOUT)):
         with pytest.raises(IllegalMove):
-            given.play(actor, move, at=20)
+            given.play(actor, move, now=20)
     assert given.state is before and given.rng.position == position
     assert len(given.events) == count
 
@@ -122,3 +123,16 @@ def test_f33_every_legal_move_is_a_complete_move_decide_accepts() -> None:
     given.play(0, ROLL)
     for move in given.legal(0):
         assert RULES.decide(given.state, 0, move, rng=Rng(b"x"), now=50)
+
+
+@pytest.mark.parametrize("move", [
+    {"type": "roll"}, {"type": "steal", "target": 0}, {"type": "steal", "target": 5}, {"type": "claim"},
+    {"type": "pass"}, {"type": "accept"}, {"type": "challenge"}, {"type": "resign"}, {"type": "timeout"},
+])
+def test_f33_a_move_is_read_once_as_its_typed_value_and_given_back_as_sent(move: Any) -> None:
+    """The parser, and the reading of a move its schema passed, give the
+    typed value of the shared mechanism (``referee.engine.moves``), whose
+    JSON is the move as it was sent."""
+    ruleset, typed = Bluffaneer(), moves.MOVES.read(move)
+    assert moves.parse(move) == moves.read(move) == ruleset.parse_move(move) == ruleset.read_move(move) == typed
+    assert type(moves.read(move)) is type(typed) and typed.to_json() == move

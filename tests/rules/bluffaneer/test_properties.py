@@ -124,7 +124,7 @@ def test_f18_random_play_with_timeouts_and_defaults(players: int, seed: bytes,
             default = RULES.default_move(table.state, seat)
             move = default if default is not None and chooser.below(2) else \
                 chooser.choice(table.legal(seat))
-            table.play(seat, move, at=table.now + chooser.below(3))  # same-ms claims tie (F19)
+            table.play(seat, move, now=table.now + chooser.below(3))  # same-ms claims tie (F19)
         check_step(table, before)
     assert table.result() is not None
 

@@ -22,7 +22,7 @@ CARDS = [["chest", "sword"], ["ship", "skull"], ["chest", "ship"], ["chest", "sh
 
 def window(players: int = 3, coins: list[int] | None = None):
     """Seat 0 rolled ship+skull holding chest+sword: the claim window is open (t=1000)."""
-    return game(players, cards=CARDS[:players], coins=coins, dice=["ship", "skull"]).play(0, ROLL, at=1000)
+    return game(players, cards=CARDS[:players], coins=coins, dice=["ship", "skull"]).play(0, ROLL, now=1000)
 
 
 def test_f34_every_awaited_seat_may_resign_and_it_is_never_a_default() -> None:
@@ -55,10 +55,10 @@ def test_f34_resign_while_naming_a_steal_target() -> None:
 
 def test_f34_resign_while_reacting_in_the_claim_window_lapses_the_window() -> None:
     given = window(3)
-    given.play(1, CLAIM, at=1100)
+    given.play(1, CLAIM, now=1100)
     with raises_rule("F33", "not_your_turn"):  # seat 1 has answered: not awaited now
         given.play(1, RESIGN)
-    given.play(2, RESIGN, at=1200)
+    given.play(2, RESIGN, now=1200)
     assert types(given.last) == ["resigned", "coins_moved", "game_ended"]
     assert RULES.deadline(given.state) is None and given.to_act() == set()
     assert given.view(0)["pending"] is None and given.view(0)["last"] == {"kind": "resigned", "seat": 2}
@@ -66,7 +66,7 @@ def test_f34_resign_while_reacting_in_the_claim_window_lapses_the_window() -> No
 
 def test_f34_resign_while_deciding_on_a_claim() -> None:
     given = window(3)
-    given.play(1, CLAIM, at=1100).play(2, PASS, at=1200)
+    given.play(1, CLAIM, now=1100).play(2, PASS, now=1200)
     assert given.to_act() == {0}
     given.play(0, RESIGN)
     result = RULES.result(given.state)

@@ -34,9 +34,9 @@ def test_f9_the_last_roll_stays_in_the_view_after_a_double_ends_the_turn() -> No
 
 def test_f23_last_shows_the_revealed_card_of_a_challenge() -> None:
     given = game(3, cards=[["chest", "sword"], ["ship", "skull"]], dice=["ship", "skull"])
-    given.play(0, ROLL, at=10).play(1, CLAIM, at=20)
+    given.play(0, ROLL, now=10).play(1, CLAIM, now=20)
     assert given.view(0)["last"] == {"kind": "claimed", "seat": 1}
-    given.play(2, PASS, at=30).play(0, CHALLENGE)
+    given.play(2, PASS, now=30).play(0, CHALLENGE)
     last = given.view(2)["last"]
     assert last["kind"] == "card_revealed" and last["seat"] == 1 and last["symbols"] == ["ship", "skull"]
     assert last["matches"] is True

@@ -6,7 +6,9 @@ import pytest
 from referee.engine.protocol import InvalidSetup, MalformedMove
 from referee.engine.rng import Rng
 from referee.games import registry
-from referee.games.dice.rules import DIE_FACES, ROLES, ring_at
+from referee.games.dice.dice_faces import DIE_FACES
+from referee.games.dice.distance import ring_at
+from referee.games.dice.role_cards import ROLES
 from referee.games.sim import Table, playout, random_chooser
 from tests.harness import raises_rule
 from tests.rules.dice.helpers import STOP, act, default, first, game, reroll, roll, shoot, st, target, types
@@ -79,7 +81,7 @@ def test_D8_the_sheriff_gets_two_more_life_and_characters_differ() -> None:
     s = st(t)
     assert len(set(s.characters)) == 8
     sheriff = s.roles.index("sheriff")
-    from referee.games.dice.rules import CHARACTERS
+    from referee.games.dice.characters import CHARACTERS
     assert s.max_life[sheriff] == CHARACTERS[s.characters[sheriff]] + 2 == s.life[sheriff]
 
 

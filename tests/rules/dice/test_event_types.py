@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import get_args
 
-from referee.games.dice import ending, event_types, prompts, rules
+from referee.games.dice import dice_faces, ending, event_types, prompts, role_cards
 
 
 def test_faces_dice_and_roles_are_the_rules() -> None:
-    assert get_args(event_types.Face) == rules.FACES
-    assert get_args(event_types.DieKind) == tuple(rules.DIE_FACES)
-    assert set(get_args(event_types.Role)) == set(rules.ROLE_KINDS)
+    assert get_args(event_types.Face) == dice_faces.FACES
+    assert get_args(event_types.DieKind) == tuple(dice_faces.DIE_FACES)
+    assert set(get_args(event_types.Role)) == set(role_cards.ROLE_KINDS)
 
 
 def test_prompt_kinds_and_end_codes_are_the_decision_codes() -> None:

@@ -6,7 +6,7 @@ import pytest
 from referee.engine.protocol import IllegalMove, InvalidSetup
 from referee.engine.rng import Rng
 from referee.games import registry
-from referee.games.dice.rules import DIE_FACES
+from referee.games.dice.dice_faces import DIE_FACES
 from referee.games.sim import Table, playout, random_chooser
 from tests.harness import raises_rule
 from tests.rules.dice.helpers import STOP, act, game, roll, shoot, st, target, types
@@ -150,7 +150,7 @@ def test_D67_three_players_public_roles_deputy_starts_no_bonus() -> None:
     t = Table(RS, 3, seed="three")
     s = st(t)
     assert s.kind(s.turn) == "deputy" and s.max_life == tuple(
-        __import__("referee.games.dice.rules", fromlist=["CHARACTERS"]).CHARACTERS[c] for c in s.characters)
+        __import__("referee.games.dice.characters", fromlist=["CHARACTERS"]).CHARACTERS[c] for c in s.characters)
     assert all(seat["role"] for seat in RS.view(s, None)["seats"]) and RS.hidden(s, None) == set()
 
 

@@ -19,7 +19,11 @@ SIGKILL. Then:
 
 The counts are printed (games, moves acknowledged, 503s seen, acknowledged
 moves lost, time). Skipped, loudly, without haproxy. Nothing races the wall
-clock: every wait polls until a generous deadline that only bounds a failure."""
+clock: every wait polls until a generous deadline that only bounds a failure.
+
+The run, here, is made twice, a file each (so two workers run them side by
+side): ``test_failover_referee_retries.py`` (the referee rides the failover
+out) and ``test_failover_client_retries.py`` (503s reach the clients)."""
 from __future__ import annotations
 
 import itertools
@@ -33,6 +37,7 @@ import traceback
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,8 +49,6 @@ from referee.engine.rng import Rng
 from referee.games import registry
 from referee.ops.topology import Topology
 from tests.cluster.conftest import require_haproxy
-
-pytestmark = [pytest.mark.cluster, pytest.mark.slow]
 
 ENV = {"REFEREE_RATE_LIMIT": "off", "REFEREE_STALL_S": "2"}
 #: how long the referee itself retries a Redis call through a failover before it answers 503
@@ -412,10 +415,11 @@ def check_log(stats: Stats, base: str, game: Game, acks: list[Ack]) -> tuple[lis
     return lost, problems
 
 
-@pytest.fixture(params=list(FAILOVER_S))
-def topo(request: pytest.FixtureRequest) -> Iterator[Topology]:
+@contextmanager
+def topology(failover_s: str | None) -> Iterator[Topology]:
+    """The topology of the run, the referee retrying a Redis call through a
+    failover for ``failover_s`` (``REFEREE_REDIS_FAILOVER_S``; its default if None)."""
     require_haproxy()
-    failover_s = FAILOVER_S[request.param]
     env = {**ENV, **({"REFEREE_REDIS_FAILOVER_S": failover_s} if failover_s else {})}
     with Topology(referees=2, workers=2, env=env) as started:
         yield started
@@ -426,8 +430,8 @@ def _tails(topo: Topology) -> str:
     return "\n".join(f"--- {c.describe()}\n{c.log_tail(4000)}" for c in children)
 
 
-def test_200_games_ride_out_a_master_a_referee_and_a_worker_killed(topo: Topology,
-                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def ride_out(topo: Topology, capsys: pytest.CaptureFixture[str]) -> None:
+    """The run: 200 games, the kills mid-run, then every check of the module's docstring."""
     started = time.monotonic()
     stats = Stats()
     rng = random.Random(21)

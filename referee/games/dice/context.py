@@ -1,14 +1,16 @@
-"""The turn as an agenda of steps: each step runs until one needs a
-player's decision; then an ``awaiting`` event records the prompt and the
-steps still to come, so the next move resumes exactly there (and replay
-needs nothing else)."""
+"""The decision context of a Dice Game move (the engine's ``Decision``):
+the turn as an agenda of steps, each run until one needs a player's
+decision; then an ``awaiting`` event records the prompt and the steps
+still to come, so the next move resumes exactly there (and replay needs
+nothing else)."""
 from __future__ import annotations
 
 from typing import Any
 
 from referee.engine.decision import Decision
 from referee.engine.rng import Rng
-from referee.games.dice.events import AWAITING, FOLD
+from referee.games.dice.event_types import AWAITING
+from referee.games.dice.fold import FOLD
 from referee.games.dice.state import Item, State, thaw
 
 
@@ -22,10 +24,6 @@ class Ctx(Decision[State]):
     def __init__(self, state: State, rng: Rng, now: int, agenda: list[Item]) -> None:
         super().__init__(state, FOLD)
         self.rng, self.now, self.agenda = rng, now, agenda
-
-    @property
-    def s(self) -> State:
-        return self.state
 
     def wait(self, kind: str, seat: int, data: tuple[Any, ...] = ()) -> None:
         """Record the decision awaited and the agenda after it (D73)."""

@@ -1,4 +1,5 @@
-"""Event types (storage format: never rename) and ``evolve``.
+"""Event types (storage format: never rename) and ``evolve``: folding
+recorded events into the state (F5–F34).
 
 Each event records an outcome, so folding needs no generator. Event data is
 plain JSON (lists, not tuples) so that a stored and re-read event equals the
@@ -25,7 +26,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from referee.engine.decision import Decision, by_table
 from referee.engine.protocol import Event
 from referee.games.bluffaneer.event_types import (
     CardDrawn,
@@ -70,7 +70,6 @@ CLAIM_CHALLENGED = "claim_challenged"
 TURN_ENDED = "turn_ended"
 RESIGNED = "resigned"
 GAME_ENDED = "game_ended"
-
 
 
 def _started(_: State | None, data: GameStarted) -> State:
@@ -195,14 +194,3 @@ def evolve(state: State | None, event: Event) -> State | None:
     type; an unknown type changes nothing."""
     apply = EVOLVE.get(event.type)
     return state if apply is None else apply(state, event.data)
-
-
-#: the events of one decision, folded as they are emitted, so each rule sees the
-#: outcome of the one before: the engine's builder over this ruleset's events
-Draft = Decision[State]
-_FOLD = by_table(EVOLVE)
-
-
-def new_draft(state: State) -> Draft:
-    """A decision starting from ``state``."""
-    return Decision(state, _FOLD)

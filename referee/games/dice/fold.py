@@ -1,31 +1,7 @@
-"""Event types (storage format: never rename) and ``evolve``.
-
-Each event records an outcome (a die's face, a life lost), so folding
-needs no generator. Data is plain JSON (lists, never tuples).
-
-| type | data |
-|---|---|
-| ``game_started`` | the whole opening state (roles as role ids; redacted: hidden roles null) |
-| ``turn_started`` | seat, ghost |
-| ``dice_rolled`` | seat, roll, saloon, die_kinds, dice (all faces), rolled (die numbers), preset, forced |
-| ``arrow_taken`` | seat, chief, count, rule |
-| ``arrows_discarded`` | seat, regular, chief, by, rule |
-| ``arrows_returned`` | seat (null: every player, D22), rule |
-| ``life_lost`` | rule, losses [[seat, points]] |
-| ``life_gained`` | rule, seat, amount |
-| ``player_eliminated`` | seat, role, role_card, ghost |
-| ``player_resigned`` | seat, rule (D75) |
-| ``shots_planned`` | targets (per shot symbol, its legal targets) |
-| ``shot_declared`` | target, double |
-| ``token_given`` | seat, target, face, dice |
-| ``awaiting`` | kind, seat, data, agenda |
-| ``game_ended`` | winners, draw, reason (a code), roles |
-
-v2 (issue 24, one vocabulary): faces lower case (``shot1``), roles as role
-ids (``outlaw``) and role cards as ``outlaw_2``, ``reason`` a code, rule IDs
-in the agenda lower case (``d21``), ``player_resigned``; v1's words are
-``legacy``'s.
-"""
+"""``evolve``: folding one recorded event into the state (D73: replay needs
+nothing but the events). Each event records an outcome (a die's face, a
+life lost), so folding needs no generator; the events' types and data are
+``event_types``'."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -34,6 +10,21 @@ from typing import Any
 from referee.engine.decision import by_table
 from referee.engine.protocol import Event
 from referee.games.dice.event_types import (
+    ARROW_TAKEN,
+    ARROWS_DISCARDED,
+    ARROWS_RETURNED,
+    AWAITING,
+    DICE_ROLLED,
+    ELIMINATED,
+    GAME_ENDED,
+    GAME_STARTED,
+    LIFE_GAINED,
+    LIFE_LOST,
+    RESIGNED,
+    SHOT_DECLARED,
+    SHOTS_PLANNED,
+    TOKEN_GIVEN,
+    TURN_STARTED,
     ArrowsDiscarded,
     ArrowsReturned,
     ArrowTaken,
@@ -50,24 +41,8 @@ from referee.games.dice.event_types import (
     TokenGiven,
     TurnStarted,
 )
-from referee.games.dice.rules import role_cards
+from referee.games.dice.role_cards import role_cards
 from referee.games.dice.state import State, freeze
-
-GAME_STARTED = "game_started"
-TURN_STARTED = "turn_started"
-DICE_ROLLED = "dice_rolled"
-ARROW_TAKEN = "arrow_taken"
-ARROWS_DISCARDED = "arrows_discarded"
-ARROWS_RETURNED = "arrows_returned"
-LIFE_LOST = "life_lost"
-LIFE_GAINED = "life_gained"
-ELIMINATED = "player_eliminated"
-SHOTS_PLANNED = "shots_planned"
-SHOT_DECLARED = "shot_declared"
-TOKEN_GIVEN = "token_given"
-AWAITING = "awaiting"
-GAME_ENDED = "game_ended"
-RESIGNED = "player_resigned"
 
 
 def _started(_: State | None, data: GameStarted) -> State:
@@ -91,8 +66,9 @@ def _turn(state: State, data: TurnStarted) -> State:
 
 def _rolled(state: State, data: DiceRolled) -> State:
     tokens = _set(state.tokens, data["seat"], None) if data["preset"] else state.tokens
-    return state.replace(dice=freeze(data["dice"]), die_kinds=freeze(data["die_kinds"]), rolls=data["roll"],
-                         rolled=freeze(data["rolled"]), saloon=data["saloon"], queue=state.queue[data["forced"]:],
+    # faces, dice and die numbers: flat lists, a tuple each
+    return state.replace(dice=tuple(data["dice"]), die_kinds=tuple(data["die_kinds"]), rolls=data["roll"],
+                         rolled=tuple(data["rolled"]), saloon=data["saloon"], queue=state.queue[data["forced"]:],
                          tokens=tokens)
 
 
@@ -155,7 +131,7 @@ def _token(state: State, data: TokenGiven) -> State:
 
 
 def _awaiting(state: State, data: Awaiting) -> State:
-    return state.replace(prompt=data["kind"], prompt_seat=data["seat"], prompt_data=freeze(data["data"]),
+    return state.replace(prompt=data["kind"], prompt_seat=data["seat"], prompt_data=tuple(data["data"]),
                          agenda=freeze(data["agenda"]))
 
 
@@ -179,5 +155,5 @@ def evolve(state: State | None, event: Event) -> State | None:
     return state if apply is None else apply(state, event.data)
 
 
-#: the fold of this ruleset's events, for the engine's ``Decision`` (``agenda.Ctx``)
+#: the fold of this ruleset's events, for the engine's ``Decision`` (``context.Ctx``)
 FOLD = by_table(EVOLVE)

@@ -1,0 +1,33 @@
+"""Typed results of :mod:`referee.client`: frozen dataclasses read from the
+JSON the referee answers (openapi.yaml), each keeping that JSON whole as
+``.raw``. What depends on the ruleset (a view's ``state``, ``legal_moves``,
+``pending``, an event's ``data``) stays plain JSON.
+
+One module a topic: ``games`` (a game, its seats, views, result), ``events``
+(events, receipts, the log and its audit), ``bots`` (bots and their turns),
+``tournaments``, ``rulesets`` (rulesets, rules, the referee's keys and
+health); ``common`` holds ``Json`` and ``Page``."""
+from __future__ import annotations
+
+from referee.client.models.bots import Bot, BotSummary, Turn, TurnAnswered
+from referee.client.models.common import Json, Page
+from referee.client.models.events import (
+    AuditCheck,
+    AuditReport,
+    Event,
+    EventPage,
+    GameLog,
+    HeadSignature,
+    MoveAccepted,
+    Receipt,
+)
+from referee.client.models.games import GameCreated, GameSummary, Replay, Result, Seat, SeatToken, View
+from referee.client.models.rulesets import Health, Jwk, KeySet, Rule, Ruleset
+from referee.client.models.tournaments import Tournament, TournamentGame, TournamentSummary
+
+__all__ = [
+    "AuditCheck", "AuditReport", "Bot", "BotSummary", "Event", "EventPage", "GameCreated", "GameLog",
+    "GameSummary", "HeadSignature", "Health", "Json", "Jwk", "KeySet", "MoveAccepted", "Page", "Receipt",
+    "Replay", "Result", "Rule", "Ruleset", "Seat", "SeatToken", "Tournament", "TournamentGame",
+    "TournamentSummary", "Turn", "TurnAnswered", "View"
+]

@@ -1,0 +1,265 @@
+"""``referee serve``, ``worker``, ``redis`` and ``run``: the referee's processes."""
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from referee import settings
+
+DEFAULT_REDIS_PORT = 6390
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """The API under gunicorn. The default ``gevent`` worker class serves each
+    connection on a greenlet (redis-py's sockets are patched to cooperate), so
+    thousands of idle event streams and long-polls cost memory, not request
+    threads; ``gthread`` is the older thread-per-request setup."""
+    _signing_keys_or_exit("serve")  # made here if missing: every gunicorn worker reads the same file
+    os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="referee-prom-"))
+    read_timeout = _read_timeout_s()
+    argv = [sys.executable, "-m", "gunicorn", args.app, "--bind", gunicorn_bind(args.host, args.port),
+            "--workers", str(args.workers), "--worker-class", args.worker_class,
+            "--access-logfile", "-" if args.access_log else "/dev/null",
+            "--logger-class", "referee.http.accesslog.RedactingLogger",  # no ?token= in the access log
+            # gevent: a request's headers (and an idle keep-alive connection) get this long;
+            # referee.http.wsgi gives its body as long again
+            "--keep-alive", str(read_timeout), "--timeout", "60",
+            # open streams never finish by themselves: on a stop their clients reconnect elsewhere
+            "--graceful-timeout", "5",
+            "--no-control-socket"]  # one per user home: several referees on a machine would share it
+    argv += ["--config", "python:referee.http.gunicorn_conf"]  # gunicorn's own 400/414/431 as problem+json
+    if args.worker_class == "gevent":
+        argv += ["--worker-connections", str(args.worker_connections)]
+        # each open stream holds a client socket and a Redis connection
+        _raise_open_files(2 * args.worker_connections + 1024)
+    else:
+        argv += ["--threads", str(args.threads)]
+    os.execv(sys.executable, argv)
+
+
+def gunicorn_bind(host: str, port: int) -> str:
+    """gunicorn's ``--bind`` for ``host`` and ``port``: an IPv6 address in
+    brackets (``--host ::``, a dual-stack listener, read as ``:::8000``
+    is host ``:`` and port ``''`` to gunicorn, which refused to start)."""
+    try:
+        bracketed = ipaddress.ip_address(host).version == 6
+    except ValueError:  # a host name, or already in brackets
+        bracketed = False
+    return f"[{host}]:{port}" if bracketed else f"{host}:{port}"
+
+
+def _signing_keys_or_exit(command: str) -> None:
+    """The signing keys read (the key file made if missing) before anything
+    starts, or exit 2 naming what is wrong with them."""
+    from referee import keys
+    try:
+        keys.load()
+    except keys.BadKeys as err:
+        print(f"referee {command}: the signing keys: {err}", file=sys.stderr, flush=True)
+        raise SystemExit(2) from None
+
+
+def _read_timeout_s() -> int:
+    """``REFEREE_READ_TIMEOUT_S`` (default 10): the most a request's headers,
+    and then its body, may take to arrive."""
+    value = int(settings.text("REFEREE_READ_TIMEOUT_S"))
+    if value < 1:
+        raise SystemExit("REFEREE_READ_TIMEOUT_S must be a whole number of seconds >= 1")
+    return value
+
+
+def _raise_open_files(wanted: int) -> None:
+    """Raise the soft open-files limit towards ``wanted`` (never past the hard limit)."""
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    """A non-forking RQ worker on the referee queue, RQ's scheduler in a
+    thread of it (never a child that could outlive it: workers/scheduler.py),
+    a sweeper thread that re-enqueues turns a dead worker lost, and a pool of
+    threads calling webhook bots (``--webhook-threads``). SIGTERM or SIGINT:
+    the current job ends, the scheduler releases its lock, the webhook calls
+    in flight finish."""
+    import threading
+
+    from referee.service.scheduling import QUEUE, RqScheduler, queue_connection
+    from workers.scheduler import SchedulerThread
+
+    _signing_keys_or_exit("worker")  # a worker signs the final head of a game its bots finish
+
+    def stop_now(signum: int, frame: object) -> None:
+        raise SystemExit(0)  # through the finally below; RQ installs its own handlers once it works
+    signal.signal(signal.SIGTERM, stop_now)
+    signal.signal(signal.SIGINT, stop_now)
+    from workers.jobs import serve_webhooks
+
+    client = queue_connection()  # RQ_REDIS_URL, else REDIS_URL when that is no cluster
+    queue = RqScheduler(client)
+    if args.metrics_port:
+        from referee.service import metrics
+        metrics.install_live("referee_queue_depth", "jobs waiting on the queue", queue.depth)
+        metrics.serve(args.metrics_port)
+        print(f"referee worker: metrics on http://127.0.0.1:{args.metrics_port}/metrics", flush=True)
+    scheduler = None
+    webhooks = serve_webhooks(args.webhook_threads)
+    try:
+        if not args.burst:
+            threading.Thread(target=_sweeper, args=(queue, args.stall_s), daemon=True).start()
+            scheduler = SchedulerThread(client, [QUEUE])
+            scheduler.start()
+        # burst: RQ moves due jobs once, in this process
+        queue.work(burst=args.burst, with_scheduler=args.burst, log_jobs=args.log_jobs)
+    finally:
+        if scheduler is not None:
+            # a second signal must not cut the release short (a few Redis calls)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            scheduler.stop()
+        if webhooks is not None:
+            webhooks.shutdown()
+    return 0
+
+
+def _sweeper(queue: Any, stall_s: float) -> None:
+    """Every second, one worker at a time (a Redis lock) sweeps stalled games."""
+    from workers.jobs import service_from_env, sweep
+    while True:
+        time.sleep(1.0)
+        try:
+            if queue.sweep_turn(str(os.getpid()), 900):
+                sweep(service_from_env(), stall_ms=int(stall_s * 1000))
+        except Exception as exc:  # keep sweeping through a Redis hiccup
+            print(f"referee worker: sweep failed: {exc!r}", file=sys.stderr, flush=True)
+
+
+def cmd_redis(args: argparse.Namespace) -> int:
+    """A real Redis in the foreground, AOF on (fsync per ``--appendfsync``), data in ``--dir``."""
+    from referee.store.redis_server import command, fsync_from_env
+    argv = command(args.port, Path(args.dir), appendfsync=args.appendfsync or fsync_from_env())
+    os.execv(argv[0], argv)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Redis (unless REDIS_URL is set), a worker and the API; Ctrl+C stops all."""
+    from referee.store.redis_server import die_with_parent, fsync_from_env, start
+    children: list[subprocess.Popen[bytes]] = []
+    env = dict(os.environ)
+    if not settings.is_set("REFEREE_SIGNING_KEY"):  # one key file for the API and the worker, made here if missing
+        from referee import keys
+        key_file = Path(settings.text("REFEREE_SIGNING_KEY_FILE")).resolve()
+        env["REFEREE_SIGNING_KEY_FILE"] = str(key_file)
+        try:
+            ring = keys.load_file(key_file)
+        except keys.BadKeys as err:
+            print(f"referee: {err}", file=sys.stderr, flush=True)
+            return 2
+        print(f"referee: signing with key {ring.signer.kid} of {key_file} (public keys: GET /v1/keys)", flush=True)
+    if not settings.is_set("REDIS_URL"):
+        fsync = args.appendfsync or fsync_from_env()
+        print(f"referee: starting Redis on 127.0.0.1:{args.redis_port} (AOF in {args.dir}, "
+              f"appendfsync {fsync})", flush=True)
+        redis = start(args.redis_port, Path(args.dir), quiet=True, appendfsync=fsync, new_session=True)
+        env["REDIS_URL"] = f"redis://127.0.0.1:{args.redis_port}/0"
+    else:
+        redis = None
+        print(f"referee: games on REDIS_URL={settings.get('REDIS_URL')}", flush=True)
+    exe = [sys.executable, "-m", "referee.ops.cli"]
+    # each child ends with this process, even when it is killed with SIGKILL; each in a
+    # session of its own: a Ctrl+C reaches this process alone, which stops them in order
+    children.append(subprocess.Popen(exe + ["worker", "--log-jobs"], env=env, preexec_fn=die_with_parent(),
+                                     start_new_session=True))
+    children.append(subprocess.Popen(exe + ["serve", "--port", str(args.port), "--workers", str(args.workers),
+                                            "--access-log"], env=env, preexec_fn=die_with_parent(),
+                                     start_new_session=True))
+    print(f"referee: API on http://127.0.0.1:{args.port}  (a line per request and per bot job; "
+          "Ctrl+C stops everything)", flush=True)
+
+    def stop(*_: object) -> None:
+        # the API and the worker first (the worker releases RQ's scheduler lock in Redis), then Redis
+        for group in (children, [redis] if redis is not None else []):
+            for child in group:
+                if child.poll() is None:
+                    child.terminate()
+            deadline = time.monotonic() + 10
+            for child in group:
+                try:
+                    child.wait(timeout=max(0.1, deadline - time.monotonic()))
+                except subprocess.TimeoutExpired:
+                    child.kill()
+        print("referee: stopped", flush=True)
+        sys.exit(0)
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    while all(c.poll() is None for c in children + ([redis] if redis is not None else [])):
+        time.sleep(0.5)
+    print("referee: a child process exited; stopping the rest", file=sys.stderr, flush=True)
+    stop()
+    return 1
+
+
+def _fsync_option(parser: argparse.ArgumentParser) -> None:
+    from referee.store.redis_server import FSYNC_POLICIES
+    parser.add_argument("--appendfsync", choices=FSYNC_POLICIES, default=None,
+                        help="when the AOF is synced to disk: always (every write), everysec (the default: "
+                             "at most ~1 s of writes lost on a power cut) or no (when the OS flushes); "
+                             "env REFEREE_REDIS_FSYNC")
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The commands that run the referee: serve, worker, redis, run."""
+    serve = sub.add_parser("serve", help="run the HTTP API")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (:: is every address, IPv6 and IPv4)")
+    serve.add_argument("--port", type=int, default=int(settings.text("PORT")), help="the port (PORT)")
+    serve.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
+    serve.add_argument("--worker-class", choices=["gevent", "gthread"],
+                       default=settings.get("REFEREE_WORKER_CLASS"),
+                       help="gevent: a greenlet per connection; gthread: a thread per request "
+                            "(REFEREE_WORKER_CLASS)")
+    serve.add_argument("--worker-connections", type=int,
+                       default=int(settings.text("REFEREE_WORKER_CONNECTIONS")),
+                       help="gevent: open connections per worker (streams included)")
+    # gthread only: long-polls and event streams each hold a thread while they wait
+    serve.add_argument("--threads", type=int, default=32, help="gthread: threads per worker")
+    serve.add_argument("--access-log", action="store_true", help="a line per request (tokens blanked)")
+    serve.add_argument("--app", default="referee.http.wsgi:app",
+                       help="the WSGI app (module:object); benchmarks serve a trivial one with the same settings")
+    serve.set_defaults(func=cmd_serve)
+    worker = sub.add_parser("worker", help="run an RQ worker (bots, timeouts, tournaments)")
+    worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
+    worker.add_argument("--metrics-port", type=int, default=0,
+                        help="serve this worker's Prometheus metrics on 127.0.0.1:PORT (0: none)")
+    worker.add_argument("--log-jobs", action="store_true", help="a line per job (bot turns, deadlines, "
+                        "tournament games); `referee run` turns it on")
+    worker.add_argument("--stall-s", type=float, default=float(settings.text("REFEREE_STALL_S")),
+                        help="re-enqueue a bot turn or deadline that has not moved for this long")
+    worker.add_argument("--webhook-threads", type=int,
+                        default=int(settings.text("REFEREE_WEBHOOK_THREADS")),
+                        help="webhook bots called at once by this worker, each on a thread while the worker goes "
+                             "on with other turns (0: one call at a time, inside the job)")
+    worker.set_defaults(func=cmd_worker)
+    red = sub.add_parser("redis", help="run a real Redis server in the foreground")
+    red.add_argument("--port", type=int, default=DEFAULT_REDIS_PORT, help="Redis's port")
+    red.add_argument("--dir", default="var/redis", help="where Redis keeps its append-only file")
+    _fsync_option(red)
+    red.set_defaults(func=cmd_redis)
+    run = sub.add_parser("run", help="Redis + worker + API together")
+    run.add_argument("--port", type=int, default=int(settings.text("PORT")), help="the API's port (PORT)")
+    run.add_argument("--redis-port", type=int, default=DEFAULT_REDIS_PORT, help="the embedded Redis's port")
+    run.add_argument("--dir", default="var/redis", help="where the embedded Redis keeps its data")
+    run.add_argument("--workers", type=int, default=2, help="gunicorn worker processes of the API")
+    _fsync_option(run)
+    run.set_defaults(func=cmd_run)

@@ -1,0 +1,126 @@
+"""A game as the service holds it: its header's facts and its state folded
+at one version (``Game``), and who a token is (``seat_of``). Values only:
+loading them is ``referee.service.loading``'s."""
+from __future__ import annotations
+
+import hmac
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.engine import sha256_hex
+from referee.engine.frozen import copier
+from referee.engine.protocol import Json, Ruleset, Seat
+from referee.engine.statecache import Memo
+from referee.errors import ApiError
+
+#: a seat's token hash while it is open (no token yet), and a bot seat's (none ever): no sha256 is either
+OPEN, NO_TOKEN = "open", ""
+#: the token "hash" of an open seat given to a built-in bot at the start deadline: ``bot:<name>``
+GIVEN = "bot:"
+#: the most attempts at one write whose game another process moved on meanwhile
+MAX_CONFLICT_RETRIES = 8
+
+
+def wall_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A game loaded at one version: header facts plus the folded state."""
+
+    id: str
+    ruleset: Ruleset[Any]
+    header: Json
+    header_hash: str
+    tokens: tuple[str, ...]  # sha256 of each seat's token
+    seed: str
+    version: int
+    last_hash: str
+    rng: int
+    status: str
+    state: Any
+    last_at: int = 0
+    dealt: Json = field(default_factory=dict)  # the secrets dealt at the start, by name
+    opened: frozenset[str] = frozenset()  # names already opened in the log
+    names: tuple[str, ...] = ()  # each seat's name now (a claimed seat's: its claimant's)
+    #: ``keyed_hmac_sha256(seed)``, prepared once for the game: its generator, salts and bots' seeds
+    mac: Callable[[bytes], bytes] | None = field(default=None, compare=False, repr=False)
+    #: the game's memo (``referee.engine.statecache``): what the rules derive from its states, handed
+    #: to every hook this service calls about the game; one per game, carried from one version of the
+    #: game to the next by ``replace`` (so it lives in the service's cache, keyed by the game's id,
+    #: beside the state of the version cached), never shared between games
+    memo: Memo = field(default_factory=Memo, compare=False, repr=False)
+
+    @property
+    def players(self) -> int:
+        return int(self.header["players"])
+
+    @property
+    def open_seats(self) -> list[Seat]:
+        """Seats still open for a player to claim: the game waits for every one."""
+        return [seat for seat, token in enumerate(self.tokens) if token == OPEN]
+
+    def seats(self) -> list[Json]:
+        """The seats as everyone may see them: number, name, bot, open."""
+        out = []
+        for spec in self.header["seats"]:
+            seat = {**spec}
+            if self.names:
+                seat["name"] = self.names[spec["seat"]]
+            if spec.get("open"):
+                seat["open"] = self.tokens[spec["seat"]] == OPEN
+                seat["bot"] = self.bot_of(spec["seat"])
+            out.append(seat)
+        return out
+
+    def start_deadline(self) -> int | None:
+        """When the seats still open go to a built-in bot (``None``: no
+        start deadline, or no seat open)."""
+        seconds = self.header.get("start_timeout_s")
+        if seconds is None or not self.open_seats or self.status != "active":
+            return None
+        return int(self.header["created_at"]) + int(seconds * 1000)
+
+    @property
+    def turn_timeout_ms(self) -> int | None:
+        seconds = self.header.get("turn_timeout_s")
+        return None if seconds is None else int(seconds * 1000)
+
+    def turn_deadline(self) -> int | None:
+        """When the turn clock applies the default move (``None``: no clock)."""
+        timeout = self.turn_timeout_ms
+        if timeout is None or self.status != "active" or self.open_seats \
+                or not self.ruleset.to_act(self.state, memo=self.memo):
+            return None
+        return self.last_at + timeout
+
+    def bot_of(self, seat: Seat) -> str | None:
+        """The bot that plays ``seat``: the header's, or the one an open seat was given at the start deadline."""
+        bot: str | None = self.header["seats"][seat].get("bot")
+        if bot is None and self.tokens[seat].startswith(GIVEN):
+            return self.tokens[seat][len(GIVEN):]
+        return bot
+
+
+
+game_but = copier(Game)  # dataclasses.replace for a Game, several times faster (a worker copies one per move)
+
+
+def new_game_id() -> str:
+    """A new game's id: 16 random hex digits."""
+    return secrets.token_hex(8)
+
+
+def seat_of(game: Game, token: str | None) -> Seat | None:
+    """The seat a token belongs to; ``None`` for no token; 401 for a wrong one."""
+    if token is None:
+        return None
+    digest = sha256_hex(token)
+    for seat, expected in enumerate(game.tokens):
+        if hmac.compare_digest(digest, expected):
+            return seat
+    raise ApiError(401, "bad_token", "this token is not a seat of this game")

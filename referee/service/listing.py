@@ -1,0 +1,97 @@
+"""Listing games and bots, newest first, a page at a time, as anyone may
+see them: public facts only (no token, no seed, never a bot's URL or
+secret)."""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.protocol import Json
+from referee.errors import ApiError
+from referee.store.listing import BadCursor, cursor_of, read_cursor
+from referee.store.redis_store import EventStore
+
+#: the most games ``list_games`` looks at for one page
+LIST_SCAN = 1000
+#: the games read from the index in one round trip
+LIST_BATCH = 100
+
+
+def after_cursor(cursor: str | None) -> tuple[int, str] | None:
+    """Where a page starts (``None``: at the newest); 422 for a cursor not of the shape ``<score>.<id>``."""
+    try:
+        return read_cursor(cursor) if cursor else None
+    except BadCursor:
+        raise ApiError(422, "invalid_cursor",
+                       "cursor: `<created_at ms>.<id>`, the `next` of a page this referee served") from None
+
+
+def listed(game_id: str, header: Json, summary: Json) -> Json:
+    """A game as ``GET /v1/games`` lists it: public facts only."""
+    names = summary.get("names") or [s["name"] for s in header["seats"]]
+    out: Json = {"id": game_id, "ruleset": header["ruleset"], "status": summary["status"],
+                 "version": summary["version"], "players": header["players"], "created_at": header["created_at"],
+                 "custom": header.get("custom", False), "open_seats": summary.get("open", []),
+                 "seats": [{"seat": s["seat"], "name": names[s["seat"]],
+                            "bot": summary.get("given", {}).get(s["seat"], s["bot"])} for s in header["seats"]]}
+    if header.get("tournament") is not None:
+        out["tournament"] = header["tournament"]
+    return out
+
+
+class GameFilter:
+    """Which games a page lists: of ``ruleset``, in ``status``, with or without open seats (``None``: any)."""
+
+    def __init__(self, ruleset: str | None, status: str | None, open_seats: bool | None) -> None:
+        self.ruleset = ruleset
+        self.status = status
+        self.open_seats = open_seats
+
+    def __call__(self, summary: dict[str, Any]) -> bool:
+        return (self.ruleset is None or summary["header"]["ruleset"] == self.ruleset) \
+            and (self.status is None or summary["status"] == self.status) \
+            and (self.open_seats is None or bool(summary["open"]) == self.open_seats)
+
+
+def _scan(store: EventStore, ids: list[tuple[str, int]], wanted: GameFilter, found: list[Json],
+          limit: int) -> tuple[int, tuple[int, str]]:
+    """Look at a batch of the index (``ids``: game id and when it was
+    created), adding the games ``wanted`` to ``found`` up to ``limit``; the
+    games looked at and the last one's place. Games expired meanwhile leave
+    the index."""
+    expired = []
+    scanned, last = 0, (ids[0][1], ids[0][0])
+    for (game_id, at), summary in zip(ids, store.summaries([i for i, _ in ids])):
+        scanned, last = scanned + 1, (at, game_id)
+        if summary is None:
+            expired.append(game_id)
+            continue
+        if wanted(summary):
+            found.append(listed(game_id, summary["header"], summary))
+            if len(found) == limit:
+                break
+    store.games_index.drop(*expired)
+    return scanned, last
+
+
+def list_games(store: EventStore, wanted: GameFilter, cursor: str | None, limit: int) -> Json:
+    """Games newest first, after ``cursor``, those ``wanted``; ``next`` is
+    the cursor of the next page (``None``: the last). At most ``LIST_SCAN``
+    games are looked at per page, so a filter that matches few ends a page
+    early (with a ``next``) rather than scan everything."""
+    found: list[Json] = []
+    scanned, last = 0, after_cursor(cursor)
+    while len(found) < limit and scanned < LIST_SCAN:
+        ids = store.games_index.page(last, min(LIST_BATCH, LIST_SCAN - scanned))
+        if not ids:
+            return {"games": found, "next": None}
+        looked, last = _scan(store, ids, wanted, found, limit)
+        scanned += looked
+    return {"games": found, "next": cursor_of(*last) if last is not None else None}
+
+
+def list_bots(store: EventStore, cursor: str | None, limit: int) -> Json:
+    """Registered bots newest first: id, name, kind, rulesets, seating, created_at (never a URL or a secret)."""
+    page = store.bots.page(after_cursor(cursor), limit)
+    bots = [{"id": bot_id, "name": r["name"], "kind": r.get("kind", "webhook"), "rulesets": r["rulesets"],
+             "seating": r["seating"], "created_at": at} for bot_id, at, r in page]
+    return {"bots": bots, "next": cursor_of(page[-1][1], page[-1][0]) if len(page) == limit else None}

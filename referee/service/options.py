@@ -1,0 +1,146 @@
+"""A new game's options and bots, checked before anything is dealt: the
+platform's own options (``turn_timeout_s``, ``start_timeout_s``,
+``start_bot``) each checked on its own, then the ruleset's against its
+published schema (``Ruleset.validate_options``), then what only a whole
+game says (the start options need an open seat); every bot it seats is a
+built-in bot or one registered for the ruleset. Games and tournaments (for
+every game they will deal) check here, alike."""
+from __future__ import annotations
+
+import hmac
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from referee import settings
+from referee.bots import BUILT_IN
+from referee.engine import sha256_hex
+from referee.engine.protocol import Json, RefereeError, Ruleset
+from referee.errors import ApiError
+from referee.games import registry
+from referee.service.loading import Loader
+from referee.store.bots import BotDirectory
+
+
+class GameOptions(NamedTuple):
+    """A new game's options checked: the ruleset's (defaults filled in), then the platform's."""
+
+    rules: dict[str, Any]
+    turn_timeout_s: float | None
+    start_timeout_s: float | None
+    start_bot: str | None
+
+
+def seconds_option(value: Any, name: str = "turn_timeout_s") -> float | None:
+    """The platform option ``turn_timeout_s`` (or ``start_timeout_s``; 1 s to 1 day), or ``None``."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 1 <= value <= 86_400:
+        raise ApiError(422, "invalid_options", f"{name} is a number of seconds from 1 to 86400")
+    return value
+
+
+def open_seat_clock() -> float | None:
+    """The turn clock of a game with open seats that names none
+    (``REFEREE_OPEN_SEAT_TURN_TIMEOUT_S``; ``None``: off). It runs once every
+    seat is taken (``Game.turn_deadline``)."""
+    raw = settings.text("REFEREE_OPEN_SEAT_TURN_TIMEOUT_S").strip().lower()
+    if raw in ("off", "0", "none", ""):
+        return None
+    return seconds_option(float(raw), "REFEREE_OPEN_SEAT_TURN_TIMEOUT_S")
+
+
+def _start_options(start_timeout_s: float | None, start_bot: Any, seat_specs: list[Json]) -> str | None:
+    """The start deadline's bot: only for a game with open seats, only with
+    a start deadline; ``random`` unless named; a built-in bot."""
+    if (start_timeout_s is not None or start_bot is not None) and not any(s.get("open") for s in seat_specs):
+        raise ApiError(422, "invalid_options", "start_timeout_s and start_bot are for a game with open seats")
+    if start_bot is not None and start_timeout_s is None:
+        raise ApiError(422, "invalid_options", "start_bot names who takes the seats left open at the start "
+                       "deadline: give start_timeout_s too")
+    if start_timeout_s is None:
+        return None
+    start_bot = "random" if start_bot is None else start_bot
+    if start_bot not in BUILT_IN:
+        raise ApiError(422, "invalid_options", f"start_bot is a built-in bot ({', '.join(BUILT_IN)}), "
+                       f"not {start_bot!r}")
+    return str(start_bot)
+
+
+class Checks:
+    """The checks of a new game's options and seats against the games this
+    process can load (a carried-over option) and the registered bots."""
+
+    def __init__(self, loader: Loader, bots: BotDirectory) -> None:
+        self.loader = loader
+        self.bots = bots
+
+    def game_options(self, ruleset: Ruleset[Any], options: Mapping[str, Any] | None,
+                     seat_specs: list[Json]) -> GameOptions:
+        """A new game's ``options`` checked (422 ``invalid_options``, or the
+        ruleset's refusal) for ``seat_specs``: the ruleset's options with
+        defaults filled in, then the platform's ``turn_timeout_s``,
+        ``start_timeout_s`` and ``start_bot``."""
+        opts = dict(options or {})
+        turn_timeout_s = seconds_option(opts.pop("turn_timeout_s", None))
+        start_timeout_s = seconds_option(opts.pop("start_timeout_s", None), "start_timeout_s")
+        start_bot = opts.pop("start_bot", None)
+        carry = opts.pop(ruleset.carry_option, None) if ruleset.carry_option else None
+        if carry is not None:
+            opts.update(self._carried_over(carry, ruleset, len(seat_specs)))
+        opts = ruleset.validate_options(opts, len(seat_specs))
+        start_bot = _start_options(start_timeout_s, start_bot, seat_specs)
+        if start_bot is not None:
+            self.check_bot(start_bot, ruleset.name)
+        return GameOptions(opts, turn_timeout_s, start_timeout_s, start_bot)
+
+    def _carried_over(self, game_id: Any, ruleset: Ruleset[Any], players: int) -> dict[str, Any]:
+        """The options a finished game of the same ruleset carries into a new
+        one (the ruleset's ``carry_option``, e.g. BANG! R84)."""
+        name = ruleset.carry_option
+        if not isinstance(game_id, str):
+            raise ApiError(422, "invalid_options", f"{name} is a game id")
+        try:
+            previous = self.loader.load(game_id)
+        except ApiError:
+            raise ApiError(422, "invalid_options", f"{name}: no game {game_id!r}") from None
+        if previous.ruleset.name != ruleset.name:
+            raise ApiError(422, "invalid_options", f"{name} names a game of another ruleset")
+        try:
+            return ruleset.carry_over(previous.state, players)
+        except RefereeError as err:
+            raise ApiError(422, err.code, err.detail, rule=err.rule) from None
+
+    def check_seats(self, seat_specs: list[Json], ruleset: str) -> None:
+        """Each seat: open for a person to claim, or a bot's (``check_bot``), never both."""
+        for spec in seat_specs:
+            if spec.get("open") and spec.get("bot"):
+                raise ApiError(422, "open_seat_with_bot", "an open seat is for a person to claim: it has no bot")
+            self.check_bot(spec.get("bot"), ruleset)
+
+    def check_bot(self, bot: str | None, ruleset: str) -> None:
+        """``bot`` (``None``: no bot) is a built-in bot the ruleset has, or one registered for it."""
+        if bot == "heuristic" and registry.heuristic(ruleset) is None:
+            raise ApiError(422, "no_heuristic", f"{ruleset} has no built-in heuristic bot; seat 'random' or a "
+                           "registered bot instead")
+        if bot is None or bot in BUILT_IN:
+            return
+        found = self.bots.get(bot, touch=True)  # seated: in use
+        if found is None:
+            raise ApiError(422, "unknown_bot",
+                           f"no built-in or registered bot {bot!r} (built-in: {', '.join(BUILT_IN)})")
+        if ruleset not in found[0]["rulesets"]:
+            raise ApiError(422, "bot_ruleset", f"bot {bot} is registered for {found[0]['rulesets']}, not {ruleset}")
+
+    def check_seating(self, bot: str, secret: str | None) -> None:
+        """A registered bot is seated only where its owner agrees: anyone may
+        seat a ``public`` one, an ``owner`` one (the default) needs its secret
+        (403 ``bot_not_public`` without it, ``bad_bot_secret`` when wrong). An
+        unknown bot is ``check_bot``'s 422."""
+        found = None if bot in BUILT_IN else self.bots.get(bot)
+        if found is None or found[0]["seating"] == "public":
+            return
+        if secret is None:
+            raise ApiError(403, "bot_not_public", f"bot {bot} is seated only by its owner: give its secret as "
+                           "bot_secret, or its owner registers it with seating \"public\"")
+        if not hmac.compare_digest(sha256_hex(secret), sha256_hex(found[1])):
+            raise ApiError(403, "bad_bot_secret", f"bot_secret is not bot {bot}'s secret")

@@ -1,3 +1,0 @@
-from referee.ops.cli import main
-
-main(["worker"])
