@@ -256,8 +256,12 @@ def parse(move: Any) -> BangMove:
     if len(move) > 1:
         required, optional = SHAPES[kind]
         for name, value in move.items():
-            if name != "type":
-                _check_value(kind, name, required.get(name) or optional[name], value)
+            if name == "type":
+                continue
+            shape = required.get(name) or optional[name]
+            kept = type(value) is str if shape == _STR else type(value) is int if shape == _INT else False
+            if not kept:  # a list of cards, or a value of the wrong kind
+                _check_value(kind, name, shape, value)
     return from_checked(move)
 
 
