@@ -31,7 +31,7 @@ BUILT_IN = ("bang", "bang-dice", "bang-faceoff", "bluffaneer")
 #: random actions a game is checked for at most
 STEPS = 3000
 #: each built-in ruleset's ``evolve`` dispatch table: type string -> handler(state, data)
-HANDLERS = {"bang": "referee.games.bang.events", "bang-dice": "referee.games.dice.fold",
+HANDLERS = {"bang": "referee.games.bang.fold", "bang-dice": "referee.games.dice.fold",
             "bang-faceoff": "referee.games.faceoff.state", "bluffaneer": "referee.games.bluffaneer.fold"}
 
 

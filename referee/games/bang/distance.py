@@ -11,38 +11,38 @@ from referee.games.cards.rules import scope_of as _scope_of
 from referee.games.cards.rules import seen_at
 
 
-def seat_distance(state: State, a: Seat, b: Seat) -> int:
+def seat_distance(state: State, viewer: Seat, target: Seat) -> int:
     """Steps between two alive seats the shorter way round, counting only
     alive players (R14)."""
     alive = [p.seat for p in state.players if p.alive]
     m = len(alive)
-    k = (alive.index(b) - alive.index(a)) % m
+    k = (alive.index(target) - alive.index(viewer)) % m
     return min(k, m - k)
 
 
-def _scope(p: Player) -> int:
-    return _scope_of(p.character, p.in_play)
+def _scope(player: Player) -> int:
+    return _scope_of(player.character, player.in_play)
 
 
-def _mustang(p: Player) -> int:
-    return _mustang_of(p.character, p.in_play)
+def _mustang(player: Player) -> int:
+    return _mustang_of(player.character, player.in_play)
 
 
-def sees_at(state: State, a: Seat, b: Seat) -> int:
-    """The distance at which ``a`` sees ``b`` (R15): seat distance + Mustang
-    and Paul Regret of ``b`` − Scope and Rose Doolan of ``a``, at least 1."""
-    return seen_at(seat_distance(state, a, b), state.players[a], state.players[b])
+def sees_at(state: State, viewer: Seat, target: Seat) -> int:
+    """The distance at which ``viewer`` sees ``target`` (R15): seat distance + Mustang
+    and Paul Regret of ``target`` − Scope and Rose Doolan of ``viewer``, at least 1."""
+    return seen_at(seat_distance(state, viewer, target), state.players[viewer], state.players[target])
 
 
-def distances_from(state: State, a: Seat) -> dict[Seat, int]:
-    """``sees_at(a, b)`` for every other alive ``b``, in one pass."""
+def distances_from(state: State, viewer: Seat) -> dict[Seat, int]:
+    """``sees_at(viewer, seat)`` for every other alive ``seat``, in one pass."""
     alive = [p.seat for p in state.players if p.alive]
     m = len(alive)
-    i = alive.index(a)
-    minus = _scope(state.players[a])
+    i = alive.index(viewer)
+    minus = _scope(state.players[viewer])
     out: dict[Seat, int] = {}
     for j, b in enumerate(alive):
-        if b == a:
+        if b == viewer:
             continue
         k = (j - i) % m
         d = min(k, m - k) + _mustang(state.players[b]) - minus
@@ -50,9 +50,9 @@ def distances_from(state: State, a: Seat) -> dict[Seat, int]:
     return out
 
 
-def reach(p: Player) -> int:
+def reach(player: Player) -> int:
     """The range of his weapon, or 1 for the Colt .45 (R16)."""
-    return _reach_of(p.in_play)
+    return _reach_of(player.in_play)
 
 
 #: what one seat sees: (reach, distance to each seat, whether it is in reach),

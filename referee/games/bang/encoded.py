@@ -28,7 +28,7 @@ from typing import Any
 
 from referee.engine.jsonenc import dumps
 from referee.engine.statecache import Memo
-from referee.games.bang import decider, views
+from referee.games.bang import legal, views
 from referee.games.bang.cache import Derived, derived
 from referee.games.bang.distance import sights_json
 from referee.games.bang.roles import SHERIFF
@@ -63,27 +63,27 @@ class _Parts:
         self.shown: tuple[Any, ...] = (None, b"null")
 
 
-def _new_entry(p: Player, show_all: bool) -> bytes:
+def _new_entry(player: Player, show_all: bool) -> bytes:
     """A seat's entry of the table as everybody sees it (R83: the role of
     the Sheriff, of the eliminated, of all in the 3-player game or once over)."""
-    return dumps({"seat": p.seat, "character": p.character, "life": p.life, "max_life": p.max_life,
-                  "alive": p.alive, "hand": len(p.hand), "in_play": p.in_play,
-                  "role": p.role if show_all or p.role == SHERIFF or not p.alive else None})
+    return dumps({"seat": player.seat, "character": player.character, "life": player.life, "max_life": player.max_life,
+                  "alive": player.alive, "hand": len(player.hand), "in_play": player.in_play,
+                  "role": player.role if show_all or player.role == SHERIFF or not player.alive else None})
 
 
-def _new_own(p: Player, sight: Any) -> bytes:
+def _new_own(player: Player, sight: Any) -> bytes:
     """A seat's own members but ``pending``: its hand, its role (R83) and
     what it sees around the table (R14–R17)."""
-    out: bytes = dumps({"seat": p.seat, "hand": p.hand, "role": p.role, "distances": sight})[1:-1]
+    out: bytes = dumps({"seat": player.seat, "hand": player.hand, "role": player.role, "distances": sight})[1:-1]
     return out
 
 
-def _reckons(p: Player) -> tuple[int, int, int] | None:
+def _reckons(player: Player) -> tuple[int, int, int] | None:
     """What the distances (R14–R17) read of a player: his Mustang, Scope and
     weapon's reach (R15, R16; characters included), ``None`` if eliminated."""
-    if not p.alive:
+    if not player.alive:
         return None
-    character, in_play = p.character, p.in_play
+    character, in_play = player.character, player.in_play
     return mustang_of(character, in_play), scope_of(character, in_play), reach_of(in_play)
 
 
@@ -98,56 +98,85 @@ def _players(state: State, parts: _Parts) -> tuple[bytes, list[bytes]]:
     show_all = state.three_player or state.phase == "over"
     last = parts.last
     before = last[0]
-    table: Any
     if last[1] is not show_all or len(before) != len(players):
-        table = sights_json(state)
-        made_entries = [_new_entry(p, show_all) for p in players]
-        made_owns = [_new_own(p, t) for p, t in zip(players, table)]
-        reckons = [_reckons(p) for p in players]
+        table, made_entries, made_owns, reckons = _encode_all(state, show_all)
     elif before is players:
         return last[5], last[4]
     else:
-        sights = table = last[2]
-        made_entries = list(last[3])
-        made_owns = list(last[4])
-        reckons = last[6]
-        changed = list(compress(_SEATS, map(is_not, players, before)))
-        moved = False  # who is alive, a character or cards in play changed: distances may too
-        for i in changed:
-            p, o = players[i], before[i]
-            made_entries[i] = _new_entry(p, show_all)
-            if p.in_play is not o.in_play or p.alive is not o.alive or p.character is not o.character:
-                if not moved:
-                    reckons = list(reckons)
-                    moved = True
-                reckons[i] = _reckons(p)
-        if moved and reckons != last[6]:
-            fresh = sights_json(state)
-            table = [seen if seen is old or seen != old else old for seen, old in zip(fresh, sights)] \
-                if len(sights) == len(fresh) else list(fresh)
-            for i in compress(_SEATS, map(is_not, table, sights)):
-                if i not in changed:
-                    made_owns[i] = _new_own(players[i], table[i])
-        for i in changed:
-            made_owns[i] = _new_own(players[i], table[i])
+        table, made_entries, made_owns, reckons = _encode_changed(state, show_all, last)
     whole = b"[" + b",".join(made_entries) + b"]"
     parts.last = (players, show_all, table, made_entries, made_owns, whole, reckons)
     return whole, made_owns
 
 
+Encoded = tuple[Any, list[bytes], list[bytes], list[Any]]
+
+
+def _encode_all(state: State, show_all: bool) -> Encoded:
+    """(distances table, public entries, own members, ``_reckons``) of every seat, all encoded anew."""
+    players = state.players
+    table = sights_json(state)
+    return (table, [_new_entry(player, show_all) for player in players],
+            [_new_own(player, sight) for player, sight in zip(players, table)],
+            [_reckons(player) for player in players])
+
+
+def _encode_changed(state: State, show_all: bool, last: tuple[Any, ...]) -> Encoded:
+    """``_encode_all`` from ``last`` (``_Parts.last``): only the seats whose
+    ``Player`` changed are encoded again, and the distances only if what
+    they read changed (``_reckons``), then the own members whose row did."""
+    players, before, sights = state.players, last[0], last[2]
+    entries, owns = list(last[3]), list(last[4])
+    changed = list(compress(_SEATS, map(is_not, players, before)))
+    for seat in changed:
+        entries[seat] = _new_entry(players[seat], show_all)
+    reckons = _reckons_now(players, before, changed, last[6])
+    table = sights
+    if reckons is not last[6] and reckons != last[6]:
+        table = _sights_now(state, sights)
+        for seat in compress(_SEATS, map(is_not, table, sights)):
+            if seat not in changed:
+                owns[seat] = _new_own(players[seat], table[seat])
+    for seat in changed:
+        owns[seat] = _new_own(players[seat], table[seat])
+    return table, entries, owns, reckons
+
+
+def _reckons_now(players: tuple[Player, ...], before: tuple[Player, ...], changed: list[Seat],
+                 kept: list[Any]) -> list[Any]:
+    """What the distances read of each player now (``_reckons``): ``kept`` itself
+    while no changed player has other cards in play, life or character, else a new list."""
+    reckons = kept
+    for seat in changed:
+        player, old = players[seat], before[seat]
+        if player.in_play is not old.in_play or player.alive is not old.alive or player.character is not old.character:
+            if reckons is kept:
+                reckons = list(kept)
+            reckons[seat] = _reckons(player)
+    return reckons
+
+
+def _sights_now(state: State, sights: Any) -> Any:
+    """The distances table of ``state``, each seat's row the very object of ``sights`` where it is equal."""
+    fresh = sights_json(state)
+    if len(sights) != len(fresh):
+        return list(fresh)
+    return [seen if seen is old or seen != old else old for seen, old in zip(fresh, sights)]
+
+
 Kept = tuple[bytes, Any, bytes, list[bytes], int, list[Any]]
 
 
-def _kept(state: State, memo: Memo, d: Derived | None = None) -> Kept:
+def _kept(state: State, memo: Memo, cached: Derived | None = None) -> Kept:
     """What every view of ``state`` is built from, once per state (kept in
-    ``memo``; ``d``: the state's ``Derived`` if the caller has it): the
+    ``memo``; ``cached``: the state's ``Derived`` if the caller has it): the
     public members encoded (R83: public roles only; R4, R82: the role
     facts), the prompt without moves (R43) and its bytes, each seat's own
     members (R83, R14–R17), the seat the prompt awaits (-1: none) and a slot
     for that seat's prompt with its moves."""
-    if d is None:
-        d = derived(state, memo)
-    kept: Kept | None = d.enc
+    if cached is None:
+        cached = derived(state, memo)
+    kept: Kept | None = cached.enc
     if kept is not None:
         return kept
     parts = memo.part(_Parts)
@@ -176,7 +205,7 @@ def _kept(state: State, memo: Memo, d: Derived | None = None) -> Kept:
         turn = state.turn
         constant = 0 <= turn < len(_PLAY_PROMPTS) and prompt is views.PLAY_PROMPTS[turn]
         prompt_bytes = _PLAY_PROMPTS[turn] if constant else dumps(prompt)
-    kept = d.enc = (public, prompt, prompt_bytes, owns,
+    kept = cached.enc = (public, prompt, prompt_bytes, owns,
                     -1 if prompt is None else prompt["awaiting"][0], [None])
     return kept
 
@@ -188,34 +217,34 @@ def public_bytes(state: State, memo: Memo) -> bytes:
 
 
 def seat_encoded(state: State, seat: Seat | None, awaited: bool, memo: Memo,
-                 d: Derived | None = None) -> tuple[bytes, bytes, bytes]:
+                 cached: Derived | None = None) -> tuple[bytes, bytes, bytes]:
     """``(legal_moves, pending, own)`` of ``seat``'s view, encoded (see
     ``referee.engine.encoded_views``): the prompt is the shared one (R43), but
-    Kit Carlson's own, which shows him his three cards (R67). ``d``: the
+    Kit Carlson's own, which shows him his three cards (R67). ``cached``: the
     state's ``Derived`` if the caller has it."""
-    if d is None:
-        d = derived(state, memo)
-    kept: Kept | None = d.enc
+    if cached is None:
+        cached = derived(state, memo)
+    kept: Kept | None = cached.enc
     if kept is None:
-        kept = _kept(state, memo, d)
+        kept = _kept(state, memo, cached)
     _, prompt, prompt_bytes, owns, who, mine = kept
     if seat is None:
         return b"[]", prompt_bytes, _SPECTATOR
     if seat != who:
-        return (dumps(_legal(state, seat, memo, d)) if awaited else b"[]"), prompt_bytes, owns[seat]
+        return (dumps(_legal(state, seat, memo, cached)) if awaited else b"[]"), prompt_bytes, owns[seat]
     made = mine[0]
     if made is None:
-        moves = dumps(_legal(state, seat, memo, d))
+        moves = dumps(_legal(state, seat, memo, cached))
         # Kit Carlson's own look (R67)
         pending = dumps(views.pending(state, seat, prompt)) if prompt["kind"] == "kit" else prompt_bytes
         made = mine[0] = (moves, pending)
     return (made[0] if awaited else b"[]"), made[1], owns[seat]
 
 
-def _legal(state: State, seat: Seat, memo: Memo, d: Derived) -> tuple[Any, ...]:
-    """``seat``'s legal moves: those ``d`` holds for it (a seat's own), else ``decider.legal_moves``."""
-    known: tuple[Any, ...] | None = d.legal.get(seat)
-    return known if known is not None else decider.legal_moves(state, seat, memo)
+def _legal(state: State, seat: Seat, memo: Memo, cached: Derived) -> tuple[Any, ...]:
+    """``seat``'s legal moves: those ``cached`` holds for it (a seat's own), else ``legal.legal_moves``."""
+    known: tuple[Any, ...] | None = cached.legal.get(seat)
+    return known if known is not None else legal.legal_moves(state, seat, memo)
 
 
 #: ``"seat":s,"legal_moves":`` of every seat of a table, encoded once (a constant)
@@ -230,8 +259,8 @@ def every_seat(state: State, head: bytes, awaited: frozenset[Seat], memo: Memo) 
     seat alone; a new dict (a spectator's view is not in it: built by the
     engine from ``seat_encoded`` when one asks). ``None`` for awaited seats
     the rules do not await (a prompt's seat not among them)."""
-    d = derived(state, memo)
-    kept = _kept(state, memo, d)
+    cached = derived(state, memo)
+    kept = _kept(state, memo, cached)
     public, prompt, prompt_bytes, owns, who, _ = kept
     if awaited and who >= 0 and who not in awaited:
         return None
@@ -239,7 +268,7 @@ def every_seat(state: State, head: bytes, awaited: frozenset[Seat], memo: Memo) 
     lead, join = _LEAD, b"".join
     for seat, own in enumerate(owns):
         if seat == who or seat in awaited:
-            moves, pending, _ = seat_encoded(state, seat, seat in awaited, memo, d)
+            moves, pending, _ = seat_encoded(state, seat, seat in awaited, memo, cached)
         else:
             moves, pending = b"[]", prompt_bytes
         out[seat] = join((head, lead[seat], moves, b',"pending":', pending, b',"state":{', public, b",", own, b"}}"))

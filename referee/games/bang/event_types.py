@@ -1,13 +1,13 @@
 """BANG!'s events as frozen typed data (issue 26 item 5): each event's
 ``data`` as stored, a ``TypedDict`` of ``ReadOnly`` fields, under its type
-string (storage format: never renamed). ``events.evolve`` reads events
+string (storage format: never renamed). ``fold.evolve`` reads events
 through these types, so mypy checks every read; ``schemas.EVENT_SCHEMAS``
 publishes the same shapes and their redacted forms (hidden cards as counts,
 hidden roles null, R83) to clients, and ``referee.engine.eventtypes`` holds
 the two to each other.
 
 The agenda entries of ``awaiting`` (``prompt``, ``then``) are one shape per
-``kind``; ``agenda.py`` writes and reads them (R43, R45, R50, R77)."""
+``kind``; ``prompts.py`` writes and reads them (R43, R45, R50, R77)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -184,7 +184,7 @@ class Entry(TypedDict):
     """One entry of the referee's agenda (R43, R77): a window (``shot``,
     ``indians``, ``duel``, ``dying``, ``store``, ``lucky``, ``kit``,
     ``draw_choice``) or a step the referee runs itself (``turn_step``,
-    ``targets_left``, ``after_hit``); each kind has the keys ``agenda.py``
+    ``targets_left``, ``after_hit``); each kind has the keys ``prompts.py``
     names for it (``targets_left`` alone has no ``seat``)."""
 
     kind: ReadOnly[Literal["shot", "indians", "duel", "dying", "store", "lucky", "kit", "draw_choice", "turn_step",

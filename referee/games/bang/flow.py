@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from referee.games.bang.context import Ctx, TurnEnds, hit
 from referee.games.bang.state import PROMPTS, Frame, Seat, has_key, next_alive
-from referee.games.bang.table import Ctx, TurnEnds, hit
 from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import BLACK_JACK, JESSE_JONES, KIT_CARLSON, PEDRO_RAMIREZ
 from referee.games.cards.deck import KEY, red
@@ -44,10 +44,10 @@ def run(ctx: Ctx) -> None:
             next_turn(ctx)
 
 
-def act(ctx: Ctx, fn: Callable[..., None], *args: Any) -> None:
+def act(ctx: Ctx, answer: Callable[..., None], *args: Any) -> None:
     """Apply one accepted move, then run the agenda."""
     try:
-        fn(ctx, *args)
+        answer(ctx, *args)
     except TurnEnds:
         next_turn(ctx)
     run(ctx)
@@ -62,12 +62,12 @@ def apply_effects(ctx: Ctx, effects: Iterable[cardrules.Effect]) -> None:
         APPLY[type(e)](ctx, e)
 
 
-def _turn_up(ctx: Ctx, e: cardrules.TurnUp) -> None:
-    apply_effects(ctx, cardrules.turned(e, ctx.turned_up(e)))  # R41, R42
+def _turn_up(ctx: Ctx, turn_up: cardrules.TurnUp) -> None:
+    apply_effects(ctx, cardrules.turned(turn_up, ctx.turned_up(turn_up)))  # R41, R42
 
 
-def _decide(ctx: Ctx, e: cardrules.Decide) -> None:
-    apply_check(ctx, e.who, e.purpose, e.card)
+def _decide(ctx: Ctx, decided: cardrules.Decide) -> None:
+    apply_check(ctx, decided.who, decided.purpose, decided.card)
 
 
 #: each effect's application at this table
@@ -122,14 +122,14 @@ def apply_check(ctx: Ctx, seat: Seat, purpose: str, card: str | None) -> None:
 
 # --- process frames ----------------------------------------------------------
 
-def _turn(ctx: Ctx, f: Frame) -> None:
-    seat = f.seat
+def _turn(ctx: Ctx, frame: Frame) -> None:
+    seat = frame.seat
     p = ctx.state.players[seat]
-    if f.step == "dynamite":
+    if frame.step == "dynamite":
         ctx.stack.append(Frame("turn", seat, step="jail"))
         if has_key(p.in_play, "DYNAMITE"):
             check(ctx, seat, "dynamite")
-    elif f.step == "jail":
+    elif frame.step == "jail":
         ctx.stack.append(Frame("turn", seat, step="draw"))
         if has_key(p.in_play, "JAIL"):
             check(ctx, seat, "jail")
@@ -165,22 +165,23 @@ def draw_phase(ctx: Ctx, seat: Seat) -> None:
     ctx.phase = "play"
 
 
-def _multi(ctx: Ctx, f: Frame) -> None:
+def _multi(ctx: Ctx, frame: Frame) -> None:
     players = ctx.state.players
-    targets = [t for t in f.targets if players[t].alive]
+    targets = [t for t in frame.targets if players[t].alive]
     if not targets:
         return
     if len(targets) > 1:
-        ctx.stack.append(Frame("multi", src=f.src, card=f.card, targets=tuple(targets[1:])))
-    if KEY.get(f.card, f.card.upper()) == "GATLING":  # the card ID, or its kind once reshuffled (R59)
-        ctx.stack.append(Frame("shot", targets[0], src=f.src, card=f.card, needed=1))
+        ctx.stack.append(Frame("multi", src=frame.src, card=frame.card, targets=tuple(targets[1:])))
+    if KEY.get(frame.card, frame.card.upper()) == "GATLING":  # the card ID, or its kind once reshuffled (R59)
+        ctx.stack.append(Frame("shot", targets[0], src=frame.src, card=frame.card, needed=1))
     else:
-        ctx.stack.append(Frame("indians", targets[0], src=f.src, card=f.card))
+        ctx.stack.append(Frame("indians", targets[0], src=frame.src, card=frame.card))
 
 
-def _after_hit(ctx: Ctx, f: Frame) -> None:
-    if ctx.state.players[f.seat].alive:
-        apply_effects(ctx, cardrules.after_hit(ctx.state.players[f.seat], f.seat, f.src, f.amount))  # R50, R61, R64
+def _after_hit(ctx: Ctx, frame: Frame) -> None:
+    player = ctx.state.players[frame.seat]
+    if player.alive:  # R50, R61, R64
+        apply_effects(ctx, cardrules.after_hit(player, frame.seat, frame.src, frame.amount))
 
 
 PROCESS: dict[str, Callable[[Ctx, Frame], None]] = {

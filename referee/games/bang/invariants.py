@@ -34,38 +34,38 @@ def cards_in_one_place(state: State) -> list[str]:
     return []
 
 
-def seat_sound(p: Player, dying: set[int]) -> list[str]:
+def seat_sound(player: Player, dying: set[int]) -> list[str]:
     """One seat: eliminated with nothing (R51), else its life (R47, R48) and its cards in play (R19, R20)."""
-    if not p.alive:
-        return eliminated_hold_nothing(p)
-    return [*life_in_bounds(p, dying), *in_play_sound(p)]
+    if not player.alive:
+        return eliminated_hold_nothing(player)
+    return [*life_in_bounds(player, dying), *in_play_sound(player)]
 
 
-def eliminated_hold_nothing(p: Player) -> list[str]:
+def eliminated_hold_nothing(player: Player) -> list[str]:
     """R51: an eliminated player has life 0 and no cards."""
-    if p.life != 0 or p.hand or p.in_play:
-        return [f"R51: eliminated seat {p.seat} has life {p.life} or cards"]
+    if player.life != 0 or player.hand or player.in_play:
+        return [f"R51: eliminated seat {player.seat} has life {player.life} or cards"]
     return []
 
 
-def life_in_bounds(p: Player, dying: set[int]) -> list[str]:
+def life_in_bounds(player: Player, dying: set[int]) -> list[str]:
     """R47: never above the maximum; R48: below 1 only while dying."""
     out: list[str] = []
-    if p.life > p.max_life:
-        out.append(f"R47: seat {p.seat} life {p.life} above max {p.max_life}")
-    if p.life < 1 and p.seat not in dying:
-        out.append(f"R48: seat {p.seat} at life {p.life} without a dying window")
+    if player.life > player.max_life:
+        out.append(f"R47: seat {player.seat} life {player.life} above max {player.max_life}")
+    if player.life < 1 and player.seat not in dying:
+        out.append(f"R48: seat {player.seat} at life {player.life} without a dying window")
     return out
 
 
-def in_play_sound(p: Player) -> list[str]:
+def in_play_sound(player: Player) -> list[str]:
     """R19: no two identical cards in play; R20: one weapon at most."""
     out: list[str] = []
-    keys = [KEY[c] for c in p.in_play]
+    keys = [KEY[c] for c in player.in_play]
     if len(set(keys)) != len(keys):
-        out.append(f"R19: seat {p.seat} has two identical cards in play")
-    if sum(1 for c in p.in_play if c in WEAPON_OF) > 1:
-        out.append(f"R20: seat {p.seat} has two weapons")
+        out.append(f"R19: seat {player.seat} has two identical cards in play")
+    if sum(1 for c in player.in_play if c in WEAPON_OF) > 1:
+        out.append(f"R20: seat {player.seat} has two weapons")
     return out
 
 

@@ -26,18 +26,18 @@ from typing import Any
 
 from referee.engine.legacy import Legacy
 from referee.engine.protocol import Event, Json
-from referee.games.bang.table import result_detail
+from referee.games.bang.ending import result_detail
 from referee.games.cards.deck import KEY
 
 _CARDED = frozenset({"shot", "indians", "duel", "targets_left"})
 
 
-def _frames_down(d: Mapping[str, Any]) -> Json:
-    def down(f: Any) -> Any:
-        if f is not None and f.get("kind") in _CARDED:
-            return {**f, "card": KEY.get(f["card"], f["card"].upper())}
-        return f
-    return {**d, "prompt": down(d["prompt"]), "then": [down(f) for f in d["then"]]}
+def _frames_down(data: Mapping[str, Any]) -> Json:
+    def down(frame: Any) -> Any:
+        if frame is not None and frame.get("kind") in _CARDED:
+            return {**frame, "card": KEY.get(frame["card"], frame["card"].upper())}
+        return frame
+    return {**data, "prompt": down(data["prompt"]), "then": [down(f) for f in data["then"]]}
 
 
 def _card_for(state: Any, key: str) -> str:
@@ -57,12 +57,12 @@ def _found(state: Any, key: str) -> str | None:
     return next((c for c in reversed(state.discard) if KEY[c] == key), None)
 
 
-def _frames_up(state: Any, d: Mapping[str, Any]) -> Json:
-    def up(f: Any) -> Any:
-        if f is not None and f.get("kind") in _CARDED and f["card"] not in KEY and f["card"].isupper():
-            return {**f, "card": _card_for(state, f["card"])}
-        return f
-    return {**d, "prompt": up(d["prompt"]), "then": [up(f) for f in d["then"]]}
+def _frames_up(state: Any, data: Mapping[str, Any]) -> Json:
+    def up(frame: Any) -> Any:
+        if frame is not None and frame.get("kind") in _CARDED and frame["card"] not in KEY and frame["card"].isupper():
+            return {**frame, "card": _card_for(state, frame["card"])}
+        return frame
+    return {**data, "prompt": up(data["prompt"]), "then": [up(f) for f in data["then"]]}
 
 
 def _without_detail(result: Any) -> Any:

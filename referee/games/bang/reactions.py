@@ -4,44 +4,46 @@ Lucky Duke's pick (R42), Kit Carlson's keep (R67) and the phase-1 source of
 Jesse Jones and Pedro Ramirez (R65, R70)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
+from referee.games.bang.context import Ctx, store_next
 from referee.games.bang.flow import apply_effects, check
 from referee.games.bang.state import Frame, Seat, State
-from referee.games.bang.table import Ctx, store_next
 from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import JESSE_JONES, PEDRO_RAMIREZ
 
-Move = dict[str, Any]
-PASS: Move = cardrules.PASS
+#: a move as JSON, as the legal moves list it
+JsonMove = dict[str, Any]
+PASS: JsonMove = cardrules.PASS
 
 
-def prompt_moves(state: State, f: Frame) -> list[Move]:
-    """Every legal answer of ``f.seat`` to the open prompt ``f``."""
-    p = state.players[f.seat]
-    kind = f.kind
+def prompt_moves(state: State, prompt: Frame) -> list[JsonMove]:
+    """Every legal answer of ``prompt.seat`` to the open prompt ``prompt``."""
+    player = state.players[prompt.seat]
+    kind = prompt.kind
     if kind in cardrules.WINDOW_RULE:
-        return cardrules.window_moves(p, kind, used=f.used, played=f.played, misses=f.misses, needed=f.needed,
-                                      limbo=state.limbo)
+        return cardrules.window_moves(player, kind, used=prompt.used, played=prompt.played, misses=prompt.misses,
+                                      needed=prompt.needed, limbo=state.limbo)
     if kind == "kit":
-        return [{"type": "keep", "cards": list(c)} for c in combinations(sorted(state.limbo), 2)]
+        return [{"type": "keep", "cards": list(pair)} for pair in combinations(sorted(state.limbo), 2)]
     # draw_choice
-    out: list[Move] = [{"type": "draw", "source": "deck"}]
-    if p.character == PEDRO_RAMIREZ and state.discard:
+    out: list[JsonMove] = [{"type": "draw", "source": "deck"}]
+    if player.character == PEDRO_RAMIREZ and state.discard:
         out.append({"type": "draw", "source": "discard"})
-    if p.character == JESSE_JONES:
-        out.extend({"type": "draw", "source": "hand", "target": q.seat} for q in state.players
-                   if q.alive and q.seat != f.seat and q.hand)
+    if player.character == JESSE_JONES:
+        out.extend({"type": "draw", "source": "hand", "target": other.seat} for other in state.players
+                   if other.alive and other.seat != prompt.seat and other.hand)
     return out
 
 
-def default_answer(state: State, f: Frame) -> Move:
+def default_answer(state: State, prompt: Frame) -> JsonMove:
     """The rule-defined default (R43): pass where passing is legal, else the
     first legal option."""
-    if f.kind in ("shot", "indians", "duel", "dying"):
+    if prompt.kind in ("shot", "indians", "duel", "dying"):
         return dict(PASS)
-    return prompt_moves(state, f)[0]
+    return prompt_moves(state, prompt)[0]
 
 
 # --- answers -----------------------------------------------------------------
@@ -60,17 +62,17 @@ def pass_(ctx: Ctx, seat: Seat) -> None:
 
 
 def choose(ctx: Ctx, seat: Seat, card: str) -> None:
-    f = ctx.stack.pop()
-    if f.kind == "store":
+    window = ctx.stack.pop()
+    if window.kind == "store":
         ctx.emit("card_picked", {"seat": seat, "card": card})
-        store_next(ctx, f.src, f.targets)
+        store_next(ctx, window.src, window.targets)
         return
-    apply_effects(ctx, cardrules.lucky_choice(seat, f.purpose, card, ctx.state.limbo))  # R42
+    apply_effects(ctx, cardrules.lucky_choice(seat, window.purpose, card, ctx.state.limbo))  # R42
 
 
-def keep(ctx: Ctx, seat: Seat, cards: list[str]) -> None:
+def keep(ctx: Ctx, seat: Seat, cards: Sequence[str]) -> None:
     ctx.stack.pop()
-    returned = [c for c in ctx.state.limbo if c not in cards]
+    returned = [card for card in ctx.state.limbo if card not in cards]
     ctx.emit("kit_kept", {"seat": seat, "kept": list(cards), "returned": returned})
     ctx.phase = "play"
 

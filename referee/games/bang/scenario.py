@@ -34,11 +34,11 @@ from referee.engine.protocol import Event, GameConfig
 from referee.engine.rng import Rng
 from referee.engine.schema import SchemaCheck
 from referee.games.bang import scenario_checks as checks
-from referee.games.bang.events import evolve
+from referee.games.bang.context import Ctx, GameOver
 from referee.games.bang.flow import act, start_turn
+from referee.games.bang.fold import evolve
 from referee.games.bang.roles import DEPUTY, ROLE_DECK, ROLES, SHERIFF, max_life
 from referee.games.bang.scenario_checks import PHASES
-from referee.games.bang.table import Ctx, GameOver
 from referee.games.cards.characters import CHARACTERS
 from referee.games.cards.deck import ALL_CARDS, CARD_SET
 
@@ -128,15 +128,15 @@ def game_started(config: GameConfig, rng: Rng) -> dict[str, Any]:
             "deck": deck_top + rest, "discard": discard}
 
 
-def _deal_roles(specs: list[dict[str, Any]], n: int, rng: Rng) -> list[str]:
-    """Step 1 (R4): the fixed roles taken from the role cards of ``n``
+def _deal_roles(specs: list[dict[str, Any]], players: int, rng: Rng) -> list[str]:
+    """Step 1 (R4): the fixed roles taken from the role cards of ``players``
     players, the rest shuffled and dealt to the other seats in seat order."""
-    pool = list(ROLE_DECK[n])
+    pool = list(ROLE_DECK[players])
     fixed: list[str | None] = []
     for i, spec in enumerate(specs):
         r = spec.get("role")
         if r is not None:
-            checks.check_role(i, r, pool, n)
+            checks.check_role(i, r, pool, players)
             pool.remove(r)
         fixed.append(r)
     dealt = iter(rng.shuffle(pool))
@@ -155,19 +155,19 @@ def _deal_characters(specs: list[dict[str, Any]], kept: list[str | None], rng: R
     return [c if c is not None else next(free) for c in fixed]
 
 
-def _seat(i: int, spec: Mapping[str, Any], role: str, ch: str, three: bool) -> dict[str, Any]:
-    """Seat ``i``'s life, bullets, alive and cards (R6, R47, R51), its cards
+def _seat(seat: int, spec: Mapping[str, Any], role: str, character: str, three: bool) -> dict[str, Any]:
+    """Seat ``seat``'s life, bullets, alive and cards (R6, R47, R51), its cards
     in play checked (R19–R21, R38); ``hand`` None: dealt later."""
-    top = spec.get("max_life", max_life(ch, role, three))
-    checks.check_max_life(i, top)
+    top = spec.get("max_life", max_life(character, role, three))
+    checks.check_max_life(seat, top)
     alive = spec.get("alive", True)
     life = spec.get("life", top if alive else 0)
-    checks.check_life(i, life, top, alive)
+    checks.check_life(seat, life, top, alive)
     hand = list(spec["hand"]) if "hand" in spec else None
     in_play = list(spec.get("in_play", []))
-    checks.check_eliminated_hold_nothing(i, alive, hand, in_play)
-    checks.check_in_play(i, in_play, role)
-    return {"seat": i, "role": role, "character": ch, "life": life, "max_life": top,
+    checks.check_eliminated_hold_nothing(seat, alive, hand, in_play)
+    checks.check_in_play(seat, in_play, role)
+    return {"seat": seat, "role": role, "character": character, "life": life, "max_life": top,
             "alive": alive, "hand": hand, "in_play": in_play}
 
 
@@ -206,7 +206,7 @@ def setup(config: GameConfig, rng: Rng) -> list[Event]:
             ctx.bangs = 0
             ctx.finish()
         else:
-            act(ctx, lambda c: start_turn(c, turn, "dynamite" if phase == "start" else "draw"))
+            act(ctx, lambda table: start_turn(table, turn, "dynamite" if phase == "start" else "draw"))
             ctx.finish()
     except GameOver:
         pass

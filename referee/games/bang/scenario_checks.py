@@ -31,15 +31,15 @@ def bad(detail: str, rule: str | None = None) -> InvalidSetup:
 
 # -- the shape, for a setup the published schema refuses ---------------------------
 
-def check_shape(sc: Any, n: int) -> None:
-    """Name the first field of ``sc`` that breaks ``SETUP_SCHEMA`` the way
+def check_shape(scenario: Any, players: int) -> None:
+    """Name the first field of ``scenario`` that breaks ``SETUP_SCHEMA`` the way
     the rules name it (R1, R5, R6, R8). What the schema refuses and a later
     invariant names (a card twice in one list, a life below 0) is left to it."""
-    check_object(sc)
-    check_known_keys(sc)
-    specs = sc.get("seats", [{} for _ in range(n)])
-    check_seat_count(specs, n)
-    every = sc.get("every_seat", {})
+    check_object(scenario)
+    check_known_keys(scenario)
+    specs = scenario.get("seats", [{} for _ in range(players)])
+    check_seat_count(specs, players)
+    every = scenario.get("every_seat", {})
     check_every_seat(every)
     for i, spec in enumerate(specs):
         check_seat_keys(i, spec)
@@ -49,21 +49,21 @@ def check_shape(sc: Any, n: int) -> None:
         if "hand" in merged:
             check_card_list(merged["hand"], f"seats[{i}].hand")
         check_card_list(merged.get("in_play", []), f"seats[{i}].in_play")
-    check_card_list(sc.get("deck", []), "deck")
-    check_card_list(sc.get("discard", []), "discard")
-    check_deck_exact(sc.get("deck_exact", False))
-    check_phase(sc.get("phase", "start"))
+    check_card_list(scenario.get("deck", []), "deck")
+    check_card_list(scenario.get("discard", []), "discard")
+    check_deck_exact(scenario.get("deck_exact", False))
+    check_phase(scenario.get("phase", "start"))
 
 
-def check_object(sc: Any) -> None:
+def check_object(scenario: Any) -> None:
     """The setup is a JSON object (DESIGN.md, Scenario setup)."""
-    if not isinstance(sc, Mapping):
+    if not isinstance(scenario, Mapping):
         raise bad("setup must be an object")
 
 
-def check_known_keys(sc: Mapping[str, Any]) -> None:
+def check_known_keys(scenario: Mapping[str, Any]) -> None:
     """Only the keys BANG! scenarios use (DESIGN.md, Scenario setup)."""
-    unknown = sorted(set(sc) - SCENARIO_KEYS)
+    unknown = sorted(set(scenario) - SCENARIO_KEYS)
     if unknown:
         raise bad(f"BANG! setup does not use {', '.join(unknown)}")
 
@@ -74,19 +74,19 @@ def check_every_seat(every: Any) -> None:
         raise bad(f"every_seat fixes only {', '.join(sorted(EVERY_SEAT_KEYS))}", "R6")
 
 
-def check_seat_keys(i: int, spec: Any) -> None:
+def check_seat_keys(seat: int, spec: Any) -> None:
     """A seat's entry is an object with only the keys BANG! seats use."""
     if not isinstance(spec, Mapping):
-        raise bad(f"seats[{i}] must be an object")
+        raise bad(f"seats[{seat}] must be an object")
     extra = sorted(set(spec) - SEAT_KEYS)
     if extra:
-        raise bad(f"seats[{i}]: BANG! seats do not use {', '.join(extra)}")
+        raise bad(f"seats[{seat}]: BANG! seats do not use {', '.join(extra)}")
 
 
-def check_alive(i: int, alive: Any) -> None:
+def check_alive(seat: int, alive: Any) -> None:
     """R7: a seat's player is alive or not."""
     if not isinstance(alive, bool):
-        raise bad(f"seats[{i}]: alive must be true or false")
+        raise bad(f"seats[{seat}]: alive must be true or false")
 
 
 def check_card_list(value: Any, where: str) -> None:
@@ -112,81 +112,81 @@ def check_phase(phase: Any) -> None:
 
 # -- the invariants the schema cannot state ----------------------------------------
 
-def check_seat_count(specs: Any, n: int) -> None:
+def check_seat_count(specs: Any, players: int) -> None:
     """R5: ``seats`` lists every seat of the game."""
-    if not isinstance(specs, list) or len(specs) != n:
-        raise bad(f"seats must list all {n} seats", "R5")
+    if not isinstance(specs, list) or len(specs) != players:
+        raise bad(f"seats must list all {players} seats", "R5")
 
 
-def check_role(i: int, role: Any, pool: list[str], n: int) -> None:
-    """R4: a fixed role is one of the role cards still to deal for ``n`` players."""
+def check_role(seat: int, role: Any, pool: list[str], players: int) -> None:
+    """R4: a fixed role is one of the role cards still to deal for ``players`` players."""
     if role not in ROLES:
-        raise bad(f"seats[{i}]: unknown role {role!r}", "R4")
+        raise bad(f"seats[{seat}]: unknown role {role!r}", "R4")
     if role not in pool:
-        raise bad(f"seats[{i}]: one {role} too many for {n} players", "R4")
+        raise bad(f"seats[{seat}]: one {role} too many for {players} players", "R4")
 
 
-def check_character(i: int, character: Any, chars: Sequence[str | None]) -> None:
+def check_character(seat: int, character: Any, chars: Sequence[str | None]) -> None:
     """R3: a fixed (or kept, R84) character is one of the 16, each dealt once."""
     if character is not None and character not in LIFE:
-        raise bad(f"seats[{i}]: unknown character {character!r}", "R3")
+        raise bad(f"seats[{seat}]: unknown character {character!r}", "R3")
     if character is not None and character in chars:
-        raise bad(f"seats[{i}]: character {character} dealt twice", "R3")
+        raise bad(f"seats[{seat}]: character {character} dealt twice", "R3")
 
 
-def check_max_life(i: int, top: Any) -> None:
+def check_max_life(seat: int, top: Any) -> None:
     """R6: a seat's bullets are a whole number, at least 1."""
     if type(top) is not int or top < 1:
-        raise bad(f"seats[{i}]: max_life must be an integer of 1 or more", "R6")
+        raise bad(f"seats[{seat}]: max_life must be an integer of 1 or more", "R6")
 
 
-def check_life(i: int, life: Any, top: int, alive: bool) -> None:
+def check_life(seat: int, life: Any, top: int, alive: bool) -> None:
     """R47: an alive player has 1 to his maximum life; R51: an eliminated one 0."""
     if type(life) is not int:
-        raise bad(f"seats[{i}]: life must be an integer", "R47")
+        raise bad(f"seats[{seat}]: life must be an integer", "R47")
     if alive and not 1 <= life <= top:
-        raise bad(f"seats[{i}]: life {life} outside 1..{top}", "R47")
+        raise bad(f"seats[{seat}]: life {life} outside 1..{top}", "R47")
     if not alive and life != 0:
-        raise bad(f"seats[{i}]: an eliminated player has life 0", "R51")
+        raise bad(f"seats[{seat}]: an eliminated player has life 0", "R51")
 
 
-def check_eliminated_hold_nothing(i: int, alive: bool, hand: list[str] | None, in_play: list[str]) -> None:
+def check_eliminated_hold_nothing(seat: int, alive: bool, hand: list[str] | None, in_play: list[str]) -> None:
     """R51: an eliminated player's cards are gone."""
     if not alive and (hand or in_play):
-        raise bad(f"seats[{i}]: an eliminated player holds no cards", "R51")
+        raise bad(f"seats[{seat}]: an eliminated player holds no cards", "R51")
 
 
-def check_only_blue_in_play(i: int, in_play: list[str]) -> None:
+def check_only_blue_in_play(seat: int, in_play: list[str]) -> None:
     """R21: only blue cards lie in front of a player."""
     if any(c not in BLUE for c in in_play):
-        raise bad(f"seats[{i}]: only blue cards lie in play", "R21")
+        raise bad(f"seats[{seat}]: only blue cards lie in play", "R21")
 
 
-def check_no_identical_in_play(i: int, keys: list[str]) -> None:
+def check_no_identical_in_play(seat: int, keys: list[str]) -> None:
     """R19: never two identical cards in play in front of one player."""
     if len(set(keys)) != len(keys):
-        raise bad(f"seats[{i}]: two identical cards in play", "R19")
+        raise bad(f"seats[{seat}]: two identical cards in play", "R19")
 
 
-def check_one_weapon(i: int, in_play: list[str]) -> None:
+def check_one_weapon(seat: int, in_play: list[str]) -> None:
     """R20: at most one weapon in play."""
     if sum(1 for c in in_play if c in WEAPON_OF) > 1:
-        raise bad(f"seats[{i}]: more than one weapon in play", "R20")
+        raise bad(f"seats[{seat}]: more than one weapon in play", "R20")
 
 
-def check_sheriff_not_jailed(i: int, keys: list[str], role: str) -> None:
+def check_sheriff_not_jailed(seat: int, keys: list[str], role: str) -> None:
     """R38: the Sheriff cannot be jailed."""
     if "JAIL" in keys and role == SHERIFF:
-        raise bad(f"seats[{i}]: the Sheriff cannot be jailed", "R38")
+        raise bad(f"seats[{seat}]: the Sheriff cannot be jailed", "R38")
 
 
-def check_in_play(i: int, in_play: list[str], role: str) -> None:
+def check_in_play(seat: int, in_play: list[str], role: str) -> None:
     """The cards in front of a player: R21, R19, R20, R38."""
     keys = [KEY[c] for c in in_play]
-    check_only_blue_in_play(i, in_play)
-    check_no_identical_in_play(i, keys)
-    check_one_weapon(i, in_play)
-    check_sheriff_not_jailed(i, keys, role)
+    check_only_blue_in_play(seat, in_play)
+    check_no_identical_in_play(seat, keys)
+    check_one_weapon(seat, in_play)
+    check_sheriff_not_jailed(seat, keys, role)
 
 
 def check_cards_once(named: list[str]) -> None:

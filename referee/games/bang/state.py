@@ -3,7 +3,7 @@
 ``State.stack`` is the referee's agenda: the open prompts (windows, R43) and
 the automatic steps still to run beneath them, top last. A *prompt* frame
 waits for the move of ``Frame.seat``; a *process* frame is run by the engine
-(``engine.run``) without waiting.
+(``flow.run``) without waiting.
 """
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ class Player:
 class Frame(NamedTuple):
     """One agenda entry (immutable; a named tuple, which builds several times
     faster than a frozen dataclass — the engine makes many). Fields unused by
-    a kind keep their defaults. Internal: the log stores ``agenda.py``'s
+    a kind keep their defaults. Internal: the log stores ``prompts.py``'s
     domain JSON, never these fields.
 
     kinds — prompts: ``shot`` (seat = target, src = shooter, card = the card's ID (its
@@ -130,44 +130,44 @@ _new = object.__new__
 KEEP: Any = object()
 
 
-def but(s: State, *, players: tuple[Player, ...] | None = None, deck: tuple[str, ...] | None = None,
+def but(state: State, *, players: tuple[Player, ...] | None = None, deck: tuple[str, ...] | None = None,
         discard: tuple[str, ...] | None = None, turn: Seat | None = None, phase: str | None = None,
         bangs: int | None = None, limbo: tuple[str, ...] | None = None,
         stack: tuple[Frame, ...] | None = None, result: Any = None,
         pub: frozenset[str] | None = None, priv: frozenset[tuple[str, Seat]] | None = None,
         last: Any = KEEP) -> State:
-    """A copy of ``s`` with the given fields changed (a fast ``dataclasses.replace``)."""
+    """A copy of ``state`` with the given fields changed (a fast ``dataclasses.replace``)."""
     n = _new(State)
-    _s_players(n, s.players if players is None else players)
-    _s_deck(n, s.deck if deck is None else deck)
-    _s_discard(n, s.discard if discard is None else discard)
-    _s_turn(n, s.turn if turn is None else turn)
-    _s_phase(n, s.phase if phase is None else phase)
-    _s_three(n, s.three_player)
-    _s_bangs(n, s.bangs if bangs is None else bangs)
-    _s_limbo(n, s.limbo if limbo is None else limbo)
-    _s_stack(n, s.stack if stack is None else stack)
-    _s_result(n, s.result if result is None else result)
-    _s_pub(n, s.pub if pub is None else pub)
-    _s_priv(n, s.priv if priv is None else priv)
-    _s_suzy(n, s.suzy)
-    _s_vulture(n, s.vulture)
-    _s_last(n, s.last if last is KEEP else last)
+    _s_players(n, state.players if players is None else players)
+    _s_deck(n, state.deck if deck is None else deck)
+    _s_discard(n, state.discard if discard is None else discard)
+    _s_turn(n, state.turn if turn is None else turn)
+    _s_phase(n, state.phase if phase is None else phase)
+    _s_three(n, state.three_player)
+    _s_bangs(n, state.bangs if bangs is None else bangs)
+    _s_limbo(n, state.limbo if limbo is None else limbo)
+    _s_stack(n, state.stack if stack is None else stack)
+    _s_result(n, state.result if result is None else result)
+    _s_pub(n, state.pub if pub is None else pub)
+    _s_priv(n, state.priv if priv is None else priv)
+    _s_suzy(n, state.suzy)
+    _s_vulture(n, state.vulture)
+    _s_last(n, state.last if last is KEEP else last)
     return n
 
 
-def pbut(p: Player, *, life: int | None = None, alive: bool | None = None,
+def pbut(player: Player, *, life: int | None = None, alive: bool | None = None,
          hand: tuple[str, ...] | None = None, in_play: tuple[str, ...] | None = None) -> Player:
-    """A copy of ``p`` with the given fields changed."""
+    """A copy of ``player`` with the given fields changed."""
     n = _new(Player)
-    _p_seat(n, p.seat)
-    _p_role(n, p.role)
-    _p_character(n, p.character)
-    _p_life(n, p.life if life is None else life)
-    _p_max_life(n, p.max_life)
-    _p_alive(n, p.alive if alive is None else alive)
-    _p_hand(n, p.hand if hand is None else hand)
-    _p_in_play(n, p.in_play if in_play is None else in_play)
+    _p_seat(n, player.seat)
+    _p_role(n, player.role)
+    _p_character(n, player.character)
+    _p_life(n, player.life if life is None else life)
+    _p_max_life(n, player.max_life)
+    _p_alive(n, player.alive if alive is None else alive)
+    _p_hand(n, player.hand if hand is None else hand)
+    _p_in_play(n, player.in_play if in_play is None else in_play)
     return n
 
 

@@ -42,11 +42,12 @@ built once per state and shared between its views, kept in the game's memo
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from referee.engine.protocol import Event
 from referee.engine.statecache import Memo, fresh
-from referee.games.bang import decider
+from referee.games.bang import legal
 from referee.games.bang.cache import derived
 from referee.games.bang.distance import sights_json
 from referee.games.bang.roles import ROLE_DECK, SHERIFF, TARGET_3P
@@ -125,7 +126,7 @@ def _prompt(state: State, memo: Memo) -> Json | None:
     else:  # a turn's start (never awaited for long: the referee runs it, R77)
         out = {"kind": state.phase, "awaiting": [state.turn]}
     who = out["awaiting"][0]
-    options = decider.default_options(state, who, memo)
+    options = legal.default_options(state, who, memo)
     out["deadline"] = None
     # R43: a pass or the end of phase 2 where that is legal; otherwise one of the legal moves, drawn
     # with the game's generator when the clock runs out (``default`` null, ``default_drawn``)
@@ -235,44 +236,68 @@ def _count(data: Any, field: str) -> Json:
     return out
 
 
+def _drawn(data: Any, seat: Seat | None) -> Json | None:
+    """Cards drawn into another's hand: their count (R83)."""
+    return _count(data, "cards") if seat != data["seat"] else None
+
+
+def _reshuffled(data: Any, seat: Seat | None) -> Json | None:
+    """The new deck: its count, for everyone (R59, R83)."""
+    return _count(data, "deck")
+
+
+def _taken(data: Any, seat: Seat | None) -> Json | None:
+    """A card taken from a hand: seen by the two hands alone (R30, R64, R83)."""
+    if data["zone"] == "hand" and seat != data["seat"] and seat != data["from"]:
+        return {key: value for key, value in data.items() if key != "card"}
+    return None
+
+
+def _revealed(data: Any, seat: Seat | None) -> Json | None:
+    """Kit Carlson's look at three cards: his alone (R67, R83)."""
+    return _count(data, "cards") if data["reason"] == "kit_carlson" and seat != data["seat"] else None
+
+
+def _kept(data: Any, seat: Seat | None) -> Json | None:
+    """What Kit Carlson kept and put back: his alone (R67, R83)."""
+    return _count(_count(data, "kept"), "returned") if seat != data["seat"] else None
+
+
+def _inherited(data: Any, seat: Seat | None) -> Json | None:
+    """The hand Vulture Sam takes: seen by him and the eliminated one (R75, R83)."""
+    return _count(data, "hand") if seat != data["seat"] and seat != data["from"] else None
+
+
+#: event type -> its data as ``seat`` may see it (``None``: as it is), for the events that hide cards (R83)
+_REDACTIONS: dict[str, Callable[[Any, Seat | None], Json | None]] = {
+    "cards_drawn": _drawn, "deck_reshuffled": _reshuffled, "card_taken": _taken, "cards_revealed": _revealed,
+    "kit_kept": _kept, "cards_inherited": _inherited,
+}
+
+
 def redact(event: Event, seat: Seat | None) -> Event:
     """The event as ``seat`` may see it: hidden cards become counts (R83)."""
-    t, d = event.type, event.data
-    if t == "cards_drawn":
-        if seat != d["seat"]:
-            return Event(t, _count(d, "cards"))
-    elif t == "deck_reshuffled":
-        return Event(t, _count(d, "deck"))
-    elif t == "card_taken":
-        if d["zone"] == "hand" and seat != d["seat"] and seat != d["from"]:
-            return Event(t, {k: v for k, v in d.items() if k != "card"})
-    elif t == "cards_revealed":
-        if d["reason"] == "kit_carlson" and seat != d["seat"]:
-            return Event(t, _count(d, "cards"))
-    elif t == "kit_kept":
-        if seat != d["seat"]:
-            return Event(t, _count(_count(d, "kept"), "returned"))
-    elif t == "cards_inherited":
-        if seat != d["seat"] and seat != d["from"]:
-            return Event(t, _count(d, "hand"))
-    elif t == "game_started":
-        return Event(t, _redact_start(d, seat))
-    return event
+    kind = event.type
+    if kind == "game_started":
+        return Event(kind, _redact_start(event.data, seat))
+    hide = _REDACTIONS.get(kind)
+    seen = hide(event.data, seat) if hide is not None else None
+    return event if seen is None else Event(kind, seen)
 
 
-def _redact_start(d: Any, seat: Seat | None) -> Json:
+def _redact_start(data: Any, seat: Seat | None) -> Json:
     players = []
-    for p in d["players"]:
+    for p in data["players"]:
         mine = p["seat"] == seat
         q = dict(p)
         if not mine:
             q["hand"] = len(p["hand"])
-            if not (p["role"] == SHERIFF or d["three_player"] or not p["alive"]):
+            if not (p["role"] == SHERIFF or data["three_player"] or not p["alive"]):
                 q["role"] = None
         players.append(q)
-    out = dict(d)
+    out = dict(data)
     out["players"] = players
-    out["deck"] = len(d["deck"])
+    out["deck"] = len(data["deck"])
     return out
 
 

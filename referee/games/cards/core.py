@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from referee.engine.moves import TypedMove
 from referee.engine.rng import Rng
 from referee.games.cards.characters import (
     CALAMITY_JANET,
@@ -21,7 +22,11 @@ from referee.games.cards.characters import (
 )
 from referee.games.cards.deck import KEY, WEAPON_OF, explodes, is_heart
 
+#: a move as JSON: what the kit lists (legal moves, each a complete move object)
 Move = dict[str, Any]
+#: a move as the kit reads it: a ruleset's typed move (``referee.engine.moves.TypedMove``, its fields
+#: named as the JSON keys), or the move's JSON for a ruleset that hands the kit JSON
+MoveLike = TypedMove | Move
 #: a refusal: (code, rule, detail)
 Refusal = tuple[str, str, str]
 
@@ -43,6 +48,16 @@ WINDOW_MOVES: dict[str, tuple[str, ...]] = {
 #: "draw!" purpose -> what makes it succeed (R35 Barrel, R38 Jail: a Heart; R39 Dynamite: Spades 2–9)
 CHECK_SUCCEEDS: dict[str, Callable[[str | None], bool]] = {
     "barrel": is_heart, "jail": is_heart, "dynamite": explodes}
+
+
+def move_type(move: MoveLike) -> str:
+    """The move's ``type`` string."""
+    return str(move["type"]) if isinstance(move, dict) else move.TYPE
+
+
+def move_field(move: MoveLike, name: str) -> Any:
+    """The move's field ``name`` (its JSON key), ``None`` where the move leaves it out."""
+    return move.get(name) if isinstance(move, dict) else getattr(move, name, None)
 
 
 class Holder(Protocol):
@@ -72,46 +87,46 @@ _MUSTANGS = frozenset(c for c in KEY if KEY[c] == "MUSTANG")
 
 def scope_of(character: str, in_play: tuple[str, ...]) -> int:
     """How much closer a holder sees the others: Scope and Rose Doolan (R15, R71)."""
-    n = 1 if character == ROSE_DOOLAN else 0
-    return n + len(_SCOPES.intersection(in_play)) if in_play else n
+    closer = 1 if character == ROSE_DOOLAN else 0
+    return closer + len(_SCOPES.intersection(in_play)) if in_play else closer
 
 
 def mustang_of(character: str, in_play: tuple[str, ...]) -> int:
     """How much farther the others see a holder: Mustang and Paul Regret (R15, R69)."""
-    n = 1 if character == PAUL_REGRET else 0
-    return n + len(_MUSTANGS.intersection(in_play)) if in_play else n
+    farther = 1 if character == PAUL_REGRET else 0
+    return farther + len(_MUSTANGS.intersection(in_play)) if in_play else farther
 
 
 def seen_at(base: int, viewer: Holder, target: Holder) -> int:
     """The distance at which ``viewer`` sees ``target`` (R15): the table's own
     distance (seats, R14; a board path, FO21) plus the target's Mustang and
     Paul Regret, minus the viewer's Scope and Rose Doolan, at least 1."""
-    d = base + mustang_of(target.character, target.in_play) - scope_of(viewer.character, viewer.in_play)
-    return d if d > 1 else 1
+    distance = base + mustang_of(target.character, target.in_play) - scope_of(viewer.character, viewer.in_play)
+    return distance if distance > 1 else 1
 
 
 def reach_of(in_play: tuple[str, ...]) -> int:
     """The range of the weapon in play, or 1 for the Colt .45 (R16)."""
-    for c in in_play:
-        r = WEAPON_OF.get(c)
-        if r is not None:
-            return r
+    for card in in_play:
+        reach = WEAPON_OF.get(card)
+        if reach is not None:
+            return reach
     return 1
 
 
 # --- what a card or a character is (R18, R23, R30, R31, R73) -----------------------------
 
-def plays_as_bang(p: Holder, card: str) -> bool:
+def plays_as_bang(holder: Holder, card: str) -> bool:
     """A BANG! card, or a Missed! in Calamity Janet's hand (R23, R63)."""
-    k = KEY[card]
-    return k == "BANG" or (k == "MISSED" and p.character == CALAMITY_JANET)
+    key = KEY[card]
+    return key == "BANG" or (key == "MISSED" and holder.character == CALAMITY_JANET)
 
 
-def bang_allowed(p: Holder, bangs: int) -> bool:
+def bang_allowed(holder: Holder, bangs: int) -> bool:
     """R18: one BANG! per turn unless Willy the Kid or a Volcanic in play."""
-    if bangs < 1 or p.character == WILLY_THE_KID:
+    if bangs < 1 or holder.character == WILLY_THE_KID:
         return True
-    return any(KEY[c] == "VOLCANIC" for c in p.in_play)
+    return any(KEY[card] == "VOLCANIC" for card in holder.in_play)
 
 
 def shots_needed(shooter: Holder) -> int:
@@ -119,20 +134,20 @@ def shots_needed(shooter: Holder) -> int:
     return 2 if shooter.character == SLAB_THE_KILLER else 1
 
 
-def picks(t: Holder) -> list[str]:
-    """What Panic! or Cat Balou may take from ``t``: its hand (at random) or a card in play (R30, R31)."""
-    return (["hand"] if t.hand else []) + sorted(t.in_play)
+def picks(target: Holder) -> list[str]:
+    """What Panic! or Cat Balou may take from ``target``: its hand (at random) or a card in play (R30, R31)."""
+    return (["hand"] if target.hand else []) + sorted(target.in_play)
 
 
-def has_jail(t: Holder) -> bool:
-    return any(KEY[c] == "JAIL" for c in t.in_play)
+def has_jail(holder: Holder) -> bool:
+    return any(KEY[card] == "JAIL" for card in holder.in_play)
 
 
 # --- "draw!" (R41, R42), Suzy Lafayette (R74) and elimination (R75) -------------------------------------------
 
-def check_cards(p: Holder) -> int:
+def check_cards(holder: Holder) -> int:
     """How many cards a "draw!" turns up: Lucky Duke two, choosing one (R42)."""
-    return 2 if p.character == LUCKY_DUKE else 1
+    return 2 if holder.character == LUCKY_DUKE else 1
 
 
 def check_succeeds(purpose: str, card: str | None) -> bool:
@@ -150,9 +165,9 @@ def suzy_draws(before: Holder, after: Holder, alive: bool) -> bool:
 def heir(holders: Sequence[Holder], victim: int) -> int | None:
     """Vulture Sam, if another of ``holders`` (every one in the game) is he:
     he takes the eliminated one's cards (R75), else None."""
-    for i, h in enumerate(holders):
-        if i != victim and h.character == VULTURE_SAM:
-            return i
+    for index, holder in enumerate(holders):
+        if index != victim and holder.character == VULTURE_SAM:
+            return index
     return None
 
 

@@ -37,7 +37,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from referee.games.cards.characters import BART_CASSIDY, EL_GRINGO
-from referee.games.cards.core import Holder, Move, check_cards, plays_as_bang, shots_needed
+from referee.games.cards.core import Holder, MoveLike, check_cards, move_field, plays_as_bang, shots_needed
 from referee.games.cards.deck import KEY, WEAPON_OF
 
 
@@ -236,44 +236,58 @@ def played(card: str, target: int | None, pick: str | None) -> dict[str, Any]:
 
 # --- a card played (R21–R40) -----------------------------------------------------------------
 
-def play_card(p: Holder, who: int, move: Move, *, order: Sequence[int], beer_heals: bool) -> Effects:
-    """What ``p`` (character ``who``) playing a card in phase 2 does (R21–R40):
-    ``move`` is a legal ``play``; ``order``: every character in the game in
-    play order from ``who``, ``who`` first (R45); ``beer_heals``: whether a
-    Beer gives life at this table now (R25; FO23)."""
-    card = move["card"]
-    target: int = move.get("target", -1)
-    k = KEY[card]
-    if plays_as_bang(p, card):
-        return [CountBang(who), PlayCard(who, card, target, None), OpenShot(target, who, k, shots_needed(p))]
+def play_card(holder: Holder, who: int, move: MoveLike, *, order: Sequence[int], beer_heals: bool) -> Effects:
+    """What ``holder`` (character ``who``) playing a card in phase 2 does (R21–R40):
+    ``move`` is a legal ``play`` (typed, or its JSON); ``order``: every character
+    in the game in play order from ``who``, ``who`` first (R45); ``beer_heals``:
+    whether a Beer gives life at this table now (R25; FO23)."""
+    target = move_field(move, "target")
+    return card_effects(holder, who, move_field(move, "card"), -1 if target is None else target,
+                        move_field(move, "pick"), order=order, beer_heals=beer_heals)
+
+
+def card_effects(holder: Holder, who: int, card: str, target: int, pick: str | None, *, order: Sequence[int],
+                 beer_heals: bool) -> Effects:
+    """``play_card`` of ``card`` aimed at ``target`` (-1: none) with ``pick`` (Panic!, Cat Balou)."""
+    key = KEY[card]
+    if plays_as_bang(holder, card):
+        return [CountBang(who), PlayCard(who, card, target, None), OpenShot(target, who, key, shots_needed(holder))]
     out: Effects = []
     if card in WEAPON_OF:  # R20: the weapon in play is replaced
-        old = next((c for c in p.in_play if c in WEAPON_OF), None)
+        old = next((mine for mine in holder.in_play if mine in WEAPON_OF), None)
         if old is not None:
             out.append(Discard(who, (old,), "replaced"))
-    pick: str | None = move.get("pick")
     out.append(PlayCard(who, card, target if target >= 0 else None, pick))
-    if k == "BEER":  # R25
-        if beer_heals:
-            out.append(Heal(who, 1))
-    elif k == "SALOON":  # R26: every character in the game regains a life
-        out.extend(Heal(q, 1) for q in order)
-    elif k == "STAGECOACH":  # R27
-        out.append(Draw(who, 2, "stagecoach"))
-    elif k == "WELLSFARGO":  # R28
-        out.append(Draw(who, 3, "wells_fargo"))
-    elif k == "GENERALSTORE":  # R29
-        out.append(OpenStore(who))
-    elif k == "PANIC":  # R30: a card of the target's, at random from the hand or the one in play picked
-        out.append(Take(who, target, None if pick == "hand" else pick, "hand" if pick == "hand" else "in_play",
-                        "panic"))
-    elif k == "CATBALOU":  # R31: the target discards one
-        out.append(Discard(target, None if pick == "hand" else (str(pick),), "cat_balou"))
-    elif k == "DUEL":  # R32: the target answers first
-        out.append(OpenDuel(target, who, who))
-    elif k in ("GATLING", "INDIANS"):  # R33, R34: every other character, in play order (R45)
-        out.append(OpenMulti(who, k, tuple(order[1:])))
+    out.extend(_brown_effects(key, who, target, pick, order=order, beer_heals=beer_heals))
     return out  # a blue card's effect is its being in play (R21)
+
+
+#: the cards that draw: key -> (how many, the reason the draw records) (R27, R28)
+_DRAWS = {"STAGECOACH": (2, "stagecoach"), "WELLSFARGO": (3, "wells_fargo")}
+
+
+def _brown_effects(key: str, who: int, target: int, pick: str | None, *, order: Sequence[int],
+                   beer_heals: bool) -> Effects:
+    """What a brown card of ``key`` does once played (R25–R34); nothing for a blue one."""
+    if key == "BEER":  # R25
+        return [Heal(who, 1)] if beer_heals else []
+    if key == "SALOON":  # R26: every character in the game regains a life
+        return [Heal(each, 1) for each in order]
+    if key in _DRAWS:  # R27, R28
+        count, reason = _DRAWS[key]
+        return [Draw(who, count, reason)]
+    if key == "GENERALSTORE":  # R29
+        return [OpenStore(who)]
+    if key == "PANIC":  # R30: a card of the target's, at random from the hand or the one in play picked
+        return [Take(who, target, None if pick == "hand" else pick, "hand" if pick == "hand" else "in_play",
+                     "panic")]
+    if key == "CATBALOU":  # R31: the target discards one
+        return [Discard(target, None if pick == "hand" else (str(pick),), "cat_balou")]
+    if key == "DUEL":  # R32: the target answers first
+        return [OpenDuel(target, who, who)]
+    if key in ("GATLING", "INDIANS"):  # R33, R34: every other character, in play order (R45)
+        return [OpenMulti(who, key, tuple(order[1:]))]
+    return []
 
 
 # --- characters (R50, R61, R64, R72) ----------------------------------------------------------
@@ -284,74 +298,76 @@ def sid(who: int, cards: Iterable[str]) -> Effects:
     return [Discard(who, tuple(cards), "sid_ketchum"), Heal(who, 1), CloseDying(who)]
 
 
-def after_hit(p: Holder, who: int, src: int, amount: int) -> Effects:
-    """What a hit character (``p``, character ``who``) does next (R50): Bart
+def after_hit(holder: Holder, who: int, src: int, amount: int) -> Effects:
+    """What a hit character (``holder``, character ``who``) does next (R50): Bart
     Cassidy draws one card per life lost (R61); El Gringo takes one random
     card per life lost from the hand of the one who hit him, while it has
     any (R64)."""
-    if p.character == BART_CASSIDY:
+    if holder.character == BART_CASSIDY:
         return [Draw(who, amount, "bart_cassidy")]
-    if p.character == EL_GRINGO and src >= 0 and src != who:
+    if holder.character == EL_GRINGO and src >= 0 and src != who:
         return [Take(who, src, None, "hand", "el_gringo")] * amount
     return []
 
 
 # --- windows (R24, R34, R44, R46, R48) --------------------------------------------------------
 
-def respond(p: Holder, who: int, card: str, w: Window, *, beer_heals: bool) -> Effects:
-    """``card`` from ``p``'s hand (character ``who``) answers the open window
-    ``w`` (``window_moves`` offered it): a Missed! counts against the shot,
+def respond(holder: Holder, who: int, card: str, window: Window, *, beer_heals: bool) -> Effects:
+    """``card`` from ``holder``'s hand (character ``who``) answers the open window
+    ``window`` (``window_moves`` offered it): a Missed! counts against the shot,
     which stays open until it has the misses it needs (R24, R73); a BANG!
     answers Indians! (R34) or passes the Duel to the other duellist (R46); a
     Beer in the dying window gives a life where Beer heals (``beer_heals``),
     and the window stays open below 1 life (R48, R49)."""
-    out: Effects = [CloseWindow(who), Answer(who, card, w.kind)]
-    if w.kind == "shot":
-        if w.misses + 1 < w.needed:
-            out.append(Reopen(w.misses + 1, w.played + 1))
-    elif w.kind == "duel":
-        out.append(OpenDuel(w.other, who, w.src))
-    elif w.kind == "dying":
+    out: Effects = [CloseWindow(who), Answer(who, card, window.kind)]
+    if window.kind == "shot":
+        if window.misses + 1 < window.needed:
+            out.append(Reopen(window.misses + 1, window.played + 1))
+    elif window.kind == "duel":
+        out.append(OpenDuel(window.other, who, window.src))
+    elif window.kind == "dying":
         if beer_heals:
             out.append(Heal(who, 1))
-        if p.life + (min(1, p.max_life - p.life) if beer_heals else 0) < 1:  # the life once healed
-            out.append(Reopen(w.misses, w.played))
+        if holder.life + (min(1, holder.max_life - holder.life) if beer_heals else 0) < 1:  # the life once healed
+            out.append(Reopen(window.misses, window.played))
     return out
 
 
-def pass_(who: int, w: Window) -> Effects:
-    """Nobody answers the open window ``w``: the shot or Indians! hits (R44,
+def pass_(who: int, window: Window) -> Effects:
+    """Nobody answers the open window ``window``: the shot or Indians! hits (R44,
     R34), the duellist who passes loses a life to the other (R46), the dying
     character is out (R48, R51)."""
-    if w.kind == "shot" or w.kind == "indians":
-        return [CloseWindow(who), Hit(who, 1, w.src, w.src)]
-    if w.kind == "duel":
-        return [CloseWindow(who), Hit(who, 1, w.other, w.src)]
+    if window.kind == "shot" or window.kind == "indians":
+        return [CloseWindow(who), Hit(who, 1, window.src, window.src)]
+    if window.kind == "duel":
+        return [CloseWindow(who), Hit(who, 1, window.other, window.src)]
     return [CloseWindow(who), Die(who)]
 
 
 # --- "draw!" (R41, R42) --------------------------------------------------------------------------
 
-def check(p: Holder, who: int, purpose: str) -> Effects:
-    """``p`` (character ``who``) "draws!" for ``purpose`` (``dynamite`` |
+def check(holder: Holder, who: int, purpose: str) -> Effects:
+    """``holder`` (character ``who``) "draws!" for ``purpose`` (``dynamite`` |
     ``jail`` | ``barrel[:source]``): the top card of the deck, or two for
     Lucky Duke (R41, R42) — a step the table resolves (``TurnUp``)."""
-    return [TurnUp(who, purpose, check_cards(p))]
+    return [TurnUp(who, purpose, check_cards(holder))]
 
 
-def turned(e: TurnUp, cards: Sequence[str]) -> Effects:
+def turned(turn_up: TurnUp, cards: Sequence[str]) -> Effects:
     """What the ``cards`` a ``TurnUp`` turned do: the top card decides and is
     discarded (R41); Lucky Duke chooses one of two — a ``lucky`` window —
     unless fewer than two could be turned (R42); no card at all: ``Decide``
     with None (R41's ruling)."""
-    if e.n == 2 and len(cards) == 2:
-        return [OpenLucky(e.who, e.purpose)]
+    who, purpose = turn_up.who, turn_up.purpose
+    if turn_up.n == 2 and len(cards) == 2:
+        return [OpenLucky(who, purpose)]
     card = cards[0] if cards else None
     if card is None:
-        return [Decide(e.who, e.purpose, None)]
-    return [Checked(e.who, e.purpose, card, (card,) if e.n == 2 else None), Decide(e.who, e.purpose, card)]
+        return [Decide(who, purpose, None)]
+    return [Checked(who, purpose, card, (card,) if turn_up.n == 2 else None), Decide(who, purpose, card)]
 
 
 def lucky_choice(who: int, purpose: str, card: str, limbo: Iterable[str]) -> Effects:
     """Lucky Duke chose ``card`` of the two in the limbo: it decides, both go to the discard (R42)."""
-    return [Checked(who, purpose, card, tuple(c for c in limbo if c != card) + (card,)), Decide(who, purpose, card)]
+    return [Checked(who, purpose, card, tuple(other for other in limbo if other != card) + (card,)),
+            Decide(who, purpose, card)]

@@ -38,17 +38,18 @@ class CardTable(Decision[S]):
         """What ``card_taken`` adds for ``who`` taking from ``zone``; default: nothing."""
         return {}
 
-    def discard(self, e: Discard) -> None:
-        """``e.cards`` to the discard pile (R20, R72); none named: one card of the
+    def discard(self, effect: Discard) -> None:
+        """``effect.cards`` to the discard pile (R20, R72); none named: one card of the
         hand at random, none from an empty hand (R31)."""
-        cards = e.cards if e.cards is not None else one_at_random(self.holder(e.who).hand, self.rng)
+        cards = effect.cards if effect.cards is not None else one_at_random(self.holder(effect.who).hand, self.rng)
         if cards is not None:
-            self.emit("card_discarded", {self.holder_key: e.who, "cards": list(cards), "reason": e.reason})
+            self.emit("card_discarded", {self.holder_key: effect.who, "cards": list(cards), "reason": effect.reason})
 
-    def take(self, e: Take) -> None:
-        """``e.card`` into ``e.who``'s hand; none named: one card of ``e.frm``'s hand
+    def take(self, effect: Take) -> None:
+        """``effect.card`` into ``effect.who``'s hand; none named: one card of ``effect.frm``'s hand
         at random, none from an empty hand (R30, R64)."""
-        card = e.card if e.card is not None else at_random(self.holder(e.frm).hand, self.rng)
+        who, giver = effect.who, effect.frm
+        card = effect.card if effect.card is not None else at_random(self.holder(giver).hand, self.rng)
         if card is not None:
-            self.emit("card_taken", {self.holder_key: e.who, "from": e.frm, "card": card, "zone": e.zone,
-                                     "reason": e.reason, **self.taken_extra(e.who, e.zone)})
+            self.emit("card_taken", {self.holder_key: who, "from": giver, "card": card, "zone": effect.zone,
+                                     "reason": effect.reason, **self.taken_extra(who, effect.zone)})

@@ -12,7 +12,7 @@ from referee.engine.protocol import Event
 from referee.engine.rng import Rng
 from referee.engine.statecache import Memo
 from referee.games.bang import RULESET as R
-from referee.games.bang.agenda import encode_frame, stack_of
+from referee.games.bang.prompts import encode_frame, stack_of
 from referee.games.bang.state import State
 from referee.games.sim import Table, playout, random_chooser
 from tests.rules.bang.helpers import events, game, play

@@ -31,7 +31,7 @@ type                   data
 ``player_resigned``    seat — the player resigns (R85); ``player_eliminated`` follows
 ``cards_inherited``    seat (Vulture Sam), from, hand, in_play — R75
 ``awaiting``           to_act, phase, bangs, prompt, then — what the referee
-                       waits for and what it still owes (R43; ``agenda.py``)
+                       waits for and what it still owes (R43; ``prompts.py``)
 ``game_over``          result {winners, seats, reason, winning_side, detail} — R55–R58, R82
 =====================  ==========================================================
 """
@@ -41,7 +41,6 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from referee.engine.protocol import Event
-from referee.games.bang.agenda import stack_of
 from referee.games.bang.event_types import (
     Awaiting,
     CardDiscarded,
@@ -64,6 +63,7 @@ from referee.games.bang.event_types import (
     SeatCard,
     TurnStarted,
 )
+from referee.games.bang.prompts import stack_of
 from referee.games.bang.state import Player, State, but, pbut
 from referee.games.cards.characters import SUZY_LAFAYETTE, VULTURE_SAM
 from referee.games.cards.deck import BLUE

@@ -45,30 +45,30 @@ def _check_of(purpose: str) -> Json:
     return {"check": kind, "barrel": barrel} if barrel else {"check": kind}
 
 
-def encode_frame(f: Frame) -> Json:
+def encode_frame(frame: Frame) -> Json:
     """One agenda entry as domain facts (see the module docstring)."""
-    k = f.kind
+    k = frame.kind
     if k == "shot":
-        return {"kind": k, "seat": f.seat, "shooter": f.src, "card": f.card, "needed": f.needed,
-                "misses": f.misses, "barrels_used": list(f.used), "missed_played": f.played}
+        return {"kind": k, "seat": frame.seat, "shooter": frame.src, "card": frame.card, "needed": frame.needed,
+                "misses": frame.misses, "barrels_used": list(frame.used), "missed_played": frame.played}
     if k == "indians":
-        return {"kind": k, "seat": f.seat, "source": f.src, "card": f.card}
+        return {"kind": k, "seat": frame.seat, "source": frame.src, "card": frame.card}
     if k == "duel":
-        return {"kind": k, "seat": f.seat, "source": f.src, "card": f.card, "other": f.other}
+        return {"kind": k, "seat": frame.seat, "source": frame.src, "card": frame.card, "other": frame.other}
     if k == "dying":
-        return {"kind": k, "seat": f.seat, "credited": f.by if f.by >= 0 else None}
+        return {"kind": k, "seat": frame.seat, "credited": frame.by if frame.by >= 0 else None}
     if k == "store":
-        return {"kind": k, "seat": f.seat, "source": f.src, "order": [f.seat, *f.targets]}
+        return {"kind": k, "seat": frame.seat, "source": frame.src, "order": [frame.seat, *frame.targets]}
     if k == "lucky":
-        return {"kind": k, "seat": f.seat, **_check_of(f.purpose)}
+        return {"kind": k, "seat": frame.seat, **_check_of(frame.purpose)}
     if k in ("kit", "draw_choice"):
-        return {"kind": k, "seat": f.seat}
+        return {"kind": k, "seat": frame.seat}
     if k == "turn":
-        return {"kind": "turn_step", "seat": f.seat, "next": f.step}
+        return {"kind": "turn_step", "seat": frame.seat, "next": frame.step}
     if k == "multi":
-        return {"kind": "targets_left", "source": f.src, "card": f.card, "targets": list(f.targets)}
+        return {"kind": "targets_left", "source": frame.src, "card": frame.card, "targets": list(frame.targets)}
     if k == "after_hit":
-        return {"kind": k, "seat": f.seat, "source": f.src, "amount": f.amount}
+        return {"kind": k, "seat": frame.seat, "source": frame.src, "amount": frame.amount}
     raise ValueError(f"unknown agenda entry {k!r}")  # a bug in the engine, never input
 
 
