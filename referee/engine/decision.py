@@ -5,8 +5,8 @@ sees the outcome of the one before (and replay folds the very same events).
 A ruleset uses ``Decision`` as it is (Bluffaneer) or subclasses it with
 what its own decisions keep aside and write once at the end — the agenda
 of steps still owed, the turn's counters — and the table's generator
-(BANG!'s ``bang.table.Ctx``, Face Off's ``faceoff.engine.Ctx``, the Dice
-Game's ``dice.agenda.Ctx``). A card ruleset overrides ``emit`` to react
+(BANG!'s ``bang.context.Ctx``, Face Off's ``faceoff.context.Ctx``, the Dice
+Game's ``dice.context.Ctx``). A card ruleset overrides ``emit`` to react
 to what an event did (Suzy Lafayette draws once her hand is empty, R74).
 """
 from __future__ import annotations
