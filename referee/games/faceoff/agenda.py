@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from referee.games.cards import rules as cardrules
 from referee.games.faceoff.bid import new_round, open_bid
-from referee.games.faceoff.engine import PROMPTS, Ctx, TurnEnds
+from referee.games.faceoff.context import PROMPTS, Ctx, TurnEnds
 from referee.games.faceoff.flow import Frame, frame_but
 from referee.games.faceoff.state import OUTLAW, RENEGADE, SHERIFF
 from referee.games.faceoff.turn import apply_effects, jail_step, start_turn

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from referee.games.cards.deck import RANK
 from referee.games.faceoff import board
-from referee.games.faceoff.engine import Ctx
+from referee.games.faceoff.context import Ctx
 from referee.games.faceoff.state import RENEGADE, SHERIFF, State
 from referee.games.faceoff.turn import start_turn
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import CHARACTERS, LIFE
-from referee.games.faceoff.engine import Ctx, GameOver, TurnEnds
+from referee.games.faceoff.context import Ctx, GameOver, TurnEnds
 from referee.games.faceoff.flow import Frame, frame_but
 from referee.games.faceoff.state import RENEGADE, Char
 

@@ -28,14 +28,15 @@ from referee.engine.jsonenc import dumps
 from referee.engine.statecache import Memo
 from referee.games.cards.characters import KIT_CARLSON
 from referee.games.cards.rules import mustang_of, reach_of, scope_of
-from referee.games.faceoff import board, rules, views
+from referee.games.faceoff import board, legal, views
 from referee.games.faceoff.board import Square
+from referee.games.faceoff.context import PROMPTS
 from referee.games.faceoff.flow import Frame
 from referee.games.faceoff.state import MARKS, RENEGADE, ROLE_NAMES, Char, State, flow_controller
 
 #: ``board.path_distance`` between squares no path joins
 _FAR = 10 ** 6
-_PROMPTS = rules.PROMPTS
+_PROMPTS = PROMPTS
 #: each phase's name encoded
 _PHASES: dict[str, bytes] = {p: dumps(p) for p in ("bid", "place", "start", "move", "phase2", "play", "discard", "over",
                                                    "start_jail", "start_dynamite")}
@@ -369,4 +370,4 @@ def seat_encoded(s: State, seat: int | None, awaited: bool, memo: Memo) -> tuple
     own: bytes | None = seen[3 + seat]  # a seat's own: kept in the slot of that seat alone
     if own is None:
         own = seen[3 + seat] = _own_bytes(s, seat, seen[1], seen[2], memo)
-    return (dumps(rules.legal_moves(s, seat, memo)) if awaited else b"[]"), seen[0], own
+    return (dumps(legal.legal_moves(s, seat, memo)) if awaited else b"[]"), seen[0], own

@@ -7,7 +7,7 @@ event's JSON object (``to_json``) and read back from it (``from_json``).
 A ``Flow`` is a frozen slotted dataclass (its fields are read often: slot
 reads are the fastest), a ``Frame`` a named tuple (frames are built often:
 a tuple builds several times faster). Their fields may also be read by
-their JSON names, as the object is published (``event_schemas.FLOW``):
+their JSON names, as the object is published (``schemas.FLOW``):
 ``flow["phase"]``, ``frame["kind"]``.
 """
 from __future__ import annotations
@@ -146,7 +146,7 @@ def make_flow(round_: int, active: int, phase: str, start: Square | None, slots:
 
 
 class Draft:
-    """A flow's fields but its agenda as one decision changes them (``engine.Ctx.flow``):
+    """A flow's fields but its agenda as one decision changes them (``context.Ctx.flow``):
     mutable, and never part of a state; ``frozen`` makes the ``Flow`` it writes."""
 
     __slots__ = ("round", "active", "phase", "start", "slots", "drew", "walk", "controller", "placer", "bidders")

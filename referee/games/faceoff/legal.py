@@ -14,8 +14,8 @@ from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import JESSE_JONES, PEDRO_RAMIREZ
 from referee.games.faceoff import board
 from referee.games.faceoff.bid import place_squares
+from referee.games.faceoff.context import RESIGN_MOVE, Move, top_prompt
 from referee.games.faceoff.distance import sights
-from referee.games.faceoff.engine import RESIGN_MOVE, Move, top_prompt
 from referee.games.faceoff.flow import Frame
 from referee.games.faceoff.movement import blocked_for, path_json, steps_ok
 from referee.games.faceoff.state import State, flow_controller

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games.faceoff import board
-from referee.games.faceoff.engine import Ctx
+from referee.games.faceoff.context import Ctx
 from referee.games.faceoff.flow import Draft, Flow
 from referee.games.faceoff.state import State
 

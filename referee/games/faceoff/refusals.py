@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 from referee.engine.protocol import IllegalMove
 from referee.games.cards import rules as cardrules
+from referee.games.faceoff.context import Move, refuse, top_prompt
 from referee.games.faceoff.distance import sights
-from referee.games.faceoff.engine import Move, refuse, top_prompt
 from referee.games.faceoff.flow import Frame
 from referee.games.faceoff.legal import jailable, window
 from referee.games.faceoff.state import State

@@ -9,8 +9,12 @@ from referee.engine.protocol import Event, GameConfig, InvalidSetup
 from referee.engine.rng import Rng
 from referee.games.cards.characters import CHARACTERS, LIFE
 from referee.games.cards.deck import ALL_CARDS, BLUE, CARD_SET
-from referee.games.faceoff import board, rules
-from referee.games.faceoff.state import MARKS, RENEGADE, evolve
+from referee.games.faceoff import board
+from referee.games.faceoff.agenda import advance, run
+from referee.games.faceoff.context import Ctx, GameOver, TurnEnds
+from referee.games.faceoff.fold import evolve
+from referee.games.faceoff.state import MARKS, RENEGADE
+from referee.games.faceoff.turn import start_turn
 
 _SQ = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2}
 _CARDS = {"type": "array", "items": {"type": "string"}}
@@ -204,15 +208,15 @@ def _turn(sc: dict[str, Any]) -> tuple[int, int]:
 
 def _first_turn(first: Event, turn: int, rng: Rng) -> list[Event]:
     """``game_setup``, then the first turn's start (FO8, FO10) up to the first awaited move."""
-    ctx = rules.Ctx(evolve(None, first), rng)
+    ctx = Ctx(evolve(None, first), rng)
     ctx.events.append(first)
     try:
         try:
-            rules.start_turn(ctx, turn)
-        except rules.TurnEnds:
-            rules.advance(ctx)
-        rules.run(ctx)
+            start_turn(ctx, turn)
+        except TurnEnds:
+            advance(ctx)
+        run(ctx)
         ctx.flush()
-    except rules.GameOver:
+    except GameOver:
         pass
     return ctx.events

@@ -12,8 +12,8 @@ from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import WILLY_THE_KID
 from referee.games.cards.deck import KEY
 from referee.games.faceoff import board
+from referee.games.faceoff.context import Ctx, TurnEnds
 from referee.games.faceoff.elimination import eliminate, hit
-from referee.games.faceoff.engine import Ctx, TurnEnds
 from referee.games.faceoff.flow import frame_but
 from referee.games.faceoff.movement import blocked_for
 

@@ -18,8 +18,11 @@ from referee.engine.protocol import Event
 from referee.engine.statecache import Memo, fresh
 from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import KIT_CARLSON
-from referee.games.faceoff import board, rules
+from referee.games.faceoff import board
+from referee.games.faceoff.context import PROMPTS
+from referee.games.faceoff.distance import reach
 from referee.games.faceoff.flow import FIELDS, Frame
+from referee.games.faceoff.legal import default_options, to_act
 from referee.games.faceoff.state import MARKS, RENEGADE, ROLE_NAMES, State, flow_controller
 
 Json = dict[str, Any]
@@ -27,7 +30,7 @@ Json = dict[str, Any]
 
 def top_prompt(s: State) -> Frame | None:
     st = s.flow.stack
-    return st[-1] if st and st[-1].kind in rules.PROMPTS else None
+    return st[-1] if st and st[-1].kind in PROMPTS else None
 
 
 def kit_limbo(s: State) -> bool:
@@ -105,7 +108,7 @@ def _board(s: State, parts: _Parts) -> list[str]:
 
 
 def _path(rows: Any, a: Any, b: Any, parts: _Parts) -> int:
-    """``rules.base_distance``: the path distance from square ``a`` to ``b`` (FO21), kept
+    """``distance.base_distance``: the path distance from square ``a`` to ``b`` (FO21), kept
     by squares while the map's rows are the same (dropped whole when full)."""
     held, paths = parts.paths
     if held is not rows:
@@ -129,7 +132,7 @@ def _sights(s: State, parts: _Parts) -> tuple[list[list[int]], list[list[int | N
             and last[7] == (a.name, b.name, c.name)):
         dist = [[0 if x == y else _path(s.rows, s.chars[x].pos, s.chars[y].pos, parts) for y in range(3)]
                 for x in range(3)]
-        # rules.sees_at(s, x, y): the path distance as BANG! modifies it (R15)
+        # distance.sees_at(s, x, y): the path distance as BANG! modifies it (R15)
         seen = [[None if x == y else cardrules.seen_at(dist[x][y], s.chars[x], s.chars[y]) for y in range(3)]
                 for x in range(3)]
         last = parts.sights = (s.rows, a.pos, b.pos, c.pos, a.in_play, b.in_play, c.in_play,
@@ -177,7 +180,7 @@ def _public_view(s: State, memo: Memo) -> Json:
                         "controller": flow_controller(s, i) if flow_controller(s, i) >= 0 else None,
                         "character": ch.name, "life": ch.life, "max_life": ch.max_life,
                         "in_play": list(ch.in_play), "hand_size": len(ch.hand), "square": [ch.pos[0], ch.pos[1]],
-                        "reach": rules.reach(s, i)}
+                        "reach": reach(s, i)}
                        for i, ch in enumerate(s.chars)],
         "distances": dist,
         "sees_at": seen,
@@ -250,10 +253,10 @@ def pending(s: State, memo: Memo | None = None) -> Json | None:
     if s.result is None:
         f = s.flow
         top = top_prompt(s)
-        awaiting = sorted(rules.to_act(s))
+        awaiting = sorted(to_act(s))
         default: list[Json] = []
         for seat in awaiting:
-            opts = rules.default_options(s, seat, memo)
+            opts = default_options(s, seat, memo)
             if opts:
                 move = opts[0]
                 default.append({"seat": seat, "move": move if len(opts) == 1 and "card" not in move

@@ -23,7 +23,8 @@ from referee.games.cards import rules as cardrules
 from referee.games.cards.deck import BLUE, KEY
 from referee.games.cards.table import CardTable
 from referee.games.faceoff.flow import Draft, Flow, Frame, frame_but
-from referee.games.faceoff.state import RENEGADE, Char, State, evolve, replace
+from referee.games.faceoff.fold import evolve
+from referee.games.faceoff.state import RENEGADE, Char, State, replace
 
 Move = dict[str, Any]
 #: frames that wait for a move: BANG!'s card windows, and Kit Carlson's keep (FO50)
