@@ -51,10 +51,12 @@ def card_moves(s: State, c: int, card: str, dist: dict[int, int] | None = None) 
     return cardrules.card_moves(s.chars[c], card, dist, s.chars, bang_ok=True, jailable=jailable)
 
 
-def legal_moves(s: State, seat: int, memo: Memo | None = None) -> list[Move]:
-    """Every move ``apply`` accepts from ``seat`` now, in a stable order;
+def legal_moves(s: State | None, seat: int, memo: Memo | None = None) -> list[Move]:
+    """Every move ``apply`` accepts from ``seat`` now, in a stable order (none before the setup);
     computed once per state and seat (kept in the game's ``memo`` under
     ``seat``; the caller must not change the list)."""
+    if s is None:
+        return []
     kept = fresh(memo).of(s)
     known: list[Move] | None = kept.get(seat)
     if known is None:
@@ -148,9 +150,10 @@ _TURN_PHASES: dict[str, Callable[[State, int], list[Move]]] = {
     "move": _move_moves, "phase2": _phase2_moves, "play": _play_moves, "discard": _discard_moves}
 
 
-def to_act(s: State) -> set[int]:
-    """The seats whose move is awaited (FO31, FO33, FO37)."""
-    if s.result is not None:
+def to_act(s: State | None, memo: Memo | None = None) -> set[int]:
+    """The seats whose move is awaited (FO31, FO33, FO37); none before the setup and after the end.
+    Nothing of it is kept in the ``memo``."""
+    if s is None or s.result is not None:
         return set()
     f = s.flow
     top = top_prompt(f.stack)
@@ -215,3 +218,9 @@ def default_options(s: State, seat: int, memo: Memo | None = None) -> list[Move]
     if phase == "play":
         return [{"type": "end_turn"}]
     return moves[:1]
+
+
+def default_move(s: State, seat: int) -> Move | None:
+    """The timeout's default for ``seat`` (FO9), the first of ``default_options``; ``None``: none."""
+    options = default_options(s, seat)
+    return options[0] if options else None

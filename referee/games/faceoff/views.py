@@ -55,7 +55,10 @@ def sees_hand(s: State, seat: int | None, c: int) -> bool:
     return top is not None and top.char == RENEGADE and flow_controller(s, RENEGADE) == seat
 
 
-def hidden(s: State, seat: int | None) -> set[str]:
+def hidden(s: State | None, seat: int | None) -> set[str]:
+    """The card ids ``seat`` (``None``: a spectator) must not find in what it receives now (FO57)."""
+    if s is None:
+        return set()
     out = set(s.brown) | set(s.blue)
     for c in range(3):
         if not sees_hand(s, seat, c):
