@@ -13,13 +13,13 @@ from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import BLACK_JACK, KIT_CARLSON
 from referee.games.cards.deck import red
 from referee.games.faceoff import bid
-from referee.games.faceoff.agenda import advance, run
 from referee.games.faceoff.context import Ctx, GameOver, Move, TurnEnds, store_next, top_prompt
 from referee.games.faceoff.elimination import game_over
 from referee.games.faceoff.flow import Frame, frame_but
 from referee.games.faceoff.legal import offered
 from referee.games.faceoff.movement import walk
 from referee.games.faceoff.refusals import why_not
+from referee.games.faceoff.runner import advance, run
 from referee.games.faceoff.state import State
 from referee.games.faceoff.turn import after_slot, apply_effects, check, phase2, to_discard
 

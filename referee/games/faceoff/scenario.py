@@ -10,9 +10,9 @@ from referee.engine.rng import Rng
 from referee.games.cards.characters import CHARACTERS, LIFE
 from referee.games.cards.deck import ALL_CARDS, BLUE, CARD_SET
 from referee.games.faceoff import board
-from referee.games.faceoff.agenda import advance, run
 from referee.games.faceoff.context import Ctx, GameOver, TurnEnds
 from referee.games.faceoff.fold import evolve
+from referee.games.faceoff.runner import advance, run
 from referee.games.faceoff.state import MARKS, RENEGADE
 from referee.games.faceoff.turn import start_turn
 
