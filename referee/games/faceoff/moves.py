@@ -15,17 +15,151 @@ the two agree).
   ``{"type": "place", "square": [x, y]}``;
 * at any decision: ``{"type": "resign"}``, the other player wins (FO58).
 
-Targets are character indices: 0 the Sheriff's, 1 the Outlaw's, 2 the Renegade."""
+Targets are character indices: 0 the Sheriff's, 1 the Outlaw's, 2 the Renegade.
+
+Each move type is a frozen class (``referee.engine.moves.TypedMove``), read
+once at the boundary (``parse``, ``read``): ``decide`` and every rule below
+it take these; what a client sees and the log records stays the JSON."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from referee.engine.moves import MoveTable, TypedMove
+from referee.engine.protocol import MalformedMove
 from referee.engine.schema import closed_object
 from referee.games.cards.deck import ALL_CARDS
 from referee.games.faceoff.schemas import CHAR, SQ
 
 Json = dict[str, Any]
+Square = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class FigureMove(TypedMove):
+    """Phase 1 (FO11–FO14): the figure's path, the squares entered in order."""
+
+    TYPE = "move"
+    path: tuple[Square, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Walk(TypedMove):
+    """A phase-2 slot's walk (FO15), 0–2 steps (Willy the Kid 3, FO51)."""
+
+    TYPE = "walk"
+    path: tuple[Square, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(TypedMove):
+    """A phase-2 slot's draw (FO15): from the deck, the brown discard (Pedro
+    Ramirez) or a character's hand, ``target`` (Jesse Jones, FO53)."""
+
+    TYPE = "draw"
+    source: str
+    target: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Play(TypedMove):
+    """Phase 3 (FO17): a card of the active character's hand, at a character, picking a card."""
+
+    TYPE = "play"
+    card: str
+    target: int | None = None
+    pick: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Sid(TypedMove):
+    """Sid Ketchum's two discards for a life (R72, FO53)."""
+
+    TYPE = "sid"
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn(TypedMove):
+    """The end of phase 3 (FO17, FO20)."""
+
+    TYPE = "end_turn"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(TypedMove):
+    """Phase 4 (FO20): one card over the hand limit."""
+
+    TYPE = "discard"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Respond(TypedMove):
+    """An open window's answer with a card (Missed!, BANG!, Beer: R43–R48)."""
+
+    TYPE = "respond"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Barrel(TypedMove):
+    """A Barrel's "draw!" against a shot (R35), from the card in play or the character."""
+
+    TYPE = "barrel"
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class Choose(TypedMove):
+    """A card picked: the General Store's (FO26), Kit Carlson's (FO50), Lucky Duke's (R42)."""
+
+    TYPE = "choose"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(TypedMove):
+    """An open window left unanswered (R43–R48)."""
+
+    TYPE = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Bid(TypedMove):
+    """The Renegade bid (FO33): a card of the seat's own character's hand."""
+
+    TYPE = "bid"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Place(TypedMove):
+    """The spare nugget's square (FO37)."""
+
+    TYPE = "place"
+    square: Square
+
+
+@dataclass(frozen=True, slots=True)
+class Resign(TypedMove):
+    """The game given up: the other player wins at once (FO58)."""
+
+    TYPE = "resign"
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout(TypedMove):
+    """The system's own command (``referee.engine.base.TIMEOUT``): no player's move, no schema here;
+    Face Off has no clock of its own (FO9), so the shared checks refuse it."""
+
+    TYPE = "timeout"
+
+
+#: every move type by its ``type`` string
+MOVES = MoveTable([FigureMove, Walk, Draw, Play, Sid, EndTurn, Discard, Respond, Barrel, Choose, Pass, Bid, Place,
+                   Resign, Timeout])
 
 _CARD: Json = {"type": "string", "enum": list(ALL_CARDS)}
 _PATH: Json = {"type": "array", "items": SQ, "maxItems": 3}
@@ -124,3 +258,17 @@ def malformed(move: Any) -> str | None:
         if want is not None and not _KIND_OK[want](value):
             return f"a {kind} move: {name!r} is malformed"
     return None
+
+
+def parse(move: Any) -> TypedMove:
+    """The typed move of ``move`` as sent, or ``MalformedMove`` (FO9): the hand-written parser held to
+    ``MOVE_SCHEMAS`` (the conformance suite checks that they agree), numbers as integers."""
+    why = malformed(move)
+    if why is not None:
+        raise MalformedMove("malformed_move", rule="FO9", detail=why)
+    return MOVES.read(normal(move))
+
+
+def read(move: Json) -> TypedMove:
+    """The typed move of ``move``, which matches its schema already (the service checked it)."""
+    return MOVES.read(move)

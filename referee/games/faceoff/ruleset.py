@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.modular import ModularRuleset, Parts
-from referee.engine.protocol import Event, Json, MalformedMove, Move, Ruleset, Seat
+from referee.engine.moves import TypedMove
+from referee.engine.protocol import Event, Json, Move, Ruleset, Seat
 from referee.engine.rng import Rng
 from referee.engine.statecache import Memo
 from referee.games.faceoff import decide, encoded, fold, invariants, legal, moves, options, scenario, schemas, views
@@ -40,15 +41,15 @@ class FaceOffRuleset(ModularRuleset[State]):
     def option_sets(self, players: int) -> list[dict[str, Any]]:
         return options.option_sets(players)
 
-    def parse_move(self, move: Any) -> Any:
-        """The move as sent, or ``MalformedMove``: a hand-written parser held to ``move_schemas``
+    def parse_move(self, move: Any) -> TypedMove:
+        """The typed move, or ``MalformedMove`` (FO9): a hand-written parser held to ``move_schemas``
         (the conformance suite checks that they agree)."""
-        why = moves.malformed(move)
-        if why is not None:
-            raise MalformedMove("malformed_move", rule="FO9", detail=why)
-        return moves.normal(move)
+        return moves.parse(move)
 
-    def play(self, state: State, actor: Seat, move: Move, *, rng: Rng, now: int,
+    def move_from_checked(self, move: Json) -> TypedMove:
+        return moves.read(move)
+
+    def play(self, state: State, actor: Seat, move: TypedMove, *, rng: Rng, now: int,
              memo: Memo | None = None) -> tuple[list[Event], State]:
         return decide.apply(state, actor, move, rng, memo)
 
