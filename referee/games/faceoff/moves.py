@@ -201,20 +201,20 @@ SHAPES: dict[str, tuple[dict[str, str], dict[str, str]]] = {
 _CARD_SET = frozenset(ALL_CARDS)
 
 
-def _int(v: Any, lo: int, hi: int) -> bool:
+def _int(value: Any, low: int, high: int) -> bool:
     """An integer as JSON Schema counts them (2.0 is one; true is not)."""
-    if type(v) is float and v.is_integer():
-        v = int(v)
-    return type(v) is int and lo <= v <= hi
+    if type(value) is float and value.is_integer():
+        value = int(value)
+    return type(value) is int and low <= value <= high
 
 
-def _ints(v: Any) -> Any:
-    """``v`` with integral floats made ints (a parsed move's numbers, as the schema reads them)."""
-    if type(v) is float and v.is_integer():
-        return int(v)
-    if type(v) is list:
-        return [_ints(x) for x in v]
-    return v
+def _ints(value: Any) -> Any:
+    """``value`` with integral floats made ints (a parsed move's numbers, as the schema reads them)."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    if type(value) is list:
+        return [_ints(x) for x in value]
+    return value
 
 
 def normal(move: dict[str, Any]) -> dict[str, Any]:
@@ -222,18 +222,19 @@ def normal(move: dict[str, Any]) -> dict[str, Any]:
     return {k: _ints(v) for k, v in move.items()}
 
 
-def _square(v: Any) -> bool:
-    return type(v) is list and len(v) == 2 and _int(v[0], 0, 39) and _int(v[1], 0, 39)
+def _square(value: Any) -> bool:
+    return type(value) is list and len(value) == 2 and _int(value[0], 0, 39) and _int(value[1], 0, 39)
 
 
 _KIND_OK: dict[str, Callable[[Any], bool]] = {
-    "path": lambda v: type(v) is list and len(v) <= 3 and all(_square(q) for q in v),
+    "path": lambda value: type(value) is list and len(value) <= 3 and all(_square(q) for q in value),
     "square": _square,
-    "source": lambda v: v in ("deck", "discard", "hand") and type(v) is str,
-    "char": lambda v: _int(v, 0, 2),
-    "card": lambda v: type(v) is str and v in _CARD_SET,
-    "cards2": lambda v: type(v) is list and len(v) == 2 and all(type(c) is str and c in _CARD_SET for c in v),
-    "str": lambda v: type(v) is str,
+    "source": lambda value: value in ("deck", "discard", "hand") and type(value) is str,
+    "char": lambda value: _int(value, 0, 2),
+    "card": lambda value: type(value) is str and value in _CARD_SET,
+    "cards2": lambda value: type(value) is list and len(value) == 2
+    and all(type(card) is str and card in _CARD_SET for card in value),
+    "str": lambda value: type(value) is str,
 }
 
 

@@ -54,23 +54,23 @@ def run(ctx: Ctx) -> None:
             advance(ctx)
 
 
-def _process(ctx: Ctx, fr: Frame) -> None:
-    if fr.kind == "multi":
-        _next_target(ctx, fr)
-    elif fr.kind == "after_hit":
-        c = fr.char
-        apply_effects(ctx, cardrules.after_hit(ctx.state.chars[c], c, fr.src, fr.amount))  # R50, R61, R64 (FO53)
+def _process(ctx: Ctx, frame: Frame) -> None:
+    if frame.kind == "multi":
+        _next_target(ctx, frame)
+    elif frame.kind == "after_hit":
+        c = frame.char
+        apply_effects(ctx, cardrules.after_hit(ctx.state.chars[c], c, frame.src, frame.amount))  # R50, R61, R64 (FO53)
 
 
-def _next_target(ctx: Ctx, fr: Frame) -> None:
+def _next_target(ctx: Ctx, frame: Frame) -> None:
     """FO22: Indians! or Gatling reaches its next target; the rest wait below."""
-    targets = fr.targets
+    targets = frame.targets
     if not targets:
         return
     if len(targets) > 1:
-        ctx.stack.append(frame_but(fr, targets=targets[1:]))
+        ctx.stack.append(frame_but(frame, targets=targets[1:]))
     t = targets[0]
-    if fr.key == "gatling":
-        ctx.stack.append(Frame("shot", t, fr.src, "gatling", 1))
+    if frame.key == "gatling":
+        ctx.stack.append(Frame("shot", t, frame.src, "gatling", 1))
     else:
-        ctx.stack.append(Frame("indians", t, fr.src))
+        ctx.stack.append(Frame("indians", t, frame.src))

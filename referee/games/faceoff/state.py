@@ -63,11 +63,11 @@ class State:
     #: the "draw!" check, the bids revealed; ``None`` before any
     last: Any = None
 
-    def owner(self, c: int) -> int:
-        """The seat owning character ``c`` (-1: the Renegade, owned by nobody)."""
-        if c == SHERIFF:
+    def owner(self, char: int) -> int:
+        """The seat owning character ``char`` (-1: the Renegade, owned by nobody)."""
+        if char == SHERIFF:
             return self.sheriff_seat
-        if c == OUTLAW:
+        if char == OUTLAW:
             return 1 - self.sheriff_seat
         return -1
 
@@ -75,11 +75,11 @@ class State:
         return SHERIFF if seat == self.sheriff_seat else OUTLAW
 
 
-def flow_controller(state: State, c: int) -> int:
-    """Who decides for character ``c`` now (FO32, FO35, FO39): the owner; for
+def flow_controller(state: State, char: int) -> int:
+    """Who decides for character ``char`` now (FO32, FO35, FO39): the owner; for
     the Renegade, the bid winner in its turn, else the non-active player."""
-    if c != RENEGADE:
-        return state.owner(c)
+    if char != RENEGADE:
+        return state.owner(char)
     f = state.flow
     if f.active == RENEGADE:
         return f.controller
