@@ -22,6 +22,7 @@ racing compute the same bytes).
 """
 from __future__ import annotations
 
+from operator import is_
 from typing import Any
 
 from referee.engine.jsonenc import dumps
@@ -31,18 +32,16 @@ from referee.games.cards.rules import mustang_of, reach_of, scope_of
 from referee.games.faceoff import board, legal, views
 from referee.games.faceoff.board import Square
 from referee.games.faceoff.context import PROMPTS
-from referee.games.faceoff.flow import Frame
+from referee.games.faceoff.flow import Flow, Frame
 from referee.games.faceoff.state import MARKS, RENEGADE, ROLE_NAMES, Char, State, flow_controller
 
 #: ``board.path_distance`` between squares no path joins
 _FAR = 10 ** 6
-_PROMPTS = PROMPTS
 #: each phase's name encoded
 _PHASES: dict[str, bytes] = {p: dumps(p) for p in ("bid", "place", "start", "move", "phase2", "play", "discard", "over",
                                                    "start_jail", "start_dynamite")}
 #: phases in which the Renegade's turn is no one's to play (FO32: the bid, the spare nugget)
 _NO_TURN = ("bid", "place", "over")
-
 
 
 class _Parts:
@@ -173,21 +172,25 @@ def _bids_hidden(state: State, last_bids: tuple[str | None, ...], parts: _Parts)
     not public (kept while those are the very same objects), or in Kit
     Carlson's look (FO57)."""
     chars = state.chars
+    inputs = (last_bids, state.brown, state.blue, state.bids, state.pub, chars[0].hand, chars[1].hand, chars[2].hand)
     last = parts.hidden
-    if (last[0] is last_bids and last[1] is state.brown and last[2] is state.blue and last[3] is state.bids
-            and last[4] is state.pub and last[5] is chars[0].hand and last[6] is chars[1].hand
-            and last[7] is chars[2].hand):
+    if all(map(is_, last[:8], inputs)):
         hidden: bool = last[8]
     else:
-        brown, blue, bids, pub = state.brown, state.blue, state.bids, state.pub
-        hidden = any(card in brown or card in blue or card in bids
-                     or (card not in pub and any(card in ch.hand for ch in chars))
-                     for card in last_bids if card is not None)
-        parts.hidden = (last_bids, brown, blue, bids, pub, chars[0].hand, chars[1].hand, chars[2].hand, hidden)
+        hidden = _out_of_sight(state, last_bids)
+        parts.hidden = (*inputs, hidden)
     if not hidden and state.limbo:
         limbo = state.limbo
         return any(card in limbo for card in last_bids if card is not None) and views.kit_limbo(state)
     return hidden
+
+
+def _out_of_sight(state: State, cards: tuple[str | None, ...]) -> bool:
+    """Whether one of ``cards`` is in a deck or a bid, or in a hand and not public (FO57)."""
+    brown, blue, bids, pub, chars = state.brown, state.blue, state.bids, state.pub, state.chars
+    return any(card in brown or card in blue or card in bids
+               or (card not in pub and any(card in char.hand for char in chars))
+               for card in cards if card is not None)
 
 
 def _char_bytes(figure: int, char: Char, owner: int | None, controller: int, parts: _Parts) -> bytes:
@@ -207,49 +210,64 @@ def _char_bytes(figure: int, char: Char, owner: int | None, controller: int, par
 
 
 def public_bytes(state: State, memo: Memo) -> bytes:
-    """``views.public_view(s)`` encoded, braces off (FO57: all of it public); ``memo``: the game's."""
+    """``views.public_view(state)`` encoded, braces off (FO57: all of it public); ``memo``: the game's."""
     parts = memo.part(_Parts)
-    f = state.flow
-    x, y, z = state.chars
-    squares = (x.pos, y.pos, z.pos)
-    phase = f.phase
-    active = f.active
-    stack = f.stack
-    top = stack[-1] if stack and stack[-1].kind in _PROMPTS else None  # ``views.top_prompt``
-    # ``flow_controller``: the owners; the Renegade's, the bid winner in his turn, else the one not active
+    first, second, third = state.chars
+    squares = (first.pos, second.pos, third.pos)
+    stack = state.flow.stack
+    top = stack[-1] if stack and stack[-1].kind in PROMPTS else None  # ``views.top_prompt``
     sheriff = state.sheriff_seat
-    outlaw = 1 - sheriff
-    if active == RENEGADE:
-        renegade = f.controller
-    elif phase in ("bid", "place"):
-        renegade = -1
-    else:
-        renegade = sheriff if active == 1 else outlaw
-    first, second, third = parts.chars
-    characters = b"[%b,%b,%b]" % (
-        first[3] if first[0] is x and first[1] == sheriff else _char_bytes(0, x, sheriff, sheriff, parts),
-        second[3] if second[0] is y and second[1] == outlaw else _char_bytes(1, y, outlaw, outlaw, parts),
-        third[3] if third[0] is z and third[2] == renegade else _char_bytes(2, z, None, renegade, parts))
-    last_bids = state.last_bids
-    # the last revealed bids, while neither card is out of sight again
-    shown = b"null" if last_bids is None or _bids_hidden(state, last_bids, parts) else dumps(last_bids)
-    start, round_, slots = f.start, f.round, f.slots if phase == "phase2" else 0
-    if type(round_) is int and type(active) is int and type(slots) is int and type(sheriff) is int:
-        rest = b'"round":%d,"active":%d,"phase":%b,"turn_start":%b,"slots_left":%d,"sheriff_seat":%d,' \
-            b'"last_bids":%b' % (
-                round_, active, _PHASES.get(phase) or dumps(phase), b"null" if start is None else dumps(start),
-                slots, sheriff, shown)
-    else:  # not plain integers (no flow the rules write): the members as the generic path encodes them
-        rest = dumps({
-            "round": round_, "active": active, "phase": phase, "turn_start": start, "slots_left": slots,
-            "sheriff_seat": sheriff, "last_bids": None if shown == b"null" else last_bids})[1:-1]
+    renegade = _renegade_controller(state.flow, sheriff)
     # each player's public facts (``views.seats``) and the last thing drawn (``state.last``)
     seats = _seats_bytes(state, renegade, state.bids, parts)
     return b'%b,"reserve":%d,"characters":%b,%b,"decks":{"brown":%d,"blue":%d},"discards":%b,%b,%b,"seats":%b,' \
-        b'"last":%b' % (_ground_bytes(state, squares, memo, parts), state.reserve, characters,
-                        _sights_bytes(state, x, y, z, squares, parts), len(state.brown), len(state.blue),
-                        _discards_bytes(state, parts), rest, _tail_bytes(state, top, parts), seats,
-                        _last_bytes(state, memo, parts))
+        b'"last":%b' % (_ground_bytes(state, squares, memo, parts), state.reserve,
+                        _characters_bytes(state, sheriff, renegade, parts),
+                        _sights_bytes(state, first, second, third, squares, parts), len(state.brown), len(state.blue),
+                        _discards_bytes(state, parts), _turn_bytes(state, sheriff, parts),
+                        _tail_bytes(state, top, parts), seats, _last_bytes(state, memo, parts))
+
+
+def _renegade_controller(flow: Flow, sheriff: int) -> int:
+    """``flow_controller``'s of the Renegade (FO32, FO35, FO39), -1 none: the bid winner in his
+    turn, nobody during the bid and the placement, else the player who is not active."""
+    if flow.active == RENEGADE:
+        return flow.controller
+    if flow.phase in ("bid", "place"):
+        return -1
+    return sheriff if flow.active == 1 else 1 - sheriff
+
+
+def _characters_bytes(state: State, sheriff: int, renegade: int, parts: _Parts) -> bytes:
+    """``"characters"`` encoded: each entry kept while its character and controller are the same."""
+    sheriffs, outlaws, the_renegade = state.chars
+    outlaw = 1 - sheriff
+    first, second, third = parts.chars
+    return b"[%b,%b,%b]" % (
+        first[3] if first[0] is sheriffs and first[1] == sheriff else _char_bytes(0, sheriffs, sheriff, sheriff, parts),
+        second[3] if second[0] is outlaws and second[1] == outlaw else _char_bytes(1, outlaws, outlaw, outlaw, parts),
+        third[3] if third[0] is the_renegade and third[2] == renegade
+        else _char_bytes(2, the_renegade, None, renegade, parts))
+
+
+def _turn_bytes(state: State, sheriff: int, parts: _Parts) -> bytes:
+    """``"round"`` to ``"last_bids"``: whose turn and phase (FO8), the turn-start square (FO12), the
+    phase-2 slots left (FO15), the Sheriff's seat and the last revealed bids while neither card is
+    out of sight again (FO35, FO57)."""
+    flow = state.flow
+    phase, active = flow.phase, flow.active
+    last_bids = state.last_bids
+    shown = b"null" if last_bids is None or _bids_hidden(state, last_bids, parts) else dumps(last_bids)
+    start, round_, slots = flow.start, flow.round, flow.slots if phase == "phase2" else 0
+    if type(round_) is int and type(active) is int and type(slots) is int and type(sheriff) is int:
+        return b'"round":%d,"active":%d,"phase":%b,"turn_start":%b,"slots_left":%d,"sheriff_seat":%d,' \
+            b'"last_bids":%b' % (
+                round_, active, _PHASES.get(phase) or dumps(phase), b"null" if start is None else dumps(start),
+                slots, sheriff, shown)
+    # not plain integers (no flow the rules write): the members as the generic path encodes them
+    return dumps({
+        "round": round_, "active": active, "phase": phase, "turn_start": start, "slots_left": slots,
+        "sheriff_seat": sheriff, "last_bids": None if shown == b"null" else last_bids})[1:-1]
 
 
 def _last_bytes(state: State, memo: Memo, parts: _Parts) -> bytes:
@@ -316,7 +334,7 @@ def _seen(state: State, memo: Memo) -> tuple[bytes, int | None, int | None]:
     sees Kit Carlson's look (``views.kit_limbo``), ``None``: nobody."""
     f = state.flow
     stack = f.stack
-    top = stack[-1] if stack and stack[-1].kind in _PROMPTS else None
+    top = stack[-1] if stack and stack[-1].kind in PROMPTS else None
     active = f.active
     if active == RENEGADE and f.phase not in _NO_TURN:
         renegade: int | None = f.controller

@@ -186,21 +186,29 @@ def offered(state: State, seat: int, move: Move, memo: Memo | None = None) -> bo
 
 def _checked_alone(state: State, seat: int, move: Move) -> bool | None:
     """``offered`` for a play, a walk or a 2-step phase-1 move of the seat's turn; ``None``: list them."""
-    f = state.flow
+    flow = state.flow
     kind = move.get("type")
-    if state.result is not None or kind not in ("play", "walk", "move") or top_prompt(f.stack) is not None:
+    if state.result is not None or kind not in ("play", "walk", "move") or top_prompt(flow.stack) is not None:
         return None
-    c = f.active
-    if f.phase in ("bid", "place") or flow_controller(state, c) != seat:
+    active = flow.active
+    if flow.phase in ("bid", "place") or flow_controller(state, active) != seat:
         return None
-    if kind == "play" and f.phase == "play":
+    if kind == "play" and flow.phase == "play":
         card = move.get("card")
-        return isinstance(card, str) and card in state.chars[c].hand and move in card_moves(state, c, card)
+        return isinstance(card, str) and card in state.chars[active].hand and move in card_moves(state, active, card)
+    return _path_checked(state, active, move)
+
+
+def _path_checked(state: State, char: int, move: Move) -> bool | None:
+    """``offered`` for a phase-2 walk of ``char``'s, or its phase-1 move of 2 steps, checked step by
+    step (FO12, FO14, FO15); ``None``: list them."""
+    flow = state.flow
+    kind = move.get("type")
     path = move.get("path")
-    if kind == "walk" and f.phase == "phase2":
-        return steps_ok(state, c, path, f.walk)
-    if kind == "move" and f.phase == "move" and isinstance(path, list) and len(path) == 2:
-        return steps_ok(state, c, path, 2)  # FO14: 2 steps whenever any 2-step path exists
+    if kind == "walk" and flow.phase == "phase2":
+        return steps_ok(state, char, path, flow.walk)
+    if kind == "move" and flow.phase == "move" and isinstance(path, list) and len(path) == 2:
+        return steps_ok(state, char, path, 2)  # FO14: 2 steps whenever any 2-step path exists
     return None
 
 

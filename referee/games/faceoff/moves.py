@@ -247,6 +247,12 @@ def malformed(move: Any) -> str | None:
         return None
     if not isinstance(kind, str) or kind not in SHAPES:
         return f"unknown move type {kind!r}; one of {', '.join(sorted(SHAPES))}"
+    return _field_malformed(kind, move)
+
+
+def _field_malformed(kind: str, move: dict[str, Any]) -> str | None:
+    """Why a ``kind`` move's fields break its schema: one unknown, one required left out, one of
+    the wrong shape (None: they match)."""
     required, optional = SHAPES[kind]
     for name in move:
         if name != "type" and name not in required and name not in optional:

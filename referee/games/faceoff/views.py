@@ -180,12 +180,7 @@ def _public_view(state: State, memo: Memo) -> Json:
         "figures": figures,
         "nuggets": [[x, y] for x, y in state.nuggets],
         "reserve": state.reserve,
-        "characters": [{"char": i, "role": ROLE_NAMES[i], "owner": state.owner(i) if i != RENEGADE else None,
-                        "controller": flow_controller(state, i) if flow_controller(state, i) >= 0 else None,
-                        "character": ch.name, "life": ch.life, "max_life": ch.max_life,
-                        "in_play": list(ch.in_play), "hand_size": len(ch.hand), "square": [ch.pos[0], ch.pos[1]],
-                        "reach": reach(state, i)}
-                       for i, ch in enumerate(state.chars)],
+        "characters": _characters(state),
         "distances": dist,
         "sees_at": seen,
         "decks": {"brown": len(state.brown), "blue": len(state.blue)},
@@ -193,9 +188,7 @@ def _public_view(state: State, memo: Memo) -> Json:
         "round": f.round, "active": f.active, "phase": f.phase,
         "turn_start": None if f.start is None else list(f.start), "slots_left": f.slots if f.phase == "phase2" else 0,
         "sheriff_seat": state.sheriff_seat,
-        # the last revealed bids, while neither card is out of sight again
-        "last_bids": (list(state.last_bids) if state.last_bids is not None
-                      and not any(_spectator_hides(state, b) for b in state.last_bids if b is not None) else None),
+        "last_bids": _last_bids(state),
         "set_aside": list(state.set_aside),
         "general_store": store,
         # Lucky Duke's two "draw!" cards, face up, while he chooses (R42)
@@ -204,6 +197,29 @@ def _public_view(state: State, memo: Memo) -> Json:
         "seats": seats(state),
         "last": last(state, memo),
     }
+
+
+def _characters(state: State) -> list[Json]:
+    """Each figure's character as everyone sees it (FO57): its owner and controller (FO32, FO35,
+    FO39), life, cards in play, hand size, square and reach (R16)."""
+    out: list[Json] = []
+    for figure, char in enumerate(state.chars):
+        controller = flow_controller(state, figure)
+        out.append({"char": figure, "role": ROLE_NAMES[figure],
+                    "owner": state.owner(figure) if figure != RENEGADE else None,
+                    "controller": controller if controller >= 0 else None,
+                    "character": char.name, "life": char.life, "max_life": char.max_life,
+                    "in_play": list(char.in_play), "hand_size": len(char.hand), "square": [char.pos[0], char.pos[1]],
+                    "reach": reach(state, figure)})
+    return out
+
+
+def _last_bids(state: State) -> list[str | None] | None:
+    """The last revealed bids (FO35), while neither card is out of sight again (FO57)."""
+    bids = state.last_bids
+    if bids is None or any(_spectator_hides(state, card) for card in bids if card is not None):
+        return None
+    return list(bids)
 
 
 def last(state: State, memo: Memo | None = None) -> Json | None:
