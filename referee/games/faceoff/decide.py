@@ -15,7 +15,7 @@ from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import BLACK_JACK, KIT_CARLSON
 from referee.games.cards.deck import red
 from referee.games.faceoff import bid
-from referee.games.faceoff.context import Ctx, GameOver, TurnEnds, store_next, top_prompt
+from referee.games.faceoff.context import Ctx, store_next, top_prompt
 from referee.games.faceoff.elimination import game_over
 from referee.games.faceoff.flow import Frame, frame_but
 from referee.games.faceoff.legal import offered
@@ -36,7 +36,7 @@ from referee.games.faceoff.moves import (
     Walk,
 )
 from referee.games.faceoff.refusals import why_not
-from referee.games.faceoff.runner import advance, run
+from referee.games.faceoff.runner import settle
 from referee.games.faceoff.state import State
 from referee.games.faceoff.turn import after_slot, apply_effects, check, phase2, to_discard
 
@@ -48,15 +48,7 @@ def apply(state: State, seat: int, move: TypedMove, rng: Rng,
     if not offered(state, seat, move.to_json(), memo):
         raise why_not(state, seat, move)
     ctx = Ctx(state, rng)
-    try:
-        try:
-            _apply(ctx, seat, move)
-        except TurnEnds:
-            advance(ctx)
-        run(ctx)
-        ctx.flush()
-    except GameOver:
-        pass
+    settle(ctx, lambda: _apply(ctx, seat, move))
     return ctx.events, ctx.state
 
 

@@ -1,14 +1,32 @@
 """The agenda runner: process frames (the Indians!/Gatling targets left,
 FO22; the abilities after a hit, FO53) run until a prompt or a phase waits
-for a move; a turn that ends passes on (FO8, FO19, FO44)."""
+for a move; a turn that ends passes on (FO8, FO19, FO44); ``settle``: a
+decision (or the setup) carried through to the next awaited move."""
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from referee.games.cards import rules as cardrules
 from referee.games.faceoff.bid import new_round, open_bid
-from referee.games.faceoff.context import PROMPTS, Ctx, TurnEnds
+from referee.games.faceoff.context import PROMPTS, Ctx, GameOver, TurnEnds
 from referee.games.faceoff.flow import Frame, frame_but
 from referee.games.faceoff.state import OUTLAW, RENEGADE, SHERIFF
 from referee.games.faceoff.turn import apply_effects, jail_step, start_turn
+
+
+def settle(ctx: Ctx, step: Callable[[], None]) -> None:
+    """``step`` (a move, or the first turn's start), then the agenda run until a move is awaited
+    and the flow written; a turn that ends at once passes on (FO19, FO44), and the game's end
+    stops everything (FO47)."""
+    try:
+        try:
+            step()
+        except TurnEnds:
+            advance(ctx)
+        run(ctx)
+        ctx.flush()
+    except GameOver:
+        pass
 
 
 def advance(ctx: Ctx) -> None:

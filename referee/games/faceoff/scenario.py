@@ -10,9 +10,9 @@ from referee.engine.rng import Rng
 from referee.games.cards.characters import CHARACTERS, LIFE
 from referee.games.cards.deck import ALL_CARDS, BLUE, CARD_SET
 from referee.games.faceoff import board
-from referee.games.faceoff.context import Ctx, GameOver, TurnEnds
+from referee.games.faceoff.context import Ctx
 from referee.games.faceoff.fold import evolve
-from referee.games.faceoff.runner import advance, run
+from referee.games.faceoff.runner import settle
 from referee.games.faceoff.state import MARKS, RENEGADE
 from referee.games.faceoff.turn import start_turn
 
@@ -210,13 +210,5 @@ def _first_turn(first: Event, turn: int, rng: Rng) -> list[Event]:
     """``game_setup``, then the first turn's start (FO8, FO10) up to the first awaited move."""
     ctx = Ctx(evolve(None, first), rng)
     ctx.events.append(first)
-    try:
-        try:
-            start_turn(ctx, turn)
-        except TurnEnds:
-            advance(ctx)
-        run(ctx)
-        ctx.flush()
-    except GameOver:
-        pass
+    settle(ctx, lambda: start_turn(ctx, turn))
     return ctx.events
