@@ -22,7 +22,6 @@ racing compute the same bytes).
 """
 from __future__ import annotations
 
-from operator import is_
 from typing import Any
 
 from referee.engine.jsonenc import dumps
@@ -171,18 +170,27 @@ def _bids_hidden(state: State, last_bids: tuple[str | None, ...], parts: _Parts)
     again (``views._spectator_hides``): in a deck or a bid, or in a hand and
     not public (kept while those are the very same objects), or in Kit
     Carlson's look (FO57)."""
-    chars = state.chars
-    inputs = (last_bids, state.brown, state.blue, state.bids, state.pub, chars[0].hand, chars[1].hand, chars[2].hand)
     last = parts.hidden
-    if all(map(is_, last[:8], inputs)):
+    if _same_sights(last, state, last_bids):
         hidden: bool = last[8]
     else:
+        chars = state.chars
         hidden = _out_of_sight(state, last_bids)
-        parts.hidden = (*inputs, hidden)
+        parts.hidden = (last_bids, state.brown, state.blue, state.bids, state.pub, chars[0].hand, chars[1].hand,
+                        chars[2].hand, hidden)
     if not hidden and state.limbo:
         limbo = state.limbo
         return any(card in limbo for card in last_bids if card is not None) and views.kit_limbo(state)
     return hidden
+
+
+def _same_sights(last: tuple[Any, ...], state: State, last_bids: tuple[str | None, ...]) -> bool:
+    """Whether ``last`` (``_Parts.hidden``) was worked out from these very bids, decks, bids in,
+    public cards and hands."""
+    chars = state.chars
+    return (last[0] is last_bids and last[1] is state.brown and last[2] is state.blue and last[3] is state.bids
+            and last[4] is state.pub and last[5] is chars[0].hand and last[6] is chars[1].hand
+            and last[7] is chars[2].hand)
 
 
 def _out_of_sight(state: State, cards: tuple[str | None, ...]) -> bool:

@@ -22,9 +22,10 @@ once at the boundary (``parse``, ``read``): ``decide`` and every rule below
 it take these; what a client sees and the log records stays the JSON."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from types import MappingProxyType
+from typing import Any, cast
 
 from referee.engine.moves import MoveTable, TypedMove
 from referee.engine.protocol import MalformedMove
@@ -37,23 +38,69 @@ Square = tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)
-class FigureMove(TypedMove):
+class _FaceOffMove(TypedMove):
+    """A Face Off move type: ``TypedMove`` read and written back as ``referee.engine.moves``
+    does it, faster (a move is read and written back at every action): its keys worked out once
+    per class, its fields but a path, a square or a card pair plain values (no arrays to freeze)."""
+
+    @classmethod
+    def keys(cls) -> tuple[tuple[str, str, bool], ...]:
+        return _KEYS[cls]
+
+    @classmethod
+    def from_json(cls, move: Mapping[str, Any]) -> _FaceOffMove:
+        """``MoveTable.read``'s value of ``move`` (its fields hold no array; an optional one left
+        out is ``None``, every optional field's default)."""
+        return cls(*[move.get(key) for _, key, _ in _KEYS[cls]])
+
+    def to_json(self) -> Json:
+        """``TypedMove.to_json`` (its fields hold no array)."""
+        out: Json = {"type": self.TYPE}
+        for name, key, optional in _KEYS[type(self)]:
+            value = getattr(self, name)
+            if not (optional and value is None):
+                out[key] = value
+        return out
+
+
+class _Table(MoveTable):
+    """``MoveTable`` reading each move by its class's ``from_json``."""
+
+    def read(self, move: Mapping[str, Any]) -> TypedMove:
+        cls = cast(type[_FaceOffMove], self.by_type[move["type"]])
+        return cls.from_json(move)
+
+
+@dataclass(frozen=True, slots=True)
+class _PathMove(_FaceOffMove):
+    """A move along a path: the squares entered, in order (arrays frozen as tuples)."""
+
+    path: tuple[Square, ...]
+
+    @classmethod
+    def from_json(cls, move: Mapping[str, Any]) -> _FaceOffMove:
+        return cls(tuple(map(tuple, move["path"])))
+
+    def to_json(self) -> Json:
+        return {"type": self.TYPE, "path": [list(square) for square in self.path]}
+
+
+@dataclass(frozen=True, slots=True)
+class FigureMove(_PathMove):
     """Phase 1 (FO11–FO14): the figure's path, the squares entered in order."""
 
     TYPE = "move"
-    path: tuple[Square, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Walk(TypedMove):
+class Walk(_PathMove):
     """A phase-2 slot's walk (FO15), 0–2 steps (Willy the Kid 3, FO51)."""
 
     TYPE = "walk"
-    path: tuple[Square, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Draw(TypedMove):
+class Draw(_FaceOffMove):
     """A phase-2 slot's draw (FO15): from the deck, the brown discard (Pedro
     Ramirez) or a character's hand, ``target`` (Jesse Jones, FO53)."""
 
@@ -63,7 +110,7 @@ class Draw(TypedMove):
 
 
 @dataclass(frozen=True, slots=True)
-class Play(TypedMove):
+class Play(_FaceOffMove):
     """Phase 3 (FO17): a card of the active character's hand, at a character, picking a card."""
 
     TYPE = "play"
@@ -73,22 +120,29 @@ class Play(TypedMove):
 
 
 @dataclass(frozen=True, slots=True)
-class Sid(TypedMove):
+class Sid(_FaceOffMove):
     """Sid Ketchum's two discards for a life (R72, FO53)."""
 
     TYPE = "sid"
     cards: tuple[str, ...]
 
+    @classmethod
+    def from_json(cls, move: Mapping[str, Any]) -> _FaceOffMove:
+        return cls(tuple(move["cards"]))
+
+    def to_json(self) -> Json:
+        return {"type": self.TYPE, "cards": list(self.cards)}
+
 
 @dataclass(frozen=True, slots=True)
-class EndTurn(TypedMove):
+class EndTurn(_FaceOffMove):
     """The end of phase 3 (FO17, FO20)."""
 
     TYPE = "end_turn"
 
 
 @dataclass(frozen=True, slots=True)
-class Discard(TypedMove):
+class Discard(_FaceOffMove):
     """Phase 4 (FO20): one card over the hand limit."""
 
     TYPE = "discard"
@@ -96,7 +150,7 @@ class Discard(TypedMove):
 
 
 @dataclass(frozen=True, slots=True)
-class Respond(TypedMove):
+class Respond(_FaceOffMove):
     """An open window's answer with a card (Missed!, BANG!, Beer: R43–R48)."""
 
     TYPE = "respond"
@@ -104,7 +158,7 @@ class Respond(TypedMove):
 
 
 @dataclass(frozen=True, slots=True)
-class Barrel(TypedMove):
+class Barrel(_FaceOffMove):
     """A Barrel's "draw!" against a shot (R35), from the card in play or the character."""
 
     TYPE = "barrel"
@@ -112,7 +166,7 @@ class Barrel(TypedMove):
 
 
 @dataclass(frozen=True, slots=True)
-class Choose(TypedMove):
+class Choose(_FaceOffMove):
     """A card picked: the General Store's (FO26), Kit Carlson's (FO50), Lucky Duke's (R42)."""
 
     TYPE = "choose"
@@ -120,14 +174,14 @@ class Choose(TypedMove):
 
 
 @dataclass(frozen=True, slots=True)
-class Pass(TypedMove):
+class Pass(_FaceOffMove):
     """An open window left unanswered (R43–R48)."""
 
     TYPE = "pass"
 
 
 @dataclass(frozen=True, slots=True)
-class Bid(TypedMove):
+class Bid(_FaceOffMove):
     """The Renegade bid (FO33): a card of the seat's own character's hand."""
 
     TYPE = "bid"
@@ -135,31 +189,43 @@ class Bid(TypedMove):
 
 
 @dataclass(frozen=True, slots=True)
-class Place(TypedMove):
+class Place(_FaceOffMove):
     """The spare nugget's square (FO37)."""
 
     TYPE = "place"
     square: Square
 
+    @classmethod
+    def from_json(cls, move: Mapping[str, Any]) -> _FaceOffMove:
+        return cls(tuple(move["square"]))
+
+    def to_json(self) -> Json:
+        return {"type": self.TYPE, "square": list(self.square)}
+
 
 @dataclass(frozen=True, slots=True)
-class Resign(TypedMove):
+class Resign(_FaceOffMove):
     """The game given up: the other player wins at once (FO58)."""
 
     TYPE = "resign"
 
 
 @dataclass(frozen=True, slots=True)
-class Timeout(TypedMove):
+class Timeout(_FaceOffMove):
     """The system's own command (``referee.engine.base.TIMEOUT``): no player's move, no schema here;
     Face Off has no clock of its own (FO9), so the shared checks refuse it."""
 
     TYPE = "timeout"
 
 
+_CLASSES: tuple[type[_FaceOffMove], ...] = (FigureMove, Walk, Draw, Play, Sid, EndTurn, Discard, Respond, Barrel,
+                                             Choose, Pass, Bid, Place, Resign, Timeout)
 #: every move type by its ``type`` string
-MOVES = MoveTable([FigureMove, Walk, Draw, Play, Sid, EndTurn, Discard, Respond, Barrel, Choose, Pass, Bid, Place,
-                   Resign, Timeout])
+MOVES = _Table(_CLASSES)
+#: each move class's ``TypedMove.keys``, worked out once here (``referee.engine.moves`` works them
+#: out at every read and ``to_json``, and a move is read and written back at every action)
+_KEYS: Mapping[type, tuple[tuple[str, str, bool], ...]] = MappingProxyType(
+    {cls: TypedMove.keys.__func__(cls) for cls in (*_CLASSES, _PathMove)})  # type: ignore[attr-defined]
 
 _CARD: Json = {"type": "string", "enum": list(ALL_CARDS)}
 _PATH: Json = {"type": "array", "items": SQ, "maxItems": 3}
