@@ -32,7 +32,7 @@ BUILT_IN = ("bang", "bang-dice", "bang-faceoff", "bluffaneer")
 STEPS = 3000
 #: each built-in ruleset's ``evolve`` dispatch table: type string -> handler(state, data)
 HANDLERS = {"bang": "referee.games.bang.fold", "bang-dice": "referee.games.dice.fold",
-            "bang-faceoff": "referee.games.faceoff.state", "bluffaneer": "referee.games.bluffaneer.fold"}
+            "bang-faceoff": "referee.games.faceoff.fold", "bluffaneer": "referee.games.bluffaneer.fold"}
 
 
 class _Drawn(TypedDict):

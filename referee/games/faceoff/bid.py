@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from referee.games.cards.deck import RANK
 from referee.games.faceoff import board
-from referee.games.faceoff.engine import Ctx
+from referee.games.faceoff.context import Ctx
 from referee.games.faceoff.state import RENEGADE, SHERIFF, State
 from referee.games.faceoff.turn import start_turn
 
@@ -65,11 +65,11 @@ def place(ctx: Ctx, seat: int, square: list[int]) -> None:
     start_turn(ctx, RENEGADE)
 
 
-def place_squares(s: State, seat: int) -> list[board.Square]:
+def place_squares(state: State, seat: int) -> list[board.Square]:
     """FO37: free floor squares at path distance ≥ 3 from the placer's figure."""
-    me = s.chars[s.own_char(seat)].pos
-    dist = board.bfs(s.rows, me)
-    figures = {ch.pos for ch in s.chars}
-    nug = set(s.nuggets)
+    me = state.chars[state.own_char(seat)].pos
+    dist = board.bfs(state.rows, me)
+    figures = {ch.pos for ch in state.chars}
+    nug = set(state.nuggets)
     return sorted(((sq for sq, d in dist.items() if d >= 3 and sq not in figures and sq not in nug)),
-                  key=lambda q: (q[1], q[0]))
+                  key=lambda square: (square[1], square[0]))

@@ -42,72 +42,72 @@ def _err(code: str, detail: str) -> Error:
     return {"code": code, "detail": detail}
 
 
-def check_map(m: Any) -> list[Error]:
+def check_map(given: Any) -> list[Error]:
     """Every failed check of a custom map (FO54), each ``{code, detail}``; [] if valid:
     its fields first (FO54 checks 1, 2: ``MAP_SCHEMA``, ``MAP_ID``; no rows to check
     without a list of strings), then each invariant of its rows (checks 3–9), in
     FO54's order. No JSON Schema is published for a map: these are its checks."""
-    if not isinstance(m, dict):
+    if not isinstance(given, dict):
         return [_err("MAP_SCHEMA", "the map must be a JSON object")]
-    errs = _field_errors(m)
-    rows = m.get("rows")
-    if "rows" in m and (not isinstance(rows, list) or not all(isinstance(r, str) for r in rows)):
+    errs = _field_errors(given)
+    rows = given.get("rows")
+    if "rows" in given and (not isinstance(rows, list) or not all(isinstance(r, str) for r in rows)):
         return errs + [_err("MAP_SCHEMA", "rows must be a list of strings")]
     if not isinstance(rows, list):
         return errs
-    tokens = m.get("nugget_tokens", 16)
+    tokens = given.get("nugget_tokens", 16)
     found = (_size(rows), _rectangular(rows), _legend(rows), _starts(rows), _connected(rows),
              _nuggets(rows, tokens if type(tokens) is int else 16), _big_enough(rows))
     return errs + [e for e in found if e is not None]
 
 
-def _field_errors(m: dict[str, Any]) -> list[Error]:
+def _field_errors(given: dict[str, Any]) -> list[Error]:
     """FO54 checks 1, 2: none unknown, the required ones present, each of its type."""
     errs: list[Error] = []
-    unknown = sorted(set(m) - MAP_FIELDS)
+    unknown = sorted(set(given) - MAP_FIELDS)
     if unknown:
         errs.append(_err("MAP_SCHEMA", f"unknown fields: {', '.join(unknown)}"))
     errs += [_err("MAP_SCHEMA", f"{field} is required") for field in ("format", "version", "id", "rows")
-             if field not in m]
-    found = (_format(m), _version(m), _name(m), _tokens(m), _id(m))
+             if field not in given]
+    found = (_format(given), _version(given), _name(given), _tokens(given), _id(given))
     return errs + [e for e in found if e is not None]
 
 
-def _format(m: dict[str, Any]) -> Error | None:
+def _format(given: dict[str, Any]) -> Error | None:
     """FO54 check 1: exactly ``bang-faceoff-map``."""
-    if "format" in m and m["format"] != "bang-faceoff-map":
+    if "format" in given and given["format"] != "bang-faceoff-map":
         return _err("MAP_SCHEMA", "format must be \"bang-faceoff-map\"")
     return None
 
 
-def _version(m: dict[str, Any]) -> Error | None:
+def _version(given: dict[str, Any]) -> Error | None:
     """FO54 check 1: the integer 1."""
-    if "version" in m and (type(m["version"]) is not int or m["version"] != 1):
+    if "version" in given and (type(given["version"]) is not int or given["version"] != 1):
         return _err("MAP_SCHEMA", "version must be the integer 1")
     return None
 
 
-def _name(m: dict[str, Any]) -> Error | None:
+def _name(given: dict[str, Any]) -> Error | None:
     """FO54 check 1: an optional string of 1–80 characters."""
-    if "name" in m and (not isinstance(m["name"], str) or not 1 <= len(m["name"]) <= 80):
+    if "name" in given and (not isinstance(given["name"], str) or not 1 <= len(given["name"]) <= 80):
         return _err("MAP_SCHEMA", "name must be a string of 1 to 80 characters")
     return None
 
 
-def _tokens(m: dict[str, Any]) -> Error | None:
+def _tokens(given: dict[str, Any]) -> Error | None:
     """FO54 check 1: an optional integer."""
-    if type(m.get("nugget_tokens", 16)) is not int:
+    if type(given.get("nugget_tokens", 16)) is not int:
         return _err("MAP_SCHEMA", "nugget_tokens must be an integer")
     return None
 
 
-def _id(m: dict[str, Any]) -> Error | None:
+def _id(given: dict[str, Any]) -> Error | None:
     """FO54 checks 1, 2: a string matching the id pattern."""
-    if "id" not in m:
+    if "id" not in given:
         return None
-    if not isinstance(m["id"], str):
+    if not isinstance(given["id"], str):
         return _err("MAP_SCHEMA", "id must be a string")
-    if not ID_RE.match(m["id"]):
+    if not ID_RE.match(given["id"]):
         return _err("MAP_ID", "id must be 1-64 characters of a-z 0-9 - _, starting with a letter or digit")
     return None
 
@@ -165,7 +165,7 @@ def _connected(rows: list[str]) -> Error | None:
     regions: list[Square] = []
     left = _floor_squares(rows)
     while left:
-        first = min(left, key=lambda s: (s[1], s[0]))
+        first = min(left, key=lambda square: (square[1], square[0]))
         regions.append(first)
         left -= _region(left, first)
     if len(regions) > 1:
@@ -189,12 +189,12 @@ def _big_enough(rows: list[str]) -> Error | None:
     return None
 
 
-def find(rows: Rows, ch: str) -> list[Square]:
-    return [(x, y) for y, r in enumerate(rows) for x, c in enumerate(r) if c == ch]
+def find(rows: Rows, mark: str) -> list[Square]:
+    return [(x, y) for y, r in enumerate(rows) for x, c in enumerate(r) if c == mark]
 
 
-def floor(rows: Rows, sq: Square) -> bool:
-    x, y = sq
+def floor(rows: Rows, square: Square) -> bool:
+    x, y = square
     return 0 <= y < len(rows) and 0 <= x < len(rows[0]) and rows[y][x] != "#"
 
 
@@ -215,50 +215,50 @@ def bfs(rows: Rows, src: Square) -> dict[Square, int]:
     return dist
 
 
-def path_distance(rows: Rows, a: Square, b: Square) -> int:
-    """Steps of the shortest path from ``a`` to ``b`` (FO21; figures and nuggets never block)."""
-    return bfs(rows, a).get(b, 10 ** 6)
+def path_distance(rows: Rows, start: Square, goal: Square) -> int:
+    """Steps of the shortest path from ``start`` to ``goal`` (FO21; figures and nuggets never block)."""
+    return bfs(rows, start).get(goal, 10 ** 6)
 
 
 @lru_cache(maxsize=65536)
-def _floor_around(rows: Rows, sq: Square) -> tuple[Square, ...]:
-    """The floor squares next to ``sq`` (FO11); a pure function of a map's rows
+def _floor_around(rows: Rows, square: Square) -> tuple[Square, ...]:
+    """The floor squares next to ``square`` (FO11); a pure function of a map's rows
     and a square, cached by that value (bounded)."""
-    x, y = sq
+    x, y = square
     return tuple(n for n in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)) if floor(rows, n))
 
 
-def steps_from(rows: Rows, sq: Square, blocked: frozenset[Square]) -> list[Square]:
+def steps_from(rows: Rows, square: Square, blocked: frozenset[Square]) -> list[Square]:
     """Adjacent squares a step may enter (FO12): floor, not ``blocked`` (figures, turn-start square)."""
-    return [n for n in _floor_around(rows, sq) if n not in blocked]
+    return [n for n in _floor_around(rows, square) if n not in blocked]
 
 
-def paths(rows: Rows, sq: Square, blocked: frozenset[Square], k: int) -> list[tuple[Square, ...]]:
-    """Every path of exactly ``k`` legal steps from ``sq`` (squares may repeat, FO12)."""
+def paths(rows: Rows, start: Square, blocked: frozenset[Square], steps: int) -> list[tuple[Square, ...]]:
+    """Every path of exactly ``steps`` legal steps from ``start`` (squares may repeat, FO12)."""
     out: list[tuple[Square, ...]] = [()]
-    for _ in range(k):
+    for _ in range(steps):
         nxt: list[tuple[Square, ...]] = []
         for p in out:
-            here = p[-1] if p else sq
+            here = p[-1] if p else start
             nxt.extend(p + (n,) for n in steps_from(rows, here, blocked))
         out = nxt
     return out
 
 
-def phase1_paths(rows: Rows, sq: Square, blocked: frozenset[Square], k: int = 2) -> list[tuple[Square, ...]]:
-    """FO11/FO14: the paths of ``k`` steps, else the longest shorter ones (as far as possible)."""
-    for n in range(k, 0, -1):
-        found = paths(rows, sq, blocked, n)
+def phase1_paths(rows: Rows, start: Square, blocked: frozenset[Square], steps: int = 2) -> list[tuple[Square, ...]]:
+    """FO11/FO14: the paths of ``steps`` steps, else the longest shorter ones (as far as possible)."""
+    for n in range(steps, 0, -1):
+        found = paths(rows, start, blocked, n)
         if found:
             return found
     return [()]
 
 
-def upto_paths(rows: Rows, sq: Square, blocked: frozenset[Square], k: int) -> list[tuple[Square, ...]]:
-    """Every path of 0..``k`` legal steps (phase 2 may stop early, FO15)."""
+def upto_paths(rows: Rows, start: Square, blocked: frozenset[Square], steps: int) -> list[tuple[Square, ...]]:
+    """Every path of 0..``steps`` legal steps (phase 2 may stop early, FO15)."""
     out: list[tuple[Square, ...]] = []
-    for n in range(0, k + 1):
-        out.extend(paths(rows, sq, blocked, n))
+    for n in range(0, steps + 1):
+        out.extend(paths(rows, start, blocked, n))
     return out
 
 

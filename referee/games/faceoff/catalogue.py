@@ -23,14 +23,14 @@ _CHARACTERS: dict[str, dict[str, str]] = {**{cid: {**said, "rule": "FO53"} for c
 _ROLES: dict[str, dict[str, str]] = _TEXTS["roles"]
 
 
-def _map(m: dict[str, Any]) -> dict[str, Any]:
-    rows: list[str] = list(m["rows"])
+def _map(given: dict[str, Any]) -> dict[str, Any]:
+    rows: list[str] = list(given["rows"])
     marks = {c: [x, y] for y, r in enumerate(rows) for x, c in enumerate(r) if c in "SBR"}
     return {
-        "id": m["id"], "name": m.get("name", m["id"]), "size": [len(rows[0]), len(rows)],
+        "id": given["id"], "name": given.get("name", given["id"]), "size": [len(rows[0]), len(rows)],
         "width": len(rows[0]), "height": len(rows), "rows": rows,
         "starts": {"sheriff": marks.get("S"), "outlaw": marks.get("B"), "renegade": marks.get("R")},
-        "nuggets": sum(r.count("N") for r in rows), "nugget_tokens": m.get("nugget_tokens", 16), "rule": "FO6",
+        "nuggets": sum(r.count("N") for r in rows), "nugget_tokens": given.get("nugget_tokens", 16), "rule": "FO6",
     }
 
 

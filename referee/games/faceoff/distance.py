@@ -7,19 +7,19 @@ from referee.games.faceoff import board
 from referee.games.faceoff.state import State
 
 
-def base_distance(s: State, a: int, b: int) -> int:
-    return board.path_distance(s.rows, s.chars[a].pos, s.chars[b].pos)
+def base_distance(state: State, source: int, target: int) -> int:
+    return board.path_distance(state.rows, state.chars[source].pos, state.chars[target].pos)
 
 
-def sees_at(s: State, a: int, b: int) -> int:
-    """The path distance from ``a`` to ``b`` as BANG! modifies it (R15: Mustang, Scope...; FO21)."""
-    return cardrules.seen_at(base_distance(s, a, b), s.chars[a], s.chars[b])
+def sees_at(state: State, source: int, target: int) -> int:
+    """The path distance from ``source`` to ``target`` as BANG! modifies it (R15: Mustang, Scope...; FO21)."""
+    return cardrules.seen_at(base_distance(state, source, target), state.chars[source], state.chars[target])
 
 
-def sights(s: State, a: int) -> dict[int, int]:
-    """``sees_at(a, t)`` for both other characters: every target of ``a``'s cards."""
-    return {t: sees_at(s, a, t) for t in range(3) if t != a}
+def sights(state: State, source: int) -> dict[int, int]:
+    """``sees_at(a, t)`` for both other characters: every target of ``source``'s cards."""
+    return {t: sees_at(state, source, t) for t in range(3) if t != source}
 
 
-def reach(s: State, a: int) -> int:
-    return cardrules.reach_of(s.chars[a].in_play)
+def reach(state: State, char: int) -> int:
+    return cardrules.reach_of(state.chars[char].in_play)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import CHARACTERS, LIFE
-from referee.games.faceoff.engine import Ctx, GameOver, TurnEnds
+from referee.games.faceoff.context import Ctx, GameOver, TurnEnds
 from referee.games.faceoff.flow import Frame, frame_but
 from referee.games.faceoff.state import RENEGADE, Char
 
@@ -12,55 +12,57 @@ from referee.games.faceoff.state import RENEGADE, Char
 _OWN_FRAMES = frozenset({"shot", "indians", "dying", "after_hit", "kit"})
 
 
-def hit(ctx: Ctx, c: int, amount: int, by: int) -> None:
-    """``c`` loses ``amount`` life; ``by`` the responsible character (-1: Dynamite); at 0 life,
-    a dying window (FO39) credited to ``by``'s controller, never to ``c``'s own (FO45)."""
-    ctx.emit("life_changed", {"char": c, "kind": "loss", "amount": amount, "by": by if by >= 0 else None})
-    ctx.stack.append(Frame("after_hit", c, by, amount=amount))
-    if ctx.state.chars[c].life <= 0:
-        seat = ctx.credit_of(by)
-        victim_ctl = ctx.state.owner(c) if c != RENEGADE else ctx.credit_of(RENEGADE)
+def hit(ctx: Ctx, char: int, amount: int, responsible: int) -> None:
+    """``char`` loses ``amount`` life; ``responsible`` the responsible character (-1: Dynamite); at 0 life,
+    a dying window (FO39) credited to ``responsible``'s controller, never to ``char``'s own (FO45)."""
+    ctx.emit("life_changed", {"char": char, "kind": "loss", "amount": amount,
+                              "by": responsible if responsible >= 0 else None})
+    ctx.stack.append(Frame("after_hit", char, responsible, amount=amount))
+    if ctx.state.chars[char].life <= 0:
+        seat = ctx.credit_of(responsible)
+        victim_ctl = ctx.state.owner(char) if char != RENEGADE else ctx.credit_of(RENEGADE)
         if seat == victim_ctl:
             seat = -1  # FO45: no player scores by killing a character of his own
-        ctx.stack.append(Frame("dying", c, by=by, seat=seat))
+        ctx.stack.append(Frame("dying", char, by=responsible, seat=seat))
 
 
-def eliminate(ctx: Ctx, c: int, by: int, seat: int) -> None:
+def eliminate(ctx: Ctx, char: int, responsible: int, seat: int) -> None:
     """FO40: cards away, the kill credited, the end checked, the character replaced."""
-    ch = ctx.state.chars[c]
-    _clear_cards(ctx, c, ch, by)
-    credited = _credited(ctx, by, seat)
-    ctx.emit("character_eliminated", {"char": c, "character": ch.name, "by": by if by >= 0 else None,
-                                      "credited": credited, "with_renegade": by == RENEGADE and seat >= 0})
+    ch = ctx.state.chars[char]
+    _clear_cards(ctx, char, ch, responsible)
+    credited = _credited(ctx, responsible, seat)
+    ctx.emit("character_eliminated", {"char": char, "character": ch.name,
+                                      "by": responsible if responsible >= 0 else None, "credited": credited,
+                                      "with_renegade": responsible == RENEGADE and seat >= 0})
     _check_two_kills(ctx)
-    _drop_frames(ctx, c)
-    replace_char(ctx, c)
-    if c == ctx.flow.active and ctx.flow.phase not in ("bid", "place"):
+    _drop_frames(ctx, char)
+    replace_char(ctx, char)
+    if char == ctx.flow.active and ctx.flow.phase not in ("bid", "place"):
         raise TurnEnds  # FO44
 
 
-def _clear_cards(ctx: Ctx, c: int, ch: Char, by: int) -> None:
+def _clear_cards(ctx: Ctx, char: int, holder: Char, responsible: int) -> None:
     """FO40 step 1: Vulture Sam takes the cards (R75, FO53), else they are discarded."""
-    if not (ch.hand or ch.in_play):
+    if not (holder.hand or holder.in_play):
         return
-    vulture = cardrules.heir(ctx.state.chars, c)  # FO53: every character is in the game
-    if c == RENEGADE and by < 0:
+    vulture = cardrules.heir(ctx.state.chars, char)  # FO53: every character is in the game
+    if char == RENEGADE and responsible < 0:
         vulture = None  # seed §13: a Renegade killed by the Dynamite has all its cards discarded
     if vulture is not None:
-        ctx.emit("cards_inherited", {"char": vulture, "from": c, "hand": list(ch.hand),
-                                     "in_play": list(ch.in_play), "seen_by": ctx.viewers(vulture)})
+        ctx.emit("cards_inherited", {"char": vulture, "from": char, "hand": list(holder.hand),
+                                     "in_play": list(holder.in_play), "seen_by": ctx.viewers(vulture)})
     else:
-        ctx.emit("card_discarded", {"char": c, "cards": list(ch.hand + ch.in_play), "reason": "eliminated"})
+        ctx.emit("card_discarded", {"char": char, "cards": list(holder.hand + holder.in_play), "reason": "eliminated"})
 
 
-def _credited(ctx: Ctx, by: int, seat: int) -> int | None:
+def _credited(ctx: Ctx, responsible: int, seat: int) -> int | None:
     """The seat the kill counts for (FO45), ``None``: nobody; in the variant a
     second trophy must be with the Renegade's help (FO48)."""
     if seat < 0:
         return None
     s = ctx.state
     mine = s.trophies[seat]
-    if s.variant and by != RENEGADE and len(mine) >= 1 and not any(t[1] for t in mine):
+    if s.variant and responsible != RENEGADE and len(mine) >= 1 and not any(t[1] for t in mine):
         return None
     return seat
 
@@ -74,17 +76,17 @@ def _check_two_kills(ctx: Ctx) -> None:
             game_over(ctx, [p], "two_kills")
 
 
-def _drop_frames(ctx: Ctx, c: int) -> None:
+def _drop_frames(ctx: Ctx, char: int) -> None:
     """FO40 step 4: what concerned the dead character leaves the agenda."""
-    ctx.stack[:] = [frame_but(fr, targets=tuple(t for t in fr.targets if t != c)) if fr.kind == "multi" else fr
-                    for fr in ctx.stack if not _concerns(fr, c)]
+    ctx.stack[:] = [frame_but(fr, targets=tuple(t for t in fr.targets if t != char)) if fr.kind == "multi" else fr
+                    for fr in ctx.stack if not _concerns(fr, char)]
 
 
-def _concerns(fr: Frame, c: int) -> bool:
-    if fr.kind in _OWN_FRAMES:
-        return fr.char == c
-    if fr.kind == "duel":
-        return fr.char == c or fr.other == c
+def _concerns(frame: Frame, char: int) -> bool:
+    if frame.kind in _OWN_FRAMES:
+        return frame.char == char
+    if frame.kind == "duel":
+        return frame.char == char or frame.other == char
     return False
 
 
@@ -97,7 +99,7 @@ def _unused(ctx: Ctx, with_set_aside: bool) -> list[str]:
     return [x for x in CHARACTERS if x not in used]
 
 
-def replace_char(ctx: Ctx, c: int) -> None:
+def replace_char(ctx: Ctx, char: int) -> None:
     """FO42/FO49: a fresh character from those never used, drawing its life."""
     pool = _unused(ctx, True)
     reshuffled = not pool
@@ -107,9 +109,9 @@ def replace_char(ctx: Ctx, c: int) -> None:
             a, b = len(ctx.state.trophies[0]), len(ctx.state.trophies[1])
             game_over(ctx, [0] if a > b else [1] if b > a else [], "no_characters_left")
     name = pool[ctx.rng.below(len(pool))]
-    ctx.emit("character_replaced", {"char": c, "character": name, "life": LIFE[name],
+    ctx.emit("character_replaced", {"char": char, "character": name, "life": LIFE[name],
                                     "pool_reshuffled": reshuffled})
-    ctx.draw(c, LIFE[name], "replacement")
+    ctx.draw(char, LIFE[name], "replacement")
 
 
 def result_detail(reason: str, winners: list[int], resigned: int | None = None) -> str:

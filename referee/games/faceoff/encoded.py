@@ -28,20 +28,19 @@ from referee.engine.jsonenc import dumps
 from referee.engine.statecache import Memo
 from referee.games.cards.characters import KIT_CARLSON
 from referee.games.cards.rules import mustang_of, reach_of, scope_of
-from referee.games.faceoff import board, rules, views
+from referee.games.faceoff import board, legal, views
 from referee.games.faceoff.board import Square
-from referee.games.faceoff.flow import Frame
+from referee.games.faceoff.context import PROMPTS
+from referee.games.faceoff.flow import Flow, Frame
 from referee.games.faceoff.state import MARKS, RENEGADE, ROLE_NAMES, Char, State, flow_controller
 
 #: ``board.path_distance`` between squares no path joins
 _FAR = 10 ** 6
-_PROMPTS = rules.PROMPTS
 #: each phase's name encoded
 _PHASES: dict[str, bytes] = {p: dumps(p) for p in ("bid", "place", "start", "move", "phase2", "play", "discard", "over",
                                                    "start_jail", "start_dynamite")}
 #: phases in which the Renegade's turn is no one's to play (FO32: the bid, the spare nugget)
 _NO_TURN = ("bid", "place", "over")
-
 
 
 class _Parts:
@@ -90,23 +89,23 @@ _FIGURES = b'[{"char":0,"role":"sheriff","mark":"S","x":%d,"y":%d},{"char":1,"ro
 assert MARKS == ("S", "B", "R") and ROLE_NAMES == ("sheriff", "outlaw", "renegade") and RENEGADE == 2
 
 
-def _ground_bytes(s: State, squares: tuple[Square, Square, Square], memo: Memo, parts: _Parts) -> bytes:
+def _ground_bytes(state: State, squares: tuple[Square, Square, Square], memo: Memo, parts: _Parts) -> bytes:
     """The map, the board drawn (``board.grid``: rock and floor, the
     nuggets, then the figures), the figures and the nuggets (FO57: all
     public); kept while the map, the nuggets and the squares are the same."""
-    rows, nuggets = s.rows, s.nuggets
+    rows, nuggets = state.rows, state.nuggets
     last = parts.ground
     if last[0] is rows and last[1] is nuggets and last[2] == squares:
         out: bytes = last[3]
         return out
     kept = parts.map
-    if not (kept[0] is rows and kept[1] is s.map_id and kept[2] is s.map_name and kept[3] is nuggets):
-        the_map = views._map(s, memo.part(views._Parts))
+    if not (kept[0] is rows and kept[1] is state.map_id and kept[2] is state.map_name and kept[3] is nuggets):
+        the_map = views._map(state, memo.part(views._Parts))
         drawn = list(the_map["rows"])
         for i, j in nuggets:
             line = drawn[j]
             drawn[j] = line[:i] + "N" + line[i + 1:]
-        kept = parts.map = (rows, s.map_id, s.map_name, nuggets,
+        kept = parts.map = (rows, state.map_id, state.map_name, nuggets,
                             (dumps(the_map), drawn, dumps([[i, j] for i, j in nuggets])))
     the_map, drawn, nugget_bytes = kept[4]
     drawn = list(drawn)
@@ -123,21 +122,21 @@ def _ground_bytes(s: State, squares: tuple[Square, Square, Square], memo: Memo, 
     return out
 
 
-def _sights_bytes(s: State, x: Char, y: Char, z: Char, squares: tuple[Square, Square, Square],
+def _sights_bytes(state: State, first: Char, second: Char, third: Char, squares: tuple[Square, Square, Square],
                   parts: _Parts) -> bytes:
     """The path distances between the figures (FO21) and the distances at
     which each sees the others (R15: Mustang, Scope, Paul Regret, Rose
     Doolan), as ``views._sights`` gives them; kept while the map, the
     squares and what the characters and cards add or take off are the same."""
     m = parts.mods
-    if not (m[0] is x.in_play and m[1] is y.in_play and m[2] is z.in_play and m[3] is x.name and m[4] is y.name
-            and m[5] is z.name):
-        m = parts.mods = (x.in_play, y.in_play, z.in_play, x.name, y.name, z.name,
-                          (mustang_of(x.name, x.in_play), mustang_of(y.name, y.in_play),
-                           mustang_of(z.name, z.in_play), scope_of(x.name, x.in_play),
-                           scope_of(y.name, y.in_play), scope_of(z.name, z.in_play)))
+    if not (m[0] is first.in_play and m[1] is second.in_play and m[2] is third.in_play and m[3] is first.name
+            and m[4] is second.name and m[5] is third.name):
+        m = parts.mods = (first.in_play, second.in_play, third.in_play, first.name, second.name, third.name,
+                          (mustang_of(first.name, first.in_play), mustang_of(second.name, second.in_play),
+                           mustang_of(third.name, third.in_play), scope_of(first.name, first.in_play),
+                           scope_of(second.name, second.in_play), scope_of(third.name, third.in_play)))
     mods = m[6]
-    rows = s.rows
+    rows = state.rows
     last = parts.sights
     if last[0] is rows and last[2] is mods and last[1] == squares:
         out: bytes = last[3]
@@ -159,110 +158,139 @@ def _sights_bytes(s: State, x: Char, y: Char, z: Char, squares: tuple[Square, Sq
     return out
 
 
-def _bfs(i: int, rows: Any, square: Square, parts: _Parts) -> dict[Square, int]:
-    """``board.bfs(rows, square)``, kept as figure ``i``'s."""
+def _bfs(figure: int, rows: Any, square: Square, parts: _Parts) -> dict[Square, int]:
+    """``board.bfs(rows, square)``, kept as figure ``figure``'s."""
     out = board.bfs(rows, square)
-    parts.reached[i] = (rows, square, out)
+    parts.reached[figure] = (rows, square, out)
     return out
 
 
-def _bids_hidden(s: State, last_bids: tuple[str | None, ...], parts: _Parts) -> bool:
+def _bids_hidden(state: State, last_bids: tuple[str | None, ...], parts: _Parts) -> bool:
     """Whether a card of the last revealed bids is out of a spectator's sight
     again (``views._spectator_hides``): in a deck or a bid, or in a hand and
     not public (kept while those are the very same objects), or in Kit
     Carlson's look (FO57)."""
-    chars = s.chars
     last = parts.hidden
-    if (last[0] is last_bids and last[1] is s.brown and last[2] is s.blue and last[3] is s.bids and last[4] is s.pub
-            and last[5] is chars[0].hand and last[6] is chars[1].hand and last[7] is chars[2].hand):
+    if _same_sights(last, state, last_bids):
         hidden: bool = last[8]
     else:
-        brown, blue, bids, pub = s.brown, s.blue, s.bids, s.pub
-        hidden = any(card in brown or card in blue or card in bids
-                     or (card not in pub and any(card in ch.hand for ch in chars))
-                     for card in last_bids if card is not None)
-        parts.hidden = (last_bids, brown, blue, bids, pub, chars[0].hand, chars[1].hand, chars[2].hand, hidden)
-    if not hidden and s.limbo:
-        limbo = s.limbo
-        return any(card in limbo for card in last_bids if card is not None) and views.kit_limbo(s)
+        chars = state.chars
+        hidden = _out_of_sight(state, last_bids)
+        parts.hidden = (last_bids, state.brown, state.blue, state.bids, state.pub, chars[0].hand, chars[1].hand,
+                        chars[2].hand, hidden)
+    if not hidden and state.limbo:
+        limbo = state.limbo
+        return any(card in limbo for card in last_bids if card is not None) and views.kit_limbo(state)
     return hidden
 
 
-def _char_bytes(i: int, ch: Char, owner: int | None, controller: int, parts: _Parts) -> bytes:
-    """Figure ``i``'s entry of ``"characters"``: owner, controller (FO32,
+def _same_sights(last: tuple[Any, ...], state: State, last_bids: tuple[str | None, ...]) -> bool:
+    """Whether ``last`` (``_Parts.hidden``) was worked out from these very bids, decks, bids in,
+    public cards and hands."""
+    chars = state.chars
+    return (last[0] is last_bids and last[1] is state.brown and last[2] is state.blue and last[3] is state.bids
+            and last[4] is state.pub and last[5] is chars[0].hand and last[6] is chars[1].hand
+            and last[7] is chars[2].hand)
+
+
+def _out_of_sight(state: State, cards: tuple[str | None, ...]) -> bool:
+    """Whether one of ``cards`` is in a deck or a bid, or in a hand and not public (FO57)."""
+    brown, blue, bids, pub, chars = state.brown, state.blue, state.bids, state.pub, state.chars
+    return any(card in brown or card in blue or card in bids
+               or (card not in pub and any(card in char.hand for char in chars))
+               for card in cards if card is not None)
+
+
+def _char_bytes(figure: int, char: Char, owner: int | None, controller: int, parts: _Parts) -> bytes:
+    """Figure ``figure``'s entry of ``"characters"``: owner, controller (FO32,
     FO35, FO39), life, cards in play, hand size, square and reach (R16)."""
-    last = parts.chars[i]
-    if last[0] is ch and last[1] == owner and last[2] == controller:
+    last = parts.chars[figure]
+    if last[0] is char and last[1] == owner and last[2] == controller:
         out: bytes = last[3]
         return out
-    out = dumps({"char": i, "role": ROLE_NAMES[i], "owner": owner,
+    out = dumps({"char": figure, "role": ROLE_NAMES[figure], "owner": owner,
                  "controller": controller if controller >= 0 else None,
-                 "character": ch.name, "life": ch.life, "max_life": ch.max_life,
-                 "in_play": ch.in_play, "hand_size": len(ch.hand), "square": [ch.pos[0], ch.pos[1]],
-                 "reach": reach_of(ch.in_play)})
-    parts.chars[i] = (ch, owner, controller, out)
+                 "character": char.name, "life": char.life, "max_life": char.max_life,
+                 "in_play": char.in_play, "hand_size": len(char.hand), "square": [char.pos[0], char.pos[1]],
+                 "reach": reach_of(char.in_play)})
+    parts.chars[figure] = (char, owner, controller, out)
     return out
 
 
-def public_bytes(s: State, memo: Memo) -> bytes:
-    """``views.public_view(s)`` encoded, braces off (FO57: all of it public); ``memo``: the game's."""
+def public_bytes(state: State, memo: Memo) -> bytes:
+    """``views.public_view(state)`` encoded, braces off (FO57: all of it public); ``memo``: the game's."""
     parts = memo.part(_Parts)
-    f = s.flow
-    x, y, z = s.chars
-    squares = (x.pos, y.pos, z.pos)
-    phase = f.phase
-    active = f.active
-    stack = f.stack
-    top = stack[-1] if stack and stack[-1].kind in _PROMPTS else None  # ``views.top_prompt``
-    # ``flow_controller``: the owners; the Renegade's, the bid winner in his turn, else the one not active
-    sheriff = s.sheriff_seat
+    first, second, third = state.chars
+    squares = (first.pos, second.pos, third.pos)
+    stack = state.flow.stack
+    top = stack[-1] if stack and stack[-1].kind in PROMPTS else None  # ``views.top_prompt``
+    sheriff = state.sheriff_seat
+    renegade = _renegade_controller(state.flow, sheriff)
+    # each player's public facts (``views.seats``) and the last thing drawn (``state.last``)
+    seats = _seats_bytes(state, renegade, state.bids, parts)
+    return b'%b,"reserve":%d,"characters":%b,%b,"decks":{"brown":%d,"blue":%d},"discards":%b,%b,%b,"seats":%b,' \
+        b'"last":%b' % (_ground_bytes(state, squares, memo, parts), state.reserve,
+                        _characters_bytes(state, sheriff, renegade, parts),
+                        _sights_bytes(state, first, second, third, squares, parts), len(state.brown), len(state.blue),
+                        _discards_bytes(state, parts), _turn_bytes(state, sheriff, parts),
+                        _tail_bytes(state, top, parts), seats, _last_bytes(state, memo, parts))
+
+
+def _renegade_controller(flow: Flow, sheriff: int) -> int:
+    """``flow_controller``'s of the Renegade (FO32, FO35, FO39), -1 none: the bid winner in his
+    turn, nobody during the bid and the placement, else the player who is not active."""
+    if flow.active == RENEGADE:
+        return flow.controller
+    if flow.phase in ("bid", "place"):
+        return -1
+    return sheriff if flow.active == 1 else 1 - sheriff
+
+
+def _characters_bytes(state: State, sheriff: int, renegade: int, parts: _Parts) -> bytes:
+    """``"characters"`` encoded: each entry kept while its character and controller are the same."""
+    sheriffs, outlaws, the_renegade = state.chars
     outlaw = 1 - sheriff
-    if active == RENEGADE:
-        renegade = f.controller
-    elif phase in ("bid", "place"):
-        renegade = -1
-    else:
-        renegade = sheriff if active == 1 else outlaw
     first, second, third = parts.chars
-    characters = b"[%b,%b,%b]" % (
-        first[3] if first[0] is x and first[1] == sheriff else _char_bytes(0, x, sheriff, sheriff, parts),
-        second[3] if second[0] is y and second[1] == outlaw else _char_bytes(1, y, outlaw, outlaw, parts),
-        third[3] if third[0] is z and third[2] == renegade else _char_bytes(2, z, None, renegade, parts))
-    last_bids = s.last_bids
-    # the last revealed bids, while neither card is out of sight again
-    shown = b"null" if last_bids is None or _bids_hidden(s, last_bids, parts) else dumps(last_bids)
-    start, round_, slots = f.start, f.round, f.slots if phase == "phase2" else 0
+    return b"[%b,%b,%b]" % (
+        first[3] if first[0] is sheriffs and first[1] == sheriff else _char_bytes(0, sheriffs, sheriff, sheriff, parts),
+        second[3] if second[0] is outlaws and second[1] == outlaw else _char_bytes(1, outlaws, outlaw, outlaw, parts),
+        third[3] if third[0] is the_renegade and third[2] == renegade
+        else _char_bytes(2, the_renegade, None, renegade, parts))
+
+
+def _turn_bytes(state: State, sheriff: int, parts: _Parts) -> bytes:
+    """``"round"`` to ``"last_bids"``: whose turn and phase (FO8), the turn-start square (FO12), the
+    phase-2 slots left (FO15), the Sheriff's seat and the last revealed bids while neither card is
+    out of sight again (FO35, FO57)."""
+    flow = state.flow
+    phase, active = flow.phase, flow.active
+    last_bids = state.last_bids
+    shown = b"null" if last_bids is None or _bids_hidden(state, last_bids, parts) else dumps(last_bids)
+    start, round_, slots = flow.start, flow.round, flow.slots if phase == "phase2" else 0
     if type(round_) is int and type(active) is int and type(slots) is int and type(sheriff) is int:
-        rest = b'"round":%d,"active":%d,"phase":%b,"turn_start":%b,"slots_left":%d,"sheriff_seat":%d,' \
+        return b'"round":%d,"active":%d,"phase":%b,"turn_start":%b,"slots_left":%d,"sheriff_seat":%d,' \
             b'"last_bids":%b' % (
                 round_, active, _PHASES.get(phase) or dumps(phase), b"null" if start is None else dumps(start),
                 slots, sheriff, shown)
-    else:  # not plain integers (no flow the rules write): the members as the generic path encodes them
-        rest = dumps({
-            "round": round_, "active": active, "phase": phase, "turn_start": start, "slots_left": slots,
-            "sheriff_seat": sheriff, "last_bids": None if shown == b"null" else last_bids})[1:-1]
-    # each player's public facts (``views.seats``) and the last thing drawn (``state.last``)
-    seats = _seats_bytes(s, renegade, s.bids, parts)
-    return b'%b,"reserve":%d,"characters":%b,%b,"decks":{"brown":%d,"blue":%d},"discards":%b,%b,%b,"seats":%b,' \
-        b'"last":%b' % (_ground_bytes(s, squares, memo, parts), s.reserve, characters,
-                        _sights_bytes(s, x, y, z, squares, parts), len(s.brown), len(s.blue),
-                        _discards_bytes(s, parts), rest, _tail_bytes(s, top, parts), seats,
-                        _last_bytes(s, memo, parts))
+    # not plain integers (no flow the rules write): the members as the generic path encodes them
+    return dumps({
+        "round": round_, "active": active, "phase": phase, "turn_start": start, "slots_left": slots,
+        "sheriff_seat": sheriff, "last_bids": None if shown == b"null" else last_bids})[1:-1]
 
 
-def _last_bytes(s: State, memo: Memo, parts: _Parts) -> bytes:
+def _last_bytes(state: State, memo: Memo, parts: _Parts) -> bytes:
     """``"last"`` encoded (``views.last``: a card out of sight again shown as ``null``, FO57),
     kept while ``views.last`` gives the very same value."""
-    shown = None if s.last is None else views.last(s, memo)
+    shown = None if state.last is None else views.last(state, memo)
     last = parts.shown
     if last[0] is not shown:
         last = parts.shown = (shown, b"null" if shown is None else dumps(shown))
     return last[1]
 
 
-def _discards_bytes(s: State, parts: _Parts) -> bytes:
+def _discards_bytes(state: State, parts: _Parts) -> bytes:
     """``"discards"`` encoded, kept while both piles are the same (FO24, FO57)."""
-    brown, blue = s.brown_discard, s.blue_discard
+    brown, blue = state.brown_discard, state.blue_discard
     last = parts.discards
     if not (last[0] is brown and last[1] is blue):
         last = parts.discards = (brown, blue, dumps({"brown": brown, "blue": blue}))
@@ -270,77 +298,77 @@ def _discards_bytes(s: State, parts: _Parts) -> bytes:
     return out
 
 
-def _tail_bytes(s: State, top: Frame | None, parts: _Parts) -> bytes:
+def _tail_bytes(state: State, top: Frame | None, parts: _Parts) -> bytes:
     """The set-aside characters, the General Store's and Lucky Duke's cards shown (FO26, R42), the variant."""
     if top is None:  # no prompt: no General Store nor Lucky Duke's cards shown (R42)
         last = parts.calm
-        if not (last[0] is s.set_aside and last[1] is s.variant):
-            last = parts.calm = (s.set_aside, s.variant, dumps({
-                "set_aside": s.set_aside, "general_store": [], "lucky_cards": [],
-                "renegade_variant": s.variant})[1:-1])
+        if not (last[0] is state.set_aside and last[1] is state.variant):
+            last = parts.calm = (state.set_aside, state.variant, dumps({
+                "set_aside": state.set_aside, "general_store": [], "lucky_cards": [],
+                "renegade_variant": state.variant})[1:-1])
         out: bytes = last[2]
         return out
-    limbo = s.limbo
+    limbo = state.limbo
     return dumps({
-        "set_aside": s.set_aside,
+        "set_aside": state.set_aside,
         "general_store": limbo if limbo and top.kind == "store" else [],
         # Lucky Duke's two "draw!" cards, face up, while he chooses (R42)
         "lucky_cards": limbo if top.kind == "lucky" else [],
-        "renegade_variant": s.variant,
+        "renegade_variant": state.variant,
     })[1:-1]
 
 
-def _seats_bytes(s: State, renegade: int, bids: Any, parts: _Parts) -> bytes:
+def _seats_bytes(state: State, renegade: int, bids: Any, parts: _Parts) -> bytes:
     """``views.seats(s)`` encoded: kept while the trophies, the two players' characters' names
     and hand sizes (all it reads of them: a move or a card played elsewhere leaves it alone), the
     bids in and the Renegade's controller are the same (``renegade``: ``flow_controller``'s, -1 none)."""
-    x, y = s.chars[0], s.chars[1]
-    inputs = (s.trophies, x.name, len(x.hand), y.name, len(y.hand), renegade, bids[0] is None, bids[1] is None,
-              s.sheriff_seat)
+    x, y = state.chars[0], state.chars[1]
+    inputs = (state.trophies, x.name, len(x.hand), y.name, len(y.hand), renegade, bids[0] is None, bids[1] is None,
+              state.sheriff_seat)
     last = parts.seats
     if last[0] is inputs[0] and last[1:9] == inputs[1:]:
         out: bytes = last[9]
         return out
-    out = dumps(views.seats(s))
+    out = dumps(views.seats(state))
     parts.seats = (*inputs, out)
     return out
 
 
-def _seen(s: State, memo: Memo) -> tuple[bytes, int | None, int | None]:
-    """What both seats' own parts of ``s`` start from, once per state: the
+def _seen(state: State, memo: Memo) -> tuple[bytes, int | None, int | None]:
+    """What both seats' own parts of ``state`` start from, once per state: the
     open decision as everybody sees it (its kind, the awaited seats, the
     character it is for), the seat that sees the Renegade's hand (FO57:
     his controller of the moment, ``views.sees_hand``) and the seat that
     sees Kit Carlson's look (``views.kit_limbo``), ``None``: nobody."""
-    f = s.flow
+    f = state.flow
     stack = f.stack
-    top = stack[-1] if stack and stack[-1].kind in _PROMPTS else None
+    top = stack[-1] if stack and stack[-1].kind in PROMPTS else None
     active = f.active
     if active == RENEGADE and f.phase not in _NO_TURN:
         renegade: int | None = f.controller
     elif top is not None and top.char == RENEGADE:
-        renegade = flow_controller(s, RENEGADE)
+        renegade = flow_controller(state, RENEGADE)
     else:
         renegade = None
     kit = None
-    if s.limbo and (top is None or top.kind not in ("store", "lucky")) \
-            and s.chars[active].name == KIT_CARLSON and f.phase == "phase2":
-        kit = renegade if active == RENEGADE else s.owner(active)
-    if s.result is not None:
+    if state.limbo and (top is None or top.kind not in ("store", "lucky")) \
+            and state.chars[active].name == KIT_CARLSON and f.phase == "phase2":
+        kit = renegade if active == RENEGADE else state.owner(active)
+    if state.result is not None:
         return b"null", renegade, kit
-    return dumps(views.pending(s, memo)), renegade, kit
+    return dumps(views.pending(state, memo)), renegade, kit
 
 
-def _own_bytes(s: State, seat: int, renegade: int | None, kit: int | None, memo: Memo) -> bytes:
+def _own_bytes(state: State, seat: int, renegade: int | None, kit: int | None, memo: Memo) -> bytes:
     """``seat``'s own members encoded (FO57): its character and hand, the
     Renegade's hand while it controls him, its bid, Kit Carlson's look while
     it is his; kept from the state encoded before while they are the very
     same (in the slot of ``seat`` alone, which only its own view reads)."""
-    mine = s.own_char(seat)
-    hand = s.chars[mine].hand
-    renegade_hand = s.chars[RENEGADE].hand if renegade is not None and renegade == seat else None
-    bid = s.bids[seat]
-    look = s.limbo if kit is not None and kit == seat else None
+    mine = state.own_char(seat)
+    hand = state.chars[mine].hand
+    renegade_hand = state.chars[RENEGADE].hand if renegade is not None and renegade == seat else None
+    bid = state.bids[seat]
+    look = state.limbo if kit is not None and kit == seat else None
     owns = memo.part(_Parts).owns
     if 0 <= seat < len(owns):
         last = owns[seat]
@@ -355,18 +383,18 @@ def _own_bytes(s: State, seat: int, renegade: int | None, kit: int | None, memo:
     return out
 
 
-def seat_encoded(s: State, seat: int | None, awaited: bool, memo: Memo) -> tuple[bytes, bytes, bytes]:
+def seat_encoded(state: State, seat: int | None, awaited: bool, memo: Memo) -> tuple[bytes, bytes, bytes]:
     """``(legal_moves, pending, own)`` of ``seat``'s view, encoded (see
     ``referee.engine.encoded_views``): its own members but ``pending``
     (FO57): its character and hand, the Renegade's hand while it controls
     him, its bid, Kit Carlson's look while it is his."""
-    kept = memo.of(s)
+    kept = memo.of(state)
     seen: list[Any] | None = kept.get("seen")
     if seen is None:
-        seen = kept["seen"] = [*_seen(s, memo), None, None]
+        seen = kept["seen"] = [*_seen(state, memo), None, None]
     if seat is None:
         return b"[]", seen[0], _SPECTATOR
     own: bytes | None = seen[3 + seat]  # a seat's own: kept in the slot of that seat alone
     if own is None:
-        own = seen[3 + seat] = _own_bytes(s, seat, seen[1], seen[2], memo)
-    return (dumps(rules.legal_moves(s, seat, memo)) if awaited else b"[]"), seen[0], own
+        own = seen[3 + seat] = _own_bytes(state, seat, seen[1], seen[2], memo)
+    return (dumps(legal.legal_moves(state, seat, memo)) if awaited else b"[]"), seen[0], own

@@ -1,7 +1,7 @@
 """Face Off's events as frozen typed data (issue 26 item 5): each event's
 ``data`` as stored, a ``TypedDict`` of ``ReadOnly`` fields, under its type
-string (storage format: never renamed). ``state.evolve`` reads events
-through these types, so mypy checks every read; ``event_schemas.EVENT_SCHEMAS``
+string (storage format: never renamed). ``fold.evolve`` reads events
+through these types, so mypy checks every read; ``schemas.EVENT_SCHEMAS``
 publishes the same shapes (and their redacted forms, FO57) to clients, and
 ``referee.engine.eventtypes`` holds the two to each other.
 

@@ -7,7 +7,7 @@ event's JSON object (``to_json``) and read back from it (``from_json``).
 A ``Flow`` is a frozen slotted dataclass (its fields are read often: slot
 reads are the fastest), a ``Frame`` a named tuple (frames are built often:
 a tuple builds several times faster). Their fields may also be read by
-their JSON names, as the object is published (``event_schemas.FLOW``):
+their JSON names, as the object is published (``schemas.FLOW``):
 ``flow["phase"]``, ``frame["kind"]``.
 """
 from __future__ import annotations
@@ -146,7 +146,7 @@ def make_flow(round_: int, active: int, phase: str, start: Square | None, slots:
 
 
 class Draft:
-    """A flow's fields but its agenda as one decision changes them (``engine.Ctx.flow``):
+    """A flow's fields but its agenda as one decision changes them (``context.Ctx.flow``):
     mutable, and never part of a state; ``frozen`` makes the ``Flow`` it writes."""
 
     __slots__ = ("round", "active", "phase", "start", "slots", "drew", "walk", "controller", "placer", "bidders")
@@ -162,16 +162,17 @@ class Draft:
     placer: int
     bidders: tuple[int, ...]
 
-    def __init__(self, f: Flow) -> None:
-        self.round, self.active, self.phase, self.start = f.round, f.active, f.phase, f.start
-        self.slots, self.drew, self.walk = f.slots, f.drew, f.walk
-        self.controller, self.placer, self.bidders = f.controller, f.placer, f.bidders
+    def __init__(self, flow: Flow) -> None:
+        self.round, self.active, self.phase, self.start = flow.round, flow.active, flow.phase, flow.start
+        self.slots, self.drew, self.walk = flow.slots, flow.drew, flow.walk
+        self.controller, self.placer, self.bidders = flow.controller, flow.placer, flow.bidders
 
-    def same_as(self, f: Flow) -> bool:
-        """Whether ``f`` has these fields (its agenda aside)."""
-        return (self.phase == f.phase and self.active == f.active and self.slots == f.slots and self.drew == f.drew
-                and self.start == f.start and self.round == f.round and self.walk == f.walk
-                and self.controller == f.controller and self.placer == f.placer and self.bidders == f.bidders)
+    def same_as(self, flow: Flow) -> bool:
+        """Whether ``flow`` has these fields (its agenda aside)."""
+        return (self.phase == flow.phase and self.active == flow.active and self.slots == flow.slots
+                and self.drew == flow.drew and self.start == flow.start and self.round == flow.round
+                and self.walk == flow.walk
+                and self.controller == flow.controller and self.placer == flow.placer and self.bidders == flow.bidders)
 
     def frozen(self, stack: list[Frame]) -> Flow:
         return make_flow(self.round, self.active, self.phase, self.start, self.slots, self.drew, self.walk,
@@ -182,6 +183,6 @@ class Draft:
 flow_but: Callable[..., Flow] = copier(Flow)
 
 
-def frame_but(fr: Frame, **changes: Any) -> Frame:
-    """``fr`` with ``changes``."""
-    return fr._replace(**changes)
+def frame_but(frame: Frame, **changes: Any) -> Frame:
+    """``frame`` with ``changes``."""
+    return frame._replace(**changes)

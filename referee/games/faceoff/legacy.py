@@ -35,7 +35,7 @@ def _flow(flow: Any, spell: Callable[[str], str]) -> Any:
 
 def _detail(result: Json) -> Json:
     """A version-2 result with today's ``detail`` (FO47, FO49)."""
-    from referee.games.faceoff.rules import result_detail
+    from referee.games.faceoff.elimination import result_detail
     winners = list(result["winners"])
     resigned = 1 - winners[0] if result["reason"] == "resigned" and winners else None
     return {**result, "detail": result_detail(result["reason"], winners, resigned)}

@@ -5,46 +5,46 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games.faceoff import board
-from referee.games.faceoff.engine import Ctx
+from referee.games.faceoff.context import Ctx
 from referee.games.faceoff.flow import Draft, Flow
 from referee.games.faceoff.state import State
 
 
-def blocked_for(s: State, c: int, flow: Flow | Draft | None = None) -> frozenset[board.Square]:
-    """Squares a step of ``c`` may not enter (FO12): other figures and the
+def blocked_for(state: State, char: int, flow: Flow | Draft | None = None) -> frozenset[board.Square]:
+    """Squares a step of ``char`` may not enter (FO12): other figures and the
     turn-start square (of ``flow``: a decision's own, not yet written; else the state's)."""
-    f = s.flow if flow is None else flow
-    out = {s.chars[o].pos for o in range(3) if o != c}
-    if f.start is not None and f.active == c:
+    f = state.flow if flow is None else flow
+    out = {state.chars[o].pos for o in range(3) if o != char}
+    if f.start is not None and f.active == char:
         out.add(f.start)
     return frozenset(out)
 
 
-def path_json(p: tuple[board.Square, ...]) -> list[list[int]]:
-    return [[x, y] for x, y in p]
+def path_json(path: tuple[board.Square, ...]) -> list[list[int]]:
+    return [[x, y] for x, y in path]
 
 
-def steps_ok(s: State, c: int, path: Any, limit: int) -> bool:
-    """``path`` is ``[[x, y], ...]``, at most ``limit`` legal steps from ``c``'s square (FO12)."""
+def steps_ok(state: State, char: int, path: Any, limit: int) -> bool:
+    """``path`` is ``[[x, y], ...]``, at most ``limit`` legal steps from ``char``'s square (FO12)."""
     if not isinstance(path, list) or len(path) > limit:
         return False
-    blocked = blocked_for(s, c)
-    here = s.chars[c].pos
+    blocked = blocked_for(state, char)
+    here = state.chars[char].pos
     for sq in path:
         if not (isinstance(sq, list) and len(sq) == 2 and all(type(v) is int for v in sq)):
             return False
         step = (sq[0], sq[1])
-        if step not in board.steps_from(s.rows, here, blocked):
+        if step not in board.steps_from(state.rows, here, blocked):
             return False
         here = step
     return True
 
 
-def walk(ctx: Ctx, c: int, path: list[list[int]], phase: int) -> None:
-    """``c`` walks ``path``; a nugget is taken square by square, a blue card each (FO13)."""
-    ctx.emit("moved", {"char": c, "path": path, "phase": phase})
+def walk(ctx: Ctx, char: int, path: list[list[int]], phase: int) -> None:
+    """``char`` walks ``path``; a nugget is taken square by square, a blue card each (FO13)."""
+    ctx.emit("moved", {"char": char, "path": path, "phase": phase})
     for sq in path:
         t = (sq[0], sq[1])
         if t in ctx.state.nuggets:
-            ctx.emit("nugget_taken", {"char": c, "square": [t[0], t[1]]})
-            ctx.draw(c, 1, "nugget", deck="blue")
+            ctx.emit("nugget_taken", {"char": char, "square": [t[0], t[1]]})
+            ctx.draw(char, 1, "nugget", deck="blue")

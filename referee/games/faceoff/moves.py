@@ -1,186 +1,347 @@
-"""Applying an accepted move (FO9–FO58): the answer to an open window, a
-bid or a placement, or a move of the active character's turn; then the
-agenda runs until a move is awaited again."""
+"""The moves of Face Off as clients POST them (FO9–FO58), their published
+JSON Schemas and the parser held to them (the conformance suite checks that
+the two agree).
+
+* phase 1: ``{"type": "move", "path": [[x, y], [x, y]]}`` (FO11–FO14);
+* phase 2, per slot: ``{"type": "draw", "source": "deck"}`` (Pedro Ramirez: ``"source":
+  "discard"``; Jesse Jones: ``"source": "hand", "target": char``) or
+  ``{"type": "walk", "path": [...]}`` with 0–2 steps (Willy the Kid 3);
+* phase 3: ``{"type": "play", "card": ID[, "target": char][, "pick": ...]}``,
+  ``{"type": "sid", "cards": [ID, ID]}``, ``{"type": "end_turn"}``;
+* phase 4: ``{"type": "discard", "card": ID}``;
+* windows: ``respond`` (Missed!/BANG!/Beer), ``barrel``, ``choose``
+  (General Store, Kit Carlson), ``pass``;
+* the bid: ``{"type": "bid", "card": ID}``; the spare nugget:
+  ``{"type": "place", "square": [x, y]}``;
+* at any decision: ``{"type": "resign"}``, the other player wins (FO58).
+
+Targets are character indices: 0 the Sheriff's, 1 the Outlaw's, 2 the Renegade.
+
+Each move type is a frozen class (``referee.engine.moves.TypedMove``), read
+once at the boundary (``parse``, ``read``): ``decide`` and every rule below
+it take these; what a client sees and the log records stays the JSON."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, cast
 
-from referee.engine.platform import RESIGN
-from referee.engine.protocol import Event
-from referee.engine.rng import Rng
-from referee.engine.statecache import Memo
-from referee.games.cards import rules as cardrules
-from referee.games.cards.characters import BLACK_JACK, KIT_CARLSON
-from referee.games.cards.deck import red
-from referee.games.faceoff import bid
-from referee.games.faceoff.agenda import advance, run
-from referee.games.faceoff.elimination import game_over
-from referee.games.faceoff.engine import Ctx, GameOver, Move, TurnEnds, store_next, top_prompt
-from referee.games.faceoff.flow import Frame, frame_but
-from referee.games.faceoff.legal import offered
-from referee.games.faceoff.movement import walk
-from referee.games.faceoff.refusals import why_not
-from referee.games.faceoff.state import State
-from referee.games.faceoff.turn import after_slot, apply_effects, check, phase2, to_discard
+from referee.engine.moves import MoveTable, TypedMove
+from referee.engine.protocol import MalformedMove
+from referee.engine.schema import closed_object
+from referee.games.cards.deck import ALL_CARDS
+from referee.games.faceoff.schemas import CHAR, SQ
+
+Json = dict[str, Any]
+Square = tuple[int, int]
 
 
-def apply(s: State, seat: int, move: Move, rng: Rng, memo: Memo | None = None) -> tuple[list[Event], State]:
-    """The events of ``seat``'s ``move`` and the state they fold to; ``IllegalMove`` if not offered
-    (``legal.offered``, which finds the seat's legal moves in the game's ``memo`` if a view listed them)."""
-    if not offered(s, seat, move, memo):
-        raise why_not(s, seat, move)
-    ctx = Ctx(s, rng)
-    try:
-        try:
-            _apply(ctx, seat, move)
-        except TurnEnds:
-            advance(ctx)
-        run(ctx)
-        ctx.flush()
-    except GameOver:
-        pass
-    return ctx.events, ctx.state
+@dataclass(frozen=True, slots=True)
+class _FaceOffMove(TypedMove):
+    """A Face Off move type: ``TypedMove`` read and written back as ``referee.engine.moves``
+    does it, faster (a move is read and written back at every action): its keys worked out once
+    per class, its fields but a path, a square or a card pair plain values (no arrays to freeze)."""
+
+    @classmethod
+    def keys(cls) -> tuple[tuple[str, str, bool], ...]:
+        return _KEYS[cls]
+
+    @classmethod
+    def from_json(cls, move: Mapping[str, Any]) -> _FaceOffMove:
+        """``MoveTable.read``'s value of ``move`` (its fields hold no array; an optional one left
+        out is ``None``, every optional field's default)."""
+        return cls(*[move.get(key) for _, key, _ in _KEYS[cls]])
+
+    def to_json(self) -> Json:
+        """``TypedMove.to_json`` (its fields hold no array)."""
+        out: Json = {"type": self.TYPE}
+        for name, key, optional in _KEYS[type(self)]:
+            value = getattr(self, name)
+            if not (optional and value is None):
+                out[key] = value
+        return out
 
 
-def _apply(ctx: Ctx, seat: int, m: Move) -> None:
-    kind = m["type"]
-    if kind == RESIGN:  # FO58: the resigning player loses, the other wins, at once
-        game_over(ctx, [1 - seat], "resigned", resigned=seat)
-    if top_prompt(ctx.stack) is not None:
-        _answer(ctx, m)
-    elif kind == "bid":
-        bid.bid(ctx, seat, m["card"])
-    elif kind == "place":
-        bid.place(ctx, seat, m["square"])
-    else:
-        step = _TURN_MOVES.get(kind)
-        if step is not None:
-            step(ctx, ctx.flow.active, m)
+class _Table(MoveTable):
+    """``MoveTable`` reading each move by its class's ``from_json``."""
+
+    def read(self, move: Mapping[str, Any]) -> TypedMove:
+        cls = cast(type[_FaceOffMove], self.by_type[move["type"]])
+        return cls.from_json(move)
 
 
-def _move(ctx: Ctx, c: int, m: Move) -> None:
-    """FO11–FO14: phase 1's move, then phase 2."""
-    walk(ctx, c, m["path"], 1)
-    phase2(ctx, c)
+@dataclass(frozen=True, slots=True)
+class _PathMove(_FaceOffMove):
+    """A move along a path: the squares entered, in order (arrays frozen as tuples)."""
+
+    path: tuple[Square, ...]
+
+    @classmethod
+    def from_json(cls, move: Mapping[str, Any]) -> _FaceOffMove:
+        return cls(tuple(map(tuple, move["path"])))
+
+    def to_json(self) -> Json:
+        return {"type": self.TYPE, "path": [list(square) for square in self.path]}
 
 
-def _walk(ctx: Ctx, c: int, m: Move) -> None:
-    """FO15: a phase-2 slot's walk."""
-    walk(ctx, c, m["path"], 2)
-    after_slot(ctx, c)
+@dataclass(frozen=True, slots=True)
+class FigureMove(_PathMove):
+    """Phase 1 (FO11–FO14): the figure's path, the squares entered in order."""
+
+    TYPE = "move"
 
 
-def _play(ctx: Ctx, c: int, m: Move) -> None:
-    """Phase 3 (FO17–FO30): the card engine's effect, on the board."""
-    apply_effects(ctx, cardrules.play_card(ctx.state.chars[c], c, m, order=ctx.order(c), beer_heals=True))  # FO23
+@dataclass(frozen=True, slots=True)
+class Walk(_PathMove):
+    """A phase-2 slot's walk (FO15), 0–2 steps (Willy the Kid 3, FO51)."""
+
+    TYPE = "walk"
 
 
-def _sid(ctx: Ctx, c: int, m: Move) -> None:
-    apply_effects(ctx, cardrules.sid(c, m["cards"]))  # R72 (FO53)
+@dataclass(frozen=True, slots=True)
+class Draw(_FaceOffMove):
+    """A phase-2 slot's draw (FO15): from the deck, the brown discard (Pedro
+    Ramirez) or a character's hand, ``target`` (Jesse Jones, FO53)."""
+
+    TYPE = "draw"
+    source: str
+    target: int | None = None
 
 
-def _end_turn(ctx: Ctx, c: int, m: Move) -> None:
-    to_discard(ctx, c)  # FO20
+@dataclass(frozen=True, slots=True)
+class Play(_FaceOffMove):
+    """Phase 3 (FO17): a card of the active character's hand, at a character, picking a card."""
+
+    TYPE = "play"
+    card: str
+    target: int | None = None
+    pick: str | None = None
 
 
-def _discard(ctx: Ctx, c: int, m: Move) -> None:
-    """FO20: one card over the hand limit."""
-    ctx.emit("card_discarded", {"char": c, "cards": [m["card"]], "reason": "hand_limit"})
-    to_discard(ctx, c)
+@dataclass(frozen=True, slots=True)
+class Sid(_FaceOffMove):
+    """Sid Ketchum's two discards for a life (R72, FO53)."""
+
+    TYPE = "sid"
+    cards: tuple[str, ...]
+
+    @classmethod
+    def from_json(cls, move: Mapping[str, Any]) -> _FaceOffMove:
+        return cls(tuple(move["cards"]))
+
+    def to_json(self) -> Json:
+        return {"type": self.TYPE, "cards": list(self.cards)}
 
 
-def _draw_slot(ctx: Ctx, c: int, m: Move) -> None:
-    """FO15: a phase-2 slot's draw: Pedro Ramirez's, Jesse Jones's (FO53), Kit Carlson's (FO50) or the deck's."""
-    first = ctx.flow.drew == 0
-    ctx.flow.drew += 1
-    src = m.get("source")
-    if src == "discard":
-        _pedro(ctx, c)
-    elif src == "hand":
-        _jesse(ctx, c, m["target"])
-    elif ctx.state.chars[c].name == KIT_CARLSON:
-        if _kit(ctx, c, first):
-            return
-    else:
-        _deck(ctx, c, first)
-    after_slot(ctx, c)
+@dataclass(frozen=True, slots=True)
+class EndTurn(_FaceOffMove):
+    """The end of phase 3 (FO17, FO20)."""
+
+    TYPE = "end_turn"
 
 
-def _pedro(ctx: Ctx, c: int) -> None:
-    """Pedro Ramirez (FO53): the top of the brown discard."""
-    card = ctx.state.brown_discard[-1]
-    ctx.emit("cards_drawn", {"char": c, "cards": [card], "count": 1, "from": "brown_discard",
-                             "reason": "pedro_ramirez", "seen_by": [0, 1]})
+@dataclass(frozen=True, slots=True)
+class Discard(_FaceOffMove):
+    """Phase 4 (FO20): one card over the hand limit."""
+
+    TYPE = "discard"
+    card: str
 
 
-def _jesse(ctx: Ctx, c: int, t: int) -> None:
-    """Jesse Jones (FO53): a random card of ``t``'s hand."""
-    hand = ctx.state.chars[t].hand
-    card = hand[ctx.rng.below(len(hand))]
-    ctx.emit("card_taken", {"char": c, "from": t, "card": card, "zone": "hand", "reason": "jesse_jones",
-                            "seen_by": ctx.viewers(c)})
+@dataclass(frozen=True, slots=True)
+class Respond(_FaceOffMove):
+    """An open window's answer with a card (Missed!, BANG!, Beer: R43–R48)."""
+
+    TYPE = "respond"
+    card: str
 
 
-def _kit(ctx: Ctx, c: int, first: bool) -> bool:
-    """FO50: Kit Carlson looks at 3 and keeps one per draw slot; whether a pick now waits."""
-    if first:
-        ctx.reveal(c, "kit_carlson", 3 - len(ctx.state.limbo), ctx.viewers(c))
-    if ctx.state.limbo:
-        ctx.stack.append(Frame("kit", c))
-        return True
-    return False
+@dataclass(frozen=True, slots=True)
+class Barrel(_FaceOffMove):
+    """A Barrel's "draw!" against a shot (R35), from the card in play or the character."""
+
+    TYPE = "barrel"
+    source: str
 
 
-def _deck(ctx: Ctx, c: int, first: bool) -> None:
-    """A card of the brown deck; Black Jack shows his first and draws again on red (FO52)."""
-    got = ctx.draw(c, 1, "draw")
-    if first and got and ctx.state.chars[c].name == BLACK_JACK:
-        ctx.emit("card_shown", {"char": c, "card": got[0], "reason": "black_jack"})
-        if red(got[0]):
-            ctx.draw(c, 1, "black_jack")
+@dataclass(frozen=True, slots=True)
+class Choose(_FaceOffMove):
+    """A card picked: the General Store's (FO26), Kit Carlson's (FO50), Lucky Duke's (R42)."""
+
+    TYPE = "choose"
+    card: str
 
 
-_TURN_MOVES: dict[str, Callable[[Ctx, int, Move], None]] = {
-    "move": _move, "walk": _walk, "draw": _draw_slot, "play": _play, "sid": _sid, "end_turn": _end_turn,
-    "discard": _discard}
+@dataclass(frozen=True, slots=True)
+class Pass(_FaceOffMove):
+    """An open window left unanswered (R43–R48)."""
+
+    TYPE = "pass"
 
 
-def _answer(ctx: Ctx, m: Move) -> None:
-    """The answer to the open window on top of the agenda."""
-    fr = ctx.stack[-1]
-    if m["type"] == "sid":
-        apply_effects(ctx, cardrules.sid(fr.char, m["cards"]))  # R72 (FO53): at any time
-        return
-    pick = _PICKS.get(fr.kind)
-    if pick is not None:
-        ctx.stack.pop()
-        pick(ctx, fr, m["card"])
-    elif m["type"] == "barrel":  # the shot stays open with this source used; the "draw!" decides (R35, R44)
-        ctx.stack.pop()
-        ctx.stack.append(frame_but(fr, used=fr.used + (m["source"],)))
-        check(ctx, fr.char, "barrel")
-    elif m["type"] == "respond":
-        c = fr.char
-        apply_effects(ctx, cardrules.respond(ctx.state.chars[c], c, m["card"], ctx.window(), beer_heals=True))  # FO23
-    else:
-        apply_effects(ctx, cardrules.pass_(fr.char, ctx.window()))
+@dataclass(frozen=True, slots=True)
+class Bid(_FaceOffMove):
+    """The Renegade bid (FO33): a card of the seat's own character's hand."""
+
+    TYPE = "bid"
+    card: str
 
 
-def _keep(ctx: Ctx, fr: Frame, card: str) -> None:
-    """FO50: Kit Carlson keeps one card, unseen by the other, for this draw slot."""
-    ctx.emit("card_picked", {"char": fr.char, "card": card, "public": False, "seen_by": ctx.viewers(fr.char)})
-    after_slot(ctx, fr.char)
+@dataclass(frozen=True, slots=True)
+class Place(_FaceOffMove):
+    """The spare nugget's square (FO37)."""
+
+    TYPE = "place"
+    square: Square
+
+    @classmethod
+    def from_json(cls, move: Mapping[str, Any]) -> _FaceOffMove:
+        return cls(tuple(move["square"]))
+
+    def to_json(self) -> Json:
+        return {"type": self.TYPE, "square": list(self.square)}
 
 
-def _store_pick(ctx: Ctx, fr: Frame, card: str) -> None:
-    """FO26: a General Store pick, face up; the next chooser."""
-    ctx.emit("card_picked", {"char": fr.char, "card": card, "public": True})
-    store_next(ctx, list(fr.rest))
+@dataclass(frozen=True, slots=True)
+class Resign(_FaceOffMove):
+    """The game given up: the other player wins at once (FO58)."""
+
+    TYPE = "resign"
 
 
-def _lucky_pick(ctx: Ctx, fr: Frame, card: str) -> None:
-    """R42: Lucky Duke's chosen card decides, both go to the brown discard."""
-    apply_effects(ctx, cardrules.lucky_choice(fr.char, fr.purpose, card, ctx.state.limbo))
+@dataclass(frozen=True, slots=True)
+class Timeout(_FaceOffMove):
+    """The system's own command (``referee.engine.base.TIMEOUT``): no player's move, no schema here;
+    Face Off has no clock of its own (FO9), so the shared checks refuse it."""
+
+    TYPE = "timeout"
 
 
-_PICKS: dict[str, Callable[[Ctx, Frame, str], None]] = {"kit": _keep, "store": _store_pick, "lucky": _lucky_pick}
+_CLASSES: tuple[type[_FaceOffMove], ...] = (FigureMove, Walk, Draw, Play, Sid, EndTurn, Discard, Respond, Barrel,
+                                             Choose, Pass, Bid, Place, Resign, Timeout)
+#: every move type by its ``type`` string
+MOVES = _Table(_CLASSES)
+#: each move class's ``TypedMove.keys``, worked out once here (``referee.engine.moves`` works them
+#: out at every read and ``to_json``, and a move is read and written back at every action)
+_KEYS: Mapping[type, tuple[tuple[str, str, bool], ...]] = MappingProxyType(
+    {cls: TypedMove.keys.__func__(cls) for cls in (*_CLASSES, _PathMove)})  # type: ignore[attr-defined]
+
+_CARD: Json = {"type": "string", "enum": list(ALL_CARDS)}
+_PATH: Json = {"type": "array", "items": SQ, "maxItems": 3}
+
+MOVE_SCHEMAS: dict[str, Json] = {
+    "move": closed_object({"type": {"const": "move"}, "path": _PATH}, description="phase 1 (FO11)"),
+    "walk": closed_object({"type": {"const": "walk"}, "path": _PATH}, description="a phase-2 move slot (FO15)"),
+    "draw": closed_object({"type": {"const": "draw"},
+                           "source": {"type": "string", "enum": ["deck", "discard", "hand"]}},
+                          {"target": CHAR},
+                          description="a phase-2 draw slot (FO15, FO53)"),
+    "play": closed_object({"type": {"const": "play"}, "card": _CARD},
+                          {"target": CHAR, "pick": {"type": "string"}}, description="phase 3 (FO17)"),
+    "sid": closed_object({"type": {"const": "sid"}, "cards": {"type": "array", "items": _CARD,
+                                                               "minItems": 2, "maxItems": 2}}),
+    "end_turn": closed_object({"type": {"const": "end_turn"}}),
+    "discard": closed_object({"type": {"const": "discard"}, "card": _CARD}, description="phase 4 (FO20)"),
+    "respond": closed_object({"type": {"const": "respond"}, "card": _CARD}),
+    "barrel": closed_object({"type": {"const": "barrel"}, "source": {"type": "string"}}),
+    "choose": closed_object({"type": {"const": "choose"}, "card": _CARD}),
+    "pass": closed_object({"type": {"const": "pass"}}),
+    "bid": closed_object({"type": {"const": "bid"}, "card": _CARD}, description="the Renegade bid (FO33)"),
+    "place": closed_object({"type": {"const": "place"}, "square": SQ}, description="a spare nugget (FO37)"),
+    "resign": closed_object({"type": {"const": "resign"}},
+                            description="give the game up: the other player wins at once (FO58)"),
+}
+
+
+#: type -> (required fields, optional fields), each name -> kind: the parser's view of ``MOVE_SCHEMAS``
+SHAPES: dict[str, tuple[dict[str, str], dict[str, str]]] = {
+    "move": ({"path": "path"}, {}), "walk": ({"path": "path"}, {}),
+    "draw": ({"source": "source"}, {"target": "char"}),
+    "play": ({"card": "card"}, {"target": "char", "pick": "str"}),
+    "sid": ({"cards": "cards2"}, {}), "end_turn": ({}, {}), "discard": ({"card": "card"}, {}),
+    "respond": ({"card": "card"}, {}), "barrel": ({"source": "str"}, {}), "choose": ({"card": "card"}, {}),
+    "pass": ({}, {}), "bid": ({"card": "card"}, {}), "place": ({"square": "square"}, {}),
+    "resign": ({}, {}),
+}
+_CARD_SET = frozenset(ALL_CARDS)
+
+
+def _int(value: Any, low: int, high: int) -> bool:
+    """An integer as JSON Schema counts them (2.0 is one; true is not)."""
+    if type(value) is float and value.is_integer():
+        value = int(value)
+    return type(value) is int and low <= value <= high
+
+
+def _ints(value: Any) -> Any:
+    """``value`` with integral floats made ints (a parsed move's numbers, as the schema reads them)."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    if type(value) is list:
+        return [_ints(x) for x in value]
+    return value
+
+
+def normal(move: dict[str, Any]) -> dict[str, Any]:
+    """A well-formed move with its numbers as ints."""
+    return {k: _ints(v) for k, v in move.items()}
+
+
+def _square(value: Any) -> bool:
+    return type(value) is list and len(value) == 2 and _int(value[0], 0, 39) and _int(value[1], 0, 39)
+
+
+_KIND_OK: dict[str, Callable[[Any], bool]] = {
+    "path": lambda value: type(value) is list and len(value) <= 3 and all(_square(q) for q in value),
+    "square": _square,
+    "source": lambda value: value in ("deck", "discard", "hand") and type(value) is str,
+    "char": lambda value: _int(value, 0, 2),
+    "card": lambda value: type(value) is str and value in _CARD_SET,
+    "cards2": lambda value: type(value) is list and len(value) == 2
+    and all(type(card) is str and card in _CARD_SET for card in value),
+    "str": lambda value: type(value) is str,
+}
+
+
+def malformed(move: Any) -> str | None:
+    """Why ``move`` breaks ``MOVE_SCHEMAS`` (None: it matches), without a schema validator."""
+    if not isinstance(move, dict):
+        return "a move is a JSON object"
+    kind = move.get("type")
+    if kind == "timeout" and len(move) == 1:
+        return None
+    if not isinstance(kind, str) or kind not in SHAPES:
+        return f"unknown move type {kind!r}; one of {', '.join(sorted(SHAPES))}"
+    return _field_malformed(kind, move)
+
+
+def _field_malformed(kind: str, move: dict[str, Any]) -> str | None:
+    """Why a ``kind`` move's fields break its schema: one unknown, one required left out, one of
+    the wrong shape (None: they match)."""
+    required, optional = SHAPES[kind]
+    for name in move:
+        if name != "type" and name not in required and name not in optional:
+            return f"a {kind} move has no field {name!r}"
+    for name in required:
+        if name not in move:
+            return f"a {kind} move needs {name!r}"
+    for name, value in move.items():
+        want = required.get(name) or optional.get(name)
+        if want is not None and not _KIND_OK[want](value):
+            return f"a {kind} move: {name!r} is malformed"
+    return None
+
+
+def parse(move: Any) -> TypedMove:
+    """The typed move of ``move`` as sent, or ``MalformedMove`` (FO9): the hand-written parser held to
+    ``MOVE_SCHEMAS`` (the conformance suite checks that they agree), numbers as integers."""
+    why = malformed(move)
+    if why is not None:
+        raise MalformedMove("malformed_move", rule="FO9", detail=why)
+    return MOVES.read(normal(move))
+
+
+def read(move: Json) -> TypedMove:
+    """The typed move of ``move``, which matches its schema already (the service checked it)."""
+    return MOVES.read(move)

@@ -9,8 +9,12 @@ from referee.engine.protocol import Event, GameConfig, InvalidSetup
 from referee.engine.rng import Rng
 from referee.games.cards.characters import CHARACTERS, LIFE
 from referee.games.cards.deck import ALL_CARDS, BLUE, CARD_SET
-from referee.games.faceoff import board, rules
-from referee.games.faceoff.state import MARKS, RENEGADE, evolve
+from referee.games.faceoff import board
+from referee.games.faceoff.context import Ctx
+from referee.games.faceoff.fold import evolve
+from referee.games.faceoff.runner import settle
+from referee.games.faceoff.state import MARKS, RENEGADE
+from referee.games.faceoff.turn import start_turn
 
 _SQ = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2}
 _CARDS = {"type": "array", "items": {"type": "string"}}
@@ -106,14 +110,14 @@ def setup(config: GameConfig, rng: Rng) -> list[Event]:
     return _first_turn(Event("game_setup", data), turn, rng)
 
 
-def _named_cards(sc: dict[str, Any]) -> list[str]:
+def _named_cards(given: dict[str, Any]) -> list[str]:
     """FO4: the cards the scenario places, each a card of the game, named once."""
     named: list[str] = []
     for key in ("hands", "in_play"):
-        for cards in sc.get(key, [[], [], []]):
+        for cards in given.get(key, [[], [], []]):
             named.extend(cards)
     for key in ("brown", "blue", "brown_discard", "blue_discard"):
-        named.extend(sc.get(key, []))
+        named.extend(given.get(key, []))
     unknown = [c for c in named if c not in CARD_SET]
     if unknown:
         raise _bad("FO4", f"unknown cards: {unknown[:5]}")
@@ -122,35 +126,35 @@ def _named_cards(sc: dict[str, Any]) -> list[str]:
     return named
 
 
-def _check_colours(sc: dict[str, Any]) -> None:
+def _check_colours(given: dict[str, Any]) -> None:
     """FO24: each deck and discard holds cards of its own colour."""
     for key, want_blue in (("brown", False), ("brown_discard", False), ("blue", True), ("blue_discard", True)):
-        if any((c in BLUE) != want_blue for c in sc.get(key, [])):
+        if any((c in BLUE) != want_blue for c in given.get(key, [])):
             raise _bad("FO24", f"{key} holds a card of the other colour")
 
 
-def _characters(sc: dict[str, Any], rng: Rng) -> list[str]:
+def _characters(given: dict[str, Any], rng: Rng) -> list[str]:
     """FO7 step 3: three different characters, dealt at random unless named."""
-    if "characters" not in sc:
+    if "characters" not in given:
         return rng.shuffle(list(CHARACTERS))[:3]
-    names = list(sc["characters"])
+    names = list(given["characters"])
     if len(set(names)) != 3:
         raise _bad("FO7", "three different characters")
     return names
 
 
-def _life(sc: dict[str, Any], lives: list[int]) -> list[int]:
+def _life(given: dict[str, Any], lives: list[int]) -> list[int]:
     """FO7 step 7: a character's life at most its printed life."""
-    life = list(sc.get("life", lives))
+    life = list(given.get("life", lives))
     if any(life[i] > lives[i] for i in range(3)):
         raise _bad("FO7", "life above the character's printed life")
     return life
 
 
-def _positions(sc: dict[str, Any], rows: board.Rows) -> list[board.Square]:
+def _positions(given: dict[str, Any], rows: board.Rows) -> list[board.Square]:
     """FO7 step 6, FO16: three different floor squares, the start marks unless named."""
-    if "positions" in sc:
-        pos = [(p[0], p[1]) for p in sc["positions"]]
+    if "positions" in given:
+        pos = [(p[0], p[1]) for p in given["positions"]]
     else:
         pos = [board.find(rows, mk)[0] for mk in MARKS]
     if len(set(pos)) != 3 or not all(board.floor(rows, p) for p in pos):
@@ -158,10 +162,10 @@ def _positions(sc: dict[str, Any], rows: board.Rows) -> list[board.Square]:
     return pos
 
 
-def _nuggets(sc: dict[str, Any], rows: board.Rows, pos: list[board.Square]) -> list[board.Square]:
+def _nuggets(given: dict[str, Any], rows: board.Rows, pos: list[board.Square]) -> list[board.Square]:
     """FO7 step 5, FO13: nuggets on distinct free floor squares, the N squares unless named."""
-    if "nuggets" in sc:
-        nuggets = [(n[0], n[1]) for n in sc["nuggets"]]
+    if "nuggets" in given:
+        nuggets = [(n[0], n[1]) for n in given["nuggets"]]
     else:
         nuggets = board.find(rows, "N")
     if len(set(nuggets)) != len(nuggets) or any(not board.floor(rows, n) or n in pos for n in nuggets):
@@ -169,50 +173,42 @@ def _nuggets(sc: dict[str, Any], rows: board.Rows, pos: list[board.Square]) -> l
     return nuggets
 
 
-def _trophies(sc: dict[str, Any], names: list[str]) -> list[list[str]]:
+def _trophies(given: dict[str, Any], names: list[str]) -> list[list[str]]:
     """FO40: a trophy is a dead character, none in play, none twice."""
-    trophies: list[list[str]] = sc.get("trophies", [[], []])
+    trophies: list[list[str]] = given.get("trophies", [[], []])
     tro_names = [t for ts in trophies for t in ts]
     if set(tro_names) & set(names) or len(set(tro_names)) != len(tro_names):
         raise _bad("FO40", "a trophy is a dead character, not one in play")
     return trophies
 
 
-def _hands(sc: dict[str, Any], brown: list[str], life: list[int]) -> tuple[list[list[str]], list[str]]:
+def _hands(given: dict[str, Any], brown: list[str], life: list[int]) -> tuple[list[list[str]], list[str]]:
     """FO7 step 8: the Sheriff's, Outlaw's, Renegade's hands, as many cards as life, unless named;
     and the brown deck left."""
     hands: list[list[str]] = []
     for i in range(3):
-        if "hands" in sc:
-            hands.append(list(sc["hands"][i]))
+        if "hands" in given:
+            hands.append(list(given["hands"][i]))
         else:
             hands.append(brown[:life[i]])
             brown = brown[life[i]:]
     return hands, brown
 
 
-def _turn(sc: dict[str, Any]) -> tuple[int, int]:
+def _turn(given: dict[str, Any]) -> tuple[int, int]:
     """FO8, FO32: whose turn starts, and the Renegade's controller in his own turn (-1 none)."""
-    turn: int = sc.get("turn", 0)
-    controller: int | None = sc.get("controller", -1 if turn != RENEGADE else None)
+    turn: int = given.get("turn", 0)
+    controller: int | None = given.get("controller", -1 if turn != RENEGADE else None)
     if controller is None:
         raise _bad("FO32", "a Renegade turn needs its controller")
-    if turn != RENEGADE and "controller" in sc:
+    if turn != RENEGADE and "controller" in given:
         raise _bad("FO32", "only the Renegade's turn has a controller")
     return turn, controller
 
 
 def _first_turn(first: Event, turn: int, rng: Rng) -> list[Event]:
     """``game_setup``, then the first turn's start (FO8, FO10) up to the first awaited move."""
-    ctx = rules.Ctx(evolve(None, first), rng)
+    ctx = Ctx(evolve(None, first), rng)
     ctx.events.append(first)
-    try:
-        try:
-            rules.start_turn(ctx, turn)
-        except rules.TurnEnds:
-            rules.advance(ctx)
-        rules.run(ctx)
-        ctx.flush()
-    except rules.GameOver:
-        pass
+    settle(ctx, lambda: start_turn(ctx, turn))
     return ctx.events

@@ -1,56 +1,177 @@
-"""Published schemas: options, moves, view and events (FO54, FO57)."""
+"""The JSON Schemas of what a client receives (issue 12; FO54, FO57): the
+view's ``state`` and every Face Off event's ``data``, as stored and as
+redacted for a seat or a spectator (``views.redact``): a hidden card, card
+list or hand becomes ``null``; ``game_setup`` hides the decks and the hands
+a seat may not see (``null``, with ``hand_size``, ``brown_size`` and
+``blue_size``); ``deck_reshuffled`` shows every viewer the count of the new
+deck instead of its order. Each event schema is closed: a field the rules
+do not emit is refused.
+
+The card, character and count schemas are BANG!'s (Face Off plays with its
+80 cards and 16 characters); the figure-indexed shapes (0 the Sheriff's
+character, 1 the Outlaw's, 2 the Renegade) and the board's squares are here,
+and ``moves.py`` uses them for the moves too."""
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from referee.engine.schema import closed_object, switch
-from referee.games.cards.deck import ALL_CARDS
-from referee.games.faceoff import event_schemas
-from referee.games.faceoff.event_schemas import CHAR as _CHAR
-from referee.games.faceoff.event_schemas import SQ as _SQ
+from referee.engine.schema import closed_object
+from referee.games.cards.schemas import CARD, CARDS, CHARACTER, COUNT
 
-Json = dict[str, Any]
+Schema = dict[str, Any]
 
-_CARD: Json = {"type": "string", "enum": list(ALL_CARDS)}
-_PATH: Json = {"type": "array", "items": _SQ, "maxItems": 3}
+NULL: Schema = {"type": "null"}
+SEAT: Schema = {"type": "integer", "minimum": 0, "maximum": 1, "description": "a player (FO1)"}
+SEATS: Schema = {"type": "array", "items": SEAT, "maxItems": 2}
+MAYBE_SEAT: Schema = {"type": ["integer", "null"], "minimum": 0, "maximum": 1}
+CHAR: Schema = {"type": "integer", "enum": [0, 1, 2], "description": "0 Sheriff's, 1 Outlaw's, 2 Renegade"}
+MAYBE_CHAR: Schema = {"oneOf": [CHAR, NULL], "description": "a character, or null (the Dynamite, FO41)"}
+#: a seat, or -1 for none (the flow's Renegade controller and nugget placer)
+SEAT_OR_NONE: Schema = {"type": "integer", "minimum": -1, "maximum": 1}
+SQ: Schema = {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 39},
+              "minItems": 2, "maxItems": 2}
+SQUARES: Schema = {"type": "array", "items": SQ}
+CARD_OR_HIDDEN: Schema = {"oneOf": [CARD, NULL], "description": "the card, or null where hidden (FO57)"}
+CARDS_OR_HIDDEN: Schema = {"oneOf": [CARDS, NULL], "description": "the cards, or null where hidden (FO57)"}
+SEEN_BY: Schema = {**SEATS, "description": "the seats that see the hidden part (FO57); others get it as null"}
+PILE: Schema = {"enum": ["brown", "blue"], "description": "FO4, FO24"}
 
-OPTIONS_SCHEMA: Json = {
-    "type": "object",
-    "additionalProperties": False,
+#: a frame of the flow's agenda: open prompts and steps still owed. Only
+#: ``kind`` is required and other fields are allowed: the frames are the
+#: referee's working state (``flow.py``), published for replays and clients.
+FRAME: Schema = {
+    "type": "object", "required": ["kind"],
     "properties": {
-        "map": {"type": ["string", "object"], "x-rule": "FO54", "default": "faceoff_1",
-                "description": "faceoff_1, faceoff_2, or a custom map object (FO54; 422 naming each failed check)"},
-        "renegade_variant": switch("FO48", "one of the two kills must be made with the Renegade"),
-        "high_noon": switch("FO55", "not in the core ruleset: true is refused (module_not_implemented)"),
-        "dodge_city": switch("FO56", "not in the core ruleset: true is refused (module_not_implemented)"),
+        "kind": {"enum": ["shot", "indians", "duel", "dying", "store", "kit", "lucky", "multi", "after_hit"]},
+        "char": CHAR,
     },
+    "description": "shot (FO29, FO31), indians (FO22), duel (FO28), dying (FO39), store (FO26), kit (FO50), "
+                   "lucky (FO53, R42), multi: Indians!/Gatling targets left (FO22), after_hit: abilities after "
+                   "a hit (FO53)",
 }
 
-MOVE_SCHEMAS: dict[str, Json] = {
-    "move": closed_object({"type": {"const": "move"}, "path": _PATH}, description="phase 1 (FO11)"),
-    "walk": closed_object({"type": {"const": "walk"}, "path": _PATH}, description="a phase-2 move slot (FO15)"),
-    "draw": closed_object({"type": {"const": "draw"},
-                           "source": {"type": "string", "enum": ["deck", "discard", "hand"]}},
-                          {"target": _CHAR},
-                          description="a phase-2 draw slot (FO15, FO53)"),
-    "play": closed_object({"type": {"const": "play"}, "card": _CARD},
-                          {"target": _CHAR, "pick": {"type": "string"}}, description="phase 3 (FO17)"),
-    "sid": closed_object({"type": {"const": "sid"}, "cards": {"type": "array", "items": _CARD,
-                                                               "minItems": 2, "maxItems": 2}}),
-    "end_turn": closed_object({"type": {"const": "end_turn"}}),
-    "discard": closed_object({"type": {"const": "discard"}, "card": _CARD}, description="phase 4 (FO20)"),
-    "respond": closed_object({"type": {"const": "respond"}, "card": _CARD}),
-    "barrel": closed_object({"type": {"const": "barrel"}, "source": {"type": "string"}}),
-    "choose": closed_object({"type": {"const": "choose"}, "card": _CARD}),
-    "pass": closed_object({"type": {"const": "pass"}}),
-    "bid": closed_object({"type": {"const": "bid"}, "card": _CARD}, description="the Renegade bid (FO33)"),
-    "place": closed_object({"type": {"const": "place"}, "square": _SQ}, description="a spare nugget (FO37)"),
-    "resign": closed_object({"type": {"const": "resign"}},
-                            description="give the game up: the other player wins at once (FO58)"),
+FLOW: Schema = closed_object({
+    "round": {"type": "integer", "minimum": 1, "description": "FO8"},
+    "active": {**CHAR, "description": "whose turn (FO8)"},
+    "phase": {"enum": ["start", "start_jail", "move", "phase2", "play", "discard", "bid", "place", "over"],
+              "description": "FO9, FO10, FO11, FO15, FO17, FO20, FO33, FO37"},
+    "start": {"oneOf": [SQ, NULL], "description": "the turn-start square (FO12)"},
+    "slots": {**COUNT, "description": "phase-2 slots left (FO15)"},
+    "drew": {**COUNT, "description": "phase-2 slots used to draw (FO15, FO50, FO53)"},
+    "walk": {"enum": [2, 3], "description": "steps per phase-2 move slot (FO15, FO51)"},
+    "controller": {**SEAT_OR_NONE, "description": "the bid winner controlling the Renegade's turn, -1 none (FO32)"},
+    "placer": {**SEAT_OR_NONE, "description": "the seat placing a spare nugget, -1 none (FO37)"},
+    "bidders": {**SEATS, "description": "the seats that bid this round (FO33)"},
+    "stack": {"type": "array", "items": FRAME, "description": "the open prompts and steps, the last on top"},
+})
+
+_CHAR_DEALT: Schema = closed_object(
+    {"name": CHARACTER, "life": {"type": "integer", "minimum": 1}, "max_life": COUNT, "hand": CARDS_OR_HIDDEN,
+     "in_play": CARDS, "pos": SQ},
+    {"hand_size": COUNT})
+
+RESULT: Schema = closed_object({
+    "winners": SEATS,
+    "seats": {"type": "array", "minItems": 2, "maxItems": 2, "items": closed_object({
+        "seat": SEAT, "role": {"enum": ["sheriff", "outlaw"]}, "outcome": {"enum": ["win", "loss", "draw"]},
+        "kills": COUNT})},
+    "reason": {"enum": ["two_kills", "no_characters_left", "resigned"]},
+    "detail": {"type": "string", "description": "one sentence citing the rule (FO47, FO49, FO58)"},
+})
+
+EVENT_SCHEMAS: dict[str, Schema] = {
+    "game_setup": closed_object({
+        "map": closed_object({"id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9_-]{0,63}$"},
+                              "name": {"type": "string", "minLength": 1, "maxLength": 80},
+                              "rows": {"type": "array", "minItems": 5, "maxItems": 40,
+                                       "items": {"type": "string", "pattern": "^[.#NSBR]{5,40}$"}}}),
+        "sheriff_seat": SEAT,
+        "chars": {"type": "array", "items": _CHAR_DEALT, "minItems": 3, "maxItems": 3},
+        "brown": CARDS_OR_HIDDEN, "blue": CARDS_OR_HIDDEN, "brown_discard": CARDS, "blue_discard": CARDS,
+        "nuggets": SQUARES, "reserve": COUNT,
+        "trophies": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "array", "items": {
+            "type": "array", "prefixItems": [CHARACTER, {"type": "boolean"}], "minItems": 2, "maxItems": 2}}},
+        "set_aside": {"type": "array", "items": CHARACTER},
+        "renegade_variant": {"type": "boolean"},
+        "flow": FLOW,
+    }, {"brown_size": COUNT, "blue_size": COUNT},
+        description="FO2, FO4, FO6, FO7, FO54: the map, the characters in figure order, the decks, nuggets and "
+                    "reserve; redacted (FO57): both decks null with their sizes, a hand null (with hand_size) "
+                    "unless it is the seat's own character's"),
+    "flow": closed_object({"flow": FLOW}, description="FO8, FO9, FO32-FO37: the referee's control state after a "
+                                                       "decision (turn, phase, slots, Renegade control, agenda)"),
+    "cards_drawn": closed_object({
+        "char": CHAR, "cards": CARDS_OR_HIDDEN, "count": {"type": "integer", "minimum": 1},
+        "from": {"enum": ["brown", "blue", "brown_discard"]},
+        "reason": {"enum": ["draw", "nugget", "black_jack", "stagecoach", "wells_fargo", "bart_cassidy",
+                            "suzy_lafayette", "replacement", "pedro_ramirez"]},
+        "seen_by": SEEN_BY},
+        description="FO13 (a nugget: the blue deck), FO15, FO24, FO42, FO52, FO53 (Pedro Ramirez: the brown "
+                    "discard, seen by both); redacted (FO57): cards null for a seat that may not see the hand"),
+    "deck_reshuffled": closed_object({"deck": PILE, "order": CARDS_OR_HIDDEN}, {"count": COUNT},
+                                     description="FO25: a discard pile shuffled into its own deck; redacted: "
+                                                 "order null and its count"),
+    "moved": closed_object({"char": CHAR, "path": {**SQUARES, "maxItems": 3}, "phase": {"enum": [1, 2]}},
+                           description="FO11, FO12, FO14, FO15, FO51: the squares entered, in order"),
+    "nugget_taken": closed_object({"char": CHAR, "square": SQ}, description="FO13"),
+    "draw_checked": closed_object({"char": CHAR, "card": CARD, "reason": {"enum": ["dynamite", "jail", "barrel"]}},
+                                  {"from": {"enum": ["deck", "limbo"]}, "cards": CARDS},
+                                  description="FO10, FO19, FO24, FO29, FO41, FO53 (Lucky Duke, R42: from the "
+                                              "limbo, the cards he turned, the chosen one last)"),
+    "card_played": closed_object({"char": CHAR, "card": CARD},
+                                 {"target": CHAR, "pick": {"oneOf": [{"const": "hand"}, CARD]}, "to": CHAR},
+                                 description="FO17-FO19, FO22, FO23, FO26-FO29, FO39 (a Beer while dying); "
+                                             "to: the character a blue card goes in front of"),
+    "card_discarded": closed_object({
+        "char": CHAR, "cards": CARDS,
+        "reason": {"enum": ["dynamite", "jail", "replaced", "cat_balou", "hand_limit", "sid_ketchum", "missed",
+                            "indians", "duel", "eliminated"]}},
+        description="FO19, FO20, FO22, FO24, FO27-FO29, FO40, FO41, FO53 (Sid Ketchum)"),
+    "card_taken": closed_object({
+        "char": CHAR, "from": CHAR, "card": CARD_OR_HIDDEN, "zone": {"enum": ["hand", "in_play"]},
+        "reason": {"enum": ["panic", "jesse_jones", "el_gringo"]}, "seen_by": SEEN_BY},
+        description="FO27, FO53 (Jesse Jones, El Gringo); redacted (FO57): a card from a hand is null for a "
+                    "seat that may not see the taker's hand"),
+    "cards_inherited": closed_object({"char": CHAR, "from": CHAR, "hand": CARDS_OR_HIDDEN, "in_play": CARDS,
+                                      "seen_by": SEEN_BY},
+                                     description="FO40, FO53 (Vulture Sam); redacted (FO57): the hand null"),
+    "life_changed": closed_object({"char": CHAR, "kind": {"enum": ["gain", "loss"]},
+                                   "amount": {"type": "integer", "minimum": 1}}, {"by": MAYBE_CHAR},
+                                  description="FO22, FO23, FO39, FO41, FO45 (by: the character responsible for a "
+                                              "loss, null for the Dynamite), FO53"),
+    "card_passed": closed_object({"char": CHAR, "to": CHAR, "card": CARD}, description="FO41: the Dynamite"),
+    "cards_revealed": closed_object({"char": CHAR, "cards": CARDS_OR_HIDDEN,
+                                     "reason": {"enum": ["general_store", "kit_carlson", "lucky_duke"]}},
+                                    {"seen_by": SEEN_BY},
+                                    description="FO26, FO50, FO53 (Lucky Duke, R42): brown deck top into the "
+                                                "limbo; redacted (FO57): with seen_by, cards null for a seat not "
+                                                "in it and for a spectator; without, public to all"),
+    "card_picked": closed_object({"char": CHAR, "card": CARD_OR_HIDDEN, "public": {"type": "boolean"}},
+                                 {"seen_by": SEEN_BY},
+                                 description="FO26 (public), FO50 (Kit Carlson's, seen by his controller); "
+                                             "redacted (FO57): card null"),
+    "limbo_returned": closed_object({"count": {"type": "integer", "minimum": 1}},
+                                    description="FO50: Kit Carlson's unkept cards back on the brown deck"),
+    "card_shown": closed_object({"char": CHAR, "card": CARD, "reason": {"enum": ["black_jack"]}},
+                                description="FO52"),
+    "bid_made": closed_object({"seat": SEAT, "card": CARD_OR_HIDDEN, "seen_by": SEEN_BY},
+                              description="FO33; redacted (FO57): card null for all but the bidder"),
+    "bids_revealed": closed_object({"bids": {"type": "array", "items": {"oneOf": [CARD, NULL]}, "minItems": 2,
+                                             "maxItems": 2},
+                                    "winner": MAYBE_SEAT},
+                                   description="FO33, FO36: both bids by seat (null: no bid), winner null on a tie"),
+    "nugget_placed": closed_object({"seat": SEAT, "square": SQ}, description="FO37"),
+    "character_eliminated": closed_object({"char": CHAR, "character": CHARACTER, "by": MAYBE_CHAR,
+                                           "credited": MAYBE_SEAT, "with_renegade": {"type": "boolean"}},
+                                          description="FO40, FO41, FO45, FO48: credited null means set aside"),
+    "character_replaced": closed_object({"char": CHAR, "character": CHARACTER, "life": {"type": "integer",
+                                                                                       "minimum": 1},
+                                         "pool_reshuffled": {"type": "boolean"}},
+                                        description="FO42, FO49"),
+    "game_over": closed_object({"result": RESULT}, description="FO47, FO49"),
 }
 
-VIEW_SCHEMA: Json = {
+VIEW_SCHEMA: Schema = {
     "type": "object",
     "required": ["map", "board", "figures", "nuggets", "characters", "distances", "sees_at", "phase", "active",
                  "hand", "you", "seats", "last"],
@@ -68,77 +189,3 @@ VIEW_SCHEMA: Json = {
         "sees_at": {"type": "array", "description": "modified distance (Mustang, Scope...) [from][to]"},
     },
 }
-
-EVENT_SCHEMAS: dict[str, Json] = event_schemas.EVENT_SCHEMAS
-
-
-#: type -> (required fields, optional fields), each name -> kind: the parser's view of ``MOVE_SCHEMAS``
-SHAPES: dict[str, tuple[dict[str, str], dict[str, str]]] = {
-    "move": ({"path": "path"}, {}), "walk": ({"path": "path"}, {}),
-    "draw": ({"source": "source"}, {"target": "char"}),
-    "play": ({"card": "card"}, {"target": "char", "pick": "str"}),
-    "sid": ({"cards": "cards2"}, {}), "end_turn": ({}, {}), "discard": ({"card": "card"}, {}),
-    "respond": ({"card": "card"}, {}), "barrel": ({"source": "str"}, {}), "choose": ({"card": "card"}, {}),
-    "pass": ({}, {}), "bid": ({"card": "card"}, {}), "place": ({"square": "square"}, {}),
-    "resign": ({}, {}),
-}
-_CARD_SET = frozenset(ALL_CARDS)
-
-
-def _int(v: Any, lo: int, hi: int) -> bool:
-    """An integer as JSON Schema counts them (2.0 is one; true is not)."""
-    if type(v) is float and v.is_integer():
-        v = int(v)
-    return type(v) is int and lo <= v <= hi
-
-
-def _ints(v: Any) -> Any:
-    """``v`` with integral floats made ints (a parsed move's numbers, as the schema reads them)."""
-    if type(v) is float and v.is_integer():
-        return int(v)
-    if type(v) is list:
-        return [_ints(x) for x in v]
-    return v
-
-
-def normal(move: dict[str, Any]) -> dict[str, Any]:
-    """A well-formed move with its numbers as ints."""
-    return {k: _ints(v) for k, v in move.items()}
-
-
-def _square(v: Any) -> bool:
-    return type(v) is list and len(v) == 2 and _int(v[0], 0, 39) and _int(v[1], 0, 39)
-
-
-_KIND_OK: dict[str, Callable[[Any], bool]] = {
-    "path": lambda v: type(v) is list and len(v) <= 3 and all(_square(q) for q in v),
-    "square": _square,
-    "source": lambda v: v in ("deck", "discard", "hand") and type(v) is str,
-    "char": lambda v: _int(v, 0, 2),
-    "card": lambda v: type(v) is str and v in _CARD_SET,
-    "cards2": lambda v: type(v) is list and len(v) == 2 and all(type(c) is str and c in _CARD_SET for c in v),
-    "str": lambda v: type(v) is str,
-}
-
-
-def malformed(move: Any) -> str | None:
-    """Why ``move`` breaks ``MOVE_SCHEMAS`` (None: it matches), without a schema validator."""
-    if not isinstance(move, dict):
-        return "a move is a JSON object"
-    kind = move.get("type")
-    if kind == "timeout" and len(move) == 1:
-        return None
-    if not isinstance(kind, str) or kind not in SHAPES:
-        return f"unknown move type {kind!r}; one of {', '.join(sorted(SHAPES))}"
-    required, optional = SHAPES[kind]
-    for name in move:
-        if name != "type" and name not in required and name not in optional:
-            return f"a {kind} move has no field {name!r}"
-    for name in required:
-        if name not in move:
-            return f"a {kind} move needs {name!r}"
-    for name, value in move.items():
-        want = required.get(name) or optional.get(name)
-        if want is not None and not _KIND_OK[want](value):
-            return f"a {kind} move: {name!r} is malformed"
-    return None

@@ -12,8 +12,8 @@ from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import WILLY_THE_KID
 from referee.games.cards.deck import KEY
 from referee.games.faceoff import board
+from referee.games.faceoff.context import Ctx, TurnEnds
 from referee.games.faceoff.elimination import eliminate, hit
-from referee.games.faceoff.engine import Ctx, TurnEnds
 from referee.games.faceoff.flow import frame_but
 from referee.games.faceoff.movement import blocked_for
 
@@ -25,22 +25,22 @@ def apply_effects(ctx: Ctx, effects: Iterable[cardrules.Effect]) -> None:
         APPLY[type(e)](ctx, e)
 
 
-def _turn_up(ctx: Ctx, e: cardrules.TurnUp) -> None:
-    apply_effects(ctx, cardrules.turned(e, ctx.turned_up(e)))  # R41, R42, FO24
+def _turn_up(ctx: Ctx, effect: cardrules.TurnUp) -> None:
+    apply_effects(ctx, cardrules.turned(effect, ctx.turned_up(effect)))  # R41, R42, FO24
 
 
-def _decide(ctx: Ctx, e: cardrules.Decide) -> None:
-    apply_check(ctx, e.who, e.purpose, e.card)
+def _decide(ctx: Ctx, effect: cardrules.Decide) -> None:
+    apply_check(ctx, effect.who, effect.purpose, effect.card)
 
 
-def _hit(ctx: Ctx, e: cardrules.Hit) -> None:
-    hit(ctx, e.who, e.amount, e.by)  # FO45: the responsible character is credited
+def _hit(ctx: Ctx, effect: cardrules.Hit) -> None:
+    hit(ctx, effect.who, effect.amount, effect.by)  # FO45: the responsible character is credited
 
 
-def _die(ctx: Ctx, e: cardrules.Die) -> None:
+def _die(ctx: Ctx, effect: cardrules.Die) -> None:
     closed = ctx.closed  # the dying window, closed just before: its credit (FO45)
     if closed is not None:
-        eliminate(ctx, e.who, closed.by, closed.seat)
+        eliminate(ctx, effect.who, closed.by, closed.seat)
 
 
 #: each effect's application on the board
@@ -56,47 +56,47 @@ APPLY: dict[type, Callable[[Ctx, Any], None]] = {
 }
 
 
-def check(ctx: Ctx, c: int, purpose: str) -> None:
-    """``c`` "draws!" for ``purpose`` (dynamite | jail | barrel) as BANG!'s
+def check(ctx: Ctx, char: int, purpose: str) -> None:
+    """``char`` "draws!" for ``purpose`` (dynamite | jail | barrel) as BANG!'s
     card engine turns it (R41; Lucky Duke chooses, R42), from the brown deck
     (FO24), with the board's consequences (``apply_check``)."""
-    apply_effects(ctx, cardrules.check(ctx.state.chars[c], c, purpose))
+    apply_effects(ctx, cardrules.check(ctx.state.chars[char], char, purpose))
 
 
-def apply_check(ctx: Ctx, c: int, purpose: str, card: str | None) -> None:
+def apply_check(ctx: Ctx, char: int, purpose: str, card: str | None) -> None:
     """The "draw!" result (R35, R38, R39 as BANG! decides them; FO10, FO19)."""
     ok = cardrules.check_succeeds(purpose, card)
     if purpose == "dynamite":
-        _dynamite(ctx, c, ok)
+        _dynamite(ctx, char, ok)
     elif purpose == "jail":
-        _jail(ctx, c, ok)
+        _jail(ctx, char, ok)
     else:
         _barrel(ctx, ok)
 
 
-def _dynamite(ctx: Ctx, c: int, exploded: bool) -> None:
+def _dynamite(ctx: Ctx, char: int, exploded: bool) -> None:
     """R39, FO10: the Dynamite explodes (3 life, then the Jail) or passes on to the next figure."""
-    dyn = next((x for x in ctx.state.chars[c].in_play if KEY[x] == "DYNAMITE"), None)
+    dyn = next((x for x in ctx.state.chars[char].in_play if KEY[x] == "DYNAMITE"), None)
     if dyn is None:
         return
     if exploded:
-        ctx.emit("card_discarded", {"char": c, "cards": [dyn], "reason": "dynamite"})
-        hit(ctx, c, 3, -1)
+        ctx.emit("card_discarded", {"char": char, "cards": [dyn], "reason": "dynamite"})
+        hit(ctx, char, 3, -1)
         ctx.flow.phase = "start_jail"
         return
-    ctx.emit("card_passed", {"char": c, "to": (c + 1) % 3, "card": dyn})
-    jail_step(ctx, c)
+    ctx.emit("card_passed", {"char": char, "to": (char + 1) % 3, "card": dyn})
+    jail_step(ctx, char)
 
 
-def _jail(ctx: Ctx, c: int, freed: bool) -> None:
+def _jail(ctx: Ctx, char: int, freed: bool) -> None:
     """R38, FO19: the Jail is discarded; not freed, phases 1–3 are skipped, phase 4 still played."""
-    jail = next((x for x in ctx.state.chars[c].in_play if KEY[x] == "JAIL"), None)
+    jail = next((x for x in ctx.state.chars[char].in_play if KEY[x] == "JAIL"), None)
     if jail is not None:
-        ctx.emit("card_discarded", {"char": c, "cards": [jail], "reason": "jail"})
+        ctx.emit("card_discarded", {"char": char, "cards": [jail], "reason": "jail"})
     if not freed:
-        to_discard(ctx, c)
+        to_discard(ctx, char)
         return
-    phase1(ctx, c)
+    phase1(ctx, char)
 
 
 def _barrel(ctx: Ctx, missed: bool) -> None:
@@ -108,48 +108,48 @@ def _barrel(ctx: Ctx, missed: bool) -> None:
         ctx.stack.append(shot)
 
 
-def start_turn(ctx: Ctx, c: int) -> None:
-    """A turn of character ``c``: Dynamite, then Jail (FO10), then phase 1."""
-    ctx.flow.active = c
+def start_turn(ctx: Ctx, char: int) -> None:
+    """A turn of character ``char``: Dynamite, then Jail (FO10), then phase 1."""
+    ctx.flow.active = char
     ctx.flow.phase = "start"
-    ctx.flow.start = ctx.state.chars[c].pos
+    ctx.flow.start = ctx.state.chars[char].pos
     ctx.flow.slots = 0
     ctx.flow.drew = 0
     ctx.flow.walk = 2
     ctx.stack.clear()
     ctx.flush()
-    if any(KEY[x] == "DYNAMITE" for x in ctx.state.chars[c].in_play):
-        check(ctx, c, "dynamite")
+    if any(KEY[x] == "DYNAMITE" for x in ctx.state.chars[char].in_play):
+        check(ctx, char, "dynamite")
         return
-    jail_step(ctx, c)
+    jail_step(ctx, char)
 
 
-def jail_step(ctx: Ctx, c: int) -> None:
-    if any(KEY[x] == "JAIL" for x in ctx.state.chars[c].in_play):
+def jail_step(ctx: Ctx, char: int) -> None:
+    if any(KEY[x] == "JAIL" for x in ctx.state.chars[char].in_play):
         ctx.flow.phase = "start"
-        check(ctx, c, "jail")
+        check(ctx, char, "jail")
         return
-    phase1(ctx, c)
+    phase1(ctx, char)
 
 
-def phase1(ctx: Ctx, c: int) -> None:
+def phase1(ctx: Ctx, char: int) -> None:
     """FO11, FO14: phase 1 moves the figure; a figure with no legal step moves by an empty path."""
     s = ctx.state
     ctx.flow.phase = "move"
-    if not board.steps_from(s.rows, s.chars[c].pos, blocked_for(ctx.state, c, ctx.flow)):
-        ctx.emit("moved", {"char": c, "path": [], "phase": 1})
-        phase2(ctx, c)
+    if not board.steps_from(s.rows, s.chars[char].pos, blocked_for(ctx.state, char, ctx.flow)):
+        ctx.emit("moved", {"char": char, "path": [], "phase": 1})
+        phase2(ctx, char)
 
 
-def phase2(ctx: Ctx, c: int) -> None:
+def phase2(ctx: Ctx, char: int) -> None:
     """FO15: two slots, draw or move; Willy the Kid walks 3 (FO51)."""
     ctx.flow.phase = "phase2"
     ctx.flow.slots = 2
     ctx.flow.drew = 0
-    ctx.flow.walk = 3 if ctx.state.chars[c].name == WILLY_THE_KID else 2
+    ctx.flow.walk = 3 if ctx.state.chars[char].name == WILLY_THE_KID else 2
 
 
-def after_slot(ctx: Ctx, c: int) -> None:
+def after_slot(ctx: Ctx, char: int) -> None:
     """FO15: a slot used; after the second, Kit Carlson's look goes back and phase 3 begins (FO17, FO50)."""
     ctx.flow.slots -= 1
     if ctx.flow.slots <= 0:
@@ -158,9 +158,9 @@ def after_slot(ctx: Ctx, c: int) -> None:
         ctx.flow.phase = "play"
 
 
-def to_discard(ctx: Ctx, c: int) -> None:
+def to_discard(ctx: Ctx, char: int) -> None:
     """FO20: phase 4 while the hand is over the life; else the turn ends."""
-    ch = ctx.state.chars[c]
+    ch = ctx.state.chars[char]
     if len(ch.hand) > max(ch.life, 0):
         ctx.flow.phase = "discard"
         return

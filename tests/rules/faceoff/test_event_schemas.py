@@ -1,5 +1,5 @@
 """FO57 and the contract (issue 12): every Face Off event's ``data`` matches
-its published schema (``referee/games/faceoff/event_schemas.py``) as stored
+its published schema (``referee/games/faceoff/schemas.py``) as stored
 and as each viewer receives it (seat 0, seat 1, a spectator), over seeded
 random games on both maps and with the Renegade variant; a malformed event is
 refused."""
@@ -20,8 +20,8 @@ from referee.engine.rng import Rng
 from referee.engine.schema import first_refusal, validator
 from referee.games import registry
 from referee.games.faceoff import views
-from referee.games.faceoff.event_schemas import EVENT_SCHEMAS
-from referee.games.faceoff.state import EVOLVE
+from referee.games.faceoff.fold import EVOLVE
+from referee.games.faceoff.schemas import EVENT_SCHEMAS
 from referee.games.sim import Table, playout, random_chooser
 
 RS = registry.get("bang-faceoff")

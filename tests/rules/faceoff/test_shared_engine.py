@@ -6,7 +6,7 @@ precise refusals."""
 from __future__ import annotations
 
 from referee.games.cards import rules as cardrules
-from referee.games.faceoff import rules
+from referee.games.faceoff import distance, legal
 from tests.harness import raises_rule
 from tests.rules.faceoff.helpers import game, to_phase3
 
@@ -90,12 +90,12 @@ def test_FO53_the_card_checks_are_bang_s_own() -> None:
     t = to_phase3(game(hands=[["BANG-AS", "JAIL-10S", "PANIC-JH", "DUEL-JS"], ["MISSED-2S"], []],
                        positions=NEAR))
     s = t.state
-    dist = rules.sights(s, 0)
+    dist = distance.sights(s, 0)
     for card in s.chars[0].hand:
-        assert rules.card_moves(s, 0, card) == cardrules.card_moves(
+        assert legal.card_moves(s, 0, card) == cardrules.card_moves(
             s.chars[0], card, dist, s.chars, bang_ok=True, jailable=lambda _: True)
     frame = {"kind": "shot", "char": 1, "src": 0, "needed": 1, "misses": 0, "played": 0, "used": []}
-    assert rules.prompt_moves(s, frame) == cardrules.window_moves(s.chars[1], "shot")
+    assert legal.prompt_moves(s, frame) == cardrules.window_moves(s.chars[1], "shot")
 
 
 def test_FO53_R42_the_heuristic_bot_chooses_lucky_duke_s_card_from_the_view() -> None:

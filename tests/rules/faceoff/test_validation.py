@@ -1,5 +1,5 @@
 """FO11–FO17: a move is accepted exactly when ``legal_moves`` lists it —
-also where ``rules.offered`` checks one card's plays or one path step by
+also where ``legal.offered`` checks one card's plays or one path step by
 step instead of listing every legal move."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from referee.engine.rng import Rng
 from referee.games import registry
-from referee.games.faceoff import rules
+from referee.games.faceoff import legal
 from referee.games.sim import Table, playout, random_chooser
 
 
@@ -41,11 +41,11 @@ def test_FO11_FO15_FO17_offered_agrees_with_the_legal_moves() -> None:
             nonlocal checked
             s = t.state
             for seat in (0, 1):
-                legal = rules.listed(s, seat)  # listed afresh, the memo left empty
-                for move in legal[:12] + legal[-6:]:
+                listed = legal.listed(s, seat)  # listed afresh, the memo left empty
+                for move in listed[:12] + listed[-6:]:
                     for candidate in _variants(move):
                         # no memo: a fresh one, where the seat's legal moves are not listed yet
-                        assert rules.offered(s, seat, candidate) == (candidate in legal), (candidate, legal[:5])
+                        assert legal.offered(s, seat, candidate) == (candidate in listed), (candidate, listed[:5])
                         checked += 1
         try:
             playout(table, random_chooser(pick), pick_seat=pick, on_step=check, max_steps=1500)

@@ -1,14 +1,32 @@
 """The agenda runner: process frames (the Indians!/Gatling targets left,
 FO22; the abilities after a hit, FO53) run until a prompt or a phase waits
-for a move; a turn that ends passes on (FO8, FO19, FO44)."""
+for a move; a turn that ends passes on (FO8, FO19, FO44); ``settle``: a
+decision (or the setup) carried through to the next awaited move."""
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from referee.games.cards import rules as cardrules
 from referee.games.faceoff.bid import new_round, open_bid
-from referee.games.faceoff.engine import PROMPTS, Ctx, TurnEnds
+from referee.games.faceoff.context import PROMPTS, Ctx, GameOver, TurnEnds
 from referee.games.faceoff.flow import Frame, frame_but
 from referee.games.faceoff.state import OUTLAW, RENEGADE, SHERIFF
 from referee.games.faceoff.turn import apply_effects, jail_step, start_turn
+
+
+def settle(ctx: Ctx, step: Callable[[], None]) -> None:
+    """``step`` (a move, or the first turn's start), then the agenda run until a move is awaited
+    and the flow written; a turn that ends at once passes on (FO19, FO44), and the game's end
+    stops everything (FO47)."""
+    try:
+        try:
+            step()
+        except TurnEnds:
+            advance(ctx)
+        run(ctx)
+        ctx.flush()
+    except GameOver:
+        pass
 
 
 def advance(ctx: Ctx) -> None:
@@ -54,23 +72,23 @@ def run(ctx: Ctx) -> None:
             advance(ctx)
 
 
-def _process(ctx: Ctx, fr: Frame) -> None:
-    if fr.kind == "multi":
-        _next_target(ctx, fr)
-    elif fr.kind == "after_hit":
-        c = fr.char
-        apply_effects(ctx, cardrules.after_hit(ctx.state.chars[c], c, fr.src, fr.amount))  # R50, R61, R64 (FO53)
+def _process(ctx: Ctx, frame: Frame) -> None:
+    if frame.kind == "multi":
+        _next_target(ctx, frame)
+    elif frame.kind == "after_hit":
+        c = frame.char
+        apply_effects(ctx, cardrules.after_hit(ctx.state.chars[c], c, frame.src, frame.amount))  # R50, R61, R64 (FO53)
 
 
-def _next_target(ctx: Ctx, fr: Frame) -> None:
+def _next_target(ctx: Ctx, frame: Frame) -> None:
     """FO22: Indians! or Gatling reaches its next target; the rest wait below."""
-    targets = fr.targets
+    targets = frame.targets
     if not targets:
         return
     if len(targets) > 1:
-        ctx.stack.append(frame_but(fr, targets=targets[1:]))
+        ctx.stack.append(frame_but(frame, targets=targets[1:]))
     t = targets[0]
-    if fr.key == "gatling":
-        ctx.stack.append(Frame("shot", t, fr.src, "gatling", 1))
+    if frame.key == "gatling":
+        ctx.stack.append(Frame("shot", t, frame.src, "gatling", 1))
     else:
-        ctx.stack.append(Frame("indians", t, fr.src))
+        ctx.stack.append(Frame("indians", t, frame.src))

@@ -23,7 +23,8 @@ from referee.games.cards import rules as cardrules
 from referee.games.cards.deck import BLUE, KEY
 from referee.games.cards.table import CardTable
 from referee.games.faceoff.flow import Draft, Flow, Frame, frame_but
-from referee.games.faceoff.state import RENEGADE, Char, State, evolve, replace
+from referee.games.faceoff.fold import evolve
+from referee.games.faceoff.state import RENEGADE, Char, State, replace
 
 Move = dict[str, Any]
 #: frames that wait for a move: BANG!'s card windows, and Kit Carlson's keep (FO50)
@@ -92,21 +93,21 @@ class Ctx(CardTable[State]):
         now = self.written()  # folded as ``evolve`` folds it: ``Flow.from_json`` of its JSON is ``now``
         self.emit_folded("flow", {"flow": now.to_json()}, replace(self.state, flow=now))
 
-    def viewers(self, c: int) -> list[int]:
-        """The seats that may see character ``c``'s hand now (FO57)."""
-        if c != RENEGADE:
-            return [self.state.owner(c)]
+    def viewers(self, char: int) -> list[int]:
+        """The seats that may see character ``char``'s hand now (FO57)."""
+        if char != RENEGADE:
+            return [self.state.owner(char)]
         f = self.flow
         if f.active == RENEGADE and f.controller >= 0 and f.phase not in ("bid", "place"):
             return [f.controller]
         return []
 
-    def credit_of(self, by: int) -> int:
+    def credit_of(self, responsible: int) -> int:
         """The seat controlling the responsible character now (FO45), -1 for none."""
-        if by < 0:
+        if responsible < 0:
             return -1
-        if by != RENEGADE:
-            return self.state.owner(by)
+        if responsible != RENEGADE:
+            return self.state.owner(responsible)
         f = self.flow
         if f.active == RENEGADE:
             return f.controller
@@ -119,22 +120,22 @@ class Ctx(CardTable[State]):
         self.emit("deck_reshuffled", {"deck": deck, "order": self.rng.shuffle(list(pile))})
         return True
 
-    def draw(self, c: int, k: int, reason: str, deck: str = "brown") -> list[str]:
-        """Draw ``k`` cards into ``c``'s hand, one event per batch: when the deck
+    def draw(self, char: int, count: int, reason: str, deck: str = "brown") -> list[str]:
+        """Draw ``count`` cards into ``char``'s hand, one event per batch: when the deck
         runs out its discard pile is shuffled into a new one and the drawing goes
         on; what cannot be drawn is not (R59; FO24, FO25: each deck on its own)."""
         got: list[str] = []
-        while k > 0:
+        while count > 0:
             pile = self.state.brown if deck == "brown" else self.state.blue
             if not pile:
                 if not self.reshuffle(deck):
                     break
                 continue
-            cards = list(pile[:k])
-            k -= len(cards)
+            cards = list(pile[:count])
+            count -= len(cards)
             got.extend(cards)
-            self.emit("cards_drawn", {"char": c, "cards": cards, "count": len(cards), "from": deck,
-                                      "reason": reason, "seen_by": self.viewers(c)})
+            self.emit("cards_drawn", {"char": char, "cards": cards, "count": len(cards), "from": deck,
+                                      "reason": reason, "seen_by": self.viewers(char)})
         return got
 
     def top_brown(self) -> str | None:
@@ -142,16 +143,16 @@ class Ctx(CardTable[State]):
             self.reshuffle("brown")
         return self.state.brown[0] if self.state.brown else None
 
-    def heal(self, c: int, amount: int) -> None:
-        ch = self.state.chars[c]
+    def heal(self, char: int, amount: int) -> None:
+        ch = self.state.chars[char]
         gain = min(amount, ch.max_life - ch.life)
         if gain > 0:
-            self.emit("life_changed", {"char": c, "kind": "gain", "amount": gain})
+            self.emit("life_changed", {"char": char, "kind": "gain", "amount": gain})
 
-    def reveal(self, who: int, reason: str, k: int, seen_by: list[int] | None) -> list[str]:
-        """Turn up to ``k`` cards of the brown deck into the limbo (FO26, FO50, R42)."""
+    def reveal(self, who: int, reason: str, count: int, seen_by: list[int] | None) -> list[str]:
+        """Turn up to ``count`` cards of the brown deck into the limbo (FO26, FO50, R42)."""
         cards: list[str] = []
-        for _ in range(k):
+        for _ in range(count):
             top = self.top_brown()
             if top is None:
                 break
@@ -167,18 +168,18 @@ class Ctx(CardTable[State]):
         f = self.stack[-1]
         return cardrules.Window(f.kind, f.char, f.src, f.other, f.needed, f.misses, f.played)
 
-    def order(self, i: int) -> tuple[int, int, int]:
-        """FO22: Indians!, Gatling and Saloon reach both others and the Renegade, from ``i``."""
-        return i, (i + 1) % 3, (i + 2) % 3
+    def order(self, first: int) -> tuple[int, int, int]:
+        """FO22: Indians!, Gatling and Saloon reach both others and the Renegade, from ``first``."""
+        return first, (first + 1) % 3, (first + 2) % 3
 
-    def count_bang(self, e: cardrules.CountBang) -> None:
+    def count_bang(self, effect: cardrules.CountBang) -> None:
         pass  # FO18: no BANG! limit
 
-    def card_played(self, e: cardrules.PlayCard) -> None:
-        card = e.card
-        data: dict[str, Any] = {"char": e.who, **cardrules.played(card, e.target, e.pick)}
+    def card_played(self, effect: cardrules.PlayCard) -> None:
+        card = effect.card
+        data: dict[str, Any] = {"char": effect.who, **cardrules.played(card, effect.target, effect.pick)}
         if card in BLUE:
-            data["to"] = e.target if KEY[card] == "JAIL" else e.who
+            data["to"] = effect.target if KEY[card] == "JAIL" else effect.who
         self.emit("card_played", data)
 
     def holder(self, who: int) -> Char:
@@ -188,15 +189,15 @@ class Ctx(CardTable[State]):
         """Who may see the card taken (FO57): a hand's, its taker's viewers; a card in play, both."""
         return {"seen_by": self.viewers(who) if zone == "hand" else [0, 1]}
 
-    def drawn(self, e: cardrules.Draw) -> None:
-        self.draw(e.who, e.n, e.reason)
+    def drawn(self, effect: cardrules.Draw) -> None:
+        self.draw(effect.who, effect.n, effect.reason)
 
-    def healed(self, e: cardrules.Heal) -> None:
-        self.heal(e.who, e.amount)
+    def healed(self, effect: cardrules.Heal) -> None:
+        self.heal(effect.who, effect.amount)
 
-    def general_store(self, e: cardrules.OpenStore) -> None:
+    def general_store(self, effect: cardrules.OpenStore) -> None:
         """FO26: three cards; the player, his opponent, then the Renegade."""
-        who = e.who
+        who = effect.who
         self.reveal(who, "general_store", 3, [0, 1])
         if who == RENEGADE:  # seed §13 (the authority over FO26's ruling): the last card always to the Renegade
             mine = self.state.own_char(self.credit_of(RENEGADE))
@@ -205,54 +206,54 @@ class Ctx(CardTable[State]):
             order = [who, 1 - who, RENEGADE]
         store_next(self, order)
 
-    def open_shot(self, e: cardrules.OpenShot) -> None:
+    def open_shot(self, effect: cardrules.OpenShot) -> None:
         # the card key in lower snake case (issue 24: one vocabulary), ``cardrules`` passes BANG!'s ``KEY``
-        self.stack.append(Frame("shot", e.target, e.src, e.key.lower(), e.needed))
+        self.stack.append(Frame("shot", effect.target, effect.src, effect.key.lower(), effect.needed))
 
-    def open_duel(self, e: cardrules.OpenDuel) -> None:
-        self.stack.append(Frame("duel", e.target, e.src, other=e.other))
+    def open_duel(self, effect: cardrules.OpenDuel) -> None:
+        self.stack.append(Frame("duel", effect.target, effect.src, other=effect.other))
 
-    def open_multi(self, e: cardrules.OpenMulti) -> None:
-        self.stack.append(Frame("multi", src=e.src, key=e.key.lower(), targets=e.targets))
+    def open_multi(self, effect: cardrules.OpenMulti) -> None:
+        self.stack.append(Frame("multi", src=effect.src, key=effect.key.lower(), targets=effect.targets))
 
-    def close_dying(self, e: cardrules.CloseDying) -> None:
+    def close_dying(self, effect: cardrules.CloseDying) -> None:
         st = self.stack
-        if st and st[-1].kind == "dying" and st[-1].char == e.who and self.state.chars[e.who].life >= 1:
+        if st and st[-1].kind == "dying" and st[-1].char == effect.who and self.state.chars[effect.who].life >= 1:
             st.pop()
 
-    def close_window(self, e: cardrules.CloseWindow) -> None:
+    def close_window(self, effect: cardrules.CloseWindow) -> None:
         self.closed = self.stack.pop()
 
-    def reopen(self, e: cardrules.Reopen) -> None:
+    def reopen(self, effect: cardrules.Reopen) -> None:
         raw = self.closed
         if raw is not None:
-            self.stack.append(frame_but(raw, misses=e.misses, played=e.played) if raw.kind == "shot" else raw)
+            self.stack.append(frame_but(raw, misses=effect.misses, played=effect.played) if raw.kind == "shot" else raw)
 
-    def answered(self, e: cardrules.Answer) -> None:
-        kind = e.kind
+    def answered(self, effect: cardrules.Answer) -> None:
+        kind = effect.kind
         if kind == "dying":
-            self.emit("card_played", {"char": e.who, "card": e.card})
+            self.emit("card_played", {"char": effect.who, "card": effect.card})
         else:
-            self.emit("card_discarded", {"char": e.who, "cards": [e.card],
+            self.emit("card_discarded", {"char": effect.who, "cards": [effect.card],
                                          "reason": "missed" if kind == "shot" else kind})
 
-    def turned_up(self, e: cardrules.TurnUp) -> list[str]:
+    def turned_up(self, effect: cardrules.TurnUp) -> list[str]:
         """The cards a "draw!" turns, from the brown deck (FO24): Lucky Duke's two face up into
         the limbo (R42), else its top card (it leaves the deck when checked, R41)."""
-        if e.n == 2:
-            return self.reveal(e.who, "lucky_duke", 2, None)
+        if effect.n == 2:
+            return self.reveal(effect.who, "lucky_duke", 2, None)
         top = self.top_brown()
         return [top] if top is not None else []
 
-    def open_lucky(self, e: cardrules.OpenLucky) -> None:
-        self.stack.append(Frame("lucky", e.who, purpose=e.purpose))
+    def open_lucky(self, effect: cardrules.OpenLucky) -> None:
+        self.stack.append(Frame("lucky", effect.who, purpose=effect.purpose))
 
-    def checked(self, e: cardrules.Checked) -> None:
-        if e.cards is None:
-            self.emit("draw_checked", {"char": e.who, "card": e.card, "reason": e.purpose})
+    def checked(self, effect: cardrules.Checked) -> None:
+        if effect.cards is None:
+            self.emit("draw_checked", {"char": effect.who, "card": effect.card, "reason": effect.purpose})
         else:
-            self.emit("draw_checked", {"char": e.who, "card": e.card, "reason": e.purpose, "from": "limbo",
-                                       "cards": list(e.cards)})
+            self.emit("draw_checked", {"char": effect.who, "card": effect.card, "reason": effect.purpose,
+                                       "from": "limbo", "cards": list(effect.cards)})
 
 
 def store_next(ctx: Ctx, order: list[int]) -> None:
