@@ -220,12 +220,12 @@ class Timeout(_FaceOffMove):
 
 _CLASSES: tuple[type[_FaceOffMove], ...] = (FigureMove, Walk, Draw, Play, Sid, EndTurn, Discard, Respond, Barrel,
                                              Choose, Pass, Bid, Place, Resign, Timeout)
-#: every move type by its ``type`` string
-MOVES = _Table(_CLASSES)
 #: each move class's ``TypedMove.keys``, worked out once here (``referee.engine.moves`` works them
 #: out at every read and ``to_json``, and a move is read and written back at every action)
 _KEYS: Mapping[type, tuple[tuple[str, str, bool], ...]] = MappingProxyType(
     {cls: TypedMove.keys.__func__(cls) for cls in (*_CLASSES, _PathMove)})  # type: ignore[attr-defined]
+#: every move type by its ``type`` string (after ``_KEYS``: the table reads each class's keys once)
+MOVES = _Table(_CLASSES)
 
 _CARD: Json = {"type": "string", "enum": list(ALL_CARDS)}
 _PATH: Json = {"type": "array", "items": SQ, "maxItems": 3}
