@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from referee.store.redis_server import die_with_parent
+from referee.store.redis_server import Running, die_with_parent
 
 HOST = "127.0.0.1"
 DEFAULT_START_TIMEOUT_S = 60.0
@@ -27,21 +27,13 @@ class TopologyError(RuntimeError):
 
 
 @dataclass
-class Child:
+class Child(Running):
     """A process the topology started, in a process group of its own."""
 
     name: str
     proc: subprocess.Popen[bytes]
     port: int | None = None
     log: Path | None = None
-
-    @property
-    def pid(self) -> int:
-        return self.proc.pid
-
-    @property
-    def alive(self) -> bool:
-        return self.proc.poll() is None
 
     @property
     def url(self) -> str:

@@ -43,7 +43,7 @@ from referee.ops.children import (
     stop_children,
     wait_healthy,
 )
-from referee.store.cluster_server import ClusterError, LocalCluster, Node, start_cluster, start_standalone
+from referee.store.cluster_server import ClusterError, LocalCluster, Node, free_ports, start_cluster, start_standalone
 from referee.store.redis_server import free_port
 
 #: the topology and, for its tests, the parts it is built of
@@ -237,12 +237,7 @@ class Topology:
         taken = {self.port}
         if self.cluster is not None:
             taken.update(p for n in self.cluster.nodes for p in (n.port, n.bus_port))
-        ports: list[int] = []
-        while len(ports) < count:
-            port = free_port()
-            if port not in taken and port not in ports:
-                ports.append(port)
-        return ports
+        return free_ports(count, taken)
 
     def _start_haproxy(self) -> None:
         since = time.monotonic()

@@ -39,7 +39,7 @@ from referee.store.cluster_slots import (
     parse_cluster_nodes,
     slot_ranges,
 )
-from referee.store.redis_server import command, die_with_parent, free_port, server_binary
+from referee.store.redis_server import Running, command, die_with_parent, free_port, server_binary
 
 HOST = "127.0.0.1"
 #: how long a node may be silent before the others count it as failing; the
@@ -54,7 +54,7 @@ class ClusterError(RuntimeError):
 
 
 @dataclass
-class Node:
+class Node(Running):
     """One server process of the cluster."""
 
     port: int
@@ -65,14 +65,6 @@ class Node:
     role: str = "master"  # "master" or "replica", as last seen by the cluster
     master_port: int | None = None  # the master a replica follows
     slots: list[tuple[int, int]] = field(default_factory=list)  # a master's slot ranges, inclusive
-
-    @property
-    def pid(self) -> int:
-        return self.proc.pid
-
-    @property
-    def alive(self) -> bool:
-        return self.proc.poll() is None
 
     @property
     def log(self) -> Path:
@@ -152,7 +144,7 @@ def _answers(client: redis.Redis, proc: subprocess.Popen[bytes], log: Path | Non
         return False
 
 
-def _free_ports(count: int, taken: set[int]) -> list[int]:
+def free_ports(count: int, taken: set[int]) -> list[int]:
     """``count`` distinct free loopback ports, none in ``taken``."""
     ports: list[int] = []
     while len(ports) < count:
@@ -335,7 +327,7 @@ def stop_processes(procs: list[subprocess.Popen[bytes]], timeout: float = 10.0) 
 
 def _launch(directory: Path, taken: set[int], node_timeout_ms: int, persist: bool) -> Node:
     """One node started on two free ports (not yet answering)."""
-    port, bus_port = _free_ports(2, taken)
+    port, bus_port = free_ports(2, taken)
     taken.update((port, bus_port))
     node_dir = directory / f"node-{port}"
     node_dir.mkdir(parents=True, exist_ok=True)

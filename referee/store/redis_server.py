@@ -17,6 +17,21 @@ from pathlib import Path
 from referee import settings
 
 
+class Running:
+    """A process started and held as ``proc`` (a Redis server, a referee, a
+    worker): its pid and whether it still runs."""
+
+    proc: subprocess.Popen[bytes]
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+
 def server_binary() -> str:
     found = shutil.which("redis-server") or shutil.which("valkey-server")
     if found:
