@@ -1,4 +1,4 @@
-"""Verify a game's log, offline (README, "Settling a dispute").
+"""Verify a game's log, offline (docs/audit.md, "Settling a dispute").
 
 ``audit_lines(lines)`` needs nothing but the NDJSON log: no Redis, no server
 (this package imports neither). In order it checks the log format, the

@@ -1,7 +1,7 @@
 """The log as it is written: its format, the header hash and every link of
 the chain with every commitment opened, the seed against its commitment,
 every salt against the seed, and the ruleset version the header names
-(README, "The hash chain")."""
+(docs/audit.md, "The hash chain")."""
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -1,7 +1,7 @@
 """The game re-decided from the seed and the recorded moves: every random
 draw, every built-in bot's choice, who made each move, every seal and
 opening of a dealt secret, compared event by event with the log, and the
-result (README, "Settling a dispute")."""
+result (docs/audit.md, "Settling a dispute")."""
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -1,4 +1,4 @@
-"""The hash chain of a game's log, format 2 (README, "The hash chain").
+"""The hash chain of a game's log, format 2 (docs/audit.md, "The hash chain").
 
 An event's data enters the chain only through a salted commitment, so every
 value of the chain is a function of what a viewer may see plus salts he

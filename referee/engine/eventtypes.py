@@ -11,7 +11,7 @@ every read of an event against its declaration.
 At run time an event's data stays the plain mapping that is stored: a
 ``TypedDict`` costs nothing when folding millions of events in a
 tournament, where a class per event would cost a conversion per event
-(README, "Design notes").
+(docs/design-notes.md, "Design notes").
 
 The declarations and the published JSON Schemas (``event_schemas``) say
 the same thing twice, once for mypy and once for clients; ``disagreements``

@@ -1,7 +1,7 @@
 """The one JSON encoder of the referee (issue 10): responses, events, the log
 and the canonical form the hash chain hashes.
 
-The canonical form is the standard library's (README, "The hash chain";
+The canonical form is the standard library's (docs/audit.md, "The hash chain";
 DESIGN.md)::
 
     json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

@@ -1,4 +1,4 @@
-"""An event of the log as one viewer may see it (README, "The hash chain").
+"""An event of the log as one viewer may see it (docs/audit.md, "The hash chain").
 
 Pure: the service (move responses), the readers (event pages, streams) and
 any tool call it with the ruleset, the stored envelope and the viewer."""

@@ -52,7 +52,7 @@ def move(ruleset: Ruleset[S], state: S, seat: Seat | None, record: Json, events:
 def chained(seed: str, prev: str, version: int, produced: Produced, at: int, *,
             mac: Callable[[bytes], bytes] | None = None) -> tuple[list[Json], str]:
     """``produced`` as stored envelopes numbered after ``version``, chained
-    after ``prev`` (README, "The hash chain"), and the last hash. ``mac``:
+    after ``prev`` (docs/audit.md, "The hash chain"), and the last hash. ``mac``:
     ``keyed_hmac_sha256(seed)``, where the caller holds one (the salts' key)."""
     out = []
     if mac is None:  # the seed's HMAC key prepared once for every salt of the move

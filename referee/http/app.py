@@ -93,7 +93,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         scheduler = RqScheduler(app.config.get("RQ_REDIS") or queue_connection(
             client, timeout_s=float(app.config["REDIS_TIMEOUT_S"])))
     # on a cluster a block is published on one node and reaches the others
-    # later: nothing pushed is trusted there (README, "Running at scale")
+    # later: nothing pushed is trusted there (docs/operations.md, "Running at scale")
     pushed = app.config["PUSHED"] and not is_cluster(client)
     kwargs: dict[str, Any] = {"scheduler": scheduler, "pushed": Pushed(client) if pushed else None}
     if app.config["CLOCK"] is not None:

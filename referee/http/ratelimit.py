@@ -2,7 +2,7 @@
 limit holds across referee processes and machines. The settings use the
 `limits` library's notation and its moving-window algorithm; the window is
 one Lua script (``store/window.lua``) so that the check, the count and a
-view's read of the game's head share one round trip (README, "Performance":
+view's read of the game's head share one round trip (docs/performance.md, "Performance":
 Flask-Limiter took two round trips before the handler's own).
 
 Who is counted is the caller's *verified* identity: a seat token of the game

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-#: ``referee audit`` and ``referee replay`` exit with (README, "Settling a dispute")
+#: ``referee audit`` and ``referee replay`` exit with (docs/audit.md, "Settling a dispute")
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 

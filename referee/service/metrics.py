@@ -1,4 +1,4 @@
-"""Prometheus metrics, per process (README, "Running at scale"). With
+"""Prometheus metrics, per process (docs/operations.md, "Running at scale"). With
 several gunicorn workers, ``referee serve`` sets ``PROMETHEUS_MULTIPROC_DIR``
 so every process's samples are summed; a worker serves its own on
 ``--metrics-port``. What is counted where it happens: requests, moves (by

@@ -1,7 +1,7 @@
 """What Redis pushes to every referee process: that an address is blocked
 after failed authentications, and for how long (``window.lua``), so that a
 request carrying a credential from an address known unblocked tests nothing
-in Redis (README, "Performance"). Each process keeps one subscriber
+in Redis (docs/performance.md, "Performance"). Each process keeps one subscriber
 connection and, for the addresses it has tested, whether they are blocked.
 
 Games' heads are not pushed (issue 36 item 7): a view reads its game's head

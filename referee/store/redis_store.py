@@ -150,7 +150,7 @@ class EventStore:
         A master waits for as many replicas as it has now, up to
         ``wait_replicas``: after a failover the promoted replica serves alone
         until a replica joins it, and its writes are acknowledged on it alone
-        meanwhile (README, "Running at scale": what a lone master can lose)."""
+        meanwhile (docs/operations.md, "Running at scale": what a lone master can lose)."""
         if not self.wait_replicas:
             return script(keys=keys, args=args)
         if self.cluster:

@@ -1,4 +1,4 @@
-"""Attack the hash chain as an outsider would (issue 7; README, "The hash chain").
+"""Attack the hash chain as an outsider would (issue 7; docs/audit.md, "The hash chain").
 
 Random games of every ruleset are played over the API while a spectator and
 every seat record every response they get: views, event pages, Server-Sent

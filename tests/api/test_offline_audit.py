@@ -1,4 +1,4 @@
-"""Settling a dispute offline (issue 7; README, "Settling a dispute"): an
+"""Settling a dispute offline (issue 7; docs/audit.md, "Settling a dispute"): an
 exported log of every ruleset verifies with ``referee audit`` without Redis or
 a server, every single edit to it is caught and pointed at the edited event,
 and ``referee replay`` shows what a seat saw at any version."""

@@ -1,5 +1,5 @@
 """Issue 22 (Deliver 3 and 4): one strict reading of a log line, and no
-traceback for any file (README, "The hash chain": "Reading a log"; "Settling
+traceback for any file (docs/audit.md, "The hash chain": "Reading a log"; "Settling
 a dispute": exit codes).
 
 A line with a key twice, a key no line has, or a number not written as the

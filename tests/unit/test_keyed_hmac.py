@@ -89,7 +89,7 @@ def test_a_default_seeds_salts_are_hmac_sha256_of_its_64_bytes() -> None:
 
 
 def test_the_salts_and_keys_are_the_documented_hmacs() -> None:
-    """README, "The hash chain": each derived value is HMAC-SHA256(seed, label), hex — checked
+    """docs/audit.md, "The hash chain": each derived value is HMAC-SHA256(seed, label), hex — checked
     against the standard library, not against the referee's own functions."""
     seed = "the-seed"
 

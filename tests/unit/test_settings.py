@@ -33,7 +33,7 @@ def test_no_module_but_settings_reads_a_setting_from_the_environment_itself() ->
 
 
 def test_the_readme_lists_every_setting_as_declared() -> None:
-    assert settings.markdown() in (ROOT / "README.md").read_text()
+    assert settings.markdown() in (ROOT / "docs" / "operations.md").read_text()
 
 
 def test_a_setting_is_the_environment_s_else_its_default() -> None:
