@@ -1,0 +1,65 @@
+"""Issue 38: a whole BANG! The Dice Game played from a seat of the table
+page by clicking only, against three built-in bots, to its end: the dice to
+reroll picked by clicking them, every other answer a button of the prompt;
+what the page shows (lives, arrows, roles, the dice, the prompt) held to the
+seat's view at several moments and at the end."""
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import Watched
+from tests.browser.seat_play import Json, click_any_move, new_game, play_to_the_end
+from tests.e2e.conftest import Live
+
+pytestmark = [pytest.mark.e2e, pytest.mark.browser]
+
+
+def click(page: Any, view: Json, rng: random.Random) -> None:
+    """A reroll prompt: some dice clicked (each one's pick shown), then the
+    reroll of exactly those dice, or stop; any other prompt: one of its buttons."""
+    dice = page.locator("#centre button.die")
+    if not dice.count():
+        click_any_move(page, rng)
+        return
+    numbers = [int(dice.nth(k).get_attribute("data-die") or 0) for k in range(dice.count())]
+    chosen = sorted(n for n in numbers if rng.random() < 0.5)
+    for n in chosen:
+        page.locator(f"#centre button.die[data-die='{n}']").click()
+        page.locator(f"#centre button.die[data-die='{n}'][aria-pressed='true']").wait_for()
+    buttons = page.locator("#moves [data-move]:not([disabled])")
+    moves = [json.loads(buttons.nth(k).get_attribute("data-move") or "{}") for k in range(buttons.count())]
+    if chosen:
+        assert {"type": "reroll", "dice": chosen} in moves, f"picking dice {chosen} offers {moves}"
+        assert {"type": "reroll", "dice": chosen} in view["legal_moves"]
+        buttons.nth(moves.index({"type": "reroll", "dice": chosen})).click()
+    else:
+        assert not [m for m in moves if m["type"] == "reroll"], "a reroll offered with no die picked"
+        buttons.nth(moves.index({"type": "stop"})).click()
+
+
+def check(page: Any, view: Json) -> None:
+    """Each seat's life, arrows and role as the view has them; the dice and the arrow pile."""
+    st = view["state"]
+    for s in st["seats"]:
+        seat = page.locator(f"#seats [data-seat='{s['seat']}']")
+        assert seat.locator(".pips").get_attribute("data-life") == str(s["life"])
+        arrows = seat.locator(".tokens-arrow")
+        assert (arrows.get_attribute("data-count") if arrows.count() else "0") == str(s["arrows"])
+        role = s["role"] or (st["role"] if s["seat"] == st["you"] else None)
+        if role:
+            assert seat.locator("[data-role]").get_attribute("data-role") == role
+        else:
+            assert seat.locator("[data-role]").count() == 0, "a hidden role is shown"
+    faces = page.eval_on_selector_all("#centre .die[data-face]", "ds => ds.map(d => d.dataset.face)")
+    assert faces == [d["face"] for d in st["dice"]]
+    assert page.locator("#centre .arrow-pile .tokens").get_attribute("data-count") == str(st["pile"])
+
+
+def test_a_dice_game_is_played_to_its_end_by_clicking(live: Live, watched: Watched, browser: Any) -> None:
+    game, token = new_game(live, "bang-dice", 3, {"expansion": True})
+    final = play_to_the_end(watched, browser, live, game, token, "dice", click, check)
+    assert final["result"]["seats"][0]["outcome"] in ("win", "loss")
