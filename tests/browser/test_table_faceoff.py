@@ -1,0 +1,139 @@
+"""Issue 38: a whole Face Off game played from a seat of the table page by
+clicking only, against a built-in bot, to its end: paths chosen by clicking
+the board's squares one after another (with an undo, then a confirm), the
+spare nugget's square clicked, a card played by clicking it and then its
+target, every other answer a button of the prompt; what the page shows (the
+hand, the figures on the board, the nuggets, each figure's life, the prompt)
+held to the seat's view at several moments and at the end."""
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import Watched
+from tests.browser.seat_play import Json, click_any_move, new_game, play_to_the_end
+from tests.e2e.conftest import Live
+
+pytestmark = [pytest.mark.e2e, pytest.mark.browser]
+
+PATHS = ("move", "walk")
+
+
+def square(cell: Any) -> list[int]:
+    """The [x, y] of a board button (its cell's data-square)."""
+    x, y = (cell.locator("xpath=..").get_attribute("data-square") or "").split(",")
+    return [int(x), int(y)]
+
+
+def confirm_button(page: Any, types: tuple[str, ...]) -> tuple[Any, Json | None]:
+    buttons = page.locator("#moves [data-move]:not([disabled])")
+    for k in range(buttons.count()):
+        move = json.loads(buttons.nth(k).get_attribute("data-move") or "{}")
+        if move.get("type") in types:
+            return buttons.nth(k), move
+    return None, None
+
+
+def click_path(page: Any, rng: random.Random, undo: bool) -> None:
+    """Squares clicked one after another (the first step undone once, when
+    ``undo``), each shown as a numbered step; then the confirm, whose move's
+    path is exactly the squares clicked."""
+    path: list[list[int]] = []
+    while True:
+        cells = page.locator("#centre .cell-button")
+        button, move = confirm_button(page, PATHS)
+        if move is not None and (not cells.count() or rng.random() < 0.4):
+            assert move["path"] == path, f"clicked {path}, the confirm sends {move}"
+            button.click()
+            return
+        assert cells.count(), "no square to click and no path to confirm"
+        cell = cells.nth(rng.randrange(cells.count()))
+        path.append(square(cell))
+        cell.click()
+        x, y = path[-1]
+        page.locator(f"#centre td.on-path[data-square='{x},{y}'] .step").wait_for()
+        if undo and len(path) == 1:
+            page.get_by_role("button", name="Undo the last step").click()
+            page.locator(f"#centre td.on-path[data-square='{x},{y}']").wait_for(state="detached")
+            path.pop()
+            undo = False
+
+
+def click(page: Any, view: Json, rng: random.Random) -> None:
+    """One decision, played the way that ends a game soonest (draw rather
+    than walk, shoot rather than hold back, take a hit rather than dodge),
+    still by clicking only."""
+    moves = view["legal_moves"]
+    types = {m["type"] for m in moves}
+    if types & set(PATHS) and not ("draw" in types and rng.random() < 0.8):
+        click_path(page, rng, undo=not getattr(click, "undone", False))
+        click.undone = True  # type: ignore[attr-defined]
+        return
+    if "place" in types:
+        cells = page.locator("#centre .cell-button")
+        cell = cells.nth(rng.randrange(cells.count()))
+        where = square(cell)
+        cell.click()
+        button, move = confirm_button(page, ("place",))
+        assert move == {"type": "place", "square": where}
+        button.click()
+        return
+    for quick in ("draw", "pass"):
+        button, move = confirm_button(page, (quick,))
+        if button is not None and (quick == "draw" or rng.random() < 0.8):
+            button.click()
+            return
+    aimed = {m["card"] for m in moves if m["type"] == "play" and "target" in m}
+    cards = page.locator("#table button.card[data-card]:not([disabled])")
+    ids = [cards.nth(k).get_attribute("data-card") for k in range(cards.count())]
+    others = [m for m in moves if "card" not in m and m["type"] != "resign"]
+    if ids and (not others or any(i in aimed for i in ids) or rng.random() < 0.3):
+        picks = [k for k, i in enumerate(ids) if i in aimed] or list(range(len(ids)))
+        click_card(page, moves, cards.nth(rng.choice(picks)), rng)
+        return
+    click_any_move(page, rng)
+
+
+def click_card(page: Any, moves: list[Json], card: Any, rng: random.Random) -> None:
+    """A card clicked, then, when it has several uses, one of the buttons it
+    brings into the prompt: exactly its legal moves."""
+    before = json.loads(page.locator("#shown-view").text_content() or "{}")["version"]
+    chosen = card.get_attribute("data-card")
+    card.click()
+    options = [m for m in moves if m.get("card") == chosen]
+    if len(options) == 1 and "target" not in options[0] and "pick" not in options[0]:
+        return  # a card with one use alone is sent by its click
+    assert json.loads(page.locator("#shown-view").text_content() or "{}")["version"] == before
+    buttons = page.locator("#moves [data-move]:not([disabled])")
+    offered = [json.loads(buttons.nth(k).get_attribute("data-move") or "{}") for k in range(buttons.count())]
+    targets = [k for k, m in enumerate(offered) if m.get("card") == chosen]
+    assert sorted(json.dumps(offered[k], sort_keys=True) for k in targets) == \
+        sorted(json.dumps(m, sort_keys=True) for m in options), "the card's uses are not its legal moves"
+    buttons.nth(rng.choice(targets)).click()
+
+
+def check(page: Any, view: Json) -> None:
+    """The seat's hand (and the Renegade's while it controls him), each figure
+    on its square with its life, and the nuggets on the board."""
+    st = view["state"]
+    me = page.locator(f"#seats [data-seat='{st['you']}']")
+    for zone in ("hand", "renegade_hand"):
+        shown = me.locator(f"[data-zone='{zone}'] [data-card]")
+        ids = [shown.nth(k).get_attribute("data-card") for k in range(shown.count())]
+        assert ids == (st[zone] or []), f"{zone}: the page shows {ids}, the view {st[zone]}"
+    for fig in st["figures"]:
+        cell = page.locator(f"#centre td[data-square='{fig['x']},{fig['y']}']")
+        assert (cell.locator(".figure").text_content() or "").strip() == fig["mark"]
+    for c in st["characters"]:
+        assert page.locator(f"#centre .figure-{c['char']} [data-life]").get_attribute("data-life") == str(c["life"])
+    nuggets = page.eval_on_selector_all("#centre td.nugget", "cs => cs.map(c => c.dataset.square)")
+    assert sorted(nuggets) == sorted(f"{x},{y}" for x, y in st["nuggets"])
+
+
+def test_a_faceoff_game_is_played_to_its_end_by_clicking(live: Live, watched: Watched, browser: Any) -> None:
+    game, token = new_game(live, "bang-faceoff", 1)
+    final = play_to_the_end(watched, browser, live, game, token, "faceoff", click, check)
+    assert final["result"]["seats"][0]["outcome"] in ("win", "loss")
