@@ -119,13 +119,16 @@ def spectator_shot(browser: Any, live: Live, game: str, name: str, version: int)
 
 
 def play_to_the_end(watched: Watched, browser: Any, live: Live, game: str, token: str, name: str,
-                    click: Clicker, check: Checker, seed: int = 38) -> Json:
+                    click: Clicker, check: Checker, mid_kind: str, seed: int = 38) -> Json:
     """Plays seat 0's every decision by clicking until the game is over,
-    holding the page to the seat's view at several moments; the final view."""
+    holding the page to the seat's view at several moments; the final view.
+    The mid-game screenshots show the first prompt of ``mid_kind`` after the
+    first few decisions (the one that shows the table's own controls best)."""
     page = watched.page
     page.goto(f"{live.url}/watch/{game}#token={token}")
     rng = random.Random(seed)
     decisions = 0
+    shot = False
     while decisions < MOST_DECISIONS:
         wait_for("a decision or the end", lambda: over(page) or my_turn(page), TIMEOUT_S)
         if over(page):
@@ -136,7 +139,8 @@ def play_to_the_end(watched: Watched, browser: Any, live: Live, game: str, token
         if decisions < CHECKED or decisions % 10 == 0:
             check_common(page, view)
             check(page, view)
-        if decisions == CHECKED:
+        if not shot and decisions >= CHECKED and (view["pending"] or {}).get("kind") == mid_kind:
+            shot = True
             screenshot(page, f"{name}-seat-mid")
             spectator_shot(browser, live, game, f"{name}-spectator-mid", view["version"])
         click(page, view, rng)

@@ -42,5 +42,5 @@ def check(page: Any, view: Json) -> None:
 
 def test_a_bluffaneer_game_is_played_to_its_end_by_clicking(live: Live, watched: Watched, browser: Any) -> None:
     game, token = new_game(live, "bluffaneer", 3, {"claim_window_ms": WINDOW_MS})
-    final = play_to_the_end(watched, browser, live, game, token, "bluffaneer", click, check)
+    final = play_to_the_end(watched, browser, live, game, token, "bluffaneer", click, check, "decision")
     assert final["result"]["seats"][0]["outcome"] in ("win", "loss")

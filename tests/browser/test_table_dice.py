@@ -61,5 +61,5 @@ def check(page: Any, view: Json) -> None:
 
 def test_a_dice_game_is_played_to_its_end_by_clicking(live: Live, watched: Watched, browser: Any) -> None:
     game, token = new_game(live, "bang-dice", 3, {"expansion": True})
-    final = play_to_the_end(watched, browser, live, game, token, "dice", click, check)
+    final = play_to_the_end(watched, browser, live, game, token, "dice", click, check, "reroll")
     assert final["result"]["seats"][0]["outcome"] in ("win", "loss")

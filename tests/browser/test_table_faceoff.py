@@ -37,20 +37,33 @@ def confirm_button(page: Any, types: tuple[str, ...]) -> tuple[Any, Json | None]
     return None, None
 
 
-def click_path(page: Any, rng: random.Random, undo: bool) -> None:
-    """Squares clicked one after another (the first step undone once, when
-    ``undo``), each shown as a numbered step; then the confirm, whose move's
-    path is exactly the squares clicked."""
+def enemies(view: Json) -> list[tuple[int, int]]:
+    """The squares of the figures the seat does not control now."""
+    st = view["state"]
+    mine = {c["char"] for c in st["characters"] if c["controller"] == st["you"]}
+    return [(f["x"], f["y"]) for f in st["figures"] if f["char"] not in mine]
+
+
+def click_path(page: Any, view: Json, rng: random.Random, undo: bool) -> None:
+    """Squares clicked one after another, each the one nearest an enemy
+    figure (the first step undone once, when ``undo``), each shown as a
+    numbered step; then the confirm, whose move's path is exactly the squares
+    clicked."""
+    targets = enemies(view)
     path: list[list[int]] = []
     while True:
         cells = page.locator("#centre .cell-button")
         button, move = confirm_button(page, PATHS)
-        if move is not None and (not cells.count() or rng.random() < 0.4):
+        squares = [square(cells.nth(k)) for k in range(cells.count())]
+        near = min((min(abs(x - tx) + abs(y - ty) for tx, ty in targets), k) for k, (x, y) in enumerate(squares)) \
+            if squares else None
+        here = min(abs(path[-1][0] - tx) + abs(path[-1][1] - ty) for tx, ty in targets) if path else 99
+        if move is not None and (near is None or near[0] >= here):
             assert move["path"] == path, f"clicked {path}, the confirm sends {move}"
             button.click()
             return
-        assert cells.count(), "no square to click and no path to confirm"
-        cell = cells.nth(rng.randrange(cells.count()))
+        assert near is not None, "no square to click and no path to confirm"
+        cell = cells.nth(near[1] if rng.random() < 0.9 else rng.randrange(cells.count()))
         path.append(square(cell))
         cell.click()
         x, y = path[-1]
@@ -63,13 +76,13 @@ def click_path(page: Any, rng: random.Random, undo: bool) -> None:
 
 
 def click(page: Any, view: Json, rng: random.Random) -> None:
-    """One decision, played the way that ends a game soonest (draw rather
-    than walk, shoot rather than hold back, take a hit rather than dodge),
+    """One decision, played the way that ends a game soonest (walk towards
+    an enemy, shoot rather than hold back, take a hit rather than dodge),
     still by clicking only."""
     moves = view["legal_moves"]
     types = {m["type"] for m in moves}
-    if types & set(PATHS) and not ("draw" in types and rng.random() < 0.8):
-        click_path(page, rng, undo=not getattr(click, "undone", False))
+    if types & set(PATHS) and not ("draw" in types and rng.random() < 0.4):
+        click_path(page, view, rng, undo=not getattr(click, "undone", False))
         click.undone = True  # type: ignore[attr-defined]
         return
     if "place" in types:
@@ -135,5 +148,5 @@ def check(page: Any, view: Json) -> None:
 
 def test_a_faceoff_game_is_played_to_its_end_by_clicking(live: Live, watched: Watched, browser: Any) -> None:
     game, token = new_game(live, "bang-faceoff", 1)
-    final = play_to_the_end(watched, browser, live, game, token, "faceoff", click, check)
+    final = play_to_the_end(watched, browser, live, game, token, "faceoff", click, check, "move")
     assert final["result"]["seats"][0]["outcome"] in ("win", "loss")

@@ -56,8 +56,7 @@ function cardRow(ctx, ids, moves, title, zone) {
   for (const id of ids) {
     const playable = movesWithCard(moves, id).length > 0;
     row.appendChild(ctx.card(id, playable
-      ? { faceUp: true, onClick: cardClick(ctx, moves, id), selected: chosen === id,
-        label: cardName(id, ctx) + (chosen === id ? " (picked)" : "") + ": click to " + verb(movesWithCard(moves, id)[0]) }
+      ? { faceUp: true, onClick: cardClick(ctx, moves, id), selected: chosen === id }
       : { faceUp: true }));
   }
   if (!ids.length) row.appendChild(ctx.el("span", "muted", "none"));
@@ -152,7 +151,11 @@ function drawBoard(view, ctx) {
   const chosen = ctx.pick.get(SQUARE);
   const lastPath = st.last && (st.last.kind === "moved") ? new Set((st.last.path || []).map(key)) : new Set();
   const live = clickable(view, ctx);
+  /* focusable, so a keyboard scrolls the board sideways on a narrow screen */
   const wrap = ctx.el("div", "board-scroll");
+  wrap.tabIndex = 0;
+  wrap.setAttribute("role", "region");
+  wrap.setAttribute("aria-label", "The board");
   const table = ctx.el("table", "fo-board");
   table.appendChild(ctx.el("caption", "", "Board: " + (map.name || "the map") + " (columns A to " +
     coord([map.width - 1, 0]).replace(/\d+$/, "") + ", rows 1 to " + map.height + ")"));
@@ -367,8 +370,9 @@ function pickWords(pick, ctx) {
 export function describeMove(move, ctx) {
   const fig = (c) => figureName(c, ctx);
   switch (move.type) {
-    case "move": return "Move " + (move.path || []).map(coord).join(" → ");
-    case "walk": return (move.path || []).length ? "Walk " + move.path.map(coord).join(" → ") : "Spend the slot standing still";
+    case "move": return Array.isArray(move.path) ? "Move " + move.path.map(coord).join(" → ") : "Move";
+    case "walk": if (!Array.isArray(move.path)) return "Walk";
+      return move.path.length ? "Walk " + move.path.map(coord).join(" → ") : "Spend the slot standing still";
     case "draw":
       if (move.source === "discard") return "Draw the top of the brown discard";
       if (move.source === "hand") return "Draw from the hand of " + fig(move.target);
@@ -422,7 +426,7 @@ export function describeEvent(event, ctx) {
     case "flow": {
       const f = d.flow || {};
       if (f.phase === "over" || typeof f.active !== "number") return "the game moved on";
-      return "now: round " + f.round + ", " + fig(f.active) + ", " + phaseWords(f.phase);
+      return "then " + fig(f.active) + ": " + phaseWords(f.phase) + " (round " + f.round + ")";
     }
     default: return null;
   }
