@@ -30,6 +30,9 @@ import { newGameForm } from "./newgame.js";
     listed only once the file exists, since a module that fails to load is a console error */
 const PLUGINS = {
   bang: "./games/bang.js",
+  "bang-dice": "./games/dice.js",
+  "bang-faceoff": "./games/faceoff.js",
+  bluffaneer: "./games/bluffaneer.js",
 };
 /** state keys the core draws itself (the rest go to the "other facts" list) */
 const DRAWN = new Set(["seats", "last", "board", "seat", "result"]);

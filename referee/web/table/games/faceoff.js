@@ -80,7 +80,9 @@ export function seatParts(seat, index, view, ctx) {
   box.appendChild(plays);
   if ((s.controls || []).includes(2)) box.appendChild(ctx.el("span", "badge renegade-badge", "controls the Renegade now"));
   if (index === st.you && Array.isArray(st.hand)) {
-    box.appendChild(cardRow(ctx, st.hand, moves, "Your hand", "hand"));
+    const hand = cardRow(ctx, st.hand, moves, "Your hand", "hand");
+    hand.id = "hand";
+    box.appendChild(hand);
     if (Array.isArray(st.renegade_hand)) box.appendChild(cardRow(ctx, st.renegade_hand, moves, "The Renegade's hand", "renegade_hand"));
     if (Array.isArray(st.kit_cards)) box.appendChild(cardRow(ctx, st.kit_cards, moves, "Kit Carlson's look", "kit_cards"));
     if (st.my_bid) {
