@@ -127,7 +127,7 @@ function clickable(view, ctx) {
     for (const m of paths) {
       if (m.path.length > prefix.length && startsWith(m.path, prefix)) {
         const next = m.path[prefix.length];
-        out.set(key(next), { words: "step " + (prefix.length + 1) + " to " + coord(next),
+        out.set(key(next), { square: next, words: "step " + (prefix.length + 1) + " to " + coord(next),
           click: () => ctx.pick.set(PATH, [...prefix, next]) });
       }
     }
@@ -135,7 +135,7 @@ function clickable(view, ctx) {
   const chosen = ctx.pick.get(SQUARE);
   for (const m of moves.filter((x) => x.type === "place")) {
     const picked = chosen && chosen[0] === m.square[0] && chosen[1] === m.square[1];
-    out.set(key(m.square), { words: picked ? "picked for the nugget" : "put the nugget here", pressed: picked,
+    out.set(key(m.square), { square: m.square, words: picked ? "picked for the nugget" : "put the nugget here", pressed: picked,
       click: () => ctx.pick.set(SQUARE, m.square) });
   }
   return out;
@@ -316,6 +316,8 @@ export function controls(view, ctx) {
       : "Click a marked square of the board to put the spare nugget there."));
     if (move) box.appendChild(moveButton(ctx, move, describeMove(move, ctx), "primary"));
   }
+  const squares = clickable(view, ctx);
+  if (squares.size) box.appendChild(squareList(squares, ctx, places.length > 0));
   const withCard = moves.filter((m) => typeof m.card === "string");
   if (withCard.length) {
     const chosen = ctx.pick.get(CARD);
@@ -348,7 +350,7 @@ function pathControls(paths, ctx) {
   const longer = paths.some((m) => m.path.length > prefix.length && startsWith(m.path, prefix));
   box.appendChild(ctx.el("p", "hint", prefix.length
     ? "Path so far: " + prefix.map(coord).join(" → ") + (longer ? ". Click the next square, or confirm." : ".")
-    : "Click the marked squares of your path one after another, then confirm."));
+    : "Click the marked squares of your path one after another, on the board or below, then confirm."));
   const group = ctx.el("div", "move-group");
   group.setAttribute("role", "group");
   group.setAttribute("aria-label", "Your path");
@@ -363,6 +365,25 @@ function pathControls(paths, ctx) {
   }
   box.appendChild(group);
   return box;
+}
+
+/** The squares the board lets one click now, as buttons in the prompt too:
+    the next steps of a path (a few), or the spare nugget's squares (many:
+    folded away). Keyboard play need not tab through the board. */
+function squareList(squares, ctx, folded) {
+  const group = ctx.el("div", "move-group square-list");
+  group.setAttribute("role", "group");
+  group.setAttribute("aria-label", folded ? "The nugget's squares" : "The next square of your path");
+  if (!folded) group.appendChild(ctx.el("span", "row-title", "Next square:"));
+  for (const [k, action] of squares) {
+    group.appendChild(actionButton(ctx, coord(action.square), action.click, { key: "list-" + k,
+      label: coord(action.square) + ": " + action.words, pressed: action.pressed }));
+  }
+  if (!folded) return group;
+  const details = ctx.el("details", "square-details");
+  details.appendChild(ctx.el("summary", "", "Or pick the square from a list"));
+  details.appendChild(group);
+  return details;
 }
 
 function pickWords(pick, ctx) {
