@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Watched
-from tests.browser.seat_play import Json, click_any_move, new_game, play_to_the_end
+from tests.browser.conftest import Seat, Watched, person_game
+from tests.browser.seat_play import Json, click_any_move, play_to_the_end
 from tests.e2e.conftest import Live
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
@@ -40,7 +40,7 @@ def check(page: Any, view: Json) -> None:
     assert page.locator("#centre .map-box .tokens").get_attribute("data-count") == str(st["box"])
 
 
-def test_a_bluffaneer_game_is_played_to_its_end_by_clicking(live: Live, watched: Watched, browser: Any) -> None:
-    game, token = new_game(live, "bluffaneer", 3, {"claim_window_ms": WINDOW_MS})
-    final = play_to_the_end(watched, browser, live, game, token, "bluffaneer", click, check, "decision")
+def test_a_bluffaneer_game_is_played_to_its_end_by_clicking(live: Live, watched: Watched) -> None:
+    game, token = person_game(live, "bluffaneer", 3, options={"claim_window_ms": WINDOW_MS})
+    final = play_to_the_end(Seat(live, watched, game, token), "bluffaneer", click, check, "decision")
     assert final["result"]["seats"][0]["outcome"] in ("win", "loss")

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Watched
-from tests.browser.seat_play import Json, click_any_move, new_game, play_to_the_end
+from tests.browser.conftest import Seat, Watched, person_game
+from tests.browser.seat_play import Json, click_any_move, play_to_the_end
 from tests.e2e.conftest import Live
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
@@ -42,11 +42,11 @@ def click(page: Any, view: Json, rng: random.Random) -> None:
 
 
 def check(page: Any, view: Json) -> None:
-    """Each seat's life, arrows and role as the view has them; the dice and the arrow pile."""
+    """Each seat's arrows and role as the view has them (a hidden role not
+    shown), the dice and the arrow pile (lives: ``Seat.agrees``)."""
     st = view["state"]
     for s in st["seats"]:
         seat = page.locator(f"#seats [data-seat='{s['seat']}']")
-        assert seat.locator(".pips").get_attribute("data-life") == str(s["life"])
         arrows = seat.locator(".tokens-arrow")
         assert (arrows.get_attribute("data-count") if arrows.count() else "0") == str(s["arrows"])
         role = s["role"] or (st["role"] if s["seat"] == st["you"] else None)
@@ -59,7 +59,7 @@ def check(page: Any, view: Json) -> None:
     assert page.locator("#centre .arrow-pile .tokens").get_attribute("data-count") == str(st["pile"])
 
 
-def test_a_dice_game_is_played_to_its_end_by_clicking(live: Live, watched: Watched, browser: Any) -> None:
-    game, token = new_game(live, "bang-dice", 3, {"expansion": True})
-    final = play_to_the_end(watched, browser, live, game, token, "dice", click, check, "reroll")
+def test_a_dice_game_is_played_to_its_end_by_clicking(live: Live, watched: Watched) -> None:
+    game, token = person_game(live, "bang-dice", 3, options={"expansion": True})
+    final = play_to_the_end(Seat(live, watched, game, token), "dice", click, check, "reroll")
     assert final["result"]["seats"][0]["outcome"] in ("win", "loss")

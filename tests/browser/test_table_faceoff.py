@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Watched
-from tests.browser.seat_play import Json, click_any_move, new_game, play_to_the_end
+from tests.browser.conftest import Seat, Watched, person_game
+from tests.browser.seat_play import Json, click_any_move, play_to_the_end
 from tests.e2e.conftest import Live
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
@@ -146,7 +146,8 @@ def check(page: Any, view: Json) -> None:
     assert sorted(nuggets) == sorted(f"{x},{y}" for x, y in st["nuggets"])
 
 
-def test_a_faceoff_game_is_played_to_its_end_by_clicking(live: Live, watched: Watched, browser: Any) -> None:
-    game, token = new_game(live, "bang-faceoff", 1)
-    final = play_to_the_end(watched, browser, live, game, token, "faceoff", click, check, "move")
+def test_a_faceoff_game_is_played_to_its_end_by_clicking(live: Live, watched: Watched) -> None:
+    game, token = person_game(live, "bang-faceoff", 1)
+    final = play_to_the_end(Seat(live, watched, game, token), "faceoff", click, check, "move",
+                            hand=lambda view: list(view["state"]["hand"]))
     assert final["result"]["seats"][0]["outcome"] in ("win", "loss")

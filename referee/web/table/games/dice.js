@@ -27,13 +27,8 @@ function dieKind(kind, ctx) {
     Saloon die, and what is true of it now (kept, locked, picked) in words. */
 function drawDie(die, ctx, opts) {
   const [pic, mark] = FACES[die.face] || ["target", "?"];
-  const name = faceName(die.face, ctx);
   const kind = dieKind(die.kind, ctx);
-  const notes = [];
-  if (opts.kept) notes.push("kept");
-  if (opts.locked) notes.push("cannot be rerolled");
-  if (opts.picked) notes.push("picked to reroll");
-  const label = "Die " + die.die + (kind ? " (" + kind + ")" : "") + ": " + name + (notes.length ? ", " + notes.join(", ") : "");
+  /* its words, in reading order, are its name: "die 1 Beer Coward kept" (a button: pressed when picked) */
   const box = ctx.el(opts.onClick ? "button" : "span", "die die-" + (die.kind || "base") + " face-" + die.face);
   box.setAttribute("data-die", String(die.die));
   box.setAttribute("data-key", "die-" + die.die);
@@ -41,23 +36,20 @@ function drawDie(die, ctx, opts) {
   if (opts.kept) box.classList.add("kept");
   if (opts.picked) box.classList.add("picked");
   if (opts.locked) box.classList.add("locked");
-  box.appendChild(ctx.el("span", "die-number", "d" + die.die));
+  box.appendChild(ctx.el("span", "die-number", "die " + die.die));
   box.appendChild(mark ? marked(pic, mark) : icon(pic));
-  box.appendChild(ctx.el("span", "die-face", name));
+  box.appendChild(ctx.el("span", "die-face", faceName(die.face, ctx)));
   if (kind) box.appendChild(ctx.el("span", "die-kind", kind));
   const flags = ctx.el("span", "die-flags");
   if (opts.kept) { flags.appendChild(icon("pin")); flags.appendChild(ctx.el("span", "", "kept")); }
   if (opts.locked) flags.appendChild(ctx.el("span", "", "locked"));
-  if (opts.picked) flags.appendChild(ctx.el("span", "", "reroll"));
+  if (opts.picked) flags.appendChild(ctx.el("span", "", "to reroll"));
   box.appendChild(flags);
   if (opts.onClick) {
     box.type = "button";
     box.setAttribute("aria-pressed", opts.picked ? "true" : "false");
-    box.setAttribute("aria-label", label);
+    box.title = "Click to " + (opts.picked ? "keep" : "reroll") + " this die";
     box.addEventListener("click", opts.onClick);
-  } else {
-    box.setAttribute("role", "img");
-    box.setAttribute("aria-label", label);
   }
   return box;
 }

@@ -327,7 +327,8 @@ export function controls(view, ctx) {
       box.appendChild(actionButton(ctx, "Cancel the card", () => ctx.pick.set(CARD, null)));
     } else {
       box.appendChild(ctx.el("p", "hint", "Click a card marked playable to " + listWords(
-        [...new Set(withCard.map(verb))]) + "."));
+        [...new Set(withCard.map(verb))]) + ", in your hand or here:"));
+      box.appendChild(cardList(ctx, moves, withCard));
     }
   }
   const rest = moves.filter((m) => !paths.includes(m) && !places.includes(m) && !withCard.includes(m));
@@ -365,6 +366,24 @@ function pathControls(paths, ctx) {
   }
   box.appendChild(group);
   return box;
+}
+
+/** Each card a legal move names, as a button in the prompt too: its one use
+    sent at once, or picked to show its targets (as clicking the card does). */
+function cardList(ctx, moves, withCard) {
+  const group = ctx.el("div", "move-group card-list");
+  group.setAttribute("role", "group");
+  group.setAttribute("aria-label", "Your playable cards");
+  for (const id of [...new Set(withCard.map((m) => m.card))]) {
+    const uses = movesWithCard(moves, id);
+    if (uses.length === 1 && uses[0].target === undefined && uses[0].pick === undefined) {
+      group.appendChild(moveButton(ctx, uses[0], describeMove(uses[0], ctx)));
+    } else {
+      group.appendChild(actionButton(ctx, cardName(id, ctx) + "…", () => ctx.pick.set(CARD, id),
+        { key: "use-" + id, label: cardName(id, ctx) + ": pick its target" }));
+    }
+  }
+  return group;
 }
 
 /** The squares the board lets one click now, as buttons in the prompt too:
