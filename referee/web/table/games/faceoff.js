@@ -94,7 +94,7 @@ export function seatParts(seat, index, view, ctx) {
   } else {
     const backs = ctx.el("div", "card-row");
     backs.appendChild(ctx.el("span", "row-title", "Hand"));
-    backs.appendChild(ctx.card("", { faceUp: false, label: s.hand_size + " cards, face down" }));
+    if (s.hand_size) backs.appendChild(ctx.card("", { faceUp: false, label: s.hand_size + " cards, face down" }));
     backs.appendChild(ctx.el("span", "backs-count", s.hand_size + " card" + (s.hand_size === 1 ? "" : "s")));
     box.appendChild(backs);
   }
