@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from referee import settings
+from referee.ops.helptext import BOTS, add_command
 
 if TYPE_CHECKING:
     from referee.bots.user import UserBot
@@ -229,7 +230,7 @@ def format_standings(rows: list[dict]) -> str:  # type: ignore[type-arg]
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The commands that play bots: tournament, arena, webhook-bot, play."""
-    tour = sub.add_parser("tournament", help="run a tournament through the API and print the standings")
+    tour = add_command(sub, "tournament", "run a tournament on a referee, print the standings", BOTS)
     tour.add_argument("--url", help="the referee (default: REFEREE_URL, else http://127.0.0.1:$PORT)")
     tour.add_argument("--ruleset", required=True, help="bang, bang-dice, bang-faceoff, bluffaneer, …")
     tour.add_argument("--entrants", nargs="+", required=True, help="bot ids or built-in bots (random, heuristic); "
@@ -244,9 +245,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     tour.add_argument("--no-progress", action="store_true", help="no progress bar (it goes to standard error)")
     tour.set_defaults(func=cmd_tournament)
     from referee.play.arena import add_arguments as arena_arguments  # light: the rules load when it runs
-    arena_arguments(sub.add_parser("arena", help="bots play many games in this process, no Redis, no server, "
-                                   "and the standings a tournament's would be (your bot: FILE.py:FUNCTION)"))
-    hook = sub.add_parser("webhook-bot", help="serve a sample webhook bot (register it first for its secret)")
+    arena_arguments(add_command(sub, "arena", "play bots in this process (no server), print standings",
+                                BOTS))
+    hook = add_command(sub, "webhook-bot", "serve a webhook bot the referee calls over HTTP", BOTS)
     hook.add_argument("--port", type=int, default=9100, help="the port to listen on")
     hook.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     hook.add_argument("--secret", required=True, help="the secret POST /v1/bots returned")
@@ -254,8 +255,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                       help="the built-in policy played without --bot")
     hook.add_argument("--bot", help="your bot instead, FILE.py:FUNCTION or MODULE:FUNCTION: choose(view, legal_moves)")
     hook.set_defaults(func=cmd_webhook_bot)
-    play = sub.add_parser("play", help="run your bot against a referee with no public URL (an outbound bot, or one "
-                          "seat of one game)")
+    play = add_command(sub, "play", "play your bot on a referee, no public URL needed", BOTS)
     play.add_argument("--bot", required=True, help="FILE.py:FUNCTION or MODULE:FUNCTION: choose(view, legal_moves)")
     play.add_argument("--url", help="the referee (default: REFEREE_URL, else http://127.0.0.1:$PORT)")
     play.add_argument("--bot-id", help="a registered outbound bot's id (POST /v1/bots without a url)")

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from referee import settings
+from referee.ops.helptext import OPERATIONS, add_command
 
 DEFAULT_REDIS_PORT = 6390
 
@@ -220,7 +221,7 @@ def _fsync_option(parser: argparse.ArgumentParser) -> None:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The commands that run the referee: serve, worker, redis, run."""
-    serve = sub.add_parser("serve", help="run the HTTP API")
+    serve = add_command(sub, "serve", "run the HTTP API (gunicorn)", OPERATIONS)
     serve.add_argument("--host", default="127.0.0.1",
                        help="the address to listen on (:: is every address, IPv6 and IPv4)")
     serve.add_argument("--port", type=int, default=int(settings.text("PORT")), help="the port (PORT)")
@@ -238,7 +239,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     serve.add_argument("--app", default="referee.http.wsgi:app",
                        help="the WSGI app (module:object); benchmarks serve a trivial one with the same settings")
     serve.set_defaults(func=cmd_serve)
-    worker = sub.add_parser("worker", help="run an RQ worker (bots, timeouts, tournaments)")
+    worker = add_command(sub, "worker", "run a worker: bots' turns, deadlines, tournaments", OPERATIONS)
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     worker.add_argument("--metrics-port", type=int, default=0,
                         help="serve this worker's Prometheus metrics on 127.0.0.1:PORT (0: none)")
@@ -251,12 +252,12 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                         help="webhook bots called at once by this worker, each on a thread while the worker goes "
                              "on with other turns (0: one call at a time, inside the job)")
     worker.set_defaults(func=cmd_worker)
-    red = sub.add_parser("redis", help="run a real Redis server in the foreground")
+    red = add_command(sub, "redis", "run a Redis server in the foreground", OPERATIONS)
     red.add_argument("--port", type=int, default=DEFAULT_REDIS_PORT, help="Redis's port")
     red.add_argument("--dir", default="var/redis", help="where Redis keeps its append-only file")
     _fsync_option(red)
     red.set_defaults(func=cmd_redis)
-    run = sub.add_parser("run", help="Redis + worker + API together")
+    run = add_command(sub, "run", "run Redis, a worker and the API together (`make run`)", OPERATIONS)
     run.add_argument("--port", type=int, default=int(settings.text("PORT")), help="the API's port (PORT)")
     run.add_argument("--redis-port", type=int, default=DEFAULT_REDIS_PORT, help="the embedded Redis's port")
     run.add_argument("--dir", default="var/redis", help="where the embedded Redis keeps its data")
