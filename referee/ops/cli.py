@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 from pathlib import Path
@@ -99,10 +100,21 @@ def main(argv: list[str] | None = None) -> int:
     _add_key_commands(sub)
     for each in sub.choices.values():  # every command's options say their defaults
         each.formatter_class = Help
-    args = parser.parse_args(argv)
-    if args.func in (cmd_audit, cmd_replay):  # `referee replay … | head` ends quietly
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    return int(args.func(args) or 0)
+    try:
+        args = parser.parse_args(argv)
+        done = int(args.func(args) or 0)
+        sys.stdout.flush()  # a reader that left shows here, not in the interpreter's last flush
+        return done
+    except BrokenPipeError:
+        return _reader_left()
+
+
+def _reader_left() -> int:
+    """``referee … | head``: the reader closed the pipe. End quietly, with the
+    status a shell shows for a process SIGPIPE ended (128 + 13), and nothing
+    more written: the interpreter's own flush at exit would fail again."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 128 + signal.SIGPIPE
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from referee import settings
+from referee.ops.explain import ACCEPTS, TOURNAMENT_OPTIONS, explain_problem, no_referee, problem_fields
 from referee.ops.helptext import BOTS, add_command
 
 if TYPE_CHECKING:
     from referee.bots.user import UserBot
-    from referee.client import RefereeClient, Tournament
+    from referee.client import HttpProblem, RefereeClient, Tournament
 
 
 def referee_url(given: str | None) -> str:
@@ -58,11 +59,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return _cancel_tournament(client, followed)
     except HttpProblem as err:
-        print(f"referee tournament: {err}", file=sys.stderr)
+        print(f"referee tournament: {_tournament_problem(client, args, err)}", file=sys.stderr)
         return 1
-    except httpx.HTTPError as err:
-        print(f"referee tournament: no referee answers at {url} ({type(err).__name__}); start one with "
-              "`make run`, or give --url / REFEREE_URL", file=sys.stderr)
+    except httpx.TransportError as err:
+        print(f"referee tournament: {no_referee(url, err)}", file=sys.stderr)
         return 1
     finally:
         client.close()
@@ -102,6 +102,31 @@ def _print_tournament(client: RefereeClient, args: argparse.Namespace, tournamen
     if tournament.status == "cancelled":
         print(f"tournament {followed.tid} was cancelled after {followed.done} of {tournament.games_total} games")
     print(format_standings(tournament.standings))
+
+
+def _tournament_problem(client: RefereeClient, args: argparse.Namespace, err: HttpProblem) -> str:
+    """The referee's problem with the tournament asked for, in the options' words
+    (the rulesets it knows fetched when the ruleset was the mistake)."""
+    given = {"ruleset": args.ruleset, "entrants": " ".join(args.entrants),
+             "games": str(args.games), "players": None if args.players is None else str(args.players),
+             "options": " ".join(args.option or ()) or None, "seed": args.seed}
+    if given["players"] is None:
+        given["players"] = f"(not given: one seat per entrant, {len(args.entrants)})"
+    accepts = dict(ACCEPTS)
+    if "ruleset" in problem_fields(err.body):
+        accepts["ruleset"] = _rulesets(client) or "GET /v1/rulesets lists them"
+    return explain_problem(err.body, err.status, TOURNAMENT_OPTIONS, given, accepts)
+
+
+def _rulesets(client: RefereeClient) -> str | None:
+    """The names of the rulesets the referee plays, or ``None`` if it will not say."""
+    import httpx
+
+    from referee.client import HttpProblem
+    try:
+        return ", ".join(r.name for r in client.rulesets.list())
+    except (HttpProblem, httpx.HTTPError, ValueError, KeyError, TypeError):
+        return None
 
 
 def _cancel_tournament(client: RefereeClient, followed: _Followed) -> int:
@@ -157,6 +182,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("referee play: stopped", file=sys.stderr)
         return 0
+    except httpx.TransportError as err:
+        print(f"referee play: {no_referee(url, err)}", file=sys.stderr)
+        return 1
     except (Refused, HttpProblem, httpx.HTTPError) as err:
         print(f"referee play: {err}", file=sys.stderr)
         return 1
