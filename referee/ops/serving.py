@@ -10,10 +10,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee import settings
 from referee.ops.helptext import OPERATIONS, add_command
+
+if TYPE_CHECKING:
+    from referee.ops.joblog import JobLines
 
 DEFAULT_REDIS_PORT = 6390
 
@@ -28,8 +31,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     read_timeout = _read_timeout_s()
     argv = [sys.executable, "-m", "gunicorn", args.app, "--bind", gunicorn_bind(args.host, args.port),
             "--workers", str(args.workers), "--worker-class", args.worker_class,
-            "--access-logfile", "-" if args.access_log else "/dev/null",
-            "--logger-class", "referee.http.accesslog.RedactingLogger",  # no ?token= in the access log
+            "--access-logfile", "-" if args.access_log or args.log_requests else "/dev/null",
+            # no ?token= in the access log; --log-requests: a short line a request, idle polling left out
+            "--logger-class", "referee.http.accesslog." + (
+                "RequestLines" if args.log_requests and not args.access_log else "RedactingLogger"),
             # gevent: a request's headers (and an idle keep-alive connection) get this long;
             # referee.http.wsgi gives its body as long again
             "--keep-alive", str(read_timeout), "--timeout", "60",
@@ -121,7 +126,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
             scheduler = SchedulerThread(client, [QUEUE])
             scheduler.start()
         # burst: RQ moves due jobs once, in this process
-        queue.work(burst=args.burst, with_scheduler=args.burst, log_jobs=args.log_jobs)
+        queue.work(burst=args.burst, with_scheduler=args.burst, on_job=_job_lines() if args.log_jobs else None)
     finally:
         if scheduler is not None:
             # a second signal must not cut the release short (a few Redis calls)
@@ -131,6 +136,13 @@ def cmd_worker(args: argparse.Namespace) -> int:
         if webhooks is not None:
             webhooks.shutdown()
     return 0
+
+
+def _job_lines() -> JobLines:
+    """``--log-jobs``: a line a job (``referee.ops.joblog``), a bot's move read back from its game's log."""
+    from referee.ops.joblog import JobLines, first_move_of
+    from workers.jobs import service_from_env
+    return JobLines(first_move_of(service_from_env().store.read))
 
 
 def _sweeper(queue: Any, stall_s: float) -> None:
@@ -235,7 +247,10 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                        help="gevent: open connections per worker (streams included)")
     # gthread only: long-polls and event streams each hold a thread while they wait
     serve.add_argument("--threads", type=int, default=32, help="gthread: threads per worker")
-    serve.add_argument("--access-log", action="store_true", help="a line per request (tokens blanked)")
+    serve.add_argument("--access-log", action="store_true", help="gunicorn's full line for every request "
+                       "(tokens blanked)")
+    serve.add_argument("--log-requests", action="store_true", help="a short line per request: method, path, "
+                       "status, time; none for long-polls, event streams and health checks")
     serve.add_argument("--app", default="referee.http.wsgi:app",
                        help="the WSGI app (module:object); benchmarks serve a trivial one with the same settings")
     serve.set_defaults(func=cmd_serve)
@@ -243,8 +258,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     worker.add_argument("--metrics-port", type=int, default=0,
                         help="serve this worker's Prometheus metrics on 127.0.0.1:PORT (0: none)")
-    worker.add_argument("--log-jobs", action="store_true", help="a line per job (bot turns, deadlines, "
-                        "tournament games); `referee run` turns it on")
+    worker.add_argument("--log-jobs", action="store_true", help="a line per job: a bot's turn with its game, "
+                        "seat, move and time; deadlines, tournament steps; `referee run` turns it on")
     worker.add_argument("--stall-s", type=float, default=float(settings.text("REFEREE_STALL_S")),
                         help="re-enqueue a bot turn or deadline that has not moved for this long")
     worker.add_argument("--webhook-threads", type=int,
