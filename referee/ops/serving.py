@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from referee import settings
+from referee.ops.children import port_open
+from referee.ops.explain import no_redis
 from referee.ops.helptext import OPERATIONS, add_command
 
 if TYPE_CHECKING:
@@ -98,18 +100,28 @@ def cmd_worker(args: argparse.Namespace) -> int:
     threads calling webhook bots (``--webhook-threads``). SIGTERM or SIGINT:
     the current job ends, the scheduler releases its lock, the webhook calls
     in flight finish."""
-    import threading
-
-    from referee.service.scheduling import QUEUE, RqScheduler, queue_connection
-    from workers.scheduler import SchedulerThread
-
     _signing_keys_or_exit("worker")  # a worker signs the final head of a game its bots finish
 
     def stop_now(signum: int, frame: object) -> None:
         raise SystemExit(0)  # through the finally below; RQ installs its own handlers once it works
     signal.signal(signal.SIGTERM, stop_now)
     signal.signal(signal.SIGINT, stop_now)
+    from referee.store.clients import REDIS_UNAVAILABLE
+    try:
+        return _work(args)
+    except REDIS_UNAVAILABLE as err:
+        setting = "RQ_REDIS_URL" if settings.get("RQ_REDIS_URL") else "REDIS_URL"
+        print(f"referee worker: {no_redis(settings.text(setting), setting, err)}", file=sys.stderr, flush=True)
+        return 1
+
+
+def _work(args: argparse.Namespace) -> int:
+    """``cmd_worker``'s threads and its queue, worked until it is stopped."""
+    import threading
+
+    from referee.service.scheduling import QUEUE, RqScheduler, queue_connection
     from workers.jobs import serve_webhooks
+    from workers.scheduler import SchedulerThread
 
     client = queue_connection()  # RQ_REDIS_URL, else REDIS_URL when that is no cluster
     queue = RqScheduler(client)
@@ -167,6 +179,8 @@ def cmd_redis(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     """Redis (unless REDIS_URL is set), a worker and the API; Ctrl+C stops all."""
     from referee.store.redis_server import die_with_parent, fsync_from_env, start
+    if _said_ports_taken(args.port, None if settings.is_set("REDIS_URL") else args.redis_port):
+        return 2
     children: list[subprocess.Popen[bytes]] = []
     env = dict(os.environ)
     if not settings.is_set("REFEREE_SIGNING_KEY"):  # one key file for the API and the worker, made here if missing
@@ -194,10 +208,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     children.append(subprocess.Popen(exe + ["worker", "--log-jobs"], env=env, preexec_fn=die_with_parent(),
                                      start_new_session=True))
     children.append(subprocess.Popen(exe + ["serve", "--port", str(args.port), "--workers", str(args.workers),
-                                            "--access-log"], env=env, preexec_fn=die_with_parent(),
-                                     start_new_session=True))
-    print(f"referee: API on http://127.0.0.1:{args.port}  (a line per request and per bot job; "
-          "Ctrl+C stops everything)", flush=True)
+                                            "--access-log" if args.access_log else "--log-requests"],
+                                     env=env, preexec_fn=die_with_parent(), start_new_session=True))
+    print(f"referee: API on http://127.0.0.1:{args.port}  (a line per request and per bot job, none for "
+          "idle polling: --access-log for every request; Ctrl+C stops everything)", flush=True)
 
     def stop(*_: object) -> None:
         # the API and the worker first (the worker releases RQ's scheduler lock in Redis), then Redis
@@ -221,6 +235,35 @@ def cmd_run(args: argparse.Namespace) -> int:
     print("referee: a child process exited; stopping the rest", file=sys.stderr, flush=True)
     stop()
     return 1
+
+
+def _said_ports_taken(api_port: int, redis_port: int | None) -> bool:
+    """What ``referee run`` would fail on, said before anything starts: a
+    line for each of its ports (the API's; the Redis it starts, unless
+    ``redis_port`` is None) another process already listens on, with a free
+    one to pick instead; whether there was any. The usual cause: ``make
+    run`` in a second terminal. (Its Redis would find the other one
+    answering on the port and pass for started, then exit.)"""
+    lines, suggested = [], {api_port, redis_port or 0}
+    if redis_port is not None and port_open(redis_port):
+        other = next_free_port(redis_port, avoid=suggested)
+        suggested.add(other)
+        lines.append(f"port {redis_port} is taken (by another `make run`'s Redis?): the Redis this one starts "
+                     f"needs a port of its own. Stop the other, or pick one: `make run ARGS=\"--redis-port {other}\"` "
+                     f"(`referee run --redis-port {other}`), or share that Redis: "
+                     f"`REDIS_URL=redis://127.0.0.1:{redis_port}/0 make run`")
+    if port_open(api_port):
+        other = next_free_port(api_port, avoid=suggested)
+        lines.append(f"port {api_port} is taken (by another `make run`?): the API needs a port of its own. "
+                     f"Stop the other, or pick one: `PORT={other} make run` (`referee run --port {other}`)")
+    for line in lines:
+        print(f"referee run: {line}", file=sys.stderr, flush=True)
+    return bool(lines)
+
+
+def next_free_port(port: int, avoid: set[int]) -> int:
+    """The first port after ``port`` nothing answers on (and not in ``avoid``)."""
+    return next(p for p in range(port + 1, 65536) if p not in avoid and not port_open(p))
 
 
 def _fsync_option(parser: argparse.ArgumentParser) -> None:
@@ -277,5 +320,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     run.add_argument("--redis-port", type=int, default=DEFAULT_REDIS_PORT, help="the embedded Redis's port")
     run.add_argument("--dir", default="var/redis", help="where the embedded Redis keeps its data")
     run.add_argument("--workers", type=int, default=2, help="gunicorn worker processes of the API")
+    run.add_argument("--access-log", action="store_true", help="gunicorn's full line for every request, idle "
+                     "polling too, instead of a short line per request")
     _fsync_option(run)
     run.set_defaults(func=cmd_run)
