@@ -78,11 +78,13 @@ function redisAnswers(port) {
  */
 
 /**
- * Start a referee of its own (and its Redis); `settings` are more REFEREE_* variables.
+ * Start a referee of its own (and its Redis); `settings` are more REFEREE_*
+ * variables; `worker`: a `referee worker` too (bots' turns, tournaments).
  * @param {Record<string, string>} [settings]
+ * @param {{worker?: boolean}} [also]
  * @returns {Promise<Live>}
  */
-export async function startReferee(settings = {}) {
+export async function startReferee(settings = {}, { worker = false } = {}) {
   const redisPort = await freePort();
   const redis = spawn("redis-server", ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "",
                                        "--appendonly", "no"], { stdio: "ignore" });
@@ -108,6 +110,7 @@ export async function startReferee(settings = {}) {
     const referee = spawn(refereeBin(), ["serve", "--port", String(port), "--workers", "1"],
                           { env, stdio: ["ignore", "ignore", "inherit"] });
     children.push(referee);
+    if (worker) children.push(spawn(refereeBin(), ["worker"], { env, stdio: ["ignore", "ignore", "inherit"] }));
     const url = `http://127.0.0.1:${port}`;
     await until(async () => (await fetch(`${url}/health`)).ok, children, 120, "referee serve");
     return { url, stop };
