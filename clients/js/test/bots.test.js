@@ -3,21 +3,16 @@
    given its turn over its stream, answering it, deleted; a tournament
    created, read, listed and cancelled. */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 
 import { Conflict, NotFound, Referee, Unauthorized } from "../src/index.js";
-import { startReferee } from "./referee.js";
+import { refereeForFile } from "./referee.js";
 
-/** @type {import("./referee.js").Live} */
-let live;
 /** @type {Referee} */
 let referee;
-
-before(async () => {
-  live = await startReferee({ REFEREE_BOT_TIMEOUT_S: "60" }, { worker: true });
-  referee = new Referee({ baseUrl: live.url });
+const live = refereeForFile({ REFEREE_BOT_TIMEOUT_S: "60" }, { worker: true }, (url) => {
+  referee = new Referee({ baseUrl: url });
 });
-after(() => live?.stop());
 
 test("an outbound bot: registered, read, listed, given a turn on its stream, answering it, deleted", async () => {
   const bot = await referee.bots.register({ name: "js-bot", rulesets: ["bang-dice"], seating: "public" });

@@ -3,25 +3,20 @@
    logged and audited; idempotent moves; open seats and reissued tokens;
    the listings; the rulesets; keys and health. */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 
 import {
   Conflict, Forbidden, GameOver, MoveRefused, NotFound, NotYourTurn, Referee, RefereeProblem, Unauthorized,
   Unprocessable, VersionConflict,
 } from "../src/index.js";
 import { play } from "./play.js";
-import { ADMIN, startReferee } from "./referee.js";
+import { ADMIN, refereeForFile } from "./referee.js";
 
-/** @type {import("./referee.js").Live} */
-let live;
 /** @type {Referee} */
 let referee;
-
-before(async () => {
-  live = await startReferee();
-  referee = new Referee({ baseUrl: live.url });
+const live = refereeForFile({}, {}, (url) => {
+  referee = new Referee({ baseUrl: url });
 });
-after(() => live?.stop());
 
 test("a game: created, viewed by a seat and a spectator, a refused move, moves, streamed to its end", async () => {
   const game = await referee.games.create({ ruleset: "bang-dice", players: 3 });

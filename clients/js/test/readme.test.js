@@ -3,18 +3,12 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { promisify } from "node:util";
 
-import { startReferee } from "./referee.js";
+import { refereeForFile } from "./referee.js";
 
-/** @type {import("./referee.js").Live} */
-let live;
-
-before(async () => {
-  live = await startReferee();
-});
-after(() => live?.stop());
+const live = refereeForFile();
 
 test("the README's 15 lines play a game to its end, its feed printed", async () => {
   const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");

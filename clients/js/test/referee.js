@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
+import { after, before } from "node:test";
 import { fileURLToPath } from "node:url";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -118,4 +119,29 @@ export async function startReferee(settings = {}, { worker = false } = {}) {
     await stop();
     throw error;
   }
+}
+
+/**
+ * A referee of this test file's own: started before its tests, stopped
+ * after them (node:test's hooks); `url` once it is up, and `started` is
+ * called with it then.
+ * @param {Record<string, string>} [settings]
+ * @param {{worker?: boolean}} [also]
+ * @param {(url: string) => void} [started]
+ * @returns {{readonly url: string}}
+ */
+export function refereeForFile(settings = {}, also = {}, started = () => {}) {
+  /** @type {Live | undefined} */
+  let live;
+  before(async () => {
+    live = await startReferee(settings, also);
+    started(live.url);
+  });
+  after(() => live?.stop());
+  return {
+    get url() {
+      if (!live) throw new Error("the referee is not started yet: use it in a test or a later hook");
+      return live.url;
+    },
+  };
 }

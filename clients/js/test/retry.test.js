@@ -5,19 +5,13 @@
    sent again; a client that may not retry gets RateLimited with retryAfter.
    The client's fetch and sleep are the real ones, wrapped to record. */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 
 import { RateLimited, Referee } from "../src/index.js";
 import { sleep } from "../src/transport.js";
-import { ADMIN, startReferee } from "./referee.js";
+import { ADMIN, refereeForFile } from "./referee.js";
 
-/** @type {import("./referee.js").Live} */
-let live;
-
-before(async () => {
-  live = await startReferee({ REFEREE_RATE_LIMIT: "1/2" });
-});
-after(() => live?.stop());
+const live = refereeForFile({ REFEREE_RATE_LIMIT: "1/2" });
 
 /**
  * @typedef {{method: string, path: string, status: number, retryAfter: string | null, key: string | null}} Sent

@@ -5,12 +5,12 @@
    here until the client has a method for it and the table a line. */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 
 import { parse } from "yaml";
 
 import { Referee } from "../src/index.js";
-import { startReferee } from "./referee.js";
+import { refereeForFile } from "./referee.js";
 
 const CONTRACT = new URL("../../../openapi.yaml", import.meta.url);
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
@@ -50,13 +50,7 @@ const CALLS = {
   contract: (r) => r.openapi(),
 };
 
-/** @type {import("./referee.js").Live} */
-let live;
-
-before(async () => {
-  live = await startReferee();
-});
-after(() => live?.stop());
+const live = refereeForFile();
 
 /** @returns {Array<{operationId: string, method: string, template: string}>} every operation of the contract */
 function operations() {

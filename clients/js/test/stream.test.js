@@ -3,23 +3,18 @@
    and every event comes once, in order; where no stream passes at all, the
    long-poll carries the game to its end. */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 
 import { Referee } from "../src/index.js";
 import { play } from "./play.js";
 import { startProxy } from "./proxy.js";
-import { startReferee } from "./referee.js";
+import { refereeForFile } from "./referee.js";
 
-/** @type {import("./referee.js").Live} */
-let live;
 /** @type {Referee} */
 let referee;
-
-before(async () => {
-  live = await startReferee();
-  referee = new Referee({ baseUrl: live.url });
+const live = refereeForFile({}, {}, (url) => {
+  referee = new Referee({ baseUrl: url });
 });
-after(() => live?.stop());
 
 /** @param {number} n */
 const oneTo = (n) => Array.from({ length: n }, (_, i) => i + 1);
