@@ -2,7 +2,9 @@
 replays and verifies any game, plain HTML, CSS and classic JS shipped in the
 package (``referee/web``), served under a strict Content-Security-Policy. The
 page speaks only the public API (``/v1/...``) and verifies a log in the
-browser (``verify.js``): no server code is involved in its verdict."""
+browser (``verify.js``): no server code is involved in its verdict. The
+table (issue 38) is ES modules under ``referee/web/table/`` (``/watch/table/...``),
+served from their files as they are, like the page's own."""
 from __future__ import annotations
 
 import re
@@ -17,8 +19,11 @@ WEB = Path(__file__).resolve().parents[2] / "web"
 #: the page's files and their media types; anything else under /watch/ is a game id
 FILES = {"watch.html": "text/html; charset=utf-8", "watch.js": "text/javascript; charset=utf-8",
          "verify.js": "text/javascript; charset=utf-8", "watch.css": "text/css; charset=utf-8"}
-#: the JavaScript client's modules (clients/js/src, linked in as web/client)
+#: a module or style sheet under referee/web (the table's, issue 38): plain path segments only, no ".."
+ASSET = re.compile(r"(?:[a-z0-9_-]+/)+[a-z0-9_-]+\.(js|css)\Z")
+#: the JavaScript client's modules (clients/js/src, linked in as web/client), served as /watch/client/...
 CLIENT = WEB / "client"
+TYPES = {"js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8"}
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
@@ -29,33 +34,13 @@ def _read(name: str) -> bytes:
     return (WEB / name).read_bytes()
 
 
-@cache
-def _client_modules() -> dict[str, bytes]:
-    """The client's ``.js`` files by name, read once: only these are served
-    under /watch/client/ (a name is looked up, never joined to a path)."""
-    return {path.name: path.read_bytes() for path in CLIENT.glob("*.js") if path.is_file()}
-
-
-def _serve(name: str) -> Response:
-    return _headed(Response(_read(name), content_type=FILES[name]))
-
-
-def _headed(response: Response) -> Response:
-    """The page's headers: its strict CSP, no sniffing, no referrer, revalidated."""
+def _serve(name: str, content_type: str | None = None) -> Response:
+    response = Response(_read(name), content_type=content_type or FILES[name])
     response.headers["Content-Security-Policy"] = CSP
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "no-referrer"
     response.headers["Cache-Control"] = "no-cache"
     return response
-
-
-@bp.get("/watch/client/<name>")
-def client(name: str) -> Response:
-    """The JavaScript client's ES modules, for the page (``import … from "./client/index.js"``)."""
-    module = _client_modules().get(name)
-    if module is None:
-        abort(404)
-    return _headed(Response(module, content_type="text/javascript; charset=utf-8"))
 
 
 @bp.get("/watch/")
@@ -70,3 +55,11 @@ def page(name: str) -> Response:
     if not GAME_ID.match(name):
         abort(404)
     return _serve("watch.html")
+
+
+@bp.get("/watch/<path:name>")
+def asset(name: str) -> Response:
+    match = ASSET.match(name)
+    if match is None or not (WEB / name).is_file():
+        abort(404)
+    return _serve(name, TYPES[match.group(1)])
