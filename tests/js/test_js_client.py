@@ -39,7 +39,8 @@ def _skip_without_node() -> None:
 
 
 def test_there_are_tests_to_run() -> None:
-    assert {"games.test.js", "stream.test.js", "retry.test.js", "bots.test.js", "routes.test.js"} <= set(FILES)
+    assert {"games.test.js", "stream.test.js", "retry.test.js", "bots.test.js", "routes.test.js", "transport.test.js",
+            "sse.test.js", "errors.test.js", "readme.test.js"} <= set(FILES)
 
 
 @pytest.mark.parametrize("name", FILES)

@@ -22,7 +22,7 @@ export async function table(referee: Referee): Promise<number> {
     if (error instanceof RefereeProblem) return error.status;
     throw error;
   }
-  const rules = await referee.rulesets.rules("bang-dice");
+  const { rules } = await referee.rulesets.rules("bang-dice");
   const first: string | undefined = rules[0]?.title;
   // @ts-expect-error a view's version is a number
   const wrong: string = view.version;

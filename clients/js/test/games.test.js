@@ -158,12 +158,13 @@ test("the listing, a page at a time and all of it", async () => {
 });
 
 test("the rulesets: listed, one, its catalogue, its rules; unknown ones are NotFound", async () => {
-  const rulesets = await referee.rulesets.list();
+  const { rulesets } = await referee.rulesets.list(); // the body as served, as every call's answer
   assert.ok(rulesets.some((ruleset) => ruleset.name === "bang-dice"));
   assert.equal((await referee.rulesets.get("bang-dice")).name, "bang-dice");
   const catalogue = await referee.rulesets.catalogue("bang-dice");
   assert.ok(Array.isArray(catalogue.characters) && catalogue.characters.length > 0);
-  const rules = await referee.rulesets.rules("bang-dice");
+  const { ruleset, rules } = await referee.rulesets.rules("bang-dice");
+  assert.equal(ruleset, "bang-dice");
   assert.ok(rules.some((rule) => rule.id === "D52"));
   await assert.rejects(referee.rulesets.get("no-such-ruleset"), (error) => error instanceof NotFound
                          && error.status === 404 && error.code !== null && error.title !== null);

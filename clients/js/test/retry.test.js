@@ -61,7 +61,7 @@ function honoured(sent, waits) {
 test("safe requests answered 429 are sent again after Retry-After, and succeed", async () => {
   const { referee, sent, waits } = recording();
   const answers = await Promise.all(Array.from({ length: 5 }, () => referee.rulesets.list()));
-  assert.ok(answers.every((rulesets) => rulesets.length > 0));
+  assert.ok(answers.every((body) => body.rulesets.length > 0));
   honoured(sent, waits);
   assert.equal(sent.filter((answer) => answer.status === 200).length, 5);
 });
