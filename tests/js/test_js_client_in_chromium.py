@@ -18,7 +18,8 @@ pytestmark = pytest.mark.browser
 SCRIPT = """async () => {
   const { Referee, MoveRefused } = await import("/watch/client/index.js");
   const referee = new Referee();  // "": the page's own origin
-  const game = await referee.games.create({ ruleset: "bang-dice", players: 3 });
+  // seeded: its first turn is a roll (another deal may open with a character's decision)
+  const game = await referee.games.create({ ruleset: "bang-dice", players: 3, seed: "js-client" });
   const seat = (await referee.games.view(game.id)).to_act[0];
   const token = game.seats[seat].token;
   let refused = null;
@@ -39,20 +40,15 @@ SCRIPT = """async () => {
 def watched(browser: Any) -> Iterator[Watched]:
     """A page whose requests are recorded; it may log failed requests (a
     refused move is one), never a script error."""
-    context = browser.new_context()
-    page = context.new_page()
-    page.set_default_timeout(120_000)
-    w = Watched(page)
-    try:
-        yield w
-    finally:
-        context.close()
-    assert [e for e in w.errors if e.startswith("pageerror")] == []
+    with browser.new_context() as context:
+        recorded = Watched(context.new_page())
+        yield recorded
+    assert [e for e in recorded.errors if e.startswith("pageerror")] == []
 
 
 def test_the_client_plays_and_streams_in_chromium_under_the_pages_csp(live: Live, watched: Watched) -> None:
     page: Any = watched.page
-    response = page.goto(live.url + "/watch/client/index.js")
+    response = page.goto(live.url + "/watch/client/index.js", timeout=120_000)
     assert response.status == 200 and "script-src 'self'" in response.headers["content-security-policy"]
     out = page.evaluate(SCRIPT)
     assert out["refused"] == {"moveRefused": True, "status": 422, "rule": "D52", "code": "no_saloon_die"}
