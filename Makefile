@@ -17,12 +17,13 @@ RUNSTAMP := $(VENV)/.installed-run
 
 # the JavaScript client's dev tools (clients/js: typescript, openapi-typescript,
 # yaml), exactly as its package-lock.json pins them; none is needed to run it.
-# Without node the client's checks and tests are skipped (said loudly).
+# Without node >= 20 the client's checks and tests are skipped (said loudly).
 JS      := clients/js
 NPMSTAMP := $(JS)/node_modules/.installed
+NODE_OK := node -e 'process.exit(Number(process.versions.node.split(".")[0]) < 20 ? 1 : 0)' >/dev/null 2>&1
 $(NPMSTAMP): $(JS)/package.json $(JS)/package-lock.json
-	@if ! command -v node >/dev/null 2>&1; then \
-	  echo "make: WARNING: node is not installed: the JavaScript client's checks and tests are SKIPPED" >&2; \
+	@if ! $(NODE_OK); then \
+	  echo "make: WARNING: no node >= 20: the JavaScript client's checks and tests are SKIPPED" >&2; \
 	else \
 	  command -v npm >/dev/null 2>&1 || { echo "make: node is here but npm is not: install npm" >&2; exit 2; }; \
 	  cd $(JS) && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
@@ -95,8 +96,8 @@ lint: $(STAMP) $(NPMSTAMP)
 	$(BIN)/python -m mypy referee workers bench tests
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest $(XDIST) -m lint
-	@if command -v node >/dev/null 2>&1; then cd $(JS) && npm run --silent lint; \
-	else echo "make: WARNING: node is not installed: the JavaScript client's lint is SKIPPED" >&2; fi
+	@if $(NODE_OK); then cd $(JS) && npm run --silent lint; \
+	else echo "make: WARNING: no node >= 20: the JavaScript client's lint is SKIPPED" >&2; fi
 
 # mutation testing of the offline audit (issue 22, item 8): referee/audit/*.py,
 # referee/engine/chain.py and rng.py (and the signing modules) mutated in memory, one
