@@ -15,6 +15,13 @@ RUNSTAMP := $(VENV)/.installed-run
 
 .PHONY: run test check bench soak install lint clean python cluster screenshots
 
+# axe-core, which the browser tests inject into the page, installed as
+# tests/browser/package-lock.json pins it (npm ci: the lockfile, nothing newer)
+AXE := tests/browser/node_modules/.installed
+$(AXE): tests/browser/package.json tests/browser/package-lock.json
+	cd tests/browser && npm ci --no-audit --no-fund
+	touch $(AXE)
+
 # one shell line: refuse (exit 2) with a message when no good Python was found
 CHECK_PY = test -n "$(PY)" || { echo "make: need Python >= 3.11: none of $(PY_CANDIDATES) on PATH runs as one; \
 install one or pass PY=/path/to/python3.x" >&2; exit 2; }; \
@@ -45,7 +52,7 @@ run: $(RUNSTAMP)
 # first (tests/conftest.py: SPREAD, the scheduler and the order). The lint checks (-m lint)
 # are `make lint`'s. ARGS: e.g. ARGS="-m 'not lint and not fingerprints'"
 XDIST   := -n auto --dist loadfile --no-loadscope-reorder
-test: $(STAMP)
+test: $(STAMP) $(AXE)
 	$(BIN)/python -m pytest $(XDIST) -m "not lint" $(ARGS)
 
 # the edit-test loop: the rules' and the units' tests a change most likely

@@ -287,5 +287,7 @@
     var run = g ? (S.id = decodeURIComponent(g[1]), openGame()) : index();
     run.catch(function (e) { $("subtitle").textContent = String(e.message || e); });
   }
+  /* the table asks for the seat's view again after its own move */
+  window.RefereeWatch = { refresh: refresh };
   document.addEventListener("DOMContentLoaded", start);
 })();

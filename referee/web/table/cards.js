@@ -27,8 +27,9 @@ export function cardWords(entry, id) {
   return entry.name + (sr ? " (" + sr + ")" : "");
 }
 
-/** One card: a <button> when it can be clicked, else a plain box whose text
-    a screen reader reads as it is. `entry` is the catalogue's (or undefined:
+/** One card: a <button> when it can be clicked, else a plain box; either way
+    its text is its name for a screen reader (the visible words, the suit and
+    rank in words, and what a click does: `label`). `entry` is the catalogue's (or undefined:
     an id the catalogue lacks is drawn by its id). */
 export function drawCard(entry, id, opts = {}) {
   if (opts.faceUp === false) {
@@ -52,7 +53,9 @@ export function drawCard(entry, id, opts = {}) {
   }
   box.appendChild(corner);
   box.appendChild(el("span", "card-name", entry ? entry.name : String(id)));
-  if (!opts.onClick && suitRank(entry)) box.appendChild(el("span", "sr-only", ", " + suitRank(entry)));
+  /* a screen reader hears the suit and rank in words, and for a control what clicking it does */
+  const said = [suitRank(entry), opts.onClick ? opts.label : ""].filter(Boolean).join(": ");
+  if (said) box.appendChild(el("span", "sr-only", ", " + said));
   const kind = [entry && entry.border ? entry.border + " border" : null,
     entry && Array.isArray(entry.symbols) ? entry.symbols.join(" + ") : null].filter(Boolean).join(" · ");
   if (kind) box.appendChild(el("span", "card-kind", kind));
@@ -63,7 +66,6 @@ export function drawCard(entry, id, opts = {}) {
   }
   if (opts.onClick) {
     box.type = "button";
-    box.setAttribute("aria-label", opts.label || words);
     if (opts.selected !== undefined) box.setAttribute("aria-pressed", opts.selected ? "true" : "false");
     box.addEventListener("click", opts.onClick);
   }
