@@ -63,10 +63,13 @@ check: $(STAMP)
 	$(BIN)/python -m pytest $(XDIST) -m "$(CHECK_MARKS)" tests/rules tests/unit tests/bots $(ARGS)
 
 # docs/screenshots/bang.png and faceoff.png: the watch page (/watch/{id}) of a
-# finished bot game, taken by the browser tests in Chromium (apt-get install chromium)
-screenshots: $(STAMP)
+# finished bot game, taken by the browser tests in Chromium (apt-get install chromium);
+# and <game>-{seat,spectator}-{mid,end}.png: each table played by clicking from a
+# seat, mid-game and at the end, as that seat and as a spectator (tests/browser/test_table*.py)
+screenshots: $(STAMP) $(AXE)
 	REFEREE_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest tests/browser -k "followed_live and (bang- or bang]) and not dice"
-	ls -l docs/screenshots/bang.png docs/screenshots/faceoff.png
+	REFEREE_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest $(XDIST) tests/browser/test_table*.py
+	ls -l docs/screenshots/bang.png docs/screenshots/faceoff.png docs/screenshots/*-seat-mid.png
 
 # the scaled-out topology on this machine: a Redis Cluster (3 masters + 3
 # replicas), a queue Redis, 2 referees behind haproxy, 2 workers; Ctrl+C stops

@@ -160,7 +160,8 @@ def test_bang_started_from_the_form_and_played_to_the_end_by_clicking(live: Live
     final = requests.get(f"{live.url}/v1/games/{game}", headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
     assert final["status"] == "finished"
     mine = next(s for s in final["result"]["seats"] if s["seat"] == 0)
-    assert f"you {mine['outcome']}" in (page.locator("#result").text_content() or "")
+    said = {"win": "won", "loss": "lost", "draw": "drew"}.get(mine["outcome"], mine["outcome"])
+    assert f"you {said}." in (page.locator("#result").text_content() or "")
     assert not any(token in u for u in watched.urls + spectator.urls), "a seat token travelled in a URL"
     spectator.page.locator("#result").wait_for(timeout=PATIENCE_S * 1000)
     verified(spectator.page)

@@ -111,10 +111,15 @@ function centreOf(view, state, ctx) {
   return box.childNodes.length ? box : null;
 }
 
+/** state.last in words: "bot 4: card played — card Stagecoach, target ann" */
 function lastWords(last, ctx) {
-  const rest = Object.keys(last).filter((k) => k !== "kind" && last[k] !== null);
-  return label(last.kind) + (rest.length ? ": " + rest.map((k) => label(k) + " " + word(last[k], ctx, k)).join(", ") : "");
+  const rest = Object.keys(last).filter((k) => k !== "kind" && k !== "seat" && last[k] !== null);
+  return (typeof last.seat === "number" ? seatName(last.seat) + ": " : "") + label(last.kind) +
+    (rest.length ? " — " + rest.map((k) => label(k) + " " + word(last[k], ctx, k)).join(", ") : "");
 }
+
+/** a seat's outcome as the result says it, in a sentence about "you" */
+const OUTCOME = { win: "won", loss: "lost", draw: "drew" };
 
 /** Draws one view (a seat's, a spectator's, or a replay's) in place of the last. */
 export function draw(view) {
@@ -142,7 +147,7 @@ export function draw(view) {
   if (view.result) {
     const r = view.result;
     const mine = ctx.mySeat !== null ? (r.seats || []).find((s) => s.seat === ctx.mySeat) : null;
-    result.appendChild(el("strong", null, mine ? "The game is over: you " + mine.outcome + ". " : "The game is over. "));
+    result.appendChild(el("strong", null, mine ? "The game is over: you " + (OUTCOME[mine.outcome] || mine.outcome) + ". " : "The game is over. "));
     result.appendChild(document.createTextNode((r.detail || label(r.reason || "")) + " "));
     result.appendChild(el("span", null, (r.seats || []).map((s) => seatName(s.seat) + " " + s.outcome).join(" · ")));
   }
@@ -168,12 +173,18 @@ export function draw(view) {
   restoreFocus(keep);
 }
 
-/** One event in words: the actor's name once, then the plug-in's words or the catalogue's phrase. */
+/** One event in words: the plug-in's words or the catalogue's phrase, after
+    the actor's name where the event is the actor's own doing (its move, or
+    an event about its own seat). The events a move brings about carry the
+    mover as their actor too, so those about another seat (its turn, its
+    life) name that seat themselves and get no prefix. */
 export function eventText(ev) {
   const ctx = makeCtx(S.view || { state: {} }, (S.view && S.view.state) || {}, S.mySeat);
-  const who = ev.actor === null || ev.actor === undefined ? "" : seatName(ev.actor) + ": ";
-  const own = S.plugin && S.plugin.describeEvent ? S.plugin.describeEvent(ev, ctx) : null;
-  return who + (own || eventWords(ev, ctx)) + (ev.redacted ? " (partly hidden)" : "");
+  const data = ev.data || {};
+  const own = typeof ev.actor === "number" && (ev.type === "move" || data.seat === ev.actor);
+  const words = (S.plugin && S.plugin.describeEvent ? S.plugin.describeEvent(ev, ctx) : null) || eventWords(ev, ctx);
+  /* a move's own words already say what a spectator may not see ("Play a card") */
+  return (own ? seatName(ev.actor) + ": " : "") + words + (ev.redacted && ev.type !== "move" ? " (partly hidden)" : "");
 }
 
 /** A move through the client: an idempotency key, the version it was chosen

@@ -22,18 +22,20 @@ export function describeMove(move, ctx) {
   const at = typeof move.target === "number" ? ctx.seatName(move.target) : "";
   switch (move.type) {
     case "play":
+      if (!move.card) return "Play a card";
       if (move.pick === "hand") return "Play " + c + " on " + at + " (a card from the hand)";
       if (move.pick) return "Play " + c + " on " + at + "'s " + cardName(ctx, move.pick);
       return "Play " + c + (at ? " at " + at : "");
-    case "respond": return "Answer with " + c;
+    case "respond": return move.card ? "Answer with " + c : "Answer with a card";
     case "pass": return "Pass (take what comes)";
     case "end_turn": return "End the turn";
-    case "discard": return "Discard " + cardList(ctx, move.cards);
-    case "sid": return "Discard " + cardList(ctx, move.cards) + " to regain 1 life";
-    case "keep": return "Keep " + cardList(ctx, move.cards);
-    case "choose": return "Take " + c;
+    case "discard": return move.cards ? "Discard " + cardList(ctx, move.cards) : "Discard";
+    case "sid": return move.cards ? "Discard " + cardList(ctx, move.cards) + " to regain 1 life" : "Discard two cards to regain 1 life";
+    case "keep": return move.cards ? "Keep " + cardList(ctx, move.cards) : "Keep two cards";
+    case "choose": return move.card ? "Take " + c : "Take a card";
     case "barrel": return move.source === "jourdonnais" ? "\"Draw!\" for Jourdonnais' barrel" : "\"Draw!\" for the Barrel";
     case "draw":
+      if (!move.source) return "Draw";
       if (move.source === "deck") return "Draw from the deck";
       if (move.source === "discard") return "Draw the discard pile's top card";
       return "Draw a card from " + at + "'s hand";
