@@ -21,6 +21,8 @@ FILES = {"watch.html": "text/html; charset=utf-8", "watch.js": "text/javascript;
          "verify.js": "text/javascript; charset=utf-8", "watch.css": "text/css; charset=utf-8"}
 #: a module or style sheet under referee/web (the table's, issue 38): plain path segments only, no ".."
 ASSET = re.compile(r"(?:[a-z0-9_-]+/)+[a-z0-9_-]+\.(js|css)\Z")
+#: the JavaScript client's modules (clients/js/src, linked in as web/client), served as /watch/client/...
+CLIENT = WEB / "client"
 TYPES = {"js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8"}
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
