@@ -20,8 +20,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.e2e.conftest import Live
-from tests.e2e.conftest import live  # noqa: F401  (the fixture: real processes)
+from tests.e2e.conftest import Live, live  # noqa: F401  (live: the fixture, real processes)
 
 CHROMIUM = os.environ.get("REFEREE_CHROMIUM", "/usr/bin/chromium")
 
@@ -89,14 +88,14 @@ PATIENCE_S = 180
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 
 
-def person_game(live: Live, ruleset: str, bots: int = 3, bot: str = "random",
+def person_game(stack: Live, ruleset: str, bots: int = 3, bot: str = "random",
                 options: dict[str, Any] | None = None) -> tuple[str, str]:
     """A game with a person ("ann", seat 0) and ``bots`` built-in bots: (game id, ann's token)."""
     seats: list[dict[str, Any]] = [{"name": "ann"}] + [{"name": f"{bot} {i}", "bot": bot} for i in range(1, bots + 1)]
     body: dict[str, Any] = {"ruleset": ruleset, "seats": seats}
     if options:
         body["options"] = options
-    r = requests.post(live.url + "/v1/games", json=body, timeout=30)
+    r = requests.post(stack.url + "/v1/games", json=body, timeout=30)
     assert r.status_code == 201, r.text
     created = r.json()
     return str(created["id"]), str(created["seats"][0]["token"])
@@ -111,8 +110,8 @@ class Seat:
     """One seat's page and what the API serves that seat: the test reads the
     API (GET only: every move is made on the page by clicking)."""
 
-    def __init__(self, live: Live, watched: Watched, game: str, token: str | None) -> None:
-        self.live, self.watched, self.page, self.game, self.token = live, watched, watched.page, game, token
+    def __init__(self, stack: Live, watched: Watched, game: str, token: str | None) -> None:
+        self.live, self.watched, self.page, self.game, self.token = stack, watched, watched.page, game, token
 
     def open(self) -> None:
         self.page.goto(f"{self.live.url}/watch/{self.game}" + (f"#token={self.token}" if self.token else ""))
@@ -196,7 +195,8 @@ SHOWN_JS = """() => {
     drawn: view !== null && document.getElementById('subtitle').textContent.includes(' version ' + view.version + ' ·'),
     lives, roles,
     pending: p ? [p.dataset.kind, JSON.parse(p.dataset.awaiting)] : null,
-    controls: Array.from(document.querySelectorAll('#moves button:not([disabled])')).filter(b => !b.closest('.resign')).length,
+    controls: Array.from(document.querySelectorAll('#moves button:not([disabled])'))
+      .filter(b => !b.closest('.resign')).length,
     hand: Array.from(document.querySelectorAll('#hand [data-card]')).map(c => c.dataset.card),
   };
 }"""

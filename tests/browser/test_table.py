@@ -86,14 +86,16 @@ def key_a_move(seat: Seat, version: int) -> None:
     own, Enter; for a card that asks for its target, Tab on to one, Enter."""
     page = seat.page
     page.locator("h1").click()  # start from the top of the page
+    wanted = ("hand", "moves", "targets")
     for _ in range(400):
         page.keyboard.press("Tab")
         where = page.evaluate(FOCUS_JS)
-        if where in ("hand", "moves", "targets"):
+        if where in wanted:
             page.keyboard.press("Enter")
             if where == "targets" or not wait_moved_or_targets(seat, version):
                 seat.after(version)
                 return
+            wanted = ("targets",)  # the card asks for its target: Tab on to one
     raise AssertionError("no control of the seat's was reached by Tab")
 
 

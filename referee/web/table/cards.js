@@ -2,16 +2,10 @@
    colour of its border (in words too, never colour alone), and the
    catalogue's one-line text on hover, focus or tap; a face-down card as a
    back. Used by the BANG! and Face Off tables through ctx.card. */
+import { el } from "./dom.js";
 
 const SUITS = { S: ["♠", "spades"], H: ["♥", "hearts"], D: ["♦", "diamonds"], C: ["♣", "clubs"] };
 const RANKS = { A: "ace", J: "jack", Q: "queen", K: "king" };
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = text;
-  return e;
-}
 
 /** "ace of spades", or "" for a card without suit and rank */
 export function suitRank(entry) {

@@ -19,12 +19,13 @@
    seatName(i), el(tag, cls, text), word(value, key), card(id, {faceUp, onClick,
    label, selected}), backs(count, what), submit(move), pick: {get, set},
    describe(move)}. submit() takes a move deep-equal to one of view.legal_moves. */
-import { Referee, MoveRefused, Conflict, RefereeProblem } from "../client/index.js";
+import { Referee, MoveRefused, Conflict, RefereeProblem, uuid4 } from "../client/index.js";
 import { index as catalogueIndex, label, word, moveWords, eventWords } from "./words.js";
 import { drawCard, drawBacks } from "./cards.js";
 import { drawSeats, tickOne } from "./seats.js";
 import { drawPrompt } from "./prompt.js";
 import { newGameForm } from "./newgame.js";
+import { el } from "./dom.js";
 
 /** ruleset id -> its plug-in module (a ruleset not listed gets the generic table):
     listed only once the file exists, since a module that fails to load is a console error */
@@ -38,12 +39,6 @@ const S = { id: null, token: null, referee: null, catalogue: null, byId: new Map
   mySeat: null, title: null, players: [], picks: new Map(), legalKey: "", notice: "", busy: false };
 
 function $(id) { return document.getElementById(id); }
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = text;
-  return e;
-}
 
 function seatName(i) {
   const p = S.players[i];
@@ -195,7 +190,7 @@ async function submit(move) {
   S.notice = "";
   $("moves").querySelectorAll("button").forEach((b) => { b.disabled = true; });
   try {
-    await S.referee.games.move(S.id, move, { idempotencyKey: crypto.randomUUID(), expectedVersion: S.view.version });
+    await S.referee.games.move(S.id, move, { idempotencyKey: uuid4(), expectedVersion: S.view.version });
     S.picks.clear();
   } catch (e) {
     if (e instanceof MoveRefused) S.notice = "Refused" + (e.rule ? " by rule " + e.rule : "") + ": " + (e.detail || e.title || e.code);
