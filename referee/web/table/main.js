@@ -144,7 +144,7 @@ export function draw(view) {
     const mine = ctx.mySeat !== null ? (r.seats || []).find((s) => s.seat === ctx.mySeat) : null;
     result.appendChild(el("strong", null, mine ? "The game is over: you " + (OUTCOME[mine.outcome] || mine.outcome) + ". " : "The game is over. "));
     result.appendChild(document.createTextNode((r.detail || label(r.reason || "")) + " "));
-    result.appendChild(el("span", null, (r.seats || []).map((s) => seatName(s.seat) + " " + s.outcome).join(" · ")));
+    result.appendChild(el("span", null, (r.seats || []).map((s) => seatName(s.seat) + " " + (OUTCOME[s.outcome] || s.outcome)).join(" · ")));
   }
   $("prompt-wrap").replaceChildren(drawPrompt(view, ctx, S.plugin));
   if (S.busy) $("moves").querySelectorAll("button").forEach((b) => { b.disabled = true; });

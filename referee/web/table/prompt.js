@@ -51,9 +51,12 @@ function resignControl(view, ctx) {
   return box;
 }
 
-/** The prompt's words: "waiting for ann: shot (shooter b1, card BANG!)". */
+/** nothing to say: a zero, an empty list, false or null */
+function empty(v) { return v === null || v === undefined || v === false || v === 0 || (Array.isArray(v) && !v.length); }
+
+/** The prompt's words: "waiting for ann: shot (shooter b1; card BANG!)". */
 function pendingWords(pd, ctx) {
-  const extra = Object.keys(pd).filter((k) => !QUIET.has(k));
+  const extra = Object.keys(pd).filter((k) => !QUIET.has(k) && !empty(pd[k]));
   return "waiting for " + (pd.awaiting || []).map((s) => ctx.seatName(s)).join(", ") + ": " + label(pd.kind) +
     (extra.length ? " (" + extra.map((k) => label(k) + " " + word(pd[k], ctx, k)).join("; ") + ")" : "");
 }

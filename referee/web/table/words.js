@@ -54,6 +54,7 @@ export function eventWords(ev, ctx) {
   let template = (ctx.catalogue && ctx.catalogue.phrases && ctx.catalogue.phrases[ev.type]) || null;
   if (template) {
     if (ev.actor !== null && ev.actor !== undefined && data.seat === ev.actor) template = template.replace(/^seat \{seat\} /, "");
+    template = template.replace(/seats? \{(\w+)\}/g, "{$1}");  /* a seat's name says it is a seat: "passed it to ann" */
     return template.replace(/\{(\w+)\}/g, (_, k) => word(data[k], ctx, k));
   }
   let text = label(ev.type);
