@@ -81,7 +81,10 @@ function focusKey() {
 function restoreFocus(key) {
   if (!key) return;
   let target = null;
-  if (key[0] !== "inside") target = [...$("table").querySelectorAll("[" + key[0] + "]")].find((e) => e.getAttribute(key[0]) === key[1]);
+  if (key[0] !== "inside") {
+    target = [...$("table").querySelectorAll("[" + key[0] + "]")]
+      .find((e) => e.getAttribute(key[0]) === key[1] && e.tabIndex >= 0);  /* a card in play has the id too */
+  }
   if (!target || target.disabled) target = $("moves") && $("moves").querySelector("button:not([disabled])");
   if (target) target.focus();
 }
@@ -119,6 +122,7 @@ const OUTCOME = { win: "won", loss: "lost", draw: "drew" };
 /** Draws one view (a seat's, a spectator's, or a replay's) in place of the last. */
 export function draw(view) {
   const keep = focusKey();
+  const opened = [...$("table").querySelectorAll("details[open] > summary[data-key]")].map((e) => e.getAttribute("data-key"));
   S.view = view;
   if (Array.isArray(view.seats)) S.players = view.seats;
   let state = view.state || {};
@@ -164,6 +168,9 @@ export function draw(view) {
     if (DRAWN.has(k)) return;
     facts.appendChild(el("dt", null, label(k)));
     facts.appendChild(el("dd", null, word(state[k], ctx, k)));
+  });
+  $("table").querySelectorAll("summary[data-key]").forEach((e) => {
+    if (opened.includes(e.getAttribute("data-key"))) e.parentElement.open = true;
   });
   restoreFocus(keep);
 }

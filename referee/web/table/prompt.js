@@ -39,12 +39,14 @@ function resignControl(view, ctx) {
     box.appendChild(yes);
     const no = ctx.el("button", "move", "No, keep playing");
     no.type = "button";
+    no.setAttribute("data-key", "resign");  /* the focus moves between "Resign…" and this safe answer */
     no.addEventListener("click", () => ctx.pick.set("resign", false));
     box.appendChild(no);
   } else {
     const b = ctx.el("button", "move quiet", "Resign…");
     b.type = "button";
     b.setAttribute("aria-label", "Resign (asks to confirm)");
+    b.setAttribute("data-key", "resign");
     b.addEventListener("click", () => ctx.pick.set("resign", true));
     box.appendChild(b);
   }
