@@ -45,7 +45,7 @@ function seatName(i) {
   return p && p.name ? p.name : "seat " + i;
 }
 /** "seat 0 (ann)": a seat with its number, where the number matters (the subtitle) */
-export function seatLabel(i) {
+function seatLabel(i) {
   const p = S.players[i];
   return "seat " + i + (p && p.name ? " (" + p.name + ")" : "");
 }

@@ -90,8 +90,12 @@ export function drawSeats(view, state, ctx, plugin) {
         marks.appendChild(countdown(ctx, deadline));
       }
     }
-    if (winners.includes(i)) marks.appendChild(ctx.el("span", "mark", "★ winner"));
-    if (out) marks.appendChild(ctx.el("span", "mark", "✝ out of the game"));
+    const mark = (text) => {
+      if (marks.childNodes.length) marks.appendChild(document.createTextNode(" · "));
+      marks.appendChild(ctx.el("span", "mark", text));
+    };
+    if (winners.includes(i)) mark("★ winner");
+    if (out) mark("✝ out of the game");
     if (marks.childNodes.length) box.appendChild(marks);
     const line = ctx.el("p", "seat-line");
     if (typeof f.life === "number" && typeof f.max_life === "number") line.appendChild(pips(ctx, f.life, f.max_life));
