@@ -5,8 +5,9 @@ the test reads the API (GET) to know when the page has caught up and to
 check that the page shows what the seat's view holds (hand, lives, role,
 prompt), never to move. On the way: resigning asks to confirm, the page
 reads as one column at phone width, axe-core finds no serious violation,
-and the finished game is still verified on the page. No console errors, on
-the seat's page and on a spectator's.
+no request leaves the referee's origin, and the finished game is still
+verified on the page. No console errors, on the seat's page and on a
+spectator's.
 
 ``REFEREE_SCREENSHOTS=docs/screenshots`` (``make screenshots``) writes
 ``bang-{seat,spectator}-{mid,end}.png``."""
@@ -86,7 +87,7 @@ def key_a_move(seat: Seat, version: int) -> None:
     own, Enter; for a card that asks for its target, Tab on to one, Enter."""
     page = seat.page
     page.locator("h1").click()  # start from the top of the page
-    wanted = ("hand", "moves", "targets")
+    wanted: tuple[str, ...] = ("hand", "moves", "targets")
     for _ in range(400):
         page.keyboard.press("Tab")
         where = page.evaluate(FOCUS_JS)
@@ -165,6 +166,8 @@ def test_bang_started_from_the_form_and_played_to_the_end_by_clicking(live: Live
     said = {"win": "won", "loss": "lost", "draw": "drew"}.get(mine["outcome"], mine["outcome"])
     assert f"you {said}." in (page.locator("#result").text_content() or "")
     assert not any(token in u for u in watched.urls + spectator.urls), "a seat token travelled in a URL"
+    assert all(u.startswith(live.url + "/") or u.startswith("data:") for u in watched.urls + spectator.urls), \
+        "a request left the referee's origin"
     spectator.page.locator("#result").wait_for(timeout=PATIENCE_S * 1000)
     verified(spectator.page)
     screenshot(page, "bang", "seat", "end")
