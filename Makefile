@@ -43,8 +43,9 @@ $(RUNSTAMP): pyproject.toml
 	$(BIN)/pip install -q -e .
 	touch $(RUNSTAMP)
 
+# ARGS: e.g. ARGS="--redis-port 6391 --access-log" (`.venv/bin/referee run --help`)
 run: $(RUNSTAMP)
-	$(BIN)/referee run
+	$(BIN)/referee run $(ARGS)
 
 # every core: a pytest-xdist worker process a core, each with its own throwaway
 # Redis; a test file stays on one worker (its module fixtures start once), but
