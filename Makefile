@@ -19,6 +19,7 @@ RUNSTAMP := $(VENV)/.installed-run
 # tests/browser/package-lock.json pins it (npm ci: the lockfile, nothing newer)
 AXE := tests/browser/node_modules/.installed
 $(AXE): tests/browser/package.json tests/browser/package-lock.json
+	@command -v npm >/dev/null || { echo "make: npm is needed to install axe-core for tests/browser (Debian: apt-get install npm)" >&2; exit 2; }
 	cd tests/browser && npm ci --no-audit --no-fund
 	touch $(AXE)
 
