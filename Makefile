@@ -31,6 +31,14 @@ $(NPMSTAMP): $(JS)/package.json $(JS)/package-lock.json
 
 npm: $(NPMSTAMP)
 
+# axe-core, which the browser tests inject into the page, installed as
+# tests/browser/package-lock.json pins it (npm ci: the lockfile, nothing newer)
+AXE := tests/browser/node_modules/.installed
+$(AXE): tests/browser/package.json tests/browser/package-lock.json
+	@command -v npm >/dev/null || { echo "make: npm is needed to install axe-core for tests/browser (Debian: apt-get install npm)" >&2; exit 2; }
+	cd tests/browser && npm ci --no-audit --no-fund
+	touch $(AXE)
+
 # one shell line: refuse (exit 2) with a message when no good Python was found
 CHECK_PY = test -n "$(PY)" || { echo "make: need Python >= 3.11: none of $(PY_CANDIDATES) on PATH runs as one; \
 install one or pass PY=/path/to/python3.x" >&2; exit 2; }; \
@@ -62,7 +70,7 @@ run: $(RUNSTAMP)
 # first (tests/conftest.py: SPREAD, the scheduler and the order). The lint checks (-m lint)
 # are `make lint`'s. ARGS: e.g. ARGS="-m 'not lint and not fingerprints'"
 XDIST   := -n auto --dist loadfile --no-loadscope-reorder
-test: $(STAMP) $(NPMSTAMP)
+test: $(STAMP) $(NPMSTAMP) $(AXE)
 	$(BIN)/python -m pytest $(XDIST) -m "not lint" $(ARGS)
 
 # the edit-test loop: the rules' and the units' tests a change most likely
@@ -73,10 +81,13 @@ check: $(STAMP)
 	$(BIN)/python -m pytest $(XDIST) -m "$(CHECK_MARKS)" tests/rules tests/unit tests/bots $(ARGS)
 
 # docs/screenshots/bang.png and faceoff.png: the watch page (/watch/{id}) of a
-# finished bot game, taken by the browser tests in Chromium (apt-get install chromium)
-screenshots: $(STAMP)
+# finished bot game, taken by the browser tests in Chromium (apt-get install chromium);
+# and <game>-{seat,spectator}-{mid,end}.png: each table played by clicking from a
+# seat, mid-game and at the end, as that seat and as a spectator (tests/browser/test_table*.py)
+screenshots: $(STAMP) $(AXE)
 	REFEREE_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest tests/browser -k "followed_live and (bang- or bang]) and not dice"
-	ls -l docs/screenshots/bang.png docs/screenshots/faceoff.png
+	REFEREE_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest $(XDIST) tests/browser/test_table*.py
+	ls -l docs/screenshots/bang.png docs/screenshots/faceoff.png docs/screenshots/*-seat-mid.png
 
 # the scaled-out topology on this machine: a Redis Cluster (3 masters + 3
 # replicas), a queue Redis, 2 referees behind haproxy, 2 workers; Ctrl+C stops
