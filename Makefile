@@ -13,7 +13,7 @@ STAMP   := $(VENV)/.installed
 # what running needs, without the test tools (`make test` adds them)
 RUNSTAMP := $(VENV)/.installed-run
 
-.PHONY: run test check bench soak install lint clean python cluster screenshots
+.PHONY: run test check bench soak install lint clean python cluster screenshots docs
 
 # one shell line: refuse (exit 2) with a message when no good Python was found
 CHECK_PY = test -n "$(PY)" || { echo "make: need Python >= 3.11: none of $(PY_CANDIDATES) on PATH runs as one; \
@@ -24,7 +24,7 @@ $(STAMP): pyproject.toml
 	@$(CHECK_PY)
 	test -x $(BIN)/python || "$(PY)" -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -e '.[test,docs]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -73,7 +73,13 @@ bench: $(STAMP)
 soak: $(STAMP)
 	$(BIN)/python -m bench soak 1000
 
+# the docs site (mkdocs.yml, docs/) into site/; `make lint` builds it with
+# --strict: a broken link, an anchor that is gone or a page left out of the nav fails
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --quiet
+
 lint: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --quiet --strict
 	$(BIN)/ruff check referee workers tests bench
 	$(BIN)/python -m mypy referee workers bench tests
 	$(BIN)/lint-imports
@@ -92,4 +98,4 @@ python:
 	@$(CHECK_PY); echo "$(PY)"; "$(PY)" --version
 
 clean:
-	rm -rf $(VENV) var build *.egg-info
+	rm -rf $(VENV) var build site *.egg-info
