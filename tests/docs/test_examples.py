@@ -43,6 +43,7 @@ SHOWS: dict[str, list[str]] = {
     "watch": [r"http://127\.0\.0\.1:\d+/watch/\w+"],
     "bang-autoplay": [r"'winners': \[[\d, ]+\][^\n]*\n(?:.|\n)*'winners': \[[\d, ]+\]"],
     "faceoff": [r'"ruleset":\s*"bang-faceoff"'],
+    "text-table": [r"^bang-dice — seen by a spectator$", r"^\* seat \d: "],
     "offline-audit": [r'"ok": true', r"ok +signature +the final head \(version \d+\) is signed",
                       r"ok +receipts +1 receipts: .* verified", r"OK: \d+ events verified"],
     "python-client": [r"receipt for version \d+", r"\nTrue\n"],

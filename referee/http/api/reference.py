@@ -42,7 +42,7 @@ SCRIPT = """\
 // else fetched from the element's data-spec (no inline script under the CSP)
 window.addEventListener("DOMContentLoaded", function () {
   var root = document.getElementById("reference");
-  var where = window.REFEREE_OPENAPI ? {spec: window.REFEREE_OPENAPI} : {url: root.dataset.spec};
+  var where = window.refereeContract ? {spec: window.refereeContract} : {url: root.dataset.spec};
   window.ui = SwaggerUIBundle(Object.assign(where, {
     domNode: root,
     deepLinking: true,
@@ -143,6 +143,6 @@ def write_site(directory: Path, servers: list[dict[str, str]] | None = None) -> 
     (directory / "index.html").write_text(page("openapi.json", embedded=True))
     (directory / "reference.js").write_text(SCRIPT)
     (directory / "openapi.json").write_text(document)
-    (directory / "openapi.js").write_text(f"window.REFEREE_OPENAPI = {document};\n")
+    (directory / "openapi.js").write_text(f"window.refereeContract = {document};\n")
     for name in ASSETS:
         shutil.copyfile(DIST / name, directory / name)
