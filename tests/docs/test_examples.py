@@ -50,17 +50,19 @@ SHOWS: dict[str, list[str]] = {
     "outbound-bot": [r"audit: 4/4 games clean", r" mybot "],
     "arena": [r" mybot ", r"bot failures: none"],
     "arena-audit": [r"audit: 12/12 logs clean"],
-    "training": [r"^(?!resign)\w+ \[[\d, ]+\]$"],
+    "training": [r"^\w+ \[[\d, ]+\]$"],
     "webhook-tournament": [r"audit: 4/4 games clean", r"audit: 2/2 games clean", r" mybot "],
 }
 TIMEOUT_S = 900
 
 
+@pytest.mark.lint
 def test_every_block_of_commands_or_code_is_run_or_is_a_file_run() -> None:
     unmarked = [b.where for b in examples.code_blocks() if b.kind is None]
     assert not unmarked, f"mark these <!-- run: NAME -->, <!-- file: PATH --> or <!-- shown: WHY -->: {unmarked}"
 
 
+@pytest.mark.lint
 def test_only_make_targets_are_shown_without_running() -> None:
     for block in examples.code_blocks():
         if block.kind == "shown":
@@ -68,6 +70,7 @@ def test_only_make_targets_are_shown_without_running() -> None:
             assert all(re.match(r"([A-Z_]+=\S+ )*make( |$)", line) for line in commands), block.where
 
 
+@pytest.mark.lint
 def test_a_file_block_is_its_file_and_a_test_runs_that_file() -> None:
     tests = [p for p in (ROOT / "tests").rglob("*.py") if "docs" not in p.relative_to(ROOT / "tests").parts]
     files = [b for b in examples.code_blocks() if b.kind == "file"]
@@ -77,12 +80,14 @@ def test_a_file_block_is_its_file_and_a_test_runs_that_file() -> None:
         assert any(Path(block.mark).name in t.read_text(encoding="utf-8") for t in tests), block.mark
 
 
+@pytest.mark.lint
 def test_no_example_names_a_port() -> None:
     """The referee's address is ``REFEREE_URL``'s: no example names a port of its own."""
     for block in examples.code_blocks():
         assert not re.search(r"\b8000\b|127\.0\.0\.1:\d|localhost:\d", block.text), block.where
 
 
+@pytest.mark.lint
 def test_every_sequence_is_run_and_every_smaller_change_finds_its_text() -> None:
     assert set(SHOWS) == set(RUN)
     for name, changes in SMALLER.items():
