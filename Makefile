@@ -13,7 +13,23 @@ STAMP   := $(VENV)/.installed
 # what running needs, without the test tools (`make test` adds them)
 RUNSTAMP := $(VENV)/.installed-run
 
-.PHONY: run test check bench soak install lint clean python cluster screenshots docs
+.PHONY: run test check bench soak install lint clean python cluster screenshots npm docs
+
+# the JavaScript client's dev tools (clients/js: typescript, openapi-typescript,
+# yaml), exactly as its package-lock.json pins them; none is needed to run it.
+# Without node >= 20 the client's checks and tests are skipped (said loudly).
+JS      := clients/js
+NPMSTAMP := $(JS)/node_modules/.installed
+NODE_OK := node -e 'process.exit(Number(process.versions.node.split(".")[0]) < 20 ? 1 : 0)' >/dev/null 2>&1
+$(NPMSTAMP): $(JS)/package.json $(JS)/package-lock.json
+	@if ! $(NODE_OK); then \
+	  echo "make: WARNING: no node >= 20: the JavaScript client's checks and tests are SKIPPED" >&2; \
+	else \
+	  command -v npm >/dev/null 2>&1 || { echo "make: node is here but npm is not: install npm" >&2; exit 2; }; \
+	  cd $(JS) && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
+	fi
+
+npm: $(NPMSTAMP)
 
 # one shell line: refuse (exit 2) with a message when no good Python was found
 CHECK_PY = test -n "$(PY)" || { echo "make: need Python >= 3.11: none of $(PY_CANDIDATES) on PATH runs as one; \
@@ -36,8 +52,9 @@ $(RUNSTAMP): pyproject.toml
 	$(BIN)/pip install -q -e .
 	touch $(RUNSTAMP)
 
+# ARGS: e.g. ARGS="--redis-port 6391 --access-log" (`.venv/bin/referee run --help`)
 run: $(RUNSTAMP)
-	$(BIN)/referee run
+	$(BIN)/referee run $(ARGS)
 
 # every core: a pytest-xdist worker process a core, each with its own throwaway
 # Redis; a test file stays on one worker (its module fixtures start once), but
@@ -45,7 +62,7 @@ run: $(RUNSTAMP)
 # first (tests/conftest.py: SPREAD, the scheduler and the order). The lint checks (-m lint)
 # are `make lint`'s. ARGS: e.g. ARGS="-m 'not lint and not fingerprints'"
 XDIST   := -n auto --dist loadfile --no-loadscope-reorder
-test: $(STAMP)
+test: $(STAMP) $(NPMSTAMP)
 	$(BIN)/python -m pytest $(XDIST) -m "not lint" $(ARGS)
 
 # the edit-test loop: the rules' and the units' tests a change most likely
@@ -78,12 +95,16 @@ soak: $(STAMP)
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --quiet
 
-lint: $(STAMP)
+# the JavaScript client: its schema.d.ts regenerated from openapi.yaml must be
+# the one committed, and tsc (strict, checkJs) must pass over it and its tests
+lint: $(STAMP) $(NPMSTAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --quiet --strict
 	$(BIN)/ruff check referee workers tests bench
 	$(BIN)/python -m mypy referee workers bench tests
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest $(XDIST) -m lint
+	@if $(NODE_OK); then cd $(JS) && npm run --silent lint; \
+	else echo "make: WARNING: no node >= 20: the JavaScript client's lint is SKIPPED" >&2; fi
 
 # mutation testing of the offline audit (issue 22, item 8): referee/audit/*.py,
 # referee/engine/chain.py and rng.py (and the signing modules) mutated in memory, one
@@ -98,4 +119,4 @@ python:
 	@$(CHECK_PY); echo "$(PY)"; "$(PY)" --version
 
 clean:
-	rm -rf $(VENV) var build site *.egg-info
+	rm -rf $(VENV) var build site *.egg-info $(JS)/node_modules

@@ -1,15 +1,15 @@
-/* Watch, replay and verify any game (issue 25): a table drawn only from the
-   one vocabulary (state.seats, state.last, state.board, pending, result,
-   legal_moves) and the ruleset's catalogue (ids -> names), like
-   examples/text_table.py. A classic script, relative paths: it also runs
+/* Watch, replay and verify any game (issue 25): the page's classic half.
+   It follows the game's events, checks each link as it comes, replays a
+   finished game version by version and verifies its whole log; the table
+   itself is drawn by table/main.js (issue 38), an ES module loaded only when
+   the page is served. A classic script with relative paths: it also runs
    from file:// (verifying a log file, no server). A seat token is read from
    the URL fragment (#token=…) and sent only as Authorization: Bearer. */
 (function () {
   "use strict";
   var V = window.RefereeVerify;
-  var NAMED = ["cards", "characters", "roles", "faces", "symbols", "dice", "maps"];
   var MAX_EVENTS = 300;
-  var S = { token: null, id: null, names: {}, phrases: {}, catalogue: null, view: null, players: [],
+  var S = { token: null, id: null, view: null, players: [],
             lastSeq: 0, finished: false, received: null, liveProblem: null, refreshing: false, dirty: false,
             shown: [], replayAsk: 0, eventsShown: 0, mySeat: null };
 
@@ -37,27 +37,26 @@
     return as === "bytes" ? r.arrayBuffer() : as === "text" ? r.text() : r.json();
   }
 
-  /* ---------- words ---------- */
-  function word(v) {
-    if (v === true) return "yes";
-    if (v === false) return "no";
-    if (v === null || v === undefined) return "-";
-    if (typeof v === "string") return S.names[v] || v.replace(/_/g, " ");
-    if (Array.isArray(v)) return v.length ? v.map(word).join(", ") : "none";
-    if (typeof v === "object") return Object.keys(v).map(function (k) { return label(k) + " " + word(v[k]); }).join("; ");
-    return String(v);
+  /* ---------- the table (table/main.js, an ES module: over http(s) only) ---------- */
+  var tableReady = null;
+  /* The table's module, loaded once: a module does not load from file://, so
+     it is asked for only when the page is served (no console error offline). */
+  function table() {
+    if (tableReady) return tableReady;
+    tableReady = new Promise(function (resolve, reject) {
+      if (window.RefereeTable) { resolve(window.RefereeTable); return; }
+      document.addEventListener("referee-table", function () { resolve(window.RefereeTable); }, { once: true });
+      var s = document.createElement("script");
+      s.type = "module";
+      s.src = "/watch/table/main.js";
+      s.onerror = function () { reject(new Error("the table's scripts did not load")); };
+      document.head.appendChild(s);
+    });
+    return tableReady;
   }
-  function label(k) { return k.replace(/_/g, " "); }
   function seatName(i) {
     var p = S.players[i];
     return "seat " + i + (p && p.name ? " (" + p.name + ")" : "");
-  }
-  function dl(target, obj, skip) {
-    Object.keys(obj).forEach(function (k) {
-      if (skip.indexOf(k) >= 0) return;
-      target.appendChild(el("dt", null, label(k)));
-      target.appendChild(el("dd", null, word(obj[k])));
-    });
   }
 
   /* ---------- the verdict ---------- */
@@ -79,111 +78,16 @@
   function draw(view) {
     S.view = view;
     $("shown-view").textContent = scriptJson(view);
-    $("table").hidden = false;
     if (view.seats) S.players = view.seats;
-    var state = view.state || {}, eyes = view.seat;
-    /* a replay serves every seat's state once the game is over: a seat's token shows its own */
-    if (S.mySeat !== null && Array.isArray(view.views) && view.views[S.mySeat]) { state = view.views[S.mySeat]; eyes = S.mySeat; }
-    var toAct = view.to_act || [];
-    $("title").textContent = (S.catalogue && S.catalogue.ruleset || view.ruleset) + " — game " + view.id;
-    $("subtitle").textContent = "seen by " + (eyes === null || eyes === undefined ? "a spectator" : seatName(eyes)) +
-      " · version " + view.version + " · " + word(view.status);
-    $("status").textContent = toAct.length ? "to act: " + toAct.map(seatName).join(", ") : (view.status === "finished" ? "the game is over" : "");
-    var seats = $("seats");
-    seats.textContent = "";
-    var facts = Array.isArray(state.seats) ? state.seats : S.players.map(function (p) { return { seat: p.seat }; });
-    var winners = (view.result && view.result.winners) || [];
-    facts.forEach(function (f) {
-      var box = el("div", "seat" + (toAct.indexOf(f.seat) >= 0 ? " acting" : "") + (winners.indexOf(f.seat) >= 0 ? " won" : ""));
-      box.setAttribute("data-seat", String(f.seat));
-      var p = S.players[f.seat] || {};
-      box.appendChild(el("h4", null, seatName(f.seat) + (p.bot ? " · bot " + p.bot : "") + (eyes === f.seat ? " · you" : "")));
-      var d = el("dl");
-      dl(d, f, ["seat"]);
-      box.appendChild(d);
-      seats.appendChild(box);
-    });
-    var board = Array.isArray(state.board) && state.board.every(function (r) { return typeof r === "string"; }) ? state.board : null;
-    $("board-wrap").hidden = !board;
-    $("board").textContent = board ? board.join("\n") : "";
-    var last = $("last");
-    last.hidden = !state.last;
-    if (state.last) {
-      var rest = Object.assign({}, state.last); delete rest.kind;
-      last.textContent = "last: " + word(state.last.kind) + (Object.keys(rest).length ? " — " + word(rest) : "");
-    }
-    var factsEl = $("facts");
-    factsEl.textContent = "";
-    dl(factsEl, state, ["seats", "last", "board"]);
-    var pending = $("pending");
-    pending.hidden = !view.pending;
-    pending.textContent = "";
-    if (view.pending) {
-      var pd = view.pending, extra = {};
-      Object.keys(pd).forEach(function (k) { if (["kind", "awaiting", "deadline", "default"].indexOf(k) < 0) extra[k] = pd[k]; });
-      pending.appendChild(el("span", null, "waiting for " + (pd.awaiting || []).map(seatName).join(", ") + ": " + word(pd.kind) +
-        (Object.keys(extra).length ? " (" + word(extra) + ")" : "")));
-      if (pd.deadline !== null && pd.deadline !== undefined) {
-        var cd = el("span", "countdown");
-        cd.id = "countdown";
-        cd.setAttribute("data-deadline", String(pd.deadline));
-        pending.appendChild(document.createTextNode(" · deadline "));
-        pending.appendChild(cd);
-        tick();
-      }
-      (pd["default"] || []).forEach(function (d) {
-        pending.appendChild(el("div", "muted", seatName(d.seat) + " defaults to " + word(d.move)));
-      });
-    }
-    var moves = $("moves");
-    var legal = view.legal_moves || [];
-    moves.hidden = !legal.length;
-    moves.textContent = "";
-    if (legal.length) {
-      moves.appendChild(el("strong", null, "you may: "));
-      var ul = el("ul");
-      legal.slice(0, 40).forEach(function (m) { ul.appendChild(el("li", "move", word(m))); });
-      if (legal.length > 40) ul.appendChild(el("li", "muted", "and " + (legal.length - 40) + " more"));
-      moves.appendChild(ul);
-    }
-    var result = $("result");
-    result.hidden = !view.result;
-    result.textContent = "";
-    if (view.result) {
-      var res = view.result;
-      result.appendChild(el("strong", null, "over (" + word(res.reason) + "): "));
-      result.appendChild(document.createTextNode(res.detail || ""));
-      result.appendChild(el("div", null, (res.seats || []).map(function (s) { return seatName(s.seat) + " " + s.outcome; }).join(" · ")));
-    }
-  }
-  function tick() {
-    var cd = $("countdown");
-    if (!cd) return;
-    var left = Math.round((Number(cd.getAttribute("data-deadline")) - Date.now()) / 1000);
-    cd.textContent = left > 0 ? "in " + left + " s" : "now";
+    window.RefereeTable.draw(view);
   }
 
-  /* ---------- events in words ---------- */
-  function phrase(ev) {
-    var data = ev.data || {};
-    var who = ev.actor === null || ev.actor === undefined ? "" : seatName(ev.actor) + ": ";
-    var template = S.phrases[ev.type];
-    if (template) return who + template.replace(/\{(\w+)\}/g, function (_, k) { return word(data[k]); });
-    var text = word(ev.type);
-    var shown = Object.keys(data).filter(function (k) { return k !== "seed"; });
-    if (shown.length) {
-      var o = {}; shown.forEach(function (k) { o[k] = data[k]; });
-      var w = word(o);
-      text += " — " + (w.length > 240 ? w.slice(0, 240) + "…" : w);
-    }
-    if (ev.redacted) text += " (partly hidden)";
-    return who + text;
-  }
+  /* ---------- events in words (the table's words; kept in step with the replay) ---------- */
   function showEvent(ev) {
     var ol = $("events");
     $("events-wrap").hidden = false;
     S.eventsShown++;
-    var li = el("li", null, phrase(ev));
+    var li = el("li", null, window.RefereeTable.eventText(ev));
     li.value = ev.seq;
     li.setAttribute("data-type", ev.type);
     li.setAttribute("data-seq", String(ev.seq));
@@ -296,7 +200,12 @@
     var version = S.shown[i], ask = ++S.replayAsk;
     $("replay-version").textContent = String(version);
     var view = await get("/v1/games/" + S.id + "/replay?version=" + version);
-    if (ask === S.replayAsk) draw(view);
+    if (ask !== S.replayAsk) return;
+    draw(view);
+    /* the events list in step: the events after the version shown are hidden */
+    Array.prototype.forEach.call($("events").children, function (li) {
+      li.hidden = Number(li.getAttribute("data-seq")) > version;
+    });
   }
   async function verifyServed() {
     verdict("pending", "checking the whole log…", null, null, "");
@@ -352,15 +261,14 @@
       ul.appendChild(li);
     });
     verdict("pending", "open a game to verify it, or give a log file", null, null, "");
+    await (await table()).index();
   }
 
   async function openGame() {
     var view = await get("/v1/games/" + S.id);
-    S.catalogue = await get("/v1/rulesets/" + encodeURIComponent(view.ruleset) + "/catalogue");
-    NAMED.forEach(function (kind) { (S.catalogue[kind] || []).forEach(function (e) { if (e && e.id) S.names[e.id] = e.name; }); });
-    S.phrases = S.catalogue.phrases || {};
     S.received = new V.Received();
     if (S.token && typeof view.seat === "number") S.mySeat = view.seat;
+    await (await table()).open(S.id, view, S.token);
     draw(view);
     if (view.status === "finished") await finished(); else await follow();
   }
@@ -369,7 +277,6 @@
     var m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
     S.token = m ? decodeURIComponent(m[1]) : null;
     wireFiles();
-    setInterval(tick, 1000);
     if (!window.crypto || !crypto.subtle) { verdict("false", "this page needs a secure context (https, http://127.0.0.1 or file://)", null, "context", ""); return; }
     if (location.protocol === "file:") {
       $("subtitle").textContent = "offline: give a log file (and the referee's keys.json) to verify it";

@@ -106,9 +106,9 @@ def test_a_bot_game_followed_live_to_its_end_is_verified(live: Live, watched: Wa
     assert page.locator("#result").is_visible()
     final = requests.get(f"{live.url}/v1/games/{game}/replay", timeout=30).json()
     assert shown_view(watched) == final
-    for seat in final["seats"]:  # the players' names, from the view's top-level seats
-        assert f"seat {seat['seat']}" + (f" ({seat['name']})" if seat.get("name") else "") in (
-            page.locator("#seats").text_content() or "")
+    for seat in final["seats"]:  # the players' names, from the view's top-level seats, on their seats
+        assert page.locator(f"#seats .seat[data-seat='{seat['seat']}'] .seat-name").text_content() == (
+            seat.get("name") or f"seat {seat['seat']}")
     if ruleset == "bang-faceoff":
         assert (page.locator("#board").text_content() or "").splitlines() == final["state"]["board"]
     shots = os.environ.get("REFEREE_SCREENSHOTS")
@@ -220,7 +220,7 @@ def test_a_seat_token_in_the_fragment_shows_that_seat(live: Live, watched: Watch
     assert view["state"] != spectator["state"] or view["legal_moves"] != spectator["legal_moves"]
     assert "seat 0 (ann)" in (page.locator("#subtitle").text_content() or "")
     if view["legal_moves"]:
-        assert page.locator("#moves li").count() > 0
+        assert page.locator("#moves button").count() > 0
     assert watched.urls and not any(token in u for u in watched.urls), "a seat token travelled in a URL"
     assert any(h.get("authorization") == f"Bearer {token}" for h in watched.headers)
 

@@ -1,0 +1,86 @@
+/* A card drawn as a card (issue 38): its name, suit and rank, the kind and
+   colour of its border (in words too, never colour alone), and the
+   catalogue's one-line text on hover, focus or tap; a face-down card as a
+   back. Used by the BANG! and Face Off tables through ctx.card. */
+
+const SUITS = { S: ["♠", "spades"], H: ["♥", "hearts"], D: ["♦", "diamonds"], C: ["♣", "clubs"] };
+const RANKS = { A: "ace", J: "jack", Q: "queen", K: "king" };
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = text;
+  return e;
+}
+
+/** "ace of spades", or "" for a card without suit and rank */
+export function suitRank(entry) {
+  if (!entry || !entry.suit || !entry.rank) return "";
+  const suit = SUITS[entry.suit];
+  return (RANKS[entry.rank] || entry.rank) + " of " + (suit ? suit[1] : entry.suit);
+}
+
+/** A card in words: "BANG! (ace of spades)" */
+export function cardWords(entry, id) {
+  if (!entry) return String(id).replace(/_/g, " ");
+  const sr = suitRank(entry);
+  return entry.name + (sr ? " (" + sr + ")" : "");
+}
+
+/** One card: a <button> when it can be clicked, else a plain box whose text
+    a screen reader reads as it is. `entry` is the catalogue's (or undefined:
+    an id the catalogue lacks is drawn by its id). */
+export function drawCard(entry, id, opts = {}) {
+  if (opts.faceUp === false) {
+    const back = el("span", "card back");
+    back.setAttribute("role", "img");
+    back.setAttribute("aria-label", opts.label || "a face-down card");
+    back.appendChild(el("span", "card-back-mark", "★"));
+    back.firstChild.setAttribute("aria-hidden", "true");
+    return back;
+  }
+  const words = cardWords(entry, id);
+  const box = el(opts.onClick ? "button" : "span", "card");
+  box.setAttribute("data-card", String(id));
+  if (entry && entry.border) box.classList.add("border-" + entry.border);
+  if (entry && (entry.suit === "H" || entry.suit === "D")) box.classList.add("red");
+  if (opts.selected) box.classList.add("selected");
+  const corner = el("span", "card-corner");
+  if (entry && entry.rank && entry.suit) {
+    corner.textContent = entry.rank + (SUITS[entry.suit] ? SUITS[entry.suit][0] : entry.suit);
+    corner.setAttribute("aria-hidden", "true");
+  }
+  box.appendChild(corner);
+  box.appendChild(el("span", "card-name", entry ? entry.name : String(id)));
+  if (!opts.onClick && suitRank(entry)) box.appendChild(el("span", "sr-only", ", " + suitRank(entry)));
+  const kind = [entry && entry.border ? entry.border + " border" : null,
+    entry && Array.isArray(entry.symbols) ? entry.symbols.join(" + ") : null].filter(Boolean).join(" · ");
+  if (kind) box.appendChild(el("span", "card-kind", kind));
+  const text = entry && entry.text ? entry.text : "";
+  if (text) {
+    box.title = words + ": " + text;
+    box.appendChild(el("span", "card-text", text));
+  }
+  if (opts.onClick) {
+    box.type = "button";
+    box.setAttribute("aria-label", opts.label || words);
+    if (opts.selected !== undefined) box.setAttribute("aria-pressed", opts.selected ? "true" : "false");
+    box.addEventListener("click", opts.onClick);
+  }
+  return box;
+}
+
+/** Face-down cards with their count in words: "4 cards" and up to six backs. */
+export function drawBacks(count, what) {
+  const wrap = el("span", "backs");
+  const n = Number(count) || 0;
+  for (let k = 0; k < Math.min(n, 6); k++) {
+    const b = drawCard(undefined, "", { faceUp: false });
+    b.setAttribute("aria-hidden", "true");
+    b.removeAttribute("role");
+    b.removeAttribute("aria-label");
+    wrap.appendChild(b);
+  }
+  wrap.appendChild(el("span", "backs-count", n + " " + (what || "card") + (n === 1 ? "" : "s")));
+  return wrap;
+}
