@@ -13,7 +13,7 @@ STAMP   := $(VENV)/.installed
 # what running needs, without the test tools (`make test` adds them)
 RUNSTAMP := $(VENV)/.installed-run
 
-.PHONY: run test check bench soak install lint clean python cluster screenshots npm
+.PHONY: run test check bench soak install lint clean python cluster screenshots npm docs
 
 # the JavaScript client's dev tools (clients/js: typescript, openapi-typescript,
 # yaml), exactly as its package-lock.json pins them; none is needed to run it.
@@ -48,7 +48,7 @@ $(STAMP): pyproject.toml
 	@$(CHECK_PY)
 	test -x $(BIN)/python || "$(PY)" -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -e '.[test,docs]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -101,9 +101,15 @@ bench: $(STAMP)
 soak: $(STAMP)
 	$(BIN)/python -m bench soak 1000
 
+# the docs site (mkdocs.yml, docs/) into site/; `make lint` builds it with
+# --strict: a broken link, an anchor that is gone or a page left out of the nav fails
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --quiet
+
 # the JavaScript client: its schema.d.ts regenerated from openapi.yaml must be
 # the one committed, and tsc (strict, checkJs) must pass over it and its tests
 lint: $(STAMP) $(NPMSTAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --quiet --strict
 	$(BIN)/ruff check referee workers tests bench
 	$(BIN)/python -m mypy referee workers bench tests
 	$(BIN)/lint-imports
@@ -124,4 +130,4 @@ python:
 	@$(CHECK_PY); echo "$(PY)"; "$(PY)" --version
 
 clean:
-	rm -rf $(VENV) var build *.egg-info $(JS)/node_modules
+	rm -rf $(VENV) var build site *.egg-info $(JS)/node_modules

@@ -8,7 +8,7 @@ import argparse
 
 #: the pages the commands point to (tests/unit/test_cli_help.py holds each to an existing file)
 OPERATIONS = "docs/operations.md"
-BOTS = "docs/bots-and-tournaments.md"
+BOTS = "docs/write-a-bot.md"  # it leads on to the arena, tournaments and webhook bots
 AUDIT = "docs/audit.md"
 DEVELOPMENT = "docs/development.md"
 START = "README.md"
