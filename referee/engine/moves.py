@@ -91,7 +91,7 @@ def _thawed(value: Any) -> Any:
 
 
 def _converted(expr: str, depth: int, nullable: bool, *, reading: bool) -> str:
-    """Source turning ``expr`` (a plain name) from JSON into the field's value (``reading``) or back."""
+    """Source turning ``expr`` from JSON into the field's value (``reading``) or back."""
     if depth == 0:
         return expr
     if depth == 1:
@@ -118,44 +118,72 @@ def _move_keys(cls: type[TypedMove]) -> tuple[MoveKey, ...]:
     return tuple(keys)
 
 
+def _value_source(i: int, spec: dataclasses.Field[Any], key: MoveKey, scope: dict[str, Any]) -> str:
+    """Source of field ``i``'s value read from ``move``: its key's (converted), or its default."""
+    sent = _converted(f"move[{key.key!r}]", key.depth, key.nullable, reading=True)
+    if not key.optional:
+        return sent
+    if spec.default_factory is not dataclasses.MISSING:
+        scope[f"factory{i}"] = spec.default_factory
+        default = f"factory{i}()"
+    else:
+        scope[f"default{i}"] = spec.default
+        if not key.depth:
+            return f"move.get({key.key!r}, default{i})"
+        default = f"default{i}"
+    return f"({sent} if {key.key!r} in move else {default})"
+
+
+def _slot_setters(cls: type[TypedMove], keys: tuple[MoveKey, ...]) -> list[Any] | None:
+    """The setters of ``cls``'s slots, one a field: a move built by them skips ``__init__``,
+    which in a frozen dataclass sets each field through ``object.__setattr__`` (most of
+    what a read costs). ``None`` for a class whose ``__init__`` must run (``__post_init__``)
+    or that has no slots."""
+    if hasattr(cls, "__post_init__"):
+        return None
+    setters = []
+    for key in keys:
+        slot = next((klass.__dict__[key.name] for klass in cls.__mro__ if key.name in klass.__dict__), None)
+        if not isinstance(slot, types.MemberDescriptorType):
+            return None
+        setters.append(slot.__set__)
+    return setters
+
+
+def _reader_source(cls: type[TypedMove], keys: tuple[MoveKey, ...], scope: dict[str, Any]) -> list[str]:
+    if not keys:  # frozen and without fields: every move of the type can be the one value
+        scope["shared"] = cls()
+        return ["def read(move):", "    return shared"]
+    specs = {spec.name: spec for spec in dataclasses.fields(cls)}
+    values = [_value_source(i, specs[key.name], key, scope) for i, key in enumerate(keys)]
+    setters = _slot_setters(cls, keys)
+    if setters is None:
+        args = [f"{key.name}={value}" if specs[key.name].kw_only else value for key, value in zip(keys, values)]
+        return ["def read(move):", f"    return cls({', '.join(args)})"]
+    scope.update({f"set{i}": setter for i, setter in enumerate(setters)}, new=object.__new__)
+    return ["def read(move):", "    out = new(cls)", *(f"    set{i}(out, {value})" for i, value in enumerate(values)),
+            "    return out"]
+
+
+def _writer_source(keys: tuple[MoveKey, ...]) -> list[str]:
+    """``to_json``: the keys in the fields' order, an optional one left out when it is ``None``."""
+    inline, later = ["'type': TYPE"], []
+    for key in keys:
+        back = _converted(f"self.{key.name}", key.depth, key.nullable, reading=False)
+        if key.optional:
+            later += [f"    if self.{key.name} is not None:", f"        out[{key.key!r}] = {back}"]
+        elif later:  # a keyword-only field after an optional one: still in the fields' order
+            later.append(f"    out[{key.key!r}] = {back}")
+        else:
+            inline.append(f"{key.key!r}: {back}")
+    return ["def write(self):", f"    out = {{{', '.join(inline)}}}", *later, "    return out"]
+
+
 def _compile(cls: type[TypedMove]) -> _Codec:
     """``cls``'s reader and writer as source with its keys spelt out, run once."""
     keys = _move_keys(cls)
     scope: dict[str, Any] = {"cls": cls, "TYPE": cls.TYPE, "_frozen": _frozen, "_thawed": _thawed}
-    if not keys:  # frozen and without fields: every move of the type can be the one value
-        scope["shared"] = cls()
-        source = ["def read(move):", "    return shared",
-                  "def write(self):", "    return {'type': TYPE}"]
-    else:
-        by_name = {spec.name: spec for spec in dataclasses.fields(cls)}
-        args, lines = [], ["def read(move):"]
-        fixed, later = ["'type': TYPE"], []
-        for i, (name, key, optional, depth, nullable) in enumerate(keys):
-            spec, value = by_name[name], f"v{i}"
-            if not optional:
-                lines.append(f"    {value} = move[{key!r}]")
-            elif spec.default_factory is not dataclasses.MISSING:
-                scope[f"factory{i}"] = spec.default_factory
-                lines.append(f"    {value} = move[{key!r}] if {key!r} in move else factory{i}()")
-            else:
-                scope[f"default{i}"] = spec.default
-                lines.append(f"    {value} = move.get({key!r}, default{i})")
-            if depth and optional:  # a default stays as the class gives it
-                lines.append(f"    if {key!r} in move: {value} = {_converted(value, depth, nullable, reading=True)}")
-                args.append(f"{name}={value}" if spec.kw_only else value)
-            else:
-                converted = _converted(value, depth, nullable, reading=True)
-                args.append(f"{name}={converted}" if spec.kw_only else converted)
-            if optional:  # a None left out, as it was sent
-                later += [f"    {value} = self.{name}", f"    if {value} is not None:",
-                          f"        out[{key!r}] = {_converted(value, depth, nullable, reading=False)}"]
-            elif depth:
-                later += [f"    {value} = self.{name}",
-                          f"    out[{key!r}] = {_converted(value, depth, nullable, reading=False)}"]
-            else:
-                fixed.append(f"{key!r}: self.{name}")
-        lines.append(f"    return cls({', '.join(args)})")
-        source = [*lines, "def write(self):", f"    out = {{{', '.join(fixed)}}}", *later, "    return out"]
+    source = [*_reader_source(cls, keys, scope), *_writer_source(keys)]
     exec("\n".join(source), scope)  # noqa: S102 - source built above from the class's own field names and keys
     write = scope["write"]
     write.__qualname__ = f"{cls.__qualname__}.to_json"

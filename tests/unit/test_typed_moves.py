@@ -166,3 +166,18 @@ LEAPS = st.builds(lambda origin: {"type": "leap", "from": origin}, st.integers()
 def test_read_then_to_json_gives_the_move_back(move: dict[str, object]) -> None:
     written = TABLE.read(move).to_json()
     assert written == move and list(written) == list(move)
+
+
+def test_a_class_whose_init_must_run_is_read_through_it() -> None:
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Counted(TypedMove):
+        TYPE = "counted"
+        cards: tuple[str, ...]
+        count: int = dataclasses.field(default=0, metadata={"json": "n"})
+
+        def __post_init__(self) -> None:
+            object.__setattr__(self, "count", len(self.cards))
+
+    table: MoveTable[Counted] = MoveTable([Counted])
+    assert table.read({"type": "counted", "cards": ["A", "B"]}).count == 2
+    assert table.read({"type": "counted", "cards": ["A"]}).to_json() == {"type": "counted", "cards": ["A"], "n": 1}
