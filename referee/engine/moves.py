@@ -59,10 +59,10 @@ class _Codec(NamedTuple):
     write: Callable[[Any], Json]
 
 
-#: each move class's codec, written once, the first time the class is read, written or put in a table
-_CODECS: dict[type, _Codec] = {}
-#: the writers ``_compile`` wrote: a subclass inherits none of them (``TypedMove.__init_subclass__``)
-_WRITERS: set[Callable[[Any], Json]] = set()
+#: the class attribute that holds a move class's own codec (as ``__dataclass_fields__`` its fields)
+_CODEC = "__typed_move_codec__"
+#: the mark of a writer ``_compile`` wrote: a subclass inherits none of them (``TypedMove.__init_subclass__``)
+_WRITTEN = "__typed_move_writer__"
 
 
 def _depth(hint: Any) -> int:
@@ -187,16 +187,17 @@ def _compile(cls: type[TypedMove]) -> _Codec:
     exec("\n".join(source), scope)  # noqa: S102 - source built above from the class's own field names and keys
     write = scope["write"]
     write.__qualname__ = f"{cls.__qualname__}.to_json"
-    _WRITERS.add(write)
+    setattr(write, _WRITTEN, True)
     return _Codec(keys, scope["read"], write)
 
 
 def _codec(cls: type[TypedMove]) -> _Codec:
-    """``cls``'s codec, written the first time it is asked for; its writer becomes ``cls.to_json``
-    unless the class writes its own."""
-    codec = _CODECS.get(cls)
+    """``cls``'s codec, written the first time it is asked for and kept on the class (its own,
+    never a base class's); its writer becomes ``cls.to_json`` unless the class writes its own."""
+    codec: _Codec | None = cls.__dict__.get(_CODEC)
     if codec is None:
-        codec = _CODECS[cls] = _compile(cls)
+        codec = _compile(cls)
+        type.__setattr__(cls, _CODEC, codec)
         if cls.__dict__.get("to_json") is _LAZY_TO_JSON:
             type.__setattr__(cls, "to_json", codec.write)
     return codec
@@ -215,7 +216,7 @@ class TypedMove:
         ``to_json`` a class writes itself is inherited as usual."""
         super(TypedMove, cls).__init_subclass__(**kwargs)  # not super(): the slots class is a copy (3.11)
         inherited = getattr(cls, "to_json", None)
-        if "to_json" not in cls.__dict__ and (inherited is _LAZY_TO_JSON or inherited in _WRITERS):
+        if "to_json" not in cls.__dict__ and (inherited is _LAZY_TO_JSON or getattr(inherited, _WRITTEN, False)):
             type.__setattr__(cls, "to_json", _LAZY_TO_JSON)
 
     @classmethod
