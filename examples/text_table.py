@@ -1,12 +1,15 @@
 """Draw any game as a text table: one client for every ruleset, written only
-against the one vocabulary (README, "One vocabulary") and the ruleset's
+against the one vocabulary (docs/vocabulary.md) and the ruleset's
 catalogue (``GET /v1/rulesets/{name}/catalogue``) — no branch per ruleset.
 
-    python examples/text_table.py GAME_ID [--url http://127.0.0.1:8000] [--token SEAT_TOKEN]
+    python examples/text_table.py GAME_ID [--url URL] [--token SEAT_TOKEN]
+
+The referee is ``--url``, else ``REFEREE_URL`` (the address ``make run`` prints).
 """
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any, Mapping
 
 #: the catalogue's lists whose entries a view names by ``id``
@@ -65,9 +68,11 @@ def main() -> None:
     from referee.client import RefereeClient
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
-    parser.add_argument("--url", default="http://127.0.0.1:8000")
+    parser.add_argument("--url", default=os.environ.get("REFEREE_URL"), help="the referee (default: REFEREE_URL)")
     parser.add_argument("--token", default=None, help="a seat's token (default: the spectator's view)")
     args = parser.parse_args()
+    if not args.url:
+        parser.error("name the referee: --url, or REFEREE_URL")
     with RefereeClient(args.url) as client:
         view = client.games.view(args.game, token=args.token)
         print(draw(view.raw, client.rulesets.catalogue(view.ruleset)))

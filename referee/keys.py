@@ -1,4 +1,4 @@
-"""Where the referee's signing keys come from (README, "Signed heads and receipts").
+"""Where the referee's signing keys come from (docs/audit.md).
 
 A key set is text, one key a line: ``<kid> <private key>``, the private key
 the unpadded base64url of its 32-byte Ed25519 seed; ``#`` starts a comment.

@@ -1,7 +1,7 @@
 """Every setting the referee reads from its environment, in one table: name,
 default, who reads it and what it does. Code asks :func:`get` (never
-``os.environ`` itself: a test holds every module to it), and the README's
-table of settings is :func:`markdown` (a test holds it equal).
+``os.environ`` itself: a test holds every module to it), and the
+table of settings in docs/operations.md is :func:`markdown` (a test holds it equal).
 
 No settings library: these are plain environment variables read at start,
 each parsed where it is used (a rate-limit string, a cap, a URL); a
@@ -123,7 +123,7 @@ def text(name: str, env: Mapping[str, str] | None = None) -> str:
 
 
 def markdown() -> str:
-    """The README's table of settings."""
+    """The table of settings in docs/operations.md."""
     rows = ["| setting | default | read by | what it does |", "|---|---|---|---|"]
     rows += [f"| `{s.name}` | {f'`{s.default}`' if s.default is not None else 'unset'} | {s.who} | {s.what} |"
              for s in SETTINGS]

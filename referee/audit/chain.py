@@ -38,7 +38,7 @@ def check_format(header: Any) -> str:
     if type(found) is not int or found != LOG_FORMAT:  # 2.0 or true is not 2: canonical(2.0) is another header
         raise Diverged("format", 0, "header.log_format", LOG_FORMAT, found,
                        f"log format {found} is refused: this verifier reads format {LOG_FORMAT} only (format 1 "
-                       "hashed hidden data straight into the chain; see README, \"The hash chain\")")
+                       "hashed hidden data straight into the chain; see docs/audit.md, \"The hash chain\")")
     return f"log format {LOG_FORMAT}"
 
 

@@ -91,7 +91,7 @@ class RulesetBase(ABC, Generic[S]):
     #: system's command: who may send it and when)
     platform_rules: ClassVar[dict[str, str]] = {}
     #: the earlier versions whose logs this one still audits: version ->
-    #: a ``referee.engine.legacy.Legacy`` subclass (README, "One vocabulary")
+    #: a ``referee.engine.legacy.Legacy`` subclass (docs/vocabulary.md)
     previous_versions: ClassVar[Mapping[str, Any]] = {}
     #: keys whose strings in views and events are not identifiers (a drawn
     #: map, a board row): ``referee.engine.vocabulary`` skips them

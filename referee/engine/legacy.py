@@ -1,5 +1,5 @@
-"""An earlier version of a ruleset, kept for the logs it wrote (README, "One
-vocabulary": a ruleset's version changes where its events change, and old
+"""An earlier version of a ruleset, kept for the logs it wrote
+(docs/vocabulary.md: a ruleset's version changes where its events change, and old
 logs stay auditable under their version).
 
 A ``Legacy`` is the current rules translated at their edges, not a second copy

@@ -1,4 +1,4 @@
-"""The platform's own event types in a game's stream (README, design notes);
+"""The platform's own event types in a game's stream (docs/design-notes.md);
 every other type belongs to the ruleset."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What a game's log records around the rules' own events (README, design
+"""What a game's log records around the rules' own events (docs/design-notes.md,
 notes): the platform events of the deal and of each move. The service writes
 exactly this and the audit expects exactly this, so both come from here."""
 from __future__ import annotations

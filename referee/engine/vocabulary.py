@@ -1,4 +1,4 @@
-"""One vocabulary for every ruleset's views, events and results (README, "One
+"""One vocabulary for every ruleset's views, events and results (docs/vocabulary.md, "One
 vocabulary"): what a table app may rely on to draw any game with no branch
 per ruleset. The conformance suite holds every installed ruleset to it (a
 plug-in's too); a ruleset author can call ``problems`` from its own tests.

@@ -362,8 +362,8 @@ class RateLimiter:
     the game's head read, all in one round trip (a pipeline of the window
     script and an ``HMGET``). Only a view always makes it: its head is read
     in the request, never known from before (issue 36 item 7); another
-    request makes none when the process knows enough (README,
-    "Performance"): a hit left of the caller's lease (``Leases``) and the
+    request makes none when the process knows enough (docs/performance.md):
+    a hit left of the caller's lease (``Leases``) and the
     address known unblocked, from what Redis pushed
     (``referee.store.pushed``). A failed authentication is counted after the
     response, in a round trip of its own; the hit that fills the address's

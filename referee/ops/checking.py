@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from referee.ops.helptext import AUDIT, add_command
+
 #: ``referee audit`` and ``referee replay`` exit with (docs/audit.md, "Settling a dispute")
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -172,7 +174,7 @@ def _shown(value: Any) -> str:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The commands that check logs: audit, replay."""
-    aud = sub.add_parser("audit", help="verify exported logs (NDJSON) offline: no Redis, no server")
+    aud = add_command(sub, "audit", "verify exported game logs offline (no server)", AUDIT)
     aud.add_argument("log", nargs="+", help="log files (GET /v1/games/{id}/log), or - for one on standard input")
     aud.add_argument("--jobs", type=int, default=None,
                      help="processes auditing several logs at once (default: one per core)")
@@ -184,7 +186,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     aud.add_argument("--receipt", action="append", help="a receipt a seat got (a 201's receipt, or the whole 201 "
                      "body, as JSON): the log must hold its head at its version (repeatable; one log only)")
     aud.set_defaults(func=cmd_audit)
-    rep = sub.add_parser("replay", help="print what a seat saw at a version of an exported log")
+    rep = add_command(sub, "replay", "print what a seat saw at a version of a game log", AUDIT)
     rep.add_argument("log", help="the log file, or - for standard input")
     rep.add_argument("--at", type=int, required=True, help="the version (an event's seq)")
     rep.add_argument("--seat", type=int, default=None, help="the seat (default: a spectator)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 from referee import settings
 from referee.ops import checking, playing, serving
 from referee.ops.checking import cmd_audit, cmd_replay
+from referee.ops.helptext import AUDIT, DEVELOPMENT, add_command, epilog
 from referee.ops.serving import gunicorn_bind
 
 __all__ = ["main", "cmd_audit", "cmd_replay", "gunicorn_bind"]
@@ -47,8 +49,18 @@ def cmd_contract(args: argparse.Namespace) -> int:
     return contract.main(["--write"] if args.write else [])
 
 
+#: where the commands' and options' help starts: ``webhook-bot``'s line fits beside its name
+HELP_COLUMN = 19
+
+
 class Help(argparse.RawDescriptionHelpFormatter):
     """Every option's help ends with its default (where it has one worth saying)."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, max_help_position=HELP_COLUMN)
+        # argparse measures the commands' names before it indents them, so the
+        # longest (``webhook-bot``) would push its help to a line of its own
+        self._action_max_length = HELP_COLUMN - 2
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = action.help or ""
@@ -68,31 +80,41 @@ def _version() -> str:
 
 def _add_key_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The commands about the keys and the contract: keys, contract."""
-    key = sub.add_parser("keys", help="the signing keys: show the public ones, rotate the key file, print a new key")
+    key = add_command(sub, "keys", "show, rotate or make the signing keys", AUDIT)
     key.add_argument("action", choices=["show", "rotate", "new"])
     key.add_argument("--file", help="the key file (default REFEREE_SIGNING_KEY_FILE)")
     key.add_argument("--kid", help="the new key's id (default: k<date>-<4 hex>)")
     key.set_defaults(func=cmd_keys)
-    con = sub.add_parser("contract", help="check (or --write) openapi.yaml's schemas generated from the rulesets")
+    con = add_command(sub, "contract", "check or --write openapi.yaml's generated schemas", DEVELOPMENT)
     con.add_argument("--write", action="store_true")
     con.set_defaults(func=cmd_contract)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="referee", description=__doc__, formatter_class=Help)
+    parser = argparse.ArgumentParser(prog="referee", description=__doc__, epilog=epilog(), formatter_class=Help)
     parser.add_argument("--version", action="version", version=f"referee {_version()}")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     serving.add_commands(sub)
     playing.add_commands(sub)
     checking.add_commands(sub)
     _add_key_commands(sub)
     for each in sub.choices.values():  # every command's options say their defaults
         each.formatter_class = Help
-    args = parser.parse_args(argv)
-    if args.func in (cmd_audit, cmd_replay):  # `referee replay … | head` ends quietly
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    return int(args.func(args) or 0)
+    try:
+        args = parser.parse_args(argv)
+        done = int(args.func(args) or 0)
+        sys.stdout.flush()  # a reader that left shows here, not in the interpreter's last flush
+        return done
+    except BrokenPipeError:
+        return _reader_left()
 
+
+def _reader_left() -> int:
+    """``referee … | head``: the reader closed the pipe. End quietly, with the
+    status a shell shows for a process SIGPIPE ended (128 + 13), and nothing
+    more written: the interpreter's own flush at exit would fail again."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 128 + signal.SIGPIPE
 
 if __name__ == "__main__":
     sys.exit(main())

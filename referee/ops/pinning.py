@@ -1,6 +1,6 @@
 """The referee's public keys as ``referee audit --key`` gets them: a file (a
 JWK set as ``GET /v1/keys`` serves it, or one JWK), or a referee's URL,
-fetched once and then pinned (README, "Signed heads and receipts").
+fetched once and then pinned (docs/audit.md).
 
 Pinning is trust on first use: the keys a URL served the first time are
 kept in a pin file (``--pins``, default ``$XDG_CONFIG_HOME/referee/pinned-keys.json``)

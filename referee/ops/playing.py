@@ -10,10 +10,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from referee import settings
+from referee.ops.explain import ACCEPTS, TOURNAMENT_OPTIONS, explain_problem, no_referee, problem_fields
+from referee.ops.helptext import BOTS, add_command
 
 if TYPE_CHECKING:
     from referee.bots.user import UserBot
-    from referee.client import RefereeClient, Tournament
+    from referee.client import HttpProblem, RefereeClient, Tournament
 
 
 def referee_url(given: str | None) -> str:
@@ -57,11 +59,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return _cancel_tournament(client, followed)
     except HttpProblem as err:
-        print(f"referee tournament: {err}", file=sys.stderr)
+        print(f"referee tournament: {_tournament_problem(client, args, err)}", file=sys.stderr)
         return 1
-    except httpx.HTTPError as err:
-        print(f"referee tournament: no referee answers at {url} ({type(err).__name__}); start one with "
-              "`make run`, or give --url / REFEREE_URL", file=sys.stderr)
+    except httpx.TransportError as err:
+        print(f"referee tournament: {no_referee(url, err)}", file=sys.stderr)
         return 1
     finally:
         client.close()
@@ -101,6 +102,31 @@ def _print_tournament(client: RefereeClient, args: argparse.Namespace, tournamen
     if tournament.status == "cancelled":
         print(f"tournament {followed.tid} was cancelled after {followed.done} of {tournament.games_total} games")
     print(format_standings(tournament.standings))
+
+
+def _tournament_problem(client: RefereeClient, args: argparse.Namespace, err: HttpProblem) -> str:
+    """The referee's problem with the tournament asked for, in the options' words
+    (the rulesets it knows fetched when the ruleset was the mistake)."""
+    given = {"ruleset": args.ruleset, "entrants": " ".join(args.entrants),
+             "games": str(args.games), "players": None if args.players is None else str(args.players),
+             "options": " ".join(args.option or ()) or None, "seed": args.seed}
+    if given["players"] is None:
+        given["players"] = f"(not given: one seat per entrant, {len(args.entrants)})"
+    accepts = dict(ACCEPTS)
+    if "ruleset" in problem_fields(err.body):
+        accepts["ruleset"] = _rulesets(client) or "GET /v1/rulesets lists them"
+    return explain_problem(err.body, err.status, TOURNAMENT_OPTIONS, given, accepts)
+
+
+def _rulesets(client: RefereeClient) -> str | None:
+    """The names of the rulesets the referee plays, or ``None`` if it will not say."""
+    import httpx
+
+    from referee.client import HttpProblem
+    try:
+        return ", ".join(r.name for r in client.rulesets.list())
+    except (HttpProblem, httpx.HTTPError, ValueError, KeyError, TypeError):
+        return None
 
 
 def _cancel_tournament(client: RefereeClient, followed: _Followed) -> int:
@@ -156,6 +182,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("referee play: stopped", file=sys.stderr)
         return 0
+    except httpx.TransportError as err:
+        print(f"referee play: {no_referee(url, err)}", file=sys.stderr)
+        return 1
     except (Refused, HttpProblem, httpx.HTTPError) as err:
         print(f"referee play: {err}", file=sys.stderr)
         return 1
@@ -229,7 +258,7 @@ def format_standings(rows: list[dict]) -> str:  # type: ignore[type-arg]
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The commands that play bots: tournament, arena, webhook-bot, play."""
-    tour = sub.add_parser("tournament", help="run a tournament through the API and print the standings")
+    tour = add_command(sub, "tournament", "run a tournament on a referee, print the standings", BOTS)
     tour.add_argument("--url", help="the referee (default: REFEREE_URL, else http://127.0.0.1:$PORT)")
     tour.add_argument("--ruleset", required=True, help="bang, bang-dice, bang-faceoff, bluffaneer, …")
     tour.add_argument("--entrants", nargs="+", required=True, help="bot ids or built-in bots (random, heuristic); "
@@ -244,9 +273,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     tour.add_argument("--no-progress", action="store_true", help="no progress bar (it goes to standard error)")
     tour.set_defaults(func=cmd_tournament)
     from referee.play.arena import add_arguments as arena_arguments  # light: the rules load when it runs
-    arena_arguments(sub.add_parser("arena", help="bots play many games in this process, no Redis, no server, "
-                                   "and the standings a tournament's would be (your bot: FILE.py:FUNCTION)"))
-    hook = sub.add_parser("webhook-bot", help="serve a sample webhook bot (register it first for its secret)")
+    arena_arguments(add_command(sub, "arena", "play bots in this process (no server), print standings",
+                                BOTS))
+    hook = add_command(sub, "webhook-bot", "serve a webhook bot the referee calls over HTTP", BOTS)
     hook.add_argument("--port", type=int, default=9100, help="the port to listen on")
     hook.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     hook.add_argument("--secret", required=True, help="the secret POST /v1/bots returned")
@@ -254,8 +283,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                       help="the built-in policy played without --bot")
     hook.add_argument("--bot", help="your bot instead, FILE.py:FUNCTION or MODULE:FUNCTION: choose(view, legal_moves)")
     hook.set_defaults(func=cmd_webhook_bot)
-    play = sub.add_parser("play", help="run your bot against a referee with no public URL (an outbound bot, or one "
-                          "seat of one game)")
+    play = add_command(sub, "play", "play your bot on a referee, no public URL needed", BOTS)
     play.add_argument("--bot", required=True, help="FILE.py:FUNCTION or MODULE:FUNCTION: choose(view, legal_moves)")
     play.add_argument("--url", help="the referee (default: REFEREE_URL, else http://127.0.0.1:$PORT)")
     play.add_argument("--bot-id", help="a registered outbound bot's id (POST /v1/bots without a url)")

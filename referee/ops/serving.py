@@ -10,9 +10,15 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee import settings
+from referee.ops.children import port_open
+from referee.ops.explain import no_redis
+from referee.ops.helptext import OPERATIONS, add_command
+
+if TYPE_CHECKING:
+    from referee.ops.joblog import JobLines
 
 DEFAULT_REDIS_PORT = 6390
 
@@ -27,8 +33,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     read_timeout = _read_timeout_s()
     argv = [sys.executable, "-m", "gunicorn", args.app, "--bind", gunicorn_bind(args.host, args.port),
             "--workers", str(args.workers), "--worker-class", args.worker_class,
-            "--access-logfile", "-" if args.access_log else "/dev/null",
-            "--logger-class", "referee.http.accesslog.RedactingLogger",  # no ?token= in the access log
+            "--access-logfile", "-" if args.access_log or args.log_requests else "/dev/null",
+            # no ?token= in the access log; --log-requests: a short line a request, idle polling left out
+            "--logger-class", "referee.http.accesslog." + (
+                "RequestLines" if args.log_requests and not args.access_log else "RedactingLogger"),
             # gevent: a request's headers (and an idle keep-alive connection) get this long;
             # referee.http.wsgi gives its body as long again
             "--keep-alive", str(read_timeout), "--timeout", "60",
@@ -92,18 +100,28 @@ def cmd_worker(args: argparse.Namespace) -> int:
     threads calling webhook bots (``--webhook-threads``). SIGTERM or SIGINT:
     the current job ends, the scheduler releases its lock, the webhook calls
     in flight finish."""
-    import threading
-
-    from referee.service.scheduling import QUEUE, RqScheduler, queue_connection
-    from workers.scheduler import SchedulerThread
-
     _signing_keys_or_exit("worker")  # a worker signs the final head of a game its bots finish
 
     def stop_now(signum: int, frame: object) -> None:
         raise SystemExit(0)  # through the finally below; RQ installs its own handlers once it works
     signal.signal(signal.SIGTERM, stop_now)
     signal.signal(signal.SIGINT, stop_now)
+    from referee.store.clients import REDIS_UNAVAILABLE
+    try:
+        return _work(args)
+    except REDIS_UNAVAILABLE as err:
+        setting = "RQ_REDIS_URL" if settings.get("RQ_REDIS_URL") else "REDIS_URL"
+        print(f"referee worker: {no_redis(settings.text(setting), setting, err)}", file=sys.stderr, flush=True)
+        return 1
+
+
+def _work(args: argparse.Namespace) -> int:
+    """``cmd_worker``'s threads and its queue, worked until it is stopped."""
+    import threading
+
+    from referee.service.scheduling import QUEUE, RqScheduler, queue_connection
     from workers.jobs import serve_webhooks
+    from workers.scheduler import SchedulerThread
 
     client = queue_connection()  # RQ_REDIS_URL, else REDIS_URL when that is no cluster
     queue = RqScheduler(client)
@@ -120,7 +138,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
             scheduler = SchedulerThread(client, [QUEUE])
             scheduler.start()
         # burst: RQ moves due jobs once, in this process
-        queue.work(burst=args.burst, with_scheduler=args.burst, log_jobs=args.log_jobs)
+        queue.work(burst=args.burst, with_scheduler=args.burst, on_job=_job_lines() if args.log_jobs else None)
     finally:
         if scheduler is not None:
             # a second signal must not cut the release short (a few Redis calls)
@@ -130,6 +148,13 @@ def cmd_worker(args: argparse.Namespace) -> int:
         if webhooks is not None:
             webhooks.shutdown()
     return 0
+
+
+def _job_lines() -> JobLines:
+    """``--log-jobs``: a line a job (``referee.ops.joblog``), a bot's move read back from its game's log."""
+    from referee.ops.joblog import JobLines, first_move_of
+    from workers.jobs import service_from_env
+    return JobLines(first_move_of(service_from_env().store.read))
 
 
 def _sweeper(queue: Any, stall_s: float) -> None:
@@ -154,6 +179,8 @@ def cmd_redis(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     """Redis (unless REDIS_URL is set), a worker and the API; Ctrl+C stops all."""
     from referee.store.redis_server import die_with_parent, fsync_from_env, start
+    if _said_ports_taken(args.port, None if settings.is_set("REDIS_URL") else args.redis_port):
+        return 2
     children: list[subprocess.Popen[bytes]] = []
     env = dict(os.environ)
     if not settings.is_set("REFEREE_SIGNING_KEY"):  # one key file for the API and the worker, made here if missing
@@ -181,10 +208,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     children.append(subprocess.Popen(exe + ["worker", "--log-jobs"], env=env, preexec_fn=die_with_parent(),
                                      start_new_session=True))
     children.append(subprocess.Popen(exe + ["serve", "--port", str(args.port), "--workers", str(args.workers),
-                                            "--access-log"], env=env, preexec_fn=die_with_parent(),
-                                     start_new_session=True))
-    print(f"referee: API on http://127.0.0.1:{args.port}  (a line per request and per bot job; "
-          "Ctrl+C stops everything)", flush=True)
+                                            "--access-log" if args.access_log else "--log-requests"],
+                                     env=env, preexec_fn=die_with_parent(), start_new_session=True))
+    print(f"referee: API on http://127.0.0.1:{args.port}  (a line per request and per bot job, none for "
+          "idle polling: --access-log for every request; Ctrl+C stops everything)", flush=True)
 
     def stop(*_: object) -> None:
         # the API and the worker first (the worker releases RQ's scheduler lock in Redis), then Redis
@@ -210,6 +237,35 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 1
 
 
+def _said_ports_taken(api_port: int, redis_port: int | None) -> bool:
+    """What ``referee run`` would fail on, said before anything starts: a
+    line for each of its ports (the API's; the Redis it starts, unless
+    ``redis_port`` is None) another process already listens on, with a free
+    one to pick instead; whether there was any. The usual cause: ``make
+    run`` in a second terminal. (Its Redis would find the other one
+    answering on the port and pass for started, then exit.)"""
+    lines, suggested = [], {api_port, redis_port or 0}
+    if redis_port is not None and port_open(redis_port):
+        other = next_free_port(redis_port, avoid=suggested)
+        suggested.add(other)
+        lines.append(f"port {redis_port} is taken (by another `make run`'s Redis?): the Redis this one starts "
+                     f"needs a port of its own. Stop the other, or pick one: `make run ARGS=\"--redis-port {other}\"` "
+                     f"(`referee run --redis-port {other}`), or share that Redis: "
+                     f"`REDIS_URL=redis://127.0.0.1:{redis_port}/0 make run`")
+    if port_open(api_port):
+        other = next_free_port(api_port, avoid=suggested)
+        lines.append(f"port {api_port} is taken (by another `make run`?): the API needs a port of its own. "
+                     f"Stop the other, or pick one: `PORT={other} make run` (`referee run --port {other}`)")
+    for line in lines:
+        print(f"referee run: {line}", file=sys.stderr, flush=True)
+    return bool(lines)
+
+
+def next_free_port(port: int, avoid: set[int]) -> int:
+    """The first port after ``port`` nothing answers on (and not in ``avoid``)."""
+    return next(p for p in range(port + 1, 65536) if p not in avoid and not port_open(p))
+
+
 def _fsync_option(parser: argparse.ArgumentParser) -> None:
     from referee.store.redis_server import FSYNC_POLICIES
     parser.add_argument("--appendfsync", choices=FSYNC_POLICIES, default=None,
@@ -220,7 +276,7 @@ def _fsync_option(parser: argparse.ArgumentParser) -> None:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The commands that run the referee: serve, worker, redis, run."""
-    serve = sub.add_parser("serve", help="run the HTTP API")
+    serve = add_command(sub, "serve", "run the HTTP API (gunicorn)", OPERATIONS)
     serve.add_argument("--host", default="127.0.0.1",
                        help="the address to listen on (:: is every address, IPv6 and IPv4)")
     serve.add_argument("--port", type=int, default=int(settings.text("PORT")), help="the port (PORT)")
@@ -234,16 +290,19 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                        help="gevent: open connections per worker (streams included)")
     # gthread only: long-polls and event streams each hold a thread while they wait
     serve.add_argument("--threads", type=int, default=32, help="gthread: threads per worker")
-    serve.add_argument("--access-log", action="store_true", help="a line per request (tokens blanked)")
+    serve.add_argument("--access-log", action="store_true", help="gunicorn's full line for every request "
+                       "(tokens blanked)")
+    serve.add_argument("--log-requests", action="store_true", help="a short line per request: method, path, "
+                       "status, time; none for long-polls, event streams and health checks")
     serve.add_argument("--app", default="referee.http.wsgi:app",
                        help="the WSGI app (module:object); benchmarks serve a trivial one with the same settings")
     serve.set_defaults(func=cmd_serve)
-    worker = sub.add_parser("worker", help="run an RQ worker (bots, timeouts, tournaments)")
+    worker = add_command(sub, "worker", "run a worker: bots' turns, deadlines, tournaments", OPERATIONS)
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     worker.add_argument("--metrics-port", type=int, default=0,
                         help="serve this worker's Prometheus metrics on 127.0.0.1:PORT (0: none)")
-    worker.add_argument("--log-jobs", action="store_true", help="a line per job (bot turns, deadlines, "
-                        "tournament games); `referee run` turns it on")
+    worker.add_argument("--log-jobs", action="store_true", help="a line per job: a bot's turn with its game, "
+                        "seat, move and time; deadlines, tournament steps; `referee run` turns it on")
     worker.add_argument("--stall-s", type=float, default=float(settings.text("REFEREE_STALL_S")),
                         help="re-enqueue a bot turn or deadline that has not moved for this long")
     worker.add_argument("--webhook-threads", type=int,
@@ -251,15 +310,17 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                         help="webhook bots called at once by this worker, each on a thread while the worker goes "
                              "on with other turns (0: one call at a time, inside the job)")
     worker.set_defaults(func=cmd_worker)
-    red = sub.add_parser("redis", help="run a real Redis server in the foreground")
+    red = add_command(sub, "redis", "run a Redis server in the foreground", OPERATIONS)
     red.add_argument("--port", type=int, default=DEFAULT_REDIS_PORT, help="Redis's port")
     red.add_argument("--dir", default="var/redis", help="where Redis keeps its append-only file")
     _fsync_option(red)
     red.set_defaults(func=cmd_redis)
-    run = sub.add_parser("run", help="Redis + worker + API together")
+    run = add_command(sub, "run", "run Redis, a worker and the API together (`make run`)", OPERATIONS)
     run.add_argument("--port", type=int, default=int(settings.text("PORT")), help="the API's port (PORT)")
     run.add_argument("--redis-port", type=int, default=DEFAULT_REDIS_PORT, help="the embedded Redis's port")
     run.add_argument("--dir", default="var/redis", help="where the embedded Redis keeps its data")
     run.add_argument("--workers", type=int, default=2, help="gunicorn worker processes of the API")
+    run.add_argument("--access-log", action="store_true", help="gunicorn's full line for every request, idle "
+                     "polling too, instead of a short line per request")
     _fsync_option(run)
     run.set_defaults(func=cmd_run)

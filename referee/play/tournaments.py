@@ -80,9 +80,9 @@ class Tournaments:
         self._specs: dict[str, Json] = {}
 
     def _retain(self, tid: str, running: bool) -> None:
-        """A tournament's keys live as long as its games do (README,
-        Operations): the idle retention while it runs, refreshed as each game
-        finishes, the finished retention once it is over; all expire together."""
+        """A tournament's keys live as long as its games do (docs/operations.md):
+        the idle retention while it runs, refreshed as each game finishes,
+        the finished retention once it is over; all expire together."""
         self.kept.retain(tid, self.kept.ttl_ms(running=running))
 
     # -- creation -------------------------------------------------------------

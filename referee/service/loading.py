@@ -71,7 +71,7 @@ class Loader:
         if header.get("log_format") != LOG_FORMAT:  # format 1's chain let anyone brute-force hidden cards
             raise ApiError(409, "log_format_changed",
                            f"this game's log is of format {header.get('log_format', 1)}; this referee serves "
-                           f"format {LOG_FORMAT} only (README, \"The hash chain\")")
+                           f"format {LOG_FORMAT} only (docs/audit.md, \"The hash chain\")")
         seed, dealt = self.store.secret(game_id)
         return Game(game_id, ruleset, header, meta["header_hash"], tuple(json.loads(meta["tokens"])), seed, 0,
                     meta["header_hash"], 0, "active", None, 0, dealt,

@@ -19,7 +19,7 @@ from referee.engine import sha256_hex
 from referee.engine.protocol import Json, Move, RefereeError, Seat
 from referee.engine.signature import Keyring
 from referee.errors import ApiError, game_over, not_found, token_reissued, version_conflict
-from referee.service.changes import Changes
+from referee.service.changes import Changes, finished
 from referee.service.deciding import Decided, Submitted, decide, fingerprint, replay_idempotent
 from referee.service.game import MAX_CONFLICT_RETRIES, Game, seat_of
 from referee.service.loading import Loader
@@ -170,7 +170,8 @@ class Moves:
         as last appended) in one round trip: all of them, or none if the game
         moved on meanwhile (``False``). No job is scheduled for them: the
         worker that decided them tells the scheduler where its run left the
-        game (``settle``)."""
+        game (``settle``); a game the run finished is counted finished here,
+        where its last move lands, as ``Changes.notify`` counts one a single move finished."""
         appended = self.store.append_moves(start.id, start.version, [d.stored for d in decided])
         if appended.outcome == "missing":
             raise not_found(start.id)
@@ -178,6 +179,7 @@ class Moves:
             return False
         self.loader.remember(decided[-1].game)
         MOVES.labels(ruleset=start.ruleset.name, by="bot").inc(len(decided))
+        finished(decided[-1].game, start)
         return True
 
     def _received(self, game: Game, by: Json) -> int:

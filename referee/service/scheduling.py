@@ -12,6 +12,8 @@ games' Redis (``REDIS_URL``) when that is standalone; when that is a
 cluster, ``RQ_REDIS_URL`` must be set."""
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -19,6 +21,7 @@ from typing import Any
 import redis
 from redis.client import Pipeline
 from rq import Queue, Retry, SimpleWorker
+from rq.job import Job
 
 from referee import settings
 from referee.bots import BUILT_IN
@@ -86,9 +89,25 @@ class Change:
         return min(times) if self.active and times else None
 
 
+#: called after each job a worker performs: the job, what it returned (``None`` if it
+#: failed), whether it succeeded and the seconds it took (``referee worker --log-jobs``)
+JobDone = Callable[[Job, Any, bool, float], None]
+
+
 class _Worker(SimpleWorker):
     """RQ's non-forking worker, whose heartbeat (a few times a job: a field
-    and two expiries) goes to Redis in one round trip instead of three."""
+    and two expiries) goes to Redis in one round trip instead of three, and
+    which tells ``on_job`` of each job it performed."""
+
+    on_job: JobDone | None = None
+
+    def perform_job(self, job: Job, queue: Queue, execution: Any) -> bool:
+        started = time.monotonic()
+        ok = bool(super().perform_job(job, queue, execution))
+        if self.on_job is not None:
+            # RQ keeps the return value on the job it just finished (a bot turn's is never stored)
+            self.on_job(job, job._result if ok else None, ok, time.monotonic() - started)
+        return ok
 
     def heartbeat(self, timeout: int | None = None, pipeline: Pipeline | None = None) -> None:
         if pipeline is not None:
@@ -154,13 +173,13 @@ class RqScheduler:
         elif due is None and change.watched:
             self.unwatch(gid)
 
-    def work(self, *, burst: bool = False, with_scheduler: bool = False, log_jobs: bool = False) -> None:
+    def work(self, *, burst: bool = False, with_scheduler: bool = False, on_job: JobDone | None = None) -> None:
         """Work the queue in this process (RQ's non-forking worker) until
-        stopped, or, with ``burst``, until it is empty; ``log_jobs``: a line
-        per job (RQ's: the job's name and its game's id, seat and version —
-        never a token)."""
+        stopped, or, with ``burst``, until it is empty; ``on_job`` hears of
+        each job done. RQ's own log says only what went wrong."""
         worker = _Worker([QUEUE], connection=self.redis)
-        worker.work(burst=burst, with_scheduler=with_scheduler, logging_level="INFO" if log_jobs else "WARNING")
+        worker.on_job = on_job
+        worker.work(burst=burst, with_scheduler=with_scheduler, logging_level="WARNING")
 
     def start_tournament(self, tournament_id: str) -> None:
         self.queue.enqueue("workers.jobs.start_tournament", tournament_id,

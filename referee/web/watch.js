@@ -9,9 +9,9 @@
   "use strict";
   var V = window.RefereeVerify;
   var MAX_EVENTS = 300;
-  var S = { token: null, id: null, view: null, players: [],
+  var S = { token: null, id: null,
             lastSeq: 0, finished: false, received: null, liveProblem: null, refreshing: false, dirty: false,
-            shown: [], replayAsk: 0, eventsShown: 0, mySeat: null };
+            shown: [], replaying: false, replayAsk: 0, eventsShown: 0 };
 
   function $(id) { return document.getElementById(id); }
   function el(tag, cls, text) {
@@ -54,10 +54,6 @@
     });
     return tableReady;
   }
-  function seatName(i) {
-    var p = S.players[i];
-    return "seat " + i + (p && p.name ? " (" + p.name + ")" : "");
-  }
 
   /* ---------- the verdict ---------- */
   function verdict(state, text, seq, check, detail) {
@@ -76,9 +72,7 @@
 
   /* ---------- the table ---------- */
   function draw(view) {
-    S.view = view;
     $("shown-view").textContent = scriptJson(view);
-    if (view.seats) S.players = view.seats;
     window.RefereeTable.draw(view);
   }
 
@@ -267,7 +261,6 @@
   async function openGame() {
     var view = await get("/v1/games/" + S.id);
     S.received = new V.Received();
-    if (S.token && typeof view.seat === "number") S.mySeat = view.seat;
     await (await table()).open(S.id, view, S.token);
     draw(view);
     if (view.status === "finished") await finished(); else await follow();
@@ -287,5 +280,7 @@
     var run = g ? (S.id = decodeURIComponent(g[1]), openGame()) : index();
     run.catch(function (e) { $("subtitle").textContent = String(e.message || e); });
   }
+  /* the table asks for the seat's view again after its own move */
+  window.RefereeWatch = { refresh: refresh };
   document.addEventListener("DOMContentLoaded", start);
 })();

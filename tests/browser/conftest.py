@@ -1,17 +1,26 @@
 """The watch page in a real Chromium (Playwright) over real processes: the
 e2e suite's ``live`` stack (a throwaway Redis, ``referee serve``, ``referee
 worker``). Debian's ``chromium`` drives the tests (no browser download):
-without it, or without playwright, every test here is skipped, loudly."""
+without it, or without playwright, every test here is skipped, loudly.
+
+The helpers below are shared by every ruleset's table test (issue 38):
+``person_game`` seats a person among built-in bots, ``Seat`` follows what the
+page shows against what the API serves that seat, ``serious_axe`` runs
+axe-core in the page, ``screenshot`` writes docs/screenshots/ under
+``make screenshots``."""
 from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 
-from tests.e2e.conftest import live  # noqa: F401  (the fixture: real processes)
+from tests.e2e.conftest import Live, live  # noqa: F401  (live: the fixture, real processes)
 
 CHROMIUM = os.environ.get("REFEREE_CHROMIUM", "/usr/bin/chromium")
 
@@ -69,3 +78,156 @@ def watched(browser: Any) -> Iterator[Watched]:
     finally:
         context.close()
     assert w.errors == [], f"the page logged errors: {w.errors}"
+
+
+# ---------- helpers for the table tests (issue 38) ----------
+
+#: how long a game, a redraw or a bot's answer may take, generously (the suite runs on every core at once)
+PATIENCE_S = 180
+#: axe-core as tests/browser/package-lock.json pins it (`make test` runs `npm ci` there)
+AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def person_game(stack: Live, ruleset: str, bots: int = 3, bot: str = "random",
+                options: dict[str, Any] | None = None) -> tuple[str, str]:
+    """A game with a person ("ann", seat 0) and ``bots`` built-in bots: (game id, ann's token)."""
+    seats: list[dict[str, Any]] = [{"name": "ann"}] + [{"name": f"{bot} {i}", "bot": bot} for i in range(1, bots + 1)]
+    body: dict[str, Any] = {"ruleset": ruleset, "seats": seats}
+    if options:
+        body["options"] = options
+    r = requests.post(stack.url + "/v1/games", json=body, timeout=30)
+    assert r.status_code == 201, r.text
+    created = r.json()
+    return str(created["id"]), str(created["seats"][0]["token"])
+
+
+def playable(view: Any) -> bool:
+    """The seat has a move other than resigning (which the page keeps apart, behind a confirmation)."""
+    return any(m.get("type") != "resign" for m in view.get("legal_moves") or [])
+
+
+class Seat:
+    """One seat's page and what the API serves that seat: the test reads the
+    API (GET only: every move is made on the page by clicking)."""
+
+    def __init__(self, stack: Live, watched: Watched, game: str, token: str | None) -> None:
+        self.live, self.watched, self.page, self.game, self.token = stack, watched, watched.page, game, token
+
+    def open(self) -> None:
+        self.page.goto(f"{self.live.url}/watch/{self.game}" + (f"#token={self.token}" if self.token else ""))
+
+    def api_view(self) -> Any:
+        headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        r = requests.get(f"{self.live.url}/v1/games/{self.game}", headers=headers, timeout=30)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def shown(self) -> dict[str, Any]:
+        """What the page shows now, read in one go (one redraw can't fall in between)."""
+        return dict(self.page.evaluate(SHOWN_JS))
+
+    def settled(self) -> tuple[Any, dict[str, Any]]:
+        """The seat's view once the page shows the version the API serves now
+        (and has drawn it): (view, what the page shows)."""
+        deadline = time.monotonic() + PATIENCE_S
+        while True:
+            view = self.api_view()
+            shown = self.shown()
+            if shown["version"] == view["version"] and shown["drawn"]:
+                return view, shown
+            assert time.monotonic() < deadline, f"the page never showed version {view['version']}: {shown}"
+            time.sleep(0.1)
+
+    def my_turn(self) -> tuple[Any, dict[str, Any]] | None:
+        """The settled view when the seat has moves and the page offers them
+        enabled, or None once the game is over; waits for either."""
+        deadline = time.monotonic() + PATIENCE_S
+        while True:
+            view, shown = self.settled()
+            if view["status"] != "active":
+                return None
+            if playable(view) and shown["controls"] > 0:
+                return view, shown
+            assert time.monotonic() < deadline, "the seat's turn never came"
+            time.sleep(0.1)
+
+    def after(self, version: int) -> None:
+        """Waits for the page to show a version after ``version`` (a move was made)."""
+        self.page.wait_for_function("v => { const t = document.getElementById('shown-view').textContent;"
+                                    " const j = JSON.parse(t); return j !== null && j.version > v; }",
+                                    arg=version, timeout=PATIENCE_S * 1000)
+
+    def agrees(self, hand: Callable[[Any], list[str]] | None = None) -> Any:
+        """The page shows what the API serves this seat: every seat's life, the
+        seat's own role, the prompt (its kind, whom it awaits), controls exactly
+        when there are legal moves (resigning aside), and (``hand``: the view's hand) the seat's
+        own cards in hand, in order."""
+        view, shown = self.settled()
+        state = view.get("state") or {}
+        for fact in state.get("seats") or []:
+            if isinstance(fact, dict) and isinstance(fact.get("life"), int):
+                assert shown["lives"].get(str(fact["seat"])) == fact["life"], (fact, shown["lives"])
+        me = view.get("seat")
+        own_role = state.get("role") if isinstance(state, dict) else None
+        if me is not None and own_role:
+            assert shown["roles"].get(str(me)) == own_role, (own_role, shown["roles"])
+        pending = view.get("pending")
+        assert shown["pending"] == (None if pending is None else [pending["kind"], pending.get("awaiting") or []])
+        assert (shown["controls"] > 0) == playable(view), (shown["controls"], view["legal_moves"])
+        if hand is not None:
+            assert shown["hand"] == hand(view), (shown["hand"], hand(view))
+        return view
+
+
+#: what the page shows, from the DOM in one synchronous read
+SHOWN_JS = """() => {
+  const view = JSON.parse(document.getElementById('shown-view').textContent);
+  const lives = {}, roles = {};
+  document.querySelectorAll('#seats .seat').forEach(s => {
+    const pips = s.querySelector('.pips[data-life]');
+    if (pips) lives[s.dataset.seat] = Number(pips.dataset.life);
+    const role = s.querySelector('[data-role]');
+    if (role) roles[s.dataset.seat] = role.dataset.role;
+  });
+  const p = document.getElementById('pending');
+  return {
+    version: view === null ? null : view.version,
+    drawn: view !== null && document.getElementById('subtitle').textContent.includes(' version ' + view.version + ' ·'),
+    lives, roles,
+    pending: p ? [p.dataset.kind, JSON.parse(p.dataset.awaiting)] : null,
+    controls: Array.from(document.querySelectorAll('#moves button:not([disabled])'))
+      .filter(b => !b.closest('.resign')).length,
+    hand: Array.from(document.querySelectorAll('#hand [data-card]')).map(c => c.dataset.card),
+  };
+}"""
+
+
+def serious_axe(page: Any) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now, in
+    words. axe is evaluated through the DevTools protocol, which the page's
+    CSP does not govern: the product's CSP stays as strict as it is served."""
+    if not AXE.exists():
+        pytest.fail(f"axe-core is not installed at {AXE}: `make test` installs it (cd tests/browser && npm ci)")
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE.read_text(encoding="utf-8") + "\n;undefined")
+    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+                          ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
+                          ".map(v => v.id + ': ' + v.help + ' @ ' + v.nodes.map(n => n.target.join(' ')).join(', '))")
+    return list(found)
+
+
+def screenshot(page: Any, name: str, who: str, when: str) -> None:
+    """docs/screenshots/<name>-<who>-<when>.png (who: seat or spectator; when:
+    mid or end) when REFEREE_SCREENSHOTS names the folder (`make screenshots`)."""
+    folder = os.environ.get("REFEREE_SCREENSHOTS")
+    if not folder:
+        return
+    assert who in ("seat", "spectator") and when in ("mid", "end"), (who, when)
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(Path(folder) / f"{name}-{who}-{when}.png"), full_page=True)
+
+
+def verified(page: Any) -> None:
+    """Waits for the page's verdict on the finished game's whole log: verified."""
+    page.locator("body[data-verified=true] #verdict").wait_for(timeout=PATIENCE_S * 1000)
+

@@ -134,6 +134,10 @@ def test_the_replay_slider_shows_what_replay_serves(live: Live, watched: Watched
         served = requests.get(f"{live.url}/v1/games/{game}/replay", params={"version": version}, timeout=30).json()
         assert on_page == served
         assert slider.input_value() == str(index)
+        # the events list in step: those after the version shown are hidden, the rest shown
+        listed = page.evaluate("() => Array.from(document.querySelectorAll('#events li'))"
+                               ".map(li => [Number(li.dataset.seq), li.hidden])")
+        assert listed and all(hidden == (seq > version) for seq, hidden in listed), (version, listed[:5])
 
     page.keyboard.press("Home")
     check(0)

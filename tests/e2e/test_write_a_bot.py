@@ -1,4 +1,4 @@
-"""docs/bots-and-tournaments.md, "Write a bot in 20 lines" (issue 23, item 6), end to end: the very
+"""docs/write-a-bot.md (issue 23, item 6), end to end: the very
 file `examples/mybot.py` plays a tournament over HTTP through `referee play`
 with no URL registered, every game audited clean; then the same file plays
 the arena in process where no Redis can be reached, its logs audited."""

@@ -187,6 +187,7 @@ export class Games {
     for (;;) { // the long-poll fallback
       const page = await this.events(id, { token, signal, after: last, wait: FALLBACK_WAIT_S });
       for (const event of page.events) {
+        signal?.throwIfAborted();
         if (event.seq <= last) continue;
         last = event.seq;
         yield event;

@@ -90,6 +90,7 @@ export async function* resuming(http, path, { token, query, firstId, lastId, acc
       for await (const event of readEvents(response.body)) {
         if (event.retry !== undefined) pause = event.retry;
         const { item, over } = accept(event);
+        signal?.throwIfAborted(); // events read in one chunk with the abort: none after it
         if (item !== undefined) {
           progressed = true;
           failures = 0;

@@ -21,12 +21,10 @@ export class Rulesets {
   /**
    * `GET /v1/rulesets`: every ruleset, with the schemas of its options and moves.
    * @param {Options} [options]
-   * @returns {Promise<Ok<"listRulesets">["rulesets"]>}
+   * @returns {Promise<Ok<"listRulesets">>} `{rulesets}`
    */
-  async list(options = {}) {
-    /** @type {Ok<"listRulesets">} */
-    const body = await this.http.json("GET", "/v1/rulesets", { signal: options.signal });
-    return body.rulesets;
+  list(options = {}) {
+    return this.http.json("GET", "/v1/rulesets", { signal: options.signal });
   }
 
   /**
@@ -55,12 +53,10 @@ export class Rulesets {
    * its title and section, in document order.
    * @param {string} name
    * @param {Options} [options]
-   * @returns {Promise<Ok<"listRules">["rules"]>}
+   * @returns {Promise<Ok<"listRules">>} `{ruleset, rules}`
    */
-  async rules(name, options = {}) {
-    /** @type {Ok<"listRules">} */
-    const body = await this.http.json("GET", `${at(name)}/rules`, { signal: options.signal });
-    return body.rules;
+  rules(name, options = {}) {
+    return this.http.json("GET", `${at(name)}/rules`, { signal: options.signal });
   }
 
   /**

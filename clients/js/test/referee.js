@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
+import { after, before } from "node:test";
 import { fileURLToPath } from "node:url";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -78,11 +79,13 @@ function redisAnswers(port) {
  */
 
 /**
- * Start a referee of its own (and its Redis); `settings` are more REFEREE_* variables.
+ * Start a referee of its own (and its Redis); `settings` are more REFEREE_*
+ * variables; `worker`: a `referee worker` too (bots' turns, tournaments).
  * @param {Record<string, string>} [settings]
+ * @param {{worker?: boolean}} [also]
  * @returns {Promise<Live>}
  */
-export async function startReferee(settings = {}) {
+export async function startReferee(settings = {}, { worker = false } = {}) {
   const redisPort = await freePort();
   const redis = spawn("redis-server", ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "",
                                        "--appendonly", "no"], { stdio: "ignore" });
@@ -108,6 +111,7 @@ export async function startReferee(settings = {}) {
     const referee = spawn(refereeBin(), ["serve", "--port", String(port), "--workers", "1"],
                           { env, stdio: ["ignore", "ignore", "inherit"] });
     children.push(referee);
+    if (worker) children.push(spawn(refereeBin(), ["worker"], { env, stdio: ["ignore", "ignore", "inherit"] }));
     const url = `http://127.0.0.1:${port}`;
     await until(async () => (await fetch(`${url}/health`)).ok, children, 120, "referee serve");
     return { url, stop };
@@ -115,4 +119,29 @@ export async function startReferee(settings = {}) {
     await stop();
     throw error;
   }
+}
+
+/**
+ * A referee of this test file's own: started before its tests, stopped
+ * after them (node:test's hooks); `url` once it is up, and `started` is
+ * called with it then.
+ * @param {Record<string, string>} [settings]
+ * @param {{worker?: boolean}} [also]
+ * @param {(url: string) => void} [started]
+ * @returns {{readonly url: string}}
+ */
+export function refereeForFile(settings = {}, also = {}, started = () => {}) {
+  /** @type {Live | undefined} */
+  let live;
+  before(async () => {
+    live = await startReferee(settings, also);
+    started(live.url);
+  });
+  after(() => live?.stop());
+  return {
+    get url() {
+      if (!live) throw new Error("the referee is not started yet: use it in a test or a later hook");
+      return live.url;
+    },
+  };
 }

@@ -27,7 +27,6 @@ type           fields                                           when
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,16 +105,6 @@ class Play(TypedMove):
     card: str
     target: int | None = None
     pick: str | None = None
-
-    def to_json(self) -> Json:
-        """``TypedMove.to_json``, built without looking the fields up: a play is
-        compared with the legal plays by it (``decide._play``), on every play."""
-        out: Json = {"type": "play", "card": self.card}
-        if self.target is not None:
-            out["target"] = self.target
-        if self.pick is not None:
-            out["pick"] = self.pick
-        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +195,8 @@ class Resign(TypedMove):
 #: a BANG! move as the rules take it
 BangMove = Play | Sid | EndTurn | Discard | Draw | Keep | Choose | Barrel | Respond | Pass | Timeout | Resign
 
-MOVES = MoveTable([Play, Sid, EndTurn, Discard, Draw, Keep, Choose, Barrel, Respond, Pass, Timeout, Resign])
+MOVES: MoveTable[BangMove] = MoveTable([Play, Sid, EndTurn, Discard, Draw, Keep, Choose, Barrel, Respond, Pass, Timeout,
+                                        Resign])
 
 
 # --- parsing ----------------------------------------------------------------------------------------
@@ -312,28 +302,7 @@ def unstated(move: Json) -> None:
         _card(move["source"], "source")
 
 
-#: type -> its typed move from the JSON, what ``MOVES.read`` gives (a key left out: ``None``; a list
-#: of cards: a tuple), each reader built for its class: ``MOVES.read`` finds a class's fields on every
-#: call, and every move of a game is read (on a bench of random games, 10 % of the rules' time)
-_READERS: dict[str, Callable[[Json], BangMove]] = {
-    "play": lambda move: Play(move["card"], move.get("target"), move.get("pick")),
-    "sid": lambda move: Sid(tuple(move["cards"])),
-    "discard": lambda move: Discard(tuple(move["cards"])),
-    "draw": lambda move: Draw(move["source"], move.get("target")),
-    "keep": lambda move: Keep(tuple(move["cards"])),
-    "choose": lambda move: Choose(move["card"]),
-    "barrel": lambda move: Barrel(move["source"]),
-    "respond": lambda move: Respond(move["card"]),
-}
-#: the moves that are their type alone, one value each (frozen: shared)
-_BARE: dict[str, BangMove] = {"end_turn": EndTurn(), "pass": Pass(), "timeout": Timeout(), "resign": Resign()}
-
-
 def from_checked(move: Json) -> BangMove:
     """The typed move of ``move``, which matches its schema already, past ``unstated``'s checks."""
-    kind = move["type"]
-    bare = _BARE.get(kind)
-    if bare is not None:
-        return bare
     unstated(move)
-    return _READERS[kind](move)
+    return MOVES.read(move)

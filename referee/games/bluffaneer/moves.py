@@ -10,7 +10,7 @@ the system command ``{"type": "timeout"}``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from referee.engine.moves import MoveTable, TypedMove
 from referee.engine.platform import RESIGN as RESIGN  # re-exported: the platform's resign (F34)
@@ -89,11 +89,11 @@ SeatMove = Roll | Steal | Claim | Pass | Accept | Challenge | Resign
 #: a move as ``parse`` reads it
 ParsedMove = SeatMove | Timeout
 
-MOVES = MoveTable([Roll, Steal, Claim, Pass, Accept, Challenge, Resign, Timeout])
+MOVES: MoveTable[ParsedMove] = MoveTable([Roll, Steal, Claim, Pass, Accept, Challenge, Resign, Timeout])
 
 #: move type -> its fields besides ``type`` (all integers)
 FIELDS: dict[str, tuple[str, ...]] = {
-    kind: tuple(key for _, key, _ in cls.keys()) for kind, cls in MOVES.by_type.items()
+    kind: tuple(key.key for key in cls.keys()) for kind, cls in MOVES.by_type.items()
 }
 
 _RULES = {ROLL: "F9", STEAL: "F12", CLAIM: "F17", PASS: "F18", ACCEPT: "F21", CHALLENGE: "F21", RESIGN: "F34",
@@ -109,19 +109,9 @@ MOVE_SCHEMAS: dict[str, Json] = {
 }
 
 
-#: each move type without fields, read as one shared value (frozen: nobody changes it)
-_FIELDLESS: dict[str, ParsedMove] = {kind: cast(ParsedMove, cls()) for kind, cls in MOVES.by_type.items()
-                                     if not FIELDS[kind]}
-
-
 def read(move: Json) -> ParsedMove:
-    """The typed value of a move that matches its schema (``MOVE_SCHEMAS``):
-    ``MOVES.read``'s answer, found without asking ``dataclasses`` for the
-    class's fields at every move (a cost of every action, which ``make
-    bench`` counts); ``tests/rules/bluffaneer/test_moves.py`` holds the two
-    to one answer."""
-    fieldless = _FIELDLESS.get(move["type"])
-    return fieldless if fieldless is not None else Steal(move["target"])
+    """The typed value of a move that matches its schema (``MOVE_SCHEMAS``)."""
+    return MOVES.read(move)
 
 
 def parse(move: Any) -> ParsedMove:
@@ -138,10 +128,7 @@ def parse(move: Any) -> ParsedMove:
         expected = ", ".join(("type",) + fields)
         raise MalformedMove("malformed_move",
                             detail=f"a {kind} move has exactly the fields {expected}")
-    fieldless = _FIELDLESS.get(kind)
-    if fieldless is not None:
-        return fieldless
-    target = move["target"]
+    target = move.get("target", 0)
     if not isinstance(target, int) or isinstance(target, bool):
         raise MalformedMove("malformed_move", detail=f"target must be a seat number, not {target!r}")
-    return Steal(target)
+    return MOVES.read(move)

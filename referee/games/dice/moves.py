@@ -10,7 +10,7 @@ parser that reads a move once, at the boundary.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from referee.engine.moves import MoveTable, TypedMove
 from referee.engine.protocol import Json, MalformedMove
@@ -47,18 +47,7 @@ MOVE_SCHEMAS: dict[str, Json] = {
 
 
 @dataclass(frozen=True, slots=True)
-class _Move(TypedMove):
-    """A Dice Game move: ``TypedMove`` with its fields' keys listed once per
-    class, at import (``TypedMove.keys`` lists them anew at every read and
-    ``to_json``, a tenth of a random game's time)."""
-
-    @classmethod
-    def keys(cls) -> tuple[tuple[str, str, bool], ...]:
-        return _FIELD_KEYS[cls]
-
-
-@dataclass(frozen=True, slots=True)
-class Sid(_Move):
+class Sid(TypedMove):
     """D45: Sid Ketchum gives a living player 1 life."""
 
     TYPE = "sid"
@@ -66,7 +55,7 @@ class Sid(_Move):
 
 
 @dataclass(frozen=True, slots=True)
-class Roll(_Move):
+class Roll(TypedMove):
     """D14, D52: the first roll, with an Old Saloon die in place of a base die or none."""
 
     TYPE = "roll"
@@ -74,7 +63,7 @@ class Roll(_Move):
 
 
 @dataclass(frozen=True, slots=True)
-class Reroll(_Move):
+class Reroll(TypedMove):
     """D16: roll the named dice (numbered from 1) again."""
 
     TYPE = "reroll"
@@ -82,14 +71,14 @@ class Reroll(_Move):
 
 
 @dataclass(frozen=True, slots=True)
-class Stop(_Move):
+class Stop(TypedMove):
     """D16: keep every die."""
 
     TYPE = "stop"
 
 
 @dataclass(frozen=True, slots=True)
-class Arrow(_Move):
+class Arrow(TypedMove):
     """D58: an arrow result filled by the Chief's Arrow or a regular arrow."""
 
     TYPE = "arrow"
@@ -97,7 +86,7 @@ class Arrow(_Move):
 
 
 @dataclass(frozen=True, slots=True)
-class BrokenArrow(_Move):
+class BrokenArrow(TypedMove):
     """D54: the living player who returns one regular arrow."""
 
     TYPE = "broken_arrow"
@@ -105,7 +94,7 @@ class BrokenArrow(_Move):
 
 
 @dataclass(frozen=True, slots=True)
-class Shoot(_Move):
+class Shoot(TypedMove):
     """D24, D46: a shot symbol's target, doubled by Slab the Killer."""
 
     TYPE = "shoot"
@@ -114,7 +103,7 @@ class Shoot(_Move):
 
 
 @dataclass(frozen=True, slots=True)
-class Beer(_Move):
+class Beer(TypedMove):
     """D25: a beer's target."""
 
     TYPE = "beer"
@@ -122,7 +111,7 @@ class Beer(_Move):
 
 
 @dataclass(frozen=True, slots=True)
-class Discard(_Move):
+class Discard(TypedMove):
     """D40: Kit Carlson discards one arrow of a player (``None``: no one)."""
 
     TYPE = "discard"
@@ -130,7 +119,7 @@ class Discard(_Move):
 
 
 @dataclass(frozen=True, slots=True)
-class Bart(_Move):
+class Bart(TypedMove):
     """D34: Bart Cassidy takes arrows instead of losing life."""
 
     TYPE = "bart"
@@ -138,7 +127,7 @@ class Bart(_Move):
 
 
 @dataclass(frozen=True, slots=True)
-class Pedro(_Move):
+class Pedro(TypedMove):
     """D43: Pedro Ramirez discards arrows (and the Chief's Arrow) instead of losing life."""
 
     TYPE = "pedro"
@@ -147,7 +136,7 @@ class Pedro(_Move):
 
 
 @dataclass(frozen=True, slots=True)
-class Haunt(_Move):
+class Haunt(TypedMove):
     """D65: the Ghost gives a token of die 1's (or die 2's) face, ×2 on two equal faces."""
 
     TYPE = "haunt"
@@ -157,14 +146,14 @@ class Haunt(_Move):
 
 
 @dataclass(frozen=True, slots=True)
-class Resign(_Move):
+class Resign(TypedMove):
     """D75: the awaited seat gives the game up."""
 
     TYPE = "resign"
 
 
 @dataclass(frozen=True, slots=True)
-class Timeout(_Move):
+class Timeout(TypedMove):
     """D73: the system's command at a deadline (never a player's)."""
 
     TYPE = "timeout"
@@ -174,12 +163,8 @@ class Timeout(_Move):
 Answer = Sid | Roll | Reroll | Stop | Arrow | BrokenArrow | Shoot | Beer | Discard | Bart | Pedro | Haunt
 #: a move a player may send: an answer or ``resign`` (``Timeout`` is the system's)
 DiceMove = Answer | Resign
-_CLASSES: tuple[type[_Move], ...] = (Sid, Roll, Reroll, Stop, Arrow, BrokenArrow, Shoot, Beer, Discard, Bart, Pedro,
-                                     Haunt, Resign, Timeout)
-#: move class -> ``TypedMove.keys()`` of it, listed once (before any ``keys()`` is asked for)
-_FIELD_KEYS: dict[type[TypedMove], tuple[tuple[str, str, bool], ...]] = {
-    cls: super(_Move, cls).keys() for cls in _CLASSES}
-MOVES = MoveTable(_CLASSES)
+MOVES: MoveTable[DiceMove | Timeout] = MoveTable([Sid, Roll, Reroll, Stop, Arrow, BrokenArrow, Shoot, Beer, Discard,
+                                                  Bart, Pedro, Haunt, Resign, Timeout])
 
 #: move type -> its JSON keys, exactly
 _KEYS: dict[str, frozenset[str]] = {kind: frozenset(("type", *fields)) for kind, (_, fields) in FIELDS.items()}
@@ -226,4 +211,4 @@ def parse(move: Any) -> DiceMove | Timeout:
 
 def read(move: Json) -> DiceMove | Timeout:
     """The typed value of ``move``, a move that matches its schema already."""
-    return cast("DiceMove | Timeout", MOVES.read(move))
+    return MOVES.read(move)

@@ -6,7 +6,7 @@ The cards and characters are BANG!'s, from the cards kit both rulesets
 share (``referee.games.cards``); the board, the turn structure and the
 reactions on it are here, one module an idea (``ruleset``, ``state``,
 ``fold``, ``moves``, ``legal``, ``decide``, ``context``, ``views``…; the
-README's map). The moves are listed in ``moves.py``."""
+map in docs/adding-a-ruleset.md). The moves are listed in ``moves.py``."""
 from __future__ import annotations
 
 from referee.games.faceoff.ruleset import RULESET, FaceOffRuleset

@@ -22,10 +22,9 @@ once at the boundary (``parse``, ``read``): ``decide`` and every rule below
 it take these; what a client sees and the log records stays the JSON."""
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from types import MappingProxyType
-from typing import Any, cast
+from typing import Any
 
 from referee.engine.moves import MoveTable, TypedMove
 from referee.engine.protocol import MalformedMove
@@ -38,51 +37,10 @@ Square = tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)
-class _FaceOffMove(TypedMove):
-    """A Face Off move type: ``TypedMove`` read and written back as ``referee.engine.moves``
-    does it, faster (a move is read and written back at every action): its keys worked out once
-    per class, its fields but a path, a square or a card pair plain values (no arrays to freeze)."""
-
-    @classmethod
-    def keys(cls) -> tuple[tuple[str, str, bool], ...]:
-        return _KEYS[cls]
-
-    @classmethod
-    def from_json(cls, move: Mapping[str, Any]) -> _FaceOffMove:
-        """``MoveTable.read``'s value of ``move`` (its fields hold no array; an optional one left
-        out is ``None``, every optional field's default)."""
-        return cls(*[move.get(key) for _, key, _ in _KEYS[cls]])
-
-    def to_json(self) -> Json:
-        """``TypedMove.to_json`` (its fields hold no array)."""
-        out: Json = {"type": self.TYPE}
-        for name, key, optional in _KEYS[type(self)]:
-            value = getattr(self, name)
-            if not (optional and value is None):
-                out[key] = value
-        return out
-
-
-class _Table(MoveTable):
-    """``MoveTable`` reading each move by its class's ``from_json``."""
-
-    def read(self, move: Mapping[str, Any]) -> TypedMove:
-        cls = cast(type[_FaceOffMove], self.by_type[move["type"]])
-        return cls.from_json(move)
-
-
-@dataclass(frozen=True, slots=True)
-class _PathMove(_FaceOffMove):
+class _PathMove(TypedMove):
     """A move along a path: the squares entered, in order (arrays frozen as tuples)."""
 
     path: tuple[Square, ...]
-
-    @classmethod
-    def from_json(cls, move: Mapping[str, Any]) -> _FaceOffMove:
-        return cls(tuple(map(tuple, move["path"])))
-
-    def to_json(self) -> Json:
-        return {"type": self.TYPE, "path": [list(square) for square in self.path]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +58,7 @@ class Walk(_PathMove):
 
 
 @dataclass(frozen=True, slots=True)
-class Draw(_FaceOffMove):
+class Draw(TypedMove):
     """A phase-2 slot's draw (FO15): from the deck, the brown discard (Pedro
     Ramirez) or a character's hand, ``target`` (Jesse Jones, FO53)."""
 
@@ -110,7 +68,7 @@ class Draw(_FaceOffMove):
 
 
 @dataclass(frozen=True, slots=True)
-class Play(_FaceOffMove):
+class Play(TypedMove):
     """Phase 3 (FO17): a card of the active character's hand, at a character, picking a card."""
 
     TYPE = "play"
@@ -120,29 +78,22 @@ class Play(_FaceOffMove):
 
 
 @dataclass(frozen=True, slots=True)
-class Sid(_FaceOffMove):
+class Sid(TypedMove):
     """Sid Ketchum's two discards for a life (R72, FO53)."""
 
     TYPE = "sid"
     cards: tuple[str, ...]
 
-    @classmethod
-    def from_json(cls, move: Mapping[str, Any]) -> _FaceOffMove:
-        return cls(tuple(move["cards"]))
-
-    def to_json(self) -> Json:
-        return {"type": self.TYPE, "cards": list(self.cards)}
-
 
 @dataclass(frozen=True, slots=True)
-class EndTurn(_FaceOffMove):
+class EndTurn(TypedMove):
     """The end of phase 3 (FO17, FO20)."""
 
     TYPE = "end_turn"
 
 
 @dataclass(frozen=True, slots=True)
-class Discard(_FaceOffMove):
+class Discard(TypedMove):
     """Phase 4 (FO20): one card over the hand limit."""
 
     TYPE = "discard"
@@ -150,7 +101,7 @@ class Discard(_FaceOffMove):
 
 
 @dataclass(frozen=True, slots=True)
-class Respond(_FaceOffMove):
+class Respond(TypedMove):
     """An open window's answer with a card (Missed!, BANG!, Beer: R43–R48)."""
 
     TYPE = "respond"
@@ -158,7 +109,7 @@ class Respond(_FaceOffMove):
 
 
 @dataclass(frozen=True, slots=True)
-class Barrel(_FaceOffMove):
+class Barrel(TypedMove):
     """A Barrel's "draw!" against a shot (R35), from the card in play or the character."""
 
     TYPE = "barrel"
@@ -166,7 +117,7 @@ class Barrel(_FaceOffMove):
 
 
 @dataclass(frozen=True, slots=True)
-class Choose(_FaceOffMove):
+class Choose(TypedMove):
     """A card picked: the General Store's (FO26), Kit Carlson's (FO50), Lucky Duke's (R42)."""
 
     TYPE = "choose"
@@ -174,14 +125,14 @@ class Choose(_FaceOffMove):
 
 
 @dataclass(frozen=True, slots=True)
-class Pass(_FaceOffMove):
+class Pass(TypedMove):
     """An open window left unanswered (R43–R48)."""
 
     TYPE = "pass"
 
 
 @dataclass(frozen=True, slots=True)
-class Bid(_FaceOffMove):
+class Bid(TypedMove):
     """The Renegade bid (FO33): a card of the seat's own character's hand."""
 
     TYPE = "bid"
@@ -189,43 +140,31 @@ class Bid(_FaceOffMove):
 
 
 @dataclass(frozen=True, slots=True)
-class Place(_FaceOffMove):
+class Place(TypedMove):
     """The spare nugget's square (FO37)."""
 
     TYPE = "place"
     square: Square
 
-    @classmethod
-    def from_json(cls, move: Mapping[str, Any]) -> _FaceOffMove:
-        return cls(tuple(move["square"]))
-
-    def to_json(self) -> Json:
-        return {"type": self.TYPE, "square": list(self.square)}
-
 
 @dataclass(frozen=True, slots=True)
-class Resign(_FaceOffMove):
+class Resign(TypedMove):
     """The game given up: the other player wins at once (FO58)."""
 
     TYPE = "resign"
 
 
 @dataclass(frozen=True, slots=True)
-class Timeout(_FaceOffMove):
+class Timeout(TypedMove):
     """The system's own command (``referee.engine.base.TIMEOUT``): no player's move, no schema here;
     Face Off has no clock of its own (FO9), so the shared checks refuse it."""
 
     TYPE = "timeout"
 
 
-_CLASSES: tuple[type[_FaceOffMove], ...] = (FigureMove, Walk, Draw, Play, Sid, EndTurn, Discard, Respond, Barrel,
-                                             Choose, Pass, Bid, Place, Resign, Timeout)
-#: each move class's ``TypedMove.keys``, worked out once here (``referee.engine.moves`` works them
-#: out at every read and ``to_json``, and a move is read and written back at every action)
-_KEYS: Mapping[type, tuple[tuple[str, str, bool], ...]] = MappingProxyType(
-    {cls: TypedMove.keys.__func__(cls) for cls in (*_CLASSES, _PathMove)})  # type: ignore[attr-defined]
-#: every move type by its ``type`` string (after ``_KEYS``: the table reads each class's keys once)
-MOVES = _Table(_CLASSES)
+#: every move type by its ``type`` string
+MOVES: MoveTable[TypedMove] = MoveTable([FigureMove, Walk, Draw, Play, Sid, EndTurn, Discard, Respond, Barrel, Choose,
+                                         Pass, Bid, Place, Resign, Timeout])
 
 _CARD: Json = {"type": "string", "enum": list(ALL_CARDS)}
 _PATH: Json = {"type": "array", "items": SQ, "maxItems": 3}

@@ -113,7 +113,7 @@ def _known(name: str) -> object:
 @bp.get("/v1/keys")
 def signing_keys() -> Response:
     """The referee's public keys (a JWK set): what verifies its receipts and
-    final heads (README, "Signed heads and receipts")."""
+    final heads (docs/audit.md)."""
     response = Response(_jwks(service().keyring), mimetype="application/json")
     response.cache_control.public, response.cache_control.max_age = True, 300
     return response

@@ -2,16 +2,10 @@
    colour of its border (in words too, never colour alone), and the
    catalogue's one-line text on hover, focus or tap; a face-down card as a
    back. Used by the BANG! and Face Off tables through ctx.card. */
+import { el } from "./dom.js";
 
 const SUITS = { S: ["♠", "spades"], H: ["♥", "hearts"], D: ["♦", "diamonds"], C: ["♣", "clubs"] };
 const RANKS = { A: "ace", J: "jack", Q: "queen", K: "king" };
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = text;
-  return e;
-}
 
 /** "ace of spades", or "" for a card without suit and rank */
 export function suitRank(entry) {
@@ -27,8 +21,9 @@ export function cardWords(entry, id) {
   return entry.name + (sr ? " (" + sr + ")" : "");
 }
 
-/** One card: a <button> when it can be clicked, else a plain box whose text
-    a screen reader reads as it is. `entry` is the catalogue's (or undefined:
+/** One card: a <button> when it can be clicked, else a plain box; either way
+    its text is its name for a screen reader (the visible words, the suit and
+    rank in words, and what a click does: `label`). `entry` is the catalogue's (or undefined:
     an id the catalogue lacks is drawn by its id). */
 export function drawCard(entry, id, opts = {}) {
   if (opts.faceUp === false) {
@@ -52,7 +47,9 @@ export function drawCard(entry, id, opts = {}) {
   }
   box.appendChild(corner);
   box.appendChild(el("span", "card-name", entry ? entry.name : String(id)));
-  if (!opts.onClick && suitRank(entry)) box.appendChild(el("span", "sr-only", ", " + suitRank(entry)));
+  /* a screen reader hears the suit and rank in words, and for a control what clicking it does */
+  const said = [suitRank(entry), opts.onClick ? opts.label : ""].filter(Boolean).join(": ");
+  if (said) box.appendChild(el("span", "sr-only", ", " + said));
   const kind = [entry && entry.border ? entry.border + " border" : null,
     entry && Array.isArray(entry.symbols) ? entry.symbols.join(" + ") : null].filter(Boolean).join(" · ");
   if (kind) box.appendChild(el("span", "card-kind", kind));
@@ -63,7 +60,6 @@ export function drawCard(entry, id, opts = {}) {
   }
   if (opts.onClick) {
     box.type = "button";
-    box.setAttribute("aria-label", opts.label || words);
     if (opts.selected !== undefined) box.setAttribute("aria-pressed", opts.selected ? "true" : "false");
     box.addEventListener("click", opts.onClick);
   }

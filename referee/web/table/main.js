@@ -19,12 +19,13 @@
    seatName(i), el(tag, cls, text), word(value, key), card(id, {faceUp, onClick,
    label, selected}), backs(count, what), submit(move), pick: {get, set},
    describe(move)}. submit() takes a move deep-equal to one of view.legal_moves. */
-import { Referee, MoveRefused, Conflict, RefereeProblem } from "../client/index.js";
+import { Referee, MoveRefused, Conflict, RefereeProblem, uuid4 } from "../client/index.js";
 import { index as catalogueIndex, label, word, moveWords, eventWords } from "./words.js";
 import { drawCard, drawBacks } from "./cards.js";
 import { drawSeats, tickOne } from "./seats.js";
 import { drawPrompt } from "./prompt.js";
 import { newGameForm } from "./newgame.js";
+import { el } from "./dom.js";
 
 /** ruleset id -> its plug-in module (a ruleset not listed gets the generic table):
     listed only once the file exists, since a module that fails to load is a console error */
@@ -41,19 +42,13 @@ const S = { id: null, token: null, referee: null, catalogue: null, byId: new Map
   mySeat: null, title: null, players: [], picks: new Map(), legalKey: "", notice: "", busy: false };
 
 function $(id) { return document.getElementById(id); }
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = text;
-  return e;
-}
 
 function seatName(i) {
   const p = S.players[i];
   return p && p.name ? p.name : "seat " + i;
 }
 /** "seat 0 (ann)": a seat with its number, where the number matters (the subtitle) */
-export function seatLabel(i) {
+function seatLabel(i) {
   const p = S.players[i];
   return "seat " + i + (p && p.name ? " (" + p.name + ")" : "");
 }
@@ -89,7 +84,10 @@ function focusKey() {
 function restoreFocus(key) {
   if (!key) return;
   let target = null;
-  if (key[0] !== "inside") target = [...$("table").querySelectorAll("[" + key[0] + "]")].find((e) => e.getAttribute(key[0]) === key[1]);
+  if (key[0] !== "inside") {
+    target = [...$("table").querySelectorAll("[" + key[0] + "]")]
+      .find((e) => e.getAttribute(key[0]) === key[1] && e.tabIndex >= 0);  /* a card in play has the id too */
+  }
   if (!target || target.disabled) target = $("moves") && $("moves").querySelector("button:not([disabled])");
   if (target) target.focus();
 }
@@ -114,14 +112,20 @@ function centreOf(view, state, ctx) {
   return box.childNodes.length ? box : null;
 }
 
+/** state.last in words: "bot 4: card played — card Stagecoach, target ann" */
 function lastWords(last, ctx) {
-  const rest = Object.keys(last).filter((k) => k !== "kind" && last[k] !== null);
-  return label(last.kind) + (rest.length ? ": " + rest.map((k) => label(k) + " " + word(last[k], ctx, k)).join(", ") : "");
+  const rest = Object.keys(last).filter((k) => k !== "kind" && k !== "seat" && last[k] !== null);
+  return (typeof last.seat === "number" ? seatName(last.seat) + ": " : "") + label(last.kind) +
+    (rest.length ? " — " + rest.map((k) => label(k) + " " + word(last[k], ctx, k)).join(", ") : "");
 }
+
+/** a seat's outcome as the result says it, in a sentence about "you" */
+const OUTCOME = { win: "won", loss: "lost", draw: "drew" };
 
 /** Draws one view (a seat's, a spectator's, or a replay's) in place of the last. */
 export function draw(view) {
   const keep = focusKey();
+  const opened = [...$("table").querySelectorAll("details[open] > summary[data-key]")].map((e) => e.getAttribute("data-key"));
   S.view = view;
   if (Array.isArray(view.seats)) S.players = view.seats;
   let state = view.state || {};
@@ -145,9 +149,9 @@ export function draw(view) {
   if (view.result) {
     const r = view.result;
     const mine = ctx.mySeat !== null ? (r.seats || []).find((s) => s.seat === ctx.mySeat) : null;
-    result.appendChild(el("strong", null, mine ? "The game is over: you " + mine.outcome + ". " : "The game is over. "));
+    result.appendChild(el("strong", null, mine ? "The game is over: you " + (OUTCOME[mine.outcome] || mine.outcome) + ". " : "The game is over. "));
     result.appendChild(document.createTextNode((r.detail || label(r.reason || "")) + " "));
-    result.appendChild(el("span", null, (r.seats || []).map((s) => seatName(s.seat) + " " + s.outcome).join(" · ")));
+    result.appendChild(el("span", null, (r.seats || []).map((s) => seatName(s.seat) + " " + (OUTCOME[s.outcome] || s.outcome)).join(" · ")));
   }
   $("prompt-wrap").replaceChildren(drawPrompt(view, ctx, S.plugin));
   if (S.busy) $("moves").querySelectorAll("button").forEach((b) => { b.disabled = true; });
@@ -168,15 +172,24 @@ export function draw(view) {
     facts.appendChild(el("dt", null, label(k)));
     facts.appendChild(el("dd", null, word(state[k], ctx, k)));
   });
+  $("table").querySelectorAll("summary[data-key]").forEach((e) => {
+    if (opened.includes(e.getAttribute("data-key"))) e.parentElement.open = true;
+  });
   restoreFocus(keep);
 }
 
-/** One event in words: the actor's name once, then the plug-in's words or the catalogue's phrase. */
+/** One event in words: the plug-in's words or the catalogue's phrase, after
+    the actor's name where the event is the actor's own doing (its move, or
+    an event about its own seat). The events a move brings about carry the
+    mover as their actor too, so those about another seat (its turn, its
+    life) name that seat themselves and get no prefix. */
 export function eventText(ev) {
   const ctx = makeCtx(S.view || { state: {} }, (S.view && S.view.state) || {}, S.mySeat);
-  const who = ev.actor === null || ev.actor === undefined ? "" : seatName(ev.actor) + ": ";
-  const own = S.plugin && S.plugin.describeEvent ? S.plugin.describeEvent(ev, ctx) : null;
-  return who + (own || eventWords(ev, ctx)) + (ev.redacted ? " (partly hidden)" : "");
+  const data = ev.data || {};
+  const own = typeof ev.actor === "number" && (ev.type === "move" || data.seat === ev.actor);
+  const words = (S.plugin && S.plugin.describeEvent ? S.plugin.describeEvent(ev, ctx) : null) || eventWords(ev, ctx);
+  /* a move's own words already say what a spectator may not see ("Play a card") */
+  return (own ? seatName(ev.actor) + ": " : "") + words + (ev.redacted && ev.type !== "move" ? " (partly hidden)" : "");
 }
 
 /** A move through the client: an idempotency key, the version it was chosen
@@ -187,7 +200,7 @@ async function submit(move) {
   S.notice = "";
   $("moves").querySelectorAll("button").forEach((b) => { b.disabled = true; });
   try {
-    await S.referee.games.move(S.id, move, { idempotencyKey: crypto.randomUUID(), expectedVersion: S.view.version });
+    await S.referee.games.move(S.id, move, { idempotencyKey: uuid4(), expectedVersion: S.view.version });
     S.picks.clear();
   } catch (e) {
     if (e instanceof MoveRefused) S.notice = "Refused" + (e.rule ? " by rule " + e.rule : "") + ": " + (e.detail || e.title || e.code);

@@ -39,21 +39,26 @@ function resignControl(view, ctx) {
     box.appendChild(yes);
     const no = ctx.el("button", "move", "No, keep playing");
     no.type = "button";
+    no.setAttribute("data-key", "resign");  /* the focus moves between "Resign…" and this safe answer */
     no.addEventListener("click", () => ctx.pick.set("resign", false));
     box.appendChild(no);
   } else {
     const b = ctx.el("button", "move quiet", "Resign…");
     b.type = "button";
     b.setAttribute("aria-label", "Resign (asks to confirm)");
+    b.setAttribute("data-key", "resign");
     b.addEventListener("click", () => ctx.pick.set("resign", true));
     box.appendChild(b);
   }
   return box;
 }
 
-/** The prompt's words: "waiting for ann: shot (shooter b1, card BANG!)". */
+/** nothing to say: a zero, an empty list, false or null */
+function empty(v) { return v === null || v === undefined || v === false || v === 0 || (Array.isArray(v) && !v.length); }
+
+/** The prompt's words: "waiting for ann: shot (shooter b1; card BANG!)". */
 function pendingWords(pd, ctx) {
-  const extra = Object.keys(pd).filter((k) => !QUIET.has(k));
+  const extra = Object.keys(pd).filter((k) => !QUIET.has(k) && !empty(pd[k]));
   return "waiting for " + (pd.awaiting || []).map((s) => ctx.seatName(s)).join(", ") + ": " + label(pd.kind) +
     (extra.length ? " (" + extra.map((k) => label(k) + " " + word(pd[k], ctx, k)).join("; ") + ")" : "");
 }

@@ -40,11 +40,13 @@ export function tickOne(cd) {
 }
 
 /** A character: its name, its one-line text a click, a tap or Enter away. */
-function characterNote(ctx, id) {
+function characterNote(ctx, id, seat) {
   const text = ctx.text(id);
   if (!text) return ctx.el("p", "character", ctx.name(id));
   const d = ctx.el("details", "character");
-  d.appendChild(ctx.el("summary", null, ctx.name(id)));
+  const summary = ctx.el("summary", null, ctx.name(id));
+  summary.setAttribute("data-key", "character-" + seat);  /* kept open and focused across redraws */
+  d.appendChild(summary);
   d.appendChild(ctx.el("p", "character-text", text));
   return d;
 }
@@ -88,8 +90,12 @@ export function drawSeats(view, state, ctx, plugin) {
         marks.appendChild(countdown(ctx, deadline));
       }
     }
-    if (winners.includes(i)) marks.appendChild(ctx.el("span", "mark", "★ winner"));
-    if (out) marks.appendChild(ctx.el("span", "mark", "✝ out of the game"));
+    const mark = (text) => {
+      if (marks.childNodes.length) marks.appendChild(document.createTextNode(" · "));
+      marks.appendChild(ctx.el("span", "mark", text));
+    };
+    if (winners.includes(i)) mark("★ winner");
+    if (out) mark("✝ out of the game");
     if (marks.childNodes.length) box.appendChild(marks);
     const line = ctx.el("p", "seat-line");
     if (typeof f.life === "number" && typeof f.max_life === "number") line.appendChild(pips(ctx, f.life, f.max_life));
@@ -105,7 +111,7 @@ export function drawSeats(view, state, ctx, plugin) {
     }
     if (line.childNodes.length) box.appendChild(line);
     const character = f.character || f.char;
-    if (character) box.appendChild(characterNote(ctx, character));
+    if (character) box.appendChild(characterNote(ctx, character, i));
     const extra = plugin && plugin.seatParts ? plugin.seatParts(f, i, view, ctx) : null;
     if (extra) box.appendChild(extra);
     else {

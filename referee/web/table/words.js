@@ -50,10 +50,11 @@ export function moveWords(move, ctx) {
     dropped when that seat is the actor, so no line repeats its prefix. */
 export function eventWords(ev, ctx) {
   const data = ev.data || {};
-  if (ev.type === "move" && data.move && typeof data.move === "object") return ctx.describe(data.move);
+  if (ev.type === "move" && data.move && typeof data.move === "object") return "chose “" + ctx.describe(data.move) + "”";
   let template = (ctx.catalogue && ctx.catalogue.phrases && ctx.catalogue.phrases[ev.type]) || null;
   if (template) {
     if (ev.actor !== null && ev.actor !== undefined && data.seat === ev.actor) template = template.replace(/^seat \{seat\} /, "");
+    template = template.replace(/seats? \{(\w+)\}/g, "{$1}");  /* a seat's name says it is a seat: "passed it to ann" */
     return template.replace(/\{(\w+)\}/g, (_, k) => word(data[k], ctx, k));
   }
   let text = label(ev.type);

@@ -22,18 +22,20 @@ export function describeMove(move, ctx) {
   const at = typeof move.target === "number" ? ctx.seatName(move.target) : "";
   switch (move.type) {
     case "play":
+      if (!move.card) return "Play a card";
       if (move.pick === "hand") return "Play " + c + " on " + at + " (a card from the hand)";
       if (move.pick) return "Play " + c + " on " + at + "'s " + cardName(ctx, move.pick);
       return "Play " + c + (at ? " at " + at : "");
-    case "respond": return "Answer with " + c;
+    case "respond": return move.card ? "Answer with " + c : "Answer with a card";
     case "pass": return "Pass (take what comes)";
     case "end_turn": return "End the turn";
-    case "discard": return "Discard " + cardList(ctx, move.cards);
-    case "sid": return "Discard " + cardList(ctx, move.cards) + " to regain 1 life";
-    case "keep": return "Keep " + cardList(ctx, move.cards);
-    case "choose": return "Take " + c;
-    case "barrel": return move.source === "jourdonnais" ? "\"Draw!\" for Jourdonnais' barrel" : "\"Draw!\" for the Barrel";
+    case "discard": return move.cards ? "Discard " + cardList(ctx, move.cards) : "Discard";
+    case "sid": return move.cards ? "Discard " + cardList(ctx, move.cards) + " to regain 1 life" : "Discard two cards to regain 1 life";
+    case "keep": return move.cards ? "Keep " + cardList(ctx, move.cards) : "Keep two cards";
+    case "choose": return move.card ? "Take " + c : "Take a card";
+    case "barrel": return move.source === "jourdonnais" ? "Draw! for Jourdonnais' barrel" : "Draw! for the Barrel";
     case "draw":
+      if (!move.source) return "Draw";
       if (move.source === "deck") return "Draw from the deck";
       if (move.source === "discard") return "Draw the discard pile's top card";
       return "Draw a card from " + at + "'s hand";
@@ -80,8 +82,13 @@ export function seatParts(seat, index, view, ctx) {
   box.appendChild(row);
   const hand = ctx.el("div", "hand-count");
   hand.setAttribute("data-hand", String(seat.hand));
-  if (index === ctx.mySeat && Array.isArray(ctx.state.hand)) hand.appendChild(ctx.el("span", "zone-label", "hand: " + seat.hand + " card" + (seat.hand === 1 ? "" : "s") + " (yours, below)"));
-  else hand.appendChild(ctx.backs(seat.hand, "card"));
+  const own = index === ctx.mySeat && Array.isArray(ctx.state.hand) ? ctx.state.hand : null;
+  if (own && (view.legal_moves || []).length) {
+    hand.appendChild(ctx.el("span", "zone-label", "hand: " + own.length + " card" + (own.length === 1 ? "" : "s") + " (yours, below)"));
+  } else if (own) {  /* no prompt below to hold it: the hand face up on the seat */
+    hand.appendChild(ctx.el("span", "zone-label", own.length ? "hand:" : "hand: empty"));
+    own.forEach((id) => hand.appendChild(ctx.card(id, {})));
+  } else hand.appendChild(ctx.backs(seat.hand, "card"));
   box.appendChild(hand);
   const sight = ctx.state.distances;
   if (sight && index !== ctx.mySeat && sight.distance && sight.distance[index] !== null && sight.distance[index] !== undefined) {
