@@ -13,6 +13,11 @@ STAMP   := $(VENV)/.installed
 # what running needs, without the test tools (`make test` adds them)
 RUNSTAMP := $(VENV)/.installed-run
 
+# Python's default, whatever the shell says: the suite starts hundreds of
+# processes (referee serve, workers, the CLI), each importing the package;
+# with PYTHONDONTWRITEBYTECODE set, each would compile it again from source.
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: run test check bench soak install lint clean python cluster screenshots npm docs
 
 # the JavaScript client's dev tools (clients/js: typescript, openapi-typescript,

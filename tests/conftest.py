@@ -85,11 +85,15 @@ def plugins_site() -> Path:
 
 #: the long tests that compute alone (no server, no fixture their file's other tests share), by the start of
 #: their node ids: under ``make test`` each is handed out on its own, to whichever worker is free, instead of
-#: with its file (the random plays of every ruleset and size, over the API too, the fingerprints)
+#: with its file (the random plays of every ruleset and size, over the API too, the fingerprints; BANG!'s five
+#: random games, one a table size, which in one file were a chain of half a minute on one worker; the
+#: heuristic bots' match, the longest test of a file of sixty)
 SPREAD = ("tests/conformance/test_conformance.py::test_random_legal_play_keeps_the_invariants_to_one_result[",
           "tests/api/test_chain_attack.py::test_no_hidden_value_can_be_recovered_from_any_response[",
           "tests/api/test_leaks.py::test_no_response_to_a_seat_contains_what_the_rules_hide_from_it[",
-          "tests/conformance/test_fingerprints.py::test_a_random_game_logs_shows_and_offers_what_it_did_before[")
+          "tests/conformance/test_fingerprints.py::test_a_random_game_logs_shows_and_offers_what_it_did_before[",
+          "tests/rules/bang/test_properties.py::test_random_legal_play_reaches_a_consistent_end[",
+          "tests/bots/test_heuristics.py::test_heuristic_beats_random_in_a_small_match")
 
 
 #: marks of the tests whose files go first: long runs, real processes (servers, a browser, a cluster)

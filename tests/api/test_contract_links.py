@@ -33,6 +33,8 @@ from referee.bots.webhook import UrlPolicy
 from referee.http import contract
 from tests.api.test_contract_truth import CurrentApp, _set_aside
 
+pytestmark = pytest.mark.slow  # a stateful fuzzer's generated runs: started with the long ones (tests/conftest.py)
+
 MAX_EXAMPLES = 100
 STEPS = 8
 ACCEPTED = ["2xx", "401", "403", "404", "409", "410", "422", "429"]

@@ -7,11 +7,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.games import registry
 from tests.api.helpers import auth, create
+
+pytestmark = pytest.mark.slow  # many generated examples: started with the long ones (tests/conftest.py)
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False) | st.text(max_size=12),

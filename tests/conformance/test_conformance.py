@@ -20,7 +20,6 @@ from collections.abc import Hashable
 from typing import Any, cast
 
 import pytest
-from jsonschema import Draft202012Validator
 
 from referee.engine import vocabulary
 from referee.engine.encoded_views import ViewCache, encoded_view
@@ -30,6 +29,7 @@ from referee.games import registry
 from referee.games.sim import Table, playout, random_chooser
 from tests.api.helpers import create, play_to_end
 from tests.harness import text_of
+from tests.schemas import check_of
 
 SIZES = [(name, n, options) for name in registry.names()
          for n in range(registry.get(name).min_players, registry.get(name).max_players + 1)
@@ -43,7 +43,7 @@ VIEWS = ViewCache()
 def _conforms(schema: dict[str, Any], value: Any, what: str) -> None:
     """``value`` matches the schema the ruleset publishes (when it declares one)."""
     if schema:
-        errors = [f"{list(e.path)}: {e.message}" for e in Draft202012Validator(schema).iter_errors(value)][:3]
+        errors = [f"{list(e.path)}: {e.message}" for e in check_of(schema).errors(value)][:3]
         assert not errors, f"{what} breaks its published schema: {errors}"
 
 
@@ -88,10 +88,10 @@ def _check_step(table: Table, before: Any) -> None:
         # and its encoding, public part shared per version, is the view as the API sends it
         envelope = {"id": "g", "version": len(table.events)}
         sent = encoded_view(rs, state, seat, active=not over, envelope=envelope, key=step, cache=VIEWS)
-        problems = vocabulary.view_problems(words, seat_view(rs, state, seat, active=not over), players)
+        served = seat_view(rs, state, seat, active=not over)  # once: it is pure, and costs a view
+        problems = vocabulary.view_problems(words, served, players)
         assert not problems, f"the view of seat {seat} breaks the vocabulary: {problems[:5]}"
-        assert json.loads(sent) == json.loads(json.dumps(
-            {**envelope, **seat_view(rs, state, seat, active=not over)}))
+        assert json.loads(sent) == json.loads(json.dumps({**envelope, **served}))
         text = text_of(body)
         _conforms(rs.view_schema, json.loads(json.dumps({k: v for k, v in body.items() if k != "pending"})),
                   f"the view of seat {seat}")

@@ -9,7 +9,11 @@ number of moves, not by time. The deterministic proof that a pushed head
 could be stale is tests/api/test_pushed.py's proxy test."""
 from __future__ import annotations
 
+import pytest
+
 from bench.fresh_reads import hammer, two_referees
+
+pytestmark = pytest.mark.e2e  # real processes: started with the long ones (tests/conftest.py)
 
 THREADS, MOVES = 8, 40
 

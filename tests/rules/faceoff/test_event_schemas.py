@@ -17,12 +17,13 @@ from referee.engine.platform import PLATFORM_EVENTS
 from referee.engine.presentation import shown
 from referee.engine.protocol import Event
 from referee.engine.rng import Rng
-from referee.engine.schema import first_refusal, validator
+from referee.engine.schema import first_refusal
 from referee.games import registry
 from referee.games.faceoff import views
 from referee.games.faceoff.fold import EVOLVE
 from referee.games.faceoff.schemas import EVENT_SCHEMAS
 from referee.games.sim import Table, playout, random_chooser
+from tests.schemas import check_of
 
 RS = registry.get("bang-faceoff")
 #: seeds whose random games end within a few thousand events, so the file runs in seconds
@@ -47,7 +48,7 @@ CANYON = {"format": "bang-faceoff-map", "version": 1, "id": "my-canyon", "name":
 def _problems(kind: str, data: Any) -> str | None:
     """Why ``data`` (as JSON would carry it) breaks the schema of ``kind`` (None: it matches)."""
     data = json.loads(json.dumps(data))
-    if validator(EVENT_SCHEMAS[kind]).is_valid(data):
+    if not check_of(EVENT_SCHEMAS[kind]).errors(data):
         return None
     refusal = first_refusal(EVENT_SCHEMAS[kind], data, "data")
     return refusal[1] if refusal else "invalid"
