@@ -114,9 +114,22 @@ function centreOf(view, state, ctx) {
 
 /** state.last in words: "bot 4: card played — card Stagecoach, target ann" */
 function lastWords(last, ctx) {
+  const said = pluginWords(last, ctx);
+  if (said) return (typeof last.seat === "number" ? seatName(last.seat) + ": " : "") + said;
   const rest = Object.keys(last).filter((k) => k !== "kind" && k !== "seat" && last[k] !== null);
   return (typeof last.seat === "number" ? seatName(last.seat) + ": " : "") + label(last.kind) +
     (rest.length ? " — " + rest.map((k) => label(k) + " " + word(last[k], ctx, k)).join(", ") : "");
+}
+
+/** The last thing done in the plug-in's words: ``state.last`` is named like the event that did it
+    (its ``kind`` the event's type, its other keys the event's data); null when the plug-in has no words. */
+function pluginWords(last, ctx) {
+  if (!S.plugin || !S.plugin.describeEvent) return null;
+  try {
+    return S.plugin.describeEvent({ type: last.kind, data: last, actor: last.seat }, ctx) || null;
+  } catch (e) {
+    return null;  /* a last record shaped unlike its event: the generic words below */
+  }
 }
 
 /** a seat's outcome as the result says it, in a sentence about "you" */
@@ -164,7 +177,7 @@ export function draw(view) {
   last.textContent = state.last ? "Last: " + lastWords(state.last, ctx) : "";
   const board = Array.isArray(state.board) && state.board.every((r) => typeof r === "string") ? state.board : null;
   $("board").textContent = board ? board.join("\n") : "";
-  $("board-wrap").hidden = !board;
+  $("board-wrap").hidden = !board || Boolean(centre);  /* a plug-in that draws the table draws its board */
   const facts = $("facts");
   facts.textContent = "";
   Object.keys(state).forEach((k) => {

@@ -59,7 +59,7 @@ function booleanOptions(el, ruleset) {
 
 /** The form, built from the rulesets the referee offers. */
 export async function newGameForm(referee, el) {
-  const rulesets = await referee.rulesets.list();  /* the client answers the list itself */
+  const { rulesets } = await referee.rulesets.list();  /* the body as served: {rulesets} */
   const form = el("form", "newgame-form");
   form.setAttribute("aria-labelledby", "newgame-head");
   const head = el("h2", null, "Start a new game");
