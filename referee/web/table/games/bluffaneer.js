@@ -177,7 +177,7 @@ export function describeEvent(event, ctx) {
     case "card_revealed": return subject(d.seat) + "showed " + listWords((d.symbols || []).map((s) => symbolName(s, ctx))) +
       (d.matches ? ": a match" : ": no match");
     case "card_drawn": return subject(d.seat) + "drew a card";
-    case "turn_ended": return who(d.seat) + "'s turn ended; " + who(d.next) + " rolls next";
+    case "turn_ended": return (d.seat === event.actor ? "turn ended" : who(d.seat) + "'s turn ended") + "; " + who(d.next) + " rolls next";
     case "resigned": return subject(d.seat) + "resigned";
     case "game_ended": return "the game ended; " + who(d.winner) + " wins";
     default: return null;
