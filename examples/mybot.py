@@ -13,6 +13,7 @@ PASSIVE = {"pass", "end_turn", "stop", "done", "decline"}
 def choose(view, legal_moves):
     # the same view gets the same answer: a game replays the same when you debug it
     rng = random.Random(f"{view.get('id')}:{view.get('version')}:{view.get('seat')}")
+    legal_moves = [m for m in legal_moves if m.get("type") != "resign"] or legal_moves  # never give up
     active = [m for m in legal_moves if m.get("type") not in PASSIVE]
     if active and rng.random() < 0.8:  # act rather than wait, mostly
         return rng.choice(active)

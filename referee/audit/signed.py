@@ -71,7 +71,7 @@ def check_receipts(header: Json, envelopes: Sequence[Json], receipts: Sequence[t
     is judged alone, said so)."""
     if keys is None:  # anyone can make up a receipt: unsigned, it cannot speak against the log
         return {"name": "receipts", "ok": True, "checked": False,
-                "detail": f"{len(receipts)} receipts not verified (no key): without the referee's key (--key) "
+                "detail": f"{_receipts(len(receipts))} not verified (no key): without the referee's key (--key) "
                           "a receipt proves nothing, so the log is judged alone"}
     game = header.get("id")
     for name, receipt in receipts:
@@ -104,4 +104,9 @@ def check_receipts(header: Json, envelopes: Sequence[Json], receipts: Sequence[t
             raise diverged(version, "at", at, env["at"],
                            f"receipt {name}: the referee received that move at {at}; this log says {env['at']}")
     return {"name": "receipts", "ok": True, "checked": True,
-            "detail": f"{len(receipts)} receipts: each head is in the log at its version; their signatures verified"}
+            "detail": f"{_receipts(len(receipts))}: each head is in the log at its version; their signatures verified"}
+
+
+def _receipts(count: int) -> str:
+    """``1 receipt``, ``2 receipts``: the count in words a person reads."""
+    return f"{count} receipt{'' if count == 1 else 's'}"
