@@ -227,6 +227,26 @@ def normal(move: dict[str, Any]) -> dict[str, Any]:
     return {k: _ints(v) for k, v in move.items()}
 
 
+#: the kinds of field that hold numbers -> whether a well-formed value of it holds ints only
+_ALL_INTS: dict[str, Callable[[Any], bool]] = {
+    "path": lambda value: all(type(x) is int and type(y) is int for x, y in value),
+    "square": lambda value: type(value[0]) is int and type(value[1]) is int,
+    "char": lambda value: type(value) is int,
+}
+#: move type -> its fields that hold numbers, each with its ``_ALL_INTS`` check (a type with none: left out)
+_NUMBER_FIELDS: dict[str, tuple[tuple[str, Callable[[Any], bool]], ...]] = {
+    kind: fields for kind, (required, optional) in SHAPES.items()
+    if (fields := tuple((name, _ALL_INTS[want]) for name, want in {**required, **optional}.items() if want in _ALL_INTS))
+}
+
+
+def _integral(move: dict[str, Any]) -> bool:
+    """Whether a well-formed ``move`` holds no float (``normal`` would give it back unchanged):
+    only the fields that hold numbers are looked at, most moves have none."""
+    fields = _NUMBER_FIELDS.get(move["type"])
+    return fields is None or all(name not in move or ints(move[name]) for name, ints in fields)
+
+
 def _square(value: Any) -> bool:
     return type(value) is list and len(value) == 2 and _int(value[0], 0, 39) and _int(value[1], 0, 39)
 
@@ -278,7 +298,7 @@ def parse(move: Any) -> TypedMove:
     why = malformed(move)
     if why is not None:
         raise MalformedMove("malformed_move", rule="FO9", detail=why)
-    return MOVES.read(normal(move))
+    return MOVES.read(move if _integral(move) else normal(move))
 
 
 def read(move: Json) -> TypedMove:
