@@ -236,7 +236,8 @@ _ALL_INTS: dict[str, Callable[[Any], bool]] = {
 #: move type -> its fields that hold numbers, each with its ``_ALL_INTS`` check (a type with none: left out)
 _NUMBER_FIELDS: dict[str, tuple[tuple[str, Callable[[Any], bool]], ...]] = {
     kind: fields for kind, (required, optional) in SHAPES.items()
-    if (fields := tuple((name, _ALL_INTS[want]) for name, want in {**required, **optional}.items() if want in _ALL_INTS))
+    if (fields := tuple((name, _ALL_INTS[want]) for name, want in {**required, **optional}.items()
+                        if want in _ALL_INTS))
 }
 
 
