@@ -265,10 +265,7 @@ class TypedMove:
         """The move as JSON, equal to ``to_json()``, to read and to compare, never to be
         changed: the object it was read from where that is equal (the module's docstring),
         else ``to_json()`` written the first time and kept."""
-        try:
-            sent: Json | None = self._sent
-        except AttributeError:  # a move made in code, not read
-            sent = None
+        sent: Json | None = getattr(self, "_sent", None)  # unset: a move made in code, not read
         if sent is None:
             sent = self.to_json()
             _SET_SENT(self, sent)

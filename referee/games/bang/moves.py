@@ -242,9 +242,9 @@ def _check_value(kind: str, name: str, shape: str, value: Any) -> None:
 def parse(move: Any) -> BangMove:
     """The typed move of ``move``, once its shape is checked (a ``MalformedMove`` otherwise); the
     keys are checked here and only a refusal is worked out apart (``_bad_keys``): it runs at every move."""
-    kind = move.get("type") if type(move) is dict else None
-    shape = _KEYS.get(kind) if type(kind) is str else None
-    if shape is None or not shape[1].issuperset(move) or not shape[0].issubset(move):
+    kind: Any = move.get("type") if type(move) is dict else None
+    keys = _KEYS.get(kind) if type(kind) is str else None
+    if keys is None or not keys[1].issuperset(move) or not keys[0].issubset(move):
         raise _bad_keys(move)
     if len(move) > 1:
         required, optional = SHAPES[kind]

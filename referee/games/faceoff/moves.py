@@ -303,7 +303,7 @@ def parse(move: Any) -> TypedMove:
     """The typed move of ``move`` as sent, or ``MalformedMove`` (FO9): the hand-written parser held to
     ``MOVE_SCHEMAS`` (the conformance suite checks that they agree), numbers as integers. A move of
     a known type goes straight to its fields' checks: ``parse`` runs at every move."""
-    kind = move.get("type") if type(move) is dict else None
+    kind: Any = move.get("type") if type(move) is dict else None
     why = _field_malformed(kind, move) if type(kind) is str and kind in SHAPES else malformed(move)
     if why is not None:
         raise MalformedMove("malformed_move", rule="FO9", detail=why)
