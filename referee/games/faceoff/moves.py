@@ -282,21 +282,40 @@ def malformed(move: Any) -> str | None:
     return _field_malformed(kind, move)
 
 
+#: move type -> (its required keys, every key it may have, ``type`` included)
+_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    kind: (frozenset(required), frozenset({"type", *required, *optional}))
+    for kind, (required, optional) in SHAPES.items()
+}
+#: move type -> its fields' checks by name
+_CHECKS: dict[str, dict[str, Callable[[Any], bool]]] = {
+    kind: {name: _KIND_OK[want] for name, want in {**required, **optional}.items()}
+    for kind, (required, optional) in SHAPES.items()
+}
+
+
 def _field_malformed(kind: str, move: dict[str, Any]) -> str | None:
     """Why a ``kind`` move's fields break its schema: one unknown, one required left out, one of
-    the wrong shape (None: they match)."""
-    required, optional = SHAPES[kind]
-    for name in move:
-        if name != "type" and name not in required and name not in optional:
-            return f"a {kind} move has no field {name!r}"
-    for name in required:
-        if name not in move:
-            return f"a {kind} move needs {name!r}"
+    the wrong shape (None: they match). The keys are compared as sets, and only a refusal is
+    looked for key by key (``_key_malformed``): it runs at every move."""
+    required, allowed = _KEYS[kind]
+    if not allowed.issuperset(move) or not required.issubset(move):
+        return _key_malformed(kind, move)
+    checks = _CHECKS[kind]
     for name, value in move.items():
-        want = required.get(name) or optional.get(name)
-        if want is not None and not _KIND_OK[want](value):
+        check = checks.get(name)
+        if check is not None and not check(value):
             return f"a {kind} move: {name!r} is malformed"
     return None
+
+
+def _key_malformed(kind: str, move: dict[str, Any]) -> str:
+    """The first unknown key of a ``kind`` move, else the first required one left out."""
+    required, optional = SHAPES[kind]
+    unknown = [name for name in move if name != "type" and name not in required and name not in optional]
+    if unknown:
+        return f"a {kind} move has no field {unknown[0]!r}"
+    return f"a {kind} move needs {next(name for name in required if name not in move)!r}"
 
 
 def parse(move: Any) -> TypedMove:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from referee.engine.protocol import MalformedMove
 from referee.engine.rng import Rng
 from referee.games import registry
 from referee.games.faceoff import legal, moves
@@ -64,3 +67,16 @@ def test_FO9_a_number_sent_as_an_integral_float_is_read_as_the_integer() -> None
     assert normalised.json() == sent and all(type(v) is int for square in normalised.json()["path"] for v in square)
     assert moves.parse({"type": "play", "card": "BANG-AS", "target": 1.0}).json() == \
         {"type": "play", "card": "BANG-AS", "target": 1}
+
+
+def test_FO9_a_malformed_move_is_refused_naming_its_first_fault() -> None:
+    refusals = {
+        "a walk move has no field 'to'": {"type": "walk", "path": [], "to": 1},
+        "a play move needs 'card'": {"type": "play", "target": 1},
+        "a walk move: 'path' is malformed": {"type": "walk", "path": [[3, 40]]},
+        "a place move: 'square' is malformed": {"type": "place", "square": [True, 2]},
+    }
+    for detail, move in refusals.items():
+        with pytest.raises(MalformedMove) as refused:
+            moves.parse(move)
+        assert refused.value.detail == detail
