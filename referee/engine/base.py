@@ -264,7 +264,10 @@ class RulesetBase(ABC, Generic[S]):
         kind = move.get("type") if isinstance(move, dict) else None
         if kind == "timeout":
             return self._timed_out(state, actor, rng=rng, now=now)
-        actor = self._seat_of(state, actor, kind)
+        # check 3's usual case inline (a seat number, never a bool, below the count): it runs at every move
+        count = self.seats(state) if type(actor) is int else None
+        if type(actor) is not int or actor < 0 or (count is not None and actor >= count):
+            actor = self._seat_of(state, actor, kind)
         if actor not in self.to_act(state, memo=memo):
             raise self.refuse_out_of_turn(state, actor, parsed)
         try:

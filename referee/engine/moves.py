@@ -14,6 +14,14 @@ What a client sees stays JSON: ``legal_moves`` and ``default_move`` return
 the JSON form (``TypedMove.to_json``), which is what the log records, what a
 bot's answer is compared with byte for byte and what the views list.
 
+A move read from JSON keeps that JSON (``TypedMove.json``): the rules
+compare a move with the legal moves as JSON at every action, and the object
+a move was read from is the one a player picked from those very lists, so
+the comparison finds it by identity and nothing is written back. It is kept
+only where ``to_json`` would write an equal object (the class writes its
+keys with the generated writer, its optional keys default to ``None`` and
+none was sent as ``null``); otherwise ``json`` writes it once.
+
 A JSON array is read as a tuple (frozen all the way down: a field typed
 ``tuple[tuple[int, int], ...]`` is a tuple of tuples); an optional key left
 out is the field's default (``None`` unless the class says otherwise) and is
@@ -150,19 +158,39 @@ def _slot_setters(cls: type[TypedMove], keys: tuple[MoveKey, ...]) -> list[Any] 
     return setters
 
 
+def _keeps_sent(cls: type[TypedMove], keys: tuple[MoveKey, ...]) -> str | None:
+    """Source of the condition under which the JSON a ``cls`` move is read from equals what its
+    ``to_json`` writes (``None``: never): the generated writer, no optional key with a default
+    other than ``None``, no ``__post_init__``, and (checked per move) no optional key sent as ``null``."""
+    if cls.to_json is not _LAZY_TO_JSON and not getattr(cls.to_json, _WRITTEN, False):
+        return None  # the class writes its JSON itself
+    if hasattr(cls, "__post_init__"):
+        return None  # its __init__ may change what was sent
+    defaults = {spec.name: spec.default for spec in dataclasses.fields(cls)}
+    if any(key.optional and defaults[key.name] is not None for key in keys):
+        return None
+    sent = [f"move.get({key.key!r}, 0) is not None" for key in keys if key.optional]
+    return " and ".join(sent) or "True"
+
+
 def _reader_source(cls: type[TypedMove], keys: tuple[MoveKey, ...], scope: dict[str, Any]) -> list[str]:
     if not keys:  # frozen and without fields: every move of the type can be the one value
-        scope["shared"] = cls()
+        scope["shared"] = shared = cls()
+        _SET_SENT(shared, {"type": cls.TYPE})
         return ["def read(move):", "    return shared"]
     specs = {spec.name: spec for spec in dataclasses.fields(cls)}
     values = [_value_source(i, specs[key.name], key, scope) for i, key in enumerate(keys)]
     setters = _slot_setters(cls, keys)
+    kept = _keeps_sent(cls, keys)
+    scope["set_sent"] = _SET_SENT
+    keep = [] if kept is None else [f"    set_sent(out, move if {kept} else None)" if kept != "True"
+                                    else "    set_sent(out, move)"]
     if setters is None:
         args = [f"{key.name}={value}" if specs[key.name].kw_only else value for key, value in zip(keys, values)]
-        return ["def read(move):", f"    return cls({', '.join(args)})"]
+        return ["def read(move):", f"    out = cls({', '.join(args)})", *keep, "    return out"]
     scope.update({f"set{i}": setter for i, setter in enumerate(setters)}, new=object.__new__)
     return ["def read(move):", "    out = new(cls)", *(f"    set{i}(out, {value})" for i, value in enumerate(values)),
-            "    return out"]
+            *keep, "    return out"]
 
 
 def _writer_source(keys: tuple[MoveKey, ...]) -> list[str]:
@@ -203,18 +231,20 @@ def _codec(cls: type[TypedMove]) -> _Codec:
     return codec
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True)
 class TypedMove:
     """One move type of a ruleset: subclass it as a frozen dataclass and set
     ``TYPE`` to the move's ``type`` string."""
 
+    #: ``_sent``: the move's JSON (``json``), no field: not compared, hashed nor shown
+    __slots__ = ("_sent",)
     TYPE: ClassVar[str] = ""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Every subclass starts with the ``to_json`` that writes its own codec: a subclass of a class
         whose writer is written already must not inherit it (it has other keys, another ``TYPE``); a
         ``to_json`` a class writes itself is inherited as usual."""
-        super(TypedMove, cls).__init_subclass__(**kwargs)  # not super(): the slots class is a copy (3.11)
+        super().__init_subclass__(**kwargs)
         inherited = getattr(cls, "to_json", None)
         if "to_json" not in cls.__dict__ and (inherited is _LAZY_TO_JSON or getattr(inherited, _WRITTEN, False)):
             type.__setattr__(cls, "to_json", _LAZY_TO_JSON)
@@ -231,8 +261,20 @@ class TypedMove:
         then stands in its place."""
         return _codec(type(self)).write(self)
 
+    def json(self) -> Json:
+        """The move as JSON, equal to ``to_json()``, to read and to compare, never to be
+        changed: the object it was read from where that is equal (the module's docstring),
+        else ``to_json()`` written the first time and kept."""
+        sent: Json | None = getattr(self, "_sent", None)  # unset: a move made in code, not read
+        if sent is None:
+            sent = self.to_json()
+            _SET_SENT(self, sent)
+        return sent
+
 
 _LAZY_TO_JSON = TypedMove.__dict__["to_json"]
+#: sets a move's kept JSON past the frozen ``__setattr__`` (as the readers set the fields)
+_SET_SENT: Callable[[TypedMove, Json | None], None] = TypedMove.__dict__["_sent"].__set__
 
 
 class MoveTable(Generic[M]):
@@ -240,20 +282,21 @@ class MoveTable(Generic[M]):
 
     def __init__(self, classes: Iterable[type[M]]) -> None:
         self.by_type: dict[str, type[M]] = {}
-        #: each type's reader: ``read`` runs at every move
-        self._readers: dict[str, Callable[[Mapping[str, Any]], M]] = {}
+        #: each type's reader, which ``read`` runs at every move (a parser that knows the type
+        #: already calls it itself: one call fewer on the rules' hot path)
+        self.readers: dict[str, Callable[[Mapping[str, Any]], M]] = {}
         for cls in classes:
             if not cls.TYPE or cls.TYPE in self.by_type:
                 raise ValueError(f"{cls.__name__}: TYPE {cls.TYPE!r} is empty or taken")
             self.by_type[cls.TYPE] = cls
-            self._readers[cls.TYPE] = _codec(cls).read
+            self.readers[cls.TYPE] = _codec(cls).read
 
     def read(self, move: Mapping[str, Any]) -> M:
         """The typed value of ``move``, a JSON object that matches its schema
         already (``RulesetBase.check_move``): its class by ``type``, every
         key a field, arrays as tuples. A ``KeyError`` or ``TypeError`` here
         is a schema that does not say what the class says: a bug, not bad input."""
-        return self._readers[move["type"]](move)
+        return self.readers[move["type"]](move)
 
     def types(self) -> list[str]:
         return sorted(self.by_type)

@@ -150,6 +150,7 @@ def test_a_to_json_a_class_writes_itself_is_kept_and_inherited() -> None:
     table = MoveTable([Loud, Louder])
     assert table.read({"type": "loud", "word": "bang"}).to_json() == {"type": "loud", "word": "BANG"}
     assert table.read({"type": "louder", "word": "bang"}).to_json() == {"type": "louder", "word": "BANG"}
+    assert table.read({"type": "loud", "word": "bang"}).json() == {"type": "loud", "word": "BANG"}  # its writer's
 
 
 PLAYS = st.builds(lambda card, target: {"type": "play", "card": card, **({} if target is None else {"target": target})},
@@ -166,6 +167,30 @@ LEAPS = st.builds(lambda origin: {"type": "leap", "from": origin}, st.integers()
 def test_read_then_to_json_gives_the_move_back(move: dict[str, object]) -> None:
     written = TABLE.read(move).to_json()
     assert written == move and list(written) == list(move)
+
+
+@given(PLAYS | DISCARDS | WALKS | LEAPS | st.just({"type": "pass"}))
+def test_json_is_what_to_json_writes_and_kept(move: dict[str, object]) -> None:
+    read = TABLE.read(move)
+    assert read.json() == read.to_json() and read.json() is read.json()
+
+
+def test_json_is_the_object_read_where_to_json_would_write_its_equal() -> None:
+    for move in ({"type": "play", "card": "A", "target": 1}, {"type": "discard", "cards": ["A"]},
+                 {"type": "leap", "from": 2}):
+        assert TABLE.read(move).json() is move
+    walk = {"type": "walk", "path": [], "steps": 1, "marks": []}  # a default not None: written, not kept
+    assert TABLE.read(walk).json() is not walk and TABLE.read(walk).json() == walk
+
+
+def test_json_leaves_out_an_optional_key_sent_as_null_as_to_json_does() -> None:
+    sent = {"type": "play", "card": "A", "target": None}
+    assert TABLE.read(sent).json() == {"type": "play", "card": "A"}
+
+
+def test_json_of_a_move_made_in_code_is_to_json_written_once() -> None:
+    made = Play(card="A", target=2)
+    assert made.json() == {"type": "play", "card": "A", "target": 2} and made.json() is made.json()
 
 
 def test_a_class_whose_init_must_run_is_read_through_it() -> None:

@@ -114,7 +114,7 @@ def _play(state: State, seat: Seat, move: Play, known: tuple[Json, ...] | None) 
     card = move.card
     if card not in state.players[seat].hand:
         raise _no("card_not_in_hand", "R11", f"{card} is not in your hand")
-    if move.to_json() not in (known if known is not None else turn.card_moves(state, seat, card)):
+    if move.json() not in (known if known is not None else turn.card_moves(state, seat, card)):
         code, rule, detail = turn.why_not(state, seat, move)
         raise _no(code, rule, detail)
     return lambda ctx: turn.play(ctx, seat, move)

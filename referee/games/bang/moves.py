@@ -197,6 +197,7 @@ BangMove = Play | Sid | EndTurn | Discard | Draw | Keep | Choose | Barrel | Resp
 
 MOVES: MoveTable[BangMove] = MoveTable([Play, Sid, EndTurn, Discard, Draw, Keep, Choose, Barrel, Respond, Pass, Timeout,
                                         Resign])
+_READERS = MOVES.readers
 
 
 # --- parsing ----------------------------------------------------------------------------------------
@@ -207,22 +208,20 @@ _KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 
 
-def _check_keys(move: Any) -> str:
-    """The move's type, once ``move`` is an object of a known type with exactly its fields."""
+def _bad_keys(move: Any) -> MalformedMove:
+    """Why ``move`` is not an object of a known type with exactly its fields (``parse`` found it is not)."""
     if type(move) is not dict:
-        raise _bad("a move is a JSON object")
+        return _bad("a move is a JSON object")
     kind = move.get("type")
     shape = _KEYS.get(kind) if type(kind) is str else None
     if shape is None:
-        raise _bad(f"unknown move type {kind!r}")
+        return _bad(f"unknown move type {kind!r}")
     required, allowed = shape
-    if not allowed.issuperset(move):
-        extra = sorted(key for key in move if key not in allowed)
-        raise _bad(f"{kind}: unexpected field {extra[0]!r}")
-    if not required.issubset(move):
-        missing = sorted(key for key in required if key not in move)
-        raise _bad(f"{kind}: missing field {missing[0]!r}")
-    return str(kind)
+    extra = sorted(key for key in move if key not in allowed)
+    if extra:
+        return _bad(f"{kind}: unexpected field {extra[0]!r}")
+    missing = sorted(key for key in required if key not in move)
+    return _bad(f"{kind}: missing field {missing[0]!r}")
 
 
 def _check_value(kind: str, name: str, shape: str, value: Any) -> None:
@@ -241,8 +240,12 @@ def _check_value(kind: str, name: str, shape: str, value: Any) -> None:
 
 
 def parse(move: Any) -> BangMove:
-    """The typed move of ``move``, once its shape is checked (a ``MalformedMove`` otherwise)."""
-    kind = _check_keys(move)
+    """The typed move of ``move``, once its shape is checked (a ``MalformedMove`` otherwise); the
+    keys are checked here and only a refusal is worked out apart (``_bad_keys``): it runs at every move."""
+    kind: Any = move.get("type") if type(move) is dict else None
+    keys = _KEYS.get(kind) if type(kind) is str else None
+    if keys is None or not keys[1].issuperset(move) or not keys[0].issubset(move):
+        raise _bad_keys(move)
     if len(move) > 1:
         required, optional = SHAPES[kind]
         for name, value in move.items():
@@ -252,7 +255,8 @@ def parse(move: Any) -> BangMove:
             kept = type(value) is str if shape == _STR else type(value) is int if shape == _INT else False
             if not kept:  # a list of cards, or a value of the wrong kind
                 _check_value(kind, name, shape, value)
-    return from_checked(move)
+        unstated(move)
+    return _READERS[kind](move)
 
 
 def _check_play(move: Json) -> None:
@@ -303,6 +307,8 @@ def unstated(move: Json) -> None:
 
 
 def from_checked(move: Json) -> BangMove:
-    """The typed move of ``move``, which matches its schema already, past ``unstated``'s checks."""
-    unstated(move)
-    return MOVES.read(move)
+    """The typed move of ``move``, which matches its schema already, past ``unstated``'s checks
+    (none for a move without fields: ``end_turn``, ``pass``, ``resign``)."""
+    if len(move) > 1:
+        unstated(move)
+    return _READERS[move["type"]](move)

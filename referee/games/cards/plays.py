@@ -30,22 +30,21 @@ def card_moves(holder: Holder, card: str, dist: Mapping[int, int], holders: Sequ
     targets); ``bang_ok``: the BANG! limit allows one more (R18);
     ``jailable(target)``: the table lets ``target`` be jailed at all (R38)."""
     key = KEY[card]
+    if key in _SHOTS:  # the commonest aimed card, here rather than a call further; the limit first (R18)
+        if not bang_ok or (key == "MISSED" and holder.character != CALAMITY_JANET):
+            return []  # R18, R24
+        reach = reach_of(holder.in_play)
+        return [{"type": "play", "card": card, "target": target} for target in sorted(dist) if dist[target] <= reach]
     if key in TARGETED:
-        return _aimed_moves(holder, card, dist, holders, bang_ok=bang_ok, jailable=jailable)
+        return _aimed_moves(card, key, dist, holders, jailable)
     if card in BLUE and card not in WEAPON_OF and any(KEY[mine] == key for mine in holder.in_play):
         return []  # R19
     return [{"type": "play", "card": card}]
 
 
-def _aimed_moves(holder: Holder, card: str, dist: Mapping[int, int], holders: Sequence[Holder], *, bang_ok: bool,
+def _aimed_moves(card: str, key: str, dist: Mapping[int, int], holders: Sequence[Holder],
                  jailable: Callable[[int], bool]) -> list[Move]:
-    """``card_moves`` of a card aimed at a target (R23, R24, R30–R32, R38)."""
-    key = KEY[card]
-    if key == "MISSED" and holder.character != CALAMITY_JANET:
-        return []  # R24
-    if key in _SHOTS:
-        reach = reach_of(holder.in_play)
-        return _aimed(card, [target for target in sorted(dist) if dist[target] <= reach]) if bang_ok else []
+    """``card_moves`` of a card aimed at a target but a shot (R30–R32, R38)."""
     if key in PICKED:
         return _picked(card, key, dist, holders)
     if key == "DUEL":

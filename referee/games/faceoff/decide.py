@@ -6,6 +6,7 @@ legal moves is refused (``refusals.why_not``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from referee.engine.moves import TypedMove
 from referee.engine.protocol import Event
@@ -45,10 +46,10 @@ def apply(state: State, seat: int, move: TypedMove, rng: Rng,
           memo: Memo | None = None) -> tuple[list[Event], State]:
     """The events of ``seat``'s ``move`` and the state they fold to; ``IllegalMove`` if not offered
     (``legal.offered``, which finds the seat's legal moves in the game's ``memo`` if a view listed them)."""
-    if not offered(state, seat, move.to_json(), memo):
+    if not offered(state, seat, move.json(), memo):
         raise why_not(state, seat, move)
     ctx = Ctx(state, rng)
-    settle(ctx, lambda: _apply(ctx, seat, move))
+    settle(ctx, _apply, ctx, seat, move)
     return ctx.events, ctx.state
 
 
@@ -61,50 +62,36 @@ def _apply(ctx: Ctx, seat: int, move: TypedMove) -> None:
         bid.bid(ctx, seat, move.card)
     elif isinstance(move, Place):
         bid.place(ctx, seat, [move.square[0], move.square[1]])
-    else:
-        _turn_move(ctx, ctx.flow.active, move)
-
-
-def _turn_move(ctx: Ctx, char: int, move: TypedMove) -> None:
-    """A move of the active character ``char``'s turn: its phase's (FO11–FO20)."""
-    match move:
-        case FigureMove():
-            _move(ctx, char, move)
-        case Walk():
-            _walk(ctx, char, move)
-        case Draw():
-            _draw_slot(ctx, char, move)
-        case Play():
-            _play(ctx, char, move)
-        case Sid():
-            apply_effects(ctx, cardrules.sid(char, move.cards))  # R72 (FO53)
-        case EndTurn():
-            to_discard(ctx, char)  # FO20
-        case Discard():
-            _discard(ctx, char, move)
-
-
-def _path(path: tuple[tuple[int, int], ...]) -> list[list[int]]:
-    """A typed path as the ``moved`` event writes it."""
-    return [[x, y] for x, y in path]
+    else:  # a move of the active character's turn: its phase's (FO11–FO20)
+        step = _TURN_MOVES.get(type(move))
+        if step is not None:
+            step(ctx, ctx.flow.active, move)
 
 
 def _move(ctx: Ctx, char: int, move: FigureMove) -> None:
     """FO11–FO14: phase 1's move, then phase 2."""
-    walk(ctx, char, _path(move.path), 1)
+    walk(ctx, char, list(map(list, move.path)), 1)  # the path as the ``moved`` event writes it
     phase2(ctx, char)
 
 
 def _walk(ctx: Ctx, char: int, move: Walk) -> None:
     """FO15: a phase-2 slot's walk."""
-    walk(ctx, char, _path(move.path), 2)
+    walk(ctx, char, list(map(list, move.path)), 2)
     after_slot(ctx, char)
 
 
 def _play(ctx: Ctx, char: int, move: Play) -> None:
     """Phase 3 (FO17–FO30): the card engine's effect, on the board."""
-    apply_effects(ctx, cardrules.play_card(ctx.state.chars[char], char, move.to_json(), order=ctx.order(char),
+    apply_effects(ctx, cardrules.play_card(ctx.state.chars[char], char, move, order=ctx.order(char),
                                            beer_heals=True))  # FO23
+
+
+def _sid(ctx: Ctx, char: int, move: Sid) -> None:
+    apply_effects(ctx, cardrules.sid(char, move.cards))  # R72 (FO53)
+
+
+def _end_turn(ctx: Ctx, char: int, move: EndTurn) -> None:
+    to_discard(ctx, char)  # FO20
 
 
 def _discard(ctx: Ctx, char: int, move: Discard) -> None:
@@ -202,4 +189,8 @@ def _lucky_pick(ctx: Ctx, frame: Frame, card: str) -> None:
     apply_effects(ctx, cardrules.lucky_choice(frame.char, frame.purpose, card, ctx.state.limbo))
 
 
+#: the moves of the active character's turn by their class, one look-up rather than a match of
+#: class patterns (an ``isinstance`` each) at every action
+_TURN_MOVES: dict[type[TypedMove], Callable[[Ctx, int, Any], None]] = {
+    FigureMove: _move, Walk: _walk, Draw: _draw_slot, Play: _play, Sid: _sid, EndTurn: _end_turn, Discard: _discard}
 _PICKS: dict[str, Callable[[Ctx, Frame, str], None]] = {"kit": _keep, "store": _store_pick, "lucky": _lucky_pick}

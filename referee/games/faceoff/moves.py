@@ -165,6 +165,7 @@ class Timeout(TypedMove):
 #: every move type by its ``type`` string
 MOVES: MoveTable[TypedMove] = MoveTable([FigureMove, Walk, Draw, Play, Sid, EndTurn, Discard, Respond, Barrel, Choose,
                                          Pass, Bid, Place, Resign, Timeout])
+_READERS = MOVES.readers
 
 _CARD: Json = {"type": "string", "enum": list(ALL_CARDS)}
 _PATH: Json = {"type": "array", "items": SQ, "maxItems": 3}
@@ -227,8 +228,34 @@ def normal(move: dict[str, Any]) -> dict[str, Any]:
     return {k: _ints(v) for k, v in move.items()}
 
 
+#: the kinds of field that hold numbers -> whether a well-formed value of it holds ints only
+_ALL_INTS: dict[str, Callable[[Any], bool]] = {
+    "path": lambda value: all(type(x) is int and type(y) is int for x, y in value),
+    "square": lambda value: type(value[0]) is int and type(value[1]) is int,
+    "char": lambda value: type(value) is int,
+}
+#: move type -> its fields that hold numbers, each with its ``_ALL_INTS`` check (a type with none: left out)
+_NUMBER_FIELDS: dict[str, tuple[tuple[str, Callable[[Any], bool]], ...]] = {
+    kind: fields for kind, (required, optional) in SHAPES.items()
+    if (fields := tuple((name, _ALL_INTS[want]) for name, want in {**required, **optional}.items()
+                        if want in _ALL_INTS))
+}
+
+
+def _integral(move: dict[str, Any]) -> bool:
+    """Whether a well-formed ``move`` holds no float (``normal`` would give it back unchanged):
+    only the fields that hold numbers are looked at, most moves have none."""
+    fields = _NUMBER_FIELDS.get(move["type"])
+    return fields is None or all(name not in move or ints(move[name]) for name, ints in fields)
+
+
 def _square(value: Any) -> bool:
-    return type(value) is list and len(value) == 2 and _int(value[0], 0, 39) and _int(value[1], 0, 39)
+    if type(value) is not list or len(value) != 2:
+        return False
+    x, y = value
+    if type(x) is int and type(y) is int:  # the usual square, checked without a call (a path holds up to 3)
+        return 0 <= x <= 39 and 0 <= y <= 39
+    return _int(x, 0, 39) and _int(y, 0, 39)
 
 
 _KIND_OK: dict[str, Callable[[Any], bool]] = {
@@ -255,30 +282,51 @@ def malformed(move: Any) -> str | None:
     return _field_malformed(kind, move)
 
 
+#: move type -> (its required keys, every key it may have, ``type`` included)
+_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    kind: (frozenset(required), frozenset({"type", *required, *optional}))
+    for kind, (required, optional) in SHAPES.items()
+}
+#: move type -> its fields' checks by name
+_CHECKS: dict[str, dict[str, Callable[[Any], bool]]] = {
+    kind: {name: _KIND_OK[want] for name, want in {**required, **optional}.items()}
+    for kind, (required, optional) in SHAPES.items()
+}
+
+
 def _field_malformed(kind: str, move: dict[str, Any]) -> str | None:
     """Why a ``kind`` move's fields break its schema: one unknown, one required left out, one of
-    the wrong shape (None: they match)."""
-    required, optional = SHAPES[kind]
-    for name in move:
-        if name != "type" and name not in required and name not in optional:
-            return f"a {kind} move has no field {name!r}"
-    for name in required:
-        if name not in move:
-            return f"a {kind} move needs {name!r}"
+    the wrong shape (None: they match). The keys are compared as sets, and only a refusal is
+    looked for key by key (``_key_malformed``): it runs at every move."""
+    required, allowed = _KEYS[kind]
+    if not allowed.issuperset(move) or not required.issubset(move):
+        return _key_malformed(kind, move)
+    checks = _CHECKS[kind]
     for name, value in move.items():
-        want = required.get(name) or optional.get(name)
-        if want is not None and not _KIND_OK[want](value):
+        check = checks.get(name)
+        if check is not None and not check(value):
             return f"a {kind} move: {name!r} is malformed"
     return None
 
 
+def _key_malformed(kind: str, move: dict[str, Any]) -> str:
+    """The first unknown key of a ``kind`` move, else the first required one left out."""
+    required, optional = SHAPES[kind]
+    unknown = [name for name in move if name != "type" and name not in required and name not in optional]
+    if unknown:
+        return f"a {kind} move has no field {unknown[0]!r}"
+    return f"a {kind} move needs {next(name for name in required if name not in move)!r}"
+
+
 def parse(move: Any) -> TypedMove:
     """The typed move of ``move`` as sent, or ``MalformedMove`` (FO9): the hand-written parser held to
-    ``MOVE_SCHEMAS`` (the conformance suite checks that they agree), numbers as integers."""
-    why = malformed(move)
+    ``MOVE_SCHEMAS`` (the conformance suite checks that they agree), numbers as integers. A move of
+    a known type goes straight to its fields' checks: ``parse`` runs at every move."""
+    kind: Any = move.get("type") if type(move) is dict else None
+    why = _field_malformed(kind, move) if type(kind) is str and kind in SHAPES else malformed(move)
     if why is not None:
         raise MalformedMove("malformed_move", rule="FO9", detail=why)
-    return MOVES.read(normal(move))
+    return _READERS[kind](move if _integral(move) else normal(move))
 
 
 def read(move: Json) -> TypedMove:

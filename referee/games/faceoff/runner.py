@@ -5,6 +5,7 @@ decision (or the setup) carried through to the next awaited move."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ParamSpec
 
 from referee.games.cards import rules as cardrules
 from referee.games.faceoff.bid import new_round, open_bid
@@ -13,14 +14,17 @@ from referee.games.faceoff.flow import Frame, frame_but
 from referee.games.faceoff.state import OUTLAW, RENEGADE, SHERIFF
 from referee.games.faceoff.turn import apply_effects, jail_step, start_turn
 
+P = ParamSpec("P")
 
-def settle(ctx: Ctx, step: Callable[[], None]) -> None:
-    """``step`` (a move, or the first turn's start), then the agenda run until a move is awaited
-    and the flow written; a turn that ends at once passes on (FO19, FO44), and the game's end
-    stops everything (FO47)."""
+
+def settle(ctx: Ctx, step: Callable[P, None], *args: P.args, **kwargs: P.kwargs) -> None:
+    """``step(*args, **kwargs)`` (a move, or the first turn's start), then the agenda run until a
+    move is awaited and the flow written; a turn that ends at once passes on (FO19, FO44), and the
+    game's end stops everything (FO47). The step's arguments are passed along rather than closed
+    over in a lambda: it runs at every action (``python -m bench instructions``)."""
     try:
         try:
-            step()
+            step(*args, **kwargs)
         except TurnEnds:
             advance(ctx)
         run(ctx)

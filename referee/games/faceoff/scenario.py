@@ -210,5 +210,5 @@ def _first_turn(first: Event, turn: int, rng: Rng) -> list[Event]:
     """``game_setup``, then the first turn's start (FO8, FO10) up to the first awaited move."""
     ctx = Ctx(evolve(None, first), rng)
     ctx.events.append(first)
-    settle(ctx, lambda: start_turn(ctx, turn))
+    settle(ctx, start_turn, ctx, turn)
     return ctx.events

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from referee.engine.protocol import MalformedMove
 from referee.engine.rng import Rng
 from referee.games import registry
-from referee.games.faceoff import legal
+from referee.games.faceoff import legal, moves
 from referee.games.sim import Table, playout, random_chooser
 
 
@@ -52,3 +55,28 @@ def test_FO11_FO15_FO17_offered_agrees_with_the_legal_moves() -> None:
         except RuntimeError as stop:  # 1,500 actions checked are enough; the game need not end
             assert "no result after" in str(stop)
     assert checked > 10_000
+
+
+def test_FO9_a_number_sent_as_an_integral_float_is_read_as_the_integer() -> None:
+    """``moves.parse`` copies a move through ``normal`` only when a field that holds numbers holds a
+    float; one that holds none is read as it was sent, and both read alike."""
+    sent = {"type": "walk", "path": [[3, 4], [3, 5]]}
+    floats = {"type": "walk", "path": [[3.0, 4], [3, 5.0]]}
+    read, normalised = moves.parse(sent), moves.parse(floats)
+    assert read == normalised and read.json() is sent
+    assert normalised.json() == sent and all(type(v) is int for square in normalised.json()["path"] for v in square)
+    assert moves.parse({"type": "play", "card": "BANG-AS", "target": 1.0}).json() == \
+        {"type": "play", "card": "BANG-AS", "target": 1}
+
+
+def test_FO9_a_malformed_move_is_refused_naming_its_first_fault() -> None:
+    refusals = {
+        "a walk move has no field 'to'": {"type": "walk", "path": [], "to": 1},
+        "a play move needs 'card'": {"type": "play", "target": 1},
+        "a walk move: 'path' is malformed": {"type": "walk", "path": [[3, 40]]},
+        "a place move: 'square' is malformed": {"type": "place", "square": [True, 2]},
+    }
+    for detail, move in refusals.items():
+        with pytest.raises(MalformedMove) as refused:
+            moves.parse(move)
+        assert refused.value.detail == detail
