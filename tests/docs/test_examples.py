@@ -45,7 +45,7 @@ SHOWS: dict[str, list[str]] = {
     "faceoff": [r'"ruleset":\s*"bang-faceoff"'],
     "text-table": [r"^bang-dice — seen by a spectator$", r"^\* seat \d: "],
     "offline-audit": [r'"ok": true', r"ok +signature +the final head \(version \d+\) is signed",
-                      r"ok +receipts +1 receipts: .* verified", r"OK: \d+ events verified"],
+                      r"ok +receipts +1 receipt: .* verified", r"OK: \d+ events verified"],
     "python-client": [r"receipt for version \d+", r"\nTrue\n"],
     "outbound-bot": [r"audit: 4/4 games clean", r" mybot "],
     "arena": [r" mybot ", r"bot failures: none"],

@@ -53,7 +53,9 @@ def make(tmp_path: Path, bin_dir: Path, *args: str) -> subprocess.CompletedProce
     """``make ARGS`` on a copy of the Makefile with nothing but ``bin_dir`` on PATH."""
     work = tmp_path / "checkout"
     work.mkdir(exist_ok=True)
-    for name in ("Makefile", "pyproject.toml"):
+    for name in ("Makefile", "pyproject.toml", "clients/js/package.json", "clients/js/package-lock.json",
+                 "tests/browser/package.json", "tests/browser/package-lock.json"):
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, work / name)
     env = {"PATH": str(bin_dir), "HOME": str(tmp_path)}
     assert MAKE is not None
