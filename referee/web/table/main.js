@@ -14,6 +14,8 @@
      controls(view, ctx) -> Node|null                 play by clicking (the core adds "Resign…" itself)
      describeMove(move, ctx) -> string|null           a legal move in words
      describeEvent(event, ctx) -> string|null         an event in words, without its actor
+     describePending(pending, ctx) -> string|null     what the prompt awaits, after "Waiting for ann to …"
+                                                      ("answer bot 4's Duel"; the core names the seats)
    ctx: {ruleset, mySeat, view, state (the state drawn: the seat's own in a
    finished game's replay), players, catalogue, entry(id), name(id), text(id),
    seatName(i), el(tag, cls, text), word(value, key), card(id, {faceUp, onClick,
@@ -132,6 +134,12 @@ function pluginWords(last, ctx) {
   }
 }
 
+/** The result's detail with each "seat N" ("Seat N") said by the seat's name: the page's words only, the detail
+    itself stays as the referee wrote it (a seat without a name keeps "seat N"). */
+function namedSeats(detail) {
+  return detail.replace(/\b[Ss]eat (\d+)\b/g, (whole, n) => (S.players[Number(n)] ? seatName(Number(n)) : whole));
+}
+
 /** a seat's outcome as the result says it, in a sentence about "you" */
 const OUTCOME = { win: "won", loss: "lost", draw: "drew" };
 
@@ -163,7 +171,7 @@ export function draw(view) {
     const r = view.result;
     const mine = ctx.mySeat !== null ? (r.seats || []).find((s) => s.seat === ctx.mySeat) : null;
     result.appendChild(el("strong", null, mine ? "The game is over: you " + (OUTCOME[mine.outcome] || mine.outcome) + ". " : "The game is over. "));
-    result.appendChild(document.createTextNode((r.detail || label(r.reason || "")) + " "));
+    result.appendChild(document.createTextNode((r.detail ? namedSeats(r.detail) : label(r.reason || "")) + " "));
     result.appendChild(el("span", null, (r.seats || []).map((s) => seatName(s.seat) + " " + (OUTCOME[s.outcome] || s.outcome)).join(" · ")));
   }
   $("prompt-wrap").replaceChildren(drawPrompt(view, ctx, S.plugin));
