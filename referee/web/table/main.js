@@ -90,8 +90,13 @@ function restoreFocus(key) {
     target = [...$("table").querySelectorAll("[" + key[0] + "]")]
       .find((e) => e.getAttribute(key[0]) === key[1] && e.tabIndex >= 0);  /* a card in play has the id too */
   }
+  /* a board square that stopped being clickable (a path's step taken) hands the focus to another square */
+  if ((!target || target.disabled) && key[0] === "data-key" && key[1].startsWith("square-")) {
+    target = $("table").querySelector("[data-key^='square-']:not([disabled])");
+  }
   if (!target || target.disabled) target = $("moves") && $("moves").querySelector("button:not([disabled])");
-  if (target) target.focus();
+  /* never scroll for it: the board clicked stays where the eye is, not the moves far below */
+  if (target) target.focus({ preventScroll: true });
 }
 
 function centreOf(view, state, ctx) {
@@ -146,6 +151,7 @@ const OUTCOME = { win: "won", loss: "lost", draw: "drew" };
 /** Draws one view (a seat's, a spectator's, or a replay's) in place of the last. */
 export function draw(view) {
   const keep = focusKey();
+  const [scrollX, scrollY] = [window.scrollX, window.scrollY];
   const opened = [...$("table").querySelectorAll("details[open] > summary[data-key]")].map((e) => e.getAttribute("data-key"));
   S.view = view;
   if (Array.isArray(view.seats)) S.players = view.seats;
@@ -197,6 +203,7 @@ export function draw(view) {
     if (opened.includes(e.getAttribute("data-key"))) e.parentElement.open = true;
   });
   restoreFocus(keep);
+  window.scrollTo(scrollX, scrollY);  /* the page redrawn in place keeps its place on screen */
 }
 
 /** One event in words: the plug-in's words or the catalogue's phrase, after
