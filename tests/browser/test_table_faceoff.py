@@ -65,13 +65,12 @@ def click_path(page: Any, view: Json, rng: random.Random, undo: bool) -> None:
         assert near is not None, "no square to click and no path to confirm"
         cell = cells.nth(near[1] if rng.random() < 0.9 else rng.randrange(cells.count()))
         path.append(square(cell))
-        cell.scroll_into_view_if_needed()
-        seen_at = page.evaluate("window.scrollY")
         cell.click()
         x, y = path[-1]
-        page.locator(f"#centre td.on-path[data-square='{x},{y}'] .step").wait_for()
-        # the redraw a step brings keeps the board where it was on screen (issue 38: it jumped to the moves)
-        assert page.evaluate("window.scrollY") == seen_at
+        step = page.locator(f"#centre td.on-path[data-square='{x},{y}'] .step")
+        step.wait_for()
+        # the redraw a step brings keeps the square clicked on screen (issue 38: the page jumped to the moves)
+        assert step.evaluate("e => { const r = e.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; }")
         if undo and len(path) == 1:
             page.get_by_role("button", name="Undo the last step").click()
             page.locator(f"#centre td.on-path[data-square='{x},{y}']").wait_for(state="detached")
