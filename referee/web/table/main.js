@@ -259,7 +259,7 @@ export async function open(id, view, token) {
 /** The index page's "new game" form. */
 export async function index() {
   const referee = new Referee({ baseUrl: "" });
-  $("newgame").replaceChildren(await newGameForm(referee, el));
+  $("newgame").replaceChildren(await newGameForm(referee, el, () => window.RefereeWatch.listGames()));
   $("newgame").hidden = false;
 }
 
