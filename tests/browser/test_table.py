@@ -149,6 +149,8 @@ def test_bang_started_from_the_form_and_played_to_the_end_by_clicking(live: Live
         if moves % 3 == 0:
             seat.agrees(hand)
             checks += 1
+            said = page.locator("#pending").text_content() or ""  # a sentence in the plug-in's words, not data
+            assert said.startswith("Waiting for you to ") and "to decide:" not in said, said
         if not resigned_asked and any(m["type"] == "resign" for m in view["legal_moves"]):
             resign_asks_first(seat, view["version"])
             resigned_asked = True

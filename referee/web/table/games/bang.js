@@ -88,6 +88,9 @@ export function describePending(pd, ctx) {
     case "discard": return "discard " + plural(pd.count, "card") + " down to their life";
     case "play": return "play cards or end the turn";
     case "draw": return "draw cards";
+    case "draw_choice": return "choose where to draw the first card from";
+    case "after_hit": return "answer the hit (a character's ability)";
+    case "start": return "begin the turn";
     default: return null;
   }
 }
