@@ -243,8 +243,16 @@
   async function index() {
     $("index").hidden = false;
     $("subtitle").textContent = "live and recent games";
+    await listGames();
+    verdict("pending", "open a game to verify it, or give a log file", null, null, "");
+    await (await table()).index();
+  }
+
+  /** The Games list, anew: on the index page's load and after the new-game form starts a game. */
+  async function listGames() {
     var body = await get("/v1/games?limit=50");
     var ul = $("games");
+    ul.replaceChildren();
     (body.games || []).forEach(function (g) {
       var li = el("li");
       var a = el("a", null, g.ruleset + " · " + g.id);
@@ -254,8 +262,6 @@
         (g.seats || []).map(function (s) { return s.name || (s.bot ? "bot " + s.bot : "seat " + s.seat); }).join(", ")));
       ul.appendChild(li);
     });
-    verdict("pending", "open a game to verify it, or give a log file", null, null, "");
-    await (await table()).index();
   }
 
   async function openGame() {
@@ -280,7 +286,7 @@
     var run = g ? (S.id = decodeURIComponent(g[1]), openGame()) : index();
     run.catch(function (e) { $("subtitle").textContent = String(e.message || e); });
   }
-  /* the table asks for the seat's view again after its own move */
-  window.RefereeWatch = { refresh: refresh };
+  /* the table asks for the seat's view again after its own move, and the Games list after starting a game */
+  window.RefereeWatch = { refresh: refresh, listGames: listGames };
   document.addEventListener("DOMContentLoaded", start);
 })();

@@ -42,10 +42,17 @@ def start_from_the_form(live: Live, w: Watched) -> tuple[str, str]:
     the link it gives ann carries her token in the fragment only."""
     page = w.page
     page.goto(f"{live.url}/watch/")
+    page.select_option("#newgame-ruleset", "bang-faceoff")  # two seats, no more and no fewer: nothing to add or remove
+    assert page.locator("#newgame-seats .seat-row").count() == 2
+    assert not page.get_by_role("button", name="Add a seat").is_visible()
+    assert not page.get_by_role("button", name="Remove this seat").first.is_visible()
     page.select_option("#newgame-ruleset", "bang")
     rows = page.locator("#newgame-seats .seat-row")
     assert rows.count() == 4
     rows.nth(0).locator("input.seat-name-input").fill("ann")
+    for bot in ("heuristic", "random"):  # a seat's untyped name follows its kind
+        rows.nth(1).locator("select.seat-who").select_option(bot)
+        assert rows.nth(1).locator("input.seat-name-input").input_value() == f"bot 2 ({bot})"
     assert [rows.nth(k).locator("select.seat-who").input_value() for k in range(4)] == [
         "person", "random", "random", "random"]
     page.get_by_role("button", name="Start the game").click()
@@ -54,6 +61,7 @@ def start_from_the_form(live: Live, w: Watched) -> tuple[str, str]:
     assert links.count() == 1 and links.first.text_content() == "Play as ann"
     href = links.first.get_attribute("href") or ""
     assert href.startswith("/watch/") and "?" not in href and "#token=" in href, href
+    page.locator(f"#games a[href='{href.split('#')[0]}']").wait_for(timeout=PATIENCE_S * 1000)  # listed, no reload
     game, token = href[len("/watch/"):].split("#token=")
     links.first.click()
     return game, token
@@ -141,6 +149,8 @@ def test_bang_started_from_the_form_and_played_to_the_end_by_clicking(live: Live
         if moves % 3 == 0:
             seat.agrees(hand)
             checks += 1
+            said = page.locator("#pending").text_content() or ""  # a sentence in the plug-in's words, not data
+            assert said.startswith("Waiting for you to ") and "to decide:" not in said, said
         if not resigned_asked and any(m["type"] == "resign" for m in view["legal_moves"]):
             resign_asks_first(seat, view["version"])
             resigned_asked = True

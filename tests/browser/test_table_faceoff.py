@@ -67,7 +67,11 @@ def click_path(page: Any, view: Json, rng: random.Random, undo: bool) -> None:
         path.append(square(cell))
         cell.click()
         x, y = path[-1]
-        page.locator(f"#centre td.on-path[data-square='{x},{y}'] .step").wait_for()
+        step = page.locator(f"#centre td.on-path[data-square='{x},{y}'] .step")
+        step.wait_for()
+        # the redraw a step brings keeps the square clicked on screen (issue 38: the page jumped to the moves)
+        assert step.evaluate("e => { const r = e.getBoundingClientRect(); "
+                             "return r.bottom > 0 && r.top < innerHeight; }")
         if undo and len(path) == 1:
             page.get_by_role("button", name="Undo the last step").click()
             page.locator(f"#centre td.on-path[data-square='{x},{y}']").wait_for(state="detached")

@@ -55,16 +55,32 @@ export function drawCard(entry, id, opts = {}) {
   if (kind) box.appendChild(el("span", "card-kind", kind));
   const text = entry && entry.text ? entry.text : "";
   if (text) {
-    box.title = words + ": " + text;
+    box.setAttribute("aria-description", words + ": " + text);  /* no title: a native tooltip cannot be hidden on click */
     box.appendChild(el("span", "card-text", text));
   }
   if (opts.onClick) {
     box.type = "button";
     if (opts.selected !== undefined) box.setAttribute("aria-pressed", opts.selected ? "true" : "false");
+    box.addEventListener("click", () => quietTips(String(id)));
     box.addEventListener("click", opts.onClick);
   }
   return box;
 }
+
+/** The card last clicked: its hover text stays hidden until the pointer leaves it (the redraw a click
+    brings puts a new card under the pointer, whose text would stay up over the buttons it brought). */
+let quietCard = null;
+function quietTips(id) {
+  quietCard = id;
+  document.body.classList.add("card-clicked");
+}
+document.addEventListener("mousemove", (e) => {
+  if (quietCard === null) return;
+  const over = e.target instanceof Element ? e.target.closest(".card") : null;
+  if (over && over.getAttribute("data-card") === quietCard) return;
+  quietCard = null;
+  document.body.classList.remove("card-clicked");
+});
 
 /** Face-down cards with their count in words: "4 cards" and up to six backs. */
 export function drawBacks(count, what) {

@@ -14,6 +14,8 @@
      controls(view, ctx) -> Node|null                 play by clicking (the core adds "Resign…" itself)
      describeMove(move, ctx) -> string|null           a legal move in words
      describeEvent(event, ctx) -> string|null         an event in words, without its actor
+     describePending(pending, ctx) -> string|null     what the prompt awaits, after "Waiting for ann to …"
+                                                      ("answer bot 4's Duel"; the core names the seats)
    ctx: {ruleset, mySeat, view, state (the state drawn: the seat's own in a
    finished game's replay), players, catalogue, entry(id), name(id), text(id),
    seatName(i), el(tag, cls, text), word(value, key), card(id, {faceUp, onClick,
@@ -88,8 +90,13 @@ function restoreFocus(key) {
     target = [...$("table").querySelectorAll("[" + key[0] + "]")]
       .find((e) => e.getAttribute(key[0]) === key[1] && e.tabIndex >= 0);  /* a card in play has the id too */
   }
+  /* a board square that stopped being clickable (a path's step taken) hands the focus to another square */
+  if ((!target || target.disabled) && key[0] === "data-key" && key[1].startsWith("square-")) {
+    target = $("table").querySelector("[data-key^='square-']:not([disabled])");
+  }
   if (!target || target.disabled) target = $("moves") && $("moves").querySelector("button:not([disabled])");
-  if (target) target.focus();
+  /* never scroll for it: the board clicked stays where the eye is, not the moves far below */
+  if (target) target.focus({ preventScroll: true });
 }
 
 function centreOf(view, state, ctx) {
@@ -132,12 +139,19 @@ function pluginWords(last, ctx) {
   }
 }
 
+/** The result's detail with each "seat N" ("Seat N") said by the seat's name: the page's words only, the detail
+    itself stays as the referee wrote it (a seat without a name keeps "seat N"). */
+function namedSeats(detail) {
+  return detail.replace(/\b[Ss]eat (\d+)\b/g, (whole, n) => (S.players[Number(n)] ? seatName(Number(n)) : whole));
+}
+
 /** a seat's outcome as the result says it, in a sentence about "you" */
 const OUTCOME = { win: "won", loss: "lost", draw: "drew" };
 
 /** Draws one view (a seat's, a spectator's, or a replay's) in place of the last. */
 export function draw(view) {
   const keep = focusKey();
+  const [scrollX, scrollY] = [window.scrollX, window.scrollY];
   const opened = [...$("table").querySelectorAll("details[open] > summary[data-key]")].map((e) => e.getAttribute("data-key"));
   S.view = view;
   if (Array.isArray(view.seats)) S.players = view.seats;
@@ -163,7 +177,7 @@ export function draw(view) {
     const r = view.result;
     const mine = ctx.mySeat !== null ? (r.seats || []).find((s) => s.seat === ctx.mySeat) : null;
     result.appendChild(el("strong", null, mine ? "The game is over: you " + (OUTCOME[mine.outcome] || mine.outcome) + ". " : "The game is over. "));
-    result.appendChild(document.createTextNode((r.detail || label(r.reason || "")) + " "));
+    result.appendChild(document.createTextNode((r.detail ? namedSeats(r.detail) : label(r.reason || "")) + " "));
     result.appendChild(el("span", null, (r.seats || []).map((s) => seatName(s.seat) + " " + (OUTCOME[s.outcome] || s.outcome)).join(" · ")));
   }
   $("prompt-wrap").replaceChildren(drawPrompt(view, ctx, S.plugin));
@@ -189,6 +203,7 @@ export function draw(view) {
     if (opened.includes(e.getAttribute("data-key"))) e.parentElement.open = true;
   });
   restoreFocus(keep);
+  window.scrollTo(scrollX, scrollY);  /* the page redrawn in place keeps its place on screen */
 }
 
 /** One event in words: the plug-in's words or the catalogue's phrase, after
@@ -244,7 +259,7 @@ export async function open(id, view, token) {
 /** The index page's "new game" form. */
 export async function index() {
   const referee = new Referee({ baseUrl: "" });
-  $("newgame").replaceChildren(await newGameForm(referee, el));
+  $("newgame").replaceChildren(await newGameForm(referee, el, () => window.RefereeWatch.listGames()));
   $("newgame").hidden = false;
 }
 

@@ -11,7 +11,12 @@ const BOTS = [["random", "a built-in bot (random)"], ["heuristic", "a built-in b
 
 let rowId = 0;
 
-function seatRow(el, index, person) {
+/** the name a seat gets until someone types one: "player 2" for a person, the bot's name for a bot */
+function defaultName(index, who) {
+  return who === "person" ? "player " + (index + 1) : "bot " + (index + 1) + " (" + who + ")";
+}
+
+function seatRow(el, index, person, changed) {
   const row = el("li", "seat-row");
   const n = ++rowId;
   const nameLabel = el("label", null, "Name ");
@@ -20,7 +25,9 @@ function seatRow(el, index, person) {
   name.maxLength = 64;
   name.id = "seat-name-" + n;
   name.className = "seat-name-input";
-  name.value = person ? "player " + (index + 1) : "bot " + (index + 1);
+  name.value = defaultName(index, person ? "person" : "random");
+  name.setAttribute("data-auto", "yes");  /* until typed in, the name follows the seat's kind */
+  name.addEventListener("input", () => name.removeAttribute("data-auto"));
   nameLabel.htmlFor = name.id;
   const whoLabel = el("label", null, " plays as ");
   const who = el("select");
@@ -32,10 +39,13 @@ function seatRow(el, index, person) {
   who.appendChild(p);
   BOTS.forEach(([id, words]) => { const o = el("option", null, words); o.value = id; who.appendChild(o); });
   who.value = person ? "person" : "random";
+  who.addEventListener("change", () => {
+    if (name.hasAttribute("data-auto")) name.value = defaultName([...row.parentNode.children].indexOf(row), who.value);
+  });
   const remove = el("button", "quiet", "Remove");
   remove.type = "button";
   remove.setAttribute("aria-label", "Remove this seat");
-  remove.addEventListener("click", () => row.remove());
+  remove.addEventListener("click", () => { row.remove(); changed(); });
   row.append(nameLabel, name, whoLabel, who, document.createTextNode(" "), remove);
   return row;
 }
@@ -58,7 +68,7 @@ function booleanOptions(el, ruleset) {
 }
 
 /** The form, built from the rulesets the referee offers. */
-export async function newGameForm(referee, el) {
+export async function newGameForm(referee, el, started) {
   const { rulesets } = await referee.rulesets.list();  /* the body as served: {rulesets} */
   const form = el("form", "newgame-form");
   form.setAttribute("aria-labelledby", "newgame-head");
@@ -79,18 +89,26 @@ export async function newGameForm(referee, el) {
   const optionsWrap = el("div");
   const add = el("button", null, "Add a seat");
   add.type = "button";
-  add.addEventListener("click", () => seats.appendChild(seatRow(el, seats.childNodes.length, false)));
+  const chosen = () => rulesets.find((r) => r.name === pick.value) || rulesets[0];
+  /* "Add a seat" and "Remove" only where the ruleset's size allows (none at all for Face Off's 2–2) */
+  const fit = () => {
+    const r = chosen();
+    const n = seats.childNodes.length;
+    add.hidden = n >= r.max_players;
+    seats.querySelectorAll(".seat-row button").forEach((b) => { b.hidden = n <= r.min_players; });
+  };
+  add.addEventListener("click", () => { seats.appendChild(seatRow(el, seats.childNodes.length, false, fit)); fit(); });
   const go = el("button", "primary", "Start the game");
   go.type = "submit";
   const out = el("div", "newgame-out");
   out.id = "newgame-out";
   out.setAttribute("role", "status");
-  const chosen = () => rulesets.find((r) => r.name === pick.value) || rulesets[0];
   const reset = () => {
     const r = chosen();
     seats.replaceChildren();
     const n = Math.max(r.min_players, Math.min(4, r.max_players));
-    for (let k = 0; k < n; k++) seats.appendChild(seatRow(el, k, k === 0));
+    for (let k = 0; k < n; k++) seats.appendChild(seatRow(el, k, k === 0, fit));
+    fit();
     optionsWrap.replaceChildren(booleanOptions(el, r));
   };
   pick.addEventListener("change", reset);
@@ -126,6 +144,7 @@ export async function newGameForm(referee, el) {
       li.appendChild(watch);
       list.appendChild(li);
       out.replaceChildren(el("p", null, "Game " + game.id + " started. Give each person their link:"), list);
+      if (started) await started();
     } catch (err) {
       const words = err instanceof RefereeProblem ? "Not started (" + err.code + "): " + (err.detail || err.title)
         : "Not started: " + (err && err.message ? err.message : String(err));

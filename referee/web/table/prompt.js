@@ -56,11 +56,29 @@ function resignControl(view, ctx) {
 /** nothing to say: a zero, an empty list, false or null */
 function empty(v) { return v === null || v === undefined || v === false || v === 0 || (Array.isArray(v) && !v.length); }
 
-/** The prompt's words: "waiting for ann: shot (shooter b1; card BANG!)". */
-function pendingWords(pd, ctx) {
-  const extra = Object.keys(pd).filter((k) => !QUIET.has(k) && !empty(pd[k]));
-  return "waiting for " + (pd.awaiting || []).map((s) => ctx.seatName(s)).join(", ") + ": " + label(pd.kind) +
-    (extra.length ? " (" + extra.map((k) => label(k) + " " + word(pd[k], ctx, k)).join("; ") + ")" : "");
+/** a prompt's keys the generic words leave out: the rule's number and a figure's index say nothing to a player */
+const UNSAID = new Set([...QUIET, "rule", "char", "seat"]);
+
+/** "you", "ann" or "ann and bob": the awaited seats by name, the viewer as "you" */
+function awaitedWords(seats, ctx) {
+  const names = seats.map((s) => (s === ctx.mySeat ? "you" : ctx.seatName(s)));
+  return names.length > 1 ? names.slice(0, -1).join(", ") + " and " + names[names.length - 1] : names[0] || "nobody";
+}
+
+/** The prompt's words, a sentence: "Waiting for ann to answer bot 4's Duel." — the plug-in's
+    describePending says what is awaited; without it, the kind and its facts in words. */
+export function pendingWords(pd, ctx, plugin) {
+  const who = awaitedWords(pd.awaiting || [], ctx);
+  let what = null;
+  try {
+    what = plugin && plugin.describePending ? plugin.describePending(pd, ctx) : null;
+  } catch (e) {
+    what = null;  /* a prompt shaped unlike the plug-in expects: the generic words below */
+  }
+  if (what) return "Waiting for " + who + " to " + what + ".";
+  const extra = Object.keys(pd).filter((k) => !UNSAID.has(k) && !empty(pd[k]));
+  return "Waiting for " + who + " to decide: " + label(pd.kind) +
+    (extra.length ? " (" + extra.map((k) => label(k) + ": " + word(pd[k], ctx, k)).join(", ") + ")" : "") + ".";
 }
 
 export function drawPrompt(view, ctx, plugin) {
@@ -73,7 +91,7 @@ export function drawPrompt(view, ctx, plugin) {
     p.id = "pending";
     p.setAttribute("data-kind", String(pd.kind));
     p.setAttribute("data-awaiting", JSON.stringify(pd.awaiting || []));
-    p.appendChild(ctx.el("span", null, pendingWords(pd, ctx)));
+    p.appendChild(ctx.el("span", null, pendingWords(pd, ctx, plugin)));
     if (pd.deadline !== null && pd.deadline !== undefined) {
       p.appendChild(document.createTextNode(" · deadline "));
       const cd = countdown(ctx, pd.deadline);

@@ -71,6 +71,30 @@ export function describeEvent(ev, ctx) {
   }
 }
 
+/** What the open prompt awaits, after "Waiting for ann to …" (the core names the awaited seat). */
+export function describePending(pd, ctx) {
+  const by = (k) => typeof pd[k] === "number" ? (pd[k] === ctx.mySeat ? "your" : ctx.seatName(pd[k]) + "'s") : "a";
+  const plural = (n, one) => n + " " + one + (n === 1 ? "" : "s");
+  switch (pd.kind) {
+    case "shot": return "answer " + by("shooter") + " " + cardName(ctx, pd.card) + " (" + pd.needed + " Missed! needed" +
+      (pd.misses ? ", " + pd.misses + " so far" : "") + ")";
+    case "indians": return "answer " + by("source") + " Indians! with a BANG! or lose 1 life";
+    case "duel": return "answer the Duel " + (typeof pd.other === "number" ? "with " + (pd.other === ctx.mySeat ? "you" : ctx.seatName(pd.other)) + " " : "") +
+      "with a BANG! or lose 1 life";
+    case "dying": return "drink a Beer or be eliminated (life " + pd.life + ")";
+    case "store": return "take a card from the General Store";
+    case "lucky": return "choose the card of a \"draw!\" (Lucky Duke)";
+    case "kit": return "keep two of the cards drawn (Kit Carlson)";
+    case "discard": return "discard " + plural(pd.count, "card") + " down to their life";
+    case "play": return "play cards or end the turn";
+    case "draw": return "draw cards";
+    case "draw_choice": return "choose where to draw the first card from";
+    case "after_hit": return "answer the hit (a character's ability)";
+    case "start": return "begin the turn";
+    default: return null;
+  }
+}
+
 /** On each seat: its cards in play face up, its hand (backs with a count;
     the viewer's own as "your hand, below") and how far it is from the viewer. */
 export function seatParts(seat, index, view, ctx) {

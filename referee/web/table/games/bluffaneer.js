@@ -125,6 +125,15 @@ export function centre(view, ctx) {
   return map;
 }
 
+/** What the open prompt awaits, after "Waiting for ann to …". */
+export function describePending(pd, ctx) {
+  const st = ctx.state || {};
+  const claimant = typeof st.claimant === "number" ? (st.claimant === ctx.mySeat ? "your" : ctx.seatName(st.claimant) + "'s") : "the";
+  const said = { roll: "roll both dice", steal_target: "choose whom to rob", claim_window: "claim the loot or pass",
+    decision: "believe or challenge " + claimant + " claim" };
+  return said[pd.kind] || null;
+}
+
 export function controls(view, ctx) {
   const moves = myMoves(view, ctx);
   if (!moves.length) return null;

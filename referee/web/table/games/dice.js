@@ -221,9 +221,12 @@ export function describeMove(move, ctx) {
   }
 }
 
-const AWAITED = { roll: "roll", reroll: "reroll or stop", shoot: "pick a target", beer: "give a beer", arrow: "take an arrow",
+const AWAITED = { roll: "roll", reroll: "reroll or stop", shoot: "pick the target of a shot", beer: "give a Beer", arrow: "choose an arrow to take",
   broken_arrow: "name who returns an arrow", discard: "discard an arrow", bart: "take arrows or lose life",
   pedro: "discard arrows", sid: "give 1 life", haunt: "haunt a player" };
+
+/** What the open prompt awaits, after "Waiting for ann to …". */
+export function describePending(pd) { return AWAITED[pd.kind] || null; }
 
 export function describeEvent(event, ctx) {
   const d = event.data || {};

@@ -336,6 +336,23 @@ export function controls(view, ctx) {
   return box;
 }
 
+/** What the open prompt awaits, after "Waiting for ann to …": the figure it is for by its role and character. */
+export function describePending(pd, ctx) {
+  const fig = figureName(pd.char, ctx);
+  const from = (k) => (typeof pd[k] === "number" ? " from " + figureName(pd[k], ctx) : "");
+  const said = {
+    shot: "answer a shot at the " + fig + from("src"), indians: "answer Indians! against the " + fig + from("src"),
+    duel: "answer a Duel: the " + fig + (typeof pd.other === "number" ? " against the " + figureName(pd.other, ctx) : ""),
+    dying: "save the " + fig + " with a Beer", store: "take a card from the General Store for the " + fig,
+    kit: "choose the cards the " + fig + " keeps", lucky: "choose the \"draw!\" card of the " + fig,
+    after_hit: "answer the hit on the " + fig, multi: "see the card's targets answer",
+    move: "move the " + fig + " (phase 1)", phase2: "draw cards or walk with the " + fig + " (phase 2)",
+    play: "play the " + fig + "'s cards or end its turn", discard: "discard the " + fig + "'s cards down to its life",
+    bid: "bid for the Renegade", place: "place a spare nugget on the board",
+  };
+  return said[pd.kind] || null;
+}
+
 function promptWords(view, ctx) {
   const p = (view && view.pending) || {};
   const about = p.char !== undefined ? figureName(p.char, ctx) : "";
