@@ -7,6 +7,7 @@ import hashlib
 import importlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -52,6 +53,11 @@ def pytest_configure(config: pytest.Config) -> None:
     to it (issue 9)."""
     sys.path.insert(0, str(plugins_site()))
     importlib.invalidate_caches()
+    # A shell starts a background job (`make test &`, a CI runner's step) with
+    # SIGINT ignored, and every process it starts inherits that: the tests that
+    # press Ctrl+C on a real `referee tournament` or `referee run` would see it
+    # ignored. A handler set here is reset to the default at each child's exec.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     from referee.games import registry
     registry.refresh()
 
