@@ -34,6 +34,38 @@ from referee.engine.moves import MoveTable, TypedMove
 from referee.engine.protocol import MalformedMove
 from referee.games.cards.deck import CARD_SET, KEY
 
+# the shared card moves, part of this ruleset's move set (re-exported)
+from referee.games.cards.moves import (
+    Barrel as Barrel,
+)
+from referee.games.cards.moves import (
+    Choose as Choose,
+)
+from referee.games.cards.moves import (
+    Draw as Draw,
+)
+from referee.games.cards.moves import (
+    EndTurn as EndTurn,
+)
+from referee.games.cards.moves import (
+    Pass as Pass,
+)
+from referee.games.cards.moves import (
+    Play as Play,
+)
+from referee.games.cards.moves import (
+    Resign as Resign,
+)
+from referee.games.cards.moves import (
+    Respond as Respond,
+)
+from referee.games.cards.moves import (
+    Sid as Sid,
+)
+from referee.games.cards.moves import (
+    Timeout as Timeout,
+)
+
 Json = dict[str, Any]
 
 _STR, _INT, _CARDS = "str", "int", "cards"
@@ -97,32 +129,6 @@ def _card(value: str, field: str) -> None:
 # --- the typed moves (``referee.engine.moves``): one class a move type, fields as the JSON keys ---------------
 
 @dataclass(frozen=True, slots=True)
-class Play(TypedMove):
-    """A card of the hand in one's own phase 2 (R11): ``target`` for a card aimed
-    at a seat, ``pick`` (``"hand"`` or a card in play) for Panic! and Cat Balou."""
-
-    TYPE = "play"
-    card: str
-    target: int | None = None
-    pick: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Sid(TypedMove):
-    """Sid Ketchum discards two cards for a life point (R72)."""
-
-    TYPE = "sid"
-    cards: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class EndTurn(TypedMove):
-    """The end of one's own phase 2 (R11)."""
-
-    TYPE = "end_turn"
-
-
-@dataclass(frozen=True, slots=True)
 class Discard(TypedMove):
     """One card of the excess in phase 3 (R12)."""
 
@@ -131,65 +137,11 @@ class Discard(TypedMove):
 
 
 @dataclass(frozen=True, slots=True)
-class Draw(TypedMove):
-    """Phase 1's source (R10): Pedro Ramirez's discard pile (R70), Jesse Jones's ``target``'s hand (R65)."""
-
-    TYPE = "draw"
-    source: str
-    target: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class Keep(TypedMove):
     """Kit Carlson keeps two of the three cards he looked at (R67)."""
 
     TYPE = "keep"
     cards: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Choose(TypedMove):
-    """A card turned up: the General Store's (R29), Lucky Duke's "draw!" (R42)."""
-
-    TYPE = "choose"
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class Barrel(TypedMove):
-    """A "draw!" of a Barrel in play or of Jourdonnais in a shot window (R35, R66)."""
-
-    TYPE = "barrel"
-    source: str
-
-
-@dataclass(frozen=True, slots=True)
-class Respond(TypedMove):
-    """A card answering the open window (R43): Missed!, BANG!, Beer."""
-
-    TYPE = "respond"
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class Pass(TypedMove):
-    """No answer to the open window (R43)."""
-
-    TYPE = "pass"
-
-
-@dataclass(frozen=True, slots=True)
-class Timeout(TypedMove):
-    """The system's command, always refused: BANG! has no clock of its own (R77)."""
-
-    TYPE = "timeout"
-
-
-@dataclass(frozen=True, slots=True)
-class Resign(TypedMove):
-    """The awaited player leaves the game (R85)."""
-
-    TYPE = "resign"
 
 
 #: a BANG! move as the rules take it

@@ -8,6 +8,8 @@ rules FO…) both build on it:
 * ``characters``: the 16 characters (R3) with their printed life;
 * ``catalogue``: the cards' and characters' names and texts (R1, R3) and
   their catalogue entries (issue 24);
+* ``moves``: the typed moves both rulesets read (play, sid, end_turn, draw,
+  choose, barrel, respond, pass, timeout, resign);
 * ``schemas``: the JSON-Schema fragments for a card, a list of cards, a
   count and a character;
 * ``rules``: the card engine over any table — what a card, a character and

@@ -30,6 +30,38 @@ from referee.engine.moves import MoveTable, TypedMove
 from referee.engine.protocol import MalformedMove
 from referee.engine.schema import closed_object
 from referee.games.cards.deck import ALL_CARDS
+
+# the shared card moves, part of this ruleset's move set (re-exported)
+from referee.games.cards.moves import (
+    Barrel as Barrel,
+)
+from referee.games.cards.moves import (
+    Choose as Choose,
+)
+from referee.games.cards.moves import (
+    Draw as Draw,
+)
+from referee.games.cards.moves import (
+    EndTurn as EndTurn,
+)
+from referee.games.cards.moves import (
+    Pass as Pass,
+)
+from referee.games.cards.moves import (
+    Play as Play,
+)
+from referee.games.cards.moves import (
+    Resign as Resign,
+)
+from referee.games.cards.moves import (
+    Respond as Respond,
+)
+from referee.games.cards.moves import (
+    Sid as Sid,
+)
+from referee.games.cards.moves import (
+    Timeout as Timeout,
+)
 from referee.games.faceoff.schemas import CHAR, SQ
 
 Json = dict[str, Any]
@@ -58,77 +90,11 @@ class Walk(_PathMove):
 
 
 @dataclass(frozen=True, slots=True)
-class Draw(TypedMove):
-    """A phase-2 slot's draw (FO15): from the deck, the brown discard (Pedro
-    Ramirez) or a character's hand, ``target`` (Jesse Jones, FO53)."""
-
-    TYPE = "draw"
-    source: str
-    target: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Play(TypedMove):
-    """Phase 3 (FO17): a card of the active character's hand, at a character, picking a card."""
-
-    TYPE = "play"
-    card: str
-    target: int | None = None
-    pick: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Sid(TypedMove):
-    """Sid Ketchum's two discards for a life (R72, FO53)."""
-
-    TYPE = "sid"
-    cards: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class EndTurn(TypedMove):
-    """The end of phase 3 (FO17, FO20)."""
-
-    TYPE = "end_turn"
-
-
-@dataclass(frozen=True, slots=True)
 class Discard(TypedMove):
     """Phase 4 (FO20): one card over the hand limit."""
 
     TYPE = "discard"
     card: str
-
-
-@dataclass(frozen=True, slots=True)
-class Respond(TypedMove):
-    """An open window's answer with a card (Missed!, BANG!, Beer: R43–R48)."""
-
-    TYPE = "respond"
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class Barrel(TypedMove):
-    """A Barrel's "draw!" against a shot (R35), from the card in play or the character."""
-
-    TYPE = "barrel"
-    source: str
-
-
-@dataclass(frozen=True, slots=True)
-class Choose(TypedMove):
-    """A card picked: the General Store's (FO26), Kit Carlson's (FO50), Lucky Duke's (R42)."""
-
-    TYPE = "choose"
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class Pass(TypedMove):
-    """An open window left unanswered (R43–R48)."""
-
-    TYPE = "pass"
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,21 +111,6 @@ class Place(TypedMove):
 
     TYPE = "place"
     square: Square
-
-
-@dataclass(frozen=True, slots=True)
-class Resign(TypedMove):
-    """The game given up: the other player wins at once (FO58)."""
-
-    TYPE = "resign"
-
-
-@dataclass(frozen=True, slots=True)
-class Timeout(TypedMove):
-    """The system's own command (``referee.engine.base.TIMEOUT``): no player's move, no schema here;
-    Face Off has no clock of its own (FO9), so the shared checks refuse it."""
-
-    TYPE = "timeout"
 
 
 #: every move type by its ``type`` string
