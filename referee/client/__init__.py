@@ -87,7 +87,8 @@ from referee.client.transport import RetryPolicy, Timeouts
 Client = RefereeClient
 
 __all__ = [
-    "AUTO", "AuditCheck", "AuditReport", "BadRequest", "Bot", "BotSummary", "Bots", "ChatMessage", "Client", "Conflict", "Event",
+    "AUTO", "AuditCheck", "AuditReport", "BadRequest", "Bot", "BotSummary", "Bots", "ChatMessage", "Client",
+    "Conflict", "Event",
     "EventPage", "Forbidden", "GameCreated", "GameLog", "GameOver", "GameSummary", "Games", "HeadSignature",
     "Health", "HttpProblem", "SeatToken", "IllegalMove", "Jwk", "KeySet", "MoveAccepted", "NotFound", "NotYourTurn",
     "Page",

@@ -199,11 +199,11 @@ class Games:
         self._owner._saw(game_id, message.seq)
         return message
 
-    def chat_messages(self, game_id: str, *, token: str | None = None, after: int = 0) -> list[ChatMessage]:
+    def chat_messages(self, game_id: str, *, token: str | None = None, after: int = 0) -> tuple[ChatMessage, ...]:
         """``GET /v1/games/{id}/chat``: the messages after event ``after``, a
         hidden one's text withheld (but from the admin ``token``)."""
         raw = json_of(self._http.request("GET", f"/v1/games/{game_id}/chat", token=token, params={"after": after}))
-        return [ChatMessage.from_json(m) for m in raw["messages"]]
+        return tuple(ChatMessage.from_json(m) for m in raw["messages"])
 
     def hide_chat(self, game_id: str, seq: int, *, token: str) -> None:
         """``POST /v1/games/{id}/chat/{seq}/hide``: hide message ``seq``'s text,

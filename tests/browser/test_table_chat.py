@@ -30,7 +30,11 @@ def test_a_seat_types_a_message_and_the_page_shows_it_as_text(live: Live, watche
     game = _game(live)
     page = watched.page
     dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def on_dialog(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+    page.on("dialog", on_dialog)
     page.goto(f"{live.url}/watch/{game['id']}#token={game['seats'][0]['token']}")
     box = page.locator("#chat-text")
     box.wait_for(timeout=PATIENCE_S * 1000)
