@@ -73,7 +73,7 @@ class GameService:
         self.moves = Moves(store, self.loader, self.changes, self.keyring, self.now)
         self.seats = Seats(store, self.loader, self.changes, self.now)
         #: the table chat in the chain (``referee.service.chat``)
-        self.chat = Chat(store, self.loader, self.changes, self.now)
+        self.chat = Chat(self.loader, self.changes, self.now)
 
     def now(self) -> int:
         """The service's ``clock`` now (ms), read at each call: a tool or test may swap the clock."""

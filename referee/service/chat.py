@@ -113,12 +113,16 @@ class Post:
 
 @dataclass(eq=False)
 class Chat:
-    """Messages posted and hidden, and the messages as each caller may read them."""
+    """Messages posted and hidden, and the messages as each caller may read
+    them, in the store of the ``loader``'s games."""
 
-    store: EventStore
     loader: Loader
     changes: Changes
     clock: Callable[[], int]
+
+    @property
+    def store(self) -> EventStore:
+        return self.loader.store
 
     def post(self, game_id: str, token: str | None, text: str, client: str) -> Json:
         """Post ``text`` as ``token``'s seat (none: a spectator, counted by
