@@ -75,6 +75,20 @@ def test_chat_does_not_move_the_turn_clock(client: Any, clock: Any) -> None:
     assert view(client, game)["turn_deadline"] == deadline
 
 
+def test_a_turn_clock_default_after_a_message_audits_clean(client: Any, clock: Any, service: Any) -> None:
+    """The audit times the turn clock from the last event that is no chat, as the service does."""
+    from workers.jobs import fire_turn_clock
+    game = create(client, ruleset="bang", players=4, seed="chat-12", options={"turn_timeout_s": 60})
+    clock.advance(30_000)
+    assert _post(client, game, 1, "hurry up").status_code == 201
+    spectator = view(client, game)
+    clock.now = spectator["turn_deadline"]
+    assert fire_turn_clock(game["id"], spectator["version"], service) == "defaulted"
+    play_to_end(client, game, clock, service)
+    report = client.get(f"/v1/games/{game['id']}/audit").get_json()
+    assert report["ok"], report
+
+
 @pytest.mark.parametrize("text, code", [("", "chat_empty"), ("   ", "chat_empty"), ("x" * 281, "chat_too_long"),
                                         ("two\nlines", "chat_not_plain_text"), ("bell\x07", "chat_not_plain_text"),
                                         ("rtl \u202e override", "chat_not_plain_text"),
