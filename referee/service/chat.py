@@ -147,12 +147,16 @@ class Chat:
         game = self.loader.load(game_id)
         if not 1 <= seq <= game.version or self.store.read(game_id, after=seq - 1, upto=seq)[0]["type"] != CHAT_POSTED:
             raise ApiError(404, "no_such_message", f"event {seq} of this game is no chat message")
-        kept = self.store.chat_kept(game_id)
-        if f"hidden:{seq}" not in kept:
+        if f"hidden:{seq}" in self.store.chat_kept(game_id):
+            return {"seq": seq, "hidden": True}
+        try:
             if game.status != "active":
-                self.store.chat_hide_kept(game_id, seq, by)
-            else:
-                self._append(game_id, Post(None, CHAT_HIDDEN, {"seq": seq, "by": by}, by, ""), _still_on)
+                raise game_over(game.version)
+            self._append(game_id, Post(None, CHAT_HIDDEN, {"seq": seq, "by": by}, by, ""), _still_on)
+        except ApiError as err:  # the game is over (or ended meanwhile): its log is final, the mark is kept
+            if err.code != "game_over":
+                raise
+            self.store.chat_hide_kept(game_id, seq, by)
         return {"seq": seq, "hidden": True}
 
     def _hider(self, game_id: str, token: str | None, admin: bool) -> str:
