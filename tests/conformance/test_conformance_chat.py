@@ -30,9 +30,8 @@ def _talk(client: Any, game: dict[str, Any], seat: int, step: int) -> int | None
 def test_a_game_whose_seats_talk_between_moves_ends_and_audits_clean(
         client: Any, clock: Any, service: Any, ruleset: str) -> None:
     from workers.jobs import fire_timeout
-    rs = registry.get(ruleset)
-    game = create(client, ruleset=ruleset, players=rs.min_players, seed=f"conform-chat-{ruleset}",
-                  options=rs.options_for(rs.min_players))
+    rs, seed = registry.get(ruleset), f"conform-chat-{ruleset}"
+    game = create(client, ruleset=ruleset, players=rs.min_players, seed=seed, options=rs.options_for(rs.min_players))
     pick, players, posted = Rng(b"conform-chat"), len(game["seats"]), []
     for step in range(5000):
         spectator = view(client, game)

@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 
 from referee.audit import audit_log
-from referee.engine import canonical, event_salt, header_hash
+from referee.engine import header_hash
 from tests.forge import rechain
 from tests.unit.test_audit_mutants_by import played_game
+from tests.unit.test_audit_mutants_seats import _log as seat_log
 
 SAID = "ab" * 32
 Events = list[dict[str, Any]]
@@ -34,17 +35,12 @@ def _moves(game: Any) -> list[int]:
 
 
 def _log(game: Any, header: dict[str, Any], inserts: Sequence[tuple[int, Any, str, Any]]) -> Events:
-    """The game's events with ``(index, actor, type, data)`` events put in before the event at ``index``."""
-    original: Events = json.loads(canonical(game.envelopes))
-    events: Events = []
-    for index in range(len(original) + 1):
-        for _, actor, type_, data in [i for i in inserts if i[0] == index]:
-            at = original[index - 1]["at"] if index else header["created_at"]
-            events.append({"seq": 0, "type": type_, "actor": actor, "at": at, "commit": "", "prev": "",
-                           "hash": "", "data": data, "salt": ""})
-        events += original[index:index + 1]
-    for seq, env in enumerate(events, start=1):
-        env["seq"], env["salt"] = seq, event_salt(game.seed_text, seq)
+    """The game's events with ``(index, actor, type, data)`` events put in before the event at ``index``
+    (``test_audit_mutants_seats._log``'s, each with its own actor), re-chained."""
+    events = seat_log(game, header, [(index, type_, data) for index, _, type_, data in inserts])
+    inserted = [env for env in events if env["type"] in ("chat_posted", "chat_hidden")]
+    for env, (_, actor, _, _) in zip(inserted, sorted(inserts, key=lambda i: i[0]), strict=True):
+        env["actor"] = actor
     return rechain(header_hash(header), events)
 
 
