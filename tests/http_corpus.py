@@ -574,6 +574,29 @@ def rate_limited(session: Session) -> None:
         session.recorder.send(client, "GET", path)
 
 
+def chat(session: Session) -> None:
+    """The table chat (issue 40 item 5): messages posted, refused, listed, one
+    hidden by the owner, and a move expecting the version before the talk."""
+    session.step("chat")
+    game = session.post("/v1/games", {"ruleset": "bang", "players": 4, "seed": "corpus-chat"}).get_json()
+    gid = game["id"]
+    seat, mine, legal = acting(session, game)
+    said = session.post(f"/v1/games/{gid}/chat", {"text": "good luck <b>all</b>"}, headers=seat_of(game, 0))
+    session.post(f"/v1/games/{gid}/chat", {"text": "hi"})
+    session.post(f"/v1/games/{gid}/chat", {"text": "two\nlines"}, headers=seat_of(game, 1))
+    session.post(f"/v1/games/{gid}/chat", {"text": "x" * 281}, headers=seat_of(game, 1))
+    session.post(f"/v1/games/{gid}/chat", {"text": "rude"}, headers=seat_of(game, 2))
+    session.get(f"/v1/games/{gid}/chat")
+    seq = said.get_json()["seq"]
+    session.post(f"/v1/games/{gid}/chat/{seq}/hide", headers=seat_of(game, 0))
+    session.post(f"/v1/games/{gid}/chat/{seq}/hide", headers=auth(game["owner_token"]))
+    session.post(f"/v1/games/{gid}/chat/1/hide", headers=auth(game["owner_token"]))
+    session.get(f"/v1/games/{gid}/chat?after=0")
+    session.get(f"/v1/games/{gid}/chat", headers=auth(ADMIN))
+    session.post(f"/v1/games/{gid}/moves", {"move": legal[0], "expected_version": mine["version"]},
+                 headers=seat_of(game, seat))
+
+
 def sequence(session: Session) -> None:
     meta(session)
     create_refusals(session)
@@ -584,6 +607,7 @@ def sequence(session: Session) -> None:
     bots(session)
     tournaments(session)
     rate_limited(session)
+    chat(session)
 
 
 # -- recording and comparing --------------------------------------------------------

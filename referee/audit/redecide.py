@@ -9,11 +9,13 @@ from hashlib import sha256
 from typing import Any, cast
 
 from referee import bots
+from referee.audit.chat import ChatCheck
 from referee.audit.divergence import Diverged, diff, ok, same, same_scalar
 from referee.audit.movers import check_by, check_seat_event
 from referee.engine import bot_seed, canonical_bytes, record
 from referee.engine.legacy import current_move
 from referee.engine.platform import (
+    CHAT_EVENTS,
     MOVE,
     SEAT_CLAIMED,
     SEAT_EVENTS,
@@ -92,6 +94,8 @@ class _Replay:
         self.seats: list[Any] = [dict(s) if type(s) is dict else s for s in listed] if type(listed) is list else []
         self.unclaimed = {s["seat"] for s in self.seats if type(s) is dict and s.get("open") is True}
         self.seated = header  # the header, with the seats given to a bot at the start deadline
+        self.chat = ChatCheck(header)
+        self.last_at: Any = header.get("created_at")  # the last event's time that is no chat event
 
     def deal(self) -> int:
         """The opening events, from the header and the seed; the position after them in the log."""
@@ -108,13 +112,16 @@ class _Replay:
     def step(self, pos: int) -> int:
         """The event at ``pos`` (a seat's event, or a move and all it caused) checked; the position after."""
         env = self.envelopes[pos]
+        if self.result is None and env["type"] in CHAT_EVENTS:  # the table's talk: the turn clock runs on
+            self.chat.check(env)
+            return pos + 1
+        last_at, self.last_at = self.last_at, env["at"]
         if self.result is None and env["type"] in SEAT_EVENTS:
             check_seat_event(self.seats, self.unclaimed, env, self.header)
             if env["type"] == SEAT_GIVEN:
                 self.seated = {**self.header, "seats": self.seats}
             return pos + 1
         self._check_move_record(env)
-        last_at = self.envelopes[pos - 1]["at"] if pos else self.header.get("created_at")
         by = check_by(self.rs, self.seated, self.state, env, last_at)
         if "drawn_from" in by:  # a timeout's default drawn from the generator (BANG! R43), whatever drawn_from holds
             self._check_draw(env, by)
@@ -130,7 +137,9 @@ class _Replay:
         produced, self.result, self.opened = record.move(self.rs, self.state, actor, data, events, self.dealt,
                                                          self.opened, self.seed)
         self.moves += 1
-        return expect(produced, self.envelopes, pos, env["at"])
+        pos = expect(produced, self.envelopes, pos, env["at"])
+        self.last_at = self.envelopes[pos - 1]["at"]
+        return pos
 
     def _check_move_record(self, env: Json) -> None:
         """The event is a move record, while the game is on and every seat is claimed, drawing from
@@ -179,6 +188,6 @@ class _Replay:
                "its sealed value" if self.dealt else "this ruleset deals no sealed secrets"),
             ok("bots", f"{self.by_bots} built-in bot moves re-derived from their secret streams; every move's by "
                "agrees with the header and the rules"),
-            ok("replay", f"{self.moves} moves re-decided; every event matches"),
+            ok("replay", f"{self.moves} moves re-decided; every event matches{self.chat.summary()}"),
             ok("result", "replay reaches the recorded result"),
         ]

@@ -55,6 +55,7 @@ from referee.client.models import (
                                    AuditReport,
                                    Bot,
                                    BotSummary,
+                                   ChatMessage,
                                    Event,
                                    EventPage,
                                    GameCreated,
@@ -86,7 +87,8 @@ from referee.client.transport import RetryPolicy, Timeouts
 Client = RefereeClient
 
 __all__ = [
-    "AUTO", "AuditCheck", "AuditReport", "BadRequest", "Bot", "BotSummary", "Bots", "Client", "Conflict", "Event",
+    "AUTO", "AuditCheck", "AuditReport", "BadRequest", "Bot", "BotSummary", "Bots", "ChatMessage", "Client",
+    "Conflict", "Event",
     "EventPage", "Forbidden", "GameCreated", "GameLog", "GameOver", "GameSummary", "Games", "HeadSignature",
     "Health", "HttpProblem", "SeatToken", "IllegalMove", "Jwk", "KeySet", "MoveAccepted", "NotFound", "NotYourTurn",
     "Page",

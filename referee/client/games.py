@@ -11,6 +11,7 @@ from httpx_sse import ServerSentEvent
 from referee.client.calls import AUTO, Auto, Owner, every, json_of, page_of, resuming
 from referee.client.models import (
     AuditReport,
+    ChatMessage,
     Event,
     EventPage,
     GameCreated,
@@ -186,3 +187,25 @@ class Games:
         game's log (hash chain, seed, replay, result, signature …); an active
         game only with the admin ``token``."""
         return AuditReport.from_json(json_of(self._http.request("GET", f"/v1/games/{game_id}/audit", token=token)))
+
+    def chat(self, game_id: str, text: str, *, token: str | None = None) -> ChatMessage:
+        """``POST /v1/games/{id}/chat``: say ``text`` at the table as seat
+        ``token`` (no token: a spectator, where the creator opened the chat to
+        everyone). Plain text, one line, at most 280 characters (else
+        :class:`Unprocessable`); 5 messages in 10 s a seat (:class:`RateLimited`).
+        Not retried once sent: a retry could say it twice."""
+        message = ChatMessage.from_json(json_of(self._http.request(
+            "POST", f"/v1/games/{game_id}/chat", token=token, json={"text": text}, safe=False)))
+        self._owner._saw(game_id, message.seq)
+        return message
+
+    def chat_messages(self, game_id: str, *, token: str | None = None, after: int = 0) -> tuple[ChatMessage, ...]:
+        """``GET /v1/games/{id}/chat``: the messages after event ``after``, a
+        hidden one's text withheld (but from the admin ``token``)."""
+        raw = json_of(self._http.request("GET", f"/v1/games/{game_id}/chat", token=token, params={"after": after}))
+        return tuple(ChatMessage.from_json(m) for m in raw["messages"])
+
+    def hide_chat(self, game_id: str, seq: int, *, token: str) -> None:
+        """``POST /v1/games/{id}/chat/{seq}/hide``: hide message ``seq``'s text,
+        as the game's creator (``token``: its ``owner_token``) or the admin."""
+        json_of(self._http.request("POST", f"/v1/games/{game_id}/chat/{seq}/hide", token=token))

@@ -19,5 +19,7 @@ PHRASES: Mapping[str, str] = {
     platform.SEAT_GIVEN: "seat {seat} was given to bot {bot}",
     platform.SECRETS_SEALED: "the dealt secrets were sealed",
     platform.SECRETS_OPENED: "dealt secrets were opened",
+    platform.CHAT_POSTED: "said something at the table",
+    platform.CHAT_HIDDEN: "chat message {seq} was hidden",
     platform.SEED_REVEALED: "the game is over; its seed was revealed",
 }

@@ -21,9 +21,16 @@ SEAT_REISSUED = "seat_token_reissued"
 SEAT_GIVEN = "seat_given_to_bot"
 #: the events of a game's seats, not of its rules: between moves, caused by none
 SEAT_EVENTS = frozenset({SEAT_CLAIMED, SEAT_REISSUED, SEAT_GIVEN})
-PLATFORM_EVENTS = frozenset({MOVE, SEED_REVEALED, SECRETS_SEALED, SECRETS_OPENED}) | SEAT_EVENTS
+#: ``{seat, said}``: a table chat message (issue 40 item 5; ``seat`` ``None``: a spectator's), whose text
+#: enters the chain only as ``said = sha256_hex(salt + canonical(text))`` with a random salt (docs/chat.md)
+CHAT_POSTED = "chat_posted"
+#: ``{seq, by}``: chat message ``seq``'s text hidden from views by the game's creator or the admin
+CHAT_HIDDEN = "chat_hidden"
+#: the table's talk, not the game's: between moves, caused by none, never a change of the game's state
+CHAT_EVENTS = frozenset({CHAT_POSTED, CHAT_HIDDEN})
+PLATFORM_EVENTS = frozenset({MOVE, SEED_REVEALED, SECRETS_SEALED, SECRETS_OPENED}) | SEAT_EVENTS | CHAT_EVENTS
 #: shown whole to everyone, always
-PUBLIC_EVENTS = frozenset({SEED_REVEALED, SECRETS_SEALED, SECRETS_OPENED}) | SEAT_EVENTS
+PUBLIC_EVENTS = frozenset({SEED_REVEALED, SECRETS_SEALED, SECRETS_OPENED}) | SEAT_EVENTS | CHAT_EVENTS
 
 #: the move a seat resigns with (issue 24), where its rules list it in ``legal_moves``
 RESIGN = "resign"

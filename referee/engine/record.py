@@ -6,7 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from referee.engine.chain import keyed_hmac_sha256, salted_envelope
-from referee.engine.platform import MOVE, PLATFORM_EVENTS, SEAT_EVENTS, SECRETS_OPENED, SECRETS_SEALED, SEED_REVEALED
+from referee.engine.platform import (
+    CHAT_EVENTS,
+    MOVE,
+    PLATFORM_EVENTS,
+    SEAT_EVENTS,
+    SECRETS_OPENED,
+    SECRETS_SEALED,
+    SEED_REVEALED,
+)
 from referee.engine.protocol import Event, Json, Ruleset, S, Seat, dealt_secrets, fold, openings, seals
 
 Produced = list[tuple[Seat | None, Event]]
@@ -67,9 +75,10 @@ def chained(seed: str, prev: str, version: int, produced: Produced, at: int, *,
 def shown_versions(types: Sequence[str]) -> list[int]:
     """The versions a client could have been shown, given the log's event
     types in order: the end of the deal and the end of every move (each
-    version after which a ``move`` event begins), and the latest. A version
-    inside a move (its events half applied) was never anyone's view."""
-    shown = [seq for seq in range(1, len(types)) if types[seq] == MOVE or types[seq] in SEAT_EVENTS]
+    version after which a ``move``, a seat's or a chat event begins), and the
+    latest. A version inside a move (its events half applied) was never anyone's view."""
+    between = SEAT_EVENTS | CHAT_EVENTS
+    shown = [seq for seq in range(1, len(types)) if types[seq] == MOVE or types[seq] in between]
     if types and (not shown or shown[-1] != len(types)):
         shown.append(len(types))
     return shown

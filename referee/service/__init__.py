@@ -11,6 +11,7 @@ One module per use case; ``GameService`` is the façade its callers hold:
 - ``moves``: submitting moves, idempotency included (``Moves``), each
   decided by ``deciding``; a worker's run of bot moves decided and appended;
 - ``seats``: seats claimed, given to a bot at the start deadline, reissued;
+- ``chat``: the table chat, each message an event of the chain;
 - ``changes``: what the job queue must know after each change (``change_of``)
   and telling it (``Changes``, through a ``Scheduler``);
 - ``listing``: games and bots, a page at a time; ``viewing``: a seat's view;
@@ -29,6 +30,7 @@ from referee.engine.protocol import Json, Move, Ruleset, Seat
 from referee.engine.signature import Keyring
 from referee.service import listing, viewing
 from referee.service.changes import Changes, Scheduler, change_of
+from referee.service.chat import Chat
 from referee.service.creation import Creation, NewGame
 from referee.service.deciding import Decided
 from referee.service.game import Game, new_game_id, seat_of, wall_ms
@@ -70,6 +72,8 @@ class GameService:
         self.creation = Creation(store, self.loader, self.changes, self.checks, self.now)
         self.moves = Moves(store, self.loader, self.changes, self.keyring, self.now)
         self.seats = Seats(store, self.loader, self.changes, self.now)
+        #: the table chat in the chain (``referee.service.chat``)
+        self.chat = Chat(self.loader, self.changes, self.now)
 
     def now(self) -> int:
         """The service's ``clock`` now (ms), read at each call: a tool or test may swap the clock."""

@@ -124,6 +124,8 @@ def header(game_id: str, validated: Validated, dealt: Dealt, request: NewGame, n
         out["turn_timeout_s"] = options.turn_timeout_s
     if options.start_timeout_s is not None:
         out["start_timeout_s"], out["start_bot"] = options.start_timeout_s, options.start_bot
+    if options.chat is not None:
+        out["chat"] = options.chat
     if request.tournament is not None:
         out["tournament"] = request.tournament
     return out

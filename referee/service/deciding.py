@@ -102,6 +102,6 @@ def decide(game: Game, submitted: Submitted, keyring: Keyring) -> Decided:
                           "receipt": keyring.receipt(game.id, version, last_hash, now)}
         body = canonical_bytes(accepted)
     new = game_but(game, version=version, last_hash=last_hash, rng=rng.position, status=status, state=state,
-                   last_at=now, opened=opened)
+                   last_at=now, opened=opened, played=version)
     return Decided(new, Appended(envelopes, last_hash, rng.position, status, now, submitted.key,
                                  submitted.fingerprint.encode() + b"\n" + body), body)

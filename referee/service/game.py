@@ -54,6 +54,14 @@ class Game:
     #: game to the next by ``replace`` (so it lives in the service's cache, keyed by the game's id,
     #: beside the state of the version cached), never shared between games
     memo: Memo = field(default_factory=Memo, compare=False, repr=False)
+    #: the version of the game's last event that is no chat event (``0``: ``version``): the table's talk
+    #: changes no state, so a move expecting any version from this one on is not stale (docs/chat.md)
+    played: int = 0
+
+    @property
+    def play_version(self) -> int:
+        """The version of the game's last event that is no chat event."""
+        return self.played or self.version
 
     @property
     def players(self) -> int:

@@ -12,7 +12,7 @@ from typing import Any
 
 from referee.engine import LOG_FORMAT, record
 from referee.engine.chain import keyed_hmac_sha256
-from referee.engine.platform import SEAT_EVENTS, SECRETS_OPENED
+from referee.engine.platform import CHAT_EVENTS, SEAT_EVENTS, SECRETS_OPENED
 from referee.engine.protocol import Seat, fold
 from referee.errors import ApiError, not_found
 from referee.games import registry
@@ -50,8 +50,9 @@ class Loader:
         tail = self.store.read(game_id, after=cached.version, upto=version)
         state = fold(cached.ruleset, record.ruleset_events(tail), cached.state)
         opened = cached.opened.union(*(e["data"]["secrets"] for e in tail if e["type"] == SECRETS_OPENED))
+        played = next((e["seq"] for e in reversed(tail) if e["type"] not in CHAT_EVENTS), cached.play_version)
         game = replace(cached, version=version, last_hash=last_hash, rng=rng, status=status, state=state,
-                       last_at=last_at, opened=opened)
+                       last_at=last_at, opened=opened, played=played)
         if any(e["type"] in SEAT_EVENTS for e in tail):  # a seat claimed or a token reissued: who holds what
             game = replace(game, **self._seats_of(game_id))
         self.remember(game)

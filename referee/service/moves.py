@@ -33,8 +33,9 @@ WORKER_SCOPE = "worker"
 
 def check_playable(game: Game, expected_version: int | None) -> None:
     """Refuse a move on ``game`` as loaded: not at the version the client
-    expects (409), over, or waiting for seats to be claimed."""
-    if expected_version is not None and expected_version != game.version:
+    expects (409; chat events after it do not count), over, or waiting for seats to be claimed."""
+    if expected_version is not None and not game.play_version <= expected_version <= game.version:
+        # chat messages since the version expected change nothing a move depends on (docs/chat.md)
         raise version_conflict(game.version, expected_version)
     if game.status != "active":
         raise game_over(game.version, game.ruleset.platform_rules.get("game_over"))

@@ -17,6 +17,7 @@ from referee.engine import sha256_hex
 from referee.engine.protocol import Json, RefereeError, Ruleset
 from referee.errors import ApiError
 from referee.games import registry
+from referee.service.chat import chat_option
 from referee.service.loading import Loader
 from referee.store.bots import BotDirectory
 
@@ -28,6 +29,8 @@ class GameOptions(NamedTuple):
     turn_timeout_s: float | None
     start_timeout_s: float | None
     start_bot: str | None
+    #: who may post at the table chat (``referee.service.chat``; ``None``: the default, the seats)
+    chat: str | None = None
 
 
 def seconds_option(value: Any, name: str = "turn_timeout_s") -> float | None:
@@ -84,6 +87,7 @@ class Checks:
         turn_timeout_s = seconds_option(opts.pop("turn_timeout_s", None))
         start_timeout_s = seconds_option(opts.pop("start_timeout_s", None), "start_timeout_s")
         start_bot = opts.pop("start_bot", None)
+        chat = chat_option(opts.pop("chat", None))
         carry = opts.pop(ruleset.carry_option, None) if ruleset.carry_option else None
         if carry is not None:
             opts.update(self._carried_over(carry, ruleset, len(seat_specs)))
@@ -91,7 +95,7 @@ class Checks:
         start_bot = _start_options(start_timeout_s, start_bot, seat_specs)
         if start_bot is not None:
             self.check_bot(start_bot, ruleset.name)
-        return GameOptions(opts, turn_timeout_s, start_timeout_s, start_bot)
+        return GameOptions(opts, turn_timeout_s, start_timeout_s, start_bot, chat)
 
     def _carried_over(self, game_id: Any, ruleset: Ruleset[Any], players: int) -> dict[str, Any]:
         """The options a finished game of the same ruleset carries into a new

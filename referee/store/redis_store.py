@@ -127,6 +127,7 @@ class EventStore:
         self._create = client.register_script(lua.joinpath("create.lua").read_text())
         self._touch = client.register_script(_TOUCH)
         self._seat = client.register_script(lua.joinpath("seat.lua").read_text())
+        self._chat = client.register_script(lua.joinpath("chat.lua").read_text())
         self._replicas: dict[str, tuple[int, float]] = {}  # master -> (its replicas, known until)
         #: registered webhook bots
         self.bots = BotDirectory(client, self.retention.idle_s)
@@ -217,6 +218,33 @@ class EventStore:
                 self.retention.game_ttl_ms("active")]
         outcome = self._retry(lambda: self._written(self._seat, [events, meta_key, secret_key], args))
         return str(outcome.decode() if isinstance(outcome, bytes) else outcome)
+
+    def chat_event(self, game_id: str, expected: int, envelope: dict[str, Any], last_hash: str,
+                   kept: tuple[str, str], rate: tuple[str, int, int, int] | None) -> str:
+        """Append a table chat event (docs/chat.md) if the game is still at
+        ``expected``, its last_at untouched, keeping ``kept`` (a field of the
+        game's secret hash and its value: a message's opening, a hidden mark)
+        and counting ``rate`` (the poster's field, now, window ms, limit):
+        ``ok``, ``conflict``, ``missing`` or ``rate:<ms to wait>``. Never
+        tried again on its own (a retry of one that landed would post twice)."""
+        events, meta_key, secret_key = _keys(game_id)
+        field, now, window, limit = rate if rate is not None else ("", 0, 0, 0)
+        args = [expected, canonical_bytes(envelope), last_hash, kept[0], kept[1],
+                self.retention.game_ttl_ms("active"), field, now, window, limit]
+        outcome = self._written(self._chat, [events, meta_key, secret_key], args)
+        return str(outcome.decode() if isinstance(outcome, bytes) else outcome)
+
+    def chat_kept(self, game_id: str) -> dict[str, str]:
+        """The game's chat fields of its secret hash (``chat:<seq>`` openings,
+        ``hidden:<seq>`` marks), never the seed beside them."""
+        _, _, secret_key = _keys(game_id)
+        raw = self._retry(lambda: self.redis.hgetall(secret_key))
+        return {k.decode(): v.decode() for k, v in raw.items() if k.startswith((b"chat:", b"hidden:"))}
+
+    def chat_hide_kept(self, game_id: str, seq: int, by: str) -> None:
+        """Mark message ``seq`` hidden once the game is over (its log is final: no event follows)."""
+        _, _, secret_key = _keys(game_id)
+        self._retry(lambda: self.redis.hsetnx(secret_key, f"hidden:{seq}", by))
 
     def index_game(self, game_id: str, created_at: int) -> None:
         """List a new game (``GET /v1/games``); the two oldest listed are

@@ -138,6 +138,10 @@ def test_every_route_of_the_contract_has_a_client_method_and_each_is_exercised(
     assert table.owner_token is not None
     fresh = api.games.reissue(table.id, 0, owner_token=table.owner_token)
     assert fresh.seat == 0 and api.games.view(table.id, token=fresh.token).seat == 0
+    said = api.games.chat(table.id, "hello", token=claimed.token)  # the table chat (docs/chat.md)
+    assert said.opens() and [m.text for m in api.games.chat_messages(table.id)] == ["hello"]
+    api.games.hide_chat(table.id, said.seq, token=table.owner_token)
+    assert api.games.chat_messages(table.id)[0].hidden
     game = api.games.create("nim", players=2, options=NIM)
     api.games.view(game.id, token=game.tokens[0])
     api.games.move(game.id, take(), token=game.tokens[0])

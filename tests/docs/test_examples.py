@@ -47,6 +47,7 @@ SHOWS: dict[str, list[str]] = {
     "offline-audit": [r'"ok": true', r"ok +signature +the final head \(version \d+\) is signed",
                       r"ok +receipts +1 receipt: .* verified", r"OK: \d+ events verified"],
     "python-client": [r"receipt for version \d+", r"\nTrue\n"],
+    "chat": [r"^opens: True True$", r"^\d+ 0 good luck, all $", r"^\d+ 1 None \(hidden\)$"],
     "outbound-bot": [r"audit: 4/4 games clean", r" mybot "],
     "arena": [r" mybot ", r"bot failures: none"],
     "arena-audit": [r"audit: 12/12 logs clean"],

@@ -139,6 +139,49 @@ export class Games {
   }
 
   /**
+   * `POST /v1/games/{id}/chat`: say `text` at the table (docs/chat.md) as the
+   * token's seat (none: a spectator, where the creator opened the chat to
+   * everyone). Plain text, one line, at most 280 characters; 5 messages in
+   * 10 s a seat. Not retried once sent: a retry could say it twice.
+   * @param {string} id
+   * @param {string} text
+   * @param {Options} [options]
+   * @returns {Promise<Ok<"postChat">>}
+   */
+  chat(id, text, options = {}) {
+    return this.http.json("POST", `${at(id)}/chat`, {
+      json: { text }, token: this.token(options), signal: options.signal, safe: false,
+    });
+  }
+
+  /**
+   * `GET /v1/games/{id}/chat`: the table's messages after event `after`,
+   * each with its opening `{text, salt}` (null when hidden, but to the admin).
+   * @param {string} id
+   * @param {Options & {after?: number}} [options]
+   * @returns {Promise<Ok<"listChat">>}
+   */
+  chatMessages(id, options = {}) {
+    return this.http.json("GET", `${at(id)}/chat`, {
+      token: this.token(options), signal: options.signal, query: { after: options.after ?? 0 },
+    });
+  }
+
+  /**
+   * `POST /v1/games/{id}/chat/{seq}/hide`: hide message `seq`'s text, as the
+   * game's creator (`ownerToken`) or the admin; its commitment stays in the chain.
+   * @param {string} id
+   * @param {number} seq
+   * @param {Options & {ownerToken?: string}} [options]
+   * @returns {Promise<Ok<"hideChat">>}
+   */
+  hideChat(id, seq, options = {}) {
+    return this.http.json("POST", `${at(id)}/chat/${seq}/hide`, {
+      token: options.ownerToken ?? this.token(options), signal: options.signal,
+    });
+  }
+
+  /**
    * `GET /v1/games/{id}/events`: the events after version `after`, as the
    * token's seat may see them; with `wait` (seconds, at most 30) it
    * long-polls: it answers as soon as there is one, or after `wait` with none.

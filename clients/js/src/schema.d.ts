@@ -180,6 +180,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{game_id}/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        /** @description The game's chat messages after event `after`, each with its opening `{text, salt}`: anyone checks `sha256_hex(salt + canonical(text)) == said` against the `chat_posted` event in the log. A hidden message's `text` and `salt` are null for everyone but the admin (its commitment stays in the chain). A token, if given, is a seat's, the owner's or the admin's. */
+        get: operations["listChat"];
+        put?: never;
+        /** @description Table chat in the chain (docs/chat.md): a seat posts a short message; a spectator (no token) only where the creator opened the chat with the option `chat: everyone`. The message is an event of the game's log, `chat_posted {seat, said}`, where `said = sha256_hex(salt + canonical(text))` with a random salt of its own: the chain proves what was said, by whom and when; the text itself is served here, never in the log. Plain text only: normalised to NFC and stripped, 1 to 280 characters, one line (no control, format, private-use or unassigned character: 422). At most 5 messages in 10 s per seat (a spectator: per address). A chat event advances the game's `version`, and a move whose `expected_version` is older only by chat events is accepted (409 only when something else happened). */
+        post: operations["postChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{game_id}/chat/{seq}/hide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: components["parameters"]["GameId"];
+                seq: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Hide chat message `seq`'s text from everyone but the admin: by the game's creator (`Authorization: Bearer <owner_token>`) or the admin. While the game is on, recorded as `chat_hidden {seq, by}`; once it is over its log is final, and the message is only marked hidden. The message's commitment stays in the chain, so the log still audits. Hiding twice changes nothing. */
+        post: operations["hideChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{game_id}/events": {
         parameters: {
             query?: never;
@@ -638,7 +678,7 @@ export interface components {
                 /** @description A seat anyone may claim (`POST /v1/games/{id}/seats/{seat}/claim`, its token to the claimant only); no move is accepted and no bot plays until every open seat is claimed. Not with `bot`. */
                 open?: boolean;
             }[];
-            /** @description The ruleset's options (see GET /v1/rulesets), plus turn_timeout_s (1..86400) for a turn clock (a game with open seats gets REFEREE_OPEN_SEAT_TURN_TIMEOUT_S, default 300, when it names none; it runs once every seat is taken), and for a game with open seats start_timeout_s (1..86400) and start_bot (random, the default, or heuristic): at that deadline every seat still open goes to that built-in bot (recorded as seat_given_to_bot). */
+            /** @description The ruleset's options (see GET /v1/rulesets), plus turn_timeout_s (1..86400) for a turn clock (a game with open seats gets REFEREE_OPEN_SEAT_TURN_TIMEOUT_S, default 300, when it names none; it runs once every seat is taken), and for a game with open seats start_timeout_s (1..86400) and start_bot (random, the default, or heuristic): at that deadline every seat still open goes to that built-in bot (recorded as seat_given_to_bot); and chat (seats, the default; everyone: spectators post too; off): who may post at the table chat (docs/chat.md). */
             options?: Record<string, unknown>;
             /** @description Makes the game reproducible and custom. */
             seed?: string;
@@ -700,6 +740,22 @@ export interface components {
             seats: components["schemas"]["Seat"][];
             custom: boolean;
             seed_commitment: string;
+        };
+        /** @description A table chat message (docs/chat.md): event `seq` of the log, `chat_posted {seat, said}`, and its opening. */
+        ChatMessage: {
+            /** @description The message's event in the log. */
+            seq: number;
+            /** @description The poster's seat; null for a spectator. */
+            seat: number | null;
+            /** @description ms since the epoch */
+            at: number;
+            /** @description sha256_hex(salt + canonical(text)), as the chain holds it. */
+            said: string;
+            /** @description null when hidden (but to the admin). */
+            text: string | null;
+            /** @description The message's own random salt; null when hidden (but to the admin). */
+            salt: string | null;
+            hidden: boolean;
         };
         /**
          * @description One event of a game's log (log format 2; README, "The hash chain"). Its data enters the
@@ -3343,6 +3399,167 @@ export interface operations {
                 };
             };
             410: components["responses"]["Problem"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["RedisUnavailable"];
+        };
+    };
+    listChat: {
+        parameters: {
+            query?: {
+                after?: number;
+            };
+            header?: never;
+            path: {
+                game_id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The messages, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        version: number;
+                        messages: components["schemas"]["ChatMessage"][];
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["RedisUnavailable"];
+        };
+    };
+    postChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description At most 280 characters once normalised. */
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The message as recorded, with its opening. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            /** @description `token_required` (a spectator, where the chat is the seats'), `bad_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `chat_off`: the game's creator turned the chat off. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            410: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["Problem"];
+            /** @description `chat_empty`, `chat_too_long`, `chat_not_plain_text`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `chat_rate_limited` (the poster's 5 messages in 10 s; `Retry-After`), or `rate_limited` as on every route. */
+            429: {
+                headers: {
+                    /** @description Seconds until a message may be posted. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["RedisUnavailable"];
+        };
+    };
+    hideChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: components["parameters"]["GameId"];
+                seq: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message is hidden. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        seq: number;
+                        hidden: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            /** @description `bad_token`: neither the game's `owner_token` nor the admin token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `game_not_found`; `no_such_message`: event `seq` is no chat message. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            409: components["responses"]["Problem"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];

@@ -5,11 +5,12 @@ JSON the referee answers (openapi.yaml), each keeping that JSON whole as
 
 One module a topic: ``games`` (a game, its seats, views, result), ``events``
 (events, receipts, the log and its audit), ``bots`` (bots and their turns),
-``tournaments``, ``rulesets`` (rulesets, rules, the referee's keys and
+``chat`` (the table chat's messages), ``tournaments``, ``rulesets`` (rulesets, rules, the referee's keys and
 health); ``common`` holds ``Json`` and ``Page``."""
 from __future__ import annotations
 
 from referee.client.models.bots import Bot, BotSummary, Turn, TurnAnswered
+from referee.client.models.chat import ChatMessage
 from referee.client.models.common import Json, Page
 from referee.client.models.events import (
     AuditCheck,
@@ -26,7 +27,7 @@ from referee.client.models.rulesets import Health, Jwk, KeySet, Rule, Ruleset
 from referee.client.models.tournaments import Tournament, TournamentGame, TournamentSummary
 
 __all__ = [
-    "AuditCheck", "AuditReport", "Bot", "BotSummary", "Event", "EventPage", "GameCreated", "GameLog",
+    "AuditCheck", "AuditReport", "Bot", "BotSummary", "ChatMessage", "Event", "EventPage", "GameCreated", "GameLog",
     "GameSummary", "HeadSignature", "Health", "Json", "Jwk", "KeySet", "MoveAccepted", "Page", "Receipt",
     "Replay", "Result", "Rule", "Ruleset", "Seat", "SeatToken", "Tournament", "TournamentGame",
     "TournamentSummary", "Turn", "TurnAnswered", "View"

@@ -28,6 +28,7 @@ import { drawSeats, tickOne } from "./seats.js";
 import { drawPrompt } from "./prompt.js";
 import { newGameForm } from "./newgame.js";
 import { el } from "./dom.js";
+import { openChat, chatSeen } from "./chat.js";
 
 /** ruleset id -> its plug-in module (a ruleset not listed gets the generic table):
     listed only once the file exists, since a module that fails to load is a console error */
@@ -202,6 +203,7 @@ export function draw(view) {
   $("table").querySelectorAll("summary[data-key]").forEach((e) => {
     if (opened.includes(e.getAttribute("data-key"))) e.parentElement.open = true;
   });
+  if (typeof view.latest_version !== "number") chatSeen(view);  /* the table chat (chat.js), not in a replay */
   restoreFocus(keep);
   window.scrollTo(scrollX, scrollY);  /* the page redrawn in place keeps its place on screen */
 }
@@ -254,6 +256,7 @@ export async function open(id, view, token) {
   const path = Object.prototype.hasOwnProperty.call(PLUGINS, view.ruleset) ? PLUGINS[view.ruleset] : null;
   S.plugin = path ? await import(path) : null;
   document.body.setAttribute("data-ruleset", view.ruleset);
+  openChat(S.referee, id, S.mySeat, seatName);
 }
 
 /** The index page's "new game" form. */
