@@ -1,0 +1,146 @@
+"""Rematch and series (issue 40 item 4): ``POST /v1/games/{id}/rematch`` on a
+finished game deals the next one for the same table — the same bots, each
+person's seat kept for them, every seat rotated one place — once however
+often it is asked; a person's old seat token takes their new seat (its token
+shown that once), nobody else's; a series keeps a running score and links
+its games; the rematch's log audits clean."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from referee.audit import audit_log
+from referee.engine.platform import RESIGN
+from tests.api.helpers import auth, create, ndjson, play_to_end, view
+
+RULESETS = [("bang", 4), ("bang-faceoff", 2), ("bang-dice", 4), ("bluffaneer", 3)]
+
+
+def _resign_first(seat: int, moves: list[dict[str, Any]], step: int) -> dict[str, Any]:
+    """Ends a game soon: a resignation where the rules offer one, else the first legal move."""
+    return next((m for m in moves if m.get("type") == RESIGN), moves[0])
+
+
+def _finished(client: Any, clock: Any, service: Any, ruleset: str, players: int, **body: Any) -> dict[str, Any]:
+    seats = body.pop("seats", [{"name": f"p{i}"} for i in range(players)])
+    game = create(client, ruleset=ruleset, seats=seats, **body)
+    assert play_to_end(client, game, clock, service, pick=_resign_first)["status"] == "finished"
+    return game
+
+
+def _ask(client: Any, game: dict[str, Any], token: str | None) -> Any:
+    return client.post(f"/v1/games/{game['id']}/rematch", headers=auth(token) if token else {})
+
+
+@pytest.mark.parametrize(("ruleset", "players"), RULESETS)
+def test_a_rematch_of_each_ruleset_rotates_the_seats(client: Any, clock: Any, service: Any, ruleset: str,
+                                                     players: int) -> None:
+    """Issue 40 item 4 ("a rematch of each ruleset rotates seats"): each person takes the seat on their right."""
+    game = _finished(client, clock, service, ruleset, players)
+    first = _ask(client, game, game["owner_token"])
+    assert first.status_code == 201, first.get_json()
+    following = first.get_json()
+    assert following["rematch_of"] == game["id"] and "token" not in following
+    assert [s["from_seat"] for s in following["seats"]] == [(s + 1) % players for s in range(players)]
+    assert [s["name"] for s in following["seats"]] == [f"p{(s + 1) % players}" for s in range(players)]
+    assert all(s["open"] for s in following["seats"])  # kept for their people, who take them
+    tokens: dict[int, str] = {}
+    for old in range(players):
+        taken = _ask(client, game, game["seats"][old]["token"])
+        assert taken.status_code == 200 and taken.get_json()["id"] == following["id"]
+        assert taken.get_json()["seat"] == (old - 1) % players and taken.get_json()["token"]
+        tokens[taken.get_json()["seat"]] = taken.get_json()["token"]
+    nxt = {"id": following["id"], "seats": [{"token": tokens[s]} for s in range(players)]}
+    assert view(client, nxt, 0)["seat"] == 0 and view(client, nxt)["rematch_of"] == game["id"]
+    assert view(client, game)["next_game"] == following["id"]
+    assert play_to_end(client, nxt, clock, service, pick=_resign_first)["status"] == "finished"
+    lines = ndjson(client.get(f"/v1/games/{following['id']}/log").get_data(as_text=True))
+    assert lines[0]["header"]["rematch"] == {"of": game["id"], "seats_from": following_seats(players)}
+    report = audit_log(lines[0]["header"], lines[0]["hash"], lines[1:], keys=service.keyring.public())
+    assert report["ok"], report["divergence"]
+
+
+def following_seats(players: int) -> list[int]:
+    return [(s + 1) % players for s in range(players)]
+
+
+def test_asking_twice_gives_the_same_game_and_a_seat_token_only_once(client: Any, clock: Any, service: Any) -> None:
+    """Idempotent: the owner's and the seats' asks all answer with the one next game; a seat's token once."""
+    game = _finished(client, clock, service, "bluffaneer", 3, seats=[{"name": "ann"}, {"name": "bob"},
+                                                                     {"name": "cat", "bot": "random"}])
+    ann = _ask(client, game, game["seats"][0]["token"])
+    assert ann.status_code == 201 and ann.get_json()["seat"] == 2 and ann.get_json()["token"]
+    again = _ask(client, game, game["seats"][0]["token"])
+    assert again.status_code == 200 and again.get_json()["id"] == ann.get_json()["id"]
+    assert again.get_json()["token"] is None
+    owner = _ask(client, game, game["owner_token"])
+    assert owner.status_code == 200 and owner.get_json()["id"] == ann.get_json()["id"]
+    seats = owner.get_json()["seats"]
+    assert seats[1] == {"seat": 1, "name": "cat", "bot": "random", "from_seat": 2}
+    assert seats[2]["open"] is False and seats[0]["open"] is True  # ann's taken, bob's still kept for him
+
+
+def test_nobody_else_gets_a_seat_token(client: Any, clock: Any, service: Any) -> None:
+    """A spectator, a stranger's token, a bot seat's: refused; a kept seat is not claimed by a stranger."""
+    game = _finished(client, clock, service, "bang-faceoff", 2)
+    assert _ask(client, game, None).status_code == 401
+    assert _ask(client, game, "not-a-token").get_json()["code"] == "bad_token"
+    following = _ask(client, game, game["owner_token"]).get_json()
+    stolen = client.post(f"/v1/games/{following['id']}/seats/0/claim", json={"name": "eve"})
+    assert stolen.status_code == 403 and stolen.get_json()["code"] == "seat_kept"
+    assert "token" not in client.get(f"/v1/games/{game['id']}").get_json()
+    other = create(client, ruleset="bang-faceoff", players=2)
+    assert _ask(client, game, other["seats"][0]["token"]).get_json()["code"] == "bad_token"
+    assert _ask(client, game, other["owner_token"]).get_json()["code"] == "bad_token"
+    # the creator cannot reissue a kept seat its player took: it is the player's
+    taken = _ask(client, game, game["seats"][1]["token"]).get_json()
+    reissue = client.post(f"/v1/games/{following['id']}/seats/{taken['seat']}/token",
+                          headers=auth(game["owner_token"]))
+    assert reissue.status_code == 403 and reissue.get_json()["code"] == "seat_belongs_to_claimant"
+
+
+def test_a_game_still_on_has_no_rematch(client: Any) -> None:
+    game = create(client, ruleset="bang-faceoff", players=2)
+    refused = _ask(client, game, game["owner_token"])
+    assert refused.status_code == 409 and refused.get_json()["code"] == "game_not_finished"
+    assert "next_game" not in view(client, game)
+    assert client.post("/v1/games/nope/rematch", headers=auth("x")).status_code == 404
+
+
+def test_a_best_of_three_series_keeps_score_and_ends(client: Any, clock: Any, service: Any) -> None:
+    """A series links its games and keeps a running score; a rematch after it is decided is refused."""
+    game = _finished(client, clock, service, "bang-faceoff", 2, options={"series": {"best_of": 3}})
+    assert view(client, game)["series"] == {"id": game["id"], "best_of": 3, "game": 1, "players": [0, 1]}
+    games = [game]
+    while True:
+        asked = _ask(client, games[-1], games[-1]["owner_token"])
+        if asked.status_code == 409:
+            assert asked.get_json()["code"] == "series_over"
+            break
+        following = asked.get_json()
+        tokens = {}
+        for old, seat in enumerate(games[-1]["seats"]):
+            taken = _ask(client, games[-1], seat["token"]).get_json()
+            tokens[taken["seat"]] = taken["token"]
+        nxt = {"id": following["id"], "owner_token": game["owner_token"],
+               "seats": [{"token": tokens[s]} for s in range(2)]}
+        assert play_to_end(client, nxt, clock, service, pick=_resign_first)["status"] == "finished"
+        games.append(nxt)
+    series = client.get(f"/v1/series/{game['id']}").get_json()
+    assert series["status"] == "finished" and series["format"] == {"best_of": 3}
+    assert [g["id"] for g in series["games"]] == [g["id"] for g in games]
+    assert [g["game"] for g in series["games"]] == list(range(1, len(games) + 1))
+    assert max(p["wins"] for p in series["players"]) == 2 and 2 <= len(games) <= 3
+    assert sum(p["wins"] for p in series["players"]) == len(games)
+    assert series["games"][1]["players"] == [1, 0]  # the seats swapped: series player 1 sits at seat 0
+
+
+def test_a_series_option_is_checked(client: Any) -> None:
+    for bad in ({"best_of": 0}, {"games": 16}, {"best_of": 3, "games": 3}, {"first": 2}, 3, {"games": True}):
+        refused = client.post("/v1/games", json={"ruleset": "bang-faceoff", "players": 2,
+                                                 "options": {"series": bad}})
+        assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_options", bad
+    assert client.get("/v1/series/nope").get_json()["code"] == "no_such_series"
+    plain = create(client, ruleset="bang-faceoff", players=2)
+    assert client.get(f"/v1/series/{plain['id']}").status_code == 404
