@@ -21,6 +21,7 @@ from __future__ import annotations
 import hmac
 from collections.abc import Callable
 from dataclasses import dataclass
+
 from referee.engine import sha256_hex
 from referee.engine.protocol import Json, Seat
 from referee.errors import ApiError, not_found
@@ -81,7 +82,7 @@ def score(series: Json, games: list[Game]) -> list[int]:
 def series_over(series: Json, played: int, wins: list[int]) -> bool:
     """``games: n`` ends after ``n`` games; ``best_of: n`` when a player has won more than half of ``n``, or
     after ``n`` games."""
-    count = series.get("best_of", series.get("games", 0))
+    count = int(series.get("best_of") or series.get("games") or 0)
     return played >= count or ("best_of" in series and max(wins, default=0) > count // 2)
 
 

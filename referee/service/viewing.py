@@ -22,7 +22,8 @@ def encoded(game: Game, seat: Seat | None, cache: ViewCache, links: Json | None 
     ``referee.engine.encoded_views``). ``links``: a rematch's and a series'
     (``referee.service.rematch.view_links``), after the envelope's facts."""
     envelope = {**envelope_of(game), **links} if links else envelope_of(game)
-    key = (game.id, game.version, game.header_hash + (":" + links["next_game"] if links and "next_game" in links else ""))
+    linked = ":" + links["next_game"] if links and "next_game" in links else ""  # a link added: another value
+    key = (game.id, game.version, game.header_hash + linked)
     return encoded_view(game.ruleset, game.state, seat, active=game.status == "active",
                         envelope=envelope, key=key,
                         cache=cache, memo=game.memo)

@@ -120,7 +120,7 @@ def test_a_best_of_three_series_keeps_score_and_ends(client: Any, clock: Any, se
             break
         following = asked.get_json()
         tokens = {}
-        for old, seat in enumerate(games[-1]["seats"]):
+        for seat in games[-1]["seats"]:
             taken = _ask(client, games[-1], seat["token"]).get_json()
             tokens[taken["seat"]] = taken["token"]
         nxt = {"id": following["id"], "owner_token": game["owner_token"],

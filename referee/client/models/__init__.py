@@ -29,6 +29,7 @@ from referee.client.models.tournaments import Tournament, TournamentGame, Tourna
 __all__ = [
     "AuditCheck", "AuditReport", "Bot", "BotSummary", "Event", "EventPage", "GameCreated", "GameLog",
     "GameSummary", "HeadSignature", "Health", "Json", "Jwk", "KeySet", "MoveAccepted", "Page", "Receipt",
-    "Rematch", "Replay", "Result", "Rule", "Ruleset", "Seat", "SeatToken", "Series", "SeriesGame", "SeriesPlayer", "Tournament", "TournamentGame",
+    "Rematch", "Replay", "Result", "Rule", "Ruleset", "Seat", "SeatToken",
+    "Series", "SeriesGame", "SeriesPlayer", "Tournament", "TournamentGame",
     "TournamentSummary", "Turn", "TurnAnswered", "View"
 ]
