@@ -68,7 +68,8 @@ def following_seats(players: int) -> list[int]:
 def test_asking_twice_gives_the_same_game_and_a_seat_token_only_once(client: Any, clock: Any, service: Any) -> None:
     """Idempotent: the owner's and the seats' asks all answer with the one next game; a seat's token once."""
     game = _finished(client, clock, service, "bluffaneer", 3, seats=[{"name": "ann"}, {"name": "bob"},
-                                                                     {"name": "cat", "bot": "random"}])
+                                                                     {"name": "cat", "bot": "random"}],
+                     options={"first_seat": 0})  # ann rolls first, and resigns: the bot never moves
     ann = _ask(client, game, game["seats"][0]["token"])
     assert ann.status_code == 201 and ann.get_json()["seat"] == 2 and ann.get_json()["token"]
     again = _ask(client, game, game["seats"][0]["token"])
@@ -79,6 +80,8 @@ def test_asking_twice_gives_the_same_game_and_a_seat_token_only_once(client: Any
     seats = owner.get_json()["seats"]
     assert seats[1] == {"seat": 1, "name": "cat", "bot": "random", "from_seat": 2}
     assert seats[2]["open"] is False and seats[0]["open"] is True  # ann's taken, bob's still kept for him
+    # Bluffaneer F8: the same first_seat, so the first roller is the next person clockwise (bob, now at seat 0)
+    assert service.load(ann.get_json()["id"]).header["options"]["first_seat"] == 0
 
 
 def test_nobody_else_gets_a_seat_token(client: Any, clock: Any, service: Any) -> None:
@@ -87,6 +90,8 @@ def test_nobody_else_gets_a_seat_token(client: Any, clock: Any, service: Any) ->
     assert _ask(client, game, None).status_code == 401
     assert _ask(client, game, "not-a-token").get_json()["code"] == "bad_token"
     following = _ask(client, game, game["owner_token"]).get_json()
+    lobby = client.get("/v1/games?open_seats=true").get_json()["games"]
+    assert following["id"] not in [g["id"] for g in lobby]  # kept seats are nobody else's to claim
     stolen = client.post(f"/v1/games/{following['id']}/seats/0/claim", json={"name": "eve"})
     assert stolen.status_code == 403 and stolen.get_json()["code"] == "seat_kept"
     assert "token" not in client.get(f"/v1/games/{game['id']}").get_json()
@@ -144,3 +149,15 @@ def test_a_series_option_is_checked(client: Any) -> None:
     assert client.get("/v1/series/nope").get_json()["code"] == "no_such_series"
     plain = create(client, ruleset="bang-faceoff", players=2)
     assert client.get(f"/v1/series/{plain['id']}").status_code == 404
+
+
+def test_two_asks_at_once_deal_one_game(client: Any, clock: Any, service: Any) -> None:
+    """Idempotent under a race: the owner and a seat ask at the same moment; one game is dealt, both get it."""
+    from concurrent.futures import ThreadPoolExecutor
+    game = _finished(client, clock, service, "bluffaneer", 3)
+    tokens = [game["owner_token"], game["seats"][0]["token"], game["seats"][1]["token"], game["owner_token"]]
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda token: service.rematch(game["id"], token, f"race{token[:4]}"), tokens))
+    assert len({body["id"] for body, _ in answers}) == 1 and sum(created for _, created in answers) == 1
+    assert answers[1][0]["token"] and answers[2][0]["token"] and answers[1][0]["seat"] != answers[2][0]["seat"]
+    assert view(client, game)["next_game"] == answers[0][0]["id"]
