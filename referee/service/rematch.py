@@ -52,16 +52,30 @@ def _seat_specs(game: Game, seats_from: list[Seat]) -> list[Json]:
     return specs
 
 
-def _options(game: Game) -> Json:
+def _options(game: Game, specs: list[Json]) -> Json:
     """The finished game's options again: the ruleset's (Bluffaneer's
     ``first_seat``, unchanged, names the next person clockwise: seats
-    rotated), its turn clock and start deadline."""
+    rotated), its turn clock, and its start deadline where a seat is open
+    (none is when every person's seat went to a bot)."""
     head = game.header
     options: Json = dict(head["options"])
-    for name in ("turn_timeout_s", "start_timeout_s", "start_bot"):
+    names = ("turn_timeout_s", "start_timeout_s", "start_bot") if any(s.get("open") for s in specs) \
+        else ("turn_timeout_s",)
+    for name in names:
         if head.get(name) is not None:
             options[name] = head[name]
     return options
+
+
+def next_request(game: Game, next_id: str, owner_hash: str) -> NewGame:
+    """The next game of ``game`` as a request to ``Creation``: the same ruleset, options and bots, seats rotated."""
+    seats_from = rotation(game.players)
+    series = game.header.get("series")
+    link = None if series is None else {
+        **series, "game": series["game"] + 1, "players": [series["players"][old] for old in seats_from]}
+    specs = _seat_specs(game, seats_from)
+    return NewGame(ruleset=game.ruleset.name, seats=specs, options=_options(game, specs), game_id=next_id,
+                   rematch=Rematch(game.id, seats_from, link, owner_hash))
 
 
 def winners_of(game: Game) -> list[Seat]:
@@ -118,6 +132,7 @@ class Rematches:
         next_id = meta.get("next_game")
         if next_id is None:
             self._check_may(game)
+            self.creation.validate(next_request(game, proposed, ""))  # a refusal (a bot gone) links nothing
             next_id = self.links.link(game_id, proposed)
             if next_id is None:
                 raise not_found(game_id)
@@ -144,14 +159,8 @@ class Rematches:
         """Deal the next game as ``next_id`` unless it exists; whether this call dealt it."""
         if self.store.head(next_id) is not None:
             return False
-        seats_from = rotation(game.players)
-        series = game.header.get("series")
-        link = None if series is None else {
-            **series, "game": series["game"] + 1, "players": [series["players"][old] for old in seats_from]}
         try:
-            self.creation.create_game(NewGame(
-                ruleset=game.ruleset.name, seats=_seat_specs(game, seats_from), options=_options(game),
-                game_id=next_id, rematch=Rematch(game.id, seats_from, link, owner_hash)))
+            self.creation.create_game(next_request(game, next_id, owner_hash))
         except ApiError as err:
             if err.code != "game_exists":  # another referee dealt it meanwhile: that one it is
                 raise

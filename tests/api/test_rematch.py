@@ -161,3 +161,33 @@ def test_two_asks_at_once_deal_one_game(client: Any, clock: Any, service: Any) -
     assert len({body["id"] for body, _ in answers}) == 1 and sum(created for _, created in answers) == 1
     assert answers[1][0]["token"] and answers[2][0]["token"] and answers[1][0]["seat"] != answers[2][0]["seat"]
     assert view(client, game)["next_game"] == answers[0][0]["id"]
+
+
+def test_seats_given_to_the_start_bot_stay_that_bots_and_a_table_of_bots_needs_no_start_deadline(
+        client: Any, clock: Any, service: Any, work: Any) -> None:
+    """Every open seat went to the start bot: the rematch seats that bot there, with no start deadline (no
+    seat is open), and plays at once."""
+    game = create(client, ruleset="bang-faceoff", seats=[{"open": True}, {"open": True}],
+                  options={"start_timeout_s": 30, "start_bot": "random"})
+    clock.advance(30_000)
+    assert service.give_open_seats(game["id"]) == [0, 1]
+    work()
+    assert view(client, game)["status"] == "finished"
+    following = _ask(client, game, game["owner_token"]).get_json()
+    assert [s["bot"] for s in following["seats"]] == ["random", "random"]
+    header = service.load(following["id"]).header
+    assert "start_timeout_s" not in header and header["seats"][0]["bot"] == "random"
+    work()
+    assert view(client, {"id": following["id"]})["status"] == "finished"
+
+
+def test_a_rematch_the_rules_or_the_bots_refuse_links_nothing(client: Any, clock: Any, service: Any) -> None:
+    """A registered bot deleted since: the rematch is refused (422 unknown_bot) and the game links no next game."""
+    bot = client.post("/v1/bots", json={"name": "out", "rulesets": ["bluffaneer"], "seating": "public"}).get_json()
+    game = _finished(client, clock, service, "bluffaneer", 3,
+                     seats=[{"name": "ann"}, {"name": "bob"}, {"name": "out", "bot": bot["id"]}],
+                     options={"first_seat": 0})
+    assert client.delete(f"/v1/bots/{bot['id']}", headers=auth(bot["secret"])).status_code == 200
+    refused = _ask(client, game, game["owner_token"])
+    assert refused.status_code == 422 and refused.get_json()["code"] == "unknown_bot"
+    assert "next_game" not in view(client, game)

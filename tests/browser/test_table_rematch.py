@@ -12,7 +12,7 @@ from urllib.parse import unquote
 import pytest
 import requests
 
-from tests.browser.conftest import PATIENCE_S, Watched, person_game
+from tests.browser.conftest import PATIENCE_S, Watched, person_game, serious_axe
 from tests.e2e.conftest import Live
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
@@ -41,6 +41,7 @@ def test_play_again_takes_the_person_to_their_seat_in_the_next_game(live: Live, 
     page: Any = watched.page
     page.goto(f"{live.url}/watch/{game}#token={token}")
     assert page.locator("#rematch .series-place").text_content() == "Game 1 of a best of 3 series."
+    assert serious_axe(page) == []
     page.get_by_role("button", name="Play again").click()
     page.wait_for_url(lambda url: f"/watch/{game}" not in url and "#token=" in url, timeout=PATIENCE_S * 1000)
     following = page.url.split("/watch/")[1].split("#")[0]
