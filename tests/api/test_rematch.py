@@ -6,6 +6,10 @@ shown that once), nobody else's; a series keeps a running score and links
 its games; the rematch's log audits clean."""
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -35,7 +39,7 @@ def _ask(client: Any, game: dict[str, Any], token: str | None) -> Any:
 
 @pytest.mark.parametrize(("ruleset", "players"), RULESETS)
 def test_a_rematch_of_each_ruleset_rotates_the_seats(client: Any, clock: Any, service: Any, ruleset: str,
-                                                     players: int) -> None:
+                                                     players: int, tmp_path: Path) -> None:
     """Issue 40 item 4 ("a rematch of each ruleset rotates seats"): each person takes the seat on their right."""
     game = _finished(client, clock, service, ruleset, players)
     first = _ask(client, game, game["owner_token"])
@@ -59,6 +63,25 @@ def test_a_rematch_of_each_ruleset_rotates_the_seats(client: Any, clock: Any, se
     assert lines[0]["header"]["rematch"] == {"of": game["id"], "seats_from": following_seats(players)}
     report = audit_log(lines[0]["header"], lines[0]["hash"], lines[1:], keys=service.keyring.public())
     assert report["ok"], report["divergence"]
+    assert _browser_verifies(client, following["id"], tmp_path)
+
+
+def _browser_verifies(client: Any, game_id: str, folder: Path) -> bool:
+    """The page's verifier (referee/web/verify.js, run by node as tests/verify_node.cjs runs it) on the log."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: verify.js was not run on the rematch's log")
+    (folder / "log.ndjson").write_bytes(client.get(f"/v1/games/{game_id}/log").get_data())
+    (folder / "keys.json").write_bytes(client.get("/v1/keys").get_data())
+    (folder / "cases.json").write_text(json.dumps([{"name": game_id, "log": str(folder / "log.ndjson"),
+                                                    "keys": str(folder / "keys.json")}]))
+    harness = Path(__file__).resolve().parents[1] / "verify_node.cjs"
+    done = subprocess.run([node, str(harness), str(folder / "cases.json")], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    verdict = json.loads(done.stdout)[0]
+    assert verdict["ok"] and verdict["checked"], verdict
+    return True
 
 
 def following_seats(players: int) -> list[int]:
@@ -191,3 +214,24 @@ def test_a_rematch_the_rules_or_the_bots_refuse_links_nothing(client: Any, clock
     refused = _ask(client, game, game["owner_token"])
     assert refused.status_code == 422 and refused.get_json()["code"] == "unknown_bot"
     assert "next_game" not in view(client, game)
+
+
+def test_a_claimant_keeps_the_seat_they_claimed(client: Any, clock: Any, service: Any) -> None:
+    """Issue 40 item 4: an open seat's claimant takes their seat in the rematch with their claim's token; the
+    creator never gets it, nor reissues it."""
+    game = create(client, ruleset="bluffaneer", seats=[{"name": "host"}, {"open": True}, {"open": True}],
+                  options={"first_seat": 0})
+    ann = client.post(f"/v1/games/{game['id']}/seats/1/claim", json={"name": "ann"}).get_json()
+    bob = client.post(f"/v1/games/{game['id']}/seats/2/claim", json={"name": "bob"}).get_json()
+    game["seats"][1]["token"], game["seats"][2]["token"] = ann["token"], bob["token"]
+    assert play_to_end(client, game, clock, service, pick=_resign_first)["status"] == "finished"
+    owner = _ask(client, game, game["owner_token"]).get_json()
+    assert [s["name"] for s in owner["seats"]] == ["ann", "bob", "host"] and "token" not in owner
+    for seat in range(3):
+        refused = client.post(f"/v1/games/{owner['id']}/seats/{seat}/claim", json={"name": "host"})
+        assert refused.get_json()["code"] == "seat_kept"
+    taken = _ask(client, game, ann["token"]).get_json()
+    assert (taken["id"], taken["seat"]) == (owner["id"], 0) and taken["token"]
+    assert client.get(f"/v1/games/{owner['id']}", headers=auth(taken["token"])).get_json()["seat"] == 0
+    reissue = client.post(f"/v1/games/{owner['id']}/seats/0/token", headers=auth(game["owner_token"]))
+    assert reissue.get_json()["code"] == "seat_belongs_to_claimant"
