@@ -22,8 +22,8 @@ import hmac
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from referee.engine import sha256_hex
-from referee.engine.protocol import Json, Seat
+from referee.engine import record, sha256_hex
+from referee.engine.protocol import Json, Seat, fold
 from referee.errors import ApiError, not_found
 from referee.service.creation import Creation, NewGame, Rematch
 from referee.service.game import OPEN, Game, seat_of
@@ -67,14 +67,19 @@ def _options(game: Game, specs: list[Json]) -> Json:
     return options
 
 
-def next_request(game: Game, next_id: str, owner_hash: str) -> NewGame:
-    """The next game of ``game`` as a request to ``Creation``: the same ruleset, options and bots, seats rotated."""
+def next_request(game: Game, next_id: str, owner_hash: str, first: Seat | None = None) -> NewGame:
+    """The next game of ``game`` as a request to ``Creation``: the same ruleset, options and bots, seats rotated;
+    ``first``: the seat that moved first in ``game``, for a ruleset whose option ``first_seat`` names it."""
     seats_from = rotation(game.players)
     series = game.header.get("series")
     link = None if series is None else {
         **series, "game": series["game"] + 1, "players": [series["players"][old] for old in seats_from]}
     specs = _seat_specs(game, seats_from)
-    return NewGame(ruleset=game.ruleset.name, seats=specs, options=_options(game, specs), game_id=next_id,
+    options = _options(game, specs)
+    if first is not None and "first_seat" not in options:
+        # drawn at random (Bluffaneer F8): the same number now seats the next person clockwise
+        options["first_seat"] = first
+    return NewGame(ruleset=game.ruleset.name, seats=specs, options=options, game_id=next_id,
                    rematch=Rematch(game.id, seats_from, link, owner_hash))
 
 
@@ -132,7 +137,7 @@ class Rematches:
         next_id = meta.get("next_game")
         if next_id is None:
             self._check_may(game)
-            self.creation.validate(next_request(game, proposed, ""))  # a refusal (a bot gone) links nothing
+            self.creation.validate(next_request(game, proposed, "", self._first(game)))  # refused: nothing linked
             next_id = self.links.link(game_id, proposed)
             if next_id is None:
                 raise not_found(game_id)
@@ -160,12 +165,22 @@ class Rematches:
         if self.store.head(next_id) is not None:
             return False
         try:
-            self.creation.create_game(next_request(game, next_id, owner_hash))
+            self.creation.create_game(next_request(game, next_id, owner_hash, self._first(game)))
         except ApiError as err:
             if err.code != "game_exists":  # another referee dealt it meanwhile: that one it is
                 raise
             return False
         return True
+
+    def _first(self, game: Game) -> Seat | None:
+        """The seat that moved first in ``game``, where its ruleset's option ``first_seat`` could name it."""
+        if "first_seat" not in game.ruleset.options_schema.get("properties", {}):
+            return None
+        envelopes = self.store.read(game.id, after=0, upto=game.version)
+        dealt_at = record.shown_versions([e["type"] for e in envelopes])[0]  # the version after the deal
+        dealt = fold(game.ruleset, record.ruleset_events(envelopes[:dealt_at]))
+        awaited = sorted(game.ruleset.to_act(dealt))
+        return awaited[0] if len(awaited) == 1 else None
 
     def _take_seat(self, following: Game, old: Seat) -> Json:
         """The seat kept for whoever held ``old`` in the finished game: taken

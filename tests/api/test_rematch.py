@@ -49,6 +49,10 @@ def test_a_rematch_of_each_ruleset_rotates_the_seats(client: Any, clock: Any, se
     assert [s["from_seat"] for s in following["seats"]] == [(s + 1) % players for s in range(players)]
     assert [s["name"] for s in following["seats"]] == [f"p{(s + 1) % players}" for s in range(players)]
     assert all(s["open"] for s in following["seats"])  # kept for their people, who take them
+    if ruleset == "bluffaneer":  # F8: the seat that rolled first now seats the next person clockwise
+        dealt_at = service.state_at(game["id"], None)[2][0]  # the version after the deal
+        first_roller = service.state_at(game["id"], dealt_at)[1].turn
+        assert service.load(following["id"]).header["options"]["first_seat"] == first_roller
     tokens: dict[int, str] = {}
     for old in range(players):
         taken = _ask(client, game, game["seats"][old]["token"])
