@@ -14,7 +14,8 @@ refereeForFile({}, {}, (url) => {
   referee = new Referee({ baseUrl: url });
 });
 
-/** a game ended at once: the seat to act resigns */
+/** a game ended at once: the seat to act resigns
+    @param {import("../src/types.js").Ok<"createGame">} game */
 async function resigned(game) {
   const view = await referee.games.view(game.id);
   const seat = view.to_act[0];
