@@ -239,3 +239,18 @@ def test_a_claimant_keeps_the_seat_they_claimed(client: Any, clock: Any, service
     assert client.get(f"/v1/games/{owner['id']}", headers=auth(taken["token"])).get_json()["seat"] == 0
     reissue = client.post(f"/v1/games/{owner['id']}/seats/0/token", headers=auth(game["owner_token"]))
     assert reissue.get_json()["code"] == "seat_belongs_to_claimant"
+
+
+def test_a_tournament_has_no_series(client: Any) -> None:
+    """A tournament deals its own games: the series option is refused for them, at the tournament's creation."""
+    refused = client.post("/v1/tournaments", json={"ruleset": "bang-faceoff", "entrants": ["random", "random"],
+                                                   "games": 1, "players": 2, "options": {"series": {"games": 2}}})
+    assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_options"
+
+
+def test_a_tournament_game_has_no_rematch(client: Any, service: Any, work: Any) -> None:
+    game = service.create_game("bang-faceoff", seats=[{"bot": "random"}, {"bot": "random"}], tournament="t_x")
+    work()
+    assert view(client, game)["status"] == "finished"
+    refused = _ask(client, game, game["owner_token"])
+    assert refused.status_code == 409 and refused.get_json()["code"] == "tournament_game"
