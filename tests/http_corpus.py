@@ -597,6 +597,27 @@ def chat(session: Session) -> None:
                  headers=seat_of(game, seat))
 
 
+def rematches(session: Session) -> None:
+    """A finished game's rematch (issue 40 item 4): asked by the owner, a seat (its token once), again, with
+    no token; the finished game's view linking it; its series read (last: no earlier exchange moves)."""
+    session.step("rematch")
+    game = session.post("/v1/games", {"ruleset": "bang-faceoff", "seed": "corpus-rematch",
+                                      "seats": [{"name": "ann"}, {"name": "bob"}],
+                                      "options": {"series": {"games": 2}}}).get_json()
+    gid = game["id"]
+    session.post(f"/v1/games/{gid}/rematch", headers=auth(game["owner_token"]))
+    first = session.get(f"/v1/games/{gid}").get_json()["to_act"][0]
+    session.post(f"/v1/games/{gid}/moves", {"move": {"type": "resign"}}, headers=seat_of(game, first))
+    session.post(f"/v1/games/{gid}/rematch")
+    session.post(f"/v1/games/{gid}/rematch", headers=auth("not-a-token"))
+    session.post(f"/v1/games/{gid}/rematch", headers=auth(game["owner_token"]))
+    session.post(f"/v1/games/{gid}/rematch", headers=seat_of(game, 0))
+    session.post(f"/v1/games/{gid}/rematch", headers=seat_of(game, 0))
+    session.get(f"/v1/games/{gid}")
+    session.get(f"/v1/series/{gid}")
+    session.get("/v1/series/ffffffffffffffff")
+
+
 def sequence(session: Session) -> None:
     meta(session)
     create_refusals(session)
@@ -608,6 +629,7 @@ def sequence(session: Session) -> None:
     tournaments(session)
     rate_limited(session)
     chat(session)
+    rematches(session)
 
 
 # -- recording and comparing --------------------------------------------------------

@@ -20,8 +20,10 @@ from referee.client.models import (
     Json,
     MoveAccepted,
     Page,
+    Rematch,
     Replay,
     SeatToken,
+    Series,
     View,
 )
 
@@ -118,6 +120,19 @@ class Games:
         refused: :class:`Forbidden`, ``seat_belongs_to_claimant``)."""
         return SeatToken.from_json(json_of(self._http.request(
             "POST", f"/v1/games/{game_id}/seats/{seat}/token", token=owner_token, safe=False)))
+
+    def rematch(self, game_id: str, *, token: str) -> Rematch:
+        """``POST /v1/games/{id}/rematch``: the next game of a finished game,
+        the same ruleset, options and bots, the seats rotated one place. With
+        the creator's ``owner_token``: the game; with a person's seat token of
+        the finished game, also that person's new ``seat`` and its ``token``,
+        shown that once (``None`` after). Every ask answers with the same game."""
+        return Rematch.from_json(json_of(self._http.request(
+            "POST", f"/v1/games/{game_id}/rematch", token=token, safe=False)))
+
+    def series(self, series_id: str) -> Series:
+        """``GET /v1/series/{id}``: a series' running score and its games (its id is its first game's)."""
+        return Series.from_json(json_of(self._http.request("GET", f"/v1/series/{series_id}")))
 
     def events(self, game_id: str, *, token: str | None = None, after: int = 0, wait: float = 0) -> EventPage:
         """``GET /v1/games/{id}/events``: the events after version ``after``

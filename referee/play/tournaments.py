@@ -97,7 +97,8 @@ class Tournaments:
         players = _players(spec, rs, len(entrants))
         options = dict(spec.get("options") or {})
         # every game it deals is created with these options: refused now, as a game's would be, not in a worker
-        self.svc.game_options(rs, options, [{"bot": e["bot"]} for e in entrants[:players]])
+        if self.svc.game_options(rs, options, [{"bot": e["bot"]} for e in entrants[:players]]).series:
+            raise ApiError(422, "invalid_options", "series is for a game, not a tournament's games")
         seed = spec.get("seed") or secrets.token_hex(32)
         tid = "t_" + secrets.token_hex(6)
         cancel_token = new_token()

@@ -37,6 +37,7 @@ from referee.service.game import Game, new_game_id, seat_of, wall_ms
 from referee.service.loading import Loader
 from referee.service.moves import Moves
 from referee.service.options import Checks, GameOptions
+from referee.service.rematch import Rematches, view_links
 from referee.service.scheduling import Change
 from referee.service.seats import Seats
 from referee.store.clients import (
@@ -74,6 +75,8 @@ class GameService:
         self.seats = Seats(store, self.loader, self.changes, self.now)
         #: the table chat in the chain (``referee.service.chat``)
         self.chat = Chat(self.loader, self.changes, self.now)
+        #: rematches of finished games, and series (``referee.service.rematch``)
+        self.rematches = Rematches(store, self.loader, self.creation, self.seats, self.now)
 
     def now(self) -> int:
         """The service's ``clock`` now (ms), read at each call: a tool or test may swap the clock."""
@@ -198,7 +201,23 @@ class GameService:
         is never older than a move some client has seen acknowledged (issue 36
         item 7)."""
         game = self.loader.load(game_id, head)
-        return viewing.encoded(game, seat_of(game, token), self.views)
+        seat = seat_of(game, token)
+        # a finished game links its rematch once asked (one read more, only for a game over)
+        next_game = self.rematches.next_of(game_id) if game.status == "finished" else None
+        return viewing.encoded(game, seat, self.views, view_links(game, next_game))
+
+    # -- rematches and series -------------------------------------------------
+    def rematch(self, game_id: str, token: str | None, proposed: str) -> tuple[Json, bool]:
+        """The next game of a finished game, dealt by the first ask (``Rematches.rematch``)."""
+        return self.rematches.rematch(game_id, token, proposed)
+
+    def next_game(self, game_id: str) -> str | None:
+        """The id of a finished game's next game, once a rematch was asked."""
+        return self.rematches.next_of(game_id)
+
+    def series(self, series_id: str) -> Json:
+        """A series: its running score and games (``Rematches.series_of``)."""
+        return self.rematches.series_of(series_id)
 
     @staticmethod
     def view_of(game: Game, seat: Seat | None) -> Json:

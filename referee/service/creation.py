@@ -25,6 +25,20 @@ from referee.store.redis_store import EventStore
 from referee.tokens import new_token
 
 
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """What a rematch (``referee.service.rematch``) adds to the game it deals:
+    the finished game it follows (``of``), the seat each of its seats had
+    there (``seats_from``; its people's seats are open, kept for them), its
+    place in a series (the header's ``series``, ``None``: none) and the hash
+    of the owner token it keeps (the finished game's: one creator, one token)."""
+
+    of: str
+    seats_from: list[int]
+    series: Json | None
+    owner_hash: str
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NewGame:
     """What a new game is asked for (``GameService.create_game``)."""
@@ -39,6 +53,7 @@ class NewGame:
     tournament_seed: str | None = None
     tournament_custom: bool = False
     game_id: str | None = None
+    rematch: Rematch | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +84,7 @@ class Stored:
 
     game: Game
     tokens: list[str | None]
-    owner: str
+    owner: str | None  # None: a rematch's, which keeps the finished game's owner token
 
 
 def _ruleset(name: str) -> Ruleset[Any]:
@@ -128,6 +143,12 @@ def header(game_id: str, validated: Validated, dealt: Dealt, request: NewGame, n
         out["chat"] = options.chat
     if request.tournament is not None:
         out["tournament"] = request.tournament
+    if request.rematch is not None:
+        out["rematch"] = {"of": request.rematch.of, "seats_from": request.rematch.seats_from}
+    series = request.rematch.series if request.rematch is not None else None if options.series is None else {
+        "id": game_id, **options.series, "game": 1, "players": list(range(len(validated.seats)))}
+    if series is not None:
+        out["series"] = series
     return out
 
 
@@ -175,7 +196,10 @@ class Creation:
         seat_specs = _seat_specs(ruleset, request.players, request.seats)
         options = self.checks.game_options(ruleset, request.options, seat_specs)
         self.checks.check_seats(seat_specs, ruleset.name)
-        if options.turn_timeout_s is None and any(s.get("open") for s in seat_specs):
+        if options.series is not None and request.tournament is not None:
+            raise ApiError(422, "invalid_options", "series is for a game, not a tournament's games")
+        # a rematch's seats are open for the people who played: its clock is the finished game's
+        if options.turn_timeout_s is None and request.rematch is None and any(s.get("open") for s in seat_specs):
             options = options._replace(turn_timeout_s=open_seat_clock())  # a silent claimant cannot hold the table
         return Validated(ruleset, seat_specs, options)
 
@@ -191,11 +215,13 @@ class Creation:
         tokens = [None if seat["bot"] or seat.get("open") else new_token() for seat in seats]
         hashes = [sha256_hex(token) if token else OPEN if seat.get("open") else NO_TOKEN
                   for seat, token in zip(seats, tokens)]
-        owner = new_token()  # the creator's: reissues a seat's lost token
+        # the creator's: reissues a seat's lost token (a rematch keeps the finished game's)
+        owner = new_token() if request.rematch is None else None
+        owner_hash = request.rematch.owner_hash if request.rematch is not None else sha256_hex(str(owner))
         status = "finished" if ruleset.result(dealt.state) is not None else "active"
         meta = {"version": str(len(envelopes)), "last_hash": last_hash, "rng": str(dealt.rng),
                 "status": status, "header": canonical(head), "header_hash": first_prev,
-                "tokens": json.dumps(hashes), "ruleset": ruleset.name, "owner": sha256_hex(owner),
+                "tokens": json.dumps(hashes), "ruleset": ruleset.name, "owner": owner_hash,
                 "names": json.dumps([seat["name"] for seat in seats]), "last_at": str(now)}
         if not self.store.create(game_id, meta, {"seed": dealt.seed, "dealt": canonical(dealt.secrets)}, envelopes):
             raise ApiError(409, "game_exists", "a game with this id exists; try again")

@@ -25,12 +25,18 @@ def after_cursor(cursor: str | None) -> tuple[int, str] | None:
                        "cursor: `<created_at ms>.<id>`, the `next` of a page this referee served") from None
 
 
+def claimable(header: Json, summary: Json) -> list[int]:
+    """The seats anyone may claim: the open ones, but a rematch's, each kept for its player
+    (``referee.service.rematch``)."""
+    return [] if "rematch" in header else list(summary.get("open") or [])
+
+
 def listed(game_id: str, header: Json, summary: Json) -> Json:
     """A game as ``GET /v1/games`` lists it: public facts only."""
     names = summary.get("names") or [s["name"] for s in header["seats"]]
     out: Json = {"id": game_id, "ruleset": header["ruleset"], "status": summary["status"],
                  "version": summary["version"], "players": header["players"], "created_at": header["created_at"],
-                 "custom": header.get("custom", False), "open_seats": summary.get("open", []),
+                 "custom": header.get("custom", False), "open_seats": claimable(header, summary),
                  "seats": [{"seat": s["seat"], "name": names[s["seat"]],
                             "bot": summary.get("given", {}).get(s["seat"], s["bot"])} for s in header["seats"]]}
     if header.get("tournament") is not None:
@@ -49,7 +55,7 @@ class GameFilter:
     def __call__(self, summary: dict[str, Any]) -> bool:
         return (self.ruleset is None or summary["header"]["ruleset"] == self.ruleset) \
             and (self.status is None or summary["status"] == self.status) \
-            and (self.open_seats is None or bool(summary["open"]) == self.open_seats)
+            and (self.open_seats is None or bool(claimable(summary["header"], summary)) == self.open_seats)
 
 
 def _scan(store: EventStore, ids: list[tuple[str, int]], wanted: GameFilter, found: list[Json],

@@ -31,6 +31,8 @@ class GameOptions(NamedTuple):
     start_bot: str | None
     #: who may post at the table chat (``referee.service.chat``; ``None``: the default, the seats)
     chat: str | None = None
+    #: a series of games (``referee.service.rematch``): ``{"best_of": n}`` or ``{"games": n}``; ``None``: none
+    series: dict[str, int] | None = None
 
 
 def seconds_option(value: Any, name: str = "turn_timeout_s") -> float | None:
@@ -40,6 +42,25 @@ def seconds_option(value: Any, name: str = "turn_timeout_s") -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 1 <= value <= 86_400:
         raise ApiError(422, "invalid_options", f"{name} is a number of seconds from 1 to 86400")
     return value
+
+
+#: the longest series: ``best_of`` and ``games`` each at most this many games
+MAX_SERIES_GAMES = 15
+
+
+def series_option(value: Any) -> dict[str, int] | None:
+    """The platform option ``series`` (issue 40 item 4): ``{"best_of": n}``
+    (the first to win more than half of ``n`` games) or ``{"games": n}`` (``n``
+    games, whoever wins them), ``n`` from 1 to ``MAX_SERIES_GAMES``; ``None``."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or len(value) != 1 or not value.keys() <= {"best_of", "games"}:
+        raise ApiError(422, "invalid_options", 'series is {"best_of": n} or {"games": n}')
+    (kind, count), = value.items()
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_SERIES_GAMES:
+        raise ApiError(422, "invalid_options", f"series.{kind} is a whole number of games from 1 to "
+                       f"{MAX_SERIES_GAMES}")
+    return {kind: count}
 
 
 def open_seat_clock() -> float | None:
@@ -88,6 +109,7 @@ class Checks:
         start_timeout_s = seconds_option(opts.pop("start_timeout_s", None), "start_timeout_s")
         start_bot = opts.pop("start_bot", None)
         chat = chat_option(opts.pop("chat", None))
+        series = series_option(opts.pop("series", None))
         carry = opts.pop(ruleset.carry_option, None) if ruleset.carry_option else None
         if carry is not None:
             opts.update(self._carried_over(carry, ruleset, len(seat_specs)))
@@ -95,7 +117,7 @@ class Checks:
         start_bot = _start_options(start_timeout_s, start_bot, seat_specs)
         if start_bot is not None:
             self.check_bot(start_bot, ruleset.name)
-        return GameOptions(opts, turn_timeout_s, start_timeout_s, start_bot, chat)
+        return GameOptions(opts, turn_timeout_s, start_timeout_s, start_bot, chat=chat, series=series)
 
     def _carried_over(self, game_id: Any, ruleset: Ruleset[Any], players: int) -> dict[str, Any]:
         """The options a finished game of the same ruleset carries into a new

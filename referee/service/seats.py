@@ -34,6 +34,7 @@ class SeatChange:
     name: str | None
     claim: bool
     reissuer: tuple[str, bool] | None = None
+    kept: bool = False  # a rematch's seat taken by whoever held it (``referee.service.rematch``)
 
 
 def may_reissue(game: Game, seat: Seat, digest: str, *, owner: bool) -> None:
@@ -66,6 +67,10 @@ def check_seat_change(game: Game, change: SeatChange) -> None:
     if game.status != "active":
         raise game_over(game.version, game.ruleset.platform_rules.get("game_over"))
     held = game.tokens[seat]
+    if change.type == SEAT_CLAIMED and "rematch" in game.header and not change.kept and held == OPEN:
+        raise ApiError(403, "seat_kept", f"seat {seat} is kept for whoever played it in game "
+                       f"{game.header['rematch']['of']}: they take it with POST /v1/games/"
+                       f"{game.header['rematch']['of']}/rematch and their seat token there")
     if change.claim and held != OPEN:
         if game.header["seats"][seat].get("open"):
             raise ApiError(409, "seat_taken", f"seat {seat} was claimed already")
@@ -84,13 +89,14 @@ class Seats:
     changes: Changes
     clock: Callable[[], int]
 
-    def claim_seat(self, game_id: str, seat: int, name: str) -> Json:
+    def claim_seat(self, game_id: str, seat: int, name: str, *, kept: bool = False) -> Json:
         """Give open seat ``seat`` to whoever claims it first: its token, once
         (recorded in the log as ``seat_claimed {seat, name}``). The game
-        starts when no seat is open."""
+        starts when no seat is open. A rematch's seats are kept for their
+        players (403 ``seat_kept``): ``kept``, its player takes one."""
         token = new_token()
         self._seat_event(game_id, SeatChange(seat, SEAT_CLAIMED, {"seat": seat, "name": name}, sha256_hex(token),
-                                             name, claim=True))
+                                             name, claim=True, kept=kept))
         return {"seat": seat, "name": name, "token": token}
 
     def give_open_seats(self, game_id: str) -> list[Seat]:

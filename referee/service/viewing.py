@@ -16,12 +16,16 @@ def envelope_of(game: Game) -> Json:
             "custom": game.header["custom"], "seed_commitment": game.header["seed_commitment"]}
 
 
-def encoded(game: Game, seat: Seat | None, cache: ViewCache) -> bytes:
+def encoded(game: Game, seat: Seat | None, cache: ViewCache, links: Json | None = None) -> bytes:
     """The encoded view ``seat`` (``None``: a spectator) is sent; the public
     part is encoded once per version for every reader (``cache``,
-    ``referee.engine.encoded_views``)."""
+    ``referee.engine.encoded_views``). ``links``: a rematch's and a series'
+    (``referee.service.rematch.view_links``), after the envelope's facts."""
+    envelope = {**envelope_of(game), **links} if links else envelope_of(game)
+    linked = ":" + links["next_game"] if links and "next_game" in links else ""  # a link added: another value
+    key = (game.id, game.version, game.header_hash + linked)
     return encoded_view(game.ruleset, game.state, seat, active=game.status == "active",
-                        envelope=envelope_of(game), key=(game.id, game.version, game.header_hash),
+                        envelope=envelope, key=key,
                         cache=cache, memo=game.memo)
 
 

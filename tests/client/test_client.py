@@ -142,7 +142,7 @@ def test_every_route_of_the_contract_has_a_client_method_and_each_is_exercised(
     assert said.opens() and [m.text for m in api.games.chat_messages(table.id)] == ["hello"]
     api.games.hide_chat(table.id, said.seq, token=table.owner_token)
     assert api.games.chat_messages(table.id)[0].hidden
-    game = api.games.create("nim", players=2, options=NIM)
+    game = api.games.create("nim", players=2, options={**NIM, "series": {"games": 2}})
     api.games.view(game.id, token=game.tokens[0])
     api.games.move(game.id, take(), token=game.tokens[0])
     api.games.events(game.id, after=0)
@@ -151,6 +151,10 @@ def test_every_route_of_the_contract_has_a_client_method_and_each_is_exercised(
     api.games.replay(game.id, version=1)
     api.games.log(game.id)
     api.games.audit(game.id)
+    following = api.games.rematch(game.id, token=game.tokens[0])  # issue 40 item 4: seats rotated, its seat taken
+    assert following.rematch_of == game.id and following.from_seats == (1, 0) and following.seat == 1
+    assert following.token and api.games.view(game.id).next_game == following.id
+    assert api.games.series(game.id).games[1].players == (1, 0)
     bot = api.bots.register("hook", "http://127.0.0.1:9/bot", ["nim"])
     assert bot.secret is not None
     api.bots.get(bot.id, secret=bot.secret)

@@ -53,6 +53,7 @@ SHOWS: dict[str, list[str]] = {
     "arena-audit": [r"audit: 12/12 logs clean"],
     "training": [r"^\w+ \[[\d, ]+\]$"],
     "webhook-tournament": [r"audit: 4/4 games clean", r"audit: 2/2 games clean", r" mybot "],
+    "rematch": [r"^True 1 0$", r"^True$", r"^\{'best_of': 3\} \[\('ann', [01]\), \('bob', [01]\)\]$"],
 }
 TIMEOUT_S = 900
 

@@ -182,6 +182,33 @@ export class Games {
   }
 
   /**
+   * `POST /v1/games/{id}/rematch`: the next game of a finished game (the same
+   * ruleset, options and bots, the seats rotated one place); every ask answers
+   * with the same game. With a person's seat token of the finished game (the
+   * client's, or `options.token`) it also takes that person's new `seat` and
+   * shows its `token` that once (null after); with the creator's `owner_token`,
+   * the game only.
+   * @param {string} id
+   * @param {Options} [options]
+   * @returns {Promise<Ok<"rematch">>}
+   */
+  rematch(id, options = {}) {
+    return this.http.json("POST", `${at(id)}/rematch`, { token: this.token(options), signal: options.signal,
+                                                         safe: false });
+  }
+
+  /**
+   * `GET /v1/series/{id}`: a series' running score and its games (its id is
+   * its first game's).
+   * @param {string} id
+   * @param {Options} [options]
+   * @returns {Promise<Ok<"getSeries">>}
+   */
+  series(id, options = {}) {
+    return this.http.json("GET", `/v1/series/${encodeURIComponent(id)}`, { signal: options.signal });
+  }
+
+  /**
    * `GET /v1/games/{id}/events`: the events after version `after`, as the
    * token's seat may see them; with `wait` (seconds, at most 30) it
    * long-polls: it answers as soon as there is one, or after `wait` with none.

@@ -220,6 +220,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{game_id}/rematch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The next game of a finished game, for the same table: the same ruleset and options (Bluffaneer's `first_seat`, given or drawn in the finished game, then names the next person clockwise), the same bots, every seat rotated one place to the right (BANG!, the Dice Game and Face Off deal roles anew, R6, D7, FO2: the Sheriff starts). Asked by the game's creator (`Authorization: Bearer <owner_token>`, which is the next game's owner token too) or by a person seated in it (their seat token). The first ask deals it (201, counted in the caller's `games_limit`); every later ask answers with the same game (200). The next game's people's seats are open, each kept for whoever played it (403 `seat_kept` to any other claim): a person's seat token of the finished game takes that person's seat and gets its token, that once (`seat`, `token`; later `token: null`). The next game starts when every person is back (or at its `start_timeout_s`, as the finished game's). The finished game's view then links it (`next_game`); the next game's header commits to `rematch {of, seats_from}` and its place in a series. */
+        post: operations["rematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/series/{series_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A series' id: its first game's. */
+                series_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A series (the creation option `series`): its count, each player (a seat of the first game, by name) with the games won so far, and its games in order, each with the series player at each seat and the players who won it. Anyone may read it. */
+        get: operations["getSeries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{game_id}/events": {
         parameters: {
             query?: never;
@@ -678,7 +717,7 @@ export interface components {
                 /** @description A seat anyone may claim (`POST /v1/games/{id}/seats/{seat}/claim`, its token to the claimant only); no move is accepted and no bot plays until every open seat is claimed. Not with `bot`. */
                 open?: boolean;
             }[];
-            /** @description The ruleset's options (see GET /v1/rulesets), plus turn_timeout_s (1..86400) for a turn clock (a game with open seats gets REFEREE_OPEN_SEAT_TURN_TIMEOUT_S, default 300, when it names none; it runs once every seat is taken), and for a game with open seats start_timeout_s (1..86400) and start_bot (random, the default, or heuristic): at that deadline every seat still open goes to that built-in bot (recorded as seat_given_to_bot); and chat (seats, the default; everyone: spectators post too; off): who may post at the table chat (docs/chat.md). */
+            /** @description The ruleset's options (see GET /v1/rulesets), plus turn_timeout_s (1..86400) for a turn clock (a game with open seats gets REFEREE_OPEN_SEAT_TURN_TIMEOUT_S, default 300, when it names none; it runs once every seat is taken), and for a game with open seats start_timeout_s (1..86400) and start_bot (random, the default, or heuristic): at that deadline every seat still open goes to that built-in bot (recorded as seat_given_to_bot); and chat (seats, the default; everyone: spectators post too; off): who may post at the table chat (docs/chat.md); series ({best_of: n} or {games: n}, n 1..15): the game is the first of a series its rematches continue (POST /v1/games/{game_id}/rematch, GET /v1/series/{series_id}). */
             options?: Record<string, unknown>;
             /** @description Makes the game reproducible and custom. */
             seed?: string;
@@ -740,6 +779,61 @@ export interface components {
             seats: components["schemas"]["Seat"][];
             custom: boolean;
             seed_commitment: string;
+            /** @description Only in a rematch: the finished game it follows (its header's `rematch.of`). */
+            rematch_of?: string;
+            series?: components["schemas"]["SeriesLink"];
+            /** @description Only once a rematch of this finished game was asked: the next game's id (POST /v1/games/{game_id}/rematch). */
+            next_game?: string;
+        };
+        /** @description Only in a game of a series: its place in it, as its header commits to it. `players[seat]` is the series player (a seat of the first game) at that seat. */
+        SeriesLink: {
+            /** @description The series' id: its first game's. */
+            id: string;
+            best_of?: number;
+            games?: number;
+            /** @description This game's place in the series, from 1. */
+            game: number;
+            players: number[];
+        };
+        /** @description A finished game's next game: the same ruleset, options and bots, every seat rotated one place (the seat each had: `from_seat`). A person's seat is open, kept for whoever held it: they take it with their seat token of the finished game. */
+        Rematch: {
+            id: string;
+            ruleset: string;
+            status: components["schemas"]["Status"];
+            rematch_of: string;
+            series?: components["schemas"]["SeriesLink"];
+            seats: (components["schemas"]["Seat"] & {
+                /** @description The seat its player or bot had in the finished game. */
+                from_seat: number;
+            })[];
+            /** @description Only to a person's seat token: the caller's seat in the next game. */
+            seat?: number;
+            /** @description Only to a person's seat token: the caller's new seat token, shown this once (null: taken already). */
+            token?: string | null;
+        };
+        Series: {
+            id: string;
+            /** @description The creation option `series` as given: {best_of: n} or {games: n}. */
+            format: Record<string, unknown>;
+            games: {
+                id: string;
+                game: number;
+                status: components["schemas"]["Status"];
+                /** @description The series player at each seat. */
+                players: number[];
+                /** @description The series players who won it. */
+                winners: number[];
+            }[];
+            /**
+             * @description finished: the count of games played, or (best_of) a player has won more than half.
+             * @enum {string}
+             */
+            status: "active" | "finished";
+            players: {
+                player: number;
+                name: string;
+                wins: number;
+            }[];
         };
         /** @description A table chat message (docs/chat.md): event `seq` of the log, `chat_posted {seat, said}`, and its opening. */
         ChatMessage: {
@@ -3326,6 +3420,15 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            /** @description `seat_kept`: a rematch's seat, kept for whoever played it in the finished game (they take it with POST /v1/games/{game_id}/rematch). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             404: components["responses"]["Problem"];
             408: components["responses"]["RequestTimeout"];
             /** @description `seat_taken` (claimed already), `seat_not_open` (not created open), `version_conflict`. */
@@ -3560,6 +3663,98 @@ export interface operations {
                 };
             };
             409: components["responses"]["Problem"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["RedisUnavailable"];
+        };
+    };
+    rematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The next game, dealt by an earlier ask. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rematch"];
+                };
+            };
+            /** @description The next game, dealt by this ask. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rematch"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            /** @description `token_required`; `bad_token`: neither the game's `owner_token` nor a person's seat token of it. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            404: components["responses"]["Problem"];
+            /** @description `game_not_finished`; `tournament_game` (a tournament deals its own); `series_over` (the series is decided: start a new game); `version_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["Problem"];
+            429: components["responses"]["OverQuota"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["RedisUnavailable"];
+        };
+    };
+    getSeries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A series' id: its first game's. */
+                series_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The series. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Series"];
+                };
+            };
+            /** @description `no_such_series`: no game of that id, or one that starts no series. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];

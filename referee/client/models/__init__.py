@@ -23,12 +23,14 @@ from referee.client.models.events import (
     Receipt,
 )
 from referee.client.models.games import GameCreated, GameSummary, Replay, Result, Seat, SeatToken, View
+from referee.client.models.rematch import Rematch, Series, SeriesGame, SeriesPlayer
 from referee.client.models.rulesets import Health, Jwk, KeySet, Rule, Ruleset
 from referee.client.models.tournaments import Tournament, TournamentGame, TournamentSummary
 
 __all__ = [
     "AuditCheck", "AuditReport", "Bot", "BotSummary", "ChatMessage", "Event", "EventPage", "GameCreated", "GameLog",
     "GameSummary", "HeadSignature", "Health", "Json", "Jwk", "KeySet", "MoveAccepted", "Page", "Receipt",
-    "Replay", "Result", "Rule", "Ruleset", "Seat", "SeatToken", "Tournament", "TournamentGame",
+    "Rematch", "Replay", "Result", "Rule", "Ruleset", "Seat", "SeatToken",
+    "Series", "SeriesGame", "SeriesPlayer", "Tournament", "TournamentGame",
     "TournamentSummary", "Turn", "TurnAnswered", "View"
 ]

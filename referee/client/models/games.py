@@ -149,6 +149,16 @@ class View:
         """The referee awaits the caller's seat now (it has legal moves)."""
         return self.seat is not None and self.seat in self.to_act and bool(self.legal_moves)
 
+    @property
+    def next_game(self) -> str | None:
+        """A finished game's next game, once a rematch was asked (``games.rematch``)."""
+        return self.raw.get("next_game")
+
+    @property
+    def rematch_of(self) -> str | None:
+        """A rematch's finished game before it."""
+        return self.raw.get("rematch_of")
+
 
 @dataclass(frozen=True)
 class Replay(View):

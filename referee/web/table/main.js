@@ -27,6 +27,7 @@ import { drawCard, drawBacks } from "./cards.js";
 import { drawSeats, tickOne } from "./seats.js";
 import { drawPrompt } from "./prompt.js";
 import { newGameForm } from "./newgame.js";
+import { rematchBox } from "./rematch.js";
 import { el } from "./dom.js";
 import { openChat, chatSeen } from "./chat.js";
 
@@ -42,7 +43,7 @@ const PLUGINS = {
 const DRAWN = new Set(["seats", "last", "board", "seat", "result"]);
 
 const S = { id: null, token: null, referee: null, catalogue: null, byId: new Map(), plugin: null, view: null,
-  mySeat: null, title: null, players: [], picks: new Map(), legalKey: "", notice: "", busy: false };
+  mySeat: null, links: {}, title: null, players: [], picks: new Map(), legalKey: "", notice: "", busy: false };
 
 function $(id) { return document.getElementById(id); }
 
@@ -181,6 +182,10 @@ export function draw(view) {
     result.appendChild(document.createTextNode((r.detail ? namedSeats(r.detail) : label(r.reason || "")) + " "));
     result.appendChild(el("span", null, (r.seats || []).map((s) => seatName(s.seat) + " " + (OUTCOME[s.outcome] || s.outcome)).join(" · ")));
   }
+  /* a finished game is drawn from its replay: its links are the view's the page opened with */
+  const linked = Object.assign({}, S.links, ...["series", "next_game"].filter((k) => view[k]).map((k) => ({ [k]: view[k] })));
+  const again = rematchBox(Object.assign({}, view, linked), Boolean(S.token) && S.mySeat !== null, S.referee, redraw);
+  if (again) { result.appendChild(again); result.hidden = false; }
   $("prompt-wrap").replaceChildren(drawPrompt(view, ctx, S.plugin));
   if (S.busy) $("moves").querySelectorAll("button").forEach((b) => { b.disabled = true; });
   $("seats-wrap").replaceChildren(drawSeats(view, state, ctx, S.plugin));
@@ -250,6 +255,7 @@ export async function open(id, view, token) {
   S.token = token;
   S.referee = new Referee({ baseUrl: "", token });
   if (token && typeof view.seat === "number") S.mySeat = view.seat;
+  S.links = { series: view.series, next_game: view.next_game };
   S.catalogue = await S.referee.rulesets.catalogue(view.ruleset);
   S.title = (await S.referee.rulesets.get(view.ruleset)).title || view.ruleset;
   S.byId = catalogueIndex(S.catalogue);
