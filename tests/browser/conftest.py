@@ -58,13 +58,35 @@ class Watched:
         self.errors: list[str] = []
         self.urls: list[str] = []
         self.headers: list[dict[str, str]] = []
+        #: moves the referee refused 409 because the table moved on first (another seat answered the same
+        #: window): a race every table has, which the page answers with words; Chromium still logs each
+        self.overtaken = 0
         page.on("console", lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None)
         page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
         page.on("request", self._request)
+        page.on("response", self._response)
 
     def _request(self, request: Any) -> None:
         self.urls.append(request.url)
         self.headers.append(dict(request.headers))
+
+    def _response(self, response: Any) -> None:
+        request = response.request
+        if response.status == 409 and request.method == "POST" and request.url.endswith("/moves"):
+            body = request.post_data_json or {}
+            if isinstance(body, dict) and "expected_version" in body:
+                self.overtaken += 1
+
+    def unexpected(self) -> list[str]:
+        """What the page logged, less one Chromium line per move overtaken by
+        the table (the page's guard, ``expected_version``, working as meant)."""
+        left, spare = [], self.overtaken
+        for e in self.errors:
+            if spare and e.startswith("console: Failed to load resource") and "409" in e:
+                spare -= 1
+                continue
+            left.append(e)
+        return left
 
 
 @pytest.fixture
@@ -77,7 +99,7 @@ def watched(browser: Any) -> Iterator[Watched]:
         yield w
     finally:
         context.close()
-    assert w.errors == [], f"the page logged errors: {w.errors}"
+    assert w.unexpected() == [], f"the page logged errors: {w.unexpected()}"
 
 
 # ---------- helpers for the table tests (issue 38) ----------

@@ -8,6 +8,9 @@
 
 import { actionButton, caption, icon, listWords, moveButton, moveButtons, myMoves, sameMove, tokens }
   from "./pieces.js";
+import { movedWords } from "./faceoff-facts.js";
+
+export { track, drawnFacts, describeFact, options } from "./faceoff-facts.js";
 
 const PATH = "faceoff-path";
 const SQUARE = "faceoff-square";
@@ -19,7 +22,7 @@ export function coord(square) {
   return (x < 26 ? String.fromCharCode(65 + x) : "Z" + (x - 25)) + (y + 1);
 }
 
-function figureName(char, ctx) {
+export function figureName(char, ctx) {
   if (typeof char !== "number") return "a character";
   const st = ctx.state || {};
   const c = (st.characters || [])[char];
@@ -458,7 +461,7 @@ export function describeEvent(event, ctx) {
   const cards = (xs) => xs ? listWords(xs.map((c) => cardName(c, ctx))) : "cards";
   const subject = (s) => (s === event.actor ? "" : ctx.seatName(s) + " ");
   switch (event.type) {
-    case "moved": return fig(d.char) + " moved " + (d.path || []).map(coord).join(" → ");
+    case "moved": return movedWords(d, ctx);
     case "nugget_taken": return fig(d.char) + " took the nugget on " + coord(d.square);
     case "nugget_placed": return subject(d.seat) + "placed a nugget on " + coord(d.square);
     case "cards_drawn": return fig(d.char) + " drew " + (d.cards ? cards(d.cards) : d.count + " card" + (d.count === 1 ? "" : "s")) +
