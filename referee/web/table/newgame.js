@@ -169,7 +169,7 @@ export async function newGameForm(referee, el, started, plugin) {
   pick.id = "newgame-ruleset";
   pickLabel.htmlFor = pick.id;
   rulesets.forEach((r) => {
-    const o = el("option", null, r.title + " (" + r.min_players + "–" + r.max_players + " players)");
+    const o = el("option", null, r.title + " (" + r.min_players + (r.max_players > r.min_players ? "–" + r.max_players : "") + " players)");
     o.value = r.name;
     pick.appendChild(o);
   });

@@ -14,11 +14,20 @@ function cardName(ctx, id) {
   const e = ctx.entry(id);
   return e ? e.name : String(id);
 }
-function cardList(ctx, ids) { return ids.map((id) => cardName(ctx, id)).join(" and "); }
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+/** A card of the viewer's hand by name, with its rank and suit when another card there has the same
+    name ("BANG! 7♦"): the moves that name one of two BANG!s say which. */
+function handName(ctx, id) {
+  const hand = ctx.state && Array.isArray(ctx.state.hand) ? ctx.state.hand : [];
+  const e = ctx.entry(id);
+  const twin = hand.some((other) => other !== id && cardName(ctx, other) === cardName(ctx, id));
+  return cardName(ctx, id) + (twin && e && e.rank && e.suit ? " " + e.rank + (SUITS[e.suit] || e.suit) : "");
+}
+function cardList(ctx, ids) { return ids.map((id) => handName(ctx, id)).join(" and "); }
 
 /** A legal move in words: "Play BANG! at ann", "Answer with Missed!". */
 export function describeMove(move, ctx) {
-  const c = move.card ? cardName(ctx, move.card) : "";
+  const c = move.card ? handName(ctx, move.card) : "";
   const at = typeof move.target === "number" ? ctx.seatName(move.target) : "";
   switch (move.type) {
     case "play":
@@ -49,7 +58,8 @@ export function describeEvent(ev, ctx) {
   const d = ev.data || {};
   const self = typeof d.seat === "number" && d.seat === ev.actor;
   const who = self ? "" : (typeof d.seat === "number" ? ctx.seatName(d.seat) + " " : "");
-  const cards = (v) => Array.isArray(v) ? (v.length ? cardList(ctx, v) : "no card") : (v + " card" + (v === 1 ? "" : "s"));
+  const cards = (v) => Array.isArray(v) ? (v.length ? v.map((id) => cardName(ctx, id)).join(" and ") : "no card")
+    : (v + " card" + (v === 1 ? "" : "s"));
   switch (ev.type) {
     case "card_played":
       return who + "played " + cardName(ctx, d.card) + (typeof d.target === "number" ? " at " + ctx.seatName(d.target) : "") +

@@ -45,7 +45,7 @@ export function describeFact(key, value, ctx) {
     }
     case "turn_start": {
       const st = ctx.state || {};
-      return Array.isArray(value) && typeof st.active === "number" ? "The " + fig(st.active) + " began this turn on " + coord(value) + "." : "";
+      return Array.isArray(value) && typeof st.active === "number" && st.phase !== "over" ? "The " + fig(st.active) + " began this turn on " + coord(value) + "." : "";
     }
     case "slots_left": return value ? value + " more draw" + (value === 1 ? "" : "s") + " or walk" + (value === 1 ? "" : "s") + " left in phase 2." : "";
     case "set_aside": return Array.isArray(value) && value.length ? "Set aside: " + listWords(value.map((c) => ctx.name(c))) + "." : "";

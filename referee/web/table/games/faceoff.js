@@ -432,7 +432,8 @@ function pickWords(pick, ctx) {
 export function describeMove(move, ctx) {
   const fig = (c) => figureName(c, ctx);
   switch (move.type) {
-    case "move": return Array.isArray(move.path) ? "Move " + move.path.map(coord).join(" → ") : "Move";
+    case "move": if (!Array.isArray(move.path)) return "Move";
+      return move.path.length ? "Move " + move.path.map(coord).join(" → ") : "Stay put (no move)";
     case "walk": if (!Array.isArray(move.path)) return "Walk";
       return move.path.length ? "Walk " + move.path.map(coord).join(" → ") : "Spend the slot standing still";
     case "draw":
