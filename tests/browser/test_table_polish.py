@@ -247,3 +247,39 @@ def test_the_new_game_form_speaks_words_and_offers_only_what_is_accepted(live: L
     game, token = (link.get_attribute("href") or "")[len("/watch/"):].split("#token=")
     view = requests.get(f"{live.url}/v1/games/{game}", headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
     assert view["state"]["claim_window_ms"] == 20_000
+
+
+def test_a_face_off_target_is_picked_by_clicking_its_figure(live: Live, watched: Watched) -> None:
+    """Item 4, Face Off: a card's targets are figures: with Cat Balou picked, the Outlaw's panel (two
+    uses: a card of the hand or its Schofield) is picked and the prompt narrowed to it; a click on the
+    Renegade's panel (one use) plays the card at the Renegade."""
+    catalogue = requests.get(f"{live.url}/v1/rulesets/bang-faceoff/catalogue", timeout=30).json()
+    cards = [c["id"] for c in catalogue["cards"]]
+    balou, schofield = (next(c for c in cards if c.startswith(k)) for k in ("CATBALOU", "SCHOFIELD"))
+    setup = {"sheriff_seat": 0, "turn": 0, "positions": [[7, 3], [7, 4], [8, 3]],
+             "hands": [[balou], ["BANG-QH"], ["BANG-KH"]], "in_play": [[], [schofield], []],
+             "characters": ["bart_cassidy", "black_jack", "kit_carlson"]}
+    g = create(live, {"ruleset": "bang-faceoff", "seats": [{"name": "ann"}, {"name": "bot", "bot": "random"}],
+                      "setup": setup})
+    seat = Seat(live, watched, str(g["id"]), str(g["seats"][0]["token"]))
+    seat.open()
+    page = watched.page
+    while (turn := seat.my_turn()) is not None and turn[0]["pending"]["kind"] != "play":
+        for _ in range(4):  # a path, square by square, until it may be confirmed (or standing still, in phase 2)
+            if page.locator("#moves .path-controls [data-move]").count():
+                page.locator("#moves .path-controls [data-move]").first.click()
+                break
+            page.locator("#moves .square-list button").first.click()
+        seat.after(turn[0]["version"])
+    assert turn is not None
+    page.locator(f"#hand button.card[data-card='{balou}']").click()
+    page.locator("#centre .fo-figure.choice").first.wait_for()
+    assert page.locator("#centre .fo-figure.choice").count() == 2  # the Outlaw and the Renegade, not oneself
+    page.locator("#centre .figure-1 button.seat-choose").click()
+    page.locator("#centre .figure-1.chosen").wait_for()
+    uses = [json.loads(b.get_attribute("data-move") or "{}") for b in page.locator("#moves [data-move]").all()]
+    assert {m.get("target") for m in uses if m.get("type") == "play"} == {1}, uses
+    page.locator("#centre .figure-2 .controller").click()  # the Renegade's panel itself
+    seat.after(turn[0]["version"])
+    played = [e for e in events(live, str(g["id"])) if e["type"] == "card_played"]
+    assert played and (played[0]["data"]["card"], played[0]["data"]["target"]) == (balou, 2)

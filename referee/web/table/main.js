@@ -50,7 +50,7 @@ const PLUGINS = {
   bluffaneer: "./games/bluffaneer.js",
 };
 /** state keys the core draws itself (the rest: the plug-in's drawing, its words, or the folded raw details) */
-const DRAWN = new Set(["seats", "last", "board", "seat", "result"]);
+const DRAWN = new Set(["seats", "last", "board", "seat", "result", "pending"]);
 /** events the "Last:" line passes over: bookkeeping that the prompt and the seats already say */
 const QUIET = new Set(["awaiting", "flow", "secrets_sealed", "secrets_opened", "game_setup", "seed_revealed"]);
 
@@ -141,6 +141,14 @@ function namedSeats(detail) {
   return detail.replace(/\b[Ss]eat (\d+)\b/g, (whole, n) => (S.players[Number(n)] ? seatName(Number(n)) : whole));
 }
 
+/** The result's detail as a sentence: seats by name, a leading rule number ("D32: the Sheriff is dead…")
+    moved to the end in brackets, as the other rulesets write it ("…wins (FO47)"). */
+function resultWords(detail) {
+  const m = /^([A-Z]{1,2}\d+):\s*(.+)$/.exec(detail);
+  const text = namedSeats(m ? m[2] + " (" + m[1] + ")" : detail);
+  return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!]$/.test(text) ? "" : ".");
+}
+
 /** a seat's outcome as the result says it, in a sentence about "you" */
 const OUTCOME = { win: "won", loss: "lost", draw: "drew" };
 
@@ -173,8 +181,8 @@ export function draw(view) {
     const r = view.result;
     const mine = ctx.mySeat !== null ? (r.seats || []).find((s) => s.seat === ctx.mySeat) : null;
     result.appendChild(el("strong", null, mine ? "The game is over: you " + (OUTCOME[mine.outcome] || mine.outcome) + ". " : "The game is over. "));
-    result.appendChild(document.createTextNode((r.detail ? namedSeats(r.detail) : label(r.reason || "")) + " "));
-    result.appendChild(el("span", null, (r.seats || []).map((s) => seatName(s.seat) + " " + (OUTCOME[s.outcome] || s.outcome)).join(" · ")));
+    result.appendChild(document.createTextNode(r.detail ? resultWords(r.detail) : label(r.reason || "")));
+    result.appendChild(el("span", "result-seats", (r.seats || []).map((s) => seatName(s.seat) + " " + (OUTCOME[s.outcome] || s.outcome)).join(" · ")));
   }
   $("prompt-wrap").replaceChildren(drawPrompt(view, ctx, S.plugin));
   if (S.busy) $("moves").querySelectorAll("button").forEach((b) => { b.disabled = true; });

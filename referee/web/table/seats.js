@@ -59,17 +59,18 @@ function around(facts, mine) {
   return at < 0 ? facts : [...facts.slice(at + 1), ...facts.slice(0, at + 1)];
 }
 
-/** A seat the prompt asks for (the target of a card, the player to rob…):
-    the whole card is clickable and marked as a choice (a dashed frame and a
-    "◎ Choose" button: words, not colour alone); the button is the keyboard's
-    way (Tab, Enter). Clicks on the card's own controls (a character's text)
-    stay theirs. */
-function offerSeat(box, i, choice, ctx) {
+/** A seat (or a plug-in's figure) the prompt asks for — the target of a
+    card, the player to rob…: `choice` {label, choose(), chosen}. The whole
+    box is clickable and marked as a choice (a dashed frame and a "◎ Choose"
+    button: words, not colour alone); the button is the keyboard's way (Tab,
+    Enter; `key` gives it the focus back after a redraw). Clicks on the box's
+    own controls (a character's text) stay theirs. */
+export function offerChoice(box, key, choice, ctx) {
   box.classList.add("choice");
   if (choice.chosen) box.classList.add("chosen");
   const b = ctx.el("button", "seat-choose", (choice.chosen ? "◉ Chosen: " : "◎ Choose: ") + choice.label);
   b.type = "button";
-  b.setAttribute("data-key", "seat-choice-" + i);
+  b.setAttribute("data-key", key);
   b.setAttribute("aria-pressed", choice.chosen ? "true" : "false");
   b.addEventListener("click", (e) => { e.stopPropagation(); choice.choose(); });
   box.addEventListener("click", (e) => {
@@ -153,7 +154,7 @@ export function drawSeats(view, state, ctx, plugin) {
       });
       if (dl.childNodes.length) box.appendChild(dl);
     }
-    if (choices && choices.has(i)) offerSeat(box, i, choices.get(i), ctx);
+    if (choices && choices.has(i)) offerChoice(box, "seat-choice-" + i, choices.get(i), ctx);
     wrap.appendChild(box);
   });
   return wrap;

@@ -193,7 +193,7 @@ export function seatChoices(view, ctx) {
   for (const t of new Set(moves.map((m) => m.target))) {
     const mine = moves.filter((m) => m.target === t);
     out.set(t, { chosen: chosen === t && mine.length > 1,
-      label: mine.length === 1 ? describeMove(mine[0], ctx) : ctx.seatName(t) + "…",
+      label: mine.length === 1 ? describeMove(mine[0], ctx) : ctx.seatName(t) + " — choose how, below",
       choose: () => (mine.length === 1 ? ctx.submit(mine[0]) : ctx.pick.set(TARGET, chosen === t ? null : t)) });
   }
   return out;
