@@ -25,9 +25,11 @@
      describeFact(key, value, ctx) -> string|null     any other state key in words (null: the raw details)
      options: {key: {label, hint, scale, unit, suggested, seats, choices, follows}}
                                                       the new-game form's words for the options schema (newgame.js)
-   Other parts of the page (presence, clocks, chat, a rematch…) hook in with
-   their own modules: window.RefereeTable.onDraw(fn) calls fn(view, ctx)
-   after every drawing, fn's own elements kept apart from the core's.
+   Other parts of the page (presence, clocks, chat, a rematch…) are modules
+   of their own, listed in PARTS (one line each): each exports
+   part(view, ctx), called after every drawing of the table to draw that part
+   in its own element; window.RefereeTable.onDraw(fn) does the same for a
+   script loaded otherwise.
    ctx: {ruleset, mySeat, view, state (the state drawn: the seat's own in a
    finished game's replay), players, catalogue, entry(id), name(id), text(id),
    seatName(i), el(tag, cls, text), word(value, key), card(id, {faceUp, onClick,
@@ -49,6 +51,8 @@ const PLUGINS = {
   "bang-faceoff": "./games/faceoff.js",
   bluffaneer: "./games/bluffaneer.js",
 };
+/** the other parts of the page, each a module exporting part(view, ctx) (see above), e.g. "./presence.js" */
+const PARTS = [];
 /** state keys the core draws itself (the rest: the plug-in's drawing, its words, or the folded raw details) */
 const DRAWN = new Set(["seats", "last", "board", "seat", "result", "pending"]);
 /** events the "Last:" line passes over: bookkeeping that the prompt and the seats already say */
@@ -324,6 +328,10 @@ export async function open(id, view, token) {
   S.title = (await S.referee.rulesets.get(view.ruleset)).title || view.ruleset;
   S.byId = catalogueIndex(S.catalogue);
   S.plugin = await pluginFor(view.ruleset);
+  for (const path of PARTS) {
+    const m = await import(path);
+    if (m.part) S.hooks.push(m.part);
+  }
   document.body.setAttribute("data-ruleset", view.ruleset);
 }
 
