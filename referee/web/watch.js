@@ -88,6 +88,7 @@
     ol.appendChild(li);
     if (ol.childNodes.length > MAX_EVENTS) ol.removeChild(ol.firstChild);
     ol.scrollTop = ol.scrollHeight;
+    window.RefereeTable.lastLine();  /* the "Last:" line follows the list */
   }
 
   /* ---------- following a game ---------- */
@@ -200,13 +201,22 @@
     Array.prototype.forEach.call($("events").children, function (li) {
       li.hidden = Number(li.getAttribute("data-seq")) > version;
     });
+    window.RefereeTable.lastLine();
   }
   async function verifyServed() {
+    /* the log is public once the game is over: a plain link, no token needed (none is ever put in a URL) */
+    $("log-link").href = "/v1/games/" + encodeURIComponent(S.id) + "/log";
+    $("log-link").setAttribute("download", "game-" + S.id + ".ndjson");
+    $("downloads").hidden = false;
     verdict("pending", "checking the whole log…", null, null, "");
     var bytes = await get("/v1/games/" + S.id + "/log", "bytes");
     var keys = await get("/v1/keys");
     var r = await V.verifyLog(bytes, keys, function (seq, n) { $("verify-detail").textContent = "checked " + seq + " of " + n + " events"; });
-    if (S.eventsShown === 0 && r.events) r.events.slice(-MAX_EVENTS).forEach(function (ev) { showEvent(V.plain(ev)); });
+    if (S.eventsShown === 0 && r.events) {
+      /* the events before those shown still tell the table what it needs to say the rest (where a figure stood) */
+      r.events.slice(0, -MAX_EVENTS).forEach(function (ev) { window.RefereeTable.follow(V.plain(ev)); });
+      r.events.slice(-MAX_EVENTS).forEach(function (ev) { showEvent(V.plain(ev)); });
+    }
     showResult(r, "the referee's log");
   }
 

@@ -246,6 +246,7 @@ def screenshot(page: Any, name: str, who: str, when: str) -> None:
         return
     assert who in ("seat", "spectator") and when in ("mid", "end"), (who, when)
     Path(folder).mkdir(parents=True, exist_ok=True)
+    page.mouse.move(0, 0)  # no card's hover text left up over the table by the last click
     page.screenshot(path=str(Path(folder) / f"{name}-{who}-{when}.png"), full_page=True)
 
 

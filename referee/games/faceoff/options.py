@@ -19,8 +19,11 @@ OPTIONS_SCHEMA: Json = {
         "map": {"type": ["string", "object"], "x-rule": "FO54", "default": "faceoff_1",
                 "description": "faceoff_1, faceoff_2, or a custom map object (FO54; 422 naming each failed check)"},
         "renegade_variant": switch("FO48", "one of the two kills must be made with the Renegade"),
-        "high_noon": switch("FO55", "not in the core ruleset: true is refused (module_not_implemented)"),
-        "dodge_city": switch("FO56", "not in the core ruleset: true is refused (module_not_implemented)"),
+        # x-refused: true is refused with this code, so a form offers neither (issue 38)
+        "high_noon": {**switch("FO55", "not in the core ruleset: true is refused (module_not_implemented)"),
+                      "x-refused": "module_not_implemented"},
+        "dodge_city": {**switch("FO56", "not in the core ruleset: true is refused (module_not_implemented)"),
+                       "x-refused": "module_not_implemented"},
     },
 }
 

@@ -12,16 +12,30 @@
      seatParts(seat, index, view, ctx) -> Node|null   extras on a seat's card
      centre(view, ctx) -> Node|null                   the table's middle
      controls(view, ctx) -> Node|null                 play by clicking (the core adds "Resign…" itself)
+     seatChoices(view, ctx) -> Map|null               seat -> {label, choose(), chosen}: the seats the prompt
+                                                      asks for now, picked by clicking their cards
      describeMove(move, ctx) -> string|null           a legal move in words
      describeEvent(event, ctx) -> string|null         an event in words, without its actor
+     track(event, memo)                               every event of the feed, in order, after its words:
+                                                      what later words need (ctx.memo; e.g. where a figure stood)
+     quietEvents: [type]                              bookkeeping the "Last:" line passes over (the core's too)
      describePending(pending, ctx) -> string|null     what the prompt awaits, after "Waiting for ann to …"
                                                       ("answer bot 4's Duel"; the core names the seats)
+     drawnFacts: [key]                                state keys its drawing already shows
+     describeFact(key, value, ctx) -> string|null     any other state key in words (null: the raw details)
+     options: {key: {label, hint, scale, unit, suggested, seats, choices, follows}}
+                                                      the new-game form's words for the options schema (newgame.js)
+   Other parts of the page (presence, clocks, chat, a rematch…) are modules
+   of their own, listed in PARTS (one line each): each exports
+   part(view, ctx), called after every drawing of the table to draw that part
+   in its own element; window.RefereeTable.onDraw(fn) does the same for a
+   script loaded otherwise.
    ctx: {ruleset, mySeat, view, state (the state drawn: the seat's own in a
    finished game's replay), players, catalogue, entry(id), name(id), text(id),
    seatName(i), el(tag, cls, text), word(value, key), card(id, {faceUp, onClick,
    label, selected}), backs(count, what), submit(move), pick: {get, set},
-   describe(move)}. submit() takes a move deep-equal to one of view.legal_moves. */
-import { Referee, MoveRefused, Conflict, RefereeProblem, uuid4 } from "../client/index.js";
+   describe(move), memo}. submit() takes a move deep-equal to one of view.legal_moves. */
+import { Referee, MoveRefused, VersionConflict, NotYourTurn, GameOver, Conflict, RefereeProblem, uuid4 } from "../client/index.js";
 import { index as catalogueIndex, label, word, moveWords, eventWords } from "./words.js";
 import { drawCard, drawBacks } from "./cards.js";
 import { drawSeats, tickOne } from "./seats.js";
@@ -39,11 +53,16 @@ const PLUGINS = {
   "bang-faceoff": "./games/faceoff.js",
   bluffaneer: "./games/bluffaneer.js",
 };
-/** state keys the core draws itself (the rest go to the "other facts" list) */
-const DRAWN = new Set(["seats", "last", "board", "seat", "result"]);
+/** the other parts of the page, each a module exporting part(view, ctx) (see above), e.g. "./presence.js" */
+const PARTS = [];
+/** state keys the core draws itself (the rest: the plug-in's drawing, its words, or the folded raw details) */
+const DRAWN = new Set(["seats", "last", "board", "seat", "result", "pending"]);
+/** events the "Last:" line passes over: bookkeeping that the prompt and the seats already say */
+const QUIET = new Set(["awaiting", "flow", "secrets_sealed", "secrets_opened", "game_setup", "seed_revealed"]);
 
 const S = { id: null, token: null, referee: null, catalogue: null, byId: new Map(), plugin: null, view: null,
-  mySeat: null, links: {}, title: null, players: [], picks: new Map(), legalKey: "", notice: "", busy: false };
+  mySeat: null, links: {}, title: null, players: [], picks: new Map(), legalKey: "", notice: "", busy: false,
+  memo: {}, tracked: 0, hooks: [] };
 
 function $(id) { return document.getElementById(id); }
 
@@ -72,6 +91,7 @@ function makeCtx(view, state, eyes) {
     submit,
     pick: { get: (k) => S.picks.get(k), set: (k, v) => { S.picks.set(k, v); redraw(); } },
     describe: (move) => (S.plugin && S.plugin.describeMove && S.plugin.describeMove(move, ctx)) || moveWords(move, ctx),
+    memo: S.memo,
   };
   return ctx;
 }
@@ -121,30 +141,18 @@ function centreOf(view, state, ctx) {
   return box.childNodes.length ? box : null;
 }
 
-/** state.last in words: "bot 4: card played — card Stagecoach, target ann" */
-function lastWords(last, ctx) {
-  const said = pluginWords(last, ctx);
-  if (said) return (typeof last.seat === "number" ? seatName(last.seat) + ": " : "") + said;
-  const rest = Object.keys(last).filter((k) => k !== "kind" && k !== "seat" && last[k] !== null);
-  return (typeof last.seat === "number" ? seatName(last.seat) + ": " : "") + label(last.kind) +
-    (rest.length ? " — " + rest.map((k) => label(k) + " " + word(last[k], ctx, k)).join(", ") : "");
-}
-
-/** The last thing done in the plug-in's words: ``state.last`` is named like the event that did it
-    (its ``kind`` the event's type, its other keys the event's data); null when the plug-in has no words. */
-function pluginWords(last, ctx) {
-  if (!S.plugin || !S.plugin.describeEvent) return null;
-  try {
-    return S.plugin.describeEvent({ type: last.kind, data: last, actor: last.seat }, ctx) || null;
-  } catch (e) {
-    return null;  /* a last record shaped unlike its event: the generic words below */
-  }
-}
-
 /** The result's detail with each "seat N" ("Seat N") said by the seat's name: the page's words only, the detail
     itself stays as the referee wrote it (a seat without a name keeps "seat N"). */
 function namedSeats(detail) {
   return detail.replace(/\b[Ss]eat (\d+)\b/g, (whole, n) => (S.players[Number(n)] ? seatName(Number(n)) : whole));
+}
+
+/** The result's detail as a sentence: seats by name, a leading rule number ("D32: the Sheriff is dead…")
+    moved to the end in brackets, as the other rulesets write it ("…wins (FO47)"). */
+function resultWords(detail) {
+  const m = /^([A-Z]{1,2}\d+):\s*(.+)$/.exec(detail);
+  const text = namedSeats(m ? m[2] + " (" + m[1] + ")" : detail);
+  return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!]$/.test(text) ? "" : ".");
 }
 
 /** a seat's outcome as the result says it, in a sentence about "you" */
@@ -179,8 +187,8 @@ export function draw(view) {
     const r = view.result;
     const mine = ctx.mySeat !== null ? (r.seats || []).find((s) => s.seat === ctx.mySeat) : null;
     result.appendChild(el("strong", null, mine ? "The game is over: you " + (OUTCOME[mine.outcome] || mine.outcome) + ". " : "The game is over. "));
-    result.appendChild(document.createTextNode((r.detail ? namedSeats(r.detail) : label(r.reason || "")) + " "));
-    result.appendChild(el("span", null, (r.seats || []).map((s) => seatName(s.seat) + " " + (OUTCOME[s.outcome] || s.outcome)).join(" · ")));
+    result.appendChild(document.createTextNode(r.detail ? resultWords(r.detail) : label(r.reason || "")));
+    result.appendChild(el("span", "result-seats", (r.seats || []).map((s) => seatName(s.seat) + " " + (OUTCOME[s.outcome] || s.outcome)).join(" · ")));
   }
   /* a finished game is drawn from its replay: its links are the view's the page opened with */
   const linked = Object.assign({}, S.links, ...["series", "next_game"].filter((k) => view[k]).map((k) => ({ [k]: view[k] })));
@@ -192,25 +200,78 @@ export function draw(view) {
   const centre = centreOf(view, state, ctx);
   $("centre").replaceChildren(...(centre ? [centre] : []));
   $("centre").hidden = !centre;
-  const last = $("last");
-  last.hidden = !state.last;
-  last.textContent = state.last ? "Last: " + lastWords(state.last, ctx) : "";
+  lastLine();
   const board = Array.isArray(state.board) && state.board.every((r) => typeof r === "string") ? state.board : null;
   $("board").textContent = board ? board.join("\n") : "";
   $("board-wrap").hidden = !board || Boolean(centre);  /* a plug-in that draws the table draws its board */
-  const facts = $("facts");
-  facts.textContent = "";
-  Object.keys(state).forEach((k) => {
-    if (DRAWN.has(k)) return;
-    facts.appendChild(el("dt", null, label(k)));
-    facts.appendChild(el("dd", null, word(state[k], ctx, k)));
-  });
+  drawFacts(state, ctx);
   $("table").querySelectorAll("summary[data-key]").forEach((e) => {
     if (opened.includes(e.getAttribute("data-key"))) e.parentElement.open = true;
   });
   if (typeof view.latest_version !== "number") chatSeen(view);  /* the table chat (chat.js), not in a replay */
+  S.hooks.forEach((fn) => { try { fn(view, ctx); } catch (e) { console.warn("a table hook failed:", e); } });
   restoreFocus(keep);
   window.scrollTo(scrollX, scrollY);  /* the page redrawn in place keeps its place on screen */
+}
+
+/** The table's other public facts, as a person reads them: the plug-in's
+    words for each state key its drawing does not show, one line each; what
+    no words say (a plug-in ruleset's own data) folded away as the raw data. */
+function drawFacts(state, ctx) {
+  const drawn = new Set([...DRAWN, ...((S.plugin && S.plugin.drawnFacts) || [])]);
+  const words = $("facts-words");
+  const raw = $("facts");
+  words.replaceChildren();
+  raw.replaceChildren();
+  Object.keys(state).forEach((k) => {
+    if (drawn.has(k)) return;
+    let said = null;
+    try {
+      said = S.plugin && S.plugin.describeFact ? S.plugin.describeFact(k, state[k], ctx) : null;
+    } catch (e) {
+      said = null;  /* a value shaped unlike the plug-in expects: shown raw */
+    }
+    if (said === "") return;  /* the plug-in's word: nothing worth a line */
+    if (said) { words.appendChild(el("li", null, said)); return; }
+    const text = JSON.stringify(state[k]);
+    raw.appendChild(el("dt", null, label(k)));
+    raw.appendChild(el("dd", null, text.length > 400 ? text.slice(0, 400) + "…" : text));
+  });
+  words.hidden = !words.childNodes.length;
+  $("facts-raw").hidden = !raw.childNodes.length;
+  $("facts-wrap").hidden = words.hidden && $("facts-raw").hidden;
+}
+
+/** The "Last:" line follows the feed: the newest line of the events list at
+    or before the version drawn (a replay's too), bookkeeping passed over.
+    watch.js calls it again whenever the list grows or the replay moves. */
+export function lastLine() {
+  const last = $("last");
+  const version = S.view && typeof S.view.version === "number" ? S.view.version : Infinity;
+  const quiet = new Set([...QUIET, ...((S.plugin && S.plugin.quietEvents) || [])]);
+  const items = document.querySelectorAll("#events li[data-seq]");
+  let found = null;
+  for (let k = items.length - 1; k >= 0 && !found; k--) {
+    const li = items[k];
+    if (Number(li.getAttribute("data-seq")) <= version && !quiet.has(li.getAttribute("data-type"))) found = li;
+  }
+  last.hidden = !found;
+  last.textContent = found ? "Last: " + found.textContent : "";
+  last.setAttribute("data-seq", found ? found.getAttribute("data-seq") : "");
+}
+
+/** One event of the feed handed to the plug-in's memory (``track``), once,
+    in order: the feed's words for later events may need what it says
+    (where a figure stood before it moved). */
+export function follow(ev) {
+  if (typeof ev.seq === "number" && ev.seq <= S.tracked) return;
+  if (typeof ev.seq === "number") S.tracked = ev.seq;
+  if (!S.plugin || !S.plugin.track) return;
+  try {
+    S.plugin.track(ev, S.memo);
+  } catch (e) {
+    /* an event shaped unlike the plug-in expects: its memory stays as it was */
+  }
 }
 
 /** One event in words: the plug-in's words or the catalogue's phrase, after
@@ -223,8 +284,20 @@ export function eventText(ev) {
   const data = ev.data || {};
   const own = typeof ev.actor === "number" && (ev.type === "move" || data.seat === ev.actor);
   const words = (S.plugin && S.plugin.describeEvent ? S.plugin.describeEvent(ev, ctx) : null) || eventWords(ev, ctx);
+  follow(ev);  /* after its words: they are said from what was true before it */
   /* a move's own words already say what a spectator may not see ("Play a card") */
   return (own ? seatName(ev.actor) + ": " : "") + words + (ev.redacted && ev.type !== "move" ? " (partly hidden)" : "");
+}
+
+/** Why a move was not taken, in words a player reads (the rule and the referee's detail where the rules said no). */
+function refusalWords(e) {
+  if (e instanceof MoveRefused) return "Not allowed" + (e.rule ? " (rule " + e.rule + ")" : "") + ": " + (e.detail || e.title || "the rules refuse it") + ".";
+  if (e instanceof VersionConflict) return "Too late: the table moved on before your move arrived. Here it is now; choose again.";
+  if (e instanceof NotYourTurn) return "It is not your turn to act now" + (e.detail ? ": " + e.detail : "") + ".";
+  if (e instanceof GameOver) return "The game is already over: no more moves.";
+  if (e instanceof Conflict) return "That move can no longer be made: " + (e.detail || e.title) + ".";
+  if (e instanceof RefereeProblem) return "The referee did not take the move: " + (e.detail || e.title) + ".";
+  return "The move could not be sent (is the connection down?): " + (e && e.message ? e.message : String(e));
 }
 
 /** A move through the client: an idempotency key, the version it was chosen
@@ -238,15 +311,18 @@ async function submit(move) {
     await S.referee.games.move(S.id, move, { idempotencyKey: uuid4(), expectedVersion: S.view.version });
     S.picks.clear();
   } catch (e) {
-    if (e instanceof MoveRefused) S.notice = "Refused" + (e.rule ? " by rule " + e.rule : "") + ": " + (e.detail || e.title || e.code);
-    else if (e instanceof Conflict) S.notice = "The table moved on before your move arrived: here it is now; choose again.";
-    else if (e instanceof RefereeProblem) S.notice = "Not accepted (" + e.code + "): " + (e.detail || e.title);
-    else S.notice = "The move could not be sent: " + (e && e.message ? e.message : String(e));
+    S.notice = refusalWords(e);
   } finally {
     S.busy = false;
   }
   redraw();
   await window.RefereeWatch.refresh();
+}
+
+/** A ruleset's plug-in module, or null for a ruleset without one (the generic table). */
+async function pluginFor(ruleset) {
+  const path = Object.prototype.hasOwnProperty.call(PLUGINS, ruleset) ? PLUGINS[ruleset] : null;
+  return path ? import(path) : null;
 }
 
 /** Opens a game: its catalogue and the ruleset's plug-in (watch.js then draws each view). */
@@ -259,8 +335,11 @@ export async function open(id, view, token) {
   S.catalogue = await S.referee.rulesets.catalogue(view.ruleset);
   S.title = (await S.referee.rulesets.get(view.ruleset)).title || view.ruleset;
   S.byId = catalogueIndex(S.catalogue);
-  const path = Object.prototype.hasOwnProperty.call(PLUGINS, view.ruleset) ? PLUGINS[view.ruleset] : null;
-  S.plugin = path ? await import(path) : null;
+  S.plugin = await pluginFor(view.ruleset);
+  for (const path of PARTS) {
+    const m = await import(path);
+    if (m.part) S.hooks.push(m.part);
+  }
   document.body.setAttribute("data-ruleset", view.ruleset);
   openChat(S.referee, id, S.mySeat, seatName);
 }
@@ -268,10 +347,17 @@ export async function open(id, view, token) {
 /** The index page's "new game" form. */
 export async function index() {
   const referee = new Referee({ baseUrl: "" });
-  $("newgame").replaceChildren(await newGameForm(referee, el, () => window.RefereeWatch.listGames()));
+  $("newgame").replaceChildren(await newGameForm(referee, el, () => window.RefereeWatch.listGames(), pluginFor));
   $("newgame").hidden = false;
 }
 
+/** A part of the page kept in its own module (presence, a clock, a chat box, a rematch button…):
+    `fn(view, ctx)` runs after every drawing of the table, to draw that part in its own element. */
+export function onDraw(fn) {
+  S.hooks.push(fn);
+  if (S.view) redraw();
+}
+
 setInterval(() => document.querySelectorAll(".countdown[data-deadline]").forEach(tickOne), 1000);
-window.RefereeTable = { open, draw, eventText, index };
+window.RefereeTable = { open, draw, eventText, follow, lastLine, onDraw, index };
 document.dispatchEvent(new Event("referee-table"));

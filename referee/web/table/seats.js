@@ -59,6 +59,36 @@ function around(facts, mine) {
   return at < 0 ? facts : [...facts.slice(at + 1), ...facts.slice(0, at + 1)];
 }
 
+/** A seat (or a plug-in's figure) the prompt asks for — the target of a
+    card, the player to rob…: `choice` {label, choose(), chosen}. The whole
+    box is clickable and marked as a choice (a dashed frame and a "◎ Choose"
+    button: words, not colour alone); the button is the keyboard's way (Tab,
+    Enter; `key` gives it the focus back after a redraw). Clicks on the box's
+    own controls (a character's text) stay theirs. */
+export function offerChoice(box, key, choice, ctx) {
+  box.classList.add("choice");
+  if (choice.chosen) box.classList.add("chosen");
+  const b = ctx.el("button", "seat-choose", (choice.chosen ? "◉ Chosen: " : "◎ Choose: ") + choice.label);
+  b.type = "button";
+  b.setAttribute("data-key", key);
+  b.setAttribute("aria-pressed", choice.chosen ? "true" : "false");
+  b.addEventListener("click", (e) => { e.stopPropagation(); choice.choose(); });
+  box.addEventListener("click", (e) => {
+    if (e.target instanceof Element && e.target.closest("button, summary, a, input, select, details")) return;
+    choice.choose();
+  });
+  box.insertBefore(b, box.firstChild.nextSibling);
+}
+
+function seatChoices(view, ctx, plugin) {
+  if (!plugin || !plugin.seatChoices || ctx.mySeat === null) return null;
+  try {
+    return plugin.seatChoices(view, ctx) || null;
+  } catch (e) {
+    return null;  /* the prompt's buttons stay the way to answer */
+  }
+}
+
 export function drawSeats(view, state, ctx, plugin) {
   const wrap = ctx.el("div", "seats");
   wrap.id = "seats";
@@ -68,6 +98,7 @@ export function drawSeats(view, state, ctx, plugin) {
   const winners = (view.result && view.result.winners) || [];
   const deadline = deadlineOf(view);
   const seatOf = new Map(facts.map((f, k) => [f, typeof f.seat === "number" ? f.seat : k]));
+  const choices = seatChoices(view, ctx, plugin);
   around(facts, ctx.mySeat).forEach((f) => {
     const i = seatOf.get(f);
     const acting = toAct.includes(i) || awaiting.includes(i);
@@ -123,6 +154,7 @@ export function drawSeats(view, state, ctx, plugin) {
       });
       if (dl.childNodes.length) box.appendChild(dl);
     }
+    if (choices && choices.has(i)) offerChoice(box, "seat-choice-" + i, choices.get(i), ctx);
     wrap.appendChild(box);
   });
   return wrap;

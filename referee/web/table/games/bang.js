@@ -14,11 +14,20 @@ function cardName(ctx, id) {
   const e = ctx.entry(id);
   return e ? e.name : String(id);
 }
-function cardList(ctx, ids) { return ids.map((id) => cardName(ctx, id)).join(" and "); }
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+/** A card of the viewer's hand by name, with its rank and suit when another card there has the same
+    name ("BANG! 7♦"): the moves that name one of two BANG!s say which. */
+function handName(ctx, id) {
+  const hand = ctx.state && Array.isArray(ctx.state.hand) ? ctx.state.hand : [];
+  const e = ctx.entry(id);
+  const twin = hand.some((other) => other !== id && cardName(ctx, other) === cardName(ctx, id));
+  return cardName(ctx, id) + (twin && e && e.rank && e.suit ? " " + e.rank + (SUITS[e.suit] || e.suit) : "");
+}
+function cardList(ctx, ids) { return ids.map((id) => handName(ctx, id)).join(" and "); }
 
 /** A legal move in words: "Play BANG! at ann", "Answer with Missed!". */
 export function describeMove(move, ctx) {
-  const c = move.card ? cardName(ctx, move.card) : "";
+  const c = move.card ? handName(ctx, move.card) : "";
   const at = typeof move.target === "number" ? ctx.seatName(move.target) : "";
   switch (move.type) {
     case "play":
@@ -49,7 +58,8 @@ export function describeEvent(ev, ctx) {
   const d = ev.data || {};
   const self = typeof d.seat === "number" && d.seat === ev.actor;
   const who = self ? "" : (typeof d.seat === "number" ? ctx.seatName(d.seat) + " " : "");
-  const cards = (v) => Array.isArray(v) ? (v.length ? cardList(ctx, v) : "no card") : (v + " card" + (v === 1 ? "" : "s"));
+  const cards = (v) => Array.isArray(v) ? (v.length ? v.map((id) => cardName(ctx, id)).join(" and ") : "no card")
+    : (v + " card" + (v === 1 ? "" : "s"));
   switch (ev.type) {
     case "card_played":
       return who + "played " + cardName(ctx, d.card) + (typeof d.target === "number" ? " at " + ctx.seatName(d.target) : "") +
@@ -173,8 +183,35 @@ function ask(view, ctx) {
   }
 }
 
+/** The legal moves made with one card of the hand (resigning aside). */
+function movesOf(view, id) {
+  return (view.legal_moves || []).filter((m) => (CARD_MOVES.has(m.type) && m.card === id) ||
+    (m.type === "discard" && Array.isArray(m.cards) && m.cards.length === 1 && m.cards[0] === id));
+}
+
+/** The seats the prompt asks for now, each clicked on its card: the targets
+    of the card picked (one move: sent; a card from the hand or one in play:
+    the seat picked, the prompt's buttons then say which), or the players
+    whose hand one may draw from (Jesse Jones). */
+export function seatChoices(view, ctx) {
+  const picked = ctx.pick.get("card");
+  const moves = picked ? movesOf(view, picked).filter((m) => typeof m.target === "number")
+    : (view.legal_moves || []).filter((m) => m.type === "draw" && typeof m.target === "number");
+  if (!moves.length) return null;
+  const chosen = ctx.pick.get("target");
+  const out = new Map();
+  for (const t of new Set(moves.map((m) => m.target))) {
+    const mine = moves.filter((m) => m.target === t);
+    out.set(t, { chosen: chosen === t && mine.length > 1,
+      label: mine.length === 1 ? describeMove(mine[0], ctx) : cardName(ctx, picked) + " at " + ctx.seatName(t) + " — choose how, below",
+      choose: () => (mine.length === 1 ? ctx.submit(mine[0]) : ctx.pick.set("target", chosen === t ? null : t)) });
+  }
+  return out;
+}
+
 /** Play by clicking: the hand's cards (click, then the target when there is
-    one), the window's answers and every other legal move as buttons. */
+    one: its button in the prompt or its seat's card), the window's answers
+    and every other legal move as buttons. */
 export function controls(view, ctx) {
   const legal = (view.legal_moves || []).filter((m) => m.type !== "resign");
   const box = ctx.el("div", "bang-controls");
@@ -182,8 +219,7 @@ export function controls(view, ctx) {
   if (words) box.appendChild(ctx.el("p", "ask", words));
   const hand = Array.isArray(ctx.state.hand) ? ctx.state.hand : [];
   const picked = ctx.pick.get("card");
-  const forCard = (id) => legal.filter((m) => (CARD_MOVES.has(m.type) && m.card === id) ||
-    (m.type === "discard" && m.cards.length === 1 && m.cards[0] === id));
+  const forCard = (id) => movesOf(view, id);
   const handBox = ctx.el("div", "hand");
   handBox.id = "hand";
   handBox.appendChild(ctx.el("h4", "zone-head", "Your hand"));
@@ -192,15 +228,22 @@ export function controls(view, ctx) {
     if (!moves.length) { handBox.appendChild(ctx.card(id, {})); return; }
     const label = moves.length === 1 ? describeMove(moves[0], ctx) : "Play " + cardName(ctx, id) + ": choose its target next";
     handBox.appendChild(ctx.card(id, { selected: picked === id, label,
-      onClick: () => (moves.length === 1 ? ctx.submit(moves[0]) : ctx.pick.set("card", picked === id ? null : id)) }));
+      onClick: () => {
+        if (moves.length === 1) { ctx.submit(moves[0]); return; }
+        ctx.pick.set("target", null);
+        ctx.pick.set("card", picked === id ? null : id);
+      } }));
   });
   if (!hand.length) handBox.appendChild(ctx.el("span", "muted", "no cards"));
   box.appendChild(handBox);
   if (picked && forCard(picked).length > 1) {
     const targets = ctx.el("div", "targets");
     targets.id = "targets";
-    targets.appendChild(ctx.el("span", "zone-label", cardName(ctx, picked) + " — choose: "));
-    forCard(picked).forEach((m) => {
+    const seat = ctx.pick.get("target");
+    const shown = forCard(picked).filter((m) => typeof seat !== "number" || m.target === seat);
+    targets.appendChild(ctx.el("span", "zone-label", cardName(ctx, picked) + " — choose" +
+      (shown.some((m) => typeof m.target === "number") && typeof seat !== "number" ? " (or click the seat)" : "") + ": "));
+    shown.forEach((m) => {
       const b = ctx.el("button", "move target", describeMove(m, ctx));
       b.type = "button";
       b.setAttribute("data-move", JSON.stringify(m));
@@ -209,7 +252,7 @@ export function controls(view, ctx) {
     });
     const cancel = ctx.el("button", "move quiet", "Cancel");
     cancel.type = "button";
-    cancel.addEventListener("click", () => ctx.pick.set("card", null));
+    cancel.addEventListener("click", () => { ctx.pick.set("target", null); ctx.pick.set("card", null); });
     targets.appendChild(cancel);
     box.appendChild(targets);
   }
@@ -230,3 +273,12 @@ export function controls(view, ctx) {
   }
   return box;
 }
+
+/** state keys the BANG! table draws itself: the middle, the seats, the hand */
+export const drawnFacts = ["turn", "phase", "bangs", "deck", "discard", "roles_in_game", "hand", "role", "distances"];
+
+/** The new-game form's words for BANG!'s options (the schema says which exist and what they take). */
+export const options = {
+  three_player: { label: "The 3-player game", hint: "No Sheriff: a Deputy, an Outlaw and a Renegade, all face up, " +
+    "each hunting one of the others. The only way to play with 3 players, and only with 3.", follows: (seats) => seats === 3 },
+};

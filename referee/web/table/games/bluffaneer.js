@@ -192,3 +192,46 @@ export function describeEvent(event, ctx) {
     default: return null;
   }
 }
+
+/** The players one may rob, each clicked on its seat's card. */
+export function seatChoices(view, ctx) {
+  const moves = myMoves(view, ctx).filter((m) => m.type === "steal" && typeof m.target === "number");
+  if (!moves.length) return null;
+  return new Map(moves.map((m) => [m.target, { label: describeMove(m, ctx), choose: () => ctx.submit(m) }]));
+}
+
+/** state keys the treasure map and the seats draw themselves */
+export const drawnFacts = ["you", "players", "phase", "turn", "box", "dice", "claim_window", "claims", "passes", "claimant",
+  "discard", "draw_pile"];
+
+/** The rest of the state in words: the dice's faces, the claim window's length, the last coin flip. */
+export function describeFact(key, value, ctx) {
+  if (key === "claim_window_ms" && typeof value === "number") {
+    return "After each roll, the claim window stays open " + seconds(value) + ".";
+  }
+  if (key === "die_faces" && Array.isArray(value)) {
+    const counts = new Map();
+    value.forEach((f) => counts.set(f, (counts.get(f) || 0) + 1));
+    return "Each die's six faces: " + listWords([...counts].map(([f, n]) => (n > 1 ? n + " × " : "") + symbolName(f, ctx))) + ".";
+  }
+  if (key === "last_flip") {
+    if (!value || !Array.isArray(value.among)) return "";
+    const who = (s) => ctx.seatName(s);
+    return "The last tie, " + (value.kind === "final" ? "at the end" : "between claims made at the same moment") + ", among " +
+      listWords(value.among.map(who)) + ", was settled by lot: " + who(value.seat) + ".";
+  }
+  return null;
+}
+
+function seconds(ms) {
+  const s = Math.round(ms / 100) / 10;
+  return s + " second" + (s === 1 ? "" : "s");
+}
+
+/** The new-game form's words for Bluffaneer's options: the claim window in
+    seconds (people need longer than the referee's default, made for bots). */
+export const options = {
+  claim_window_ms: { label: "Claim window", unit: "seconds", scale: 1000, suggested: 15000,
+    hint: "how long everyone has to claim the loot after each roll" },
+  first_seat: { label: "First to roll", seats: true, unset: "drawn by lot", hint: "" },
+};

@@ -16,6 +16,7 @@ const FACES = {
   double_beer: ["beer", "×2"],
 };
 const PICKED = "dice-reroll";
+const TARGET = "dice-target";
 
 function faceName(face, ctx) { return ctx.name(face); }
 
@@ -173,8 +174,29 @@ export function controls(view, ctx) {
     if (rest.length) box.appendChild(moveButtons(ctx, rest, (m) => describeMove(m, ctx)));
     return box;
   }
-  box.appendChild(moveButtons(ctx, moves, (m) => describeMove(m, ctx), prompting(view, ctx)));
+  /* a seat picked on its card (a shot twice, a die to haunt with): its moves only */
+  const seat = ctx.pick.get(TARGET);
+  const shown = typeof seat === "number" ? moves.filter((m) => m.target === seat) : moves;
+  box.appendChild(moveButtons(ctx, shown.length ? shown : moves, (m) => describeMove(m, ctx), prompting(view, ctx)));
+  if (typeof seat === "number" && shown.length) box.appendChild(actionButton(ctx, "Show every choice", () => ctx.pick.set(TARGET, null)));
   return box;
+}
+
+/** The seats the prompt asks for (a shot's target, a beer's, who returns an
+    arrow…), each clicked on its card: its one move sent, or, with several
+    (twice or once, which die), the prompt's buttons narrowed to that seat. */
+export function seatChoices(view, ctx) {
+  const moves = myMoves(view, ctx).filter((m) => typeof m.target === "number");
+  if (!moves.length) return null;
+  const chosen = ctx.pick.get(TARGET);
+  const out = new Map();
+  for (const t of new Set(moves.map((m) => m.target))) {
+    const mine = moves.filter((m) => m.target === t);
+    out.set(t, { chosen: chosen === t && mine.length > 1,
+      label: mine.length === 1 ? describeMove(mine[0], ctx) : ctx.seatName(t) + " — choose how, below",
+      choose: () => (mine.length === 1 ? ctx.submit(mine[0]) : ctx.pick.set(TARGET, chosen === t ? null : t)) });
+  }
+  return out;
 }
 
 /** What the prompt asks, in words, above its buttons. */
@@ -261,3 +283,28 @@ export function describeEvent(event, ctx) {
     default: return null;
   }
 }
+
+/** state keys the Dice Game's table draws itself (the tray, the arrow pile, the seats, the prompt) */
+export const drawnFacts = ["turn", "pile", "chief_arrow_in_pile", "dice", "rolls", "max_rolls", "saloon", "shots", "awaiting",
+  "over", "you", "role", "players"];
+
+const MODULES = { saloon_dice: "the Old Saloon dice (Loudmouth and Coward)", chief_arrow: "the Indian Chief's Arrow",
+  ghost: "the Ghost" };
+
+/** The rest of the state in words. */
+export function describeFact(key, value, ctx) {
+  if (key === "modules" && value && typeof value === "object") {
+    const on = Object.keys(value).filter((k) => value[k]).map((k) => MODULES[k] || ctx.name(k));
+    return on.length ? "Old Saloon modules in play: " + listWords(on) + "." : "The base game, no Old Saloon module.";
+  }
+  if (key === "ghost_turn") return value ? "This turn is the Ghost's: it rolls, but cannot be hit." : "";
+  return null;
+}
+
+/** The new-game form's words for the Dice Game's options. */
+export const options = {
+  saloon_dice: { label: "Old Saloon dice", hint: "the Loudmouth and Coward dice: each turn the roller may swap one in for a normal die" },
+  chief_arrow: { label: "The Indian Chief's Arrow", hint: "an arrow that counts as two when the Indians attack" },
+  ghost: { label: "The Ghost", hint: "the first player out keeps playing as a ghost (4 players or more)" },
+  expansion: { label: "All of the Old Saloon", hint: "the three modules above at once (the Ghost only with 4 players or more)" },
+};

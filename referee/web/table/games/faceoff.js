@@ -8,10 +8,15 @@
 
 import { actionButton, caption, icon, listWords, moveButton, moveButtons, myMoves, sameMove, tokens }
   from "./pieces.js";
+import { movedWords } from "./faceoff-facts.js";
+import { offerChoice } from "../seats.js";
+
+export { track, drawnFacts, describeFact, options } from "./faceoff-facts.js";
 
 const PATH = "faceoff-path";
 const SQUARE = "faceoff-square";
 const CARD = "faceoff-card";
+const TARGET = "faceoff-target";
 
 /** [x, y] -> "H4": columns lettered from A, rows numbered from 1 */
 export function coord(square) {
@@ -19,7 +24,7 @@ export function coord(square) {
   return (x < 26 ? String.fromCharCode(65 + x) : "Z" + (x - 25)) + (y + 1);
 }
 
-function figureName(char, ctx) {
+export function figureName(char, ctx) {
   if (typeof char !== "number") return "a character";
   const st = ctx.state || {};
   const c = (st.characters || [])[char];
@@ -42,7 +47,7 @@ function cardClick(ctx, moves, id) {
   if (options.length === 1 && options[0].target === undefined && options[0].pick === undefined) {
     return () => ctx.submit(options[0]);
   }
-  return () => ctx.pick.set(CARD, ctx.pick.get(CARD) === id ? null : id);
+  return () => { ctx.pick.set(TARGET, null); ctx.pick.set(CARD, ctx.pick.get(CARD) === id ? null : id); };
 }
 
 /** A row of cards: face up and clickable where a legal move names them. */
@@ -260,7 +265,21 @@ function drawFigure(c, view, ctx) {
     for (const id of c.in_play) row.appendChild(ctx.card(id, { faceUp: true }));
     box.appendChild(row);
   }
+  const choice = figureChoice(c.char, view, ctx);
+  if (choice) offerChoice(box, "figure-choice-" + c.char, choice, ctx);
   return box;
+}
+
+/** A figure the card picked may target, clicked on its panel: its one use sent, or, with several
+    (a card of its hand or one in play), the prompt's buttons narrowed to it. */
+function figureChoice(char, view, ctx) {
+  const picked = ctx.pick.get(CARD);
+  const uses = picked ? movesWithCard(myMoves(view, ctx), picked).filter((m) => m.target === char) : [];
+  if (!uses.length) return null;
+  const chosen = ctx.pick.get(TARGET) === char;
+  return { chosen: chosen && uses.length > 1,
+    label: uses.length === 1 ? describeMove(uses[0], ctx) : cardName(picked, ctx) + " at " + figureName(char, ctx) + " — choose how, below",
+    choose: () => (uses.length === 1 ? ctx.submit(uses[0]) : ctx.pick.set(TARGET, chosen ? null : char)) };
 }
 
 export function centre(view, ctx) {
@@ -321,10 +340,12 @@ export function controls(view, ctx) {
   const withCard = moves.filter((m) => typeof m.card === "string");
   if (withCard.length) {
     const chosen = ctx.pick.get(CARD);
-    const options = chosen ? movesWithCard(moves, chosen) : [];
+    const target = ctx.pick.get(TARGET);
+    const all = chosen ? movesWithCard(moves, chosen) : [];
+    const options = all.some((m) => m.target === target) ? all.filter((m) => m.target === target) : all;
     if (options.length) {
       box.appendChild(moveButtons(ctx, options, (m) => describeMove(m, ctx), cardName(chosen, ctx) + ": pick its target"));
-      box.appendChild(actionButton(ctx, "Cancel the card", () => ctx.pick.set(CARD, null)));
+      box.appendChild(actionButton(ctx, "Cancel the card", () => { ctx.pick.set(TARGET, null); ctx.pick.set(CARD, null); }));
     } else {
       box.appendChild(ctx.el("p", "hint", "Click a card marked playable to " + listWords(
         [...new Set(withCard.map(verb))]) + ", in your hand or here:"));
@@ -429,7 +450,8 @@ function pickWords(pick, ctx) {
 export function describeMove(move, ctx) {
   const fig = (c) => figureName(c, ctx);
   switch (move.type) {
-    case "move": return Array.isArray(move.path) ? "Move " + move.path.map(coord).join(" → ") : "Move";
+    case "move": if (!Array.isArray(move.path)) return "Move";
+      return move.path.length ? "Move " + move.path.map(coord).join(" → ") : "Stay put (no move)";
     case "walk": if (!Array.isArray(move.path)) return "Walk";
       return move.path.length ? "Walk " + move.path.map(coord).join(" → ") : "Spend the slot standing still";
     case "draw":
@@ -458,7 +480,7 @@ export function describeEvent(event, ctx) {
   const cards = (xs) => xs ? listWords(xs.map((c) => cardName(c, ctx))) : "cards";
   const subject = (s) => (s === event.actor ? "" : ctx.seatName(s) + " ");
   switch (event.type) {
-    case "moved": return fig(d.char) + " moved " + (d.path || []).map(coord).join(" → ");
+    case "moved": return movedWords(d, ctx);
     case "nugget_taken": return fig(d.char) + " took the nugget on " + coord(d.square);
     case "nugget_placed": return subject(d.seat) + "placed a nugget on " + coord(d.square);
     case "cards_drawn": return fig(d.char) + " drew " + (d.cards ? cards(d.cards) : d.count + " card" + (d.count === 1 ? "" : "s")) +
