@@ -242,7 +242,7 @@ class Tournaments:
         rs = registry.get(spec["ruleset"])
         seed = hmac.new(tournament_seed, f"game:{index}".encode(), hashlib.sha256).hexdigest()
         options = dict(spec["options"])
-        turn_timeout = options.pop("turn_timeout_s", None)
+        turn_timeout, clock = options.pop("turn_timeout_s", None), options.pop("clock", None)
         public = None
         if rs.role_order:  # the deal this secret seed will make: who holds the public roles
             config = GameConfig(players=spec["players"], options=rs.validate_options(dict(options), spec["players"]))
@@ -251,6 +251,8 @@ class Tournaments:
                                                        rs.role_order)]
         if turn_timeout is not None:
             options["turn_timeout_s"] = turn_timeout
+        if clock is not None:
+            options["clock"] = clock
         try:
             game = self.svc.create_game(rs.name, seats=[{"name": s["name"], "bot": s["bot"]} for s in seats],
                                         options=options, tournament=tid, tournament_seed=seed,

@@ -194,10 +194,9 @@ class GameService:
         is never older than a move some client has seen acknowledged (issue 36
         item 7)."""
         game = self.loader.load(game_id, head)
-        return viewing.encoded(game, seat_of(game, token), self.views)
+        return viewing.encoded(game, seat_of(game, token), self.views, self.now())
 
-    @staticmethod
-    def view_of(game: Game, seat: Seat | None) -> Json:
+    def view_of(self, game: Game, seat: Seat | None) -> Json:
         """The view as a JSON value (replays, tools, bots): what ``view`` encodes."""
-        return viewing.view_of(game, seat)
+        return viewing.view_of(game, seat, self.now())
 

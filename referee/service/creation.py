@@ -122,6 +122,8 @@ def header(game_id: str, validated: Validated, dealt: Dealt, request: NewGame, n
     }
     if options.turn_timeout_s is not None:
         out["turn_timeout_s"] = options.turn_timeout_s
+    if options.clock is not None:
+        out["clock"] = options.clock
     if options.start_timeout_s is not None:
         out["start_timeout_s"], out["start_bot"] = options.start_timeout_s, options.start_bot
     if request.tournament is not None:
@@ -173,7 +175,7 @@ class Creation:
         seat_specs = _seat_specs(ruleset, request.players, request.seats)
         options = self.checks.game_options(ruleset, request.options, seat_specs)
         self.checks.check_seats(seat_specs, ruleset.name)
-        if options.turn_timeout_s is None and any(s.get("open") for s in seat_specs):
+        if options.turn_timeout_s is None and options.clock is None and any(s.get("open") for s in seat_specs):
             options = options._replace(turn_timeout_s=open_seat_clock())  # a silent claimant cannot hold the table
         return Validated(ruleset, seat_specs, options)
 
