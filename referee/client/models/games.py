@@ -117,6 +117,8 @@ class View:
     pending: Json | None
     deadline: int | None
     turn_deadline: int | None
+    #: a clocked game's clock (each seat's bank, the server's time; docs/clocks.md), else ``None``
+    clock: Json | None
     result: Result | None
     state: Json
     seats: tuple[Seat, ...]
@@ -130,6 +132,7 @@ class View:
                     version=int(raw["version"]), status=raw["status"], seat=raw.get("seat"),
                     to_act=_ints(raw.get("to_act")), legal_moves=list(raw.get("legal_moves") or []),
                     pending=raw.get("pending"), deadline=raw.get("deadline"), turn_deadline=raw.get("turn_deadline"),
+                    clock=raw.get("clock"),
                     result=Result.from_json(raw.get("result")), state=raw.get("state") or {},
                     seats=tuple(Seat.from_json(s) for s in raw.get("seats", ())), custom=bool(raw.get("custom")),
                     seed_commitment=raw.get("seed_commitment", ""), raw=raw)
