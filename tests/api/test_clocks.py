@@ -147,3 +147,29 @@ def test_the_clock_option_is_checked(client: FlaskClient) -> None:
     both = client.post("/v1/games", json={"ruleset": "bang", "players": 4,
                                           "options": {"clock": {"bank_s": 10}, "turn_timeout_s": 30}})
     assert both.status_code == 422 and "not both" in both.get_json()["detail"]
+
+
+def test_a_clocked_tournament_shows_each_bots_latency_per_move_in_its_standings(
+        client: FlaskClient, clock: Any, service: Any, work: Any) -> None:
+    """Issue 40 item 2: for bot tournaments, each bot's latency per move is recorded and shown in the standings
+    (the time the clock charged each of its moves). The service's clock ticks 3 ms a reading here, so moves take
+    time; an unclocked tournament's standings have no latency."""
+    def ticking() -> int:
+        clock.advance(3)
+        return int(clock.now)
+    service.clock = ticking
+    entrants = ["random", "random", "random", {"bot": "random", "name": "r4"}]
+    body = {"ruleset": "bang-dice", "entrants": entrants, "games": 2, "options": {"clock": {"bank_s": 3600}}}
+    tid = client.post("/v1/tournaments", json=body).get_json()["id"]
+    work(max_rounds=3000)
+    shown = client.get(f"/v1/tournaments/{tid}").get_json()
+    assert shown["status"] == "finished", shown["status"]
+    for row in shown["standings"]:
+        latency = row["latency"]
+        assert latency["moves"] > 0 and latency["timeouts"] == 0
+        assert 0 < latency["mean_ms"] <= latency["max_ms"] and latency["total_ms"] >= latency["max_ms"]
+    from referee.play.standings import format_table
+    assert "ms mean" in format_table(shown["standings"])
+    plain = client.post("/v1/tournaments", json={**body, "options": {}}).get_json()["id"]
+    work(max_rounds=3000)
+    assert all("latency" not in row for row in client.get(f"/v1/tournaments/{plain}").get_json()["standings"])
