@@ -173,3 +173,16 @@ def test_a_clocked_tournament_shows_each_bots_latency_per_move_in_its_standings(
     plain = client.post("/v1/tournaments", json={**body, "options": {}}).get_json()["id"]
     work(max_rounds=3000)
     assert all("latency" not in row for row in client.get(f"/v1/tournaments/{plain}").get_json()["standings"])
+
+
+def test_a_replay_shows_the_clock_as_it_was_at_that_version(client: FlaskClient, clock: Any) -> None:
+    """Issue 40 item 2: every view of a clocked game, a replay's too, shows the banks as they were then."""
+    game = create(client, "bang", players=4, seed="clocks", options={"clock": CLOCK})
+    first = view(client, game)
+    turn = first["to_act"][0]
+    clock.advance(3_000)
+    assert move(client, game, turn, view(client, game, turn)["legal_moves"][0]).status_code == 201
+    then = client.get(f"/v1/games/{game['id']}/replay?version={first['version']}").get_json()
+    assert _seat(then, turn)["bank_ms"] == 60_000 and _seat(then, turn)["since"] == START
+    now = client.get(f"/v1/games/{game['id']}/replay").get_json()
+    assert _seat(now, turn)["bank_ms"] == 59_000
