@@ -897,6 +897,16 @@ export interface components {
                     sigma: number;
                     ordinal: number;
                 };
+                /** @description Only in a tournament whose games have a clock (docs/clocks.md): the entrant's latency per move, as the clock charged it (from when its seat's wait began to when the referee received the move); the clock's defaults counted apart. */
+                latency?: {
+                    /** @description Moves of its own, in every finished game. */
+                    moves: number;
+                    total_ms: number;
+                    mean_ms: number;
+                    max_ms: number;
+                    /** @description Waits the clock ended with the seat's default. */
+                    timeouts: number;
+                };
             }[];
         };
         AuditReport: {
