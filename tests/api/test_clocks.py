@@ -3,11 +3,18 @@ budget for reaction prompts (docs/clocks.md). The service's clock is injected
 (``tests.conftest.Clock``): nothing here races the wall clock."""
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
+from pathlib import Path
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
-from referee.audit import audit_log
+from referee.audit import audit_lines, audit_log
+from referee.engine.signature import PublicKeys
+from referee.play.standings import format_table
 from tests.api.helpers import create, move, ndjson, view
 from tests.forge import rechain, with_one_editable
 from workers.jobs import fire_timeout, fire_turn_clock
@@ -168,7 +175,6 @@ def test_a_clocked_tournament_shows_each_bots_latency_per_move_in_its_standings(
         latency = row["latency"]
         assert latency["moves"] > 0 and latency["timeouts"] == 0
         assert 0 < latency["mean_ms"] <= latency["max_ms"] and latency["total_ms"] >= latency["max_ms"]
-    from referee.play.standings import format_table
     assert "ms mean" in format_table(shown["standings"])
     plain = client.post("/v1/tournaments", json={**body, "options": {}}).get_json()["id"]
     work(max_rounds=3000)
@@ -186,3 +192,35 @@ def test_a_replay_shows_the_clock_as_it_was_at_that_version(client: FlaskClient,
     assert _seat(then, turn)["bank_ms"] == 60_000 and _seat(then, turn)["since"] == START
     now = client.get(f"/v1/games/{game['id']}/replay").get_json()
     assert _seat(now, turn)["bank_ms"] == 59_000
+
+
+def test_both_verifiers_verify_a_clocked_games_log(client: FlaskClient, clock: Any, service: Any,
+                                                    tmp_path: Any) -> None:
+    """Issue 40 (a feature's records are audited offline too): the browser's verifier (``referee/web/verify.js``,
+    run by node as the watch page runs it) and the Python audit both verify a clocked game's signed log, and both
+    refuse it once one move's clock record is edited."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("NODE IS NOT INSTALLED: verify.js was NOT run over a clocked log (install node 20+)")
+    game, _ = _run_out(client, clock, service)
+    text = client.get(f"/v1/games/{game['id']}/log").get_data(as_text=True)
+    keys = client.get("/v1/keys").get_json()
+    lines = text.splitlines()
+    index = next(i for i, line in enumerate(lines) if i and json.loads(line)["type"] == "move")
+    edited = json.loads(lines[index])
+    edited["data"]["clock"]["banks"][1] += 1
+    forged = "\n".join([*lines[:index], json.dumps(edited), *lines[index + 1:]])
+    cases = []
+    for name, body in (("clean", text), ("forged", forged)):
+        (tmp_path / f"{name}.ndjson").write_text(body)
+        cases.append({"name": name, "log": str(tmp_path / f"{name}.ndjson"), "keys": str(tmp_path / "keys.json")})
+    (tmp_path / "keys.json").write_text(json.dumps(keys))
+    (tmp_path / "cases.json").write_text(json.dumps(cases))
+    harness = Path(__file__).resolve().parents[1] / "verify_node.cjs"
+    done = subprocess.run([node, str(harness), str(tmp_path / "cases.json")], capture_output=True, text=True,
+                          timeout=600, check=True)
+    verdicts = {r["name"]: r["ok"] for r in json.loads(done.stdout)}
+    assert verdicts == {"clean": True, "forged": False}, done.stdout
+    public = PublicKeys.from_jwks(keys)
+    assert audit_lines(text.splitlines(), keys=public)["ok"]
+    assert not audit_lines(forged.splitlines(), keys=public)["ok"]

@@ -3269,7 +3269,7 @@ export interface operations {
             410: components["responses"]["Problem"];
             413: components["responses"]["Problem"];
             414: components["responses"]["UriTooLong"];
-            /** @description A move of an awaited seat that the rules refuse (`type` …/illegal_move, a precise `code`, the `rule` ID, and a `detail` citing that rule), never a 403; or `idempotency_key_reused`. */
+            /** @description A move of an awaited seat that the rules refuse (`type` …/illegal_move, a precise `code`, the `rule` ID, and a `detail` citing that rule), never a 403; or `idempotency_key_reused`; in a clocked game, `out_of_time` (rule `clock`) for a move after its seat's deadline (docs/clocks.md). */
             422: {
                 headers: {
                     [name: string]: unknown;
