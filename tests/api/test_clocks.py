@@ -13,6 +13,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from referee.audit import audit_lines, audit_log
+from referee.client import View
 from referee.engine.signature import PublicKeys
 from referee.play.standings import format_table
 from tests.api.helpers import create, move, ndjson, view
@@ -224,3 +225,16 @@ def test_both_verifiers_verify_a_clocked_games_log(client: FlaskClient, clock: A
     public = PublicKeys.from_jwks(keys)
     assert audit_lines(text.splitlines(), keys=public)["ok"]
     assert not audit_lines(forged.splitlines(), keys=public)["ok"]
+
+
+def test_the_python_client_counts_a_seats_clock_down_from_the_servers_left_ms(client: FlaskClient,
+                                                                               clock: Any) -> None:
+    """Issue 40 items 2 and 7: ``View.clock_left`` counts down by the caller's own elapsed time."""
+    game = create(client, "bang", players=4, seed="clocks", options={"clock": CLOCK})
+    clock.advance(1_000)
+    shown = View.from_json(view(client, game))
+    turn = shown.to_act[0]
+    assert shown.clock_left(turn) == 59_000 and shown.clock_left(turn, 500) == 58_500
+    assert shown.clock_left(turn, 10**9) == 0
+    assert shown.clock_left((turn + 1) % 4) == 60_000 and shown.clock_left(9) is None
+    assert View.from_json(view(client, create(client, "bang", players=4))).clock_left(0) is None

@@ -152,6 +152,19 @@ class View:
         """The referee awaits the caller's seat now (it has legal moves)."""
         return self.seat is not None and self.seat in self.to_act and bool(self.legal_moves)
 
+    def clock_left(self, seat: int, elapsed_ms: float = 0) -> float | None:
+        """A clocked game's ``seat``: the ms its running clock has left ``elapsed_ms``
+        after this view arrived (measured by the caller's own monotonic clock, so
+        its wall clock is never trusted; never below 0), or a stopped clock's bank;
+        ``None`` without a clock (docs/clocks.md)."""
+        seats = (self.clock or {}).get("seats") or []
+        entry = next((s for s in seats if s.get("seat") == seat), None)
+        if entry is None:
+            return None
+        if entry.get("running") and entry.get("left_ms") is not None and self.active:
+            return max(0.0, float(entry["left_ms"]) - elapsed_ms)
+        return float(entry["bank_ms"])
+
 
 @dataclass(frozen=True)
 class Replay(View):
