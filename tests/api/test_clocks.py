@@ -238,3 +238,19 @@ def test_the_python_client_counts_a_seats_clock_down_from_the_servers_left_ms(cl
     assert shown.clock_left(turn, 10**9) == 0
     assert shown.clock_left((turn + 1) % 4) == 60_000 and shown.clock_left(9) is None
     assert View.from_json(view(client, create(client, "bang", players=4))).clock_left(0) is None
+
+
+def test_a_move_one_ms_before_the_deadline_is_in_time_and_leaves_one_ms_plus_the_increment(
+        client: FlaskClient, clock: Any, service: Any) -> None:
+    """Issue 40 item 2, at the edge: in time while before the deadline; the clock's job before it is early and
+    plays nothing; after a move, the job of the old version is stale."""
+    game = create(client, "bang", players=4, seed="clocks", options={"clock": CLOCK})
+    spectator = view(client, game)
+    turn, version = spectator["to_act"][0], spectator["version"]
+    clock.now = spectator["turn_deadline"] - 1
+    assert fire_turn_clock(game["id"], version, service) == "early"
+    legal = view(client, game, turn)["legal_moves"]
+    assert move(client, game, turn, legal[0]).status_code == 201
+    assert _seat(view(client, game), turn)["bank_ms"] == 1 + 2_000
+    clock.now += 10**6
+    assert fire_turn_clock(game["id"], version, service) == "stale"
