@@ -108,6 +108,8 @@ def decide(game: Game, submitted: Submitted, keyring: Keyring) -> Decided:
         accepted: Json = {"version": version, "status": status,
                           "events": [shown(game.ruleset, e, seat, active=status == "active") for e in envelopes],
                           "receipt": keyring.receipt(game.id, version, last_hash, now)}
+        if "clock" in entry and seat is not None:  # what the clock charged the move (docs/clocks.md)
+            accepted["clock"] = {"used_ms": entry["clock"]["used"], "bank_ms": entry["clock"]["banks"][seat]}
         body = canonical_bytes(accepted)
     new = game_but(game, version=version, last_hash=last_hash, rng=rng.position, status=status, state=state,
                    last_at=now, opened=opened, clock=entry.get("clock", game.clock))

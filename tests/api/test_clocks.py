@@ -62,6 +62,7 @@ def test_a_move_is_charged_to_its_seats_bank_plus_the_increment(client: FlaskCli
     response = move(client, game, turn, legal[0])
     assert response.status_code == 201, response.get_json()
     assert response.get_json()["receipt"]["at"] == START + 3_000
+    assert response.get_json()["clock"] == {"used_ms": 3_000, "bank_ms": 59_000}
     assert _seat(view(client, game), turn)["bank_ms"] == 60_000 - 3_000 + 2_000
     _, events = _log(client, game)
     record = [e for e in events if e["type"] == "move"][0]["data"]["clock"]

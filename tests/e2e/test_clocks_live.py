@@ -36,3 +36,18 @@ def test_e2e_a_seat_that_never_moves_runs_out_and_the_clock_defaults_it_to_the_e
     report = client.games.audit(game.id)
     assert report.ok, report
     assert "clock" in [check.name for check in report.checks]
+
+
+def test_e2e_a_moves_answer_says_what_the_clock_charged_it(live: Live) -> None:
+    """Issue 40 item 2: the receipt says when the move was received; the answer what the clock charged it.
+    The bank (10 minutes) cannot run out during the test."""
+    client = live.client
+    game = client.games.create("bang-dice", players=3, options={"clock": {"bank_s": 600, "increment_s": 1}})
+    spectator = client.games.view(game.id)
+    seat = spectator.to_act[0]
+    mine = client.games.view(game.id, token=game.tokens[seat])
+    accepted = client.games.move(game.id, mine.legal_moves[0], token=game.tokens[seat])
+    assert accepted.clock is not None and accepted.clock["used_ms"] is not None
+    assert accepted.clock["bank_ms"] == 600_000 - accepted.clock["used_ms"] + 1_000
+    started = (spectator.clock or {})["seats"][seat]["since"]
+    assert accepted.receipt.at - started == accepted.clock["used_ms"]

@@ -810,6 +810,13 @@ export interface components {
             status: components["schemas"]["Status"];
             events: components["schemas"]["Event"][];
             receipt: components["schemas"]["Receipt"];
+            /** @description Only in a clocked game (docs/clocks.md): what the clock charged this move, received at the receipt's `at`. */
+            clock?: {
+                /** @description The time the seat's wait took, from when it began to the receipt (null: the seat was not awaited). */
+                used_ms: number | null;
+                /** @description The seat's bank after the move (its increment added). */
+                bank_ms: number;
+            };
         };
         EventPage: {
             id: string;
