@@ -255,3 +255,19 @@ def test_a_move_one_ms_before_the_deadline_is_in_time_and_leaves_one_ms_plus_the
     assert _seat(view(client, game), turn)["bank_ms"] == 1 + 2_000
     clock.now += 10**6
     assert fire_turn_clock(game["id"], version, service) == "stale"
+
+
+def test_a_clocked_game_with_open_seats_starts_its_clocks_when_the_last_seat_is_claimed(
+        client: FlaskClient, clock: Any) -> None:
+    """Issue 40 item 2 with issue 24's open seats: no clock runs while a seat is open (and no turn_timeout_s is
+    added for it: the game has a clock); the first wait begins at the claim that fills the table."""
+    game = create(client, "bang", seats=[{}, {"open": True}, {}, {}], seed="clocks", options={"clock": CLOCK})
+    waiting = view(client, game)
+    assert waiting["turn_deadline"] is None and not any(s["running"] for s in waiting["clock"]["seats"])
+    clock.advance(90_000)  # longer than the bank: nothing is charged while the table waits
+    claimed = client.post(f"/v1/games/{game['id']}/seats/1/claim", json={"name": "ann"})
+    assert claimed.status_code == 201, claimed.get_json()
+    started = view(client, game)
+    turn = started["to_act"][0]
+    assert _seat(started, turn)["since"] == START + 90_000 and _seat(started, turn)["bank_ms"] == 60_000
+    assert "turn_timeout_s" not in _log(client, game)[0]["header"]
