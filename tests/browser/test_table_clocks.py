@@ -18,7 +18,7 @@ CLOCK_OF = "s => { const c = document.querySelector(`[data-seat-clock='${s}']`);
 
 
 def test_the_seat_to_act_sees_its_clock_count_down_and_the_others_banks(live: Live, watched: Watched) -> None:
-    game, token = person_game(live, "bang", options={"clock": {"bank_s": 600, "increment_s": 5}})
+    game, token = person_game(live, "bang", options={"clock": {"bank_s": 600, "increment_s": 5, "reaction_s": 300}})
     seat = Seat(live, watched, game, token)
     seat.open()
     turn = seat.my_turn()
@@ -29,8 +29,9 @@ def test_the_seat_to_act_sees_its_clock_count_down_and_the_others_banks(live: Li
     mine.wait_for(timeout=PATIENCE_S * 1000)
     first = float(mine.get_attribute("data-now") or "nan")
     entry = view["clock"]["seats"][0]
-    assert entry["running"] and first <= entry["left_ms"] <= 600_000
-    assert (mine.text_content() or "").startswith("⏱ ") and (mine.text_content() or "").endswith(" left")
+    assert entry["running"] and 0 < first <= (300_000 if entry["reaction"] else 600_000)  # within its budget
+    what = " to answer" if entry["reaction"] else " left"  # a prompt out of turn, or its own turn
+    assert (mine.text_content() or "").startswith("⏱ ") and (mine.text_content() or "").endswith(what)
     page.wait_for_function("t => { const c = document.querySelector(\"[data-seat-clock='0'][data-left]\");"
                            " return c !== null && Number(c.getAttribute('data-now')) < t - 1000; }",
                            arg=first, timeout=PATIENCE_S * 1000)  # a second gone on the page's own clock
