@@ -56,7 +56,7 @@ def registered_move(svc: GameService, game: Game, seat: int, bot: str,
         return None, bots.ATTEMPTS_SPENT, kind
     legal = view["legal_moves"]
     payload = {"game": game.id, "ruleset": game.ruleset.name, "seat": seat, "version": game.version,
-               "view": view, "legal_moves": legal, "deadline": view.get("turn_deadline")}
+               "view": view, "legal_moves": legal, "deadline": _deadline(view, seat)}
     try:
         if kind == "webhook":
             answer = ask(record["url"], secret, payload, delivery=delivery, policy=UrlPolicy.from_env(os.environ),
@@ -95,3 +95,14 @@ def ask_outbound(svc: GameService, bot: str, secret: str, payload: Json, *, deli
     if not isinstance(move, dict):
         raise BotFailure("bad_answer")
     return move
+
+
+def _deadline(view: Json, seat: int) -> int | None:
+    """When the bot's answer is late: in a clocked game its own seat's deadline
+    (docs/clocks.md), else the turn clock's."""
+    clock = view.get("clock")
+    if clock is not None:
+        own: int | None = clock["seats"][seat].get("deadline")
+        return own
+    turn: int | None = view.get("turn_deadline")
+    return turn

@@ -86,7 +86,8 @@ def fire_timeout(game_id: str, svc: GameService | None = None) -> str:
 
 def fire_turn_clock(game_id: str, version: int, svc: GameService | None = None) -> str:
     """The turn clock ran out at ``version``: apply the rule-defined default
-    move of the lowest awaited seat (recorded as ``by: {"clock": ...}``)."""
+    move of the lowest awaited seat (recorded as ``by: {"default": "turn_clock"}``);
+    in a clocked game, of the seat whose wait ran out first (docs/clocks.md)."""
     svc = svc or service_from_env()
     game = svc.load(game_id)
     if game.version != version or game.status != "active":
@@ -96,7 +97,10 @@ def fire_turn_clock(game_id: str, version: int, svc: GameService | None = None) 
         return "stale"
     if svc.clock() < deadline:
         return _too_early(svc, game)
-    for seat in sorted(game.ruleset.to_act(game.state)):
+    # a clocked game's seats whose wait ran out, the soonest first; else the lowest awaited seat
+    seats = [seat for due, seat in game.clock_due() if due <= svc.clock()] if "clock" in game.header \
+        else sorted(game.ruleset.to_act(game.state))
+    for seat in seats:
         if not default_options(game.ruleset, game.state, seat):
             continue
         return _outcome(partial(svc.submit_for_seat, game_id, seat, None, expected_version=version,

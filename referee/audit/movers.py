@@ -37,7 +37,8 @@ def check_by(rs: Ruleset[Any], header: Json, state: Any, env: Json, last_at: Any
     (``bots.is_default_cause``: ``invalid_answer``, ``attempts_spent``, …).
     ``{"default": "turn_clock"}``: only in a game with ``turn_timeout_s``, at
     or after the deadline (the previous event's time plus the timeout), for
-    the lowest awaited seat that owes a default.
+    the lowest awaited seat that owes a default; in a game with a ``clock``,
+    at or after that seat's deadline (``referee.audit.clocks``).
     A default is a move the rules define as one (``default_options``): the one
     option, or one drawn from several (``drawn_from``, checked with the draw)."""
     seq, actor, data = env["seq"], env["actor"], env["data"]
@@ -93,6 +94,8 @@ def _check_turn_clock(rs: Ruleset[Any], header: Json, state: Any, env: Json, las
                       refuse: Refusal) -> None:
     """``{"default": "turn_clock"}`` only with a turn clock, at or after its deadline, for the seat it defaults."""
     actor, default = env["actor"], TURN_CLOCK
+    if "clock" in header:  # a clocked game's: its deadline and seat are the clock check's (referee.audit.clocks)
+        return
     timeout = header.get("turn_timeout_s")
     if timeout is None or isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
         raise refuse(".default", "(absent)", default, "is labelled the turn clock's in a game without one")

@@ -10,6 +10,7 @@ from typing import Any, cast
 
 from referee import bots
 from referee.audit.chat import ChatCheck
+from referee.audit.clocks import ClockAudit
 from referee.audit.divergence import Diverged, diff, ok, same, same_scalar
 from referee.audit.movers import check_by, check_seat_event
 from referee.engine import bot_seed, canonical_bytes, record
@@ -29,7 +30,7 @@ from referee.engine.rng import Rng
 from referee.engine.statecache import Memo
 
 #: the fields a move record may have (``move`` it must)
-_MOVE_RECORD = frozenset({"move", "rng", "by"})
+_MOVE_RECORD = frozenset({"move", "rng", "by", "clock"})
 _CHECK_OF = {SECRETS_SEALED: "secrets", SECRETS_OPENED: "secrets", SEED_REVEALED: "result"}
 
 
@@ -85,6 +86,7 @@ class _Replay:
         self.rs, self.header, self.seed, self.envelopes = rs, header, seed, envelopes
         self.rng = Rng(seed.encode())
         self.memo = Memo()  # the game's (``referee.engine.statecache``), handed to every hook the replay calls
+        self.clock = ClockAudit(rs, header, self.memo)  # a clocked game's clock (docs/clocks.md)
         self.state: Any = None
         self.dealt: Any = None
         self.opened: Any = None
@@ -123,6 +125,7 @@ class _Replay:
             return pos + 1
         self._check_move_record(env)
         by = check_by(self.rs, self.seated, self.state, env, last_at)
+        self.clock.before_move(self.state, env, last_at)
         if "drawn_from" in by:  # a timeout's default drawn from the generator (BANG! R43), whatever drawn_from holds
             self._check_draw(env, by)
         if by.get("bot") in bots.BUILT_IN:  # (with no default: check_by refused a built-in bot's)
@@ -134,6 +137,7 @@ class _Replay:
         except RefereeError as err:
             raise Diverged("replay", seq, "data.move", "a move the rules accept", data["move"],
                            f"the move at event {seq} is refused on replay: {err.code} ({err.rule})") from None
+        self.clock.after_move(self.state, env)
         produced, self.result, self.opened = record.move(self.rs, self.state, actor, data, events, self.dealt,
                                                          self.opened, self.seed)
         self.moves += 1
@@ -152,7 +156,7 @@ class _Replay:
             raise Diverged("replay", seq, "type", "(end of log)" if self.result is not None else MOVE, env["type"],
                            f"event {seq} was caused by no move")
         if not isinstance(data, dict) or "move" not in data or not data.keys() <= _MOVE_RECORD:
-            raise Diverged("replay", seq, "data", "{move, rng, by?}", data, f"event {seq} is no move record")
+            raise Diverged("replay", seq, "data", "{move, rng, by?, clock?}", data, f"event {seq} is no move record")
         if data.get("rng") != self.rng.position:
             raise Diverged("randomness", seq, "data.rng", self.rng.position, data.get("rng"),
                            f"the move at event {seq} drew from another position of the generator")
@@ -189,5 +193,6 @@ class _Replay:
             ok("bots", f"{self.by_bots} built-in bot moves re-derived from their secret streams; every move's by "
                "agrees with the header and the rules"),
             ok("replay", f"{self.moves} moves re-decided; every event matches{self.chat.summary()}"),
+            *self.clock.report(),
             ok("result", "replay reaches the recorded result"),
         ]

@@ -371,6 +371,13 @@ class RulesetBase(ABC, Generic[S]):
         """When a ``timeout`` command becomes acceptable; default: never (no clock of the rules' own)."""
         return None
 
+    def turn_seat(self, state: S) -> Seat | None:
+        """The seat whose turn it is, for a game's clock (docs/clocks.md): its waits
+        are charged to its bank, any other seat's is a reaction; default: the
+        state's ``turn`` (``None``: every wait is a turn)."""
+        turn = getattr(state, "turn", None)
+        return turn if type(turn) is int else None
+
     def default_options(self, state: S, seat: Seat) -> Sequence[Move]:
         """The moves a timeout's default is drawn from; default: the one ``default_move``."""
         fixed = self.default_move(state, seat)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from openskill.models import PlackettLuce
 
 from referee.engine.protocol import Json
+from referee.play import latency
 
 
 def seating(index: int, entrants: int, players: int, public_roles: Sequence[str | None] | None = None,
@@ -107,6 +108,8 @@ class Standings:
             cell = row["roles"].setdefault(s.get("role") or "any", {"games": 0, "wins": 0})
             cell["games"] += 1
             cell["wins"] += int(won)
+        for seat, cell in enumerate(entry.get("latency") or ()):  # a clocked game's (referee.play.latency)
+            latency.add(rows[entry["entrants"][seat]], cell)
         names = [entry["entrants"][s["seat"]] for s in seats]
         rated = not entry.get("custom") and len(set(names)) == len(names)
         pending = self.state["pending"]
@@ -135,6 +138,8 @@ class Standings:
             row = {**stored, "roles": {role: {**cell, "win_rate": cell["wins"] / cell["games"]}
                                        for role, cell in stored["roles"].items()}}
             row["win_rate"] = row["wins"] / row["games"] if row["games"] else 0.0
+            if "latency" in stored:
+                row["latency"] = latency.shown(stored["latency"])
             mu, sigma = self.state["ratings"].get(name, (None, None))
             rating = model.rating(mu=mu, sigma=sigma)
             row["rating"] = {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal()}
@@ -169,5 +174,13 @@ def format_table(rows: list[Json]) -> str:
         rating = row["rating"]
         lines.append(f"{i:>2} {row['name'][:20]:<20} {rating['ordinal']:>8.2f} {rating['mu']:>7.2f} "
                      f"{rating['sigma']:>6.2f} {row['games']:>6} {row['wins']:>6} {100 * row['win_rate']:>5.1f}%  "
-                     f"{roles}")
+                     f"{roles}" + _latency_words(row))
     return "\n".join(lines)
+
+
+def _latency_words(row: Json) -> str:
+    """A clocked tournament's latency of the row, in words (nothing without a clock)."""
+    kept = row.get("latency")
+    if kept is None:
+        return ""
+    return f"  latency: {kept['mean_ms']} ms mean, {kept['max_ms']} ms max, {kept['timeouts']} timeouts"

@@ -37,6 +37,7 @@ from referee.engine.protocol import GameConfig, Json, RefereeError, Ruleset, fol
 from referee.engine.rng import Rng
 from referee.errors import ApiError
 from referee.games import registry
+from referee.play.latency import seat_latencies
 from referee.play.standings import (  # noqa: F401 (pure: shared with the arena)
     DuplicateName,
     Standings,
@@ -243,7 +244,7 @@ class Tournaments:
         rs = registry.get(spec["ruleset"])
         seed = hmac.new(tournament_seed, f"game:{index}".encode(), hashlib.sha256).hexdigest()
         options = dict(spec["options"])
-        turn_timeout = options.pop("turn_timeout_s", None)
+        turn_timeout, clock = options.pop("turn_timeout_s", None), options.pop("clock", None)
         public = None
         if rs.role_order:  # the deal this secret seed will make: who holds the public roles
             config = GameConfig(players=spec["players"], options=rs.validate_options(dict(options), spec["players"]))
@@ -252,6 +253,8 @@ class Tournaments:
                                                        rs.role_order)]
         if turn_timeout is not None:
             options["turn_timeout_s"] = turn_timeout
+        if clock is not None:
+            options["clock"] = clock
         try:
             game = self.svc.create_game(rs.name, seats=[{"name": s["name"], "bot": s["bot"]} for s in seats],
                                         options=options, tournament=tid, tournament_seed=seed,
@@ -288,6 +291,8 @@ class Tournaments:
             return "not_finished"
         entry = {"game": game_id, "result": result, "custom": game.header["custom"],
                  "entrants": [s["name"] for s in game.header["seats"]], "events": game.version}
+        if "clock" in game.header:  # each bot's latency per move, as the clock charged it (docs/clocks.md)
+            entry["latency"] = seat_latencies(self.svc.store.read(game_id, 0, game.version), game.players)
         recorded = self._record(tid, spec, entry)
         finished = recorded[0] if recorded is not None else None
         self.kept.free(IN_FLIGHT, game_id)  # its game slot (again, if this is a retry)

@@ -204,7 +204,7 @@ class GameService:
         seat = seat_of(game, token)
         # a finished game links its rematch once asked (one read more, only for a game over)
         next_game = self.rematches.next_of(game_id) if game.status == "finished" else None
-        return viewing.encoded(game, seat, self.views, view_links(game, next_game))
+        return viewing.encoded(game, seat, self.views, view_links(game, next_game), self.now())
 
     # -- rematches and series -------------------------------------------------
     def rematch(self, game_id: str, token: str | None, proposed: str) -> tuple[Json, bool]:
@@ -219,8 +219,7 @@ class GameService:
         """A series: its running score and games (``Rematches.series_of``)."""
         return self.rematches.series_of(series_id)
 
-    @staticmethod
-    def view_of(game: Game, seat: Seat | None) -> Json:
+    def view_of(self, game: Game, seat: Seat | None) -> Json:
         """The view as a JSON value (replays, tools, bots): what ``view`` encodes."""
-        return viewing.view_of(game, seat)
+        return viewing.view_of(game, seat, self.now())
 

@@ -137,6 +137,8 @@ def header(game_id: str, validated: Validated, dealt: Dealt, request: NewGame, n
     }
     if options.turn_timeout_s is not None:
         out["turn_timeout_s"] = options.turn_timeout_s
+    if options.clock is not None:
+        out["clock"] = options.clock
     if options.start_timeout_s is not None:
         out["start_timeout_s"], out["start_bot"] = options.start_timeout_s, options.start_bot
     if options.chat is not None:
@@ -199,7 +201,8 @@ class Creation:
         if options.series is not None and request.tournament is not None:
             raise ApiError(422, "invalid_options", "series is for a game, not a tournament's games")
         # a rematch's seats are open for the people who played: its clock is the finished game's
-        if options.turn_timeout_s is None and request.rematch is None and any(s.get("open") for s in seat_specs):
+        unclocked = options.turn_timeout_s is None and options.clock is None
+        if unclocked and request.rematch is None and any(s.get("open") for s in seat_specs):
             options = options._replace(turn_timeout_s=open_seat_clock())  # a silent claimant cannot hold the table
         return Validated(ruleset, seat_specs, options)
 

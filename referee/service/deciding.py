@@ -7,11 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.engine import canonical, canonical_bytes, record, sha256_hex
+from referee.engine.clock import after as clock_after
+from referee.engine.clock import waits
 from referee.engine.presentation import shown
 from referee.engine.protocol import Json, Move, Seat, draw_default
 from referee.engine.rng import Rng
 from referee.engine.signature import Keyring
 from referee.errors import ApiError
+from referee.service.clocks import check_in_time
 from referee.service.game import Game, game_but
 from referee.store.redis_store import Appended
 
@@ -83,11 +86,16 @@ def decide(game: Game, submitted: Submitted, keyring: Keyring) -> Decided:
     seat, now = submitted.seat, submitted.now
     move, by = _drawn(game, submitted, rng)
     move = game.ruleset.canonical_move(move)  # the published move schema, enforced; 2.0 recorded as 2
+    clocked = game.clock_now()
+    defaulted = clocked is not None and check_in_time(*clocked, seat, by, now)
     events, state = game.ruleset.decide_and_fold(game.state, seat, move, rng=rng, now=now, checked=True,
                                                  memo=game.memo)
     entry: Json = {"move": move, "rng": game.rng}
     if by is not None:
         entry["by"] = by
+    if clocked is not None:  # the clock after the move, in its record (referee.engine.clock)
+        entry["clock"] = clock_after(*clocked, waits(game.ruleset, state, game.memo), seat, now,
+                                     defaulted=defaulted)
     produced, result, opened = record.move(game.ruleset, state, seat, entry, events, game.dealt, game.opened,
                                            game.seed)
     envelopes, last_hash = record.chained(game.seed, game.last_hash, game.version, produced, now, mac=game.mac)
@@ -100,8 +108,10 @@ def decide(game: Game, submitted: Submitted, keyring: Keyring) -> Decided:
         accepted: Json = {"version": version, "status": status,
                           "events": [shown(game.ruleset, e, seat, active=status == "active") for e in envelopes],
                           "receipt": keyring.receipt(game.id, version, last_hash, now)}
+        if "clock" in entry and seat is not None:  # what the clock charged the move (docs/clocks.md)
+            accepted["clock"] = {"used_ms": entry["clock"]["used"], "bank_ms": entry["clock"]["banks"][seat]}
         body = canonical_bytes(accepted)
     new = game_but(game, version=version, last_hash=last_hash, rng=rng.position, status=status, state=state,
-                   last_at=now, opened=opened, played=version)
+                   last_at=now, opened=opened, played=version, clock=entry.get("clock", game.clock))
     return Decided(new, Appended(envelopes, last_hash, rng.position, status, now, submitted.key,
                                  submitted.fingerprint.encode() + b"\n" + body), body)

@@ -10,7 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.engine import clock as clocks
 from referee.engine import sha256_hex
+from referee.engine.clock import ClockRule
 from referee.engine.frozen import copier
 from referee.engine.protocol import Json, Ruleset, Seat
 from referee.engine.statecache import Memo
@@ -62,6 +64,8 @@ class Game:
     def play_version(self) -> int:
         """The version of the game's last event that is no chat event."""
         return self.played or self.version
+    #: a clocked game's clock as its last move left it (``referee.engine.clock``; ``None``: no move yet)
+    clock: Json | None = None
 
     @property
     def players(self) -> int:
@@ -98,8 +102,31 @@ class Game:
         seconds = self.header.get("turn_timeout_s")
         return None if seconds is None else int(seconds * 1000)
 
+    def clock_now(self) -> tuple[ClockRule, Json, dict[Seat, bool]] | None:
+        """A clocked game's clock: its rule, the clock as the last move left
+        it (before any: full banks, every wait begun at the last event), and
+        the seats awaited now, each marked whether for a reaction. ``None``:
+        no clock."""
+        rule = ClockRule.of(self.header)
+        if rule is None:
+            return None
+        started = self.status == "active" and not self.open_seats
+        awaited = clocks.waits(self.ruleset, self.state, self.memo) if started else {}
+        clock = self.clock if self.clock is not None else clocks.initial(rule, self.players, awaited, self.last_at)
+        return rule, clock, awaited
+
+    def clock_due(self) -> list[tuple[int, Seat]]:
+        """A clocked game's awaited seats by deadline, the soonest first: ``(deadline, seat)``."""
+        now = self.clock_now()
+        if now is None:
+            return []
+        return sorted((due, seat) for seat, due in clocks.deadlines(*now).items())
+
     def turn_deadline(self) -> int | None:
-        """When the turn clock applies the default move (``None``: no clock)."""
+        """When the turn clock (or a clocked game's clock) applies a default move (``None``: no clock)."""
+        if "clock" in self.header:
+            due = self.clock_due()
+            return due[0][0] if due else None
         timeout = self.turn_timeout_ms
         if timeout is None or self.status != "active" or self.open_seats \
                 or not self.ruleset.to_act(self.state, memo=self.memo):

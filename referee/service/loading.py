@@ -12,7 +12,7 @@ from typing import Any
 
 from referee.engine import LOG_FORMAT, record
 from referee.engine.chain import keyed_hmac_sha256
-from referee.engine.platform import CHAT_EVENTS, SEAT_EVENTS, SECRETS_OPENED
+from referee.engine.platform import CHAT_EVENTS, MOVE, SEAT_EVENTS, SECRETS_OPENED
 from referee.engine.protocol import Seat, fold
 from referee.errors import ApiError, not_found
 from referee.games import registry
@@ -53,6 +53,9 @@ class Loader:
         played = next((e["seq"] for e in reversed(tail) if e["type"] not in CHAT_EVENTS), cached.play_version)
         game = replace(cached, version=version, last_hash=last_hash, rng=rng, status=status, state=state,
                        last_at=last_at, opened=opened, played=played)
+        clocked = [e["data"]["clock"] for e in tail if e["type"] == MOVE and "clock" in e["data"]]
+        if clocked:  # a clocked game's clock, as its last move left it (referee.engine.clock)
+            game = replace(game, clock=clocked[-1])
         if any(e["type"] in SEAT_EVENTS for e in tail):  # a seat claimed or a token reissued: who holds what
             game = replace(game, **self._seats_of(game_id))
         self.remember(game)

@@ -18,6 +18,7 @@ from referee.engine.protocol import Json, RefereeError, Ruleset
 from referee.errors import ApiError
 from referee.games import registry
 from referee.service.chat import chat_option
+from referee.service.clocks import clock_option
 from referee.service.loading import Loader
 from referee.store.bots import BotDirectory
 
@@ -33,6 +34,7 @@ class GameOptions(NamedTuple):
     chat: str | None = None
     #: a series of games (``referee.service.rematch``): ``{"best_of": n}`` or ``{"games": n}``; ``None``: none
     series: dict[str, int] | None = None
+    clock: dict[str, float] | None = None  # a time bank per seat (referee.service.clocks)
 
 
 def seconds_option(value: Any, name: str = "turn_timeout_s") -> float | None:
@@ -110,6 +112,7 @@ class Checks:
         start_bot = opts.pop("start_bot", None)
         chat = chat_option(opts.pop("chat", None))
         series = series_option(opts.pop("series", None))
+        clock = clock_option(opts.pop("clock", None), turn_timeout_s)
         carry = opts.pop(ruleset.carry_option, None) if ruleset.carry_option else None
         if carry is not None:
             opts.update(self._carried_over(carry, ruleset, len(seat_specs)))
@@ -117,7 +120,7 @@ class Checks:
         start_bot = _start_options(start_timeout_s, start_bot, seat_specs)
         if start_bot is not None:
             self.check_bot(start_bot, ruleset.name)
-        return GameOptions(opts, turn_timeout_s, start_timeout_s, start_bot, chat=chat, series=series)
+        return GameOptions(opts, turn_timeout_s, start_timeout_s, start_bot, chat=chat, series=series, clock=clock)
 
     def _carried_over(self, game_id: Any, ruleset: Ruleset[Any], players: int) -> dict[str, Any]:
         """The options a finished game of the same ruleset carries into a new

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from referee.engine import canonical
-from referee.engine.platform import SEAT_REISSUED
+from referee.engine.platform import CHAT_EVENTS, MOVE, SEAT_REISSUED
 from referee.engine.presentation import shown
 from referee.engine.protocol import Json, Seat
 from referee.errors import ApiError
@@ -161,6 +161,11 @@ def replay(svc: GameService, game_id: str, version: int | None) -> Json:
     rs = game.ruleset
     at = replace(game, version=version or game.version, state=state,
                  status="finished" if rs.result(state) is not None else "active")
+    if "clock" in game.header and at.version != game.version:  # the clock as it was then (docs/clocks.md)
+        envs = svc.store.read(game_id, 0, at.version)
+        moves = [e["data"].get("clock") for e in envs if e["type"] == MOVE]
+        talked = [e["at"] for e in envs if e["type"] not in CHAT_EVENTS]  # the table's talk stops no clock
+        at = replace(at, clock=moves[-1] if moves else None, last_at=talked[-1] if talked else envs[-1]["at"])
     out = svc.view_of(at, None)
     if game.status != "active":
         out["views"] = [rs.view(state, s) for s in range(game.players)]

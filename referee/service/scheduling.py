@@ -156,7 +156,11 @@ class RqScheduler:
         if change.start_deadline is not None:
             self.queue.enqueue_at(_when(change.start_deadline), "workers.jobs.give_open_seats", gid,
                                   job_id=f"start-{gid}-{version}{attempt}", result_ttl=60)
-        if change.turn_deadline is not None:
+        if change.turn_deadline is not None and change.turn_deadline <= change.at:
+            # already due (a clocked seat whose bank ran out: docs/clocks.md): at once, not at the scheduler's next poll
+            self.queue.enqueue("workers.jobs.fire_turn_clock", gid, version,
+                               job_id=f"clock-{gid}-{version}{attempt}", result_ttl=60)
+        elif change.turn_deadline is not None:
             self.queue.enqueue_at(_when(change.turn_deadline), "workers.jobs.fire_turn_clock", gid, version,
                                   job_id=f"clock-{gid}-{version}{attempt}", result_ttl=60)
         for seat in change.bot_turns():

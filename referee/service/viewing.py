@@ -3,25 +3,32 @@ reader is shown (id, version, status, seats, the turn clock) and the
 ruleset's view of the state for that seat."""
 from __future__ import annotations
 
+from referee.engine.clock import shown as shown_clock
 from referee.engine.encoded_views import ViewCache, encoded_view
 from referee.engine.protocol import Json, Seat, seat_view
-from referee.service.game import Game
+from referee.service.game import Game, wall_ms
 
 
-def envelope_of(game: Game) -> Json:
-    """What every reader of ``game`` is shown around the ruleset's view."""
+def envelope_of(game: Game, now: int | None = None) -> Json:
+    """What every reader of ``game`` is shown around the ruleset's view; a
+    clocked game's clock too, at ``now`` (the server's time, ms)."""
     rs = game.ruleset
-    return {"id": game.id, "ruleset": rs.name, "ruleset_version": rs.version, "version": game.version,
-            "status": game.status, "turn_deadline": game.turn_deadline(), "seats": game.seats(),
-            "custom": game.header["custom"], "seed_commitment": game.header["seed_commitment"]}
+    out = {"id": game.id, "ruleset": rs.name, "ruleset_version": rs.version, "version": game.version,
+           "status": game.status, "turn_deadline": game.turn_deadline(), "seats": game.seats(),
+           "custom": game.header["custom"], "seed_commitment": game.header["seed_commitment"]}
+    clocked = game.clock_now()
+    if clocked is not None:  # only in a clocked game (docs/clocks.md)
+        out["clock"] = shown_clock(*clocked, wall_ms() if now is None else now)
+    return out
 
 
-def encoded(game: Game, seat: Seat | None, cache: ViewCache, links: Json | None = None) -> bytes:
+def encoded(game: Game, seat: Seat | None, cache: ViewCache, links: Json | None = None,
+            now: int | None = None) -> bytes:
     """The encoded view ``seat`` (``None``: a spectator) is sent; the public
     part is encoded once per version for every reader (``cache``,
     ``referee.engine.encoded_views``). ``links``: a rematch's and a series'
     (``referee.service.rematch.view_links``), after the envelope's facts."""
-    envelope = {**envelope_of(game), **links} if links else envelope_of(game)
+    envelope = {**envelope_of(game, now), **links} if links else envelope_of(game, now)
     linked = ":" + links["next_game"] if links and "next_game" in links else ""  # a link added: another value
     key = (game.id, game.version, game.header_hash + linked)
     return encoded_view(game.ruleset, game.state, seat, active=game.status == "active",
@@ -29,7 +36,7 @@ def encoded(game: Game, seat: Seat | None, cache: ViewCache, links: Json | None 
                         cache=cache, memo=game.memo)
 
 
-def view_of(game: Game, seat: Seat | None) -> Json:
+def view_of(game: Game, seat: Seat | None, now: int | None = None) -> Json:
     """The view as a JSON value (replays, tools, bots): what ``encoded`` encodes."""
-    return {**envelope_of(game),
+    return {**envelope_of(game, now),
             **seat_view(game.ruleset, game.state, seat, active=game.status == "active", memo=game.memo)}

@@ -24,6 +24,7 @@ export { StreamUnopenable } from "./resume.js";
 export { SseParser, readEvents } from "./sse.js";
 export { DEFAULT_RETRY } from "./transport.js";
 export { uuid4 } from "./games.js";
+export { clockLeft } from "./clocks.js";
 
 /** @typedef {import("./types.js").Options} Options */
 /** @typedef {import("./transport.js").RetryPolicy} RetryPolicy */

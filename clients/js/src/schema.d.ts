@@ -717,7 +717,7 @@ export interface components {
                 /** @description A seat anyone may claim (`POST /v1/games/{id}/seats/{seat}/claim`, its token to the claimant only); no move is accepted and no bot plays until every open seat is claimed. Not with `bot`. */
                 open?: boolean;
             }[];
-            /** @description The ruleset's options (see GET /v1/rulesets), plus turn_timeout_s (1..86400) for a turn clock (a game with open seats gets REFEREE_OPEN_SEAT_TURN_TIMEOUT_S, default 300, when it names none; it runs once every seat is taken), and for a game with open seats start_timeout_s (1..86400) and start_bot (random, the default, or heuristic): at that deadline every seat still open goes to that built-in bot (recorded as seat_given_to_bot); and chat (seats, the default; everyone: spectators post too; off): who may post at the table chat (docs/chat.md); series ({best_of: n} or {games: n}, n 1..15): the game is the first of a series its rematches continue (POST /v1/games/{game_id}/rematch, GET /v1/series/{series_id}). */
+            /** @description The ruleset's options (see GET /v1/rulesets), plus clock ({bank_s: 1..86400, increment_s: 0..3600 (default 0), reaction_s: 1..3600 (default 15, at most bank_s)}: a time bank per seat, docs/clocks.md; not with turn_timeout_s) or turn_timeout_s (1..86400) for a turn clock (a game with open seats gets REFEREE_OPEN_SEAT_TURN_TIMEOUT_S, default 300, when it names none; it runs once every seat is taken), and for a game with open seats start_timeout_s (1..86400) and start_bot (random, the default, or heuristic): at that deadline every seat still open goes to that built-in bot (recorded as seat_given_to_bot); and chat (seats, the default; everyone: spectators post too; off): who may post at the table chat (docs/chat.md); series ({best_of: n} or {games: n}, n 1..15): the game is the first of a series its rematches continue (POST /v1/games/{game_id}/rematch, GET /v1/series/{series_id}). */
             options?: Record<string, unknown>;
             /** @description Makes the game reproducible and custom. */
             seed?: string;
@@ -771,8 +771,9 @@ export interface components {
             pending: components["schemas"]["Pending"];
             /** @description ms since the epoch at which the rules' own timeout applies (e.g. a claim window). */
             deadline: number | null;
-            /** @description ms since the epoch at which the turn clock (option turn_timeout_s) applies the awaited seat's default move. */
+            /** @description ms since the epoch at which the turn clock (option turn_timeout_s) applies the awaited seat's default move; in a clocked game, the soonest deadline of the seats' clocks. */
             turn_deadline?: number | null;
+            clock?: components["schemas"]["Clock"];
             result: components["schemas"]["Result"];
             /** @description The ruleset's view: public state plus the caller's own private state. */
             state: Record<string, unknown>;
@@ -852,6 +853,40 @@ export interface components {
             hidden: boolean;
         };
         /**
+         * @description Only in a game created with the option `clock` (docs/clocks.md): each seat's time bank, and
+         *     beside it the server's time, so a client counts down without trusting its own clock
+         *     (`left_ms` at `server_time`, or `deadline - server_time` plus the client's own elapsed time).
+         *     A turn is charged to the seat's bank (`increment_ms` added after each move of its own); a
+         *     reaction prompt (`pending`) has its own budget, `reaction_ms`, and never touches the bank.
+         *     When a seat's time runs out the clock plays its default move (`by: {"default": "turn_clock"}`);
+         *     a seat whose bank ran out has a bank of 0 for good: its turns are defaulted at once.
+         */
+        Clock: {
+            /** @description Each seat's bank at the start. */
+            bank_ms: number;
+            /** @description Added to a seat's bank after each move of its own on its turn. */
+            increment_ms: number;
+            /** @description The budget of each reaction prompt, apart from the bank. */
+            reaction_ms: number;
+            /** @description The server's time (ms since the epoch) when this view was made. */
+            server_time: number;
+            seats: {
+                seat: number;
+                /** @description What is left of the seat's bank, as of the start of its running wait. */
+                bank_ms: number;
+                /** @description The rules await this seat: its clock runs. */
+                running: boolean;
+                /** @description When the running wait began (ms since the epoch). */
+                since?: number;
+                /** @description The running wait is a reaction prompt (its budget is reaction_ms), not a turn. */
+                reaction?: boolean;
+                /** @description When the clock plays the seat's default (ms since the epoch). */
+                deadline?: number;
+                /** @description deadline - server_time (0 once it passed). */
+                left_ms?: number;
+            }[];
+        };
+        /**
          * @description One event of a game's log (log format 2; README, "The hash chain"). Its data enters the
          *     chain only through `commit = sha256_hex(salt + canonical(data))`, with
          *     `salt = HMAC-SHA256(seed, "event:<seq>")` hex, and
@@ -925,6 +960,13 @@ export interface components {
             status: components["schemas"]["Status"];
             events: components["schemas"]["Event"][];
             receipt: components["schemas"]["Receipt"];
+            /** @description Only in a clocked game (docs/clocks.md): what the clock charged this move, received at the receipt's `at`. */
+            clock?: {
+                /** @description The time the seat's wait took, from when it began to the receipt (null: the seat was not awaited). */
+                used_ms: number | null;
+                /** @description The seat's bank after the move (its increment added). */
+                bank_ms: number;
+            };
         };
         EventPage: {
             id: string;
@@ -1012,6 +1054,16 @@ export interface components {
                     sigma: number;
                     ordinal: number;
                 };
+                /** @description Only in a tournament whose games have a clock (docs/clocks.md): the entrant's latency per move, as the clock charged it (from when its seat's wait began to when the referee received the move); the clock's defaults counted apart. */
+                latency?: {
+                    /** @description Moves of its own, in every finished game. */
+                    moves: number;
+                    total_ms: number;
+                    mean_ms: number;
+                    max_ms: number;
+                    /** @description Waits the clock ended with the seat's default. */
+                    timeouts: number;
+                };
             }[];
         };
         AuditReport: {
@@ -1026,7 +1078,7 @@ export interface components {
             /** @description The checks run, in order; the first failing one ends the audit. */
             checks: {
                 /** @enum {string} */
-                name: "format" | "hash_chain" | "seed_commitment" | "salts" | "ruleset_version" | "randomness" | "secrets" | "bots" | "replay" | "result" | "signature" | "receipts";
+                name: "format" | "hash_chain" | "seed_commitment" | "salts" | "ruleset_version" | "randomness" | "secrets" | "bots" | "replay" | "clock" | "result" | "signature" | "receipts";
                 ok: boolean;
                 /** @description signature, receipts: false when no key was given (nothing proven about who wrote the log). */
                 checked?: boolean;
@@ -3374,7 +3426,7 @@ export interface operations {
             410: components["responses"]["Problem"];
             413: components["responses"]["Problem"];
             414: components["responses"]["UriTooLong"];
-            /** @description A move of an awaited seat that the rules refuse (`type` …/illegal_move, a precise `code`, the `rule` ID, and a `detail` citing that rule), never a 403; or `idempotency_key_reused`. */
+            /** @description A move of an awaited seat that the rules refuse (`type` …/illegal_move, a precise `code`, the `rule` ID, and a `detail` citing that rule), never a 403; or `idempotency_key_reused`; in a clocked game, `out_of_time` (rule `clock`) for a move after its seat's deadline (docs/clocks.md). */
             422: {
                 headers: {
                     [name: string]: unknown;

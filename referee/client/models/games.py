@@ -117,6 +117,8 @@ class View:
     pending: Json | None
     deadline: int | None
     turn_deadline: int | None
+    #: a clocked game's clock (each seat's bank, the server's time; docs/clocks.md), else ``None``
+    clock: Json | None
     result: Result | None
     state: Json
     seats: tuple[Seat, ...]
@@ -130,6 +132,7 @@ class View:
                     version=int(raw["version"]), status=raw["status"], seat=raw.get("seat"),
                     to_act=_ints(raw.get("to_act")), legal_moves=list(raw.get("legal_moves") or []),
                     pending=raw.get("pending"), deadline=raw.get("deadline"), turn_deadline=raw.get("turn_deadline"),
+                    clock=raw.get("clock"),
                     result=Result.from_json(raw.get("result")), state=raw.get("state") or {},
                     seats=tuple(Seat.from_json(s) for s in raw.get("seats", ())), custom=bool(raw.get("custom")),
                     seed_commitment=raw.get("seed_commitment", ""), raw=raw)
@@ -158,6 +161,19 @@ class View:
     def rematch_of(self) -> str | None:
         """A rematch's finished game before it."""
         return self.raw.get("rematch_of")
+
+    def clock_left(self, seat: int, elapsed_ms: float = 0) -> float | None:
+        """A clocked game's ``seat``: the ms its running clock has left ``elapsed_ms``
+        after this view arrived (measured by the caller's own monotonic clock, so
+        its wall clock is never trusted; never below 0), or a stopped clock's bank;
+        ``None`` without a clock (docs/clocks.md)."""
+        seats = (self.clock or {}).get("seats") or []
+        entry = next((s for s in seats if s.get("seat") == seat), None)
+        if entry is None:
+            return None
+        if entry.get("running") and entry.get("left_ms") is not None and self.active:
+            return max(0.0, float(entry["left_ms"]) - elapsed_ms)
+        return float(entry["bank_ms"])
 
 
 @dataclass(frozen=True)

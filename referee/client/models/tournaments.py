@@ -26,7 +26,8 @@ class TournamentGame:
 class Tournament:
     """A tournament: progress (``games_finished`` of ``games_total``), every
     game, and ``standings`` (JSON: name, games, wins, win_rate, roles,
-    rating); ``cancel_token`` only in the answer to its creation."""
+    rating, and in a clocked tournament each bot's ``latency`` per move:
+    docs/clocks.md); ``cancel_token`` only in the answer to its creation."""
 
     id: str
     ruleset: str

@@ -16,7 +16,7 @@ from referee.games.faceoff import decide, encoded, fold, invariants, legal, move
 from referee.games.faceoff.catalogue import catalogue as _catalogue
 from referee.games.faceoff.event_types import EVENT_TYPES
 from referee.games.faceoff.legacy import FaceOffV2
-from referee.games.faceoff.state import State
+from referee.games.faceoff.state import State, flow_controller
 
 
 class FaceOffRuleset(ModularRuleset[State]):
@@ -67,6 +67,11 @@ class FaceOffRuleset(ModularRuleset[State]):
 
     def default_options(self, state: State, seat: Seat) -> list[Move]:
         return legal.default_options(state, seat)
+
+    def turn_seat(self, state: State) -> Seat | None:
+        """A game clock's turn (docs/clocks.md): the seat deciding for the active side (FO8, FO32)."""
+        seat = flow_controller(state, state.flow.active)
+        return seat if seat >= 0 else None
 
     def public_roles(self, state: State) -> list[str | None]:
         """FO2: both players' roles are public."""

@@ -4,6 +4,7 @@
    colour, with the deadline counting down; and what the ruleset's plug-in
    adds (cards in play, hands, dice…), else the seat's other facts as a list. */
 import { label, word } from "./words.js";
+import { seatClock } from "./clocks.js";
 
 /** facts a seat's card shows itself; the rest go to the plug-in or the list */
 const SHOWN = new Set(["seat", "name", "life", "max_life", "role", "character", "char", "alive"]);
@@ -125,6 +126,11 @@ export function drawSeats(view, state, ctx, plugin) {
       if (marks.childNodes.length) marks.appendChild(document.createTextNode(" · "));
       marks.appendChild(ctx.el("span", "mark", text));
     };
+    const clock = seatClock(view, i, ctx);  /* a clocked game's: clocks.js */
+    if (clock) {
+      if (marks.childNodes.length) marks.appendChild(document.createTextNode(" · "));
+      marks.appendChild(clock);
+    }
     if (winners.includes(i)) mark("★ winner");
     if (out) mark("✝ out of the game");
     if (marks.childNodes.length) box.appendChild(marks);

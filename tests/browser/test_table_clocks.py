@@ -1,0 +1,49 @@
+"""Issue 40 item 2 (and item 7, the page): a clocked game's clocks on the
+table page, in a real Chromium against real processes. The seat to act has
+its time counting down (from what the view says was left at the server's
+time, by the page's own elapsed time: never its own wall clock), the others
+show their banks; a seat whose bank ran out shows "out of time". The "counts
+down" game's bank cannot run out during the test (10 minutes); the "runs out"
+game's is one second, and the test polls for the clock's default."""
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import PATIENCE_S, Seat, Watched, person_game
+from tests.e2e.conftest import Live
+
+pytestmark = [pytest.mark.e2e, pytest.mark.browser]
+
+CLOCK_OF = "s => { const c = document.querySelector(`[data-seat-clock='${s}']`); return c && c.textContent; }"
+
+
+def test_the_seat_to_act_sees_its_clock_count_down_and_the_others_banks(live: Live, watched: Watched) -> None:
+    game, token = person_game(live, "bang", options={"clock": {"bank_s": 600, "increment_s": 5, "reaction_s": 300}})
+    seat = Seat(live, watched, game, token)
+    seat.open()
+    turn = seat.my_turn()
+    assert turn is not None
+    view, _ = turn
+    page = watched.page
+    mine = page.locator("[data-seat='0'] [data-seat-clock='0'][data-left]")
+    mine.wait_for(timeout=PATIENCE_S * 1000)
+    first = float(mine.get_attribute("data-now") or "nan")
+    entry = view["clock"]["seats"][0]
+    assert entry["running"] and 0 < first <= (300_000 if entry["reaction"] else 600_000)  # within its budget
+    what = " to answer" if entry["reaction"] else " left"  # a prompt out of turn, or its own turn
+    assert (mine.text_content() or "").startswith("⏱ ") and (mine.text_content() or "").endswith(what)
+    page.wait_for_function("t => { const c = document.querySelector(\"[data-seat-clock='0'][data-left]\");"
+                           " return c !== null && Number(c.getAttribute('data-now')) < t - 1000; }",
+                           arg=first, timeout=PATIENCE_S * 1000)  # a second gone on the page's own clock
+    for other in (1, 2, 3):
+        if other not in view["to_act"]:
+            text = page.evaluate(CLOCK_OF, other) or ""
+            assert text.endswith(" banked"), text
+
+
+def test_a_seat_whose_bank_ran_out_shows_out_of_time(live: Live, watched: Watched) -> None:
+    game, token = person_game(live, "bang-dice", options={"clock": {"bank_s": 1, "reaction_s": 1}})
+    seat = Seat(live, watched, game, token)
+    seat.open()  # ann never moves: the clock plays her default when her second runs out
+    watched.page.wait_for_function(f"() => ({CLOCK_OF})(0) === '⏱ out of time'", timeout=PATIENCE_S * 1000)
+    assert seat.api_view()["clock"]["seats"][0]["bank_ms"] == 0
