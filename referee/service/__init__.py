@@ -35,6 +35,7 @@ from referee.service.game import Game, new_game_id, seat_of, wall_ms
 from referee.service.loading import Loader
 from referee.service.moves import Moves
 from referee.service.options import Checks, GameOptions
+from referee.service.presence import Presence, shown, window_ms
 from referee.service.scheduling import Change
 from referee.service.seats import Seats
 from referee.store.clients import (
@@ -70,6 +71,9 @@ class GameService:
         self.creation = Creation(store, self.loader, self.changes, self.checks, self.now)
         self.moves = Moves(store, self.loader, self.changes, self.keyring, self.now)
         self.seats = Seats(store, self.loader, self.changes, self.now)
+        #: each person's seat seen, shown in views, taken over while away (``referee.service.presence``)
+        self.presence = Presence(store, self.loader, self.changes, self.now)
+        self.moves.seen = self.presence.seen
 
     def now(self) -> int:
         """The service's ``clock`` now (ms), read at each call: a tool or test may swap the clock."""
@@ -193,8 +197,11 @@ class GameService:
         ``head`` as for ``load``: read from Redis in this request, so the view
         is never older than a move some client has seen acknowledged (issue 36
         item 7)."""
+        head = head if head is not None else self.store.head(game_id)  # the seats' presence read with it
         game = self.loader.load(game_id, head)
-        return viewing.encoded(game, seat_of(game, token), self.views)
+        seat = seat_of(game, token)
+        game, seen = self.presence.seen(game, seat, getattr(head, "seen", None) or {})
+        return viewing.encoded(game, seat, self.views, shown(game, seen or {}, self.now(), window_ms()))
 
     @staticmethod
     def view_of(game: Game, seat: Seat | None) -> Json:

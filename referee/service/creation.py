@@ -126,6 +126,7 @@ def header(game_id: str, validated: Validated, dealt: Dealt, request: NewGame, n
         out["start_timeout_s"], out["start_bot"] = options.start_timeout_s, options.start_bot
     if request.tournament is not None:
         out["tournament"] = request.tournament
+    out.update(options.away)  # away_grace_s, away_bot: only when the creator gave them
     return out
 
 

@@ -86,6 +86,7 @@ def events(svc: GameService, game_id: str, token: str | None, after: int, wait_s
     ``seat_token_reissued`` that took the token's seat away."""
     game = svc.load(game_id)
     seat = svc.seat_of(game, token)
+    game, _ = svc.presence.seen(game, seat)  # a request of the seat's: it is here (issue 40 item 1)
     if wait_s > 0 and game.version <= after and game.status == "active":
         with slot():
             wait_for_event(svc, game_id, after, wait_s, gone=gone)
@@ -108,6 +109,8 @@ def stream(svc: GameService, game_id: str, token: str | None, after: int, *, kee
         yield "retry: 500\n\n"
         while True:
             game = svc.load(game_id)
+            if seat is not None and game.status == "active":  # an open feed: its seat is here (issue 40 item 1)
+                game, _ = svc.presence.seen(game, seat)
             envs, revoked = until_revoked(svc, game_id, svc.store.read(game_id, after=after, upto=game.version),
                                           seat, token)
             for env in envs:
