@@ -15,6 +15,7 @@ from referee.engine.platform import SEAT_REISSUED
 from referee.engine.presentation import shown
 from referee.engine.protocol import Json, Seat
 from referee.errors import ApiError
+from referee.service.presence import window_ms
 
 if TYPE_CHECKING:
     from referee.service import Game, GameService
@@ -104,6 +105,8 @@ def stream(svc: GameService, game_id: str, token: str | None, after: int, *, kee
     first item comes once the caller is authenticated and holds a ``slot``."""
     game = svc.load(game_id)
     seat = svc.seat_of(game, token)
+    if seat is not None:  # a seat's open feed is seen at least twice a presence window (issue 40 item 1)
+        keepalive_s = min(keepalive_s, window_ms() / 2000)
     with slot():
         started = time.monotonic()
         yield "retry: 500\n\n"

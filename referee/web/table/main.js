@@ -25,6 +25,7 @@ import { Referee, MoveRefused, Conflict, RefereeProblem, uuid4 } from "../client
 import { index as catalogueIndex, label, word, moveWords, eventWords } from "./words.js";
 import { drawCard, drawBacks } from "./cards.js";
 import { drawSeats, tickOne } from "./seats.js";
+import { watchPresence } from "./presence.js";
 import { drawPrompt } from "./prompt.js";
 import { newGameForm } from "./newgame.js";
 import { el } from "./dom.js";
@@ -264,5 +265,6 @@ export async function index() {
 }
 
 setInterval(() => document.querySelectorAll(".countdown[data-deadline]").forEach(tickOne), 1000);
+watchPresence(() => S.view);
 window.RefereeTable = { open, draw, eventText, index };
 document.dispatchEvent(new Event("referee-table"));
