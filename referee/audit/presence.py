@@ -21,6 +21,24 @@ DEFAULT, AWAY = "default", "away"
 def check_presence_event(seats: list[Any], unclaimed: set[int], env: Json, header: Json) -> None:
     """Check a presence event against the seats as the log left them, and
     record it there (``seats[seat]["away"]``: who plays the seat while taken over)."""
+    seq, data = env["seq"], env["data"]
+    seat = _person_seat(seats, unclaimed, env)
+    away = seats[seat].get("away")
+    if env["type"] != SEAT_TAKEN_OVER:
+        if away is None:
+            raise Diverged("replay", seq, "data.seat", "a seat taken over", seat,
+                           f"event {seq} gives back seat {seat}, which was not taken over")
+        seats[seat] = {k: v for k, v in seats[seat].items() if k != "away"}
+        return
+    if away is not None:
+        raise Diverged("replay", seq, "data.seat", "a seat not taken over", seat,
+                       f"event {seq} takes over seat {seat}, taken over already")
+    _check_taker(header, seq, seat, data["by"])
+    seats[seat] = {**seats[seat], "away": data["by"]}
+
+
+def _person_seat(seats: list[Any], unclaimed: set[int], env: Json) -> int:
+    """The seat of a presence event whose data has its shape, by the system, and a person's (else a divergence)."""
     seq, data, taken = env["seq"], env["data"], env["type"] == SEAT_TAKEN_OVER
     shape = {"seat", "by"} if taken else {"seat"}
     seat = data.get("seat") if type(data) is dict else None
@@ -31,24 +49,18 @@ def check_presence_event(seats: list[Any], unclaimed: set[int], env: Json, heade
             or seats[seat].get("bot") is not None:
         raise Diverged("replay", seq, "data.seat", "a person's seat", seat,
                        f"event {seq} is about seat {seat}, which no person holds")
-    away = seats[seat].get("away")
-    if not taken:
-        if away is None:
-            raise Diverged("replay", seq, "data.seat", "a seat taken over", seat,
-                           f"event {seq} gives back seat {seat}, which was not taken over")
-        seats[seat] = {k: v for k, v in seats[seat].items() if k != "away"}
-        return
-    if away is not None:
-        raise Diverged("replay", seq, "data.seat", "a seat not taken over", seat,
-                       f"event {seq} takes over seat {seat}, taken over already")
+    return seat
+
+
+def _check_taker(header: Json, seq: int, seat: int, by: Any) -> None:
+    """A takeover only where the header allows one, by the header's ``away_bot``."""
     if "away_grace_s" in header and header["away_grace_s"] is None:
-        raise Diverged("bots", seq, "type", "(none)", env["type"],
+        raise Diverged("bots", seq, "type", "(none)", SEAT_TAKEN_OVER,
                        f"event {seq} takes over a seat in a game whose header says no seat is taken over")
     expected = header.get("away_bot") or DEFAULT
-    if data["by"] != expected:
-        raise Diverged("bots", seq, "data.by", expected, data["by"],
+    if by != expected:
+        raise Diverged("bots", seq, "data.by", expected, by,
                        f"event {seq} gives seat {seat} to another than the header's away_bot")
-    seats[seat] = {**seats[seat], "away": data["by"]}
 
 
 def mover(seat: Any) -> Any:

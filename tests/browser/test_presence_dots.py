@@ -60,8 +60,9 @@ def test_the_table_shows_presence_dots_a_seat_taken_over_and_back(live: Live, wa
     taken = _seat(page, 1, ".played-by[data-played-by='random']")
     assert "played by the random bot" in taken.text_content()
     assert page.query_selector("#seats .seat[data-seat='0'] .played-by") is None  # ann's open page keeps her here
-    back = "() => { const s = document.querySelector(\"#seats .seat[data-seat='1']\");" \
-           " return Boolean(s && !s.querySelector('.played-by') && s.querySelector(\".presence[data-connected='true']\")); }"
+    back = ("() => { const s = document.querySelector(\"#seats .seat[data-seat='1']\");"
+            " return Boolean(s && !s.querySelector('.played-by')"
+            " && s.querySelector(\".presence[data-connected='true']\")); }")
     deadline = time.monotonic() + PATIENCE_S
     while not page.evaluate(back):  # bob is back, and stays (his client asks for his view now and then)
         assert time.monotonic() < deadline, "the page never showed bob back"
