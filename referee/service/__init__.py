@@ -72,7 +72,7 @@ class GameService:
         self.moves = Moves(store, self.loader, self.changes, self.keyring, self.now)
         self.seats = Seats(store, self.loader, self.changes, self.now)
         #: each person's seat seen, shown in views, taken over while away (``referee.service.presence``)
-        self.presence = Presence(store, self.loader, self.changes, self.now)
+        self.presence = Presence(self.seats)
         self.moves.seen = self.presence.seen
 
     def now(self) -> int:

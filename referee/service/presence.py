@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from referee import settings
@@ -37,6 +36,7 @@ from referee.errors import ApiError, not_found
 from referee.service.changes import Changes
 from referee.service.game import MAX_CONFLICT_RETRIES, Game
 from referee.service.loading import Loader
+from referee.service.seats import Seats
 from referee.store.presence import Seen
 from referee.store.redis_store import EventStore
 
@@ -44,7 +44,7 @@ from referee.store.redis_store import EventStore
 DEFAULT = "default"
 #: the ``by.default`` a move played for an away seat by its default is recorded with
 AWAY = "away"
-#: a process writes a seat's presence at most this often (ms)
+#: a process writes a seat's presence at most this often (ms; a quarter of the window if that is less)
 TOUCH_MS = 5000
 #: how many (game, seat) a process remembers having written
 _REMEMBERED = 20_000
@@ -143,16 +143,18 @@ def next_look(game: Game, seen: Seen, now: int, window: int) -> tuple[list[Seat]
     return due, min(later) if later else None
 
 
-@dataclass(eq=False)
 class Presence:
-    """Seats seen, shown, taken over and given back."""
+    """Seats seen, shown, taken over and given back: through the game's
+    ``Seats`` (its store, loader, change notices and clock), as seats' events."""
 
-    store: EventStore
-    loader: Loader
-    changes: Changes
-    clock: Callable[[], int]
-    _written: dict[tuple[str, Seat], int] = field(default_factory=dict)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
+    def __init__(self, seats: Seats) -> None:
+        self.store: EventStore = seats.store
+        self.loader: Loader = seats.loader
+        self.changes: Changes = seats.changes
+        self.clock: Callable[[], int] = seats.clock
+        #: when this process last wrote each (game, seat) seen
+        self._written: dict[tuple[str, Seat], int] = {}
+        self._lock = threading.Lock()
 
     def seen(self, game: Game, seat: Seat | None, known: Seen | None = None) -> tuple[Game, Seen | None]:
         """``seat`` (a token's: ``None`` for none) seen on ``game`` now: written
@@ -167,7 +169,7 @@ class Presence:
         key = (game.id, seat)
         with self._lock:
             last = self._written.get(key)
-            fresh = last is not None and 0 <= now - last < TOUCH_MS
+            fresh = last is not None and 0 <= now - last < min(TOUCH_MS, window // 4)  # well within the window
             if not fresh:
                 if len(self._written) >= _REMEMBERED:
                     self._written.clear()

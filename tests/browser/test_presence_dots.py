@@ -6,8 +6,6 @@ and the seat back when its person returns. The stack runs with a 2 s
 presence window; every wait polls with generous patience."""
 from __future__ import annotations
 
-import os
-import subprocess
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -15,27 +13,15 @@ from typing import Any
 import pytest
 import requests
 
-from referee.store.redis_server import free_port
 from tests.browser.conftest import PATIENCE_S, Watched
-from tests.e2e.conftest import REFEREE, Live, _wait_healthy, checked_client
-from tests.processes import own_redis, stop
+from tests.e2e.conftest import Live, live_stack
 
 
 @pytest.fixture(scope="module")
 def live() -> Iterator[Live]:
     """The e2e stack with a presence window of 2 s (a seat away is seen away soon)."""
-    redis_port, redis_proc = own_redis()
-    env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0", "REFEREE_ADMIN_TOKEN": "e2e-admin",
-           "REFEREE_RATE_LIMIT": "off", "REFEREE_PRESENCE_WINDOW_S": "2"}
-    port = free_port()
-    procs = [subprocess.Popen([REFEREE, "serve", "--port", str(port), "--workers", "2"], env=env),
-             subprocess.Popen([REFEREE, "worker"], env=env)]
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, procs)
-        yield Live(url, env["REDIS_URL"], checked_client(url), env)
-    finally:
-        stop(*procs, redis_proc)
+    with live_stack(REFEREE_PRESENCE_WINDOW_S="2") as stack:
+        yield stack
 
 
 def _seat(page: Any, seat: int, inner: str) -> Any:

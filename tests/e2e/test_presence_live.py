@@ -7,7 +7,6 @@ clean. ``referee serve`` and ``referee worker`` run with a 2 s presence
 window; every wait polls with generous patience, nothing is timed."""
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -19,9 +18,7 @@ from typing import Any
 import pytest
 import requests
 
-from referee.store.redis_server import free_port
-from tests.e2e.conftest import REFEREE, _wait_healthy
-from tests.processes import own_redis, stop
+from tests.e2e.conftest import live_stack
 
 PATIENCE_S = 180
 
@@ -48,18 +45,8 @@ while True:
 
 @pytest.fixture(scope="module")
 def stack() -> Iterator[tuple[str, dict[str, str]]]:
-    redis_port, redis_proc = own_redis()
-    env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0", "REFEREE_ADMIN_TOKEN": "e2e-admin",
-           "REFEREE_RATE_LIMIT": "off", "REFEREE_PRESENCE_WINDOW_S": "2"}
-    port = free_port()
-    procs = [subprocess.Popen([REFEREE, "serve", "--port", str(port), "--workers", "2"], env=env),
-             subprocess.Popen([REFEREE, "worker"], env=env)]
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, procs)
-        yield url, env
-    finally:
-        stop(*procs, redis_proc)
+    with live_stack(REFEREE_PRESENCE_WINDOW_S="2") as live:
+        yield live.url, live.env
 
 
 class Client:
