@@ -36,6 +36,7 @@ export function presenceDot(ctx, seat) {
 export function watchPresence(current) {
   setInterval(() => {
     const view = current();
-    if (view && view.status === "active" && !document.hidden && window.RefereeWatch) window.RefereeWatch.refresh();
+    const people = view && Array.isArray(view.seats) && view.seats.some((s) => typeof s.connected === "boolean");
+    if (people && view.status === "active" && !document.hidden && window.RefereeWatch) window.RefereeWatch.refresh();
   }, PRESENCE_REFRESH_MS);
 }
