@@ -60,14 +60,17 @@ def test_a_takeover_and_a_return_with_no_move_between_audit_clean(game: Any, bot
 def test_a_takeover_of_another_shape_is_refused(game: Any, data: Any) -> None:
     header = _header(game, open_seats=())
     n = _move(game, 1)
-    _refused(header, _log(game, header, [(n, TAKEN, data)]), n + 1, "data")
+    d = _refused(header, _log(game, header, [(n, TAKEN, data)]), n + 1, "data")
+    assert (d["expected"], d["found"]) == ("{by, seat}", data)
 
 
 @pytest.mark.parametrize("data", [None, {}, {"seat": 0, "by": "default"}, {"seat": "0"}, {"seat": True}])
 def test_a_return_of_another_shape_is_refused(game: Any, data: Any) -> None:
     header = _header(game, open_seats=())
     n = _move(game, 1)
-    _refused(header, _log(game, header, [(n, TAKEN, {"seat": 0, "by": "default"}), (n, BACK, data)]), n + 2, "data")
+    d = _refused(header, _log(game, header, [(n, TAKEN, {"seat": 0, "by": "default"}), (n, BACK, data)]), n + 2,
+                 "data")
+    assert (d["expected"], d["found"]) == ("{seat}", data)
 
 
 def test_a_takeover_by_the_system_only(game: Any) -> None:
@@ -117,7 +120,8 @@ def test_a_takeover_where_the_header_says_never_is_refused(game: Any) -> None:
     header = _header(game, open_seats=())
     header["away_grace_s"] = None
     n = _move(game, 1)
-    _refused(header, _log(game, header, [(n, TAKEN, {"seat": 0, "by": "default"})]), n + 1, "type", "bots")
+    d = _refused(header, _log(game, header, [(n, TAKEN, {"seat": 0, "by": "default"})]), n + 1, "type", "bots")
+    assert (d["expected"], d["found"]) == ("(none)", TAKEN)
 
 
 @pytest.mark.parametrize("by", ["default", "random"])
