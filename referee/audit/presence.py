@@ -63,9 +63,8 @@ def _check_taker(header: Json, seq: int, seat: int, by: Any) -> None:
                        f"event {seq} gives seat {seat} to another than the header's away_bot")
 
 
-def mover(seat: Any) -> Any:
-    """Who moves for a seat record: its bot, else the bot it was given while away (never ``default``)."""
-    if type(seat) is not dict:
-        return None
+def mover(seat: Json) -> Any:
+    """Who moves for a seat record (``check_by`` has found it a dict): its
+    bot, else the bot it was given while away (never ``default``)."""
     away = seat.get("away")
     return seat.get("bot") if seat.get("bot") is not None or away == DEFAULT else away
