@@ -103,12 +103,13 @@ def _events(url: str, game: str) -> list[dict[str, Any]]:
     return events
 
 
+@pytest.mark.parametrize("by", ["random", "default"])
 def test_a_killed_client_is_shown_away_taken_over_back_on_reconnect_and_the_game_audits_clean(
-        stack: tuple[str, dict[str, str]], tmp_path: Path) -> None:
+        stack: tuple[str, dict[str, str]], tmp_path: Path, by: str) -> None:
     url, _ = stack
     r = requests.post(f"{url}/v1/games", json={
         "ruleset": "bluffaneer", "seats": [{"name": "ann"}, {"name": "bob"}, {"name": "rob", "bot": "random"}],
-        "options": {"away_grace_s": 1, "away_bot": "random"}}, timeout=30)
+        "options": {"away_grace_s": 1, "away_bot": by}}, timeout=30)
     assert r.status_code == 201, r.text
     created = r.json()
     game, ann, bob = created["id"], created["seats"][0]["token"], created["seats"][1]["token"]
@@ -127,8 +128,8 @@ def test_a_killed_client_is_shown_away_taken_over_back_on_reconnect_and_the_game
                                        for e in events)
         _until("ann's seat taken over and played for", taken_and_played)
         taken = next(e for e in _events(url, game) if e["type"] == "seat_taken_over")
-        assert taken["data"] == {"seat": 0, "by": "random"} and taken["actor"] is None
-        assert _view(url, game)["seats"][0]["played_by"] == "random"  # (bob, whom the test plays, waits now)
+        assert taken["data"] == {"seat": 0, "by": by} and taken["actor"] is None
+        assert _view(url, game)["seats"][0]["played_by"] == by  # (bob, whom the test plays, waits now)
         client = Client(url, game, ann, last, tmp_path / "ann-2.txt")  # she reconnects, from her last seq
         _until("ann back", lambda: any(kind == "seat_returned" for _, kind in client.seen()))
         seen = client.seen()
