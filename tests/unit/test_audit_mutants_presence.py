@@ -13,8 +13,12 @@ from typing import Any
 
 import pytest
 
-from referee.engine import header_hash
-from tests.forge import rechain
+from referee import bots
+from referee.engine import bot_seed, header_hash
+from referee.engine.protocol import Event, draw_default, seat_view
+from referee.engine.rng import Rng
+from referee.games import registry
+from tests.forge import _recorded_table, rechain
 from tests.unit.test_audit_mutants_by import played_game
 from tests.unit.test_audit_mutants_seats import _audit, _header, _log, _move, _refused
 
@@ -148,3 +152,59 @@ def test_a_move_labelled_the_away_default_of_a_seat_not_taken_over_by_its_defaul
     taken = _log(game, header, [(played, TAKEN, {"seat": 0, "by": "random"})])
     taken[played + 1]["data"]["by"] = {"default": "away"}
     _refused(header, rechain(header_hash(header), taken), played + 2, "data.by.default", "bots")
+
+
+# -- a seat played for while taken over: a built-in bot's moves re-derived, or the rules' default ---------
+def _played_with_a_takeover(by: str) -> Any:
+    """A finished dice game whose seat 0 is taken over by ``by`` (the header's ``away_bot``) from its
+    second move to its fifth, played for meanwhile as the worker plays it, then given back."""
+    rs = registry.get("bang-dice")
+    table = _recorded_table()(rs, 3, options=rs.options_for(3), seed=f"presence-{by}")
+    table.header["away_bot"] = by
+    table.header_hash = header_hash(table.header)
+    rechain(table.header_hash, table.envelopes)
+    table.last_hash = table.envelopes[-1]["hash"]
+    picks, own = Rng(b"presence-picks"), 0
+    for _ in range(20_000):
+        if rs.result(table.state) is not None:
+            return table
+        seats = sorted(rs.to_act(table.state))
+        seat = seats[picks.below(len(seats))] if seats else None
+        legal = [m for m in rs.legal_moves(table.state, seat) if m.get("type") != "resign"] if seat is not None else []
+        if seat is None or not legal:
+            table.timeout()
+            continue
+        if seat == 0 and own in (1, 4):  # away, then back: the worker's and the person's events between moves
+            table._write([(None, Event(TAKEN if own == 1 else BACK, {"seat": 0, "by": by} if own == 1
+                                       else {"seat": 0}))], table.now)
+        if seat == 0 and 1 <= own < 4 and by == "default":
+            position = table.rng.position
+            drawn = draw_default(rs, table.state, 0, table.rng)
+            assert drawn is not None
+            label: dict[str, Any] = {"default": "away", **({"drawn_from": drawn[1]} if drawn[1] > 1 else {})}
+            table.record(0, drawn[0], by=label, position=position)
+        elif seat == 0 and 1 <= own < 4:
+            view = seat_view(rs, table.state, 0, active=True)
+            table.record(0, bots.choose(by, rs.name, view, view["legal_moves"],
+                                        seed=bot_seed(table.seed_text, 0, len(table.envelopes))), by={"bot": by})
+        else:
+            table.record(seat, legal[picks.below(len(legal))])
+        own += seat == 0
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("by", ["random", "default"])
+def test_a_seat_played_for_while_taken_over_audits_clean_and_not_as_another_s(by: str) -> None:
+    table = _played_with_a_takeover(by)
+    header, events = table.header, table.envelopes
+    report = _audit(header, events)
+    assert report["ok"], report["divergence"]
+    taken = next(i for i, e in enumerate(events) if e["type"] == TAKEN)
+    played = next(i for i, e in enumerate(events) if i > taken and e["type"] == "move" and e["actor"] == 0)
+    assert events[played]["data"]["by"].get("bot" if by != "default" else "default") == \
+        (by if by != "default" else "away")
+    for label in ({"bot": "heuristic"}, {"bot": "default"}, {"default": "turn_clock"}):
+        forged = [dict(e) for e in events]
+        forged[played] = {**forged[played], "data": {**forged[played]["data"], "by": label}}
+        report = _audit(header, rechain(header_hash(header), forged))
+        assert not report["ok"] and report["divergence"]["seq"] == played + 1, (label, report["divergence"])
