@@ -147,7 +147,7 @@ def test_a_move_labelled_the_away_default_of_a_seat_not_taken_over_by_its_defaul
     events = _log(game, header, [])
     events[played]["data"]["by"] = {"default": "away"}
     d = _refused(header, rechain(header_hash(header), events), played + 1, "data.by.default", "bots")
-    assert d["found"] == "away"
+    assert (d["expected"], d["found"]) == ("(absent)", "away")
     header["away_bot"] = "random"
     taken = _log(game, header, [(played, TAKEN, {"seat": 0, "by": "random"})])
     taken[played + 1]["data"]["by"] = {"default": "away"}
