@@ -70,6 +70,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("REFEREE_BOTS_PER_CLIENT", "20", "api", "registered bots a caller (its address; not the admin) may "
             "have at once: a bot counts until its owner deletes it or it expires, unused for "
             "`REFEREE_RETENTION_IDLE_S`; past it 429 `bots_limit` (`off`)"),
+    Setting("REFEREE_PRESENCE_WINDOW_S", "30", "api, worker", "a person's seat counts as connected for this "
+            "long after its last request (an open event stream keeps it so); then it is shown away"),
+    Setting("REFEREE_AWAY_GRACE_S", "60", "api, worker", "the grace window (seconds) of a game that names no "
+            "`away_grace_s`: a seat away this long is taken over until it returns (`off`: never)"),
     Setting("REFEREE_OPEN_SEAT_TURN_TIMEOUT_S", "300", "api", "the turn clock (seconds) a game with open seats "
             "gets when it names no `turn_timeout_s`; it runs once every seat is taken, so a silent claimant "
             "cannot hold a table (`off`: none)"),

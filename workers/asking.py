@@ -12,7 +12,7 @@ from referee import bots
 from referee.bots.webhook import BotFailure, CallLimits, UrlPolicy, ask, sign
 from referee.engine import bot_seed
 from referee.engine.protocol import Json
-from referee.service import Game, GameService
+from referee.service import Game, GameService, presence
 from referee.service.metrics import BOT_CALLS
 
 
@@ -20,6 +20,8 @@ def bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[Json | 
     """``(move, by)``: the bot's choice, or ``None`` — the prompt's default —
     when a registered bot fails, answers what fails the move boundary, or
     has had its attempts at this turn (``registered_move``)."""
+    if bot == presence.DEFAULT:  # a seat taken over while away, by the rules' default (issue 40 item 1)
+        return None, {"default": presence.AWAY}
     if bot == "random":  # uniform over the legal moves: the rest of the view is not read
         legal = list(game.ruleset.legal_moves(game.state, seat, memo=game.memo))
         seed = bot_seed(game.seed, seat, game.version, mac=game.mac)

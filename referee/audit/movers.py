@@ -10,6 +10,7 @@ from typing import Any
 
 from referee import bots
 from referee.audit.divergence import Diverged, same
+from referee.audit.presence import AWAY, DEFAULT, mover
 from referee.engine.legacy import current_move
 from referee.engine.platform import SEAT_CLAIMED, SEAT_GIVEN
 from referee.engine.protocol import Json, Ruleset, default_options
@@ -55,7 +56,11 @@ def check_by(rs: Ruleset[Any], header: Json, state: Any, env: Json, last_at: Any
         raise refuse("", "(absent)", by, "is the system's own, which no bot or default makes")
     default = by.get("default")
     if "bot" in by:
-        _check_bot(by, seats[actor].get("bot"), actor, refuse)
+        _check_bot(by, mover(seats[actor]), actor, refuse)
+    elif default == AWAY:
+        if seats[actor].get("away") != DEFAULT:
+            raise refuse(".default", "(absent)", default, f"is labelled the default of seat {actor} taken over "
+                         "while away, and the seat is not taken over by its default")
     elif default != TURN_CLOCK:
         raise refuse(".default", TURN_CLOCK, default, "is labelled neither a bot's nor the turn clock's")
     else:
@@ -70,8 +75,9 @@ def check_by(rs: Ruleset[Any], header: Json, state: Any, env: Json, last_at: Any
 def _check_unlabelled(header: Json, seq: int, actor: Any) -> None:
     """A move without ``by`` is no move at a seat the header gives to a bot."""
     seats = header.get("seats")
-    owner = seats[actor].get("bot") if type(actor) is int and type(seats) is list and 0 <= actor < len(seats) \
-        and type(seats[actor]) is dict else None
+    record = seats[actor] if type(actor) is int and type(seats) is list and 0 <= actor < len(seats) \
+        and type(seats[actor]) is dict else {}
+    owner = record.get("bot") or record.get("away")  # a seat taken over while away (referee.audit.presence)
     if owner is not None:  # a bot's seat has no token: only the worker moves for it, and says so
         raise Diverged("bots", seq, "data.by", {"bot": owner}, "(missing)",
                        f"the move at event {seq} is labelled seat {actor}'s own, and the header gives seat "

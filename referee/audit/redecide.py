@@ -13,11 +13,13 @@ from referee.audit.chat import ChatCheck
 from referee.audit.clocks import ClockAudit
 from referee.audit.divergence import Diverged, diff, ok, same, same_scalar
 from referee.audit.movers import check_by, check_seat_event
+from referee.audit.presence import check_presence_event
 from referee.engine import bot_seed, canonical_bytes, record
 from referee.engine.legacy import current_move
 from referee.engine.platform import (
     CHAT_EVENTS,
     MOVE,
+    PRESENCE_EVENTS,
     SEAT_CLAIMED,
     SEAT_EVENTS,
     SEAT_GIVEN,
@@ -119,8 +121,11 @@ class _Replay:
             return pos + 1
         last_at, self.last_at = self.last_at, env["at"]
         if self.result is None and env["type"] in SEAT_EVENTS:
-            check_seat_event(self.seats, self.unclaimed, env, self.header)
-            if env["type"] == SEAT_GIVEN:
+            if env["type"] in PRESENCE_EVENTS:
+                check_presence_event(self.seats, self.unclaimed, env, self.header)
+            else:
+                check_seat_event(self.seats, self.unclaimed, env, self.header)
+            if env["type"] in PRESENCE_EVENTS or env["type"] == SEAT_GIVEN:
                 self.seated = {**self.header, "seats": self.seats}
             return pos + 1
         self._check_move_record(env)

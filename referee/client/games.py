@@ -40,8 +40,9 @@ class Games:
                setup: Mapping[str, Any] | None = None) -> GameCreated:
         """``POST /v1/games``: a new game of ``ruleset`` with ``players`` seats,
         or the ``seats`` given (``{"name": …, "bot": …}``); ``options`` are the
-        ruleset's (plus ``turn_timeout_s``, or ``clock``: docs/clocks.md); a ``seed`` or ``setup`` makes the
-        game custom. Each seat's token is in the answer, once. Not retried
+        ruleset's (plus ``turn_timeout_s``, or ``clock``: docs/clocks.md; ``away_grace_s``,
+        ``away_bot``: docs/presence.md); a ``seed`` or ``setup`` makes the game custom. Each
+        seat's token is in the answer, once. Not retried
         once sent (the server keeps no key for it: a retry could make two games)."""
         body: Json = {"ruleset": ruleset}
         if players is not None:

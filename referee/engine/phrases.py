@@ -17,6 +17,8 @@ PHRASES: Mapping[str, str] = {
     platform.SEAT_CLAIMED: "seat {seat} was claimed by {name}",
     platform.SEAT_REISSUED: "seat {seat} was given a new token",
     platform.SEAT_GIVEN: "seat {seat} was given to bot {bot}",
+    platform.SEAT_TAKEN_OVER: "seat {seat} was away past its grace window: {by} plays it until it returns",
+    platform.SEAT_RETURNED: "seat {seat} is back",
     platform.SECRETS_SEALED: "the dealt secrets were sealed",
     platform.SECRETS_OPENED: "dealt secrets were opened",
     platform.CHAT_POSTED: "said something at the table",

@@ -19,8 +19,15 @@ SEAT_CLAIMED = "seat_claimed"
 SEAT_REISSUED = "seat_token_reissued"
 #: ``{seat, bot}``: an open seat nobody claimed by the start deadline, given to a built-in bot
 SEAT_GIVEN = "seat_given_to_bot"
+#: ``{seat, by}``: a person's seat away past the grace window (issue 40 item 1), played from now on by
+#: ``by`` (a built-in bot, or ``default``: the rules' default) until it returns
+SEAT_TAKEN_OVER = "seat_taken_over"
+#: ``{seat}``: a taken-over seat's person is back; the seat is theirs again
+SEAT_RETURNED = "seat_returned"
+#: the events of a seat's presence (``referee.service.presence``)
+PRESENCE_EVENTS = frozenset({SEAT_TAKEN_OVER, SEAT_RETURNED})
 #: the events of a game's seats, not of its rules: between moves, caused by none
-SEAT_EVENTS = frozenset({SEAT_CLAIMED, SEAT_REISSUED, SEAT_GIVEN})
+SEAT_EVENTS = frozenset({SEAT_CLAIMED, SEAT_REISSUED, SEAT_GIVEN}) | PRESENCE_EVENTS
 #: ``{seat, said}``: a table chat message (issue 40 item 5; ``seat`` ``None``: a spectator's), whose text
 #: enters the chain only as ``said = sha256_hex(salt + canonical(text))`` with a random salt (docs/chat.md)
 CHAT_POSTED = "chat_posted"

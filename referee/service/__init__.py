@@ -37,6 +37,7 @@ from referee.service.game import Game, new_game_id, seat_of, wall_ms
 from referee.service.loading import Loader
 from referee.service.moves import Moves
 from referee.service.options import Checks, GameOptions
+from referee.service.presence import Presence, shown, window_ms
 from referee.service.rematch import Rematches, view_links
 from referee.service.scheduling import Change
 from referee.service.seats import Seats
@@ -77,6 +78,9 @@ class GameService:
         self.chat = Chat(self.loader, self.changes, self.now)
         #: rematches of finished games, and series (``referee.service.rematch``)
         self.rematches = Rematches(store, self.loader, self.creation, self.seats, self.now)
+        #: each person's seat seen, shown in views, taken over while away (``referee.service.presence``)
+        self.presence = Presence(self.seats)
+        self.moves.seen = self.presence.seen
 
     def now(self) -> int:
         """The service's ``clock`` now (ms), read at each call: a tool or test may swap the clock."""
@@ -200,11 +204,15 @@ class GameService:
         ``head`` as for ``load``: read from Redis in this request, so the view
         is never older than a move some client has seen acknowledged (issue 36
         item 7)."""
+        head = head if head is not None else self.store.head(game_id)  # the seats' presence read with it
         game = self.loader.load(game_id, head)
         seat = seat_of(game, token)
+        game, seen = self.presence.seen(game, seat, getattr(head, "seen", None) or {})
+        now = self.now()
         # a finished game links its rematch once asked (one read more, only for a game over)
         next_game = self.rematches.next_of(game_id) if game.status == "finished" else None
-        return viewing.encoded(game, seat, self.views, view_links(game, next_game), self.now())
+        return viewing.encoded(game, seat, self.views, view_links(game, next_game), now,
+                               shown(game, seen or {}, now, window_ms()))
 
     # -- rematches and series -------------------------------------------------
     def rematch(self, game_id: str, token: str | None, proposed: str) -> tuple[Json, bool]:

@@ -151,6 +151,7 @@ def header(game_id: str, validated: Validated, dealt: Dealt, request: NewGame, n
         "id": game_id, **options.series, "game": 1, "players": list(range(len(validated.seats)))}
     if series is not None:
         out["series"] = series
+    out.update(options.away)  # away_grace_s, away_bot: only when the creator gave them
     return out
 
 

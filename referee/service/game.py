@@ -66,6 +66,8 @@ class Game:
         return self.played or self.version
     #: a clocked game's clock as its last move left it (``referee.engine.clock``; ``None``: no move yet)
     clock: Json | None = None
+    #: who plays each seat taken over while its person is away (``seat_taken_over``; ``()``: none ever)
+    away: tuple[str | None, ...] = ()
 
     @property
     def players(self) -> int:
@@ -86,6 +88,8 @@ class Game:
             if spec.get("open"):
                 seat["open"] = self.tokens[spec["seat"]] == OPEN
                 seat["bot"] = self.bot_of(spec["seat"])
+            if self.away and self.away[spec["seat"]] is not None:
+                seat["played_by"] = self.away[spec["seat"]]
             out.append(seat)
         return out
 
@@ -138,7 +142,15 @@ class Game:
         bot: str | None = self.header["seats"][seat].get("bot")
         if bot is None and self.tokens[seat].startswith(GIVEN):
             return self.tokens[seat][len(GIVEN):]
+        if bot is None and self.away:  # a person's seat taken over while they are away
+            return self.away[seat]
         return bot
+
+    def person(self, seat: Seat) -> bool:
+        """Whether a person holds ``seat`` (a token of its own: no bot's, not open, none given to a bot)."""
+        held = self.tokens[seat]
+        return self.header["seats"][seat].get("bot") is None and held not in (OPEN, NO_TOKEN) \
+            and not held.startswith(GIVEN)
 
 
 

@@ -17,6 +17,7 @@ from referee.engine.protocol import Seat, fold
 from referee.errors import ApiError, not_found
 from referee.games import registry
 from referee.service.game import Game
+from referee.service.presence_events import away_after
 from referee.store.redis_store import EventStore, Head
 
 
@@ -57,7 +58,7 @@ class Loader:
         if clocked:  # a clocked game's clock, as its last move left it (referee.engine.clock)
             game = replace(game, clock=clocked[-1])
         if any(e["type"] in SEAT_EVENTS for e in tail):  # a seat claimed or a token reissued: who holds what
-            game = replace(game, **self._seats_of(game_id))
+            game = replace(game, **self._seats_of(game_id), away=away_after(game, tail))
         self.remember(game)
         return game
 

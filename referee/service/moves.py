@@ -53,6 +53,8 @@ class Moves:
     changes: Changes
     keyring: Keyring
     clock: Callable[[], int]
+    #: a seat seen (``Presence.seen``), set by the service
+    seen: Callable[[Game, Seat | None, None], tuple[Game, object]] | None = None
 
     def submit_move(self, game_id: str, token: str | None, move: Move, *, expected_version: int | None = None,
                     idempotency_key: str | None = None) -> bytes:
@@ -66,6 +68,11 @@ class Moves:
         except ApiError:  # a token this process's cache predates (reissued meanwhile, by another process)
             game = self.loader.load(game_id)
             seat = seat_of(game, token)
+        if self.seen is not None:  # the seat is seen: given back first if it was taken over (issue 40 item 1)
+            was_away = bool(game.away) and seat is not None and game.away[seat] is not None
+            game, _ = self.seen(game, seat, None)
+            if was_away and expected_version == game.version - 1:  # its own return is no move it missed
+                expected_version = game.version
         return self._submit(game, seat, move, expected_version, idempotency_key, scope=f"seat:{seat}",
                             holder=sha256_hex(token))
 

@@ -20,6 +20,7 @@ from referee.games import registry
 from referee.service.chat import chat_option
 from referee.service.clocks import clock_option
 from referee.service.loading import Loader
+from referee.service.presence import away_options
 from referee.store.bots import BotDirectory
 
 
@@ -35,6 +36,8 @@ class GameOptions(NamedTuple):
     #: a series of games (``referee.service.rematch``): ``{"best_of": n}`` or ``{"games": n}``; ``None``: none
     series: dict[str, int] | None = None
     clock: dict[str, float] | None = None  # a time bank per seat (referee.service.clocks)
+    #: the presence options given (``away_grace_s``, ``away_bot``; ``referee.service.presence``), for the header
+    away: dict[str, Any] = {}
 
 
 def seconds_option(value: Any, name: str = "turn_timeout_s") -> float | None:
@@ -113,6 +116,7 @@ class Checks:
         chat = chat_option(opts.pop("chat", None))
         series = series_option(opts.pop("series", None))
         clock = clock_option(opts.pop("clock", None), turn_timeout_s)
+        away = away_options(opts)
         carry = opts.pop(ruleset.carry_option, None) if ruleset.carry_option else None
         if carry is not None:
             opts.update(self._carried_over(carry, ruleset, len(seat_specs)))
@@ -120,7 +124,8 @@ class Checks:
         start_bot = _start_options(start_timeout_s, start_bot, seat_specs)
         if start_bot is not None:
             self.check_bot(start_bot, ruleset.name)
-        return GameOptions(opts, turn_timeout_s, start_timeout_s, start_bot, chat=chat, series=series, clock=clock)
+        return GameOptions(opts, turn_timeout_s, start_timeout_s, start_bot, chat=chat, series=series, clock=clock,
+                           away=away)
 
     def _carried_over(self, game_id: Any, ruleset: Ruleset[Any], players: int) -> dict[str, Any]:
         """The options a finished game of the same ruleset carries into a new

@@ -15,6 +15,7 @@ from referee.engine.platform import CHAT_EVENTS, MOVE, SEAT_REISSUED
 from referee.engine.presentation import shown
 from referee.engine.protocol import Json, Seat
 from referee.errors import ApiError
+from referee.service.presence import window_ms
 
 if TYPE_CHECKING:
     from referee.service import Game, GameService
@@ -86,6 +87,7 @@ def events(svc: GameService, game_id: str, token: str | None, after: int, wait_s
     ``seat_token_reissued`` that took the token's seat away."""
     game = svc.load(game_id)
     seat = svc.seat_of(game, token)
+    game, _ = svc.presence.seen(game, seat)  # a request of the seat's: it is here (issue 40 item 1)
     if wait_s > 0 and game.version <= after and game.status == "active":
         with slot():
             wait_for_event(svc, game_id, after, wait_s, gone=gone)
@@ -103,11 +105,15 @@ def stream(svc: GameService, game_id: str, token: str | None, after: int, *, kee
     first item comes once the caller is authenticated and holds a ``slot``."""
     game = svc.load(game_id)
     seat = svc.seat_of(game, token)
+    if seat is not None:  # a seat's open feed is seen at least twice a presence window (issue 40 item 1)
+        keepalive_s = min(keepalive_s, window_ms() / 2000)
     with slot():
         started = time.monotonic()
         yield "retry: 500\n\n"
         while True:
             game = svc.load(game_id)
+            if seat is not None and game.status == "active":  # an open feed: its seat is here (issue 40 item 1)
+                game, _ = svc.presence.seen(game, seat)
             envs, revoked = until_revoked(svc, game_id, svc.store.read(game_id, after=after, upto=game.version),
                                           seat, token)
             for env in envs:

@@ -7,14 +7,17 @@ from referee.engine.clock import shown as shown_clock
 from referee.engine.encoded_views import ViewCache, encoded_view
 from referee.engine.protocol import Json, Seat, seat_view
 from referee.service.game import Game, wall_ms
+from referee.service.presence import Shown, seats_shown
 
 
-def envelope_of(game: Game, now: int | None = None) -> Json:
-    """What every reader of ``game`` is shown around the ruleset's view; a
-    clocked game's clock too, at ``now`` (the server's time, ms)."""
+def envelope_of(game: Game, now: int | None = None, presence: tuple[Shown, ...] | None = None) -> Json:
+    """What every reader of ``game`` is shown around the ruleset's view
+    (``presence``: each seat's, ``referee.service.presence``, merged into
+    ``seats``); a clocked game's clock too, at ``now`` (the server's time, ms)."""
     rs = game.ruleset
     out = {"id": game.id, "ruleset": rs.name, "ruleset_version": rs.version, "version": game.version,
-           "status": game.status, "turn_deadline": game.turn_deadline(), "seats": game.seats(),
+           "status": game.status, "turn_deadline": game.turn_deadline(),
+           "seats": game.seats() if presence is None else seats_shown(game, presence),
            "custom": game.header["custom"], "seed_commitment": game.header["seed_commitment"]}
     clocked = game.clock_now()
     if clocked is not None:  # only in a clocked game (docs/clocks.md)
@@ -23,14 +26,17 @@ def envelope_of(game: Game, now: int | None = None) -> Json:
 
 
 def encoded(game: Game, seat: Seat | None, cache: ViewCache, links: Json | None = None,
-            now: int | None = None) -> bytes:
+            now: int | None = None, presence: tuple[Shown, ...] | None = None) -> bytes:
     """The encoded view ``seat`` (``None``: a spectator) is sent; the public
-    part is encoded once per version for every reader (``cache``,
+    part is encoded once per version (and seats' presence: it changes
+    between versions) for every reader (``cache``,
     ``referee.engine.encoded_views``). ``links``: a rematch's and a series'
     (``referee.service.rematch.view_links``), after the envelope's facts."""
-    envelope = {**envelope_of(game, now), **links} if links else envelope_of(game, now)
+    envelope = envelope_of(game, now, presence)
+    if links:
+        envelope.update(links)
     linked = ":" + links["next_game"] if links and "next_game" in links else ""  # a link added: another value
-    key = (game.id, game.version, game.header_hash + linked)
+    key = (game.id, game.version, game.header_hash + linked, presence)
     return encoded_view(game.ruleset, game.state, seat, active=game.status == "active",
                         envelope=envelope, key=key,
                         cache=cache, memo=game.memo)

@@ -17,6 +17,7 @@ from referee.store.bots import BotDirectory
 from referee.store.clients import BlockingReads, is_cluster, through_failover
 from referee.store.listing import GAMES, Index
 from referee.store.places import PlaceStore
+from referee.store.presence import PresenceStore, Seen, parse
 from referee.store.retention import Retention
 from referee.store.slots import SlotStore
 from referee.store.tournaments import TournamentStore
@@ -50,7 +51,19 @@ class Appended:
 
 #: a game's head: (version, last_hash, rng position, status, last receipt time)
 Head = tuple[int, str, int, str, int]
-HEAD_FIELDS = ("version", "last_hash", "rng", "status", "last_at")
+#: the head's fields, then the seats' presence read in the same ``HMGET`` (``referee.store.presence``)
+HEAD_FIELDS = ("version", "last_hash", "rng", "status", "last_at", "presence")
+
+
+class SeenHead(tuple[int, str, int, str, int]):
+    """A head as read, with the seats' presence read in the same round trip (``seen``)."""
+
+    seen: Seen = {}
+
+    def __new__(cls, head: Head, seen: Seen) -> SeenHead:
+        made = super().__new__(cls, head)
+        made.seen = seen
+        return made
 
 
 def _keys(game_id: str) -> tuple[str, str, str]:
@@ -137,6 +150,8 @@ class EventStore:
         self.games_index = Index(client, GAMES)
         #: the places clients hold under their quotas (``referee.http.quotas``)
         self.places = PlaceStore(client, self.queue_head, self._retry)
+        #: where each person's seat was last seen, and the games to look at for seats away
+        self.presence = PresenceStore(client, lambda game_id: _keys(game_id)[1], self._retry)
 
     def _retry(self, call: Callable[[], T]) -> T:
         """``call`` tried again through a cluster failover (``clients.through_failover``)."""
@@ -337,10 +352,11 @@ class EventStore:
 
     @staticmethod
     def parse_head(reply: Any) -> Head | None:
-        version, last_hash, rng, status, last_at = reply
+        version, last_hash, rng, status, last_at, *presence = reply
         if version is None:
             return None
-        return int(version), last_hash.decode(), int(rng), status.decode(), int(last_at or 0)
+        return SeenHead((int(version), last_hash.decode(), int(rng), status.decode(), int(last_at or 0)),
+                        parse(presence[0] if presence else None))
 
     def secret(self, game_id: str) -> tuple[str, dict[str, Any]]:
         """The game's seed and the secrets dealt at its start."""

@@ -52,6 +52,7 @@ SHOWS: dict[str, list[str]] = {
     "arena": [r" mybot ", r"bot failures: none"],
     "arena-audit": [r"audit: 12/12 logs clean"],
     "training": [r"^\w+ \[[\d, ]+\]$"],
+    "presence": [r"^0 ann True True None$", r"^1 bob False False None$", r"^2 \S.* None False None$"],
     "webhook-tournament": [r"audit: 4/4 games clean", r"audit: 2/2 games clean", r" mybot "],
     "rematch": [r"^True 1 0$", r"^True$", r"^\{'best_of': 3\} \[\('ann', [01]\), \('bob', [01]\)\]$"],
 }

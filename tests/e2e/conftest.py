@@ -2,6 +2,7 @@
 against their own throwaway Redis server."""
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -62,9 +63,18 @@ def _wait_healthy(url: str, procs: list[subprocess.Popen[bytes]]) -> None:
 
 @pytest.fixture(scope="module")
 def live() -> Iterator[Live]:
+    with live_stack() as stack:
+        yield stack
+
+
+@contextlib.contextmanager
+def live_stack(**settings: str) -> Iterator[Live]:
+    """``live``'s stack, with ``settings`` (e.g. ``REFEREE_PRESENCE_WINDOW_S="2"``) in every process's environment."""
     redis_port, redis_proc = own_redis()
     env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0", "REFEREE_ADMIN_TOKEN": "e2e-admin",
-           "REFEREE_RATE_LIMIT": "off"}
+           # a person's seat is taken over only where a test asks (away_grace_s): a test the busy machine
+           # slows must not find its seat played for it after REFEREE_AWAY_GRACE_S's 60 s
+           "REFEREE_RATE_LIMIT": "off", "REFEREE_AWAY_GRACE_S": "off", **settings}
     port = free_port()
     procs = [
         subprocess.Popen([REFEREE, "serve", "--port", str(port), "--workers", "2"], env=env),

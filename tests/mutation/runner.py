@@ -41,6 +41,7 @@ TESTS = [
     "tests/unit/test_verify_received.py",
     "tests/unit/test_audit_mutants_signing.py",
     "tests/unit/test_audit_mutants_seats.py",
+    "tests/unit/test_audit_mutants_presence.py",
     "tests/unit/test_audit_mutants_by.py",
     "tests/unit/test_audit_mutants_reading.py",
     "tests/unit/test_audit_mutants_batch.py",
@@ -50,6 +51,7 @@ TESTS = [
     "tests/unit/test_audit_hostile_files.py",
 ]
 _AUDIT = ["tests/unit/test_audit_mutants_signing.py", "tests/unit/test_audit_mutants_seats.py",
+          "tests/unit/test_audit_mutants_presence.py",
           "tests/unit/test_audit_mutants_by.py", "tests/unit/test_audit_mutants_reading.py",
           "tests/unit/test_audit_forgeries.py",
           "tests/unit/test_audit_reading.py"]

@@ -612,6 +612,12 @@ export interface components {
             bot: string | null;
             /** @description Created open: true while nobody has claimed it, false once claimed. */
             open?: boolean;
+            /** @description Presence (a game's view only; a person's seat only: not a bot's, not one still open): whether the seat's token was used on this game within the presence window (REFEREE_PRESENCE_WINDOW_S, default 30 s; an open event stream keeps it so). Public, as at a real table. */
+            connected?: boolean;
+            /** @description Presence: ms since the epoch since when the seat is connected (its present stretch began), or away (last seen plus the window); null: never seen. */
+            since?: number | null;
+            /** @description Present only while the seat is taken over (it was away past the game's away_grace_s; seat_taken_over in the log): who plays it until its token is used again (seat_returned): the game's away_bot, a built-in bot, or default (the rules' default move, recorded as by: {default: away}). */
+            played_by?: string;
         };
         SeatWithToken: components["schemas"]["Seat"] & {
             /** @description Secret: hand it to that seat's player only. null for a bot's seat: the worker moves for it, nobody else can. */
@@ -717,7 +723,7 @@ export interface components {
                 /** @description A seat anyone may claim (`POST /v1/games/{id}/seats/{seat}/claim`, its token to the claimant only); no move is accepted and no bot plays until every open seat is claimed. Not with `bot`. */
                 open?: boolean;
             }[];
-            /** @description The ruleset's options (see GET /v1/rulesets), plus clock ({bank_s: 1..86400, increment_s: 0..3600 (default 0), reaction_s: 1..3600 (default 15, at most bank_s)}: a time bank per seat, docs/clocks.md; not with turn_timeout_s) or turn_timeout_s (1..86400) for a turn clock (a game with open seats gets REFEREE_OPEN_SEAT_TURN_TIMEOUT_S, default 300, when it names none; it runs once every seat is taken), and for a game with open seats start_timeout_s (1..86400) and start_bot (random, the default, or heuristic): at that deadline every seat still open goes to that built-in bot (recorded as seat_given_to_bot); and chat (seats, the default; everyone: spectators post too; off): who may post at the table chat (docs/chat.md); series ({best_of: n} or {games: n}, n 1..15): the game is the first of a series its rematches continue (POST /v1/games/{game_id}/rematch, GET /v1/series/{series_id}). */
+            /** @description The ruleset's options (see GET /v1/rulesets), plus clock ({bank_s: 1..86400, increment_s: 0..3600 (default 0), reaction_s: 1..3600 (default 15, at most bank_s)}: a time bank per seat, docs/clocks.md; not with turn_timeout_s) or turn_timeout_s (1..86400) for a turn clock (a game with open seats gets REFEREE_OPEN_SEAT_TURN_TIMEOUT_S, default 300, when it names none; it runs once every seat is taken), and for a game with open seats start_timeout_s (1..86400) and start_bot (random, the default, or heuristic): at that deadline every seat still open goes to that built-in bot (recorded as seat_given_to_bot); and chat (seats, the default; everyone: spectators post too; off): who may post at the table chat (docs/chat.md); series ({best_of: n} or {games: n}, n 1..15): the game is the first of a series its rematches continue (POST /v1/games/{game_id}/rematch, GET /v1/series/{series_id}); away_grace_s (1..86400, or null: never; default REFEREE_AWAY_GRACE_S, 60) and away_bot (default, the default, or a built-in bot): a person's seat away that long past the presence window is taken over by away_bot until its token is used again (recorded as seat_taken_over and seat_returned). */
             options?: Record<string, unknown>;
             /** @description Makes the game reproducible and custom. */
             seed?: string;

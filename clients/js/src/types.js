@@ -37,7 +37,7 @@
  * @property {number} [players] seats, all for people (or give `seats`)
  * @property {Array<{name?: string, bot?: string | null, bot_secret?: string, open?: boolean}>} [seats]
  *   each seat: a person's (`name`), a bot's (`bot`: random, heuristic or a registered bot's id) or open to claim
- * @property {Record<string, unknown>} [options] the ruleset's options, plus `turn_timeout_s` …
+ * @property {Record<string, unknown>} [options] the ruleset's options, plus `turn_timeout_s`, `away_grace_s`, `away_bot` …
  * @property {string} [seed] makes the game reproducible (and custom)
  * @property {Record<string, unknown>} [setup] a scenario (the ruleset's setup schema; custom)
  */

@@ -23,11 +23,18 @@ class Seat:
     name: str
     bot: str | None
     token: str | None = field(default=None, repr=False)
+    #: presence, in a game's view, of a person's seat (``None`` elsewhere): whether its client is here
+    connected: bool | None = None
+    #: since when it is connected, or away (ms since the epoch; ``None``: never seen)
+    since: int | None = None
+    #: who plays it while it is taken over (away past the game's grace window; ``None``: its person)
+    played_by: str | None = None
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Seat:
         """Read a ``Seat`` (or ``SeatWithToken``) object."""
-        return cls(int(raw["seat"]), str(raw["name"]), raw.get("bot"), raw.get("token"))
+        return cls(int(raw["seat"]), str(raw["name"]), raw.get("bot"), raw.get("token"), raw.get("connected"),
+                   raw.get("since"), raw.get("played_by"))
 
 
 @dataclass(frozen=True)

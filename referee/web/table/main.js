@@ -39,6 +39,7 @@ import { Referee, MoveRefused, VersionConflict, NotYourTurn, GameOver, Conflict,
 import { index as catalogueIndex, label, word, moveWords, eventWords } from "./words.js";
 import { drawCard, drawBacks } from "./cards.js";
 import { drawSeats, tickOne } from "./seats.js";
+import { watchPresence } from "./presence.js";
 import { drawPrompt } from "./prompt.js";
 import { newGameForm } from "./newgame.js";
 import { rematchBox } from "./rematch.js";
@@ -359,5 +360,6 @@ export function onDraw(fn) {
 }
 
 setInterval(() => document.querySelectorAll(".countdown[data-deadline]").forEach(tickOne), 1000);
+watchPresence(() => S.view);
 window.RefereeTable = { open, draw, eventText, follow, lastLine, onDraw, index };
 document.dispatchEvent(new Event("referee-table"));

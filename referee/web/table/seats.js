@@ -5,6 +5,7 @@
    adds (cards in play, hands, dice…), else the seat's other facts as a list. */
 import { label, word } from "./words.js";
 import { seatClock } from "./clocks.js";
+import { presenceDot } from "./presence.js";
 
 /** facts a seat's card shows itself; the rest go to the plug-in or the list */
 const SHOWN = new Set(["seat", "name", "life", "max_life", "role", "character", "char", "alive"]);
@@ -112,6 +113,8 @@ export function drawSeats(view, state, ctx, plugin) {
     const head = ctx.el("h3", "seat-head");
     head.appendChild(ctx.el("span", "seat-name", ctx.seatName(i)));
     head.appendChild(ctx.el("span", "badge who", p.bot ? "bot: " + p.bot : "person"));
+    const presence = presenceDot(ctx, p);
+    if (presence) head.appendChild(presence);
     if (ctx.mySeat === i) head.appendChild(ctx.el("span", "badge you", "you"));
     box.appendChild(head);
     const marks = ctx.el("p", "seat-marks");
