@@ -61,7 +61,8 @@ UNLIMITED = frozenset({"meta.health", "meta.metrics", "meta.openapi"})
 #: before reading anything: that 401 is answered before the rate limit (a
 #: 429 would hide that a credential is due, and the 401 costs no round trip)
 CREDENTIAL_FIRST = frozenset({"bots.cancel_tournament", "bots.get_bot", "bots.delete_bot", "bots.bot_turns",
-                              "bots.answer_turn", "games.submit_move", "games.reissue_token"})
+                              "bots.answer_turn", "games.submit_move", "games.reissue_token",
+                              "webhooks.deliveries"})
 _LEGACY = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(?:/\s*(\d+(?:\.\d+)?))?\s*")
 
 

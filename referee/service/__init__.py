@@ -37,6 +37,7 @@ from referee.service.moves import Moves
 from referee.service.options import Checks, GameOptions
 from referee.service.scheduling import Change
 from referee.service.seats import Seats
+from referee.service.webhooks import Webhooks
 from referee.store.clients import (
     REDIS_UNAVAILABLE as REDIS_UNAVAILABLE,  # for the API: it talks to the service, not the store
 )
@@ -70,6 +71,8 @@ class GameService:
         self.creation = Creation(store, self.loader, self.changes, self.checks, self.now)
         self.moves = Moves(store, self.loader, self.changes, self.keyring, self.now)
         self.seats = Seats(store, self.loader, self.changes, self.now)
+        #: games' end webhooks (option ``callback_url``, ``referee.service.webhooks``)
+        self.webhooks = Webhooks(store, self.loader, self.now)
 
     def now(self) -> int:
         """The service's ``clock`` now (ms), read at each call: a tool or test may swap the clock."""

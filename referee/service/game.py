@@ -54,6 +54,8 @@ class Game:
     #: game to the next by ``replace`` (so it lives in the service's cache, keyed by the game's id,
     #: beside the state of the version cached), never shared between games
     memo: Memo = field(default_factory=Memo, compare=False, repr=False)
+    #: the game has an end webhook (option ``callback_url``): a job delivers its end (``referee.service.webhooks``)
+    callback: bool = False
 
     @property
     def players(self) -> int:

@@ -18,6 +18,7 @@ from referee.engine.protocol import Json, RefereeError, Ruleset
 from referee.errors import ApiError
 from referee.games import registry
 from referee.service.loading import Loader
+from referee.service.webhooks import callback_option
 from referee.store.bots import BotDirectory
 
 
@@ -28,6 +29,7 @@ class GameOptions(NamedTuple):
     turn_timeout_s: float | None
     start_timeout_s: float | None
     start_bot: str | None
+    callback_url: str | None = None  # the game-end webhook (referee.service.webhooks)
 
 
 def seconds_option(value: Any, name: str = "turn_timeout_s") -> float | None:
@@ -84,6 +86,7 @@ class Checks:
         turn_timeout_s = seconds_option(opts.pop("turn_timeout_s", None))
         start_timeout_s = seconds_option(opts.pop("start_timeout_s", None), "start_timeout_s")
         start_bot = opts.pop("start_bot", None)
+        callback_url = callback_option(opts.pop("callback_url", None))
         carry = opts.pop(ruleset.carry_option, None) if ruleset.carry_option else None
         if carry is not None:
             opts.update(self._carried_over(carry, ruleset, len(seat_specs)))
@@ -91,7 +94,7 @@ class Checks:
         start_bot = _start_options(start_timeout_s, start_bot, seat_specs)
         if start_bot is not None:
             self.check_bot(start_bot, ruleset.name)
-        return GameOptions(opts, turn_timeout_s, start_timeout_s, start_bot)
+        return GameOptions(opts, turn_timeout_s, start_timeout_s, start_bot, callback_url)
 
     def _carried_over(self, game_id: Any, ruleset: Ruleset[Any], players: int) -> dict[str, Any]:
         """The options a finished game of the same ruleset carries into a new

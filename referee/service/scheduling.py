@@ -26,6 +26,7 @@ from rq.job import Job
 from referee import settings
 from referee.bots import BUILT_IN
 from referee.engine.protocol import Seat
+from referee.service.webhooks import retry_intervals
 
 QUEUE = "referee"
 WATCH = "referee:watch"
@@ -70,6 +71,8 @@ class Change:
     #: whether the game may be in the watch set: False when nothing was owed
     #: before this change (nothing to take out: a human's move after a human's)
     watched: bool = True
+    #: the game has an end webhook: its end is delivered (``workers.webhooks``)
+    callback: bool = False
 
     def bot_turns(self) -> list[Seat]:
         """The bot seats that get a job: the lowest alone when every awaited
@@ -167,6 +170,11 @@ class RqScheduler:
         if not change.active and change.tournament is not None:
             self.queue.enqueue("workers.jobs.tournament_game_finished", change.tournament, gid,
                                job_id=f"tgame-{gid}{attempt}", result_ttl=300, retry=Retry(max=3))
+        if not change.active and change.callback:  # retried after each interval, then given up
+            intervals = retry_intervals()
+            self.queue.enqueue("workers.webhooks.deliver_game_end", gid, job_id=f"hook-{gid}{attempt}",
+                               result_ttl=300, job_timeout=120,
+                               retry=Retry(max=len(intervals), interval=intervals) if intervals else None)
         due = change.due()
         if due is not None and not attempt:  # the sweeper looks once it is overdue
             self.watch(gid, due)

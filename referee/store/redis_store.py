@@ -20,6 +20,7 @@ from referee.store.places import PlaceStore
 from referee.store.retention import Retention
 from referee.store.slots import SlotStore
 from referee.store.tournaments import TournamentStore
+from referee.store.webhooks import WebhookStore
 from referee.store.windows import WindowStore
 
 T = TypeVar("T")
@@ -136,6 +137,8 @@ class EventStore:
         self.games_index = Index(client, GAMES)
         #: the places clients hold under their quotas (``referee.http.quotas``)
         self.places = PlaceStore(client, self.queue_head, self._retry)
+        #: games' end webhooks: where each goes and how its delivery went (issue 40 item 3)
+        self.webhooks = WebhookStore(client, self._retry, self.retention)
 
     def _retry(self, call: Callable[[], T]) -> T:
         """``call`` tried again through a cluster failover (``clients.through_failover``)."""

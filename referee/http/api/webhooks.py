@@ -1,0 +1,29 @@
+"""``/v1/games/{id}/deliveries``: how a game's end webhook went, for its
+creator; and the check of a new game's ``callback_url`` against the URL
+policy (issue 40 item 3, ``referee.service.webhooks``)."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint
+
+from referee.engine.protocol import Json
+from referee.http.context import bearer_token, service, url_policy
+from referee.service.webhooks import callback_option, check_callback, retry_intervals
+
+bp = Blueprint("webhooks", __name__, url_prefix="/v1/games")
+
+
+def check_new_game(options: Mapping[str, Any] | None) -> None:
+    """A new game's ``callback_url``, if any, is one this referee may call
+    (the bots' URL policy: 422 ``callback_url_refused``), before the game is dealt."""
+    url = callback_option((options or {}).get("callback_url"))
+    if url is not None:
+        check_callback(url, url_policy())
+
+
+@bp.get("/<game_id>/deliveries")
+def deliveries(game_id: str) -> Json:
+    """Each attempt at delivering the game's end (``Authorization: Bearer <owner_token>``)."""
+    return service().webhooks.deliveries(game_id, bearer_token(), most=1 + len(retry_intervals()))
