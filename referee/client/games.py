@@ -22,6 +22,7 @@ from referee.client.models import (
     Replay,
     SeatToken,
     View,
+    WebhookDeliveries,
 )
 
 
@@ -37,7 +38,8 @@ class Games:
                setup: Mapping[str, Any] | None = None) -> GameCreated:
         """``POST /v1/games``: a new game of ``ruleset`` with ``players`` seats,
         or the ``seats`` given (``{"name": …, "bot": …}``); ``options`` are the
-        ruleset's (plus ``turn_timeout_s``); a ``seed`` or ``setup`` makes the
+        ruleset's (plus ``turn_timeout_s``, and ``callback_url`` for the game-end
+        webhook: ``GameCreated.callback_secret`` signs it); a ``seed`` or ``setup`` makes the
         game custom. Each seat's token is in the answer, once. Not retried
         once sent (the server keeps no key for it: a retry could make two games)."""
         body: Json = {"ruleset": ruleset}
@@ -186,3 +188,11 @@ class Games:
         game's log (hash chain, seed, replay, result, signature …); an active
         game only with the admin ``token``."""
         return AuditReport.from_json(json_of(self._http.request("GET", f"/v1/games/{game_id}/audit", token=token)))
+
+    def deliveries(self, game_id: str, *, owner_token: str) -> WebhookDeliveries:
+        """``GET /v1/games/{id}/deliveries``: how the game-end webhook (option
+        ``callback_url``) went, each attempt's status and error; the
+        creator's ``owner_token`` only (:class:`NotFound` ``no_callback`` for
+        a game created without one)."""
+        return WebhookDeliveries.from_json(json_of(self._http.request(
+            "GET", f"/v1/games/{game_id}/deliveries", token=owner_token)))

@@ -139,6 +139,18 @@ export class Games {
   }
 
   /**
+   * `GET /v1/games/{id}/deliveries`: how the game-end webhook (option
+   * `callback_url`) went: each attempt's time, status and error, and when it
+   * was delivered. The creator's only: `ownerToken` is its `owner_token`.
+   * @param {string} id
+   * @param {Options & {ownerToken: string}} options
+   * @returns {Promise<Ok<"gameDeliveries">>}
+   */
+  deliveries(id, options) {
+    return this.http.json("GET", `${at(id)}/deliveries`, { token: options.ownerToken, signal: options.signal });
+  }
+
+  /**
    * `GET /v1/games/{id}/events`: the events after version `after`, as the
    * token's seat may see them; with `wait` (seconds, at most 30) it
    * long-polls: it answers as soon as there is one, or after `wait` with none.

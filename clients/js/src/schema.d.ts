@@ -270,6 +270,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{game_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        /** @description How the game-end webhook (option `callback_url`) went: each attempt's time, status and error, and when it was delivered. The creator's only: `Authorization: Bearer <owner_token>`. */
+        get: operations["gameDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/bots": {
         parameters: {
             query?: never;
@@ -491,7 +510,25 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    gameFinished: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description What the referee POSTs to a game's `callback_url` once the game finishes (docs/webhooks.md). */
+        post: operations["gameFinished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Problem: {
@@ -638,16 +675,21 @@ export interface components {
                 /** @description A seat anyone may claim (`POST /v1/games/{id}/seats/{seat}/claim`, its token to the claimant only); no move is accepted and no bot plays until every open seat is claimed. Not with `bot`. */
                 open?: boolean;
             }[];
-            /** @description The ruleset's options (see GET /v1/rulesets), plus turn_timeout_s (1..86400) for a turn clock (a game with open seats gets REFEREE_OPEN_SEAT_TURN_TIMEOUT_S, default 300, when it names none; it runs once every seat is taken), and for a game with open seats start_timeout_s (1..86400) and start_bot (random, the default, or heuristic): at that deadline every seat still open goes to that built-in bot (recorded as seat_given_to_bot). */
-            options?: Record<string, unknown>;
+            /** @description The ruleset's options (see GET /v1/rulesets), plus turn_timeout_s (1..86400) for a turn clock (a game with open seats gets REFEREE_OPEN_SEAT_TURN_TIMEOUT_S, default 300, when it names none; it runs once every seat is taken), and for a game with open seats start_timeout_s (1..86400) and start_bot (random, the default, or heuristic): at that deadline every seat still open goes to that built-in bot (recorded as seat_given_to_bot). callback_url: the game-end webhook (docs/webhooks.md). */
+            options?: {
+                /** @description The game-end webhook: once the game finishes, its end (`GameFinishedDelivery`) is POSTed here, signed with the game's `callback_secret` as bot requests are, and retried with backoff (`REFEREE_WEBHOOK_RETRY_S`) until a 2xx or the last attempt; `GET /v1/games/{game_id}/deliveries` shows each attempt. Held to the bot URLs' rules: an absolute http(s) URL as the pattern states, the bot URL's (422 `invalid_callback_url` otherwise), on an address the deployment may call (422 `callback_url_refused`: loopback and private networks only with `REFEREE_BOT_ALLOW_PRIVATE`, never link-local or metadata addresses); never in the game's log or any view. */
+                callback_url?: string;
+            };
             /** @description Makes the game reproducible and custom. */
             seed?: string;
             /** @description Scenario setup (the ruleset's setup schema); makes the game custom. */
             setup?: Record<string, unknown>;
         } & components["schemas"]["GameSizes"]) | unknown | unknown;
         GameCreated: {
-            /** @description Secret, the creator's: reissues a seat's lost token (`POST /v1/games/{id}/seats/{seat}/token`). */
+            /** @description Secret, the creator's: reissues a seat's lost token (`POST /v1/games/{id}/seats/{seat}/token`) and reads the game-end webhook's deliveries (`GET /v1/games/{id}/deliveries`). */
             owner_token: string;
+            /** @description Only when `options.callback_url` was given. Secret, the creator's (hand it to the receiver): every delivery of the game-end webhook is signed with it, `X-Referee-Signature: sha256=` + hex HMAC-SHA256(callback_secret, timestamp + "." + body), as bot requests are. */
+            callback_secret?: string;
             id: string;
             ruleset: string;
             ruleset_version: string;
@@ -749,6 +791,61 @@ export interface components {
             at: number;
             kid: string;
             sig: string;
+        };
+        /**
+         * @description The body of the game-end webhook (option `callback_url`): POSTed once the game finishes, the same
+         *     bytes on every attempt, with `X-Referee-Delivery` (the game's one delivery id, the same on every
+         *     attempt: dedupe by it), `X-Referee-Timestamp` and `X-Referee-Signature` (HMAC-SHA256 with the game's
+         *     `callback_secret`, as bot requests are signed). A 2xx accepts it; anything else (or no answer within
+         *     `REFEREE_BOT_TIMEOUT_S`) is tried again after each interval of `REFEREE_WEBHOOK_RETRY_S`. `head` and
+         *     `signature` prove the result: `signature` verifies over the `referee.final` statement with key `kid`
+         *     of `GET /v1/keys` (`HeadSignature`), and `head` is the hash of the game's last event in its log.
+         */
+        GameFinishedDelivery: {
+            /** @constant */
+            type: "game_finished";
+            /** @description The delivery id: `<game>:finished`. */
+            delivery: string;
+            game: string;
+            ruleset: string;
+            ruleset_version: string;
+            status: components["schemas"]["Status"];
+            /** @description The game's last version (the seq of its last event). */
+            version: number;
+            /** @description The hash of the game's last event. */
+            head: string;
+            signature: components["schemas"]["HeadSignature"] | null;
+            result: components["schemas"]["Result"];
+            /** @description ms since the epoch: when the last move was received. */
+            finished_at: number;
+            seats: components["schemas"]["Seat"][];
+            custom: boolean;
+            /** @description The tournament that dealt the game, if one did. */
+            tournament?: string;
+        };
+        WebhookAttempt: {
+            attempt: number;
+            /** @description ms since the epoch: when the attempt began. */
+            at: number;
+            /** @description The receiver's HTTP status; null when none came back. */
+            status: number | null;
+            /** @description null when accepted (a 2xx); else `http_<status>`, or why no status came back: `timeout`, `unreachable`, `url_refused` (the URL's addresses are no longer ones the referee may call), `tls_error`, `response_too_large`. */
+            error: string | null;
+        };
+        /** @description How the game-end webhook went: `state` is `waiting` (the game is not over), `pending` (to be attempted, or attempted and to be tried again), `delivered` (a 2xx accepted it: nothing is posted again) or `failed` (the last attempt failed: given up). */
+        WebhookDeliveries: {
+            game: string;
+            callback_url: string;
+            /** @description The delivery id every attempt carries (`X-Referee-Delivery`). */
+            delivery: string;
+            /** @enum {string} */
+            state: "waiting" | "pending" | "delivered" | "failed";
+            /** @description Each attempt's outcome, oldest first. */
+            attempts: components["schemas"]["WebhookAttempt"][];
+            /** @description The most attempts made (1 + the intervals of REFEREE_WEBHOOK_RETRY_S). */
+            attempts_max: number;
+            /** @description ms since the epoch: when the accepted attempt began. */
+            delivered_at: number | null;
         };
         /** @description The referee's public signing keys, a JWK set (RFC 7517, Ed25519 keys as RFC 8037 OKP); the first signs. */
         KeySet: {
@@ -3523,6 +3620,51 @@ export interface operations {
             503: components["responses"]["RedisUnavailable"];
         };
     };
+    gameDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries of the game's end. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveries"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            /** @description `token_required`; `bad_token`: not the game's `owner_token` (a seat's token is not). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `game_not_found`; `no_callback`: the game was created without a `callback_url`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["RedisUnavailable"];
+        };
+    };
     listBots: {
         parameters: {
             query?: {
@@ -4064,6 +4206,42 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             431: components["responses"]["HeadersTooLarge"];
             503: components["responses"]["RedisUnavailable"];
+        };
+    };
+    gameFinished: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The game's one delivery id, the same on every attempt. */
+                "X-Referee-Delivery": string;
+                /** @description Unix seconds when this attempt was sent. */
+                "X-Referee-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256(callback_secret, timestamp + "." + body). */
+                "X-Referee-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GameFinishedDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: the end is delivered, and never posted again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted: tried again after the next interval of REFEREE_WEBHOOK_RETRY_S, until the last. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -28,6 +28,7 @@ const CALLS = {
   submitMove: (r) => r.games.move("g0", { type: "resign" }, { token: "t" }),
   claimSeat: (r) => r.games.claim("g0", 0, "ann"),
   reissueToken: (r) => r.games.reissue("g0", 0, { ownerToken: "t" }),
+  gameDeliveries: (r) => r.games.deliveries("g0", { ownerToken: "t" }),
   listEvents: (r) => r.games.events("g0"),
   streamEvents: async (r) => { for await (const _ of r.games.stream("g0")) break; },
   replayGame: (r) => r.games.replay("g0"),

@@ -6,7 +6,8 @@ JSON the referee answers (openapi.yaml), each keeping that JSON whole as
 One module a topic: ``games`` (a game, its seats, views, result), ``events``
 (events, receipts, the log and its audit), ``bots`` (bots and their turns),
 ``tournaments``, ``rulesets`` (rulesets, rules, the referee's keys and
-health); ``common`` holds ``Json`` and ``Page``."""
+health), ``webhooks`` (a game's end webhook deliveries); ``common`` holds
+``Json`` and ``Page``."""
 from __future__ import annotations
 
 from referee.client.models.bots import Bot, BotSummary, Turn, TurnAnswered
@@ -24,10 +25,11 @@ from referee.client.models.events import (
 from referee.client.models.games import GameCreated, GameSummary, Replay, Result, Seat, SeatToken, View
 from referee.client.models.rulesets import Health, Jwk, KeySet, Rule, Ruleset
 from referee.client.models.tournaments import Tournament, TournamentGame, TournamentSummary
+from referee.client.models.webhooks import WebhookAttempt, WebhookDeliveries
 
 __all__ = [
     "AuditCheck", "AuditReport", "Bot", "BotSummary", "Event", "EventPage", "GameCreated", "GameLog",
     "GameSummary", "HeadSignature", "Health", "Json", "Jwk", "KeySet", "MoveAccepted", "Page", "Receipt",
     "Replay", "Result", "Rule", "Ruleset", "Seat", "SeatToken", "Tournament", "TournamentGame",
-    "TournamentSummary", "Turn", "TurnAnswered", "View"
+    "TournamentSummary", "Turn", "TurnAnswered", "View", "WebhookAttempt", "WebhookDeliveries"
 ]
