@@ -1,0 +1,93 @@
+"""Game-end webhooks against real processes (issue 40 item 3, "Done when"):
+``referee serve``, two ``referee worker`` processes (RQ's scheduler in
+them retries a failed delivery after each interval), their own Redis, and
+a webhook receiver on loopback that fails the first two tries."""
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from referee.client import RefereeClient
+from referee.store.redis_server import free_port
+from tests.e2e.conftest import REFEREE, _wait_healthy, checked_client
+from tests.processes import own_redis, stop
+from tests.webhook_receiver import WebhookReceiver
+
+pytestmark = pytest.mark.e2e
+
+BOTS = [{"bot": "random"}, {"bot": "heuristic"}, {"bot": "random"}]
+
+
+@pytest.fixture(scope="module")
+def referee() -> Iterator[RefereeClient]:
+    """A referee, two workers and a Redis of their own; loopback callbacks
+    allowed, a failed delivery tried again after 1 s, twice, then after 2 s."""
+    redis_port, redis_proc = own_redis()
+    env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0", "REFEREE_BOT_ALLOW_PRIVATE": "1",
+           "REFEREE_WEBHOOK_RETRY_S": "1,1,2", "REFEREE_RATE_LIMIT": "off", "REFEREE_ADMIN_TOKEN": "e2e-admin"}
+    port = free_port()
+    procs = [subprocess.Popen([REFEREE, "serve", "--port", str(port)], env=env),
+             subprocess.Popen([REFEREE, "worker"], env=env), subprocess.Popen([REFEREE, "worker"], env=env)]
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, procs)
+        yield checked_client(url)
+    finally:
+        stop(*procs, redis_proc)
+
+
+def _eventually(check: Callable[[], Any], what: str, seconds: float = 90) -> Any:
+    """``check()``'s first truthy answer, asked every 0.2 s (generous patience: the suite runs on every core)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_e2e_a_receiver_failing_twice_gets_exactly_one_signed_delivery_per_finished_game(
+        referee: RefereeClient) -> None:
+    """Each of two games of bots, finished by the workers, is delivered to a
+    receiver that fails its first two tries: three tries a game, all with the
+    game's one delivery id and signed with its callback_secret, one accepted;
+    the body's final head is the log's, its signature verifies with the
+    published key, and the game audits clean. The creator sees each try."""
+    with WebhookReceiver(fail_with=[500, 502]) as first, WebhookReceiver(fail_with=[503, 500]) as second:
+        games = [referee.games.create("bluffaneer", seats=BOTS, options={"callback_url": hook.url})
+                 for hook in (first, second)]
+        for game in games:
+            _eventually(lambda game=game: referee.games.deliveries(
+                game.id, owner_token=str(game.owner_token)).state == "delivered", f"{game.id} to be delivered")
+        keys = referee.keys().raw
+        for game, hook in zip(games, (first, second)):
+            got = hook.all()
+            assert [r.answered for r in got] == ([500, 502, 200] if hook is first else [503, 500, 200])
+            assert len(hook.accepted()) == 1
+            assert {r.delivery for r in got} == {f"{game.id}:finished"} and len({r.body for r in got}) == 1
+            assert all(r.signed_by(str(game.callback_secret)) for r in got)
+            body = got[-1].payload()
+            assert got[-1].head_signed(keys) is None
+            log = referee.games.log(game.id).lines
+            assert (body["game"], body["version"], body["head"]) == (game.id, log[-1]["seq"], log[-1]["hash"])
+            assert referee.games.audit(game.id).ok
+            shown = referee.games.deliveries(game.id, owner_token=str(game.owner_token))
+            assert [(a.status, a.error) for a in shown.attempts] == [
+                (got[0].answered, f"http_{got[0].answered}"), (got[1].answered, f"http_{got[1].answered}"),
+                (200, None)]
+            assert shown.delivered_at == shown.attempts[-1].at and shown.attempts_max == 4
+
+
+def test_e2e_a_receiver_that_never_accepts_is_given_up_after_the_last_try(referee: RefereeClient) -> None:
+    """Bounded: one try and one after each interval (1, 1 and 2 s), then ``failed``; nothing after."""
+    with WebhookReceiver(fail_with=[500] * 20) as hook:
+        game = referee.games.create("bluffaneer", seats=BOTS, options={"callback_url": hook.url})
+        shown = _eventually(lambda: (d := referee.games.deliveries(game.id, owner_token=str(game.owner_token)))
+                            .state == "failed" and d, "the delivery to be given up")
+        assert [a.status for a in shown.attempts] == [500] * 4 and len(hook.all()) == 4
