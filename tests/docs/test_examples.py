@@ -37,7 +37,7 @@ SMALLER: dict[str, dict[str, str]] = {
     "webhook-tournament": {"--games 100": "--games 4", "--games 50": "--games 2"},
 }
 #: sequences that need a referee allowing bot URLs on this machine
-PRIVATE_BOTS = {"webhook-tournament"}
+PRIVATE_BOTS = {"webhook-tournament", "game-end-webhook"}
 #: what each sequence's output must show (regular expressions), beside its exit status 0
 SHOWS: dict[str, list[str]] = {
     "watch": [r"http://127\.0\.0\.1:\d+/watch/\w+"],
@@ -52,6 +52,8 @@ SHOWS: dict[str, list[str]] = {
     "arena-audit": [r"audit: 12/12 logs clean"],
     "training": [r"^\w+ \[[\d, ]+\]$"],
     "webhook-tournament": [r"audit: 4/4 games clean", r"audit: 2/2 games clean", r" mybot "],
+    "game-end-webhook": [r"^accepted \w+:finished: game \w+ finished at version \d+, winners \[[\d, ]*\], head signed",
+                         r'"state":\s*"delivered"'],
 }
 TIMEOUT_S = 900
 
@@ -135,6 +137,7 @@ def test_the_example_runs(name: str, request: pytest.FixtureRequest, tmp_path: P
     changes = dict(SMALLER.get(name, {}))
     if name in PRIVATE_BOTS:
         changes["BOT_PORT=9100"] = f"BOT_PORT={free_port()}"
+        changes["HOOK_PORT=9200"] = f"HOOK_PORT={free_port()}"
     status, output = run(examples.chain(name, SEQUENCES), stack.url, tmp_path, changes)
     assert status == 0, output[-6000:]
     for shown in SHOWS[name]:

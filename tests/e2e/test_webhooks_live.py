@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -91,3 +92,21 @@ def test_e2e_a_receiver_that_never_accepts_is_given_up_after_the_last_try(refere
         shown = _eventually(lambda: (d := referee.games.deliveries(game.id, owner_token=str(game.owner_token)))
                             .state == "failed" and d, "the delivery to be given up")
         assert [a.status for a in shown.attempts] == [500] * 4 and len(hook.all()) == 4
+
+
+def test_e2e_the_docs_receiver_checks_both_signatures_and_takes_the_end_once(referee: RefereeClient,
+                                                                             tmp_path: Any) -> None:
+    """examples/game_end_receiver.py (docs/webhooks.md), started after the
+    game was made: whatever it missed is tried again, and it prints the end
+    it verified (HMAC, then the final head with the published key)."""
+    port = free_port()
+    game = referee.games.create("bluffaneer", seats=BOTS,
+                                options={"callback_url": f"http://127.0.0.1:{port}/game-over"})
+    script = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "game_end_receiver.py")
+    env = {**os.environ, "REFEREE_URL": referee.base}
+    out = subprocess.run([sys.executable, script, "--port", str(port), "--secret", str(game.callback_secret),
+                          "--once"], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith(f"accepted {game.id}:finished: game {game.id} finished at version ")
+    shown = referee.games.deliveries(game.id, owner_token=str(game.owner_token))
+    assert shown.state == "delivered" and shown.attempts[-1].status == 200
