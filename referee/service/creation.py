@@ -40,6 +40,8 @@ class NewGame:
     tournament_seed: str | None = None
     tournament_custom: bool = False
     game_id: str | None = None
+    #: a tournament's game-end webhook, ``(url, secret)``: every game it deals is delivered there
+    callback: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,9 +201,10 @@ class Creation:
                 "tokens": json.dumps(hashes), "ruleset": ruleset.name, "owner": sha256_hex(owner),
                 "names": json.dumps([seat["name"] for seat in seats]), "last_at": str(now)}
         secret = {"seed": dealt.seed, "dealt": canonical(dealt.secrets)}
-        callback = validated.options.callback_url
+        callback = request.callback or (None if validated.options.callback_url is None
+                                        else (validated.options.callback_url, Webhooks.new_secret()))
         if callback is not None:  # never in the header: the creator's to know, not the log's
-            meta["callback_url"], secret["callback_secret"] = callback, Webhooks.new_secret()
+            meta["callback_url"], secret["callback_secret"] = callback
         if not self.store.create(game_id, meta, secret, envelopes):
             raise ApiError(409, "game_exists", "a game with this id exists; try again")
         self.store.index_game(game_id, now)

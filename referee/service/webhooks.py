@@ -23,6 +23,7 @@ referee's signature of it — once it finishes.
 from __future__ import annotations
 
 import hmac
+import json
 import logging
 import secrets
 from collections.abc import Callable
@@ -155,17 +156,28 @@ class Webhooks:
                      "pending" if outcome == "retry" else outcome)
         return outcome
 
+    def _creator(self, meta: dict[str, str], digest: str) -> bool:
+        """Whether the token of ``digest`` is the game's creator's: its
+        ``owner_token``, or for a tournament's game the tournament's ``cancel_token``."""
+        if hmac.compare_digest(digest, meta.get("owner", "")):
+            return True
+        tournament = json.loads(meta["header"]).get("tournament")
+        cancel = self.store.tournaments.field(tournament, "cancel_hash") if tournament else None
+        return cancel is not None and hmac.compare_digest(digest, cancel)
+
     def deliveries(self, game_id: str, token: str | None, *, most: int) -> Json:
-        """How the game's end webhook went, for its creator (``owner_token``):
-        401 without it, 404 ``no_callback`` for a game created without one."""
+        """How the game's end webhook went, for its creator (``owner_token``,
+        or a tournament's ``cancel_token``): 401 without it, 404
+        ``no_callback`` for a game created without one."""
         if token is None:
             raise ApiError(401, "token_required", "a game's deliveries are its creator's: Authorization: "
                            "Bearer <owner_token>")
         meta = self.store.meta(game_id)
         if meta is None:
             raise not_found(game_id)
-        if not hmac.compare_digest(sha256_hex(token), meta.get("owner", "")):
-            raise ApiError(401, "bad_token", "only the game's creator (its owner_token) reads its deliveries")
+        if not self._creator(meta, sha256_hex(token)):
+            raise ApiError(401, "bad_token", "only the game's creator reads its deliveries: its owner_token (a "
+                           "tournament's game: the tournament's cancel_token)")
         url = meta.get("callback_url")
         if url is None:
             raise ApiError(404, "no_callback", f"game {game_id} was created without a callback_url")

@@ -174,3 +174,40 @@ def test_a_game_without_a_callback_has_no_secret_and_no_deliveries(client: Any) 
     assert r.status_code == 404 and r.get_json()["code"] == "no_callback"
     r = client.get("/v1/games/nosuchgame/deliveries", headers=auth("x"))
     assert r.status_code == 404 and r.get_json()["code"] == "game_not_found"
+
+
+def test_a_tournament_delivers_every_game_it_deals_signed_with_its_own_secret(
+        loopback_app: Any, work: Any, retries: Any) -> None:
+    """A tournament's ``callback_url``: each game's end, with ``tournament``,
+    signed with the tournament's ``callback_secret``; neither is public, and
+    the cancel token reads each game's deliveries."""
+    client = loopback_app.test_client()
+    with WebhookReceiver(fail_with=[500]) as receiver:
+        r = client.post("/v1/tournaments", json={"ruleset": "bluffaneer", "games": 2, "players": 3,
+                                                 "entrants": ["random", "heuristic", "random"],
+                                                 "callback_url": receiver.url})
+        assert r.status_code == 201, r.get_json()
+        created = r.get_json()
+        work()
+        shown = client.get(f"/v1/tournaments/{created['id']}").get_json()
+        assert shown["status"] == "finished"
+        got = receiver.accepted()
+    games = {g["id"] for g in shown["games"]}
+    assert sorted(r.payload()["game"] for r in got) == sorted(games)
+    assert all(r.payload()["tournament"] == created["id"] and r.signed_by(created["callback_secret"]) for r in got)
+    listed = client.get("/v1/tournaments").get_data(as_text=True) + json.dumps(shown)
+    assert receiver.url not in listed and created["callback_secret"] not in listed
+    for game_id in games:
+        r = client.get(f"/v1/games/{game_id}/deliveries", headers=auth(created["cancel_token"]))
+        assert r.status_code == 200 and r.get_json()["state"] == "delivered"
+        assert client.get(f"/v1/games/{game_id}/deliveries", headers=auth("x")).status_code == 401
+
+
+def test_a_tournament_callback_is_its_own_field_and_held_to_the_same_rules(client: Any) -> None:
+    body = {"ruleset": "bluffaneer", "games": 1, "players": 3, "entrants": ["random", "random", "random"]}
+    r = client.post("/v1/tournaments", json={**body, "options": {"callback_url": "https://e.com/x"}})
+    assert r.status_code == 422 and r.get_json()["code"] == "invalid_options"  # options are public
+    r = client.post("/v1/tournaments", json={**body, "callback_url": "http://127.0.0.1:9/"})
+    assert r.status_code == 422 and r.get_json()["code"] == "callback_url_refused"
+    r = client.post("/v1/tournaments", json=body)
+    assert r.status_code == 201 and "callback_secret" not in r.get_json()

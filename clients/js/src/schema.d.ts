@@ -279,7 +279,7 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** @description How the game-end webhook (option `callback_url`) went: each attempt's time, status and error, and when it was delivered. The creator's only: `Authorization: Bearer <owner_token>`. */
+        /** @description How the game-end webhook (option `callback_url`) went: each attempt's time, status and error, and when it was delivered. The creator's only: `Authorization: Bearer <owner_token>` (a tournament's game: the tournament's `cancel_token`). */
         get: operations["gameDeliveries"];
         put?: never;
         post?: never;
@@ -677,8 +677,7 @@ export interface components {
             }[];
             /** @description The ruleset's options (see GET /v1/rulesets), plus turn_timeout_s (1..86400) for a turn clock (a game with open seats gets REFEREE_OPEN_SEAT_TURN_TIMEOUT_S, default 300, when it names none; it runs once every seat is taken), and for a game with open seats start_timeout_s (1..86400) and start_bot (random, the default, or heuristic): at that deadline every seat still open goes to that built-in bot (recorded as seat_given_to_bot). callback_url: the game-end webhook (docs/webhooks.md). */
             options?: {
-                /** @description The game-end webhook: once the game finishes, its end (`GameFinishedDelivery`) is POSTed here, signed with the game's `callback_secret` as bot requests are, and retried with backoff (`REFEREE_WEBHOOK_RETRY_S`) until a 2xx or the last attempt; `GET /v1/games/{game_id}/deliveries` shows each attempt. Held to the bot URLs' rules: an absolute http(s) URL as the pattern states, the bot URL's (422 `invalid_callback_url` otherwise), on an address the deployment may call (422 `callback_url_refused`: loopback and private networks only with `REFEREE_BOT_ALLOW_PRIVATE`, never link-local or metadata addresses); never in the game's log or any view. */
-                callback_url?: string;
+                callback_url?: components["schemas"]["CallbackUrl"];
             };
             /** @description Makes the game reproducible and custom. */
             seed?: string;
@@ -792,6 +791,8 @@ export interface components {
             kid: string;
             sig: string;
         };
+        /** @description The game-end webhook: once the game finishes, its end (`GameFinishedDelivery`) is POSTed here, signed with the game's `callback_secret` as bot requests are, and retried with backoff (`REFEREE_WEBHOOK_RETRY_S`) until a 2xx or the last attempt; `GET /v1/games/{game_id}/deliveries` shows each attempt. Held to the bot URLs' rules: an absolute http(s) URL as the pattern states, the bot URL's (422 `invalid_callback_url` otherwise), on an address the deployment may call (422 `callback_url_refused`: loopback and private networks only with `REFEREE_BOT_ALLOW_PRIVATE`, never link-local or metadata addresses); never in the game's log or any view. */
+        CallbackUrl: string;
         /**
          * @description The body of the game-end webhook (option `callback_url`): POSTed once the game finishes, the same
          *     bytes on every attempt, with `X-Referee-Delivery` (the game's one delivery id, the same on every
@@ -3641,7 +3642,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
-            /** @description `token_required`; `bad_token`: not the game's `owner_token` (a seat's token is not). */
+            /** @description `token_required`; `bad_token`: not the game's `owner_token`, nor for a tournament's game the tournament's `cancel_token` (a seat's token is neither). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3995,6 +3996,8 @@ export interface operations {
                     seed?: string;
                     /** @description Games played at once (default 8). At most REFEREE_TOURNAMENT_MAX_PARALLEL (default 8) without the admin token; 64 with it. */
                     parallel?: number;
+                    /** @description Every game the tournament deals is delivered here when it ends (`GameFinishedDelivery`, with `tournament`), each signed with the tournament's `callback_secret` (shown once in the 201); each game's deliveries are shown with the tournament's `cancel_token` (`GET /v1/games/{game_id}/deliveries`). Not in `options` (422 `invalid_options`: they are public). */
+                    callback_url?: components["schemas"]["CallbackUrl"];
                 } & components["schemas"]["TournamentSizes"];
             };
         };
@@ -4008,6 +4011,8 @@ export interface operations {
                     "application/json": components["schemas"]["Tournament"] & {
                         /** @description Secret: DELETE /v1/tournaments/{id} with Authorization: Bearer <cancel_token>. */
                         cancel_token: string;
+                        /** @description Only with `callback_url`. Secret: signs the delivery of every game's end, as a game's `callback_secret` does. */
+                        callback_secret?: string;
                     };
                 };
             };

@@ -11,6 +11,7 @@ from referee.engine.protocol import Json
 from referee.errors import ApiError
 from referee.games import registry
 from referee.http import quotas, ratelimit, streams
+from referee.http.api import webhooks
 from referee.http.api.games import STREAM_MAX_S, _chain
 from referee.http.context import bearer_token, is_admin, json_body, query, service, url_policy
 from referee.http.problems import problem
@@ -139,6 +140,7 @@ def _tournaments() -> Tournaments:
 @bp.post("/v1/tournaments")
 def create_tournament() -> tuple[Json, int] | Response:
     body = json_body(TOURNAMENT)
+    webhooks.check_url(body.get("callback_url"))  # every game's end webhook, under the bots' URL policy
     svc = service()
     admin = is_admin()
     # the caller as the rate limiter counts one here: no credential proves anyone but the admin
