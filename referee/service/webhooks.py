@@ -165,13 +165,10 @@ class Webhooks:
         cancel = self.store.tournaments.field(tournament, "cancel_hash") if tournament else None
         return cancel is not None and hmac.compare_digest(digest, cancel)
 
-    def deliveries(self, game_id: str, token: str | None, *, most: int) -> Json:
-        """How the game's end webhook went, for its creator (``owner_token``,
-        or a tournament's ``cancel_token``): 401 without it, 404
+    def deliveries(self, game_id: str, token: str, *, most: int) -> Json:
+        """How the game's end webhook went, for its creator (``token``: its
+        ``owner_token``, or a tournament's ``cancel_token``; else 401), 404
         ``no_callback`` for a game created without one."""
-        if token is None:
-            raise ApiError(401, "token_required", "a game's deliveries are its creator's: Authorization: "
-                           "Bearer <owner_token>")
         meta = self.store.meta(game_id)
         if meta is None:
             raise not_found(game_id)

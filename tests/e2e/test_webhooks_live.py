@@ -7,15 +7,16 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 import pytest
 
-from referee.client import RefereeClient
+from referee.client import GameCreated, RefereeClient
 from referee.store.redis_server import free_port
 from tests.e2e.conftest import REFEREE, _wait_healthy, checked_client
+from tests.e2e.test_worker_shutdown import wait_for
 from tests.processes import own_redis, stop
 from tests.webhook_receiver import WebhookReceiver
 
@@ -42,15 +43,13 @@ def referee() -> Iterator[RefereeClient]:
         stop(*procs, redis_proc)
 
 
-def _eventually(check: Callable[[], Any], what: str, seconds: float = 90) -> Any:
-    """``check()``'s first truthy answer, asked every 0.2 s (generous patience: the suite runs on every core)."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
+def _delivered(referee: RefereeClient, game: GameCreated) -> bool:
+    return referee.games.deliveries(game.id, owner_token=str(game.owner_token)).state == "delivered"
+
+
+def _eventually(check: Callable[[], Any], what: str) -> Any:
+    """``check()``'s first truthy answer (generous patience: the suite runs on every core)."""
+    return wait_for(what, check, timeout_s=90)
 
 
 def test_e2e_a_receiver_failing_twice_gets_exactly_one_signed_delivery_per_finished_game(
@@ -64,8 +63,7 @@ def test_e2e_a_receiver_failing_twice_gets_exactly_one_signed_delivery_per_finis
         games = [referee.games.create("bluffaneer", seats=BOTS, options={"callback_url": hook.url})
                  for hook in (first, second)]
         for game in games:
-            _eventually(lambda game=game: referee.games.deliveries(
-                game.id, owner_token=str(game.owner_token)).state == "delivered", f"{game.id} to be delivered")
+            _eventually(partial(_delivered, referee, game), f"{game.id} to be delivered")
         keys = referee.keys().raw
         for game, hook in zip(games, (first, second)):
             got = hook.all()

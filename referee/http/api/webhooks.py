@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint
 
 from referee.engine.protocol import Json
+from referee.errors import ApiError
 from referee.http.context import bearer_token, service, url_policy
 from referee.service.webhooks import callback_option, check_callback, retry_intervals
 
@@ -32,4 +33,8 @@ def check_url(value: Any) -> None:
 @bp.get("/<game_id>/deliveries")
 def deliveries(game_id: str) -> Json:
     """Each attempt at delivering the game's end (``Authorization: Bearer <owner_token>``)."""
-    return service().webhooks.deliveries(game_id, bearer_token(), most=1 + len(retry_intervals()))
+    token = bearer_token()
+    if token is None:  # before anything is read (and before the rate limit: ratelimit.CREDENTIAL_FIRST)
+        raise ApiError(401, "token_required", "a game's deliveries are its creator's: Authorization: Bearer "
+                       "<owner_token> (a tournament's game: its cancel_token)")
+    return service().webhooks.deliveries(game_id, token, most=1 + len(retry_intervals()))
