@@ -211,3 +211,17 @@ def test_a_tournament_callback_is_its_own_field_and_held_to_the_same_rules(clien
     assert r.status_code == 422 and r.get_json()["code"] == "callback_url_refused"
     r = client.post("/v1/tournaments", json=body)
     assert r.status_code == 201 and "callback_secret" not in r.get_json()
+
+
+@pytest.mark.parametrize(("ruleset", "players"), [("bang", 4), ("bang-dice", 3), ("bang-faceoff", 2),
+                                                  ("bluffaneer", 3)])
+def test_every_ruleset_s_end_is_delivered_once_with_its_signed_head(
+        loopback_app: Any, work: Any, retries: Any, ruleset: str, players: int) -> None:
+    client = loopback_app.test_client()
+    with WebhookReceiver(fail_with=[502]) as receiver:
+        game = create(client, ruleset, seats=[{"bot": "random"}] * players, options={"callback_url": receiver.url})
+        work()
+        got = receiver.all()
+    assert [r.answered for r in got] == [502, 200] and len({r.body for r in got}) == 1
+    assert got[-1].head_signed(client.get("/v1/keys").get_json()) is None
+    assert got[-1].payload()["result"] == view(client, game)["result"] is not None
