@@ -100,8 +100,8 @@ class Tournaments:
             raise ApiError(422, "invalid_options", "a tournament's games are delivered to its own callback_url")
         # every game it deals is created with these options: refused now, as a game's would be, not in a worker
         self.svc.game_options(rs, options, [{"bot": e["bot"]} for e in entrants[:players]])
-        callback = webhooks.callback_option(spec.get("callback_url"))
-        hook = {"url": callback, "secret": webhooks.Webhooks.new_secret()} if callback else None
+        hook = None if "callback_url" not in spec else {
+            "url": webhooks.callback_option(spec["callback_url"]), "secret": webhooks.Webhooks.new_secret()}
         seed = spec.get("seed") or secrets.token_hex(32)
         tid = "t_" + secrets.token_hex(6)
         cancel_token = new_token()

@@ -86,7 +86,7 @@ class Checks:
         turn_timeout_s = seconds_option(opts.pop("turn_timeout_s", None))
         start_timeout_s = seconds_option(opts.pop("start_timeout_s", None), "start_timeout_s")
         start_bot = opts.pop("start_bot", None)
-        callback_url = callback_option(opts.pop("callback_url", None))
+        callback_url = callback_option(opts.pop("callback_url")) if "callback_url" in opts else None
         carry = opts.pop(ruleset.carry_option, None) if ruleset.carry_option else None
         if carry is not None:
             opts.update(self._carried_over(carry, ruleset, len(seat_specs)))

@@ -47,12 +47,10 @@ LEASE_MARGIN_MS = 30_000
 _log = logging.getLogger(__name__)
 
 
-def callback_option(value: Any) -> str | None:
-    """The creation option ``callback_url`` (``None``: none): an absolute
-    http(s) URL a bot could have (422 ``invalid_callback_url``, or
-    ``callback_url_refused`` for another scheme or credentials in it)."""
-    if value is None:
-        return None
+def callback_option(value: Any) -> str:
+    """The creation option ``callback_url``: an absolute http(s) URL a bot
+    could have (422 ``invalid_callback_url``, or ``callback_url_refused`` for
+    another scheme or credentials in it); ``null`` is no URL."""
     if not isinstance(value, str) or not 1 <= len(value) <= MAX_URL:
         raise ApiError(422, "invalid_callback_url", f"callback_url is a URL of 1 to {MAX_URL} characters")
     try:

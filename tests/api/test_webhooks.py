@@ -130,7 +130,7 @@ def test_an_unreachable_receiver_is_recorded_without_a_status(loopback_app: Any,
     ("not a url", "invalid_callback_url"), ("ftp://example.com/", "callback_url_refused"),
     ("http://user:pw@example.com/", "callback_url_refused"), ("http://[::1/", "invalid_callback_url"),
     ("http://169.254.169.254/latest/meta-data", "callback_url_refused"), ("http://0.0.0.0:80/", "callback_url_refused"),
-    ("http://[::ffff:127.0.0.1]/", "callback_url_refused"), (7, "invalid_callback_url"),
+    ("http://[::ffff:127.0.0.1]/", "callback_url_refused"), (7, "invalid_callback_url"), (None, "invalid_callback_url"),
     ("http://e.com/" + "a" * 2048, "invalid_callback_url")])
 def test_a_callback_url_is_held_to_the_bot_url_rules_even_where_loopback_is_allowed(
         loopback_app: Any, url: Any, code: str) -> None:

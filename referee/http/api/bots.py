@@ -140,7 +140,7 @@ def _tournaments() -> Tournaments:
 @bp.post("/v1/tournaments")
 def create_tournament() -> tuple[Json, int] | Response:
     body = json_body(TOURNAMENT)
-    webhooks.check_url(body.get("callback_url"))  # every game's end webhook, under the bots' URL policy
+    webhooks.check_new_game(body)  # every game's end webhook, under the bots' URL policy
     svc = service()
     admin = is_admin()
     # the caller as the rate limiter counts one here: no credential proves anyone but the admin

@@ -16,18 +16,13 @@ from referee.service.webhooks import callback_option, check_callback, retry_inte
 bp = Blueprint("webhooks", __name__, url_prefix="/v1/games")
 
 
-def check_new_game(options: Mapping[str, Any] | None) -> None:
-    """A new game's ``callback_url``, if any, is one this referee may call
-    (the bots' URL policy: 422 ``callback_url_refused``), before the game is dealt."""
-    check_url((options or {}).get("callback_url"))
-
-
-def check_url(value: Any) -> None:
-    """A game's or a tournament's ``callback_url`` (``None``: none) is well
-    formed and one this referee may call, under the bots' URL policy."""
-    url = callback_option(value)
-    if url is not None:
-        check_callback(url, url_policy())
+def check_new_game(body: Mapping[str, Any] | None) -> None:
+    """A new game's or tournament's ``callback_url`` (in ``body``, a game's
+    options or a tournament's spec), if any, is well formed and one this
+    referee may call (the bots' URL policy: 422 ``callback_url_refused``),
+    before anything is dealt."""
+    if body and "callback_url" in body:
+        check_callback(callback_option(body["callback_url"]), url_policy())
 
 
 @bp.get("/<game_id>/deliveries")
