@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from referee.bots.webhook import UrlPolicy
 from referee.service.webhooks import delivery_id
 from tests.api.helpers import auth, create, view
 from tests.webhook_receiver import WebhookReceiver
@@ -225,3 +226,14 @@ def test_every_ruleset_s_end_is_delivered_once_with_its_signed_head(
     assert [r.answered for r in got] == [502, 200] and len({r.body for r in got}) == 1
     assert got[-1].head_signed(client.get("/v1/keys").get_json()) is None
     assert got[-1].payload()["result"] == view(client, game)["result"] is not None
+
+
+def test_guessing_the_owner_token_of_the_deliveries_is_limited_like_a_seat_token(redis_client: Any) -> None:
+    """The URL the deliveries show is the creator's: a guess at its owner token is a failed authentication."""
+    from tests.api.test_rate_limit import limited_app
+    client = limited_app(redis_client, AUTH_FAIL_LIMIT="3/hour",
+                         BOT_URL_POLICY=UrlPolicy(allow_private=True)).test_client()
+    game = create(client, seats=BOTS, options={"callback_url": "http://127.0.0.1:9/end"})
+    statuses = [_deliveries(client, game, f"guess{i}").status_code for i in range(5)]
+    assert statuses == [401, 401, 401, 429, 429]
+    assert _deliveries(client, game).status_code == 429  # the right one too, from that address, for now
