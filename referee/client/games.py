@@ -120,6 +120,14 @@ class Games:
         return SeatToken.from_json(json_of(self._http.request(
             "POST", f"/v1/games/{game_id}/seats/{seat}/token", token=owner_token, safe=False)))
 
+    def deliveries(self, game_id: str, *, owner_token: str) -> WebhookDeliveries:
+        """``GET /v1/games/{id}/deliveries``: how the game-end webhook (option
+        ``callback_url``) went, each attempt's status and error; the
+        creator's ``owner_token`` only (:class:`NotFound` ``no_callback`` for
+        a game created without one)."""
+        return WebhookDeliveries.from_json(json_of(self._http.request(
+            "GET", f"/v1/games/{game_id}/deliveries", token=owner_token)))
+
     def events(self, game_id: str, *, token: str | None = None, after: int = 0, wait: float = 0) -> EventPage:
         """``GET /v1/games/{id}/events``: the events after version ``after``
         as seat ``token`` may see them. With ``wait`` (seconds, at most 30) it
@@ -188,11 +196,3 @@ class Games:
         game's log (hash chain, seed, replay, result, signature …); an active
         game only with the admin ``token``."""
         return AuditReport.from_json(json_of(self._http.request("GET", f"/v1/games/{game_id}/audit", token=token)))
-
-    def deliveries(self, game_id: str, *, owner_token: str) -> WebhookDeliveries:
-        """``GET /v1/games/{id}/deliveries``: how the game-end webhook (option
-        ``callback_url``) went, each attempt's status and error; the
-        creator's ``owner_token`` only (:class:`NotFound` ``no_callback`` for
-        a game created without one)."""
-        return WebhookDeliveries.from_json(json_of(self._http.request(
-            "GET", f"/v1/games/{game_id}/deliveries", token=owner_token)))

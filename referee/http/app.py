@@ -104,12 +104,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if hasattr(scheduler, "depth"):
         install_live("referee_queue_depth", "jobs waiting on the queue", scheduler.depth)
 
-    from referee.http.api import bots, games, meta, reference, watch, webhooks
+    from referee.http.api import bots, games, meta, reference, watch
     app.register_blueprint(games.bp)
     app.register_blueprint(meta.bp)
     app.register_blueprint(bots.bp)
     app.register_blueprint(watch.bp)  # the page that watches, replays and verifies a game (issue 25)
     app.register_blueprint(reference.bp)  # /docs: the live API reference (issue 39)
+    from referee.http.api import webhooks
     app.register_blueprint(webhooks.bp)  # a game's end webhook deliveries (issue 40 item 3)
     _register_errors(app)
     _register_metrics(app)

@@ -68,11 +68,11 @@ class GameService:
         #: the job queue (``NoScheduler`` when there is none: it hears every change and drops it)
         self.scheduler: Scheduler = self.changes.scheduler
         self.checks = Checks(self.loader, store.bots)
+        #: games' end webhooks (option ``callback_url``, ``referee.service.webhooks``)
+        self.webhooks = Webhooks(store, self.loader, self.now)
         self.creation = Creation(store, self.loader, self.changes, self.checks, self.now)
         self.moves = Moves(store, self.loader, self.changes, self.keyring, self.now)
         self.seats = Seats(store, self.loader, self.changes, self.now)
-        #: games' end webhooks (option ``callback_url``, ``referee.service.webhooks``)
-        self.webhooks = Webhooks(store, self.loader, self.now)
 
     def now(self) -> int:
         """The service's ``clock`` now (ms), read at each call: a tool or test may swap the clock."""

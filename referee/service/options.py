@@ -83,10 +83,10 @@ class Checks:
         defaults filled in, then the platform's ``turn_timeout_s``,
         ``start_timeout_s`` and ``start_bot``."""
         opts = dict(options or {})
+        callback_url = callback_option(opts.pop("callback_url")) if "callback_url" in opts else None
         turn_timeout_s = seconds_option(opts.pop("turn_timeout_s", None))
         start_timeout_s = seconds_option(opts.pop("start_timeout_s", None), "start_timeout_s")
         start_bot = opts.pop("start_bot", None)
-        callback_url = callback_option(opts.pop("callback_url")) if "callback_url" in opts else None
         carry = opts.pop(ruleset.carry_option, None) if ruleset.carry_option else None
         if carry is not None:
             opts.update(self._carried_over(carry, ruleset, len(seat_specs)))
@@ -94,7 +94,7 @@ class Checks:
         start_bot = _start_options(start_timeout_s, start_bot, seat_specs)
         if start_bot is not None:
             self.check_bot(start_bot, ruleset.name)
-        return GameOptions(opts, turn_timeout_s, start_timeout_s, start_bot, callback_url)
+        return GameOptions(opts, turn_timeout_s, start_timeout_s, start_bot, callback_url=callback_url)
 
     def _carried_over(self, game_id: Any, ruleset: Ruleset[Any], players: int) -> dict[str, Any]:
         """The options a finished game of the same ruleset carries into a new

@@ -6,8 +6,7 @@ JSON the referee answers (openapi.yaml), each keeping that JSON whole as
 One module a topic: ``games`` (a game, its seats, views, result), ``events``
 (events, receipts, the log and its audit), ``bots`` (bots and their turns),
 ``tournaments``, ``rulesets`` (rulesets, rules, the referee's keys and
-health), ``webhooks`` (a game's end webhook deliveries); ``common`` holds
-``Json`` and ``Page``."""
+health); ``common`` holds ``Json`` and ``Page``."""
 from __future__ import annotations
 
 from referee.client.models.bots import Bot, BotSummary, Turn, TurnAnswered
