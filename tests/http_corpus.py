@@ -574,6 +574,21 @@ def rate_limited(session: Session) -> None:
         session.recorder.send(client, "GET", path)
 
 
+def webhooks(session: Session) -> None:
+    """A game-end webhook (issue 40 item 3): the option, its refusals and the creator's deliveries."""
+    session.step("webhooks")
+    seats = [{"name": "ann"}, {"name": "bob"}, {"name": "cat"}]
+    game = session.post("/v1/games", {"ruleset": "bluffaneer", "seats": seats, "seed": "corpus-webhook",
+                                      "options": {"callback_url": "http://127.0.0.1:9/game-over"}}).get_json()
+    session.get(f"/v1/games/{game['id']}/deliveries", headers=auth(game["owner_token"]))
+    session.get(f"/v1/games/{game['id']}/deliveries")
+    session.get(f"/v1/games/{game['id']}/deliveries", headers=auth(game["seats"][0]["token"]))
+    for url in ("ftp://example.com/", "http://169.254.169.254/latest", None):
+        session.post("/v1/games", {"ruleset": "bluffaneer", "players": 3, "options": {"callback_url": url}})
+    plain = session.post("/v1/games", {"ruleset": "bluffaneer", "players": 3, "seed": "corpus-no-webhook"}).get_json()
+    session.get(f"/v1/games/{plain['id']}/deliveries", headers=auth(plain["owner_token"]))
+
+
 def sequence(session: Session) -> None:
     meta(session)
     create_refusals(session)
@@ -584,6 +599,7 @@ def sequence(session: Session) -> None:
     bots(session)
     tournaments(session)
     rate_limited(session)
+    webhooks(session)
 
 
 # -- recording and comparing --------------------------------------------------------
