@@ -18,14 +18,17 @@ class DeliveryFailed(Exception):
     """This attempt was not accepted: RQ retries the job after its next interval."""
 
 
-def deliver_game_end(game_id: str, svc: GameService | None = None) -> str:
+def deliver_game_end(game_id: str, most: int | None = None, svc: GameService | None = None) -> str:
     """Deliver ``game_id``'s end to its callback URL, under the bot URLs'
-    policy and call limits: ``delivered``, ``failed`` (the last attempt
+    policy and call limits, attempt ``most`` at the most (as many as the
+    ``Retry`` it was enqueued with allows; ``None``: this worker's
+    ``REFEREE_WEBHOOK_RETRY_S``): ``delivered``, ``failed`` (the last attempt
     failed), or nothing to do (``busy``, ``no_callback``, ``not_over``,
     ``delivered`` already); raises ``DeliveryFailed`` when it is to be retried."""
     svc = svc or jobs.service_from_env()  # the worker's one service, as every job's
+    most = most if most is not None else 1 + len(retry_intervals())
     outcome = svc.webhooks.deliver(game_id, policy=UrlPolicy.from_env(os.environ),
-                                   limits=CallLimits.from_env(os.environ), most=1 + len(retry_intervals()))
+                                   limits=CallLimits.from_env(os.environ), most=most)
     if outcome == "retry":
         raise DeliveryFailed(f"game {game_id}: its end webhook was not accepted; tried again later")
     return outcome

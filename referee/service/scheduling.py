@@ -184,7 +184,8 @@ class RqScheduler:
         """A finished game's end webhook (``workers.webhooks``): one attempt
         now, one after each interval of ``REFEREE_WEBHOOK_RETRY_S``, then given up."""
         intervals = retry_intervals()
-        self.queue.enqueue("workers.webhooks.deliver_game_end", game_id, job_id=f"hook-{game_id}{attempt}",
+        self.queue.enqueue("workers.webhooks.deliver_game_end", game_id, 1 + len(intervals),
+                           job_id=f"hook-{game_id}{attempt}",
                            result_ttl=300, job_timeout=int(CallLimits.from_env(os.environ).timeout_s) + 60,
                            retry=Retry(max=len(intervals), interval=intervals) if intervals else None)
 

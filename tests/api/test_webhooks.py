@@ -79,7 +79,7 @@ def test_a_replayed_end_or_a_duplicate_job_posts_nothing_once_delivered(
         assert len(receiver.all()) == 1
         service.schedule(service.change_of(service.load(game["id"])), attempt="-again")
         work()
-        assert deliver_game_end(game["id"], service) == "delivered"
+        assert deliver_game_end(game["id"], svc=service) == "delivered"
         assert len(receiver.all()) == 1
     assert len(_deliveries(client, game).get_json()["attempts"]) == 1
 
@@ -94,11 +94,11 @@ def test_a_second_worker_posts_nothing_while_another_holds_the_delivery(
         hooks = service.store.webhooks
         hooks.begin(game["id"], "other-worker", 600_000, 3)  # another worker is posting now
         work()  # the game ends; its job finds the delivery held
-        assert deliver_game_end(game["id"], service) == "busy"
+        assert deliver_game_end(game["id"], svc=service) == "busy"
         assert receiver.all() == []
         hooks.finish(game["id"], "other-worker", {"attempt": 1, "at": 1, "status": 500, "error": "http_500"},
                      "pending")
-        assert deliver_game_end(game["id"], service) == "delivered"
+        assert deliver_game_end(game["id"], svc=service) == "delivered"
         assert len(receiver.all()) == 1
 
 
@@ -110,7 +110,7 @@ def test_a_delivery_is_given_up_after_its_last_attempt(loopback_app: Any, servic
     client = loopback_app.test_client()
     with WebhookReceiver(fail_with=[500] * 10) as receiver:
         game = _finished_game(client, work, receiver.url)
-        assert deliver_game_end(game["id"], service) == "failed"
+        assert deliver_game_end(game["id"], svc=service) == "failed"
         assert len(receiver.all()) == 2
     shown = _deliveries(client, game).get_json()
     assert shown["state"] == "failed" and shown["delivered_at"] is None and shown["attempts_max"] == 2
