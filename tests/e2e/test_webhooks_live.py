@@ -44,7 +44,11 @@ def referee() -> Iterator[RefereeClient]:
 
 
 def _delivered(referee: RefereeClient, game: GameCreated) -> bool:
-    return referee.games.deliveries(game.id, owner_token=str(game.owner_token)).state == "delivered"
+    return _state_is(referee, game.id, str(game.owner_token), "delivered")
+
+
+def _state_is(referee: RefereeClient, game_id: str, token: str, state: str) -> bool:
+    return referee.games.deliveries(game_id, owner_token=token).state == state
 
 
 def _eventually(check: Callable[[], Any], what: str) -> Any:
@@ -108,3 +112,22 @@ def test_e2e_the_docs_receiver_checks_both_signatures_and_takes_the_end_once(ref
     assert out.stdout.startswith(f"accepted {game.id}:finished: game {game.id} finished at version ")
     shown = referee.games.deliveries(game.id, owner_token=str(game.owner_token))
     assert shown.state == "delivered" and shown.attempts[-1].status == 200
+
+
+def test_e2e_a_tournament_delivers_each_game_it_deals_once(referee: RefereeClient) -> None:
+    """A tournament's callback_url: every game's end, with the tournament's
+    id, signed with its callback_secret, accepted once; its cancel token
+    reads each game's deliveries."""
+    with WebhookReceiver(fail_with=[500]) as hook:
+        made = referee.tournaments.create("bluffaneer", ["random", "heuristic", "random"], 3, players=3,
+                                          callback_url=hook.url)
+        secret, cancel = str(made.callback_secret), str(made.cancel_token)
+        done = _eventually(lambda: (t := referee.tournaments.get(made.id)).status == "finished" and t,
+                           "the tournament to finish")
+        ids = [g.id for g in done.games]
+        for game_id in ids:
+            _eventually(partial(_state_is, referee, game_id, cancel, "delivered"), f"{game_id} to be delivered")
+        accepted = hook.accepted()
+    assert sorted(r.payload()["game"] for r in accepted) == sorted(ids)
+    assert all(r.payload()["tournament"] == made.id and r.signed_by(secret) for r in accepted)
+    assert len(hook.all()) == len(ids) + 1  # one game's first try failed, and was tried again
