@@ -51,6 +51,18 @@ def _state_is(referee: RefereeClient, game_id: str, token: str, state: str) -> b
     return referee.games.deliveries(game_id, owner_token=token).state == state
 
 
+def _listening(port: int) -> bool:
+    import socket
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _resign_of(referee: RefereeClient, game: GameCreated) -> dict[str, Any] | None:
+    """Seat 0's resign, once it is among its legal moves (its turn)."""
+    return next((m for m in referee.games.view(game.id, token=game.tokens[0]).legal_moves
+                 if m["type"] == "resign"), None)
+
+
 def _eventually(check: Callable[[], Any], what: str) -> Any:
     """``check()``'s first truthy answer (generous patience: the suite runs on every core)."""
     return wait_for(what, check, timeout_s=90)
@@ -102,14 +114,23 @@ def test_e2e_the_docs_receiver_checks_both_signatures_and_takes_the_end_once(ref
     game was made: whatever it missed is tried again, and it prints the end
     it verified (HMAC, then the final head with the published key)."""
     port = free_port()
-    game = referee.games.create("bluffaneer", seats=BOTS,
+    game = referee.games.create("bluffaneer", seats=[{"name": "me"}, *BOTS[1:]],
                                 options={"callback_url": f"http://127.0.0.1:{port}/game-over"})
     script = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "game_end_receiver.py")
     env = {**os.environ, "REFEREE_URL": referee.base}
-    out = subprocess.run([sys.executable, script, "--port", str(port), "--secret", str(game.callback_secret),
-                          "--once"], env=env, capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith(f"accepted {game.id}:finished: game {game.id} finished at version ")
+    receiver = subprocess.Popen([sys.executable, script, "--port", str(port), "--secret", str(game.callback_secret),
+                                 "--once"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _eventually(partial(_listening, port), "the receiver to listen")
+        resign = _eventually(partial(_resign_of, referee, game), "seat 0's turn")
+        referee.games.move(game.id, resign, token=game.tokens[0])  # the bots play the game to its end
+        stdout, stderr = receiver.communicate(timeout=120)
+    finally:
+        if receiver.poll() is None:
+            receiver.kill()
+            receiver.wait()
+    assert receiver.returncode == 0, stderr
+    assert stdout.startswith(f"accepted {game.id}:finished: game {game.id} finished at version ")
     shown = referee.games.deliveries(game.id, owner_token=str(game.owner_token))
     assert shown.state == "delivered" and shown.attempts[-1].status == 200
 
