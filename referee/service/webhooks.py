@@ -166,7 +166,8 @@ class Webhooks:
     def deliveries(self, game_id: str, token: str, *, most: int) -> Json:
         """How the game's end webhook went, for its creator (``token``: its
         ``owner_token``, or a tournament's ``cancel_token``; else 401), 404
-        ``no_callback`` for a game created without one."""
+        ``no_callback`` for a game created without one; ``attempts_max`` as
+        its first attempt was bounded (``most``, this process's bound, before it)."""
         meta = self.store.meta(game_id)
         if meta is None:
             raise not_found(game_id)
@@ -180,5 +181,5 @@ class Webhooks:
         state = fields.get("state") or ("waiting" if meta.get("status") == "active" else "pending")
         delivered = fields.get("delivered_at")
         return {"game": game_id, "callback_url": url, "delivery": delivery_id(game_id), "state": state,
-                "attempts": attempts, "attempts_max": most,
+                "attempts": attempts, "attempts_max": int(fields.get("most", most)),
                 "delivered_at": int(delivered) if delivered else None}

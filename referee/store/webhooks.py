@@ -4,7 +4,7 @@ says what it means).
 Keys, all in the game's hash slot: ``game:{ID}:meta`` field ``callback_url``
 and ``game:{ID}:secret`` field ``callback_secret`` (written with the game),
 ``game:{ID}:hook`` (hash: ``state`` pending|delivered|failed, ``attempts``
-begun, ``last_status``, ``last_error``, ``delivered_at``), ``…:hook:attempts``
+begun, ``most`` attempts in all, ``last_status``, ``last_error``, ``delivered_at``), ``…:hook:attempts``
 (list: each attempt's outcome, JSON) and ``…:hook:lease`` (who is posting
 now). Two steps, each one script: ``begin`` — nothing after ``delivered`` or
 ``failed`` (the once-flag), nothing while another holds the lease, else one
@@ -35,7 +35,7 @@ if n >= tonumber(ARGV[3]) then
   return {'failed', n}
 end
 n = redis.call('hincrby', KEYS[1], 'attempts', 1)
-redis.call('hset', KEYS[1], 'state', 'pending')
+redis.call('hset', KEYS[1], 'state', 'pending', 'most', ARGV[3])
 if tonumber(ARGV[4]) > 0 then redis.call('pexpire', KEYS[1], ARGV[4]) end
 return {'go', n}
 """
