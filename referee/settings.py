@@ -97,6 +97,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("REFEREE_BOT_MAX_RESPONSE_BYTES", str(64 * 1024), "worker", "the largest answer read from a bot"),
     Setting("REFEREE_BOT_ALLOW_PRIVATE", None, "api, worker", "`1`: bot URLs may be loopback or private addresses"),
     Setting("REFEREE_BOT_URL_ALLOWLIST", None, "api, worker", "comma-separated hosts bots' URLs must be on"),
+    Setting("REFEREE_WEBHOOK_RETRY_S", "5,30,120,600,1800", "api, worker", "a game-end webhook (option "
+            "`callback_url`) not accepted is tried again after each of these seconds in turn, then given up "
+            "(`off`: one attempt); its URL is held to the bot URL settings above"),
     # -- the command line --------------------------------------------------------------------
     Setting("REFEREE_URL", None, "cli", "the referee `referee tournament` and `referee play` talk to (unset: "
             "`http://127.0.0.1:$PORT`, where `make run` serves)"),

@@ -618,6 +618,21 @@ def rematches(session: Session) -> None:
     session.get("/v1/series/ffffffffffffffff")
 
 
+def webhooks(session: Session) -> None:
+    """A game-end webhook (issue 40 item 3): the option, its refusals and the creator's deliveries."""
+    session.step("webhooks")
+    seats = [{"name": "ann"}, {"name": "bob"}, {"name": "cat"}]
+    game = session.post("/v1/games", {"ruleset": "bluffaneer", "seats": seats, "seed": "corpus-webhook",
+                                      "options": {"callback_url": "http://127.0.0.1:9/game-over"}}).get_json()
+    session.get(f"/v1/games/{game['id']}/deliveries", headers=auth(game["owner_token"]))
+    session.get(f"/v1/games/{game['id']}/deliveries")
+    session.get(f"/v1/games/{game['id']}/deliveries", headers=auth(game["seats"][0]["token"]))
+    for url in ("ftp://example.com/", "http://169.254.169.254/latest", None):
+        session.post("/v1/games", {"ruleset": "bluffaneer", "players": 3, "options": {"callback_url": url}})
+    plain = session.post("/v1/games", {"ruleset": "bluffaneer", "players": 3, "seed": "corpus-no-webhook"}).get_json()
+    session.get(f"/v1/games/{plain['id']}/deliveries", headers=auth(plain["owner_token"]))
+
+
 def sequence(session: Session) -> None:
     meta(session)
     create_refusals(session)
@@ -630,6 +645,7 @@ def sequence(session: Session) -> None:
     rate_limited(session)
     chat(session)
     rematches(session)
+    webhooks(session)
 
 
 # -- recording and comparing --------------------------------------------------------

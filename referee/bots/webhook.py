@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from _typeshed import ReadableBuffer, WriteableBuffer
 
 __all__ = ["MAX_SKEW_S", "BotFailure", "CallLimits", "Deadline", "UrlPolicy", "address_refusal", "ask",
-           "connect_tcp", "parse_bot_url", "sign", "verify"]
+           "connect_tcp", "parse_bot_url", "post_signed", "sign", "signed_headers", "verify"]
 
 MAX_SKEW_S = 300
 DEFAULT_TIMEOUT_S = 5.0
@@ -255,6 +255,13 @@ def sign(secret: str, timestamp: int, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), str(timestamp).encode() + b"." + body, hashlib.sha256).hexdigest()
 
 
+def signed_headers(secret: str, body: bytes, delivery: str, *, now: float | None = None) -> dict[str, str]:
+    """The headers that sign ``body`` for its receiver (this module's docstring), stamped ``now``."""
+    ts = int(time.time() if now is None else now)
+    return {"Content-Type": "application/json", "X-Referee-Timestamp": str(ts),
+            "X-Referee-Delivery": delivery, "X-Referee-Signature": sign(secret, ts, body)}
+
+
 def verify(secret: str, timestamp: str, body: bytes, signature: str, *, now: float | None = None) -> bool:
     """What a bot runs on each request: signature valid and timestamp fresh."""
     try:
@@ -305,9 +312,7 @@ def ask(url: str, secret: str, payload: dict[str, Any], *, delivery: str, policy
     for attempt in range(max(1, attempts)):
         if attempt and not deadline.remaining() > 0:
             break  # no time left for a retry: the last attempt's cause stands
-        ts = int(time.time())
-        headers = {"Content-Type": "application/json", "X-Referee-Timestamp": str(ts),
-                   "X-Referee-Delivery": delivery, "X-Referee-Signature": sign(secret, ts, body)}
+        headers = signed_headers(secret, body, delivery)
         try:
             status, data = _post(target, body, headers, _Budget(deadline, limits.max_response_bytes), connect, tls)
         except TimeoutError:
@@ -326,3 +331,32 @@ def ask(url: str, secret: str, payload: dict[str, Any], *, delivery: str, policy
             raise BotFailure(f"http_{status}")
         return _move_of(data)
     raise BotFailure(cause)
+
+
+def post_signed(url: str, secret: str, body: bytes, *, delivery: str, policy: UrlPolicy,
+                limits: CallLimits | None = None, connect: Connector = connect_tcp,
+                tls: ssl.SSLContext | None = None) -> int:
+    """One signed POST of ``body`` to ``url`` (a game's end webhook, issue 40
+    item 3): the status the receiver answered, its body never read past the
+    size limit. Held to everything a bot call is (``ask``): the URL policy
+    and its checked addresses (no rebinding), one deadline for the whole
+    call, the signature headers, no redirect followed. ``BotFailure`` when no
+    status came back: ``url_refused``, ``timeout``, ``tls_error``,
+    ``response_too_large``, ``unreachable``."""
+    limits = limits or CallLimits()
+    deadline = Deadline(limits.timeout_s)
+    try:
+        target = policy.target(url, deadline)
+        status, _ = _post(target, body, signed_headers(secret, body, delivery),
+                          _Budget(deadline, limits.max_response_bytes), connect, tls)
+    except ApiError as err:
+        raise BotFailure("url_refused") from err
+    except TimeoutError:
+        raise BotFailure("timeout") from None
+    except ResponseTooLarge:
+        raise BotFailure("response_too_large") from None
+    except ssl.SSLError:
+        raise BotFailure("tls_error") from None
+    except (OSError, http.client.HTTPException):
+        raise BotFailure("unreachable") from None
+    return status

@@ -17,7 +17,7 @@ authors (and the end-to-end tests, the benchmarks and ``referee tournament``).
         print(client.games.view(game.id).result, client.games.audit(game.id).ok)
 
 Sub-clients per area: ``client.games`` (create, list/all, view, move, events,
-stream, replay, log, audit), ``client.bots`` (register, list/all, get, turns,
+stream, replay, log, audit, deliveries), ``client.bots`` (register, list/all, get, turns,
 answer), ``client.tournaments`` (create, list/all, get, cancel),
 ``client.rulesets`` (list, get, rules, rule); ``client.keys()``, ``client.health()``,
 ``client.metrics()``, ``client.openapi()``.
@@ -80,6 +80,8 @@ from referee.client.models import (
                                    Turn,
                                    TurnAnswered,
                                    View,
+                                   WebhookAttempt,
+                                   WebhookDeliveries,
 )
 from referee.client.transport import RetryPolicy, Timeouts
 
@@ -94,5 +96,6 @@ __all__ = [
     "Page",
     "RateLimited", "Receipt", "RefereeClient", "Replay", "Result", "RetryPolicy", "Rule", "Ruleset", "Rulesets", "Seat",
     "Timeouts", "Tournament", "TournamentGame", "TournamentSummary", "Tournaments", "Turn", "TurnAnswered",
-    "Unauthorized", "Unavailable", "Unprocessable", "VersionConflict", "View",
+    "Unauthorized", "Unavailable", "Unprocessable", "VersionConflict", "View", "WebhookAttempt",
+    "WebhookDeliveries",
 ]

@@ -25,6 +25,7 @@ from referee.client.models import (
     SeatToken,
     Series,
     View,
+    WebhookDeliveries,
 )
 
 
@@ -41,8 +42,9 @@ class Games:
         """``POST /v1/games``: a new game of ``ruleset`` with ``players`` seats,
         or the ``seats`` given (``{"name": …, "bot": …}``); ``options`` are the
         ruleset's (plus ``turn_timeout_s``, or ``clock``: docs/clocks.md; ``away_grace_s``,
-        ``away_bot``: docs/presence.md); a ``seed`` or ``setup`` makes the game custom. Each
-        seat's token is in the answer, once. Not retried
+        ``away_bot``: docs/presence.md; ``callback_url`` for the game-end webhook:
+        ``GameCreated.callback_secret`` signs it); a ``seed`` or ``setup`` makes the game custom.
+        Each seat's token is in the answer, once. Not retried
         once sent (the server keeps no key for it: a retry could make two games)."""
         body: Json = {"ruleset": ruleset}
         if players is not None:
@@ -134,6 +136,14 @@ class Games:
     def series(self, series_id: str) -> Series:
         """``GET /v1/series/{id}``: a series' running score and its games (its id is its first game's)."""
         return Series.from_json(json_of(self._http.request("GET", f"/v1/series/{series_id}")))
+
+    def deliveries(self, game_id: str, *, owner_token: str) -> WebhookDeliveries:
+        """``GET /v1/games/{id}/deliveries``: how the game-end webhook (option
+        ``callback_url``) went, each attempt's status and error; the
+        creator's ``owner_token`` only (:class:`NotFound` ``no_callback`` for
+        a game created without one)."""
+        return WebhookDeliveries.from_json(json_of(self._http.request(
+            "GET", f"/v1/games/{game_id}/deliveries", token=owner_token)))
 
     def events(self, game_id: str, *, token: str | None = None, after: int = 0, wait: float = 0) -> EventPage:
         """``GET /v1/games/{id}/events``: the events after version ``after``

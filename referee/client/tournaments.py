@@ -16,14 +16,17 @@ class Tournaments:
 
     def create(self, ruleset: str, entrants: Sequence[str | Mapping[str, str]], games: int, *,
                players: int | None = None, options: Mapping[str, Any] | None = None, seed: str | None = None,
-               parallel: int | None = None, token: str | None = None) -> Tournament:
+               parallel: int | None = None, token: str | None = None,
+               callback_url: str | None = None) -> Tournament:
         """``POST /v1/tournaments``: ``games`` games of ``ruleset`` between
         ``entrants`` (``random``, ``heuristic``, a bot id, or ``{"bot", "name"}``).
         The admin ``token`` lifts the caps. The answer's ``cancel_token`` is
-        shown once. Not retried once sent."""
+        shown once (and with ``callback_url``, every game's end webhook, the
+        ``callback_secret`` that signs it). Not retried once sent."""
         body: Json = {"ruleset": ruleset, "entrants": [e if isinstance(e, str) else dict(e) for e in entrants],
                       "games": games}
-        for name, value in (("players", players), ("options", options), ("seed", seed), ("parallel", parallel)):
+        for name, value in (("players", players), ("options", options), ("seed", seed), ("parallel", parallel),
+                            ("callback_url", callback_url)):
             if value is not None:
                 body[name] = value
         return Tournament.from_json(json_of(self._http.request("POST", "/v1/tournaments", token=token, json=body,

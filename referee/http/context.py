@@ -6,12 +6,14 @@ keeps the packages acyclic, issue 26 item 6)."""
 from __future__ import annotations
 
 import hmac
+import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import current_app, g, request
 from marshmallow import Schema
 
+from referee.bots.webhook import UrlPolicy
 from referee.errors import ApiError
 from referee.json_boundary import check_value, load_json
 from referee.service import GameService
@@ -23,6 +25,13 @@ IDEMPOTENCY_KEY_MAX = 256
 def service() -> GameService:
     svc: GameService = current_app.extensions["referee.service"]
     return svc
+
+
+def url_policy() -> UrlPolicy:
+    """Which URLs the referee may call (a bot's, a game's callback): the app's
+    ``BOT_URL_POLICY`` (tests allow loopback), else the environment's."""
+    configured = current_app.config.get("BOT_URL_POLICY")
+    return configured if configured is not None else UrlPolicy.from_env(os.environ)
 
 
 #: the one route whose clients cannot set headers (EventSource): only it takes ``?token=``

@@ -46,7 +46,7 @@ from referee.play.standings import (  # noqa: F401 (pure: shared with the arena)
     unique_names,
 )
 from referee.play.tournament_quotas import DEFAULT_PARALLEL, Caps, Quotas, admit, free_quota
-from referee.service import GameService, new_game_id
+from referee.service import GameService, new_game_id, webhooks
 from referee.service.listing import after_cursor
 from referee.store.listing import cursor_of
 from referee.store.tournaments import IN_FLIGHT, TournamentStore
@@ -97,21 +97,26 @@ class Tournaments:
         entrants = _named([self._entrant(e, rs.name) for e in spec["entrants"]])
         players = _players(spec, rs, len(entrants))
         options = dict(spec.get("options") or {})
+        if "callback_url" in options:  # options are public (GET /v1/tournaments/{id}); a game's secret, unknown
+            raise ApiError(422, "invalid_options", "a tournament's games are delivered to its own callback_url")
         # every game it deals is created with these options: refused now, as a game's would be, not in a worker
         if self.svc.game_options(rs, options, [{"bot": e["bot"]} for e in entrants[:players]]).series:
             raise ApiError(422, "invalid_options", "series is for a game, not a tournament's games")
+        hook = None if "callback_url" not in spec else {
+            "url": webhooks.callback_option(spec["callback_url"]), "secret": webhooks.Webhooks.new_secret()}
         seed = spec.get("seed") or secrets.token_hex(32)
         tid = "t_" + secrets.token_hex(6)
         cancel_token = new_token()
         record = {"id": tid, "ruleset": rs.name, "entrants": entrants, "players": players,
                   "games": spec["games"], "options": options, "parallel": parallel,
                   "seed_commitment": sha256_hex(seed), "seeded_by_client": "seed" in spec,
-                  "created_at": self.svc.clock()}
+                  "created_at": self.svc.clock(), **({"callback": hook} if hook else {})}
         fields = {"spec": json.dumps(record), "status": "running", "seed": seed, "next": 0,
                   "finished": 0, "cancel_hash": sha256_hex(cancel_token)}
         self._store(tid, fields, Standings([e["name"] for e in entrants]), caller)
         self._retain(tid, running=True)
-        return {**self.get(tid), "cancel_token": cancel_token}
+        secret = {"callback_secret": hook["secret"]} if hook else {}  # shown once, as the cancel token
+        return {**self.get(tid), "cancel_token": cancel_token, **secret}
 
     def _store(self, tid: str, fields: dict[str, Any], empty: Standings, caller: str | None) -> None:
         """Store a new tournament, counted in its caller's quota (``admit``;
@@ -259,7 +264,7 @@ class Tournaments:
             game = self.svc.create_game(rs.name, seats=[{"name": s["name"], "bot": s["bot"]} for s in seats],
                                         options=options, tournament=tid, tournament_seed=seed,
                                         tournament_custom=spec["seeded_by_client"], held=self.hold,
-                                        game_id=game_id)
+                                        game_id=game_id, callback=_callback(spec))
         except RefereeError as err:
             if err.status != 422:  # a conflict, Redis: the job is retried
                 raise
@@ -431,6 +436,12 @@ class Tournaments:
             "rated": not spec["seeded_by_client"], "stopped": json.loads(stopped) if stopped else None,
             "games": games, "standings": table.table(),
         }
+
+
+def _callback(spec: Json) -> tuple[str, str] | None:
+    """The tournament's game-end webhook, ``(url, secret)``, for each game it deals."""
+    hook = spec.get("callback")
+    return (hook["url"], hook["secret"]) if hook else None
 
 
 def _ruleset(name: str) -> Ruleset[Any]:

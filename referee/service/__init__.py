@@ -41,6 +41,7 @@ from referee.service.presence import Presence, shown, window_ms
 from referee.service.rematch import Rematches, view_links
 from referee.service.scheduling import Change
 from referee.service.seats import Seats
+from referee.service.webhooks import Webhooks
 from referee.store.clients import (
     REDIS_UNAVAILABLE as REDIS_UNAVAILABLE,  # for the API: it talks to the service, not the store
 )
@@ -71,6 +72,8 @@ class GameService:
         #: the job queue (``NoScheduler`` when there is none: it hears every change and drops it)
         self.scheduler: Scheduler = self.changes.scheduler
         self.checks = Checks(self.loader, store.bots)
+        #: games' end webhooks (option ``callback_url``, ``referee.service.webhooks``)
+        self.webhooks = Webhooks(store, self.loader, self.now)
         self.creation = Creation(store, self.loader, self.changes, self.checks, self.now)
         self.moves = Moves(store, self.loader, self.changes, self.keyring, self.now)
         self.seats = Seats(store, self.loader, self.changes, self.now)
@@ -91,7 +94,8 @@ class GameService:
                     options: Mapping[str, Any] | None = None, seed: str | None = None,
                     setup: Mapping[str, Any] | None = None, tournament: str | None = None,
                     tournament_seed: str | None = None, tournament_custom: bool = False,
-                    held: bool = False, game_id: str | None = None) -> Json:
+                    held: bool = False, game_id: str | None = None,
+                    callback: tuple[str, str] | None = None) -> Json:
         """Deal a new game; returns the 201 body with each seat's secret token
         (``referee.service.creation``). ``held``: no job is queued for it (it
         is only watched): the worker that made it plays its first turns.
@@ -99,11 +103,12 @@ class GameService:
         a tournament takes the game's slot under it before the game exists).
         ``tournament_seed``: a seed the referee derived for a tournament game
         (the game is not custom, unless ``tournament_custom``: the
-        tournament's seed came from a client)."""
+        tournament's seed came from a client). ``callback``: a tournament's
+        game-end webhook, ``(url, secret)`` (``referee.service.webhooks``)."""
         return self.creation.create_game(NewGame(
             ruleset=ruleset_name, players=players, seats=seats, options=options, seed=seed, setup=setup,
             tournament=tournament, tournament_seed=tournament_seed, tournament_custom=tournament_custom,
-            game_id=game_id), held=held)
+            game_id=game_id, callback=callback), held=held)
 
     def game_options(self, ruleset: Ruleset[Any], options: Mapping[str, Any] | None,
                      seat_specs: list[Json]) -> GameOptions:

@@ -52,7 +52,7 @@ def change_of(game: Game, before: Game | None = None) -> Change:
     watched = before is None or change_of(before).due() is not None
     return Change(game.id, game.version, active, game.last_at, to_act, bots, deadline,
                   game.turn_deadline(), game.header.get("tournament"), open_deadline, game.start_deadline(),
-                  watched)
+                  watched, game.callback)
 
 
 class Changes:

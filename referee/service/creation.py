@@ -21,6 +21,7 @@ from referee.service.game import NO_TOKEN, OPEN, Game, new_game_id
 from referee.service.loading import Loader
 from referee.service.metrics import GAMES_STARTED
 from referee.service.options import Checks, GameOptions, open_seat_clock
+from referee.service.webhooks import Webhooks
 from referee.store.redis_store import EventStore
 from referee.tokens import new_token
 
@@ -54,6 +55,8 @@ class NewGame:
     tournament_custom: bool = False
     game_id: str | None = None
     rematch: Rematch | None = None
+    #: a tournament's game-end webhook, ``(url, secret)``: every game it deals is delivered there
+    callback: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +88,7 @@ class Stored:
     game: Game
     tokens: list[str | None]
     owner: str | None  # None: a rematch's, which keeps the finished game's owner token
+    callback_secret: str | None = None  # signs the game-end webhook's deliveries (referee.service.webhooks)
 
 
 def _ruleset(name: str) -> Ruleset[Any]:
@@ -165,6 +169,7 @@ def respond(stored: Stored) -> Json:
         "owner_token": stored.owner,
         "seats": [{"seat": i, "token": stored.tokens[i], "name": seat["name"], "bot": seat["bot"],
                    **({"open": True} if seat.get("open") else {})} for i, seat in enumerate(seats)],
+        **({"callback_secret": stored.callback_secret} if stored.callback_secret is not None else {}),
     }
 
 
@@ -227,11 +232,17 @@ class Creation:
                 "status": status, "header": canonical(head), "header_hash": first_prev,
                 "tokens": json.dumps(hashes), "ruleset": ruleset.name, "owner": owner_hash,
                 "names": json.dumps([seat["name"] for seat in seats]), "last_at": str(now)}
-        if not self.store.create(game_id, meta, {"seed": dealt.seed, "dealt": canonical(dealt.secrets)}, envelopes):
+        secret = {"seed": dealt.seed, "dealt": canonical(dealt.secrets)}
+        callback = request.callback or (None if validated.options.callback_url is None
+                                        else (validated.options.callback_url, Webhooks.new_secret()))
+        if callback is not None:  # never in the header: the creator's to know, not the log's
+            meta["callback_url"], secret["callback_secret"] = callback
+        if not self.store.create(game_id, meta, secret, envelopes):
             raise ApiError(409, "game_exists", "a game with this id exists; try again")
         self.store.index_game(game_id, now)
         GAMES_STARTED.labels(ruleset=ruleset.name).inc()
         game = Game(game_id, ruleset, head, first_prev, tuple(hashes), dealt.seed,
                     len(envelopes), last_hash, dealt.rng, status, dealt.state, now, dealt.secrets, dealt.opened,
-                    tuple(seat["name"] for seat in seats), keyed_hmac_sha256(dealt.seed.encode()))
-        return Stored(game, tokens, owner)
+                    tuple(seat["name"] for seat in seats), keyed_hmac_sha256(dealt.seed.encode()),
+                    callback=callback is not None)
+        return Stored(game, tokens, owner, secret.get("callback_secret"))

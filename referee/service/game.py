@@ -51,6 +51,8 @@ class Game:
     names: tuple[str, ...] = ()  # each seat's name now (a claimed seat's: its claimant's)
     #: ``keyed_hmac_sha256(seed)``, prepared once for the game: its generator, salts and bots' seeds
     mac: Callable[[bytes], bytes] | None = field(default=None, compare=False, repr=False)
+    #: the game has an end webhook (option ``callback_url``): a job delivers its end (``referee.service.webhooks``)
+    callback: bool = False
     #: the game's memo (``referee.engine.statecache``): what the rules derive from its states, handed
     #: to every hook this service calls about the game; one per game, carried from one version of the
     #: game to the next by ``replace`` (so it lives in the service's cache, keyed by the game's id,

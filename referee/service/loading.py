@@ -81,7 +81,7 @@ class Loader:
         return Game(game_id, ruleset, header, meta["header_hash"], tuple(json.loads(meta["tokens"])), seed, 0,
                     meta["header_hash"], 0, "active", None, 0, dealt,
                     names=tuple(json.loads(meta["names"])) if "names" in meta else (),
-                    mac=keyed_hmac_sha256(seed.encode()))
+                    mac=keyed_hmac_sha256(seed.encode()), callback="callback_url" in meta)
 
     def _seats_of(self, game_id: str) -> dict[str, Any]:
         meta = self.store.meta(game_id) or {}

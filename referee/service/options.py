@@ -21,6 +21,7 @@ from referee.service.chat import chat_option
 from referee.service.clocks import clock_option
 from referee.service.loading import Loader
 from referee.service.presence import away_options
+from referee.service.webhooks import callback_option
 from referee.store.bots import BotDirectory
 
 
@@ -38,6 +39,7 @@ class GameOptions(NamedTuple):
     clock: dict[str, float] | None = None  # a time bank per seat (referee.service.clocks)
     #: the presence options given (``away_grace_s``, ``away_bot``; ``referee.service.presence``), for the header
     away: dict[str, Any] = {}
+    callback_url: str | None = None  # the game-end webhook (referee.service.webhooks)
 
 
 def seconds_option(value: Any, name: str = "turn_timeout_s") -> float | None:
@@ -110,6 +112,7 @@ class Checks:
         defaults filled in, then the platform's ``turn_timeout_s``,
         ``start_timeout_s`` and ``start_bot``."""
         opts = dict(options or {})
+        callback_url = callback_option(opts.pop("callback_url")) if "callback_url" in opts else None
         turn_timeout_s = seconds_option(opts.pop("turn_timeout_s", None))
         start_timeout_s = seconds_option(opts.pop("start_timeout_s", None), "start_timeout_s")
         start_bot = opts.pop("start_bot", None)
@@ -125,7 +128,7 @@ class Checks:
         if start_bot is not None:
             self.check_bot(start_bot, ruleset.name)
         return GameOptions(opts, turn_timeout_s, start_timeout_s, start_bot, chat=chat, series=series, clock=clock,
-                           away=away)
+                           away=away, callback_url=callback_url)
 
     def _carried_over(self, game_id: Any, ruleset: Ruleset[Any], players: int) -> dict[str, Any]:
         """The options a finished game of the same ruleset carries into a new

@@ -12,6 +12,7 @@ games' Redis (``REDIS_URL``) when that is standalone; when that is a
 cluster, ``RQ_REDIS_URL`` must be set."""
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,7 +26,9 @@ from rq.job import Job
 
 from referee import settings
 from referee.bots import BUILT_IN
+from referee.bots.webhook import CallLimits
 from referee.engine.protocol import Seat
+from referee.service.webhooks import retry_intervals
 
 QUEUE = "referee"
 WATCH = "referee:watch"
@@ -70,6 +73,8 @@ class Change:
     #: whether the game may be in the watch set: False when nothing was owed
     #: before this change (nothing to take out: a human's move after a human's)
     watched: bool = True
+    #: the game has an end webhook: its end is delivered (``workers.webhooks``)
+    callback: bool = False
 
     def bot_turns(self) -> list[Seat]:
         """The bot seats that get a job: the lowest alone when every awaited
@@ -171,11 +176,22 @@ class RqScheduler:
         if not change.active and change.tournament is not None:
             self.queue.enqueue("workers.jobs.tournament_game_finished", change.tournament, gid,
                                job_id=f"tgame-{gid}{attempt}", result_ttl=300, retry=Retry(max=3))
+        if not change.active and change.callback:
+            self.deliver_end(gid, attempt)
         due = change.due()
         if due is not None and not attempt:  # the sweeper looks once it is overdue
             self.watch(gid, due)
         elif due is None and change.watched:
             self.unwatch(gid)
+
+    def deliver_end(self, game_id: str, attempt: str = "") -> None:
+        """A finished game's end webhook (``workers.webhooks``): one attempt
+        now, one after each interval of ``REFEREE_WEBHOOK_RETRY_S``, then given up."""
+        intervals = retry_intervals()
+        self.queue.enqueue("workers.webhooks.deliver_game_end", game_id, 1 + len(intervals),
+                           job_id=f"hook-{game_id}{attempt}",
+                           result_ttl=300, job_timeout=int(CallLimits.from_env(os.environ).timeout_s) + 60,
+                           retry=Retry(max=len(intervals), interval=intervals) if intervals else None)
 
     def work(self, *, burst: bool = False, with_scheduler: bool = False, on_job: JobDone | None = None) -> None:
         """Work the queue in this process (RQ's non-forking worker) until

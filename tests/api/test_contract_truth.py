@@ -36,10 +36,10 @@ from referee.http import contract
 
 MAX_EXAMPLES = 60
 OPERATIONS = ["listGames", "listBots", "listTournaments", "registerBot", "createGame", "createTournament"]
-#: refusals of a well-formed request: the deployment's bot URL policy, a
+#: refusals of a well-formed request: the deployment's bot (and callback) URL policy, a
 #: tournament beyond what a caller without the admin token may ask, quotas
-TAKEN = {(422, "bot_url_refused"), (403, "tournament_too_large"), (429, "tournament_quota"),
-         (503, "tournaments_busy")}
+TAKEN = {(422, "bot_url_refused"), (422, "callback_url_refused"), (403, "tournament_too_large"),
+         (429, "tournament_quota"), (503, "tournaments_busy")}
 #: each ruleset's option keys the contract binds to a table size (``GameSizes``, ``TournamentSizes``)
 BOUND_OPTIONS = {name: {key for p in range(rs.min_players, rs.max_players + 1) for key in rs.options_for(p)}
                  for name in contract.built_in() for rs in [registry.get(name)]}

@@ -166,6 +166,9 @@ def test_every_route_of_the_contract_has_a_client_method_and_each_is_exercised(
         api.bots.answer(outbound.id, "never-offered", take(), secret=outbound.secret)
     assert closed.value.code == "turn_closed"
     assert api.bots.delete(outbound.id, secret=outbound.secret) == {"id": outbound.id, "deleted": True}
+    hooked = api.games.create("nim", players=2, options={**NIM, "callback_url": "http://127.0.0.1:9/end"})
+    assert hooked.callback_secret is not None and game.callback_secret is None
+    assert api.games.deliveries(hooked.id, owner_token=str(hooked.owner_token)).state == "waiting"
     tournament = api.tournaments.create("nim", ["random", "random"], 2, parallel=1)
     api.tournaments.get(tournament.id)
     assert tournament.cancel_token is not None

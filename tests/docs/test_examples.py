@@ -37,7 +37,7 @@ SMALLER: dict[str, dict[str, str]] = {
     "webhook-tournament": {"--games 100": "--games 4", "--games 50": "--games 2"},
 }
 #: sequences that need a referee allowing bot URLs on this machine
-PRIVATE_BOTS = {"webhook-tournament"}
+PRIVATE_BOTS = {"webhook-tournament", "game-end-webhook"}
 #: what each sequence's output must show (regular expressions), beside its exit status 0
 SHOWS: dict[str, list[str]] = {
     "watch": [r"http://127\.0\.0\.1:\d+/watch/\w+"],
@@ -55,6 +55,8 @@ SHOWS: dict[str, list[str]] = {
     "presence": [r"^0 ann True True None$", r"^1 bob False False None$", r"^2 \S.* None False None$"],
     "webhook-tournament": [r"audit: 4/4 games clean", r"audit: 2/2 games clean", r" mybot "],
     "rematch": [r"^True 1 0$", r"^True$", r"^\{'best_of': 3\} \[\('ann', [01]\), \('bob', [01]\)\]$"],
+    "game-end-webhook": [r"^accepted \w+:finished: game \w+ finished at version \d+, winners \[[\d, ]*\], head signed",
+                         r'"state":\s*"delivered"'],
 }
 TIMEOUT_S = 900
 
@@ -138,6 +140,7 @@ def test_the_example_runs(name: str, request: pytest.FixtureRequest, tmp_path: P
     changes = dict(SMALLER.get(name, {}))
     if name in PRIVATE_BOTS:
         changes["BOT_PORT=9100"] = f"BOT_PORT={free_port()}"
+        changes["HOOK_PORT=9200"] = f"HOOK_PORT={free_port()}"
     status, output = run(examples.chain(name, SEQUENCES), stack.url, tmp_path, changes)
     assert status == 0, output[-6000:]
     for shown in SHOWS[name]:

@@ -110,6 +110,18 @@ export class Games {
   }
 
   /**
+   * `GET /v1/games/{id}/deliveries`: how the game-end webhook (option
+   * `callback_url`) went: each attempt's time, status and error, and when it
+   * was delivered. The creator's only: `ownerToken` is its `owner_token`.
+   * @param {string} id
+   * @param {Options & {ownerToken: string}} options
+   * @returns {Promise<Ok<"gameDeliveries">>}
+   */
+  deliveries(id, options) {
+    return this.http.json("GET", `${at(id)}/deliveries`, { token: options.ownerToken, signal: options.signal });
+  }
+
+  /**
    * `POST /v1/games/{id}/seats/{seat}/claim`: an open seat's token, to the
    * first claimant only (later: Conflict `seat_taken`). Not retried once sent.
    * @param {string} id

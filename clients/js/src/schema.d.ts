@@ -349,6 +349,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{game_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        /** @description How the game-end webhook (option `callback_url`) went: each attempt's time, status and error, and when it was delivered. The creator's only: `Authorization: Bearer <owner_token>` (a tournament's game: the tournament's `cancel_token`). */
+        get: operations["gameDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/bots": {
         parameters: {
             query?: never;
@@ -570,7 +589,25 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    gameFinished: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description What the referee POSTs to a game's `callback_url` once the game finishes (docs/webhooks.md). */
+        post: operations["gameFinished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Problem: {
@@ -723,16 +760,20 @@ export interface components {
                 /** @description A seat anyone may claim (`POST /v1/games/{id}/seats/{seat}/claim`, its token to the claimant only); no move is accepted and no bot plays until every open seat is claimed. Not with `bot`. */
                 open?: boolean;
             }[];
-            /** @description The ruleset's options (see GET /v1/rulesets), plus clock ({bank_s: 1..86400, increment_s: 0..3600 (default 0), reaction_s: 1..3600 (default 15, at most bank_s)}: a time bank per seat, docs/clocks.md; not with turn_timeout_s) or turn_timeout_s (1..86400) for a turn clock (a game with open seats gets REFEREE_OPEN_SEAT_TURN_TIMEOUT_S, default 300, when it names none; it runs once every seat is taken), and for a game with open seats start_timeout_s (1..86400) and start_bot (random, the default, or heuristic): at that deadline every seat still open goes to that built-in bot (recorded as seat_given_to_bot); and chat (seats, the default; everyone: spectators post too; off): who may post at the table chat (docs/chat.md); series ({best_of: n} or {games: n}, n 1..15): the game is the first of a series its rematches continue (POST /v1/games/{game_id}/rematch, GET /v1/series/{series_id}); away_grace_s (1..86400, or null: never; default REFEREE_AWAY_GRACE_S, 60) and away_bot (default, the default, or a built-in bot): a person's seat away that long past the presence window is taken over by away_bot until its token is used again (recorded as seat_taken_over and seat_returned). */
-            options?: Record<string, unknown>;
+            /** @description The ruleset's options (see GET /v1/rulesets), plus clock ({bank_s: 1..86400, increment_s: 0..3600 (default 0), reaction_s: 1..3600 (default 15, at most bank_s)}: a time bank per seat, docs/clocks.md; not with turn_timeout_s) or turn_timeout_s (1..86400) for a turn clock (a game with open seats gets REFEREE_OPEN_SEAT_TURN_TIMEOUT_S, default 300, when it names none; it runs once every seat is taken), and for a game with open seats start_timeout_s (1..86400) and start_bot (random, the default, or heuristic): at that deadline every seat still open goes to that built-in bot (recorded as seat_given_to_bot); and chat (seats, the default; everyone: spectators post too; off): who may post at the table chat (docs/chat.md); series ({best_of: n} or {games: n}, n 1..15): the game is the first of a series its rematches continue (POST /v1/games/{game_id}/rematch, GET /v1/series/{series_id}); away_grace_s (1..86400, or null: never; default REFEREE_AWAY_GRACE_S, 60) and away_bot (default, the default, or a built-in bot): a person's seat away that long past the presence window is taken over by away_bot until its token is used again (recorded as seat_taken_over and seat_returned); callback_url: the game-end webhook (docs/webhooks.md). */
+            options?: {
+                callback_url?: components["schemas"]["CallbackUrl"];
+            };
             /** @description Makes the game reproducible and custom. */
             seed?: string;
             /** @description Scenario setup (the ruleset's setup schema); makes the game custom. */
             setup?: Record<string, unknown>;
         } & components["schemas"]["GameSizes"]) | unknown | unknown;
         GameCreated: {
-            /** @description Secret, the creator's: reissues a seat's lost token (`POST /v1/games/{id}/seats/{seat}/token`). */
+            /** @description Secret, the creator's: reissues a seat's lost token (`POST /v1/games/{id}/seats/{seat}/token`) and reads the game-end webhook's deliveries (`GET /v1/games/{id}/deliveries`). */
             owner_token: string;
+            /** @description Only when `options.callback_url` was given. Secret, the creator's (hand it to the receiver): every delivery of the game-end webhook is signed with it, `X-Referee-Signature: sha256=` + hex HMAC-SHA256(callback_secret, timestamp + "." + body), as bot requests are. */
+            callback_secret?: string;
             id: string;
             ruleset: string;
             ruleset_version: string;
@@ -940,6 +981,63 @@ export interface components {
             at: number;
             kid: string;
             sig: string;
+        };
+        /** @description The game-end webhook: once the game finishes, its end (`GameFinishedDelivery`) is POSTed here, signed with the game's `callback_secret` as bot requests are, and retried with backoff (`REFEREE_WEBHOOK_RETRY_S`) until a 2xx or the last attempt; `GET /v1/games/{game_id}/deliveries` shows each attempt. Held to the bot URLs' rules: an absolute http(s) URL as the pattern states, the bot URL's (422 `invalid_callback_url` otherwise), on an address the deployment may call (422 `callback_url_refused`: loopback and private networks only with `REFEREE_BOT_ALLOW_PRIVATE`, never link-local or metadata addresses); never in the game's log or any view. */
+        CallbackUrl: string;
+        /**
+         * @description The body of the game-end webhook (option `callback_url`): POSTed once the game finishes, the same
+         *     bytes on every attempt, with `X-Referee-Delivery` (the game's one delivery id, the same on every
+         *     attempt: dedupe by it), `X-Referee-Timestamp` and `X-Referee-Signature` (HMAC-SHA256 with the game's
+         *     `callback_secret`, as bot requests are signed). A 2xx accepts it; anything else (or no answer within
+         *     `REFEREE_BOT_TIMEOUT_S`) is tried again after each interval of `REFEREE_WEBHOOK_RETRY_S`. `head` and
+         *     `signature` prove the result: `signature` verifies over the `referee.final` statement with key `kid`
+         *     of `GET /v1/keys` (`HeadSignature`), and `head` is the hash of the game's last event in its log.
+         */
+        GameFinishedDelivery: {
+            /** @constant */
+            type: "game_finished";
+            /** @description The delivery id: `<game>:finished`. */
+            delivery: string;
+            game: string;
+            ruleset: string;
+            ruleset_version: string;
+            status: components["schemas"]["Status"];
+            /** @description The game's last version (the seq of its last event). */
+            version: number;
+            /** @description The hash of the game's last event. */
+            head: string;
+            signature: components["schemas"]["HeadSignature"] | null;
+            result: components["schemas"]["Result"];
+            /** @description ms since the epoch: when the last move was received. */
+            finished_at: number;
+            seats: components["schemas"]["Seat"][];
+            custom: boolean;
+            /** @description The tournament that dealt the game, if one did. */
+            tournament?: string;
+        };
+        WebhookAttempt: {
+            attempt: number;
+            /** @description ms since the epoch: when the attempt began. */
+            at: number;
+            /** @description The receiver's HTTP status; null when none came back. */
+            status: number | null;
+            /** @description null when accepted (a 2xx); else `http_<status>`, or why no status came back: `timeout`, `unreachable`, `url_refused` (the URL's addresses are no longer ones the referee may call), `tls_error`, `response_too_large`. */
+            error: string | null;
+        };
+        /** @description How the game-end webhook went: `state` is `waiting` (the game is not over), `pending` (to be attempted, or attempted and to be tried again), `delivered` (a 2xx accepted it: nothing is posted again) or `failed` (the last attempt failed: given up). */
+        WebhookDeliveries: {
+            game: string;
+            callback_url: string;
+            /** @description The delivery id every attempt carries (`X-Referee-Delivery`). */
+            delivery: string;
+            /** @enum {string} */
+            state: "waiting" | "pending" | "delivered" | "failed";
+            /** @description Each attempt's outcome, oldest first. */
+            attempts: components["schemas"]["WebhookAttempt"][];
+            /** @description The most attempts made (1 + the intervals of REFEREE_WEBHOOK_RETRY_S). */
+            attempts_max: number;
+            /** @description ms since the epoch: when the accepted attempt began. */
+            delivered_at: number | null;
         };
         /** @description The referee's public signing keys, a JWK set (RFC 7517, Ed25519 keys as RFC 8037 OKP); the first signs. */
         KeySet: {
@@ -3993,6 +4091,51 @@ export interface operations {
             503: components["responses"]["RedisUnavailable"];
         };
     };
+    gameDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries of the game's end. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveries"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            /** @description `token_required`; `bad_token`: not the game's `owner_token`, nor for a tournament's game the tournament's `cancel_token` (a seat's token is neither). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `game_not_found`; `no_callback`: the game was created without a `callback_url`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["RedisUnavailable"];
+        };
+    };
     listBots: {
         parameters: {
             query?: {
@@ -4323,6 +4466,8 @@ export interface operations {
                     seed?: string;
                     /** @description Games played at once (default 8). At most REFEREE_TOURNAMENT_MAX_PARALLEL (default 8) without the admin token; 64 with it. */
                     parallel?: number;
+                    /** @description Every game the tournament deals is delivered here when it ends (`GameFinishedDelivery`, with `tournament`), each signed with the tournament's `callback_secret` (shown once in the 201); each game's deliveries are shown with the tournament's `cancel_token` (`GET /v1/games/{game_id}/deliveries`). Not in `options` (422 `invalid_options`: they are public). */
+                    callback_url?: components["schemas"]["CallbackUrl"];
                 } & components["schemas"]["TournamentSizes"];
             };
         };
@@ -4336,6 +4481,8 @@ export interface operations {
                     "application/json": components["schemas"]["Tournament"] & {
                         /** @description Secret: DELETE /v1/tournaments/{id} with Authorization: Bearer <cancel_token>. */
                         cancel_token: string;
+                        /** @description Only with `callback_url`. Secret: signs the delivery of every game's end, as a game's `callback_secret` does. */
+                        callback_secret?: string;
                     };
                 };
             };
@@ -4534,6 +4681,42 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             431: components["responses"]["HeadersTooLarge"];
             503: components["responses"]["RedisUnavailable"];
+        };
+    };
+    gameFinished: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The game's one delivery id, the same on every attempt. */
+                "X-Referee-Delivery": string;
+                /** @description Unix seconds when this attempt was sent. */
+                "X-Referee-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256(callback_secret, timestamp + "." + body). */
+                "X-Referee-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GameFinishedDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: the end is delivered, and never posted again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted: tried again after the next interval of REFEREE_WEBHOOK_RETRY_S, until the last. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -1,6 +1,6 @@
 /* The client against a real referee (its own Redis, `referee serve`): a
    game created, viewed, refused, moved, streamed to its end, replayed,
-   logged and audited; idempotent moves; open seats and reissued tokens;
+   logged and audited; idempotent moves; open seats and reissued tokens; a game-end webhook;
    the listings; the rulesets; keys and health. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -131,6 +131,24 @@ test("an open seat is claimed once; a seat's token is reissued and the old one s
   assert.equal((await referee.games.view(game.id, { token: reissued.token })).seat, 0);
   await assert.rejects(referee.games.reissue(game.id, 2, { ownerToken: game.owner_token }),
                        (error) => error instanceof Forbidden && error.code === "seat_belongs_to_claimant");
+});
+
+test("a game-end webhook: its URL held to the bot URLs' rules, its deliveries the creator's only", async () => {
+  await assert.rejects(referee.games.create({ ruleset: "bang-dice", players: 3,
+                                              options: { callback_url: "http://169.254.169.254/" } }),
+                       (error) => error instanceof Unprocessable && error.code === "callback_url_refused");
+  const game = await referee.games.create({ ruleset: "bang-dice", players: 3,
+                                            options: { callback_url: "http://93.184.215.14/over" } });  // never called: the game goes on
+  assert.equal(typeof game.callback_secret, "string");
+  const shown = await referee.games.deliveries(game.id, { ownerToken: game.owner_token });
+  assert.equal(shown.state, "waiting");
+  assert.deepEqual(shown.attempts, []);
+  await assert.rejects(referee.games.deliveries(game.id, { ownerToken: game.seats[0].token ?? "" }),
+                       (error) => error instanceof Unauthorized && error.code === "bad_token");
+  const plain = await referee.games.create({ ruleset: "bang-dice", players: 3 });
+  assert.equal(plain.callback_secret, undefined);
+  await assert.rejects(referee.games.deliveries(plain.id, { ownerToken: plain.owner_token }),
+                       (error) => error instanceof NotFound && error.code === "no_callback");
 });
 
 test("the client's default token is sent unless a call gives its own (null: none)", async () => {

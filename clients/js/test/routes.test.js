@@ -38,6 +38,7 @@ const CALLS = {
   replayGame: (r) => r.games.replay("g0"),
   gameLog: (r) => r.games.log("g0"),
   auditGame: (r) => r.games.audit("g0"),
+  gameDeliveries: (r) => r.games.deliveries("g0", { ownerToken: "t" }),
   listBots: (r) => r.bots.list(),
   registerBot: (r) => r.bots.register({ name: "b", rulesets: ["bang-dice"] }),
   getBot: (r) => r.bots.get("b0", { token: "t" }),

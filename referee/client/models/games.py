@@ -70,6 +70,12 @@ class GameCreated:
         token = self.raw.get("owner_token")
         return str(token) if token is not None else None
 
+    @property
+    def callback_secret(self) -> str | None:
+        """The secret that signs the game-end webhook's deliveries (only with the option ``callback_url``)."""
+        secret = self.raw.get("callback_secret")
+        return str(secret) if secret is not None else None
+
 
 @dataclass(frozen=True)
 class SeatToken:

@@ -57,6 +57,12 @@ class Tournament:
         """Games are still being started or played (not finished, not cancelled)."""
         return self.status == "running"
 
+    @property
+    def callback_secret(self) -> str | None:
+        """Signs every game's end webhook (``callback_url``); only in the answer to its creation."""
+        secret = self.raw.get("callback_secret")
+        return str(secret) if secret is not None else None
+
 
 @dataclass(frozen=True)
 class TournamentSummary:

@@ -1,20 +1,19 @@
 """``/v1/bots`` and ``/v1/tournaments``."""
 from __future__ import annotations
 
-import os
 import re
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from referee import settings
-from referee.bots.webhook import UrlPolicy
 from referee.engine import canonical_bytes
 from referee.engine.protocol import Json
 from referee.errors import ApiError
 from referee.games import registry
 from referee.http import quotas, ratelimit, streams
+from referee.http.api import webhooks
 from referee.http.api.games import STREAM_MAX_S, _chain
-from referee.http.context import bearer_token, is_admin, json_body, query, service
+from referee.http.context import bearer_token, is_admin, json_body, query, service, url_policy
 from referee.http.problems import problem
 from referee.http.schemas import AnswerTurn, CreateTournament, ListQuery, RegisterBot
 from referee.play.tournament_quotas import ANONYMOUS_MAX_GAMES, DEFAULT_PARALLEL, Caps, Quotas, Refused
@@ -27,11 +26,6 @@ STREAM_ID = re.compile(r"[0-9]{1,20}-[0-9]{1,20}|0")
 bp.register_error_handler(quotas.OverQuota, quotas.over_quota)  # 429 with Retry-After
 
 
-def _policy() -> UrlPolicy:
-    configured = current_app.config.get("BOT_URL_POLICY")
-    return configured if configured is not None else UrlPolicy.from_env(os.environ)
-
-
 @bp.post("/v1/bots")
 def register_bot() -> tuple[Json, int]:
     body = json_body(REGISTER)
@@ -40,7 +34,7 @@ def register_bot() -> tuple[Json, int]:
         raise ApiError(422, "unknown_ruleset", f"no ruleset {unknown[0]!r}")
     url = body.get("url")
     if url is not None:  # none: an outbound bot, which connects for its turns (GET /v1/bots/{id}/turns)
-        _policy().check(url)
+        url_policy().check(url)
     svc = service()
     bot_id = svc.bots.new_id()
     place = quotas.bot_place(quotas.ClientQuotas.of_app(), quotas.client(), bot_id)
@@ -146,6 +140,7 @@ def _tournaments() -> Tournaments:
 @bp.post("/v1/tournaments")
 def create_tournament() -> tuple[Json, int] | Response:
     body = json_body(TOURNAMENT)
+    webhooks.check_new_game(body)  # every game's end webhook, under the bots' URL policy
     svc = service()
     admin = is_admin()
     # the caller as the rate limiter counts one here: no credential proves anyone but the admin

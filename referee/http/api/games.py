@@ -9,6 +9,7 @@ from referee.audit import audit_lines
 from referee.engine.protocol import Json
 from referee.errors import ApiError
 from referee.http import quotas, streams
+from referee.http.api import webhooks
 from referee.http.context import bearer_token, idempotency_key, is_admin, json_body, query, service
 from referee.http.ratelimit import prefetched_head
 from referee.http.schemas import (
@@ -36,6 +37,7 @@ def create_game() -> tuple[Json, int]:
     """A new game, within its creator's quotas (``referee.http.quotas``); a
     registered bot is seated only where its owner agrees (``bot_secret``)."""
     body = json_body(CREATE)
+    webhooks.check_new_game(body.get("options"))  # the game-end webhook's URL, under the bots' URL policy
     svc = service()
     seats = body.get("seats")
     for spec in seats or ():

@@ -190,3 +190,4 @@ class CreateTournament(Schema):
     options = fields.Dict(keys=fields.String())
     seed = fields.String(validate=validate.Length(min=1, max=256))
     parallel = WholeNumber(validate=validate.Range(min=1, max=64))
+    callback_url = fields.String(validate=validate.Length(min=1, max=2048))  # every game's end webhook
