@@ -55,6 +55,7 @@ from referee.client.models import (
                                    AuditReport,
                                    Bot,
                                    BotSummary,
+                                   Broadcast,
                                    Event,
                                    EventPage,
                                    GameCreated,
@@ -73,6 +74,7 @@ from referee.client.models import (
                                    Ruleset,
                                    Seat,
                                    SeatToken,
+                                   SpectatorDelay,
                                    Tournament,
                                    TournamentGame,
                                    TournamentSummary,
@@ -86,11 +88,13 @@ from referee.client.transport import RetryPolicy, Timeouts
 Client = RefereeClient
 
 __all__ = [
-    "AUTO", "AuditCheck", "AuditReport", "BadRequest", "Bot", "BotSummary", "Bots", "Client", "Conflict", "Event",
+    "AUTO", "AuditCheck", "AuditReport", "BadRequest", "Bot", "BotSummary", "Bots", "Broadcast", "Client",
+    "Conflict", "Event",
     "EventPage", "Forbidden", "GameCreated", "GameLog", "GameOver", "GameSummary", "Games", "HeadSignature",
     "Health", "HttpProblem", "SeatToken", "IllegalMove", "Jwk", "KeySet", "MoveAccepted", "NotFound", "NotYourTurn",
     "Page",
     "RateLimited", "Receipt", "RefereeClient", "Replay", "Result", "RetryPolicy", "Rule", "Ruleset", "Rulesets", "Seat",
-    "Timeouts", "Tournament", "TournamentGame", "TournamentSummary", "Tournaments", "Turn", "TurnAnswered",
+    "SpectatorDelay", "Timeouts", "Tournament", "TournamentGame", "TournamentSummary", "Tournaments", "Turn",
+    "TurnAnswered",
     "Unauthorized", "Unavailable", "Unprocessable", "VersionConflict", "View",
 ]

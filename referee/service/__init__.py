@@ -25,9 +25,10 @@ from typing import Any
 from referee import keys
 from referee.engine import sha256_hex
 from referee.engine.encoded_views import ViewCache
+from referee.engine.jsonenc import dumps
 from referee.engine.protocol import Json, Move, Ruleset, Seat
 from referee.engine.signature import Keyring
-from referee.service import listing, viewing
+from referee.service import listing, spectators, viewing
 from referee.service.changes import Changes, Scheduler, change_of
 from referee.service.creation import Creation, NewGame
 from referee.service.deciding import Decided
@@ -194,7 +195,10 @@ class GameService:
         is never older than a move some client has seen acknowledged (issue 36
         item 7)."""
         game = self.loader.load(game_id, head)
-        return viewing.encoded(game, seat_of(game, token), self.views)
+        seat = seat_of(game, token)
+        if seat is None and spectators.is_delayed(game):  # a spectator of a game shown late: built by replay
+            return dumps(spectators.spectator_view(spectators.delayed(self.store, game)))
+        return viewing.encoded(game, seat, self.views)
 
     @staticmethod
     def view_of(game: Game, seat: Seat | None) -> Json:

@@ -21,6 +21,7 @@ from referee.service.game import NO_TOKEN, OPEN, Game, new_game_id
 from referee.service.loading import Loader
 from referee.service.metrics import GAMES_STARTED
 from referee.service.options import Checks, GameOptions, open_seat_clock
+from referee.service.spectator_options import header_fields
 from referee.store.redis_store import EventStore
 from referee.tokens import new_token
 
@@ -124,6 +125,7 @@ def header(game_id: str, validated: Validated, dealt: Dealt, request: NewGame, n
         out["turn_timeout_s"] = options.turn_timeout_s
     if options.start_timeout_s is not None:
         out["start_timeout_s"], out["start_bot"] = options.start_timeout_s, options.start_bot
+    out.update(header_fields(options.spectators))
     if request.tournament is not None:
         out["tournament"] = request.tournament
     return out

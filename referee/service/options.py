@@ -18,6 +18,7 @@ from referee.engine.protocol import Json, RefereeError, Ruleset
 from referee.errors import ApiError
 from referee.games import registry
 from referee.service.loading import Loader
+from referee.service.spectator_options import SpectatorTiers, tiers_option
 from referee.store.bots import BotDirectory
 
 
@@ -28,6 +29,8 @@ class GameOptions(NamedTuple):
     turn_timeout_s: float | None
     start_timeout_s: float | None
     start_bot: str | None
+    #: spectators see the game late (``referee.service.spectators``; ``None``: live)
+    spectators: SpectatorTiers | None = None
 
 
 def seconds_option(value: Any, name: str = "turn_timeout_s") -> float | None:
@@ -84,6 +87,7 @@ class Checks:
         turn_timeout_s = seconds_option(opts.pop("turn_timeout_s", None))
         start_timeout_s = seconds_option(opts.pop("start_timeout_s", None), "start_timeout_s")
         start_bot = opts.pop("start_bot", None)
+        spectators = tiers_option(opts)
         carry = opts.pop(ruleset.carry_option, None) if ruleset.carry_option else None
         if carry is not None:
             opts.update(self._carried_over(carry, ruleset, len(seat_specs)))
@@ -91,7 +95,7 @@ class Checks:
         start_bot = _start_options(start_timeout_s, start_bot, seat_specs)
         if start_bot is not None:
             self.check_bot(start_bot, ruleset.name)
-        return GameOptions(opts, turn_timeout_s, start_timeout_s, start_bot)
+        return GameOptions(opts, turn_timeout_s, start_timeout_s, start_bot, spectators)
 
     def _carried_over(self, game_id: Any, ruleset: Ruleset[Any], players: int) -> dict[str, Any]:
         """The options a finished game of the same ruleset carries into a new

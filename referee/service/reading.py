@@ -15,6 +15,7 @@ from referee.engine.platform import SEAT_REISSUED
 from referee.engine.presentation import shown
 from referee.engine.protocol import Json, Seat
 from referee.errors import ApiError
+from referee.service import spectators
 
 if TYPE_CHECKING:
     from referee.service import Game, GameService
@@ -86,6 +87,11 @@ def events(svc: GameService, game_id: str, token: str | None, after: int, wait_s
     ``seat_token_reissued`` that took the token's seat away."""
     game = svc.load(game_id)
     seat = svc.seat_of(game, token)
+    if seat is None and spectators.is_delayed(game):  # a spectator of a game shown late
+        page = _late_page(svc, game, after, wait_s, slot=slot, gone=gone)
+        if page is not None:
+            return page
+        game, wait_s = svc.load(game_id), 0  # it ended meanwhile: all of it is public
     if wait_s > 0 and game.version <= after and game.status == "active":
         with slot():
             wait_for_event(svc, game_id, after, wait_s, gone=gone)
@@ -108,10 +114,9 @@ def stream(svc: GameService, game_id: str, token: str | None, after: int, *, kee
         yield "retry: 500\n\n"
         while True:
             game = svc.load(game_id)
-            envs, revoked = until_revoked(svc, game_id, svc.store.read(game_id, after=after, upto=game.version),
-                                          seat, token)
+            shown_as, envs, revoked = _stream_part(svc, game, seat, token, after)
             for env in envs:
-                yield f"id: {env['seq']}\nevent: {env['type']}\ndata: {canonical(present(game, env, seat))}\n\n"
+                yield f"id: {env['seq']}\nevent: {env['type']}\ndata: {canonical(present(shown_as, env, seat))}\n\n"
                 after = env["seq"]
             if revoked:  # the token is no longer the seat's: reconnecting with it is a 401
                 yield ": token reissued\n\n"
@@ -122,10 +127,44 @@ def stream(svc: GameService, game_id: str, token: str | None, after: int, *, kee
             left = None if max_s is None else max_s - (time.monotonic() - started)
             if left is not None and left <= 0:
                 return
-            wait_for_event(svc, game_id, after, keepalive_s if left is None else min(keepalive_s, left), gone=gone)
+            block = keepalive_s if left is None else min(keepalive_s, left)
+            wait_for_event(svc, game_id, max(after, game.version), block, gone=gone)  # the head, not what was sent
             if gone():  # a write would only find out at the second keepalive, 30 s on
                 return
             yield ": keepalive\n\n"
+
+
+def _late_page(svc: GameService, game: Game, after: int, wait_s: float, *, slot: Slot,
+               gone: Gone) -> Json | None:
+    """The events after ``after`` a spectator of ``game`` (running, shown
+    late) may see: up to its delayed version; long-polls up to ``wait_s``
+    for that version to pass ``after``. ``None`` if the game ends meanwhile."""
+    late = spectators.delayed(svc.store, game)
+    if wait_s > 0 and late.version <= after:
+        deadline = time.monotonic() + wait_s
+        with slot():
+            while late.version <= after:
+                left = deadline - time.monotonic()
+                if left <= 0 or not wait_for_event(svc, game.id, game.version, left, gone=gone):
+                    break
+                game = svc.load(game.id)
+                if not spectators.is_delayed(game):
+                    return None
+                late = spectators.delayed(svc.store, game)
+    return {"id": game.id, "version": late.version, "status": "active",
+            "events": [present(late.game, e, None) for e in late.envelopes[after:]]}
+
+
+def _stream_part(svc: GameService, game: Game, seat: Seat | None, token: str | None,
+                 after: int) -> tuple[Game, list[Json], bool]:
+    """What a stream sends next: the game its events are shown as, the events
+    after ``after`` (a spectator's of a game shown late: up to its delayed
+    version) and whether the token's seat was taken away there."""
+    if seat is None and spectators.is_delayed(game):
+        late = spectators.delayed(svc.store, game)
+        return late.game, late.envelopes[after:], False
+    envs, revoked = until_revoked(svc, game.id, svc.store.read(game.id, after=after, upto=game.version), seat, token)
+    return game, envs, revoked
 
 
 def bot_turns(svc: GameService, bot_id: str, after: str, *, keepalive_s: float = 15.0, max_s: float | None = None,
@@ -157,6 +196,9 @@ def bot_turns(svc: GameService, bot_id: str, after: str, *, keepalive_s: float =
 def replay(svc: GameService, game_id: str, version: int | None) -> Json:
     """The spectator view at ``version`` (default: the latest); every seat's
     view too once the game is over."""
+    latest = svc.load(game_id)
+    if spectators.is_delayed(latest):  # replay is a spectator's view: as late as theirs
+        return spectators.replay(svc.store, latest, version)
     game, state, shown = svc.state_at(game_id, version)
     rs = game.ruleset
     at = replace(game, version=version or game.version, state=state,

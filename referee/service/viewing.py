@@ -6,14 +6,18 @@ from __future__ import annotations
 from referee.engine.encoded_views import ViewCache, encoded_view
 from referee.engine.protocol import Json, Seat, seat_view
 from referee.service.game import Game
+from referee.service.spectator_options import shown_delay
 
 
-def envelope_of(game: Game) -> Json:
-    """What every reader of ``game`` is shown around the ruleset's view."""
+def envelope_of(game: Game, *, clock: bool = True) -> Json:
+    """What every reader of ``game`` is shown around the ruleset's view
+    (``clock``: its turn clock; a delayed spectator's is ``None``), and the
+    spectator delay of a game that has one (``referee.service.spectators``)."""
     rs = game.ruleset
     return {"id": game.id, "ruleset": rs.name, "ruleset_version": rs.version, "version": game.version,
-            "status": game.status, "turn_deadline": game.turn_deadline(), "seats": game.seats(),
-            "custom": game.header["custom"], "seed_commitment": game.header["seed_commitment"]}
+            "status": game.status, "turn_deadline": game.turn_deadline() if clock else None, "seats": game.seats(),
+            "custom": game.header["custom"], "seed_commitment": game.header["seed_commitment"],
+            **shown_delay(game)}
 
 
 def encoded(game: Game, seat: Seat | None, cache: ViewCache) -> bytes:

@@ -21,13 +21,23 @@ from referee.client.models.events import (
     MoveAccepted,
     Receipt,
 )
-from referee.client.models.games import GameCreated, GameSummary, Replay, Result, Seat, SeatToken, View
+from referee.client.models.games import (
+    Broadcast,
+    GameCreated,
+    GameSummary,
+    Replay,
+    Result,
+    Seat,
+    SeatToken,
+    SpectatorDelay,
+    View,
+)
 from referee.client.models.rulesets import Health, Jwk, KeySet, Rule, Ruleset
 from referee.client.models.tournaments import Tournament, TournamentGame, TournamentSummary
 
 __all__ = [
-    "AuditCheck", "AuditReport", "Bot", "BotSummary", "Event", "EventPage", "GameCreated", "GameLog",
+    "AuditCheck", "AuditReport", "Bot", "Broadcast", "BotSummary", "Event", "EventPage", "GameCreated", "GameLog",
     "GameSummary", "HeadSignature", "Health", "Json", "Jwk", "KeySet", "MoveAccepted", "Page", "Receipt",
-    "Replay", "Result", "Rule", "Ruleset", "Seat", "SeatToken", "Tournament", "TournamentGame",
+    "Replay", "Result", "Rule", "Ruleset", "Seat", "SeatToken", "SpectatorDelay", "Tournament", "TournamentGame",
     "TournamentSummary", "Turn", "TurnAnswered", "View"
 ]
