@@ -64,6 +64,8 @@ class GameService:
         self.bots = store.bots
         self.clock = clock
         self.loader = Loader(store, cache_size)
+        #: the running games spectators see late, each at its delayed version (``referee.service.spectators``)
+        self.late = spectators.LateGames(store)
         self.changes = Changes(scheduler, self.now)
         #: the job queue (``NoScheduler`` when there is none: it hears every change and drops it)
         self.scheduler: Scheduler = self.changes.scheduler
@@ -197,7 +199,7 @@ class GameService:
         game = self.loader.load(game_id, head)
         seat = seat_of(game, token)
         if seat is None and spectators.is_delayed(game):  # a spectator of a game shown late: built by replay
-            return dumps(spectators.spectator_view(spectators.delayed(self.store, game)))
+            return dumps(spectators.spectator_view(self.late.delayed(game)))
         return viewing.encoded(game, seat, self.views)
 
     @staticmethod

@@ -139,7 +139,7 @@ def _late_page(svc: GameService, game: Game, after: int, wait_s: float, *, slot:
     """The events after ``after`` a spectator of ``game`` (running, shown
     late) may see: up to its delayed version; long-polls up to ``wait_s``
     for that version to pass ``after``. ``None`` if the game ends meanwhile."""
-    late = spectators.delayed(svc.store, game)
+    late = svc.late.delayed(game)
     if wait_s > 0 and late.version <= after:
         deadline = time.monotonic() + wait_s
         with slot():
@@ -150,7 +150,7 @@ def _late_page(svc: GameService, game: Game, after: int, wait_s: float, *, slot:
                 game = svc.load(game.id)
                 if not spectators.is_delayed(game):
                     return None
-                late = spectators.delayed(svc.store, game)
+                late = svc.late.delayed(game)
     return {"id": game.id, "version": late.version, "status": "active",
             "events": [present(late.game, e, None) for e in late.envelopes[after:]]}
 
@@ -161,7 +161,7 @@ def _stream_part(svc: GameService, game: Game, seat: Seat | None, token: str | N
     after ``after`` (a spectator's of a game shown late: up to its delayed
     version) and whether the token's seat was taken away there."""
     if seat is None and spectators.is_delayed(game):
-        late = spectators.delayed(svc.store, game)
+        late = svc.late.delayed(game)
         return late.game, late.envelopes[after:], False
     envs, revoked = until_revoked(svc, game.id, svc.store.read(game.id, after=after, upto=game.version), seat, token)
     return game, envs, revoked
@@ -198,7 +198,7 @@ def replay(svc: GameService, game_id: str, version: int | None) -> Json:
     view too once the game is over."""
     latest = svc.load(game_id)
     if spectators.is_delayed(latest):  # replay is a spectator's view: as late as theirs
-        return spectators.replay(svc.store, latest, version)
+        return spectators.replay(svc.late, latest, version)
     game, state, shown = svc.state_at(game_id, version)
     rs = game.ruleset
     at = replace(game, version=version or game.version, state=state,

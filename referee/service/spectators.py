@@ -19,8 +19,10 @@ Built by replay: the delayed state is folded from the stream up to the
 delayed version, never read from the live state."""
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from referee.engine import record
 from referee.engine.jsonenc import dumps
@@ -72,18 +74,57 @@ class Delayed:
         return self.game.version
 
 
-def delayed(store: EventStore, game: Game) -> Delayed:
-    """``game`` (running, with a delay) folded up to its delayed version, by
-    replay of its stream: nothing newer is read into it."""
-    tiers = tiers_of(game)
-    envs = store.read(game.id, after=0, upto=game.version)
-    every = record.shown_versions([e["type"] for e in envs])
-    version = delayed_version(every, game.version, tiers.delay if tiers is not None else 0)
-    shown = [v for v in every if v <= version]
-    state = fold(game.ruleset, record.ruleset_events(envs[:version])) if version else None
-    at = game_but(game, version=version, state=state, status="active", memo=Memo(),
-                  last_at=int(envs[version - 1]["at"]) if version else int(game.header["created_at"]))
-    return Delayed(at, envs[:version], shown)
+@dataclass(frozen=True, slots=True)
+class _Held:
+    """One game as ``LateGames`` holds it: its envelopes up to the head it
+    last read, and its state folded at the delayed version then."""
+
+    header_hash: str
+    envelopes: list[Json]
+    version: int
+    state: Any
+    memo: Memo
+
+
+class LateGames:
+    """The running games with a delay this process has shown spectators, each
+    folded at the newest delayed version it reached (the least recently
+    shown first out): the next spectator's request reads only the events
+    since and folds only up to the new delayed version, instead of the
+    whole stream again."""
+
+    def __init__(self, store: EventStore, size: int = 256) -> None:
+        self.store = store
+        self._held: OrderedDict[str, _Held] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def delayed(self, game: Game) -> Delayed:
+        """``game`` (running, with a delay) folded up to its delayed version,
+        by replay of its stream: nothing newer is read into its state."""
+        tiers = tiers_of(game)
+        with self._lock:
+            held = self._held.get(game.id)
+        if held is None or held.header_hash != game.header_hash or len(held.envelopes) > game.version:
+            held = _Held(game.header_hash, [], 0, None, Memo())  # new here, or a stale copy of the game
+        envs = held.envelopes + self.store.read(game.id, after=len(held.envelopes), upto=game.version)
+        every = record.shown_versions([e["type"] for e in envs])
+        version = delayed_version(every, game.version, tiers.delay if tiers is not None else 0)
+        if version < held.version:  # only a stale head goes back: fold again from the start
+            held = _Held(game.header_hash, [], 0, None, Memo())
+        state = fold(game.ruleset, record.ruleset_events(envs[held.version:version]), held.state) \
+            if version > held.version else held.state
+        self._remember(game.id, _Held(game.header_hash, envs, version, state, held.memo))
+        at = game_but(game, version=version, state=state, status="active", memo=held.memo,
+                      last_at=int(envs[version - 1]["at"]) if version else int(game.header["created_at"]))
+        return Delayed(at, envs[:version], [v for v in every if v <= version])
+
+    def _remember(self, game_id: str, held: _Held) -> None:
+        with self._lock:
+            self._held[game_id] = held
+            self._held.move_to_end(game_id)
+            while len(self._held) > self._size:
+                self._held.popitem(last=False)
 
 
 def spectator_view(delayed_game: Delayed) -> Json:
@@ -101,10 +142,10 @@ def spectator_view(delayed_game: Delayed) -> Json:
 def broadcast_view(svc: GameService, game_id: str, token: str | None) -> bytes:
     """``GET /v1/games/{id}/broadcast``: ``broadcast`` for the caller (a wrong token: 401)."""
     game = svc.load(game_id)
-    return dumps(broadcast(svc.store, game, svc.seat_of(game, token)))
+    return dumps(broadcast(svc.late, game, svc.seat_of(game, token)))
 
 
-def broadcast(store: EventStore, game: Game, seat: int | None) -> Json:
+def broadcast(late: LateGames, game: Game, seat: int | None) -> Json:
     """The delayed omniscient view: the spectator view plus every seat's view
     at the delayed version (none inside the delay); once the game is over,
     every seat's view at its end. 403 to a seated token, and for a game whose
@@ -119,16 +160,16 @@ def broadcast(store: EventStore, game: Game, seat: int | None) -> Json:
     if game.status != "active":
         view = {**envelope_of(game), **seat_view(game.ruleset, game.state, None, active=False, memo=game.memo)}
         return {**view, "views": [game.ruleset.view(game.state, s) for s in range(game.players)]}
-    at = delayed(store, game)
+    at = late.delayed(game)
     views = [] if at.game.state is None else [at.game.ruleset.view(at.game.state, s) for s in range(game.players)]
     return {**spectator_view(at), "views": views}
 
 
-def replay(store: EventStore, game: Game, version: int | None) -> Json:
+def replay(late: LateGames, game: Game, version: int | None) -> Json:
     """Replay for a running game's delayed spectators: only the versions shown
     up to the delayed version (``latest_version``); inside the delay, the
     envelope at version 0 and no version to replay."""
-    at = delayed(store, game)
+    at = late.delayed(game)
     if version is None:
         version = at.version
     elif not 1 <= version <= at.version:

@@ -31,6 +31,7 @@ const CALLS = {
   listEvents: (r) => r.games.events("g0"),
   streamEvents: async (r) => { for await (const _ of r.games.stream("g0")) break; },
   replayGame: (r) => r.games.replay("g0"),
+  broadcastGame: (r) => r.games.broadcast("g0"),
   gameLog: (r) => r.games.log("g0"),
   auditGame: (r) => r.games.audit("g0"),
   listBots: (r) => r.bots.list(),
