@@ -27,7 +27,8 @@ DELAY = 50  # the least a broadcast takes (referee.service.spectator_options.MIN
 EVERY_STEP, SAMPLE = 60, 10
 #: after this many steps the seats resign as they are awaited (a random two-seat Face Off can go on for thousands)
 RESIGN_AFTER = 400
-CASES = [(name, registry.get(name).max_players, f"late-{name}") for name in registry.names()]
+#: every ruleset at its largest table, but the test plug-in's (a game of nim ends inside any broadcast's delay)
+CASES = [(name, registry.get(name).max_players, f"late-{name}") for name in registry.names() if name != "nim"]
 
 
 def _delayed_version(service: Any, game_id: str, delay: int) -> int:
@@ -153,3 +154,68 @@ def test_spectators_see_nothing_newer_than_the_delay_and_seats_see_their_own_vie
     final = client.get(f"/v1/games/{game['id']}").get_json()
     assert final["version"] == service.load(game["id"]).version and final["status"] != "active"
     assert client.get(f"/v1/games/{game['id']}/replay").get_json()["latest_version"] == final["version"]
+
+
+@pytest.mark.parametrize("options,detail", [
+    ({"spectator_delay": 0}, "from 1 to 100000"),
+    ({"spectator_delay": 100_001}, "from 1 to 100000"),
+    ({"spectator_delay": "5"}, "whole number"),
+    ({"spectator_delay": True}, "whole number"),
+    ({"spectator_delay": 2.5}, "whole number"),
+    ({"spectator_omniscient": True}, "give spectator_delay"),
+    ({"spectator_delay": 49, "spectator_omniscient": True}, "at least 50"),
+    ({"spectator_delay": 50, "spectator_omniscient": "yes"}, "true or false"),
+])
+def test_spectator_options_out_of_bounds_are_refused(client: Any, options: dict[str, Any], detail: str) -> None:
+    """Issue 40 item 6: the delay is 1..100000 versions, and a broadcast of every hand needs at least 50."""
+    r = client.post("/v1/games", json={"ruleset": "bluffaneer", "players": 3, "options": options})
+    assert r.status_code == 422 and r.get_json()["code"] == "invalid_options" and detail in r.get_json()["detail"]
+
+
+def test_the_smallest_delays_are_taken(client: Any) -> None:
+    late = create(client, players=3, options={"spectator_delay": 1})
+    assert late["id"] and client.get(f"/v1/games/{late['id']}").get_json()["spectator_delay"] == {
+        "versions": 1, "omniscient": False}
+    create(client, players=3, options={"spectator_delay": 50, "spectator_omniscient": True})
+
+
+def test_a_broadcast_is_only_where_the_creator_opted_in_and_never_to_a_seat(client: Any) -> None:
+    """Issue 40 item 6: no broadcast without ``spectator_omniscient`` (403
+    ``broadcast_not_offered``, a seat's token too), none to a seated token
+    (403 ``broadcast_not_for_seats``), a wrong token 401; inside the delay,
+    no hand at all."""
+    for options in ({}, {"spectator_delay": 60}):
+        game = create(client, players=3, options=options)
+        for headers in ({}, auth(game["seats"][0]["token"])):
+            r = client.get(f"/v1/games/{game['id']}/broadcast", headers=headers)
+            assert r.status_code == 403 and r.get_json()["code"] == "broadcast_not_offered"
+    game = create(client, players=3, options={"spectator_delay": 60, "spectator_omniscient": True})
+    r = client.get(f"/v1/games/{game['id']}/broadcast", headers=auth(game["seats"][2]["token"]))
+    assert r.status_code == 403 and r.get_json()["code"] == "broadcast_not_for_seats"
+    assert client.get(f"/v1/games/{game['id']}/broadcast", headers=auth("not-a-token")).status_code == 401
+    inside = client.get(f"/v1/games/{game['id']}/broadcast").get_json()
+    assert inside["version"] == 0 and inside["views"] == [] and inside["state"] == {}
+    assert client.get(f"/v1/games/{game['id']}/replay?version=1").status_code == 422
+
+
+def test_a_game_without_a_delay_shows_no_delay_anywhere(client: Any) -> None:
+    """The field is only in the views of a game created with the option (the recorded corpus stays as it was)."""
+    game = create(client, players=3)
+    assert "spectator_delay" not in client.get(f"/v1/games/{game['id']}").get_json()
+    assert "spectator_delay" not in client.get(f"/v1/games/{game['id']}", headers=auth(game["seats"][0]["token"])
+                                               ).get_json()
+    listed = [g for g in client.get("/v1/games").get_json()["games"] if g["id"] == game["id"]]
+    assert listed and "spectator_delay" not in listed[0]
+
+
+def test_a_spectators_long_poll_inside_the_delay_gets_nothing_when_seats_move(client: Any) -> None:
+    """A long-poll waits for the delayed version, not the head: moves inside the delay send a spectator nothing."""
+    game = create(client, players=3, options={"spectator_delay": 100})
+    for _ in range(3):
+        seat = client.get(f"/v1/games/{game['id']}", headers=auth(game["seats"][0]["token"])).get_json()["to_act"][0]
+        moves = client.get(f"/v1/games/{game['id']}", headers=auth(game["seats"][seat]["token"])).get_json()
+        client.post(f"/v1/games/{game['id']}/moves", headers=auth(game["seats"][seat]["token"]),
+                    json={"move": next(iter(playing_moves(moves["legal_moves"])))})
+    page = client.get(f"/v1/games/{game['id']}/events?after=0&wait=1").get_json()
+    assert page == {"id": game["id"], "version": 0, "status": "active", "events": []}
+    assert client.get(f"/v1/games/{game['id']}/replay").get_json()["shown_versions"] == []
