@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from referee.engine import canonical
+from referee.engine.jsonenc import dumps
 from referee.engine.platform import SEAT_REISSUED
 from referee.engine.presentation import shown
 from referee.engine.protocol import Json, Seat
@@ -209,6 +210,13 @@ def replay(svc: GameService, game_id: str, version: int | None) -> Json:
     out["latest_version"] = game.version
     out["shown_versions"] = shown
     return out
+
+
+def broadcast(svc: GameService, game_id: str, token: str | None) -> bytes:
+    """``GET /v1/games/{id}/broadcast``: every seat's view as late as the
+    game's spectators see it (``spectators.broadcast``; a wrong token: 401)."""
+    game = svc.load(game_id)
+    return dumps(spectators.broadcast(svc.late, game, svc.seat_of(game, token)))
 
 
 def log_lines(svc: GameService, game_id: str, admin: bool) -> Iterator[str]:

@@ -22,10 +22,9 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import record
-from referee.engine.jsonenc import dumps
 from referee.engine.protocol import Json, fold, seat_view
 from referee.engine.statecache import Memo
 from referee.errors import ApiError
@@ -34,8 +33,6 @@ from referee.service.spectator_options import DELAY_OPTION, OMNISCIENT_OPTION, t
 from referee.service.viewing import envelope_of
 from referee.store.redis_store import EventStore
 
-if TYPE_CHECKING:
-    from referee.service import GameService
 
 def is_delayed(game: Game) -> bool:
     """Whether spectators see ``game`` late now: it has a delay and is running."""
@@ -137,12 +134,6 @@ def spectator_view(delayed_game: Delayed) -> Json:
         return {**envelope, "seat": None, "to_act": [], "legal_moves": [], "pending": None, "deadline": None,
                 "result": None, "state": {}}
     return {**envelope, **seat_view(game.ruleset, game.state, None, active=True, memo=game.memo)}
-
-
-def broadcast_view(svc: GameService, game_id: str, token: str | None) -> bytes:
-    """``GET /v1/games/{id}/broadcast``: ``broadcast`` for the caller (a wrong token: 401)."""
-    game = svc.load(game_id)
-    return dumps(broadcast(svc.late, game, svc.seat_of(game, token)))
 
 
 def broadcast(late: LateGames, game: Game, seat: int | None) -> Json:

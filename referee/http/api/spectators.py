@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response
 
 from referee.http.context import bearer_token, service
-from referee.service import spectators
+from referee.service import reading
 
 bp = Blueprint("spectators", __name__, url_prefix="/v1/games")
 
@@ -13,4 +13,4 @@ bp = Blueprint("spectators", __name__, url_prefix="/v1/games")
 @bp.get("/<game_id>/broadcast")
 def broadcast(game_id: str) -> Response:
     """Every seat's view, as late as the game's spectators see it; never to a seated token."""
-    return Response(spectators.broadcast_view(service(), game_id, bearer_token()), mimetype="application/json")
+    return Response(reading.broadcast(service(), game_id, bearer_token()), mimetype="application/json")
