@@ -153,7 +153,7 @@ def _late_page(svc: GameService, game: Game, after: int, wait_s: float, *, slot:
                     return None
                 late = svc.late.delayed(game)
     return {"id": game.id, "version": late.version, "status": "active",
-            "events": [present(late.game, e, None) for e in late.envelopes[after:]]}
+            "events": [present(late.game, e, None) for e in svc.late.envelopes(late, after)]}
 
 
 def _stream_part(svc: GameService, game: Game, seat: Seat | None, token: str | None,
@@ -163,7 +163,7 @@ def _stream_part(svc: GameService, game: Game, seat: Seat | None, token: str | N
     version) and whether the token's seat was taken away there."""
     if seat is None and spectators.is_delayed(game):
         late = svc.late.delayed(game)
-        return late.game, late.envelopes[after:], False
+        return late.game, svc.late.envelopes(late, after), False
     envs, revoked = until_revoked(svc, game.id, svc.store.read(game.id, after=after, upto=game.version), seat, token)
     return game, envs, revoked
 

@@ -59,11 +59,10 @@ def listed_late(store: EventStore, entry: Json, header: Json) -> Json:
 @dataclass(frozen=True, slots=True)
 class Delayed:
     """A running game as its delayed spectators see it: the game at the
-    delayed version (``version`` 0 inside the delay, no state), the envelopes
-    up to it and the versions shown up to it."""
+    delayed version (``version`` 0 inside the delay, no state) and the
+    versions shown up to it."""
 
     game: Game
-    envelopes: list[Json]
     shown: list[int]
 
     @property
@@ -73,13 +72,15 @@ class Delayed:
 
 @dataclass(frozen=True, slots=True)
 class _Held:
-    """One game as ``LateGames`` holds it: its envelopes up to the head it
-    last read, and its state folded at the delayed version then."""
+    """One game as ``LateGames`` holds it: its events' types up to the head
+    it last read, and its state folded at the delayed version then (with
+    that version's receipt time)."""
 
     header_hash: str
-    envelopes: list[Json]
+    types: list[str]
     version: int
     state: Any
+    last_at: int
     memo: Memo
 
 
@@ -88,7 +89,8 @@ class LateGames:
     folded at the newest delayed version it reached (the least recently
     shown first out): the next spectator's request reads only the events
     since and folds only up to the new delayed version, instead of the
-    whole stream again."""
+    whole stream again. It holds each game's state and its events' types,
+    not its events."""
 
     def __init__(self, store: EventStore, size: int = 256) -> None:
         self.store = store
@@ -102,19 +104,25 @@ class LateGames:
         tiers = tiers_of(game)
         with self._lock:
             held = self._held.get(game.id)
-        if held is None or held.header_hash != game.header_hash or len(held.envelopes) > game.version:
-            held = _Held(game.header_hash, [], 0, None, Memo())  # new here, or a stale copy of the game
-        envs = held.envelopes + self.store.read(game.id, after=len(held.envelopes), upto=game.version)
-        every = record.shown_versions([e["type"] for e in envs])
+        start = int(game.header["created_at"])
+        if held is None or held.header_hash != game.header_hash or len(held.types) > game.version:
+            held = _Held(game.header_hash, [], 0, None, start, Memo())  # new here, or a stale copy of the game
+        types = held.types + [e["type"] for e in self.store.read(game.id, after=len(held.types), upto=game.version)]
+        every = record.shown_versions(types)
         version = delayed_version(every, game.version, tiers.delay if tiers is not None else 0)
         if version < held.version:  # only a stale head goes back: fold again from the start
-            held = _Held(game.header_hash, [], 0, None, Memo())
-        state = fold(game.ruleset, record.ruleset_events(envs[held.version:version]), held.state) \
-            if version > held.version else held.state
-        self._remember(game.id, _Held(game.header_hash, envs, version, state, held.memo))
-        at = game_but(game, version=version, state=state, status="active", memo=held.memo,
-                      last_at=int(envs[version - 1]["at"]) if version else int(game.header["created_at"]))
-        return Delayed(at, envs[:version], [v for v in every if v <= version])
+            held = _Held(game.header_hash, [], 0, None, start, Memo())
+        state, last_at = held.state, held.last_at
+        if version > held.version:
+            envs = self.store.read(game.id, after=held.version, upto=version)
+            state, last_at = fold(game.ruleset, record.ruleset_events(envs), held.state), int(envs[-1]["at"])
+        self._remember(game.id, _Held(game.header_hash, types, version, state, last_at, held.memo))
+        at = game_but(game, version=version, state=state, status="active", memo=held.memo, last_at=last_at)
+        return Delayed(at, [v for v in every if v <= version])
+
+    def envelopes(self, late: Delayed, after: int, upto: int | None = None) -> list[Json]:
+        """The envelopes of ``late``'s game after ``after``, up to its delayed version (or ``upto``, below it)."""
+        return self.store.read(late.game.id, after=after, upto=late.version if upto is None else upto)
 
     def _remember(self, game_id: str, held: _Held) -> None:
         with self._lock:
@@ -169,6 +177,6 @@ def replay(late: LateGames, game: Game, version: int | None) -> Json:
     elif version not in at.shown:
         raise ApiError(422, "not_a_shown_version", record.not_shown(version, at.shown))
     if version != at.version:
-        state = fold(game.ruleset, record.ruleset_events(at.envelopes[:version]))
-        at = Delayed(game_but(at.game, version=version, state=state, memo=Memo()), at.envelopes, at.shown)
+        state = fold(game.ruleset, record.ruleset_events(late.envelopes(at, 0, version)))
+        at = Delayed(game_but(at.game, version=version, state=state, memo=Memo()), at.shown)
     return {**spectator_view(at), "latest_version": at.shown[-1] if at.shown else 0, "shown_versions": at.shown}

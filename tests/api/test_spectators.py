@@ -210,7 +210,7 @@ def test_a_game_without_a_delay_shows_no_delay_anywhere(client: Any) -> None:
 
 def test_a_spectators_long_poll_inside_the_delay_gets_nothing_when_seats_move(client: Any) -> None:
     """A long-poll waits for the delayed version, not the head: moves inside the delay send a spectator nothing."""
-    game = create(client, players=3, options={"spectator_delay": 100})
+    game = create(client, players=3, options={"spectator_delay": 100}, seed="long-poll")
     for _ in range(3):
         seat = client.get(f"/v1/games/{game['id']}", headers=auth(game["seats"][0]["token"])).get_json()["to_act"][0]
         moves = client.get(f"/v1/games/{game['id']}", headers=auth(game["seats"][seat]["token"])).get_json()
@@ -219,3 +219,25 @@ def test_a_spectators_long_poll_inside_the_delay_gets_nothing_when_seats_move(cl
     page = client.get(f"/v1/games/{game['id']}/events?after=0&wait=1").get_json()
     assert page == {"id": game["id"], "version": 0, "status": "active", "events": []}
     assert client.get(f"/v1/games/{game['id']}/replay").get_json()["shown_versions"] == []
+
+
+def test_a_stale_copy_of_a_game_is_shown_late_from_its_own_head(client: Any, service: Any) -> None:
+    """``LateGames`` folds on from the delayed state it holds; a copy of the
+    game older than the one it last saw (another process's cache) is folded
+    again from the start, to its own delayed version, never a newer one."""
+    game = create(client, players=3, options={"spectator_delay": 1}, seed="stale-copy")
+    older = None
+    for step in range(12):
+        if step == 6:
+            older = service.load(game["id"])
+        seat = client.get(f"/v1/games/{game['id']}", headers=auth(game["seats"][0]["token"])).get_json()["to_act"][0]
+        moves = client.get(f"/v1/games/{game['id']}", headers=auth(game["seats"][seat]["token"])).get_json()
+        client.post(f"/v1/games/{game['id']}/moves", headers=auth(game["seats"][seat]["token"]),
+                    json={"move": next(iter(playing_moves(moves["legal_moves"])))})
+        late = service.late.delayed(service.load(game["id"]))
+        assert late.version == _delayed_version(service, game["id"], 1) > 0
+    assert older is not None
+    types = [e["type"] for e in service.store.read(game["id"], upto=older.version)]
+    expected = max(v for v in record.shown_versions(types) if v <= older.version - 1)
+    again = service.late.delayed(older)
+    assert again.version == expected and again.game.state == States(service, game["id"]).at(expected)
