@@ -16,8 +16,8 @@ import pytest
 
 from referee.client import RefereeClient
 from referee.engine import record
-from referee.engine.platform import playing_moves
-from referee.engine.protocol import fold, seat_view
+from referee.engine.platform import PLATFORM_EVENTS, playing_moves
+from referee.engine.protocol import Event, fold, seat_view
 from referee.engine.rng import Rng
 from referee.games import registry
 from tests.e2e.conftest import Live
@@ -83,9 +83,14 @@ def _check_spectator(http: httpx.Client, game_id: str, envs: list[Json], late: i
     broadcast = http.get(f"/v1/games/{game_id}/broadcast").json()
     assert broadcast["version"] == late
     assert broadcast["views"] == ([json.loads(json.dumps(rs.view(state, s))) for s in range(PLAYERS)] if late else [])
-    for what, text in (("view", json.dumps(view)), ("events", json.dumps(page)),
-                       ("replay", json.dumps(replay.json()))):
+    for what, text in (("view", json.dumps(view)), ("replay", json.dumps(replay.json()))):
         _hides(text, hidden, f"the spectator's {what} at {late}")
+    shown_state = None  # each event against what was hidden right after it (a card shown, then shuffled back)
+    for env, event in zip(envs, page["events"]):
+        if env["type"] not in PLATFORM_EVENTS:
+            shown_state = rs.evolve(shown_state, Event(env["type"], env["data"]))
+        if shown_state is not None:
+            _hides(json.dumps(event), rs.hidden(shown_state, None), f"the spectator's event {event['seq']}")
 
 
 def test_e2e_a_delayed_broadcast_game_shows_spectators_nothing_newer_than_the_delay(live: Live) -> None:
