@@ -241,3 +241,17 @@ def test_a_stale_copy_of_a_game_is_shown_late_from_its_own_head(client: Any, ser
     expected = max(v for v in record.shown_versions(types) if v <= older.version - 1)
     again = service.late.delayed(older)
     assert again.version == expected and again.game.state == States(service, game["id"]).at(expected)
+
+
+def test_a_tournaments_games_are_shown_as_late_as_its_options_say(client: Any, service: Any, work: Any) -> None:
+    """The spectator options pass through a tournament to every game it deals
+    (beside the ruleset's, which the tournament checks alone to see the deal of
+    a ruleset with public roles, as BANG!'s Sheriff)."""
+    r = client.post("/v1/tournaments", json={"ruleset": "bang", "entrants": ["random"] * 4, "players": 4,
+                                             "games": 1, "options": {"spectator_delay": 50,
+                                                                     "spectator_omniscient": True}})
+    assert r.status_code == 201, r.get_json()
+    work(max_rounds=3000)
+    games = [g for g in client.get("/v1/games").get_json()["games"] if g.get("tournament") == r.get_json()["id"]]
+    assert [g["spectator_delay"] for g in games] == [50]
+    assert service.load(games[0]["id"]).header["spectator_omniscient"] is True
