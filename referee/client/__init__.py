@@ -55,6 +55,7 @@ from referee.client.models import (
                                    AuditReport,
                                    Bot,
                                    BotSummary,
+                                   Broadcast,
                                    ChatMessage,
                                    Event,
                                    EventPage,
@@ -74,6 +75,7 @@ from referee.client.models import (
                                    Ruleset,
                                    Seat,
                                    SeatToken,
+                                   SpectatorDelay,
                                    Tournament,
                                    TournamentGame,
                                    TournamentSummary,
@@ -89,13 +91,14 @@ from referee.client.transport import RetryPolicy, Timeouts
 Client = RefereeClient
 
 __all__ = [
-    "AUTO", "AuditCheck", "AuditReport", "BadRequest", "Bot", "BotSummary", "Bots", "ChatMessage", "Client",
+    "AUTO", "AuditCheck", "AuditReport", "BadRequest", "Bot", "BotSummary", "Bots", "Broadcast", "ChatMessage",
+    "Client",
     "Conflict", "Event",
     "EventPage", "Forbidden", "GameCreated", "GameLog", "GameOver", "GameSummary", "Games", "HeadSignature",
     "Health", "HttpProblem", "SeatToken", "IllegalMove", "Jwk", "KeySet", "MoveAccepted", "NotFound", "NotYourTurn",
     "Page",
     "RateLimited", "Receipt", "RefereeClient", "Replay", "Result", "RetryPolicy", "Rule", "Ruleset", "Rulesets", "Seat",
-    "Timeouts", "Tournament", "TournamentGame", "TournamentSummary", "Tournaments", "Turn", "TurnAnswered",
-    "Unauthorized", "Unavailable", "Unprocessable", "VersionConflict", "View", "WebhookAttempt",
+    "SpectatorDelay", "Timeouts", "Tournament", "TournamentGame", "TournamentSummary", "Tournaments", "Turn",
+    "TurnAnswered", "Unauthorized", "Unavailable", "Unprocessable", "VersionConflict", "View", "WebhookAttempt",
     "WebhookDeliveries",
 ]

@@ -11,6 +11,7 @@ from httpx_sse import ServerSentEvent
 from referee.client.calls import AUTO, Auto, Owner, every, json_of, page_of, resuming
 from referee.client.models import (
     AuditReport,
+    Broadcast,
     ChatMessage,
     Event,
     EventPage,
@@ -201,6 +202,13 @@ class Games:
         replay = Replay.from_json(json_of(self._http.request("GET", f"/v1/games/{game_id}/replay", params=params)))
         self._owner._saw(game_id, replay.latest_version)
         return replay
+
+    def broadcast(self, game_id: str) -> Broadcast:
+        """``GET /v1/games/{id}/broadcast``: every seat's view as late as the
+        game's spectators see it, for a game whose creator opted in
+        (``spectator_omniscient``; else :class:`Forbidden` ``broadcast_not_offered``).
+        Asked as a spectator: a seat's token is refused (``broadcast_not_for_seats``)."""
+        return Broadcast.from_json(json_of(self._http.request("GET", f"/v1/games/{game_id}/broadcast")))
 
     def log(self, game_id: str, *, token: str | None = None) -> GameLog:
         """``GET /v1/games/{id}/log``: the full unredacted log (NDJSON), public

@@ -104,10 +104,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if hasattr(scheduler, "depth"):
         install_live("referee_queue_depth", "jobs waiting on the queue", scheduler.depth)
 
-    from referee.http.api import bots, chat, games, meta, reference, rematch, watch
+    from referee.http.api import bots, chat, games, meta, reference, rematch, spectators, watch
     app.register_blueprint(games.bp)
     app.register_blueprint(chat.bp)  # the table chat in the chain (issue 40 item 5)
     app.register_blueprint(rematch.bp)  # rematches and series (issue 40 item 4)
+    app.register_blueprint(spectators.bp)  # the delayed omniscient broadcast (issue 40 item 6)
     app.register_blueprint(meta.bp)
     app.register_blueprint(bots.bp)
     app.register_blueprint(watch.bp)  # the page that watches, replays and verifies a game (issue 25)

@@ -48,12 +48,16 @@ from referee.play.standings import (  # noqa: F401 (pure: shared with the arena)
 from referee.play.tournament_quotas import DEFAULT_PARALLEL, Caps, Quotas, admit, free_quota
 from referee.service import GameService, new_game_id, webhooks
 from referee.service.listing import after_cursor
+from referee.service.spectator_options import DELAY_OPTION, OMNISCIENT_OPTION
 from referee.store.listing import cursor_of
 from referee.store.tournaments import IN_FLIGHT, TournamentStore
 from referee.tokens import new_token
 
 #: a game claimed and not dealt this long after its tournament was cancelled never will be: the seed opens
 CLAIM_LAPSE_MS = 60_000
+#: the platform's options a tournament passes to each game it deals, beside the ruleset's (which the
+#: ruleset checks alone, to see the deal: ``_launch``)
+PLATFORM_OPTIONS = ("turn_timeout_s", "clock", DELAY_OPTION, OMNISCIENT_OPTION)
 #: the most tournaments one look at the line of those waiting for a game slot launches games of
 KICK_ROUNDS = 64
 
@@ -249,17 +253,14 @@ class Tournaments:
         rs = registry.get(spec["ruleset"])
         seed = hmac.new(tournament_seed, f"game:{index}".encode(), hashlib.sha256).hexdigest()
         options = dict(spec["options"])
-        turn_timeout, clock = options.pop("turn_timeout_s", None), options.pop("clock", None)
+        platform = {name: options.pop(name) for name in PLATFORM_OPTIONS if name in options}
         public = None
         if rs.role_order:  # the deal this secret seed will make: who holds the public roles
             config = GameConfig(players=spec["players"], options=rs.validate_options(dict(options), spec["players"]))
             public = rs.public_roles(fold(rs, rs.setup(config, Rng(seed.encode()))))
         seats = [spec["entrants"][e] for e in seating(index, len(spec["entrants"]), spec["players"], public,
                                                        rs.role_order)]
-        if turn_timeout is not None:
-            options["turn_timeout_s"] = turn_timeout
-        if clock is not None:
-            options["clock"] = clock
+        options.update(platform)
         try:
             game = self.svc.create_game(rs.name, seats=[{"name": s["name"], "bot": s["bot"]} for s in seats],
                                         options=options, tournament=tid, tournament_seed=seed,

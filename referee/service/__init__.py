@@ -26,9 +26,10 @@ from typing import Any
 from referee import keys
 from referee.engine import sha256_hex
 from referee.engine.encoded_views import ViewCache
+from referee.engine.jsonenc import dumps
 from referee.engine.protocol import Json, Move, Ruleset, Seat
 from referee.engine.signature import Keyring
-from referee.service import listing, viewing
+from referee.service import listing, spectators, viewing
 from referee.service.changes import Changes, Scheduler, change_of
 from referee.service.chat import Chat
 from referee.service.creation import Creation, NewGame
@@ -68,6 +69,8 @@ class GameService:
         self.bots = store.bots
         self.clock = clock
         self.loader = Loader(store, cache_size)
+        #: the running games spectators see late, each at its delayed version (``referee.service.spectators``)
+        self.late = spectators.LateGames(store)
         self.changes = Changes(scheduler, self.now)
         #: the job queue (``NoScheduler`` when there is none: it hears every change and drops it)
         self.scheduler: Scheduler = self.changes.scheduler
@@ -212,6 +215,8 @@ class GameService:
         head = head if head is not None else self.store.head(game_id)  # the seats' presence read with it
         game = self.loader.load(game_id, head)
         seat = seat_of(game, token)
+        if seat is None and spectators.is_delayed(game):  # a spectator of a game shown late: built by replay
+            return dumps(spectators.spectator_view(self.late.delayed(game)))
         game, seen = self.presence.seen(game, seat, getattr(head, "seen", None) or {})
         now = self.now()
         # a finished game links its rematch once asked (one read more, only for a game over)

@@ -21,6 +21,7 @@ from referee.service.game import NO_TOKEN, OPEN, Game, new_game_id
 from referee.service.loading import Loader
 from referee.service.metrics import GAMES_STARTED
 from referee.service.options import Checks, GameOptions, open_seat_clock
+from referee.service.spectator_options import header_fields
 from referee.service.webhooks import Webhooks
 from referee.store.redis_store import EventStore
 from referee.tokens import new_token
@@ -147,6 +148,7 @@ def header(game_id: str, validated: Validated, dealt: Dealt, request: NewGame, n
         out["start_timeout_s"], out["start_bot"] = options.start_timeout_s, options.start_bot
     if options.chat is not None:
         out["chat"] = options.chat
+    out.update(header_fields(options.spectators))
     if request.tournament is not None:
         out["tournament"] = request.tournament
     if request.rematch is not None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from referee.engine.protocol import Json
 from referee.errors import ApiError
+from referee.service import spectators
 from referee.store.listing import BadCursor, cursor_of, read_cursor
 from referee.store.redis_store import EventStore
 
@@ -72,7 +73,7 @@ def _scan(store: EventStore, ids: list[tuple[str, int]], wanted: GameFilter, fou
             expired.append(game_id)
             continue
         if wanted(summary):
-            found.append(listed(game_id, summary["header"], summary))
+            found.append(spectators.listed_late(store, listed(game_id, summary["header"], summary), summary["header"]))
             if len(found) == limit:
                 break
     store.games_index.drop(*expired)

@@ -21,6 +21,7 @@ from referee.service.chat import chat_option
 from referee.service.clocks import clock_option
 from referee.service.loading import Loader
 from referee.service.presence import away_options
+from referee.service.spectator_options import SpectatorTiers, tiers_option
 from referee.service.webhooks import callback_option
 from referee.store.bots import BotDirectory
 
@@ -40,6 +41,8 @@ class GameOptions(NamedTuple):
     #: the presence options given (``away_grace_s``, ``away_bot``; ``referee.service.presence``), for the header
     away: dict[str, Any] = {}
     callback_url: str | None = None  # the game-end webhook (referee.service.webhooks)
+    #: spectators see the game late (``referee.service.spectators``; ``None``: live)
+    spectators: SpectatorTiers | None = None
 
 
 def seconds_option(value: Any, name: str = "turn_timeout_s") -> float | None:
@@ -120,6 +123,7 @@ class Checks:
         series = series_option(opts.pop("series", None))
         clock = clock_option(opts.pop("clock", None), turn_timeout_s)
         away = away_options(opts)
+        spectators = tiers_option(opts)
         carry = opts.pop(ruleset.carry_option, None) if ruleset.carry_option else None
         if carry is not None:
             opts.update(self._carried_over(carry, ruleset, len(seat_specs)))
@@ -128,7 +132,7 @@ class Checks:
         if start_bot is not None:
             self.check_bot(start_bot, ruleset.name)
         return GameOptions(opts, turn_timeout_s, start_timeout_s, start_bot, chat=chat, series=series, clock=clock,
-                           away=away, callback_url=callback_url)
+                           away=away, callback_url=callback_url, spectators=spectators)
 
     def _carried_over(self, game_id: Any, ruleset: Ruleset[Any], players: int) -> dict[str, Any]:
         """The options a finished game of the same ruleset carries into a new

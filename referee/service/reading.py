@@ -11,10 +11,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from referee.engine import canonical
+from referee.engine.jsonenc import dumps
 from referee.engine.platform import CHAT_EVENTS, MOVE, SEAT_REISSUED
 from referee.engine.presentation import shown
 from referee.engine.protocol import Json, Seat
 from referee.errors import ApiError
+from referee.service import spectators
 from referee.service.presence import window_ms
 
 if TYPE_CHECKING:
@@ -88,6 +90,11 @@ def events(svc: GameService, game_id: str, token: str | None, after: int, wait_s
     game = svc.load(game_id)
     seat = svc.seat_of(game, token)
     game, _ = svc.presence.seen(game, seat)  # a request of the seat's: it is here (issue 40 item 1)
+    if seat is None and spectators.is_delayed(game):  # a spectator of a game shown late
+        page = _late_page(svc, game, after, wait_s, slot=slot, gone=gone)
+        if page is not None:
+            return page
+        game, wait_s = svc.load(game_id), 0  # it ended meanwhile: all of it is public
     if wait_s > 0 and game.version <= after and game.status == "active":
         with slot():
             wait_for_event(svc, game_id, after, wait_s, gone=gone)
@@ -114,10 +121,9 @@ def stream(svc: GameService, game_id: str, token: str | None, after: int, *, kee
             game = svc.load(game_id)
             if seat is not None and game.status == "active":  # an open feed: its seat is here (issue 40 item 1)
                 game, _ = svc.presence.seen(game, seat)
-            envs, revoked = until_revoked(svc, game_id, svc.store.read(game_id, after=after, upto=game.version),
-                                          seat, token)
+            shown_as, envs, revoked = _stream_part(svc, game, seat, token, after)
             for env in envs:
-                yield f"id: {env['seq']}\nevent: {env['type']}\ndata: {canonical(present(game, env, seat))}\n\n"
+                yield f"id: {env['seq']}\nevent: {env['type']}\ndata: {canonical(present(shown_as, env, seat))}\n\n"
                 after = env["seq"]
             if revoked:  # the token is no longer the seat's: reconnecting with it is a 401
                 yield ": token reissued\n\n"
@@ -128,10 +134,44 @@ def stream(svc: GameService, game_id: str, token: str | None, after: int, *, kee
             left = None if max_s is None else max_s - (time.monotonic() - started)
             if left is not None and left <= 0:
                 return
-            wait_for_event(svc, game_id, after, keepalive_s if left is None else min(keepalive_s, left), gone=gone)
+            block = keepalive_s if left is None else min(keepalive_s, left)
+            wait_for_event(svc, game_id, max(after, game.version), block, gone=gone)  # the head, not what was sent
             if gone():  # a write would only find out at the second keepalive, 30 s on
                 return
             yield ": keepalive\n\n"
+
+
+def _late_page(svc: GameService, game: Game, after: int, wait_s: float, *, slot: Slot,
+               gone: Gone) -> Json | None:
+    """The events after ``after`` a spectator of ``game`` (running, shown
+    late) may see: up to its delayed version; long-polls up to ``wait_s``
+    for that version to pass ``after``. ``None`` if the game ends meanwhile."""
+    late = svc.late.delayed(game)
+    if wait_s > 0 and late.version <= after:
+        deadline = time.monotonic() + wait_s
+        with slot():
+            while late.version <= after:
+                left = deadline - time.monotonic()
+                if left <= 0 or not wait_for_event(svc, game.id, game.version, left, gone=gone):
+                    break
+                game = svc.load(game.id)
+                if not spectators.is_delayed(game):
+                    return None
+                late = svc.late.delayed(game)
+    return {"id": game.id, "version": late.version, "status": "active",
+            "events": [present(late.game, e, None) for e in svc.late.envelopes(late, after)]}
+
+
+def _stream_part(svc: GameService, game: Game, seat: Seat | None, token: str | None,
+                 after: int) -> tuple[Game, list[Json], bool]:
+    """What a stream sends next: the game its events are shown as, the events
+    after ``after`` (a spectator's of a game shown late: up to its delayed
+    version) and whether the token's seat was taken away there."""
+    if seat is None and spectators.is_delayed(game):
+        late = svc.late.delayed(game)
+        return late.game, svc.late.envelopes(late, after), False
+    envs, revoked = until_revoked(svc, game.id, svc.store.read(game.id, after=after, upto=game.version), seat, token)
+    return game, envs, revoked
 
 
 def bot_turns(svc: GameService, bot_id: str, after: str, *, keepalive_s: float = 15.0, max_s: float | None = None,
@@ -163,6 +203,9 @@ def bot_turns(svc: GameService, bot_id: str, after: str, *, keepalive_s: float =
 def replay(svc: GameService, game_id: str, version: int | None) -> Json:
     """The spectator view at ``version`` (default: the latest); every seat's
     view too once the game is over."""
+    latest = svc.load(game_id)
+    if spectators.is_delayed(latest):  # replay is a spectator's view: as late as theirs
+        return spectators.replay(svc.late, latest, version)
     game, state, shown = svc.state_at(game_id, version)
     rs = game.ruleset
     at = replace(game, version=version or game.version, state=state,
@@ -178,6 +221,13 @@ def replay(svc: GameService, game_id: str, version: int | None) -> Json:
     out["latest_version"] = game.version
     out["shown_versions"] = shown
     return out
+
+
+def broadcast(svc: GameService, game_id: str, token: str | None) -> bytes:
+    """``GET /v1/games/{id}/broadcast``: every seat's view as late as the
+    game's spectators see it (``spectators.broadcast``; a wrong token: 401)."""
+    game = svc.load(game_id)
+    return dumps(spectators.broadcast(svc.late, game, svc.seat_of(game, token)))
 
 
 def log_lines(svc: GameService, game_id: str, admin: bool) -> Iterator[str]:

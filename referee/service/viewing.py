@@ -8,18 +8,24 @@ from referee.engine.encoded_views import ViewCache, encoded_view
 from referee.engine.protocol import Json, Seat, seat_view
 from referee.service.game import Game, wall_ms
 from referee.service.presence import Shown, seats_shown
+from referee.service.spectator_options import shown_delay
 
 
-def envelope_of(game: Game, now: int | None = None, presence: tuple[Shown, ...] | None = None) -> Json:
+def envelope_of(game: Game, now: int | None = None, presence: tuple[Shown, ...] | None = None, *,
+                clock: bool = True) -> Json:
     """What every reader of ``game`` is shown around the ruleset's view
     (``presence``: each seat's, ``referee.service.presence``, merged into
-    ``seats``); a clocked game's clock too, at ``now`` (the server's time, ms)."""
+    ``seats``); a clocked game's clock too, at ``now`` (the server's time,
+    ms); ``clock=False``: no turn deadline and no clock (a delayed
+    spectator's: the clocks run at the head, which it does not see); the
+    spectator delay of a game that has one (``referee.service.spectators``)."""
     rs = game.ruleset
     out = {"id": game.id, "ruleset": rs.name, "ruleset_version": rs.version, "version": game.version,
-           "status": game.status, "turn_deadline": game.turn_deadline(),
+           "status": game.status, "turn_deadline": game.turn_deadline() if clock else None,
            "seats": game.seats() if presence is None else seats_shown(game, presence),
-           "custom": game.header["custom"], "seed_commitment": game.header["seed_commitment"]}
-    clocked = game.clock_now()
+           "custom": game.header["custom"], "seed_commitment": game.header["seed_commitment"],
+           **shown_delay(game)}
+    clocked = game.clock_now() if clock else None
     if clocked is not None:  # only in a clocked game (docs/clocks.md)
         out["clock"] = shown_clock(*clocked, wall_ms() if now is None else now)
     return out

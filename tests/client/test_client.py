@@ -45,6 +45,7 @@ from referee.client import (
     RetryPolicy,
     Ruleset,
     Seat,
+    SpectatorDelay,
     Timeouts,
     Tournament,
     TournamentSummary,
@@ -149,6 +150,9 @@ def test_every_route_of_the_contract_has_a_client_method_and_each_is_exercised(
     api.games.move(game.id, take(), token=game.tokens[1])
     assert [e.seq for e in api.games.stream(game.id)] == [1, 2, 3, 4, 5, 6]
     api.games.replay(game.id, version=1)
+    late = api.games.create("nim", players=2, options={**NIM, "spectator_delay": 50, "spectator_omniscient": True})
+    broadcast = api.games.broadcast(late.id)  # issue 40 item 6: inside the delay, no hand yet
+    assert broadcast.version == 0 and broadcast.views == [] and broadcast.spectator_delay == SpectatorDelay(50, True)
     api.games.log(game.id)
     api.games.audit(game.id)
     following = api.games.rematch(game.id, token=game.tokens[0])  # issue 40 item 4: seats rotated, its seat taken

@@ -43,6 +43,8 @@ SHOWS: dict[str, list[str]] = {
     "watch": [r"http://127\.0\.0\.1:\d+/watch/\w+"],
     "bang-autoplay": [r"'winners': \[[\d, ]+\][^\n]*\n(?:.|\n)*'winners': \[[\d, ]+\]"],
     "faceoff": [r'"ruleset":\s*"bang-faceoff"'],
+    "spectators": [r"^head \d+ spectators see \d+ SpectatorDelay\(versions=50, omniscient=True\)$",
+                   r"^broadcast at \d+ with (0|4) hands$"],
     "text-table": [r"^bang-dice — seen by a spectator$", r"^\* seat \d: "],
     "offline-audit": [r'"ok": true', r"ok +signature +the final head \(version \d+\) is signed",
                       r"ok +receipts +1 receipt: .* verified", r"OK: \d+ events verified"],

@@ -290,6 +290,20 @@ export class Games {
   }
 
   /**
+   * `GET /v1/games/{id}/broadcast`: the delayed omniscient view of a game
+   * whose creator opted in (option `spectator_omniscient`): the spectator
+   * view at the delayed version and every seat's view there (`views`; empty
+   * inside the delay). Asked as a spectator, never with a seat's token (403
+   * `broadcast_not_for_seats`); 403 `broadcast_not_offered` without the option.
+   * @param {string} id
+   * @param {{signal?: AbortSignal}} [options]
+   * @returns {Promise<Ok<"broadcastGame">>}
+   */
+  broadcast(id, options = {}) {
+    return this.http.json("GET", `${at(id)}/broadcast`, { signal: options.signal });
+  }
+
+  /**
    * `GET /v1/games/{id}/log` as served: NDJSON text, the bytes a verifier
    * hashes (public once the game is over; before, the admin token only).
    * @param {string} id

@@ -313,6 +313,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{game_id}/broadcast": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        /** @description The delayed omniscient view of a game whose creator opted in (options spectator_delay and spectator_omniscient): the spectator view at the delayed version plus every seat's view there (`views`, empty while the game is inside the delay), so a broadcast can show every hand late. Never to a seated token (403 `broadcast_not_for_seats`). A seat may still open an anonymous connection, as anyone may watch a real broadcast: the delay (at least 50 versions) is the protection. */
+        get: operations["broadcastGame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{game_id}/log": {
         parameters: {
             query?: never;
@@ -760,7 +779,7 @@ export interface components {
                 /** @description A seat anyone may claim (`POST /v1/games/{id}/seats/{seat}/claim`, its token to the claimant only); no move is accepted and no bot plays until every open seat is claimed. Not with `bot`. */
                 open?: boolean;
             }[];
-            /** @description The ruleset's options (see GET /v1/rulesets), plus clock ({bank_s: 1..86400, increment_s: 0..3600 (default 0), reaction_s: 1..3600 (default 15, at most bank_s)}: a time bank per seat, docs/clocks.md; not with turn_timeout_s) or turn_timeout_s (1..86400) for a turn clock (a game with open seats gets REFEREE_OPEN_SEAT_TURN_TIMEOUT_S, default 300, when it names none; it runs once every seat is taken), and for a game with open seats start_timeout_s (1..86400) and start_bot (random, the default, or heuristic): at that deadline every seat still open goes to that built-in bot (recorded as seat_given_to_bot); and chat (seats, the default; everyone: spectators post too; off): who may post at the table chat (docs/chat.md); series ({best_of: n} or {games: n}, n 1..15): the game is the first of a series its rematches continue (POST /v1/games/{game_id}/rematch, GET /v1/series/{series_id}); away_grace_s (1..86400, or null: never; default REFEREE_AWAY_GRACE_S, 60) and away_bot (default, the default, or a built-in bot): a person's seat away that long past the presence window is taken over by away_bot until its token is used again (recorded as seat_taken_over and seat_returned); callback_url: the game-end webhook (docs/webhooks.md). */
+            /** @description The ruleset's options (see GET /v1/rulesets), plus clock ({bank_s: 1..86400, increment_s: 0..3600 (default 0), reaction_s: 1..3600 (default 15, at most bank_s)}: a time bank per seat, docs/clocks.md; not with turn_timeout_s) or turn_timeout_s (1..86400) for a turn clock (a game with open seats gets REFEREE_OPEN_SEAT_TURN_TIMEOUT_S, default 300, when it names none; it runs once every seat is taken), and for a game with open seats start_timeout_s (1..86400) and start_bot (random, the default, or heuristic): at that deadline every seat still open goes to that built-in bot (recorded as seat_given_to_bot); and chat (seats, the default; everyone: spectators post too; off): who may post at the table chat (docs/chat.md); series ({best_of: n} or {games: n}, n 1..15): the game is the first of a series its rematches continue (POST /v1/games/{game_id}/rematch, GET /v1/series/{series_id}); away_grace_s (1..86400, or null: never; default REFEREE_AWAY_GRACE_S, 60) and away_bot (default, the default, or a built-in bot): a person's seat away that long past the presence window is taken over by away_bot until its token is used again (recorded as seat_taken_over and seat_returned); callback_url: the game-end webhook (docs/webhooks.md); spectator_delay (1..100000 versions): spectators (no token) see the running game that many versions late (`SpectatorDelay`); with it, spectator_omniscient: true (spectator_delay at least 50) offers the delayed omniscient view `GET /v1/games/{id}/broadcast`. */
             options?: {
                 callback_url?: components["schemas"]["CallbackUrl"];
             };
@@ -832,6 +851,7 @@ export interface components {
             series?: components["schemas"]["SeriesLink"];
             /** @description Only once a rematch of this finished game was asked: the next game's id (POST /v1/games/{game_id}/rematch). */
             next_game?: string;
+            spectator_delay?: components["schemas"]["SpectatorDelay"];
         };
         /** @description Only in a game of a series: its place in it, as its header commits to it. `players[seat]` is the series player (a seat of the first game) at that seat. */
         SeriesLink: {
@@ -932,6 +952,16 @@ export interface components {
                 /** @description deadline - server_time (0 once it passed). */
                 left_ms?: number;
             }[];
+        };
+        /** @description Only in a game created with the option spectator_delay, in every view of it. While the game runs, a spectator (no token) is shown it `versions` late: the view, the event pages and streams, replay and the games list stop at the delayed version (the newest version shown after a whole move that is at most the head's version minus `versions`; 0 while the game is inside the delay: no state yet), with no turn clock. Once it is over everything is public, as in every game. Seats see their own view live. */
+        SpectatorDelay: {
+            versions: number;
+            /** @description The creator offers the delayed omniscient view, `GET /v1/games/{id}/broadcast`: every seat's view, as late. */
+            omniscient: boolean;
+        };
+        Broadcast: components["schemas"]["GameView"] & {
+            /** @description Every seat's view (the ruleset's `state` of each seat, by seat number) at the delayed version; empty while the game is inside the delay; at its end once it is over. */
+            views: Record<string, unknown>[];
         };
         /**
          * @description One event of a game's log (log format 2; README, "The hash chain"). Its data enters the
@@ -3398,6 +3428,8 @@ export interface operations {
                             /** @description Seats still open to claim. */
                             open_seats?: number[];
                             tournament?: string;
+                            /** @description The game's spectator delay (versions; option spectator_delay): `version` is then the version its spectators see. */
+                            spectator_delay?: number;
                             seats: {
                                 seat: number;
                                 name: string;
@@ -4024,6 +4056,45 @@ export interface operations {
             409: components["responses"]["Problem"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["Problem"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["RedisUnavailable"];
+        };
+    };
+    broadcastGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delayed omniscient view. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Broadcast"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            /** @description `broadcast_not_offered`: the game's creator did not opt in (spectator_omniscient); `broadcast_not_for_seats`: the token is a seat's. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             503: components["responses"]["RedisUnavailable"];

@@ -36,6 +36,7 @@ const CALLS = {
   listEvents: (r) => r.games.events("g0"),
   streamEvents: async (r) => { for await (const _ of r.games.stream("g0")) break; },
   replayGame: (r) => r.games.replay("g0"),
+  broadcastGame: (r) => r.games.broadcast("g0"),
   gameLog: (r) => r.games.log("g0"),
   auditGame: (r) => r.games.audit("g0"),
   gameDeliveries: (r) => r.games.deliveries("g0", { ownerToken: "t" }),

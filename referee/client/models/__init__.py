@@ -22,16 +22,26 @@ from referee.client.models.events import (
     MoveAccepted,
     Receipt,
 )
-from referee.client.models.games import GameCreated, GameSummary, Replay, Result, Seat, SeatToken, View
+from referee.client.models.games import (
+    Broadcast,
+    GameCreated,
+    GameSummary,
+    Replay,
+    Result,
+    Seat,
+    SeatToken,
+    SpectatorDelay,
+    View,
+)
 from referee.client.models.rematch import Rematch, Series, SeriesGame, SeriesPlayer
 from referee.client.models.rulesets import Health, Jwk, KeySet, Rule, Ruleset
 from referee.client.models.tournaments import Tournament, TournamentGame, TournamentSummary
 from referee.client.models.webhooks import WebhookAttempt, WebhookDeliveries
 
 __all__ = [
-    "AuditCheck", "AuditReport", "Bot", "BotSummary", "ChatMessage", "Event", "EventPage", "GameCreated", "GameLog",
-    "GameSummary", "HeadSignature", "Health", "Json", "Jwk", "KeySet", "MoveAccepted", "Page", "Receipt",
+    "AuditCheck", "AuditReport", "Bot", "BotSummary", "Broadcast", "ChatMessage", "Event", "EventPage", "GameCreated",
+    "GameLog", "GameSummary", "HeadSignature", "Health", "Json", "Jwk", "KeySet", "MoveAccepted", "Page", "Receipt",
     "Rematch", "Replay", "Result", "Rule", "Ruleset", "Seat", "SeatToken",
-    "Series", "SeriesGame", "SeriesPlayer", "Tournament", "TournamentGame",
+    "Series", "SeriesGame", "SeriesPlayer", "SpectatorDelay", "Tournament", "TournamentGame",
     "TournamentSummary", "Turn", "TurnAnswered", "View", "WebhookAttempt", "WebhookDeliveries"
 ]

@@ -188,6 +188,11 @@ class View:
             return max(0.0, float(entry["left_ms"]) - elapsed_ms)
         return float(entry["bank_ms"])
 
+    @property
+    def spectator_delay(self) -> SpectatorDelay | None:
+        """The game's spectator delay (option ``spectator_delay``; ``None``: spectators see it live)."""
+        return SpectatorDelay.from_json(self.raw.get("spectator_delay"))
+
 
 @dataclass(frozen=True)
 class Replay(View):
@@ -205,6 +210,35 @@ class Replay(View):
         """Read a ``Replay`` object."""
         return cls(**cls._fields(raw), latest_version=int(raw["latest_version"]), views=raw.get("views"),
                    shown_versions=_ints(raw.get("shown_versions")))
+
+
+@dataclass(frozen=True)
+class SpectatorDelay:
+    """A game's spectator tiers (issue 40 item 6): while it runs, spectators
+    see it ``versions`` late; ``omniscient``: its creator offers the delayed
+    broadcast of every hand (``games.broadcast``)."""
+
+    versions: int
+    omniscient: bool
+
+    @classmethod
+    def from_json(cls, raw: Json | None) -> SpectatorDelay | None:
+        """Read a ``SpectatorDelay`` object (``None``: the game has no delay)."""
+        return None if raw is None else cls(int(raw["versions"]), bool(raw["omniscient"]))
+
+
+@dataclass(frozen=True)
+class Broadcast(View):
+    """``GET /v1/games/{id}/broadcast``: the spectator view at the delayed
+    version and every seat's view there (``views``, by seat; empty while the
+    game is inside the delay)."""
+
+    views: list[Json] = field(default_factory=list)
+
+    @classmethod
+    def from_json(cls, raw: Json) -> Broadcast:
+        """Read a ``Broadcast`` object."""
+        return cls(**cls._fields(raw), views=list(raw.get("views") or []))
 
 
 @dataclass(frozen=True)
@@ -228,3 +262,9 @@ class GameSummary:
         return cls(raw["id"], raw["ruleset"], raw["status"], int(raw["version"]), int(raw["players"]),
                    int(raw["created_at"]), tuple(Seat.from_json(s) for s in raw.get("seats", ())),
                    bool(raw.get("custom", False)), raw.get("tournament"), raw)
+
+    @property
+    def spectator_delay(self) -> int | None:
+        """The game's spectator delay in versions (``version`` is then what its spectators see)."""
+        delay = self.raw.get("spectator_delay")
+        return None if delay is None else int(delay)

@@ -45,6 +45,7 @@ import { newGameForm } from "./newgame.js";
 import { rematchBox } from "./rematch.js";
 import { el } from "./dom.js";
 import { openChat, chatSeen } from "./chat.js";
+import { drawDelay } from "./spectators.js";
 
 /** ruleset id -> its plug-in module (a ruleset not listed gets the generic table):
     listed only once the file exists, since a module that fails to load is a console error */
@@ -181,6 +182,7 @@ export function draw(view) {
   const status = $("status");
   status.textContent = toAct.length ? "to act: " + toAct.map(seatName).join(", ") :
     (view.status === "finished" ? "the game is over" : "");
+  drawDelay(view);  /* "spectators see this game 50 versions late" (issue 40 item 6) */
   const result = $("result");
   result.hidden = !view.result;
   result.textContent = "";

@@ -1,0 +1,74 @@
+"""The table page of a game whose spectators see it late (issue 40 item 6),
+in real Chromium against real processes: a spectator's page shows the game
+at the delayed version and says how late; inside the delay it says that
+nothing is shown yet, and draws without an error; a seat's page shows its
+own view live, with the same words about the spectators."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import requests
+
+from referee.engine.platform import playing_moves
+from tests.browser.conftest import PATIENCE_S, Watched
+from tests.browser.test_watch import wait_shown
+from tests.e2e.conftest import Live
+
+pytestmark = pytest.mark.browser
+
+OPTIONS = {"spectator_delay": 50, "spectator_omniscient": True}
+SAID = "Spectators see this game 50 versions late, and every hand as late on its broadcast"
+
+
+def _people_game(live: Live) -> tuple[str, list[str]]:
+    r = requests.post(live.url + "/v1/games", json={"ruleset": "bang", "players": 4, "options": OPTIONS}, timeout=30)
+    assert r.status_code == 201, r.text
+    return r.json()["id"], [s["token"] for s in r.json()["seats"]]
+
+
+def _play(live: Live, game: str, tokens: list[str], moves: int) -> None:
+    """``moves`` moves by the seats, each the first playing move of a seat awaited (read from seat 0's view)."""
+    for _ in range(moves):
+        seat = requests.get(f"{live.url}/v1/games/{game}", headers=_auth(tokens[0]), timeout=30).json()["to_act"][0]
+        mine = requests.get(f"{live.url}/v1/games/{game}", headers=_auth(tokens[seat]), timeout=30).json()
+        r = requests.post(f"{live.url}/v1/games/{game}/moves", headers=_auth(tokens[seat]), timeout=30,
+                          json={"move": next(iter(playing_moves(mine["legal_moves"]))),
+                                "expected_version": mine["version"]})
+        assert r.status_code == 201, r.text
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _said(watched: Watched) -> str:
+    note = watched.page.locator("#spectator-delay")
+    note.wait_for(timeout=PATIENCE_S * 1000)
+    return str(note.text_content())
+
+
+def test_a_spectators_page_shows_the_game_late_and_says_so(live: Live, watched: Watched) -> None:
+    """Inside the delay the page says nothing is shown yet (and draws no
+    error); once the game is older than the delay it draws the spectator's
+    view at the delayed version, the one the API serves, never the head."""
+    game, tokens = _people_game(live)
+    watched.page.goto(f"{live.url}/watch/{game}")
+    assert _said(watched) == SAID + ": nothing of it is shown until it is 50 versions old."
+    assert wait_shown(watched, 0)["state"] == {}
+    _play(live, game, tokens, 60)
+    served = requests.get(f"{live.url}/v1/games/{game}", timeout=30).json()
+    head = requests.get(f"{live.url}/v1/games/{game}", headers=_auth(tokens[0]), timeout=30).json()["version"]
+    assert 0 < served["version"] <= head - 50
+    shown = wait_shown(watched, served["version"])
+    assert shown == served
+    assert _said(watched) == SAID + "."
+
+
+def test_a_seats_page_is_live_and_tells_the_seat_how_late_spectators_see_it(live: Live, watched: Watched) -> None:
+    game, tokens = _people_game(live)
+    _play(live, game, tokens, 5)
+    watched.page.goto(f"{live.url}/watch/{game}#token={tokens[1]}")
+    head: Any = requests.get(f"{live.url}/v1/games/{game}", headers=_auth(tokens[1]), timeout=30).json()
+    assert wait_shown(watched, head["version"])["seat"] == 1
+    assert _said(watched) == SAID + "."
