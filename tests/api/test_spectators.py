@@ -255,3 +255,26 @@ def test_a_tournaments_games_are_shown_as_late_as_its_options_say(client: Any, s
     games = [g for g in client.get("/v1/games").get_json()["games"] if g.get("tournament") == r.get_json()["id"]]
     assert [g["spectator_delay"] for g in games] == [50]
     assert service.load(games[0]["id"]).header["spectator_omniscient"] is True
+
+
+def test_a_clocked_games_late_spectators_see_no_clock_and_its_seats_see_theirs_live(client: Any) -> None:
+    """Issue 40 items 2 and 6 together: the banks run at the head, which a
+    delayed spectator does not see; its view carries no ``clock`` and no turn
+    deadline, inside the delay and past it, while each seat's view has the
+    live clock."""
+    game = create(client, players=3, seed="late-clock",
+                  options={"spectator_delay": 2, "clock": {"bank_s": 3600}})
+    for step in range(8):
+        spectator = client.get(f"/v1/games/{game['id']}").get_json()
+        assert "clock" not in spectator and spectator["turn_deadline"] is None, (step, spectator)
+        assert spectator["spectator_delay"] == {"versions": 2, "omniscient": False}
+        seat = client.get(f"/v1/games/{game['id']}", headers=auth(game["seats"][0]["token"])).get_json()
+        assert seat["clock"]["bank_ms"] == 3_600_000 and "server_time" in seat["clock"]
+        if seat["status"] != "active":
+            break
+        awaited = seat["to_act"][0]
+        moves = client.get(f"/v1/games/{game['id']}", headers=auth(game["seats"][awaited]["token"])).get_json()
+        r = client.post(f"/v1/games/{game['id']}/moves", headers=auth(game["seats"][awaited]["token"]),
+                        json={"move": next(iter(playing_moves(moves["legal_moves"])))})
+        assert r.status_code == 201, r.get_json()
+    assert spectator["version"] > 0, "the game never came out of the delay"
