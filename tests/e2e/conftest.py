@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,13 @@ def _wait_healthy(url: str, procs: list[subprocess.Popen[bytes]]) -> None:
 
 @pytest.fixture(scope="module")
 def live() -> Iterator[Live]:
+    with live_stack() as stack:
+        yield stack
+
+
+@contextmanager
+def live_stack() -> Iterator[Live]:
+    """A throwaway Redis, ``referee serve`` (two worker processes) and ``referee worker``, stopped after."""
     redis_port, redis_proc = own_redis()
     env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0", "REFEREE_ADMIN_TOKEN": "e2e-admin",
            "REFEREE_RATE_LIMIT": "off"}
@@ -71,10 +79,12 @@ def live() -> Iterator[Live]:
         subprocess.Popen([REFEREE, "worker"], env=env),
     ]
     url = f"http://127.0.0.1:{port}"
+    client = checked_client(url)
     try:
         _wait_healthy(url, procs)
-        yield Live(url, env["REDIS_URL"], checked_client(url), env)
+        yield Live(url, env["REDIS_URL"], client, env)
     finally:
+        client.close()  # its idle keep-alive connections would hold the server's stop for its graceful 5 s
         stop(*procs, redis_proc)
 
 

@@ -44,6 +44,7 @@ class Stack:
         return str(bot["id"])
 
     def stop(self) -> None:
+        self.client.close()  # its idle keep-alive connections would hold the server's stop for its graceful 5 s
         for proc in [self.serve, *self.workers]:
             if proc.poll() is None:
                 proc.terminate()
