@@ -84,8 +84,8 @@ def live_stack() -> Iterator[Live]:
         _wait_healthy(url, procs)
         yield Live(url, env["REDIS_URL"], client, env)
     finally:
-        client.close()  # its idle keep-alive connections would hold the server's stop for its graceful 5 s
-        stop(*procs, redis_proc)
+        client.close()
+        stop(*procs, redis_proc, quick=procs[:1])
 
 
 @pytest.fixture
