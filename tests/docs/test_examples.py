@@ -97,17 +97,17 @@ def test_every_sequence_is_run_and_every_smaller_change_finds_its_text() -> None
 
 
 def python3_first(work: Path) -> Path:
-    """A folder whose only command is ``python3``, the suite's own Python (as
-    for a reader who activated ``.venv``), to go first on the blocks'
-    ``PATH``: the README's loop starts a ``python3`` four times a move, and a
-    version manager's shim (pyenv's: a shell script running more scripts)
-    took most of its time. Only ``python3``: a block that calls ``referee``
-    without ``.venv/bin/`` still fails, as it would for a reader. (A script,
-    not a link: a link's target would not find ``.venv``'s settings and start
-    slower, as the bare interpreter.)"""
+    """A folder whose only command is ``python3`` (to go first on the blocks'
+    ``PATH``): the suite's Python with no site-packages (``-S``), as a
+    reader's plain ``python3`` has none of ``.venv``'s: the one-liners of the
+    docs need the standard library only. The README's loop starts a
+    ``python3`` four times a move, and a version manager's shim (pyenv's: a
+    shell script running more scripts) took most of its time. Only
+    ``python3``: a block that calls ``referee`` without ``.venv/bin/`` still
+    fails, as it would for a reader."""
     folder = work / "python3-first"
     folder.mkdir()
-    (folder / "python3").write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} \"$@\"\n")
+    (folder / "python3").write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -S \"$@\"\n")
     (folder / "python3").chmod(0o755)
     return folder
 
