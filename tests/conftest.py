@@ -89,17 +89,21 @@ def plugins_site() -> Path:
     return built / "site"
 
 
-#: the long tests that compute alone (no server, no fixture their file's other tests share), by the start of
-#: their node ids: under ``make test`` each is handed out on its own, to whichever worker is free, instead of
-#: with its file (the random plays of every ruleset and size, over the API too, the fingerprints; BANG!'s five
-#: random games, one a table size, which in one file were a chain of half a minute on one worker; the
-#: heuristic bots' match, the longest test of a file of sixty)
+#: the long tests that run alone (no fixture their file's other tests share: their own, or their worker's), by
+#: the start of their node ids: under ``make test`` each is handed out on its own, to whichever worker is free,
+#: instead of with its file (the random plays of every ruleset and size, over the API too, the fingerprints;
+#: BANG!'s five random games, one a table size, which in one file were a chain of half a minute on one worker;
+#: the heuristic bots' match, the longest test of a file of sixty; the examples of the docs, which in one file
+#: were minutes on one worker, each against its worker's referee; the JavaScript client's test files, each
+#: starting its own referee, which in one file were two minutes on one worker)
 SPREAD = ("tests/conformance/test_conformance.py::test_random_legal_play_keeps_the_invariants_to_one_result[",
           "tests/api/test_chain_attack.py::test_no_hidden_value_can_be_recovered_from_any_response[",
           "tests/api/test_leaks.py::test_no_response_to_a_seat_contains_what_the_rules_hide_from_it[",
           "tests/conformance/test_fingerprints.py::test_a_random_game_logs_shows_and_offers_what_it_did_before[",
           "tests/rules/bang/test_properties.py::test_random_legal_play_reaches_a_consistent_end[",
-          "tests/bots/test_heuristics.py::test_heuristic_beats_random_in_a_small_match")
+          "tests/bots/test_heuristics.py::test_heuristic_beats_random_in_a_small_match",
+          "tests/docs/test_examples.py::test_the_example_runs[",
+          "tests/js/test_js_client.py::test_js_client[")
 
 
 #: marks of the tests whose files go first: long runs, real processes (servers, a browser, a cluster)
@@ -124,8 +128,10 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadFileSche
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under pytest-xdist (``make test``), hand out the longest first
-    (``--no-loadscope-reorder`` keeps this order): the files with a test
-    marked ``slow`` or running real processes (``LONG``), the random plays of ``SPREAD``, the other files by their
+    (``--no-loadscope-reorder`` keeps this order): the tests of ``SPREAD``
+    running real processes (``LONG``: the docs' examples, the JavaScript
+    client's files), the files with a test marked ``slow`` or running real
+    processes, the random plays of ``SPREAD``, the other files by their
     number of tests, most first, and the fingerprints, short ones, last,
     filling the gaps. Every worker orders the same collection the same way,
     as xdist requires; a serial run keeps the files' order. A test of
@@ -141,9 +147,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         units.setdefault(item.nodeid if spread else item.nodeid.split("::")[0], []).append(item)
 
     def rank(tests: list[pytest.Item]) -> tuple[int, int]:
+        long = any(test.get_closest_marker(mark) for test in tests for mark in LONG)
         if tests[0].nodeid.startswith(SPREAD):
-            return (1 if tests[0].get_closest_marker("random_play") else 3), 0
-        return (0 if any(test.get_closest_marker(mark) for test in tests for mark in LONG) else 2), -len(tests)
+            return (0 if long else 2 if tests[0].get_closest_marker("random_play") else 4), 0
+        return (1 if long else 3), -len(tests)
     items[:] = [test for tests in sorted(units.values(), key=rank) for test in tests]
 
 

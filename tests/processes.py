@@ -1,17 +1,27 @@
 """Real processes the tests start (servers, workers, Redis)."""
 from __future__ import annotations
 
+import signal
 import subprocess
+from collections.abc import Collection
 
 import redis
 
 from referee.store.redis_server import free_port, start
 
 
-def stop(*procs: subprocess.Popen[bytes], timeout: float = 15) -> None:
-    """Terminate real processes, in order; kill one that will not go."""
+def stop(*procs: subprocess.Popen[bytes], timeout: float = 15,
+         quick: Collection[subprocess.Popen[bytes]] = ()) -> None:
+    """Terminate real processes, in order; kill one that will not go. Those
+    of ``quick`` (``referee serve``: gunicorn) get SIGINT, gunicorn's quick
+    stop: its SIGTERM, a graceful stop, waits up to 5 s for every connection,
+    an idle keep-alive one too, and its workers look once a second; a
+    throwaway server has nothing to finish."""
     for proc in procs:
-        proc.terminate()
+        if proc in quick:
+            proc.send_signal(signal.SIGINT)
+        else:
+            proc.terminate()
     for proc in procs:
         try:
             proc.wait(timeout=timeout)

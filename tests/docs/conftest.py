@@ -1,6 +1,21 @@
-"""The examples run against the e2e suite's real processes: ``live`` (a
-throwaway Redis, ``referee serve``, ``referee worker``) and ``worker_stack``
-(the same, allowing bot URLs on this machine)."""
+"""The examples run against the e2e suite's real processes: ``docs_live`` (a
+throwaway Redis, ``referee serve``, ``referee worker``: the e2e suite's
+``live``, once a worker process) and ``worker_stack`` (the same, allowing bot
+URLs on this machine, once a test)."""
 from __future__ import annotations
 
-from tests.e2e.conftest import live, worker_stack  # noqa: F401  (the fixtures)
+from collections.abc import Iterator
+
+import pytest
+
+from tests.e2e.conftest import Live, live_stack, worker_stack  # noqa: F401  (worker_stack: the fixture)
+
+
+@pytest.fixture(scope="session")
+def docs_live() -> Iterator[Live]:
+    """The referee every example but those of ``PRIVATE_BOTS`` runs against,
+    started once a pytest-xdist worker (session scope): each example is then
+    handed out alone, to whichever worker is free (``SPREAD`` in
+    tests/conftest.py), and no two examples depend on each other's games."""
+    with live_stack() as stack:
+        yield stack

@@ -1,7 +1,7 @@
 """Issue 39 item 4: every command sequence and code sample of the README and
 the docs runs, as a reader would run it, against a real referee on a free
-port (``tests/e2e/conftest.py``'s ``live``; ``worker_stack`` where a bot on
-this machine must be allowed): the curl game and its autoplay loop, BANG!
+port (``docs_live``, ``tests/e2e/conftest.py``'s ``live`` once a worker;
+``worker_stack`` where a bot on this machine must be allowed): the curl game and its autoplay loop, BANG!
 through the same loop, the offline audit, the 20-line bot through
 ``referee play``, the Python client, the arena and the training loop, a
 webhook bot's tournaments. The blocks are read from the markdown
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -102,6 +103,22 @@ def test_every_sequence_is_run_and_every_smaller_change_finds_its_text() -> None
         assert all(old in text for old in changes), name
 
 
+def python3_first(work: Path) -> Path:
+    """A folder whose only command is ``python3`` (to go first on the blocks'
+    ``PATH``): the suite's Python with no site-packages (``-S``), as a
+    reader's plain ``python3`` has none of ``.venv``'s: the one-liners of the
+    docs need the standard library only. The README's loop starts a
+    ``python3`` four times a move, and a version manager's shim (pyenv's: a
+    shell script running more scripts) took most of its time. Only
+    ``python3``: a block that calls ``referee`` without ``.venv/bin/`` still
+    fails, as it would for a reader."""
+    folder = work / "python3-first"
+    folder.mkdir()
+    (folder / "python3").write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -S \"$@\"\n")
+    (folder / "python3").chmod(0o755)
+    return folder
+
+
 def run(blocks: list[examples.Block], url: str, work: Path, changes: dict[str, str]) -> tuple[int, str]:
     """The blocks in one bash, in ``work`` (with ``.venv`` and ``examples``
     where a reader has them), a Python block with the referee's Python;
@@ -120,7 +137,8 @@ def run(blocks: list[examples.Block], url: str, work: Path, changes: dict[str, s
         else:
             script.append(text)
     env = {k: v for k, v in os.environ.items() if k not in ("PORT", "REFEREE_URL")}
-    env.update(REFEREE_URL=url, XDG_CONFIG_HOME=str(work / "config"), DOCS_PYTHON=sys.executable)
+    env.update(REFEREE_URL=url, XDG_CONFIG_HOME=str(work / "config"), DOCS_PYTHON=sys.executable,
+               PATH=f"{python3_first(work)}{os.pathsep}{os.environ.get('PATH', '')}")
     output = work / "output.txt"
     with output.open("w") as out:
         proc = subprocess.Popen(["bash", "-c", "\n".join(script)], cwd=work, env=env, stdout=out,
@@ -138,7 +156,7 @@ def run(blocks: list[examples.Block], url: str, work: Path, changes: dict[str, s
 @pytest.mark.e2e
 @pytest.mark.parametrize("name", RUN)
 def test_the_example_runs(name: str, request: pytest.FixtureRequest, tmp_path: Path) -> None:
-    stack: Any = request.getfixturevalue("worker_stack" if name in PRIVATE_BOTS else "live")
+    stack: Any = request.getfixturevalue("worker_stack" if name in PRIVATE_BOTS else "docs_live")
     changes = dict(SMALLER.get(name, {}))
     if name in PRIVATE_BOTS:
         changes["BOT_PORT=9100"] = f"BOT_PORT={free_port()}"

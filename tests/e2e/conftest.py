@@ -81,11 +81,13 @@ def live_stack(**settings: str) -> Iterator[Live]:
         subprocess.Popen([REFEREE, "worker"], env=env),
     ]
     url = f"http://127.0.0.1:{port}"
+    client = checked_client(url)
     try:
         _wait_healthy(url, procs)
-        yield Live(url, env["REDIS_URL"], checked_client(url), env)
+        yield Live(url, env["REDIS_URL"], client, env)
     finally:
-        stop(*procs, redis_proc)
+        client.close()
+        stop(*procs, redis_proc, quick=procs[:1])
 
 
 @pytest.fixture

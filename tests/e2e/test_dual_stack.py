@@ -54,7 +54,7 @@ def listeners() -> Iterator[tuple[int, int]]:
             _wait_healthy(f"http://127.0.0.1:{port}", procs)  # /health is never limited
         yield dual, ipv4
     finally:
-        stop(*procs, redis_proc)
+        stop(*procs, redis_proc, quick=procs)
 
 
 def test_gunicorn_binds_an_ipv6_host_in_brackets() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from referee.store.redis_server import free_port
 from tests.e2e.conftest import REFEREE, _wait_healthy, checked_client
-from tests.processes import own_redis
+from tests.processes import own_redis, stop
 from tests.webhook_bot import WebhookBot
 
 pytestmark = pytest.mark.e2e
@@ -44,14 +44,8 @@ class Stack:
         return str(bot["id"])
 
     def stop(self) -> None:
-        for proc in [self.serve, *self.workers]:
-            if proc.poll() is None:
-                proc.terminate()
-        for proc in [self.serve, *self.workers]:
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        self.client.close()
+        stop(*(proc for proc in [self.serve, *self.workers] if proc.poll() is None), timeout=10, quick=[self.serve])
         self.redis.terminate()
         self.redis.wait(timeout=10)
 

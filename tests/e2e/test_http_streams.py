@@ -56,7 +56,7 @@ def server() -> Iterator[Server]:
         _wait_healthy(url, [proc])
         yield Server(url, "127.0.0.1", port, env["REDIS_URL"])
     finally:
-        stop(proc, redis_proc)
+        stop(proc, redis_proc, quick=[proc])
 
 
 @pytest.fixture(autouse=True)

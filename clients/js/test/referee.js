@@ -91,11 +91,14 @@ export async function startReferee(settings = {}, { worker = false } = {}) {
                                        "--appendonly", "no"], { stdio: "ignore" });
   /** @type {import("node:child_process").ChildProcess[]} */
   const children = [redis];
+  // SIGINT, Ctrl+C: `referee serve` (gunicorn) stops at once; its SIGTERM, a
+  // graceful stop, waits up to 5 s for every connection, the idle ones this
+  // process's fetch keeps alive too (a worker and Redis stop alike on either)
   const stop = async () => {
     for (const child of children.slice().reverse()) {
       if (child.exitCode !== null || child.signalCode !== null) continue;
       const gone = new Promise((done) => child.once("exit", done));
-      child.kill("SIGTERM");
+      child.kill("SIGINT");
       const timer = setTimeout(() => child.kill("SIGKILL"), 15000);
       await gone;
       clearTimeout(timer);
