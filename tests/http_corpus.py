@@ -633,6 +633,20 @@ def webhooks(session: Session) -> None:
     session.get(f"/v1/games/{plain['id']}/deliveries", headers=auth(plain["owner_token"]))
 
 
+def spectators(session: Session) -> None:
+    """Spectators shown a game late (issue 40 item 6): the delayed view, the
+    broadcast offered (inside the delay: no hand), refused to a seat and where
+    not offered (last: no earlier exchange moves)."""
+    session.step("spectators")
+    game = session.post("/v1/games", {"ruleset": "bluffaneer", "players": 3, "seed": "corpus-late",
+                                      "options": {"spectator_delay": 50, "spectator_omniscient": True}}).get_json()
+    session.get(f"/v1/games/{game['id']}")
+    session.get(f"/v1/games/{game['id']}/broadcast")
+    session.get(f"/v1/games/{game['id']}/broadcast", headers=auth(game["seats"][0]["token"]))
+    live = session.post("/v1/games", {"ruleset": "bluffaneer", "players": 3, "seed": "corpus-live"}).get_json()
+    session.get(f"/v1/games/{live['id']}/broadcast")
+
+
 def sequence(session: Session) -> None:
     meta(session)
     create_refusals(session)
@@ -646,6 +660,7 @@ def sequence(session: Session) -> None:
     chat(session)
     rematches(session)
     webhooks(session)
+    spectators(session)
 
 
 # -- recording and comparing --------------------------------------------------------
