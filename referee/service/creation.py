@@ -175,6 +175,18 @@ def respond(stored: Stored) -> Json:
     }
 
 
+def _seat_tokens(seats: list[Json]) -> tuple[list[str | None], list[str]]:
+    """Each seat's new token (a bot's and an open seat's: none) and what the
+    store keeps of it: its hash, ``OPEN`` or ``NO_TOKEN``. A bot's seat gets
+    no token (its moves come from the worker, recorded with ``by``): no
+    person can move for it, so the audit refuses a bot seat's move without
+    ``by``."""
+    tokens = [None if seat["bot"] or seat.get("open") else new_token() for seat in seats]
+    hashes = [sha256_hex(token) if token else OPEN if seat.get("open") else NO_TOKEN
+              for seat, token in zip(seats, tokens)]
+    return tokens, hashes
+
+
 @dataclass(eq=False)
 class Creation:
     """Deals and stores new games."""
@@ -221,11 +233,7 @@ class Creation:
         first_prev = header_hash(head)
         envelopes, last_hash = record.chained(dealt.seed, first_prev, 0, dealt.produced, now)
         seats = head["seats"]
-        # a bot's seat gets no token (its moves come from the worker, recorded with `by`): no person can
-        # move for it, so the audit refuses a bot seat's move without `by`; "" is no token's hash
-        tokens = [None if seat["bot"] or seat.get("open") else new_token() for seat in seats]
-        hashes = [sha256_hex(token) if token else OPEN if seat.get("open") else NO_TOKEN
-                  for seat, token in zip(seats, tokens)]
+        tokens, hashes = _seat_tokens(seats)
         # the creator's: reissues a seat's lost token (a rematch keeps the finished game's)
         owner = new_token() if request.rematch is None else None
         owner_hash = request.rematch.owner_hash if request.rematch is not None else sha256_hex(str(owner))

@@ -13,7 +13,7 @@ from typing import Any
 from referee.engine import LOG_FORMAT, record
 from referee.engine.chain import keyed_hmac_sha256
 from referee.engine.platform import CHAT_EVENTS, MOVE, SEAT_EVENTS, SECRETS_OPENED
-from referee.engine.protocol import Seat, fold
+from referee.engine.protocol import Json, Seat, fold
 from referee.errors import ApiError, not_found
 from referee.games import registry
 from referee.service.game import Game
@@ -49,17 +49,24 @@ class Loader:
         if cached is None:
             cached = self._load_header(game_id)
         tail = self.store.read(game_id, after=cached.version, upto=version)
+        game = self._folded(cached, tail, version=version, last_hash=last_hash, rng=rng, status=status,
+                            last_at=last_at)
+        self.remember(game)
+        return game
+
+    def _folded(self, cached: Game, tail: list[Json], **head: Any) -> Game:
+        """``cached`` with the events of ``tail`` folded in, at ``head``: its
+        state, the secrets opened, the last version that is no chat, a clocked
+        game's clock and, after a seat event, who holds each seat."""
         state = fold(cached.ruleset, record.ruleset_events(tail), cached.state)
         opened = cached.opened.union(*(e["data"]["secrets"] for e in tail if e["type"] == SECRETS_OPENED))
         played = next((e["seq"] for e in reversed(tail) if e["type"] not in CHAT_EVENTS), cached.play_version)
-        game = replace(cached, version=version, last_hash=last_hash, rng=rng, status=status, state=state,
-                       last_at=last_at, opened=opened, played=played)
+        game = replace(cached, state=state, opened=opened, played=played, **head)
         clocked = [e["data"]["clock"] for e in tail if e["type"] == MOVE and "clock" in e["data"]]
         if clocked:  # a clocked game's clock, as its last move left it (referee.engine.clock)
             game = replace(game, clock=clocked[-1])
         if any(e["type"] in SEAT_EVENTS for e in tail):  # a seat claimed or a token reissued: who holds what
-            game = replace(game, **self._seats_of(game_id), away=away_after(game, tail))
-        self.remember(game)
+            game = replace(game, **self._seats_of(game.id), away=away_after(game, tail))
         return game
 
     def _load_header(self, game_id: str) -> Game:
