@@ -46,7 +46,8 @@ class Transparency:
 
     @staticmethod
     def verify_consistency(old_checkpoint: str, proof: ConsistencyProof, jwks: Any) -> notes.Checkpoint:
-        """The newer signed checkpoint, if it extends ``old_checkpoint`` by ``proof``; ``ValueError`` if not (a fork)."""
+        """The newer signed checkpoint, if it extends ``old_checkpoint`` by ``proof``;
+        ``ValueError`` if not (a fork)."""
         keys = PublicKeys.from_jwks(jwks)
         old, new = notes.verify(old_checkpoint, keys), notes.verify(proof.checkpoint, keys)
         if old.size != proof.from_ or not merkle.verify_consistency(old.size, new.size, old.root, new.root,

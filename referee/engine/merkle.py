@@ -149,6 +149,13 @@ def root_of(leaves: Sequence[bytes]) -> bytes:
     return Tree(lambda wanted: [nodes[n] for n in wanted]).root(len(leaves))
 
 
+def _up_the_right_edge(fn: int, sn: int) -> tuple[int, int]:
+    """RFC 9162's step on a right edge: right-shift both until ``fn``'s low bit is set or ``fn`` is 0."""
+    while not fn & 1 and fn != 0:
+        fn, sn = fn >> 1, sn >> 1
+    return fn, sn
+
+
 def verify_inclusion(leaf: bytes, index: int, size: int, proof: Sequence[bytes], root: bytes) -> bool:
     """RFC 9162 2.1.3.2: does ``proof`` put leaf hash ``leaf`` at ``index`` of the tree ``root`` of ``size``?"""
     if not 0 <= index < size:
@@ -159,8 +166,7 @@ def verify_inclusion(leaf: bytes, index: int, size: int, proof: Sequence[bytes],
             return False
         if fn & 1 or fn == sn:
             acc = node_hash(sibling, acc)
-            while not fn & 1 and fn != 0:
-                fn, sn = fn >> 1, sn >> 1
+            fn, sn = _up_the_right_edge(fn, sn)
         else:
             acc = node_hash(acc, sibling)
         fn, sn = fn >> 1, sn >> 1
@@ -191,8 +197,7 @@ def verify_consistency(first: int, second: int, first_root: bytes, second_root: 
             return False
         if fn & 1 or fn == sn:
             fr, sr = node_hash(c, fr), node_hash(c, sr)
-            while not fn & 1 and fn != 0:
-                fn, sn = fn >> 1, sn >> 1
+            fn, sn = _up_the_right_edge(fn, sn)
         else:
             sr = node_hash(sr, c)
         fn, sn = fn >> 1, sn >> 1

@@ -55,7 +55,8 @@ def cmd_witness(args: argparse.Namespace) -> int:
             if new.size > old.size:
                 proof = _get(f"{base}/v1/transparency/proof/consistency?from={old.size}&to={new.size}").json()["proof"]
             consistent(old, new, proof)
-            print(f"referee witness: {new.origin} grew from {old.size} to {new.size} leaves, consistently")
+            print(f"referee witness: {new.origin} has {new.size} leaves (had {old.size}), "
+                  "consistent with the checkpoint kept")
     except (notes.BadCheckpoint, NotProven) as err:
         print(f"referee witness: REFUSED: {err}; the checkpoint kept in {state} is the evidence", file=sys.stderr)
         return EXIT_FORK

@@ -83,7 +83,7 @@ def test_e2e_the_witness_keeps_consistent_checkpoints_and_refuses_a_fork(stack: 
     _finish(stack.url)
     grew = _witness(stack, tmp_path)
     assert grew.returncode == 0, grew.stderr
-    assert "consistently" in grew.stdout
+    assert "has 3 leaves (had 1), consistent" in grew.stdout
     audited = _audit(stack, tmp_path, first)
     assert audited.returncode == 0, audited.stdout + audited.stderr
     assert "inclusion: ok" in audited.stdout
