@@ -52,7 +52,8 @@ def inclusion(leaf: bytes, proof: Any, keys: PublicKeys, held: str | None = None
     if (mine.origin, mine.size, mine.root) != (tree.origin, tree.size, tree.root):
         raise NotProven(f"the proof is for the tree of {tree.size}, not the checkpoint held "
                         f"(size {mine.size}): ask the proof with size={mine.size}")
-    if proof.get("leaf", "").encode() != leaf:
+    logged = proof.get("leaf")
+    if not isinstance(logged, str) or logged.encode() != leaf:
         raise NotProven("the logged leaf is not this game's signed final head: the game was rewritten")
     index = proof.get("index")
     if not isinstance(index, int) or not merkle.verify_inclusion(merkle.leaf_hash(leaf), index, tree.size,

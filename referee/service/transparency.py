@@ -95,9 +95,13 @@ class Transparency:
         return size
 
     def _log_late(self, game_id: str) -> int:
-        """A finished game missing from the log (its finisher died first): logged now."""
+        """A finished game missing from the log (its finisher died first): logged now, with the
+        ``kid`` its last event's signature names (the key may have rotated since)."""
         game = self.loader.load(game_id)
         if game.status != "finished":
             raise ApiError(404, "not_logged", f"game {game_id} is not finished: only a finished game is logged")
+        last = self.loader.store.read(game.id, game.version - 1, game.version)
+        signature = last[-1].get("signature") if last else None
+        kid = signature.get("kid") if isinstance(signature, dict) else None
         return self.store.append(game.id, leaf_of(game.id, game.version, game.last_hash,
-                                                  self.keyring.signer.kid))[0]
+                                                  kid if isinstance(kid, str) else self.keyring.signer.kid))[0]

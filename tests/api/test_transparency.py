@@ -96,3 +96,14 @@ def test_a_game_not_finished_has_no_proof_and_a_size_past_the_log_is_refused(cli
     assert response.status_code == 422 and response.get_json()["code"] == "bad_tree_size"
     response = client.get("/v1/transparency/proof/inclusion?game=no/such")
     assert response.status_code == 400
+
+
+def test_a_finished_game_the_log_missed_is_logged_when_its_proof_is_asked(client: Any, clock: Any,
+                                                                           service: Any) -> None:
+    """A process that died between a game's last move and its log entry loses nothing: the proof logs it."""
+    game_id = _finished(client, clock, service)
+    store = service.store.transparency
+    store.rebuild([])  # as if the entry never landed
+    proof, tree = _verified(client, game_id)
+    last = ndjson(client.get(f"/v1/games/{game_id}/log").get_data(as_text=True))[-1]
+    assert (proof["index"], tree.size) == (0, 1) and json.loads(proof["leaf"])["head"] == last["hash"]
