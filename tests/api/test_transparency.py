@@ -107,3 +107,25 @@ def test_a_finished_game_the_log_missed_is_logged_when_its_proof_is_asked(client
     proof, tree = _verified(client, game_id)
     last = ndjson(client.get(f"/v1/games/{game_id}/log").get_data(as_text=True))[-1]
     assert (proof["index"], tree.size) == (0, 1) and json.loads(proof["leaf"])["head"] == last["hash"]
+
+
+def test_appends_racing_from_threads_get_one_index_each_and_every_cached_proof_verifies(service: Any) -> None:
+    """Appends are serialised by Redis (one script gives the index); the cached subtree hashes
+    serve every root and inclusion proof as a tree built from the leaves alone would."""
+    from concurrent.futures import ThreadPoolExecutor
+    store = service.store.transparency
+    store.rebuild([])
+    names = [f"g{i}" for i in range(37)]
+    with ThreadPoolExecutor(4) as pool:
+        indexes = list(pool.map(lambda name: store.append(name, name.encode())[0], names))
+    assert sorted(indexes) == list(range(37))
+    assert store.append("g3", b"another head")[1] is False  # a game is logged once
+    leaves = store.leaves()
+    tree = store.tree()
+    for size in (1, 2, 3, 8, 13, 36, 37):
+        root = merkle.root_of(leaves[:size])
+        assert tree.root(size) == root
+        for index in range(size):
+            assert merkle.verify_inclusion(merkle.leaf_hash(leaves[index]), index, size,
+                                           tree.inclusion(index, size), root)
+        assert merkle.verify_consistency(size, 37, root, merkle.root_of(leaves), tree.consistency(size, 37))
