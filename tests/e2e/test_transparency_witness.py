@@ -53,13 +53,14 @@ def _witness(live: Live, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     return _run("witness", live.url, "--state", str(tmp_path / "seen.note"), "--pins", str(tmp_path / "pins.json"))
 
 
-def _audit(live: Live, tmp_path: Path, game: str) -> subprocess.CompletedProcess[str]:
+def _audit(live: Live, tmp_path: Path, game: str, *held: str, size: int | None = None,
+           ) -> subprocess.CompletedProcess[str]:
     log, proof = tmp_path / f"{game}.ndjson", tmp_path / f"{game}.proof.json"
     log.write_text(requests.get(f"{live.url}/v1/games/{game}/log", timeout=30).text)
-    proof.write_text(requests.get(f"{live.url}/v1/transparency/proof/inclusion", params={"game": game},
-                                  timeout=30).text)
+    params: dict[str, str | int] = {"game": game} if size is None else {"game": game, "size": size}
+    proof.write_text(requests.get(f"{live.url}/v1/transparency/proof/inclusion", params=params, timeout=30).text)
     return _run("audit", str(log), "--key", live.url, "--pins", str(tmp_path / "pins.json"),
-                "--inclusion", str(proof))
+                "--inclusion", str(proof), *held)
 
 
 def _rewrite_first_game(live: Live) -> None:
@@ -88,6 +89,12 @@ def test_e2e_the_witness_keeps_consistent_checkpoints_and_refuses_a_fork(stack: 
     assert audited.returncode == 0, audited.stdout + audited.stderr
     assert "inclusion: ok" in audited.stdout
     kept = (tmp_path / "seen.note").read_text()
+    _finish(stack.url)  # the log grows past the checkpoint the witness holds
+    held = ("--checkpoint", str(tmp_path / "seen.note"))
+    against_held = _audit(stack, tmp_path, first, *held, size=3)
+    assert against_held.returncode == 0 and "signed tree of 3" in against_held.stdout, against_held.stdout
+    other_tree = _audit(stack, tmp_path, first, *held)
+    assert other_tree.returncode == 1 and "ask the proof with size=3" in other_tree.stdout
 
     _rewrite_first_game(stack)
     _finish(stack.url)
