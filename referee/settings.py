@@ -90,6 +90,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("REFEREE_SIGNING_KEY_FILE", "var/signing.keys", "api, worker", "the file of signing keys when "
             "`REFEREE_SIGNING_KEY` is unset; generated with one fresh key where missing (`referee keys rotate` "
             "adds one). Every referee and worker of a deployment must read the same keys"),
+    Setting("REFEREE_TLOG_ORIGIN", "referee.localhost/transparency", "api, worker", "the transparency log's "
+            "name, the first line of every checkpoint (docs/transparency.md): a deployment's own, e.g. its host"),
     # -- workers and bots ------------------------------------------------------------------
     Setting("REFEREE_STALL_S", "10", "worker", "a bot turn or deadline not moved for this long is enqueued again"),
     Setting("REFEREE_WEBHOOK_THREADS", "16", "worker", "webhook bots called at once per worker"),

@@ -16,6 +16,7 @@ from referee.client.games import Games
 from referee.client.models import Health, Json, KeySet
 from referee.client.rulesets import Rulesets
 from referee.client.tournaments import Tournaments
+from referee.client.transparency import Transparency
 from referee.client.transport import Http, RetryPolicy, Timeouts
 
 
@@ -23,7 +24,7 @@ class RefereeClient:
     """A client of one referee (``base_url``, e.g. ``http://127.0.0.1:8000``).
 
     Sub-clients per area: :attr:`games`, :attr:`bots`, :attr:`tournaments`,
-    :attr:`rulesets`; and :meth:`keys`, :meth:`health`, :meth:`metrics`,
+    :attr:`rulesets`, :attr:`transparency`; and :meth:`keys`, :meth:`health`, :meth:`metrics`,
     :meth:`openapi`. Results are frozen dataclasses (their JSON in ``.raw``);
     problems are raised as :class:`HttpProblem` subclasses.
 
@@ -48,6 +49,8 @@ class RefereeClient:
         self.bots = Bots(self)
         self.tournaments = Tournaments(self)
         self.rulesets = Rulesets(self)
+        #: the transparency log of finished games (docs/transparency.md)
+        self.transparency = Transparency(self)
 
     # -- versions seen: the default expected_version of a move -----------------
     def _saw(self, game_id: str, version: int) -> None:

@@ -115,6 +115,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(reference.bp)  # /docs: the live API reference (issue 39)
     from referee.http.api import webhooks
     app.register_blueprint(webhooks.bp)  # a game's end webhook deliveries (issue 40 item 3)
+    from referee.http.api import transparency
+    app.register_blueprint(transparency.bp)  # the transparency log of final heads (issue 41 item 4)
     _register_errors(app)
     _register_metrics(app)
     app.before_request(_refuse_token_in_query)

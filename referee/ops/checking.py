@@ -26,7 +26,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
         _check_usage(args)
         jwks, receipts = _keys_and_receipts(args)
         if len(args.log) == 1:
-            return _audit_one(args.log[0], jwks, receipts, as_json=args.json)
+            done = _audit_one(args.log[0], jwks, receipts, as_json=args.json)
+            return _with_inclusion(args, jwks, done)
         if "-" in args.log:
             raise _Usage("standard input (-) is for a single log")
     except _Usage as err:
@@ -40,6 +41,18 @@ def _check_usage(args: argparse.Namespace) -> None:
         raise _Usage("--jobs is a number of processes, 1 or more")
     if args.receipt and len(args.log) != 1:
         raise _Usage("--receipt is checked against a single log")
+    if (args.inclusion or args.checkpoint) and (len(args.log) != 1 or args.log == ["-"]):
+        raise _Usage("--inclusion is checked against a single log file")
+    if args.checkpoint and not args.inclusion:
+        raise _Usage("--checkpoint is the tree an --inclusion proof is checked against")
+
+
+def _with_inclusion(args: argparse.Namespace, jwks: Any, done: int) -> int:
+    """The audit's exit status, and the game's inclusion in the log when ``--inclusion`` asks."""
+    if not args.inclusion:
+        return done
+    from referee.ops.witness import check_inclusion
+    return max(done, check_inclusion(args.log[0], args.inclusion, jwks, args.checkpoint))
 
 
 def _keys_and_receipts(args: argparse.Namespace) -> tuple[Any, list[tuple[str, Any]]]:
@@ -186,6 +199,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     aud.add_argument("--receipt", action="append", help="a receipt a seat got (a 201's receipt, or the whole 201 "
                      "body, as JSON): the log must hold its head at its version (repeatable; one log only)")
     aud.set_defaults(func=cmd_audit)
+    aud.add_argument("--inclusion", help="an inclusion proof (GET /v1/transparency/proof/inclusion?game=ID) "
+                     "to check: the game's signed final head is in the referee's signed tree (needs --key)")
+    aud.add_argument("--checkpoint", help="a checkpoint you hold (a file): the --inclusion proof must be of its tree")
     rep = add_command(sub, "replay", "print what a seat saw at a version of a game log", AUDIT)
     rep.add_argument("log", help="the log file, or - for standard input")
     rep.add_argument("--at", type=int, required=True, help="the version (an event's seq)")

@@ -10,6 +10,7 @@ import argparse
 OPERATIONS = "docs/operations.md"
 BOTS = "docs/write-a-bot.md"  # it leads on to the arena, tournaments and webhook bots
 AUDIT = "docs/audit.md"
+TRANSPARENCY = "docs/transparency.md"
 DEVELOPMENT = "docs/development.md"
 START = "README.md"
 

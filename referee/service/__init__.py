@@ -42,6 +42,7 @@ from referee.service.presence import Presence, shown, window_ms
 from referee.service.rematch import Rematches, view_links
 from referee.service.scheduling import Change
 from referee.service.seats import Seats
+from referee.service.transparency import Transparency
 from referee.service.webhooks import Webhooks
 from referee.store.clients import (
     REDIS_UNAVAILABLE as REDIS_UNAVAILABLE,  # for the API: it talks to the service, not the store
@@ -87,6 +88,9 @@ class GameService:
         #: each person's seat seen, shown in views, taken over while away (``referee.service.presence``)
         self.presence = Presence(self.seats)
         self.moves.seen = self.presence.seen
+        #: the transparency log of final heads (issue 41 item 4, ``referee.service.transparency``)
+        self.transparency = Transparency(store.transparency, self.keyring, self.loader)
+        self.changes.on_finished = self.transparency.record
 
     def now(self) -> int:
         """The service's ``clock`` now (ms), read at each call: a tool or test may swap the clock."""

@@ -63,6 +63,13 @@ class Changes:
         #: whether anyone hears: without a job queue no change is worked out at all
         self.heard = scheduler is not None
         self.clock = clock
+        #: told of each game a change finished (the transparency log's ``record``)
+        self.on_finished: Callable[[Game], object] | None = None
+
+    def finished(self, game: Game, before: Game | None) -> None:
+        """Count the game as finished if this change finished it, and tell ``on_finished``."""
+        if finished(game, before) and self.on_finished is not None:
+            self.on_finished(game)
 
     def watch_ahead(self, before: Game, after: Game) -> None:
         """A move after which a worker will owe the game something (a bot's
@@ -77,7 +84,7 @@ class Changes:
 
     def notify(self, game: Game, before: Game | None) -> None:
         """The scheduler hears of the change from ``before`` to ``game``."""
-        finished(game, before)
+        self.finished(game, before)
         if self.heard:
             self.scheduler.game_changed(change_of(game, before))
 
@@ -86,13 +93,15 @@ class Changes:
         (a tournament's next game, ``workers.jobs``): no job is queued for
         it, but it is watched from now, so a worker killed before it plays
         it loses nothing (the sweeper finds it)."""
-        finished(game, None)
+        self.finished(game, None)
         due = change_of(game).due()
         if due is not None:
             self.scheduler.watch(game.id, due)
 
 
-def finished(game: Game, before: Game | None) -> None:
-    """Count the game as finished if this change finished it."""
+def finished(game: Game, before: Game | None) -> bool:
+    """Count the game as finished if this change finished it (and say whether it did)."""
     if game.status != "active" and (before is None or before.status == "active"):
         GAMES_FINISHED.labels(ruleset=game.ruleset.name).inc()
+        return True
+    return False

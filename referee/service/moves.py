@@ -19,7 +19,7 @@ from referee.engine import sha256_hex
 from referee.engine.protocol import Json, Move, RefereeError, Seat
 from referee.engine.signature import Keyring
 from referee.errors import ApiError, game_over, not_found, token_reissued, version_conflict
-from referee.service.changes import Changes, finished
+from referee.service.changes import Changes
 from referee.service.deciding import Decided, Submitted, decide, fingerprint, replay_idempotent
 from referee.service.game import MAX_CONFLICT_RETRIES, Game, seat_of
 from referee.service.loading import Loader
@@ -187,7 +187,7 @@ class Moves:
             return False
         self.loader.remember(decided[-1].game)
         MOVES.labels(ruleset=start.ruleset.name, by="bot").inc(len(decided))
-        finished(decided[-1].game, start)
+        self.changes.finished(decided[-1].game, start)
         return True
 
     def _received(self, game: Game, by: Json) -> int:

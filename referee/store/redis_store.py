@@ -21,6 +21,7 @@ from referee.store.presence import PresenceStore, Seen, parse
 from referee.store.retention import Retention
 from referee.store.slots import SlotStore
 from referee.store.tournaments import TournamentStore
+from referee.store.transparency import TransparencyStore
 from referee.store.webhooks import WebhookStore
 from referee.store.windows import WindowStore
 
@@ -155,6 +156,8 @@ class EventStore:
         self.presence = PresenceStore(client, lambda game_id: _keys(game_id)[1], self._retry)
         #: games' end webhooks: where each goes and how its delivery went (issue 40 item 3)
         self.webhooks = WebhookStore(client, self._retry, self.retention)
+        #: the transparency log of finished games' final heads (issue 41 item 4)
+        self.transparency = TransparencyStore(client, self._retry)
 
     def _retry(self, call: Callable[[], T]) -> T:
         """``call`` tried again through a cluster failover (``clients.through_failover``)."""

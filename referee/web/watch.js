@@ -218,6 +218,19 @@
       r.events.slice(-MAX_EVENTS).forEach(function (ev) { showEvent(V.plain(ev)); });
     }
     showResult(r, "the referee's log");
+    if (r.ok && window.RefereeTlog) await checkInclusion(r, keys);
+  }
+  /* the game's final head in the transparency log (docs/transparency.md): proven against the signed checkpoint */
+  async function checkInclusion(r, keys) {
+    var p = $("inclusion");
+    p.hidden = false;
+    p.textContent = "checking the game's place in the transparency log…";
+    var proof;
+    try { proof = await get("/v1/transparency/proof/inclusion?game=" + encodeURIComponent(S.id)); }
+    catch (e) { p.setAttribute("data-included", "false"); p.textContent = "transparency log: no proof served (" + e.message + ")"; return; }
+    var out = await window.RefereeTlog.checkInclusion(r, proof, keys);
+    p.setAttribute("data-included", out.ok ? "true" : "false");
+    p.textContent = out.ok ? "transparency log: " + out.detail : "transparency log: NOT included: " + out.detail;
   }
 
   /* ---------- a log file ---------- */

@@ -155,6 +155,11 @@ def test_every_route_of_the_contract_has_a_client_method_and_each_is_exercised(
     assert broadcast.version == 0 and broadcast.views == [] and broadcast.spectator_delay == SpectatorDelay(50, True)
     api.games.log(game.id)
     api.games.audit(game.id)
+    included = api.transparency.inclusion(game.id)  # issue 41 item 4: the finished game is in the log
+    tree = api.transparency.verify_inclusion(included, api.keys().raw)
+    assert api.transparency.checkpoint().startswith(tree.origin + "\n")
+    assert api.transparency.verify_consistency(included.checkpoint, api.transparency.consistency(tree.size),
+                                               api.keys().raw).size >= tree.size
     following = api.games.rematch(game.id, token=game.tokens[0])  # issue 40 item 4: seats rotated, its seat taken
     assert following.rematch_of == game.id and following.from_seats == (1, 0) and following.seat == 1
     assert following.token and api.games.view(game.id).next_game == following.id

@@ -60,6 +60,10 @@ SHOWS: dict[str, list[str]] = {
     "rematch": [r"^True 1 0$", r"^True$", r"^\{'best_of': 3\} \[\('ann', [01]\), \('bob', [01]\)\]$"],
     "game-end-webhook": [r"^accepted \w+:finished: game \w+ finished at version \d+, winners \[[\d, ]*\], head signed",
                          r'"state":\s*"delivered"'],
+    # issue 41 item 4: the curl game's final head in the signed tree, and a witness that saw the log only grow
+    "transparency": [r"^inclusion: ok: game \w+'s final head is leaf \d+ of .*signed tree of \d+$",
+                     r"first checkpoint of .*kept in seen.checkpoint",
+                     r"has \d+ leaves \(had \d+\), consistent with the checkpoint kept"],
 }
 TIMEOUT_S = 900
 

@@ -14,6 +14,7 @@ import { Bots } from "./bots.js";
 import { Games } from "./games.js";
 import { Rulesets } from "./rulesets.js";
 import { Tournaments } from "./tournaments.js";
+import { Transparency } from "./transparency.js";
 import { DEFAULT_RETRY, Http, sleep } from "./transport.js";
 
 export {
@@ -59,6 +60,7 @@ export class Referee {
     this.bots = new Bots(http, token);
     this.tournaments = new Tournaments(http, token);
     this.rulesets = new Rulesets(http);
+    this.transparency = new Transparency(http);
   }
 
   /**

@@ -559,6 +559,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/transparency/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The transparency log's signed checkpoint now (issue 41 item 4).
+         * @description A C2SP tlog-checkpoint in a C2SP signed note: the log's origin, its size, its root hash in base64, a blank line, and a signature line by the referee's Ed25519 key (one of `GET /v1/keys`). Every finished game's signed final head is a leaf.
+         */
+        get: operations["transparencyCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transparency/proof/inclusion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A finished game's inclusion proof in the transparency log. */
+        get: operations["transparencyInclusion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transparency/proof/consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The consistency proof between two sizes of the transparency log. */
+        get: operations["transparencyConsistency"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1068,6 +1122,28 @@ export interface components {
             attempts_max: number;
             /** @description ms since the epoch: when the accepted attempt began. */
             delivered_at: number | null;
+        };
+        /** @description A finished game's leaf in the transparency log and its RFC 6962 inclusion proof in the tree of `size` leaves, whose signed checkpoint comes with it (docs/transparency.md). Hashes are standard base64. */
+        InclusionProof: {
+            game: string;
+            /** @description The game's leaf index (from 0). */
+            index: number;
+            size: number;
+            /** @description The leaf: the game's signed final-head statement (canonical JSON: purpose, game, version, head, kid). */
+            leaf: string;
+            /** @description SHA-256(0x00 || leaf), base64. */
+            leaf_hash: string;
+            /** @description The audit path, leaf to root, base64. */
+            proof: string[];
+            /** @description The signed checkpoint (C2SP signed note) of the tree of `size`. */
+            checkpoint: string;
+        };
+        /** @description The RFC 6962 consistency proof from the tree of `from` leaves to the tree of `to` leaves, with the signed checkpoint of the latter (docs/transparency.md). */
+        ConsistencyProof: {
+            from: number;
+            to: number;
+            proof: string[];
+            checkpoint: string;
         };
         /** @description The referee's public signing keys, a JWK set (RFC 7517, Ed25519 keys as RFC 8037 OKP); the first signs. */
         KeySet: {
@@ -4674,6 +4750,92 @@ export interface operations {
             };
             400: components["responses"]["Problem"];
             414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["RedisUnavailable"];
+        };
+    };
+    transparencyCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed note, as text. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["Problem"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["RedisUnavailable"];
+        };
+    };
+    transparencyInclusion: {
+        parameters: {
+            query: {
+                game: string;
+                /** @description The tree to prove inclusion in (default: the log now). */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The game's leaf and its audit path, with the tree's signed checkpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InclusionProof"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["Problem"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["RedisUnavailable"];
+        };
+    };
+    transparencyConsistency: {
+        parameters: {
+            query: {
+                from: number;
+                /** @description The later tree (default: the log now). */
+                to?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proof that the tree of `to` leaves extends the tree of `from` leaves. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsistencyProof"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["Problem"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             503: components["responses"]["RedisUnavailable"];

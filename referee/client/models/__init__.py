@@ -5,8 +5,8 @@ JSON the referee answers (openapi.yaml), each keeping that JSON whole as
 
 One module a topic: ``games`` (a game, its seats, views, result), ``events``
 (events, receipts, the log and its audit), ``bots`` (bots and their turns),
-``chat`` (the table chat's messages), ``tournaments``, ``rulesets`` (rulesets, rules, the referee's keys and
-health); ``common`` holds ``Json`` and ``Page``."""
+``chat`` (the table chat's messages), ``tournaments``, ``transparency`` (its proofs), ``rulesets`` (rulesets, rules,
+the referee's keys and health); ``common`` holds ``Json`` and ``Page``."""
 from __future__ import annotations
 
 from referee.client.models.bots import Bot, BotSummary, Turn, TurnAnswered
@@ -36,12 +36,13 @@ from referee.client.models.games import (
 from referee.client.models.rematch import Rematch, Series, SeriesGame, SeriesPlayer
 from referee.client.models.rulesets import Health, Jwk, KeySet, Rule, Ruleset
 from referee.client.models.tournaments import Tournament, TournamentGame, TournamentSummary
+from referee.client.models.transparency import ConsistencyProof, InclusionProof
 from referee.client.models.webhooks import WebhookAttempt, WebhookDeliveries
 
 __all__ = [
-    "AuditCheck", "AuditReport", "Bot", "BotSummary", "Broadcast", "ChatMessage", "Event", "EventPage", "GameCreated",
-    "GameLog", "GameSummary", "HeadSignature", "Health", "Json", "Jwk", "KeySet", "MoveAccepted", "Page", "Receipt",
-    "Rematch", "Replay", "Result", "Rule", "Ruleset", "Seat", "SeatToken",
-    "Series", "SeriesGame", "SeriesPlayer", "SpectatorDelay", "Tournament", "TournamentGame",
+    "AuditCheck", "AuditReport", "Bot", "BotSummary", "Broadcast", "ChatMessage", "ConsistencyProof", "Event",
+    "EventPage", "GameCreated", "GameLog", "GameSummary", "HeadSignature", "Health", "InclusionProof", "Json", "Jwk",
+    "KeySet", "MoveAccepted", "Page", "Receipt", "Rematch", "Replay", "Result", "Rule", "Ruleset", "Seat",
+    "SeatToken", "Series", "SeriesGame", "SeriesPlayer", "SpectatorDelay", "Tournament", "TournamentGame",
     "TournamentSummary", "Turn", "TurnAnswered", "View", "WebhookAttempt", "WebhookDeliveries"
 ]

@@ -18,7 +18,8 @@ bp = Blueprint("watch", __name__)
 WEB = Path(__file__).resolve().parents[2] / "web"
 #: the page's files and their media types; anything else under /watch/ is a game id
 FILES = {"watch.html": "text/html; charset=utf-8", "watch.js": "text/javascript; charset=utf-8",
-         "verify.js": "text/javascript; charset=utf-8", "watch.css": "text/css; charset=utf-8"}
+         "verify.js": "text/javascript; charset=utf-8", "tlog.js": "text/javascript; charset=utf-8",
+         "watch.css": "text/css; charset=utf-8"}
 #: a module or style sheet under referee/web (the table's, issue 38): plain path segments only, no ".."
 ASSET = re.compile(r"(?:[a-z0-9_-]+/)+[a-z0-9_-]+\.(js|css)\Z")
 #: the JavaScript client's modules (clients/js/src, linked in as web/client), served as /watch/client/...

@@ -191,3 +191,23 @@ class CreateTournament(Schema):
     seed = fields.String(validate=validate.Length(min=1, max=256))
     parallel = WholeNumber(validate=validate.Range(min=1, max=64))
     callback_url = fields.String(validate=validate.Length(min=1, max=2048))  # every game's end webhook
+
+
+class InclusionQuery(Schema):
+    """``GET /v1/transparency/proof/inclusion`` (issue 41 item 4)."""
+
+    class Meta:
+        unknown = RAISE
+
+    game = fields.String(required=True, validate=validate.Regexp(r"\A[A-Za-z0-9_-]{1,64}\Z"))
+    size = fields.Integer(validate=validate.Range(min=1, max=MAX_INT))
+
+
+class ConsistencyQuery(Schema):
+    """``GET /v1/transparency/proof/consistency`` (issue 41 item 4)."""
+
+    class Meta:
+        unknown = RAISE
+
+    from_ = fields.Integer(required=True, data_key="from", validate=validate.Range(min=0, max=MAX_INT))
+    to = fields.Integer(validate=validate.Range(min=0, max=MAX_INT))
