@@ -98,6 +98,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     kwargs: dict[str, Any] = {"scheduler": scheduler, "pushed": Pushed(client) if pushed else None}
     if app.config["CLOCK"] is not None:
         kwargs["clock"] = app.config["CLOCK"]
+    if app.config.get("ARCHIVE") is not None:  # an archive of the caller's (tests); else REFEREE_ARCHIVE_URL's
+        kwargs["archive"] = app.config["ARCHIVE"]
     app.extensions["referee.service"] = svc = GameService(EventStore(client), **kwargs)
     slots = svc.store.stream_slots()
     install_live("referee_stream_slots", "open event streams and long-polls (every referee's)", slots.open)

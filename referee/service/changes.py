@@ -5,6 +5,7 @@ owe the game something (``Changes.watch_ahead``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Protocol
 
 from referee.service.game import Game
@@ -63,6 +64,12 @@ class Changes:
         #: whether anyone hears: without a job queue no change is worked out at all
         self.heard = scheduler is not None
         self.clock = clock
+        #: whether a finished game is written to the archive (``referee.service.archiving``)
+        self.archiving = False
+
+    def marked(self, change: Change) -> Change:
+        """``change`` as the scheduler is told it: a finished game's marked for the archive, if one is kept."""
+        return replace(change, archive=True) if self.archiving and not change.active else change
 
     def watch_ahead(self, before: Game, after: Game) -> None:
         """A move after which a worker will owe the game something (a bot's
@@ -79,7 +86,7 @@ class Changes:
         """The scheduler hears of the change from ``before`` to ``game``."""
         finished(game, before)
         if self.heard:
-            self.scheduler.game_changed(change_of(game, before))
+            self.scheduler.game_changed(self.marked(change_of(game, before)))
 
     def hold(self, game: Game) -> None:
         """A new game whose first turns the worker that made it plays itself

@@ -13,6 +13,7 @@ import redis
 from referee import settings
 from referee.engine import canonical, canonical_bytes, sha256_hex
 from referee.engine.jsonenc import loads
+from referee.store.archived import ArchivedStore
 from referee.store.bots import BotDirectory
 from referee.store.clients import BlockingReads, is_cluster, through_failover
 from referee.store.listing import GAMES, Index
@@ -155,6 +156,8 @@ class EventStore:
         self.presence = PresenceStore(client, lambda game_id: _keys(game_id)[1], self._retry)
         #: games' end webhooks: where each goes and how its delivery went (issue 40 item 3)
         self.webhooks = WebhookStore(client, self._retry, self.retention)
+        #: games' archive marks, and archived games written back (issue 41)
+        self.archived = ArchivedStore(client, self._retry, self.retention.archived_ttl_ms())
 
     def _retry(self, call: Callable[[], T]) -> T:
         """``call`` tried again through a cluster failover (``clients.through_failover``)."""
