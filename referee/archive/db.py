@@ -1,8 +1,8 @@
 """The archive's tables and its reads and writes (``referee.archive``)."""
 from __future__ import annotations
 
-import base64
 import json
+import re
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -115,19 +115,18 @@ def _reason(result: Any) -> str | None:
 
 
 def _cursor(finished_at: int, game_id: str) -> str:
-    return base64.urlsafe_b64encode(json.dumps([finished_at, game_id]).encode()).decode().rstrip("=")
+    return f"{finished_at}.{game_id}"
+
+
+CURSOR = re.compile(r"(0|[1-9][0-9]{0,15})[.]([A-Za-z0-9_-]{1,64})")
 
 
 def parse_cursor(cursor: str) -> tuple[int, str]:
-    """A search cursor back to (finished_at, id); ``ValueError`` if it is not one."""
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        finished_at, game_id = json.loads(raw)
-    except Exception:
-        raise ValueError("not a cursor of this archive's search") from None
-    if not isinstance(finished_at, int) or not isinstance(game_id, str):
-        raise ValueError("not a cursor of this archive's search")
-    return finished_at, game_id
+    """A search cursor, ``<finished_at ms>.<id>``, back to (finished_at, id); ``ValueError`` if it is not one."""
+    found = CURSOR.fullmatch(cursor)
+    if found is None:
+        raise ValueError("a cursor is the next of the page before: <finished_at ms>.<id>")
+    return int(found[1]), found[2]
 
 
 class Archive:

@@ -106,7 +106,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if hasattr(scheduler, "depth"):
         install_live("referee_queue_depth", "jobs waiting on the queue", scheduler.depth)
 
-    from referee.http.api import bots, chat, games, meta, reference, rematch, watch
+    from referee.http.api import archive, bots, chat, games, meta, reference, rematch, watch
     app.register_blueprint(games.bp)
     app.register_blueprint(chat.bp)  # the table chat in the chain (issue 40 item 5)
     app.register_blueprint(rematch.bp)  # rematches and series (issue 40 item 4)
@@ -116,6 +116,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(reference.bp)  # /docs: the live API reference (issue 39)
     from referee.http.api import webhooks
     app.register_blueprint(webhooks.bp)  # a game's end webhook deliveries (issue 40 item 3)
+    app.register_blueprint(archive.bp)  # finished games' history: search and export (issue 41)
     _register_errors(app)
     _register_metrics(app)
     app.before_request(_refuse_token_in_query)

@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
-from referee.archive import Archive, ArchivedGame
+from referee.archive import Archive, ArchivedGame, Query
 from referee.archive.db import ArchiveUnavailable
 from referee.engine import canonical
+from referee.engine.protocol import Json
 from referee.errors import ApiError
 from referee.service.game import Game
 from referee.service.loading import Loader
@@ -35,6 +37,8 @@ from referee.store.redis_store import EventStore
 
 _log = logging.getLogger(__name__)
 
+#: the most games one export bundles
+EXPORT_MAX = 10_000
 #: a job's outcomes that need no more job for the game
 SETTLED = ("archived", "confirmed", "gone", "not_over", "no_archive")
 
@@ -109,11 +113,59 @@ class Archiving:
             found = self.archive.get(game_id)
         except ArchiveUnavailable as err:
             _log.warning("archive: game %s not looked up: %s", game_id, err)
-            raise ApiError(503, "archive_unavailable", "the archive's database does not answer; try again "
-                           "shortly") from None
+            raise _unavailable() from None
         if found is None:
             return False
         envelopes = [json.loads(line) for line in found.log.splitlines()[1:]]
         meta = {**found.meta, "archived": str(self.clock())}
         self.store.archived.restore(game_id, meta, found.secret, envelopes)
         return True
+
+    # -- history: search and export (GET /v1/archive/...) ---------------------------
+    def _kept(self) -> Archive:
+        if self.archive is None:
+            raise ApiError(404, "no_archive", "this referee keeps no archive (REFEREE_ARCHIVE_URL is unset)")
+        return self.archive
+
+    def search(self, filters: dict[str, Any]) -> Json:
+        """Archived games matching ``filters`` (``ArchiveQuery``), the latest
+        finished first, a page of ``limit`` after ``cursor``; ``next``: the
+        following page's cursor (``None``: the last)."""
+        archive = self._kept()
+        query = Query(**{k: v for k, v in filters.items() if k not in ("cursor", "limit")})
+        try:
+            found, cursor = archive.search(query, cursor=filters.get("cursor"), limit=filters["limit"])
+        except ValueError as err:
+            raise ApiError(422, "invalid_cursor", str(err)) from None
+        except ArchiveUnavailable:
+            raise _unavailable() from None
+        return {"games": [g.summary() for g in found], "next": cursor}
+
+    def export(self, filters: dict[str, Any]) -> Iterator[bytes]:
+        """Every archived game matching ``filters`` (at most ``EXPORT_MAX``),
+        the latest finished first, as one NDJSON bundle: each game's log as
+        ``/log`` serves it, one after another (``referee audit`` checks a
+        bundle in one go). The first page is read before the first byte, so
+        a database that does not answer is a 503, not a cut stream."""
+        archive = self._kept()
+        query = Query(**{k: v for k, v in filters.items() if k not in ("cursor", "limit")})
+        try:
+            first, cursor = archive.search(query, limit=200, logs=True)
+        except ArchiveUnavailable:
+            raise _unavailable() from None
+        return _bundle(archive, query, first, cursor)
+
+
+def _unavailable() -> ApiError:
+    return ApiError(503, "archive_unavailable", "the archive's database does not answer; try again shortly")
+
+
+def _bundle(archive: Archive, query: Query, page: list[ArchivedGame], cursor: str | None) -> Iterator[bytes]:
+    sent = 0
+    while True:
+        for game in page[:EXPORT_MAX - sent]:
+            yield game.log
+        sent += len(page)
+        if cursor is None or sent >= EXPORT_MAX:
+            return
+        page, cursor = archive.search(query, cursor=cursor, limit=200, logs=True)

@@ -125,6 +125,23 @@ class ListQuery(Schema):
     open_seats = fields.Boolean()
 
 
+class ArchiveQuery(Schema):
+    """``GET /v1/archive/games`` and ``/v1/archive/export``: archived games by their public facts (issue 41)."""
+
+    class Meta:
+        unknown = RAISE
+
+    cursor = fields.String(validate=validate.Length(min=1, max=200))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
+    ruleset = fields.String(validate=validate.Length(min=1, max=64))
+    seat = fields.String(validate=validate.Length(min=1, max=200))
+    bot = fields.String(validate=validate.Length(min=1, max=200))
+    tournament = fields.String(validate=validate.Length(min=1, max=64))
+    result = fields.String(validate=validate.Length(min=1, max=64))
+    since = fields.Integer(data_key="from", validate=validate.Range(min=0, max=MAX_INT))
+    until = fields.Integer(data_key="to", validate=validate.Range(min=0, max=MAX_INT))
+
+
 class ReplayQuery(Schema):
     class Meta:
         unknown = RAISE
