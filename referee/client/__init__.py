@@ -34,7 +34,7 @@ client imports nothing of the server.
 """
 from __future__ import annotations
 
-from referee.client.api import AUTO, Bots, Games, RefereeClient, Rulesets, Tournaments
+from referee.client.api import AUTO, Archive, Bots, Games, RefereeClient, Rulesets, Tournaments
 from referee.client.errors import (
                                    BadRequest,
                                    Conflict,
@@ -52,6 +52,8 @@ from referee.client.errors import (
 )
 from referee.client.models import (
                                    AuditCheck,
+                                   ArchivedGame,
+                                   ArchivedSeat,
                                    AuditReport,
                                    Bot,
                                    BotSummary,
@@ -89,7 +91,7 @@ from referee.client.transport import RetryPolicy, Timeouts
 Client = RefereeClient
 
 __all__ = [
-    "AUTO", "AuditCheck", "AuditReport", "BadRequest", "Bot", "BotSummary", "Bots", "ChatMessage", "Client",
+    "AUTO", "Archive", "ArchivedGame", "ArchivedSeat", "AuditCheck", "AuditReport", "BadRequest", "Bot", "BotSummary", "Bots", "ChatMessage", "Client",
     "Conflict", "Event",
     "EventPage", "Forbidden", "GameCreated", "GameLog", "GameOver", "GameSummary", "Games", "HeadSignature",
     "Health", "HttpProblem", "SeatToken", "IllegalMove", "Jwk", "KeySet", "MoveAccepted", "NotFound", "NotYourTurn",

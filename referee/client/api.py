@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 
+from referee.client.archive import Archive
 from referee.client.bots import Bots
 from referee.client.calls import AUTO, json_of
 from referee.client.errors import HttpProblem
@@ -48,6 +49,8 @@ class RefereeClient:
         self.bots = Bots(self)
         self.tournaments = Tournaments(self)
         self.rulesets = Rulesets(self)
+        #: finished games kept for good: search and export (issue 41)
+        self.archive = Archive(self)
 
     # -- versions seen: the default expected_version of a move -----------------
     def _saw(self, game_id: str, version: int) -> None:
@@ -132,4 +135,4 @@ class RefereeClient:
         return self.games.audit(game_id, token=token).raw
 
 
-__all__ = ["AUTO", "Bots", "Games", "HttpProblem", "RefereeClient", "Rulesets", "Tournaments"]
+__all__ = ["AUTO", "Archive", "Bots", "Games", "HttpProblem", "RefereeClient", "Rulesets", "Tournaments"]

@@ -222,3 +222,20 @@ def test_a_backup_exported_then_imported_into_an_empty_archive_serves_the_same_g
     for game in games:
         assert other.get(game["id"]) == archive.get(game["id"])
     other.close()
+
+
+def test_the_python_client_searches_and_exports_the_archive(arc: Any) -> None:
+    """Item 6's clients: ``client.archive.search/all/export`` typed, and a
+    game Redis forgot read back through ``client.games.log``."""
+    import httpx
+
+    from referee.client import ArchivedGame, RefereeClient
+    client, _svc, work = arc
+    games = _played(client, work, 2)
+    api = RefereeClient("http://referee.test", transport=httpx.WSGITransport(app=client.application))
+    page = api.archive.search(seat="ann", limit=1)
+    assert isinstance(page.items[0], ArchivedGame) and page.next is not None
+    assert {g.id for g in api.archive.all(bot="random")} == {g["id"] for g in games}
+    assert page.items[0].seats[0].name == "ann" and page.items[0].signature is not None
+    bundle = api.archive.export(seat="ann")
+    assert sorted(log.lines[0]["header"]["id"] for log in api.archive.logs(bundle)) == sorted(g["id"] for g in games)

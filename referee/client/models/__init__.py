@@ -22,6 +22,7 @@ from referee.client.models.events import (
     MoveAccepted,
     Receipt,
 )
+from referee.client.models.archive import ArchivedGame, ArchivedSeat
 from referee.client.models.games import GameCreated, GameSummary, Replay, Result, Seat, SeatToken, View
 from referee.client.models.rematch import Rematch, Series, SeriesGame, SeriesPlayer
 from referee.client.models.rulesets import Health, Jwk, KeySet, Rule, Ruleset
@@ -29,7 +30,7 @@ from referee.client.models.tournaments import Tournament, TournamentGame, Tourna
 from referee.client.models.webhooks import WebhookAttempt, WebhookDeliveries
 
 __all__ = [
-    "AuditCheck", "AuditReport", "Bot", "BotSummary", "ChatMessage", "Event", "EventPage", "GameCreated", "GameLog",
+    "ArchivedGame", "ArchivedSeat", "AuditCheck", "AuditReport", "Bot", "BotSummary", "ChatMessage", "Event", "EventPage", "GameCreated", "GameLog",
     "GameSummary", "HeadSignature", "Health", "Json", "Jwk", "KeySet", "MoveAccepted", "Page", "Receipt",
     "Rematch", "Replay", "Result", "Rule", "Ruleset", "Seat", "SeatToken",
     "Series", "SeriesGame", "SeriesPlayer", "Tournament", "TournamentGame",
