@@ -51,9 +51,9 @@ from referee.client.errors import (
                                    VersionConflict,
 )
 from referee.client.models import (
-                                   AuditCheck,
                                    ArchivedGame,
                                    ArchivedSeat,
+                                   AuditCheck,
                                    AuditReport,
                                    Bot,
                                    BotSummary,
@@ -91,7 +91,8 @@ from referee.client.transport import RetryPolicy, Timeouts
 Client = RefereeClient
 
 __all__ = [
-    "AUTO", "Archive", "ArchivedGame", "ArchivedSeat", "AuditCheck", "AuditReport", "BadRequest", "Bot", "BotSummary", "Bots", "ChatMessage", "Client",
+    "AUTO", "Archive", "ArchivedGame", "ArchivedSeat",
+    "AuditCheck", "AuditReport", "BadRequest", "Bot", "BotSummary", "Bots", "ChatMessage", "Client",
     "Conflict", "Event",
     "EventPage", "Forbidden", "GameCreated", "GameLog", "GameOver", "GameSummary", "Games", "HeadSignature",
     "Health", "HttpProblem", "SeatToken", "IllegalMove", "Jwk", "KeySet", "MoveAccepted", "NotFound", "NotYourTurn",

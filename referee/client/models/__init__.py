@@ -9,6 +9,7 @@ One module a topic: ``games`` (a game, its seats, views, result), ``events``
 health); ``common`` holds ``Json`` and ``Page``."""
 from __future__ import annotations
 
+from referee.client.models.archive import ArchivedGame, ArchivedSeat
 from referee.client.models.bots import Bot, BotSummary, Turn, TurnAnswered
 from referee.client.models.chat import ChatMessage
 from referee.client.models.common import Json, Page
@@ -22,7 +23,6 @@ from referee.client.models.events import (
     MoveAccepted,
     Receipt,
 )
-from referee.client.models.archive import ArchivedGame, ArchivedSeat
 from referee.client.models.games import GameCreated, GameSummary, Replay, Result, Seat, SeatToken, View
 from referee.client.models.rematch import Rematch, Series, SeriesGame, SeriesPlayer
 from referee.client.models.rulesets import Health, Jwk, KeySet, Rule, Ruleset
@@ -30,7 +30,8 @@ from referee.client.models.tournaments import Tournament, TournamentGame, Tourna
 from referee.client.models.webhooks import WebhookAttempt, WebhookDeliveries
 
 __all__ = [
-    "ArchivedGame", "ArchivedSeat", "AuditCheck", "AuditReport", "Bot", "BotSummary", "ChatMessage", "Event", "EventPage", "GameCreated", "GameLog",
+    "ArchivedGame", "ArchivedSeat",
+    "AuditCheck", "AuditReport", "Bot", "BotSummary", "ChatMessage", "Event", "EventPage", "GameCreated", "GameLog",
     "GameSummary", "HeadSignature", "Health", "Json", "Jwk", "KeySet", "MoveAccepted", "Page", "Receipt",
     "Rematch", "Replay", "Result", "Rule", "Ruleset", "Seat", "SeatToken",
     "Series", "SeriesGame", "SeriesPlayer", "Tournament", "TournamentGame",
