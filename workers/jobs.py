@@ -432,6 +432,8 @@ def sweep(svc: GameService | None = None, *, stall_ms: int = 10_000) -> int:
         change = svc.change_of(game)
         if not change.active:
             scheduler.unwatch(game_id)
+            if svc.archive is not None:  # its worker died as it finished: the archive write may be owed too
+                scheduler.archive_end(game_id, now, attempt=f"-sweep{now}")
             continue
         scheduler.watch(game_id, now)  # next look after another stall period
         scheduler.game_changed(change, attempt=f"-sweep{now}")

@@ -23,6 +23,9 @@ class Scheduler(Protocol):
     def watch(self, game_id: str, due: int) -> None:
         """The sweeper looks at ``game_id`` once ``due`` (ms) has passed."""
 
+    def archive_ahead(self, game_id: str, at: int) -> None:
+        """The game may finish now: its archive write is owed from ``at`` (ms) if it does."""
+
 
 class NoScheduler:
     """No job queue (a process that enqueues nothing): every change is heard, and dropped."""
@@ -34,6 +37,9 @@ class NoScheduler:
         return None
 
     def watch(self, game_id: str, due: int) -> None:
+        return None
+
+    def archive_ahead(self, game_id: str, at: int) -> None:
         return None
 
 
@@ -78,6 +84,10 @@ class Changes:
         between the append and the jobs it would enqueue loses no turn (the
         sweeper finds the game after its stall period; if the append does
         not land, it finds nothing owed and lets the game go)."""
+        if self.heard and self.archiving and before.status == "active" and after.status != "active":
+            # the archive write is owed before the append: a process killed between the append and its
+            # job loses no game (the sweeper enqueues it; if the append did not land, the job finds it on)
+            self.scheduler.archive_ahead(before.id, self.clock())
         if not self.heard or change_of(after).due() is None or change_of(before).due() is not None:
             return
         self.scheduler.watch(before.id, self.clock())

@@ -217,6 +217,10 @@ class RqScheduler:
                            result_ttl=300, job_timeout=120,
                            retry=Retry(max=len(intervals), interval=intervals) if intervals else None)
 
+    def archive_ahead(self, game_id: str, at: int) -> None:
+        """The game may finish with the write about to be made: pending from ``at`` (ms)."""
+        self.redis.zadd(ARCHIVE_PENDING, {game_id: at}, nx=True)
+
     def archive_pending(self, before: int, count: int = 100) -> list[str]:
         """Finished games not confirmed in the archive, last enqueued before ``before`` (ms)."""
         return [raw.decode() for raw in self.redis.zrangebyscore(ARCHIVE_PENDING, 0, before, start=0, num=count)]

@@ -239,3 +239,45 @@ def test_the_python_client_searches_and_exports_the_archive(arc: Any) -> None:
     assert page.items[0].seats[0].name == "ann" and page.items[0].signature is not None
     bundle = api.archive.export(seat="ann")
     assert sorted(log.lines[0]["header"]["id"] for log in api.archive.logs(bundle)) == sorted(g["id"] for g in games)
+
+
+def test_a_worker_dying_mid_write_loses_no_game_the_sweeper_enqueues_it_again(
+        arc: Any, archive: Archive, redis_client: Any, clock: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 1, "never lost when a worker dies mid-write": the row lands but
+    the job dies before confirming; the game stays pending, unconfirmed, in
+    Redis, and the sweeper's job confirms it (the repeated write is a no-op)."""
+    client, svc, work = arc
+    real_put = archive.put
+
+    def put_then_die(game: Any, *, now: int) -> None:
+        real_put(game, now=now)
+        raise RuntimeError("the worker died after the commit")
+    monkeypatch.setattr(archive, "put", put_then_die)
+    game = _played(client, work)[0]
+    meta = f"game:{{{game['id']}}}:meta"
+    assert archive.get(game["id"]) is not None and not redis_client.hexists(meta, "archived")
+    assert redis_client.zscore(ARCHIVE_PENDING, game["id"]) is not None
+    monkeypatch.setattr(archive, "put", real_put)
+    clock.advance(60_000)
+    assert jobs.sweep(svc, stall_ms=10_000) == 1
+    work()
+    assert redis_client.hexists(meta, "archived") and redis_client.zcard(ARCHIVE_PENDING) == 0
+    assert archive.sizes()["games"] == 1
+
+
+def test_a_person_s_last_move_owes_the_archive_write_before_it_is_appended(
+        arc: Any, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 1: the game enters the pending set before the move that ends it
+    is appended, so a referee killed between the append and the job it
+    enqueues loses no game (here: the job is never enqueued)."""
+    from referee.service.scheduling import RqScheduler
+    client, _svc, _work = arc
+    monkeypatch.setattr(RqScheduler, "archive_end", lambda *a, **k: None)  # the referee died before enqueueing
+    table = create(client, "bluffaneer", players=3)
+    while (shown := view(client, table))["status"] == "active":  # whoever is to act resigns, to the end
+        seat = shown["to_act"][0]
+        got = client.post(f"/v1/games/{table['id']}/moves", json={"move": {"type": "resign"}},
+                          headers={"Authorization": f"Bearer {table['seats'][seat]['token']}"})
+        assert got.status_code == 201, got.get_json()
+    assert view(client, table)["status"] == "finished"
+    assert redis_client.zscore(ARCHIVE_PENDING, table["id"]) is not None
