@@ -14,6 +14,7 @@ from rq import Queue
 
 from referee.archive import Archive, Query
 from referee.http.app import create_app
+from referee.ops.postgres import LocalPostgres
 from referee.service.scheduling import ARCHIVE_PENDING, QUEUE
 from tests.api.helpers import create, view
 from tests.conftest import BurstWorker, ContractClient
@@ -24,7 +25,7 @@ BOTS = [{"bot": "random", "name": "ann"}, {"bot": "random", "name": "bob"}, {"bo
 
 
 @pytest.fixture(scope="module")
-def postgres() -> Iterator[Postgres]:
+def postgres() -> Iterator[LocalPostgres]:
     server = Postgres()
     yield server
     server.close()
@@ -35,7 +36,7 @@ def archive(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Archive]
     if request.param == "sqlite":
         found = Archive(f"sqlite:///{tmp_path}/var/archive.sqlite3")
     else:
-        server: Postgres = request.getfixturevalue("postgres")
+        server: LocalPostgres = request.getfixturevalue("postgres")
         found = Archive(server.url, timeout_s=2)
         found.ready()
         with found.engine.begin() as conn:  # each test its own rows
@@ -144,7 +145,7 @@ def test_search_pages_with_cursors_by_seat_bot_and_date(arc: Any, archive: Archi
 
 
 def test_the_database_killed_mid_run_games_go_on_and_every_write_lands_when_it_returns(
-        arc: Any, archive: Archive, postgres: Postgres, redis_client: Any, clock: Any) -> None:
+        arc: Any, archive: Archive, postgres: LocalPostgres, redis_client: Any, clock: Any) -> None:
     """Item 6: PostgreSQL stopped (immediate shutdown) while games finish:
     they are refereed to their end all the same, stay in Redis unconfirmed,
     and once the database is back the sweeper's jobs land every one: 0 lost."""
