@@ -43,7 +43,7 @@ GAMES = Table(
     Column("version", Integer, nullable=False),
     Column("custom", Boolean, nullable=False),
     Column("tournament", String(64), index=True),
-    Column("created_at", BigInteger, nullable=False),
+    Column("created_at", BigInteger, nullable=False, index=True),
     Column("finished_at", BigInteger, nullable=False, index=True),
     Column("head", String(64), nullable=False),
     Column("signature", Text),  # JSON: the referee's signature of the final head ({kid, sig}), null if none
@@ -212,6 +212,22 @@ class Archive:
         found = [_game(r, full=logs) for r in rows[:limit]]
         more = len(rows) > limit and found
         return found, (_cursor(found[-1].finished_at, found[-1].id) if more else None)
+
+    def created_before(self, ruleset: str | None, after: tuple[int, str] | None,
+                       limit: int) -> list[tuple[str, dict[str, str]]]:
+        """Archived games newest *created* first, after (created_at, id)
+        ``after``, of ``ruleset``: each id with its stored meta fields (the listing's order)."""
+        self.ready()
+        stmt = select(GAMES.c.id, GAMES.c.restore)
+        if ruleset is not None:
+            stmt = stmt.where(GAMES.c.ruleset == ruleset)
+        if after is not None:
+            at, last = after
+            stmt = stmt.where(or_(GAMES.c.created_at < at, and_(GAMES.c.created_at == at, GAMES.c.id < last)))
+        stmt = stmt.order_by(GAMES.c.created_at.desc(), GAMES.c.id.desc()).limit(limit)
+        with self.engine.connect() as conn:
+            rows = conn.execute(stmt).all()
+        return [(str(row[0]), json.loads(zlib.decompress(row[1])).get("meta", {})) for row in rows]
 
     def each(self, query: Query, *, page: int = 200) -> Iterator[ArchivedGame]:
         """Every archived game matching ``query``, logs included, page by page."""

@@ -206,7 +206,9 @@ class GameService:
     def list_games(self, *, ruleset: str | None = None, status: str | None = None, cursor: str | None = None,
                    limit: int = 50, open_seats: bool | None = None) -> Json:
         """Games newest first, as anyone may see them (``referee.service.listing``)."""
-        return listing.list_games(self.store, listing.GameFilter(ruleset, status, open_seats), cursor, limit)
+        wanted = listing.GameFilter(ruleset, status, open_seats)
+        page = listing.list_games(self.store, wanted, cursor, limit)
+        return listing.with_archived(page, self.archive, wanted, cursor, limit)
 
     def list_bots(self, *, cursor: str | None = None, limit: int = 50) -> Json:
         """Registered bots newest first (never a URL or a secret)."""

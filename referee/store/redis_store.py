@@ -73,6 +73,17 @@ def _keys(game_id: str) -> tuple[str, str, str]:
     return f"{tag}:events", f"{tag}:meta", f"{tag}:secret"
 
 
+def summary_of(header: bytes | str, status: bytes | str, version: bytes | str | int, tokens: bytes | str | None,
+               names: bytes | str | None) -> dict[str, Any]:
+    """A game's listing facts from its stored meta fields (``summaries``; an archived game's too)."""
+    held = json.loads(tokens or b"[]")
+    return {"header": json.loads(header), "status": status.decode() if isinstance(status, bytes) else status,
+            "version": int(version), "open": [i for i, t in enumerate(held) if t == "open"],
+            # a seat given to a built-in bot at the start deadline holds "bot:<name>"
+            "given": {i: t[4:] for i, t in enumerate(held) if t.startswith("bot:")},
+            "names": json.loads(names) if names else None}
+
+
 class NotReplicated(redis.exceptions.ConnectionError):
     """A write that no replica confirmed within the wait: it may be lost if
     its master dies now, so it is not acknowledged (503; a retry with the
@@ -295,16 +306,8 @@ class EventStore:
             for game_id in game_ids:
                 pipe.hmget(_keys(game_id)[1], "header", "status", "version", "tokens", "names")
             return list(pipe.execute())
-        out: list[dict[str, Any] | None] = []
-        for header, status, version, tokens, names in self._retry(run):
-            held = json.loads(tokens or b"[]")
-            out.append(None if header is None else {
-                "header": json.loads(header), "status": status.decode(), "version": int(version),
-                "open": [i for i, t in enumerate(held) if t == "open"],
-                # a seat given to a built-in bot at the start deadline holds "bot:<name>"
-                "given": {i: t[4:] for i, t in enumerate(held) if t.startswith("bot:")},
-                "names": json.loads(names) if names else None})
-        return out
+        return [None if header is None else summary_of(header, status, version, tokens, names)
+                for header, status, version, tokens, names in self._retry(run)]
 
     def append(self, game_id: str, expected: int, envelopes: list[dict[str, Any]], *, last_hash: str,
                rng: int, status: str, at: int = 0, idem_key: tuple[str, str] | None = None,

@@ -282,3 +282,27 @@ def test_a_person_s_last_move_owes_the_archive_write_before_it_is_appended(
         assert got.status_code == 201, got.get_json()
     assert view(client, table)["status"] == "finished"
     assert redis_client.zscore(ARCHIVE_PENDING, table["id"]) is not None
+
+
+def test_the_listing_shows_archived_games_as_it_showed_them_live_and_pages_over_both(
+        arc: Any, redis_client: Any, clock: Any) -> None:
+    """Item 4: ``GET /v1/games`` lists a game Redis forgot, from the
+    archive, exactly as it listed it; live and archived games page together,
+    newest created first, none twice, none missed."""
+    client, svc, work = arc
+    old = _played(client, work, 2)
+    before = client.get("/v1/games?limit=10").get_json()["games"]
+    redis_client.flushall()
+    svc.loader._cache.clear()
+    assert client.get("/v1/games?limit=10").get_json()["games"] == before
+    clock.advance(1000)
+    live = create(client, seats=[{"name": "me"}, {"name": "you"}, {"name": "them"}])
+    seen, cursor = [], None
+    while True:
+        page = client.get("/v1/games?limit=1" + (f"&cursor={cursor}" if cursor else "")).get_json()
+        seen += [g["id"] for g in page["games"]]
+        if (cursor := page["next"]) is None:
+            break
+    assert seen == [live["id"]] + [g["id"] for g in before] and len(before) == len(old)
+    assert [g["id"] for g in client.get("/v1/games?status=active").get_json()["games"]] == [live["id"]]
+    assert {g["id"] for g in client.get("/v1/games?status=finished").get_json()["games"]} == {g["id"] for g in old}
