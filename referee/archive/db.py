@@ -145,7 +145,10 @@ class Archive:
     def ready(self) -> None:
         """Create the tables where missing (once a process, once the database answers)."""
         if not self._ready:
-            METADATA.create_all(self.engine)
+            try:
+                METADATA.create_all(self.engine)
+            except SQLAlchemyError:  # another process created them between the check and the create
+                METADATA.create_all(self.engine)
             self._ready = True
 
     def _upsert(self, table: Table) -> Any:

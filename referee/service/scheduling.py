@@ -214,7 +214,7 @@ class RqScheduler:
         self.redis.zadd(ARCHIVE_PENDING, {game_id: at}, nx=True)
         intervals = retry_intervals(settings.text("REFEREE_ARCHIVE_RETRY_S"), "REFEREE_ARCHIVE_RETRY_S")
         self.queue.enqueue("workers.archive.archive_game", game_id, job_id=f"archive-{game_id}{attempt}",
-                           result_ttl=300, job_timeout=120,
+                           result_ttl=0, job_timeout=120,  # nobody reads its result: Redis keeps none
                            retry=Retry(max=len(intervals), interval=intervals) if intervals else None)
 
     def archive_ahead(self, game_id: str, at: int) -> None:

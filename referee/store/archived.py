@@ -3,7 +3,8 @@ says what it means).
 
 - ``game:{ID}:meta`` field ``archived``: when the archive write was
   confirmed (ms). Set with it, every key of the game (its events, meta,
-  secret and end webhook's) gets the *archived* TTL
+  secret, end webhook's, and each idempotency record named in
+  ``game:{ID}:idems``, the set ``append.lua`` keeps) gets the *archived* TTL
   (``REFEREE_RETENTION_ARCHIVED_S``) where it would otherwise live longer:
   Redis keeps the hot set, the archive the rest.
 - ``restore``: a game the archive holds but Redis has forgotten is written
@@ -20,16 +21,18 @@ from referee.engine import canonical_bytes
 
 T = TypeVar("T")
 
-# KEYS meta, then every other key of the game; ARGV at (ms), ttl (ms, 0: none)
+# KEYS meta, then every other key of the game, its idempotency keys' set last; ARGV at (ms), ttl (ms, 0: none)
 _CONFIRM = """
 if redis.call('exists', KEYS[1]) == 0 then return 0 end
 redis.call('hset', KEYS[1], 'archived', ARGV[1])
 local ttl = tonumber(ARGV[2])
+local function shorten(key)
+  local left = redis.call('pttl', key)
+  if left == -1 or left > ttl then redis.call('pexpire', key, ttl) end
+end
 if ttl > 0 then
-  for i = 1, #KEYS do
-    local left = redis.call('pttl', KEYS[i])
-    if left == -1 or left > ttl then redis.call('pexpire', KEYS[i], ttl) end
-  end
+  for _, idem in ipairs(redis.call('smembers', KEYS[#KEYS])) do shorten(idem) end
+  for i = 1, #KEYS do shorten(KEYS[i]) end
 end
 return 1
 """
@@ -51,7 +54,7 @@ return 1
 def game_keys(game_id: str) -> list[str]:
     """Every key a finished game may have, the meta first."""
     tag = f"game:{{{game_id}}}"
-    return [f"{tag}:meta", f"{tag}:events", f"{tag}:secret", f"{tag}:hook", f"{tag}:hook:attempts"]
+    return [f"{tag}:meta", f"{tag}:events", f"{tag}:secret", f"{tag}:hook", f"{tag}:hook:attempts", f"{tag}:idems"]
 
 
 class ArchivedStore:

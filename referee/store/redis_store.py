@@ -330,7 +330,7 @@ class EventStore:
         for m in moves:
             args += [m.last_hash, m.rng, m.status, m.at, m.idem_record, len(m.envelopes),
                      *(canonical_bytes(e) for e in m.envelopes)]
-        keys = [events, meta_key, idem[0], secret_key, *idem[1:]]
+        keys = [events, meta_key, idem[0], secret_key, *idem[1:], f"game:{{{game_id}}}:idems"]
         if moves[0].idem_key:  # a repeat of an append that landed is answered from its record: safe to try again
             outcome, value = self._retry(lambda: self._written(self._append, keys, args))
         else:

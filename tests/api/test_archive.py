@@ -90,6 +90,9 @@ def test_a_finished_game_is_archived_with_the_exact_log_bytes_and_leaves_redis_s
     assert redis_client.hexists(meta, "archived")
     assert 0 < redis_client.pttl(meta) <= 600_000 and 0 < redis_client.pttl(f"game:{{{game['id']}}}:events") <= 600_000
     assert redis_client.zcard(ARCHIVE_PENDING) == 0
+    every = {k: redis_client.pttl(k) for k in redis_client.scan_iter(match=f"game:{{{game['id']}}}*")}
+    assert any(":idem:" in k.decode() for k in every)  # the bots' moves' records go with the game too
+    assert all(0 < ttl <= 600_000 for ttl in every.values()), every
     sizes = archive.sizes()
     assert sizes["games"] == 1 and sizes["stored_bytes"] < sizes["log_bytes"] / 2
 
