@@ -128,7 +128,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Games newest first, their public facts only (no token, no seed), a page at a time; `next` is the following page's cursor (null: the last page). A page of a rare filter may end early, with a `next`. */
+        /** @description Games newest first, their public facts only (no token, no seed), a page at a time; `next` is the following page's cursor (null: the last page). A page of a rare filter may end early, with a `next`. A referee that keeps an archive lists the finished games it holds too, as it listed them live (docs/archive.md). */
         get: operations["listGames"];
         put?: never;
         post: operations["createGame"];
