@@ -6,10 +6,15 @@ until one lands. A duplicate job, or one run after the write was confirmed,
 writes nothing."""
 from __future__ import annotations
 
+from referee.archive.db import ArchiveUnavailable
 from referee.service import GameService
 from referee.service.archiving import SETTLED
 from referee.service.scheduling import RqScheduler
 from workers import jobs
+
+
+class ArchiveNotWritten(Exception):
+    """The archive's database did not answer: the job is tried again (RQ's retries, then the sweeper)."""
 
 
 def archive_game(game_id: str, svc: GameService | None = None) -> str:
@@ -17,7 +22,11 @@ def archive_game(game_id: str, svc: GameService | None = None) -> str:
     ``not_over``, ``gone``, ``no_archive``); raises while the archive's
     database does not answer (the job is tried again)."""
     svc = svc or jobs.service_from_env()  # the worker's one service, as every job's
-    outcome = svc.archiving.archive_game(game_id)
+    try:
+        outcome = svc.archiving.archive_game(game_id)
+    except ArchiveUnavailable as err:  # one line in the worker's log, not the driver's whole traceback
+        raise ArchiveNotWritten(f"game {game_id}: the archive's database does not answer "
+                                f"({type(err).__name__}); the write is tried again") from None
     if outcome in SETTLED and isinstance(svc.scheduler, RqScheduler):
         svc.scheduler.archive_confirmed(game_id)
     return outcome
