@@ -95,7 +95,8 @@ screenshots: $(STAMP) $(AXE)
 	ls -l docs/screenshots/bang.png docs/screenshots/faceoff.png docs/screenshots/*-seat-mid.png
 
 # the scaled-out topology on this machine: a Redis Cluster (3 masters + 3
-# replicas), a queue Redis, 2 referees behind haproxy, 2 workers; Ctrl+C stops
+# replicas), a queue Redis, 2 referees behind haproxy, 2 workers, and a
+# PostgreSQL archive when postgresql is installed (docs/archive.md); Ctrl+C stops
 # it all. Needs haproxy (apt-get install haproxy). ARGS: e.g. ARGS="--standalone --referees 3"
 cluster: $(RUNSTAMP)
 	$(BIN)/python -m referee.ops.topology $(ARGS)

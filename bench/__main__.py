@@ -10,6 +10,8 @@
                                     vs cluster, and the cost of waiting for a replica (needs haproxy)
     python -m bench fresh [MOVES]   stale views after an acknowledged move (issue 36 item 7), two referees
                                     on one Redis and on a cluster (with haproxy); not in the default run
+    python -m bench archive [G]     G bot games archived, Redis's memory before and after (issue 41;
+                                    default G = 10,000; not in the default run)
     python -m bench instructions [RULESET ...] [--jobs N]   instructions per action, the rules alone
                                     and every view encoded (needs valgrind; not in the default run)
 """
@@ -67,6 +69,9 @@ def main(argv: list[str]) -> int:
         tallies = fresh_reads.run(numbers[0] if numbers else 250)
         fresh_reads.report(tallies)
         failed = failed or any(t.stale for t in tallies.values())
+    if "archive" in which:
+        from bench import archive_bench
+        archive_bench.report(archive_bench.run(numbers[0] if numbers else archive_bench.DEFAULT_GAMES))
     if "audit" in which:
         from bench import audit_bench
         audit_bench.report(audit_bench.run())

@@ -85,6 +85,16 @@ SETTINGS: tuple[Setting, ...] = (
             "after its last move (`off`: forever)"),
     Setting("REFEREE_RETENTION_FINISHED_S", str(30 * 86400), "api, worker", "a finished game's keys live this "
             "long (`off`: forever)"),
+    Setting("REFEREE_RETENTION_ARCHIVED_S", "600", "api, worker", "a finished game's keys live this long once "
+            "its archive write is confirmed (the archive serves it after; `off`: the finished TTL above)"),
+    # -- the archive (docs/archive.md) --------------------------------------------------
+    Setting("REFEREE_ARCHIVE_URL", None, "api, worker, run", "the archive's database, a SQLAlchemy URL "
+            "(`postgresql+psycopg://user@host/db`, `sqlite:///var/archive.sqlite3`); unset or `off`: no archive "
+            "(`referee run` archives to `sqlite:///var/archive.sqlite3` when unset)"),
+    Setting("REFEREE_ARCHIVE_TIMEOUT_S", "5", "api, worker", "how long a connection to the archive's database "
+            "is waited for"),
+    Setting("REFEREE_ARCHIVE_RETRY_S", "5,30,120,600", "worker", "a game's archive write that failed is tried "
+            "again after each of these seconds in turn; past them the sweeper enqueues it again until it lands"),
     Setting("REFEREE_SIGNING_KEY", None, "api, worker", "the signing keys themselves, `<kid> <base64url "
             "Ed25519 seed>` a line (or `;`-separated); the first signs, all are published (`GET /v1/keys`)"),
     Setting("REFEREE_SIGNING_KEY_FILE", "var/signing.keys", "api, worker", "the file of signing keys when "

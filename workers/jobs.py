@@ -432,11 +432,26 @@ def sweep(svc: GameService | None = None, *, stall_ms: int = 10_000) -> int:
         change = svc.change_of(game)
         if not change.active:
             scheduler.unwatch(game_id)
+            if svc.archive is not None:  # its worker died as it finished: the archive write may be owed too
+                scheduler.archive_end(game_id, now, attempt=f"-sweep{now}")
             continue
         scheduler.watch(game_id, now)  # next look after another stall period
         scheduler.game_changed(change, attempt=f"-sweep{now}")
         revived += 1
-    return revived
+    return revived + sweep_archive(svc, scheduler, now - stall_ms, now)
+
+
+def sweep_archive(svc: GameService, scheduler: RqScheduler, before: int, now: int) -> int:
+    """Enqueue again the archive write of each finished game not confirmed
+    since ``before`` (its job lost, or its retries spent while the database
+    was down): a write is an upsert, so a repeat is harmless (issue 41)."""
+    if svc.archive is None:
+        return 0
+    pending = scheduler.archive_pending(before)
+    for game_id in pending:
+        scheduler.archive_retried(game_id, now)
+        scheduler.archive_end(game_id, now, attempt=f"-sweep{now}")
+    return len(pending)
 
 
 def tournament_game_finished(tournament_id: str, game_id: str) -> str:

@@ -34,7 +34,7 @@ client imports nothing of the server.
 """
 from __future__ import annotations
 
-from referee.client.api import AUTO, Bots, Games, RefereeClient, Rulesets, Tournaments
+from referee.client.api import AUTO, Archive, Bots, Games, RefereeClient, Rulesets, Tournaments
 from referee.client.errors import (
                                    BadRequest,
                                    Conflict,
@@ -51,6 +51,8 @@ from referee.client.errors import (
                                    VersionConflict,
 )
 from referee.client.models import (
+                                   ArchivedGame,
+                                   ArchivedSeat,
                                    AuditCheck,
                                    AuditReport,
                                    Bot,
@@ -91,7 +93,8 @@ from referee.client.transport import RetryPolicy, Timeouts
 Client = RefereeClient
 
 __all__ = [
-    "AUTO", "AuditCheck", "AuditReport", "BadRequest", "Bot", "BotSummary", "Bots", "Broadcast", "ChatMessage",
+    "AUTO", "Archive", "ArchivedGame", "ArchivedSeat",
+    "AuditCheck", "AuditReport", "BadRequest", "Bot", "BotSummary", "Bots", "Broadcast", "ChatMessage",
     "Client",
     "Conflict", "Event",
     "EventPage", "Forbidden", "GameCreated", "GameLog", "GameOver", "GameSummary", "Games", "HeadSignature",

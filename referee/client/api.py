@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 
+from referee.client.archive import Archive
 from referee.client.bots import Bots
 from referee.client.calls import AUTO, json_of
 from referee.client.errors import HttpProblem
@@ -51,6 +52,8 @@ class RefereeClient:
         self.rulesets = Rulesets(self)
         #: the transparency log of finished games (docs/transparency.md)
         self.transparency = Transparency(self)
+        #: finished games kept for good: search and export (issue 41)
+        self.archive = Archive(self)
 
     # -- versions seen: the default expected_version of a move -----------------
     def _saw(self, game_id: str, version: int) -> None:
@@ -135,4 +138,4 @@ class RefereeClient:
         return self.games.audit(game_id, token=token).raw
 
 
-__all__ = ["AUTO", "Bots", "Games", "HttpProblem", "RefereeClient", "Rulesets", "Tournaments"]
+__all__ = ["AUTO", "Archive", "Bots", "Games", "HttpProblem", "RefereeClient", "Rulesets", "Tournaments"]

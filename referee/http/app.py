@@ -98,13 +98,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     kwargs: dict[str, Any] = {"scheduler": scheduler, "pushed": Pushed(client) if pushed else None}
     if app.config["CLOCK"] is not None:
         kwargs["clock"] = app.config["CLOCK"]
+    if app.config.get("ARCHIVE") is not None:  # an archive of the caller's (tests); else REFEREE_ARCHIVE_URL's
+        kwargs["archive"] = app.config["ARCHIVE"]
     app.extensions["referee.service"] = svc = GameService(EventStore(client), **kwargs)
     slots = svc.store.stream_slots()
     install_live("referee_stream_slots", "open event streams and long-polls (every referee's)", slots.open)
     if hasattr(scheduler, "depth"):
         install_live("referee_queue_depth", "jobs waiting on the queue", scheduler.depth)
 
-    from referee.http.api import bots, chat, games, meta, reference, rematch, spectators, watch
+    from referee.http.api import archive, bots, chat, games, meta, reference, rematch, spectators, watch
     app.register_blueprint(games.bp)
     app.register_blueprint(chat.bp)  # the table chat in the chain (issue 40 item 5)
     app.register_blueprint(rematch.bp)  # rematches and series (issue 40 item 4)
@@ -117,6 +119,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(webhooks.bp)  # a game's end webhook deliveries (issue 40 item 3)
     from referee.http.api import transparency
     app.register_blueprint(transparency.bp)  # the transparency log of final heads (issue 41 item 4)
+    app.register_blueprint(archive.bp)  # finished games' history: search and export (issue 41)
     _register_errors(app)
     _register_metrics(app)
     app.before_request(_refuse_token_in_query)

@@ -22,18 +22,34 @@ def cmd_audit(args: argparse.Namespace) -> int:
     """Verify exported logs offline (no Redis, no server); exit 0 only if every
     one holds, 1 if any does not (a divergence, or a file that cannot be read
     as a log: one ``FAIL`` line), 2 for a wrong command line."""
-    try:
-        _check_usage(args)
-        jwks, receipts = _keys_and_receipts(args)
-        if len(args.log) == 1:
-            done = _audit_one(args.log[0], jwks, receipts, as_json=args.json)
-            return _with_inclusion(args, jwks, done)
-        if "-" in args.log:
-            raise _Usage("standard input (-) is for a single log")
-    except _Usage as err:
-        print(f"referee audit: {err}", file=sys.stderr)
-        return EXIT_USAGE
-    return _audit_many(args.log, args.jobs, jwks, as_json=args.json)
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="referee-bundle-") as unpacked:
+        try:
+            _check_usage(args)
+            jwks, receipts = _keys_and_receipts(args)
+            logs = _unbundled(args.log, Path(unpacked))
+            if len(logs) == 1:
+                done = _audit_one(logs[0], jwks, receipts, as_json=args.json)
+                return _with_inclusion(args, jwks, done)
+            if "-" in logs:
+                raise _Usage("standard input (-) is for a single log")
+            if receipts:
+                raise _Usage("--receipt is checked against a single log")
+        except _Usage as err:
+            print(f"referee audit: {err}", file=sys.stderr)
+            return EXIT_USAGE
+        return _audit_many(logs, args.jobs, jwks, as_json=args.json)
+
+
+def _unbundled(paths: list[str], into: Path) -> list[str]:
+    """The logs to audit: each bundle (many games' logs in one file, as the
+    archive exports them) split into its games, every other file as it is."""
+    from referee.audit.bundle import split
+    logs: list[str] = []
+    for path in paths:
+        games = split(path, into) if path != "-" else None
+        logs += games if games is not None else [path]
+    return logs
 
 
 def _check_usage(args: argparse.Namespace) -> None:

@@ -178,6 +178,14 @@ def cmd_redis(args: argparse.Namespace) -> int:
     os.execv(argv[0], argv)
 
 
+def _embedded_archive(env: dict[str, str]) -> None:
+    """Unless ``REFEREE_ARCHIVE_URL`` is set, the API and the worker archive
+    finished games to a SQLite file in ``var/`` (docs/archive.md)."""
+    if not settings.is_set("REFEREE_ARCHIVE_URL"):
+        env["REFEREE_ARCHIVE_URL"] = f"sqlite:///{Path('var/archive.sqlite3').resolve()}"
+    print(f"referee: archiving finished games to {env['REFEREE_ARCHIVE_URL']}", flush=True)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     """Redis (unless REDIS_URL is set), a worker and the API; Ctrl+C stops all."""
     from referee.store.redis_server import die_with_parent, fsync_from_env, start
@@ -195,6 +203,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             print(f"referee: {err}", file=sys.stderr, flush=True)
             return 2
         print(f"referee: signing with key {ring.signer.kid} of {key_file} (public keys: GET /v1/keys)", flush=True)
+    _embedded_archive(env)
     if not settings.is_set("REDIS_URL"):
         fsync = args.appendfsync or fsync_from_env()
         print(f"referee: starting Redis on 127.0.0.1:{args.redis_port} (AOF in {args.dir}, "

@@ -4,7 +4,9 @@
                  ├─> referee serve  (N, stateless)  ──┐
                  └─> referee serve                    ├─> games: a Redis Cluster (3 masters + 3 replicas)
                referee worker (M) ────────────────────┤          or one standalone Redis (--standalone)
-                                                      └─> queue: a standalone Redis for RQ (RQ_REDIS_URL)
+                                                      ├─> queue: a standalone Redis for RQ (RQ_REDIS_URL)
+                                                      └─> archive: a PostgreSQL (REFEREE_ARCHIVE_URL), when
+                                                          installed and not --no-archive (docs/archive.md)
 
 ``python -m referee.ops.topology [--referees N] [--workers M] [--standalone]
 [--port P]`` (``make cluster ARGS=...``) starts it all, prints where to point
@@ -43,6 +45,8 @@ from referee.ops.children import (
     stop_children,
     wait_healthy,
 )
+from referee.ops.postgres import MISSING as MISSING_PG
+from referee.ops.postgres import LocalPostgres, PostgresMissing, pg_bin
 from referee.store.cluster_server import ClusterError, LocalCluster, Node, free_ports, start_cluster, start_standalone
 from referee.store.redis_server import free_port
 
@@ -144,7 +148,7 @@ class Topology:
     def __init__(self, referees: int = 2, workers: int = 2, *, standalone: bool = False, port: int | None = None,
                  masters: int = 3, replicas: int = 1, env: dict[str, str] | None = None,
                  gunicorn_workers: int = 1, quiet: bool = True, data_dir: Path | None = None,
-                 start_timeout: float = DEFAULT_START_TIMEOUT_S) -> None:
+                 start_timeout: float = DEFAULT_START_TIMEOUT_S, archive: bool = False) -> None:
         if referees < 1 or workers < 0:
             raise ValueError("need at least one referee and no negative number of workers")
         self.n_referees, self.n_workers = referees, workers
@@ -163,6 +167,9 @@ class Topology:
         self.games_url = ""
         self.queue_url = ""
         self.timings: dict[str, float] = {}
+        #: a PostgreSQL the referees and workers archive finished games to (``archive``; docs/archive.md)
+        self.archive = archive
+        self.postgres: LocalPostgres | None = None
 
     # where to point a client ---------------------------------------------
 
@@ -176,6 +183,8 @@ class Topology:
         """The environment of every referee and worker."""
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "REFEREE_TRUSTED_PROXIES": "1", **self.extra_env}
         env.update(REDIS_URL=self.games_url, RQ_REDIS_URL=self.queue_url)
+        if self.postgres is not None:
+            env["REFEREE_ARCHIVE_URL"] = self.postgres.url
         if not env.get("REFEREE_SIGNING_KEY"):  # one key file for every referee and worker (made by the first)
             env["REFEREE_SIGNING_KEY_FILE"] = str(Path(settings.text("REFEREE_SIGNING_KEY_FILE", env)).resolve())
         return env
@@ -190,6 +199,10 @@ class Topology:
             if haproxy_binary() is None:
                 raise TopologyError(HAPROXY_MISSING)
             self._start_redis()
+            if self.archive:
+                since = time.monotonic()
+                self.postgres = LocalPostgres()
+                self._timed("archive postgres", since)
             self._start_referees_and_workers()
             self._start_haproxy()
         except BaseException:
@@ -293,6 +306,8 @@ class Topology:
             lines.append(f"games Redis: standalone, REDIS_URL={self.games_url}  pid {self.games_redis.pid}")
         if self.queue_redis is not None:
             lines.append(f"queue Redis: RQ_REDIS_URL={self.queue_url}  pid {self.queue_redis.pid}")
+        if self.postgres is not None:
+            lines.append(f"archive:     PostgreSQL, REFEREE_ARCHIVE_URL={self.postgres.url}")
         return "\n".join(lines)
 
     def stop(self) -> None:
@@ -306,6 +321,9 @@ class Topology:
             stop_children(group)
         if self.cluster is not None:
             self.cluster.stop()
+        if self.postgres is not None:
+            self.postgres.close()
+            self.postgres = None
         shutil.rmtree(self.directory, ignore_errors=True)
 
     def all_processes(self) -> list[subprocess.Popen[bytes]]:
@@ -343,6 +361,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--gunicorn-workers", type=int, default=1, help="--workers of each referee serve")
     parser.add_argument("--data-dir", type=Path, default=None,
                         help="keep the Redis data (AOF) here; default: throwaway")
+    parser.add_argument("--no-archive", action="store_true",
+                        help="no PostgreSQL archive (default: one, when PostgreSQL is installed)")
     return parser
 
 
@@ -367,9 +387,12 @@ def main(argv: list[str] | None = None) -> int:
     if haproxy_binary() is None:
         print(f"topology: {HAPROXY_MISSING}", file=sys.stderr)
         return 2
+    archive = not args.no_archive and pg_bin() is not None
+    if not args.no_archive and not archive:
+        print(f"topology: {MISSING_PG}; running without an archive", file=sys.stderr, flush=True)
     topo = Topology(args.referees, args.workers, standalone=args.standalone, port=args.port,
                     masters=args.masters, replicas=args.replicas, gunicorn_workers=args.gunicorn_workers,
-                    quiet=False, data_dir=args.data_dir)
+                    quiet=False, data_dir=args.data_dir, archive=archive)
     # both, explicitly: a shell that starts this in the background leaves SIGINT ignored
     signal.signal(signal.SIGINT, _on_stop_signal)
     signal.signal(signal.SIGTERM, _on_stop_signal)
@@ -385,7 +408,7 @@ def main(argv: list[str] | None = None) -> int:
         code = _watch(topo)
     except _Stop:
         pass
-    except (TopologyError, ClusterError) as exc:
+    except (TopologyError, ClusterError, PostgresMissing, subprocess.CalledProcessError) as exc:
         print(f"topology: {exc}", file=sys.stderr, flush=True)
         code = 1
     finally:

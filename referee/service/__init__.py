@@ -24,12 +24,15 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from referee import keys
+from referee.archive import Archive
+from referee.archive import from_env as archive_from_env
 from referee.engine import sha256_hex
 from referee.engine.encoded_views import ViewCache
 from referee.engine.jsonenc import dumps
 from referee.engine.protocol import Json, Move, Ruleset, Seat
 from referee.engine.signature import Keyring
 from referee.service import listing, spectators, viewing
+from referee.service.archiving import Archiving
 from referee.service.changes import Changes, Scheduler, change_of
 from referee.service.chat import Chat
 from referee.service.creation import Creation, NewGame
@@ -58,7 +61,7 @@ class GameService:
 
     def __init__(self, store: EventStore, *, clock: Callable[[], int] = wall_ms,
                  scheduler: Scheduler | None = None, cache_size: int = 4096, pushed: Pushed | None = None,
-                 keyring: Keyring | None = None) -> None:
+                 keyring: Keyring | None = None, archive: Archive | None = None) -> None:
         self.store = store
         #: the shared parts of the views this process serves (``referee.engine.encoded_views``)
         self.views = ViewCache()
@@ -91,6 +94,12 @@ class GameService:
         #: the transparency log of final heads (issue 41 item 4, ``referee.service.transparency``)
         self.transparency = Transparency(store.transparency, self.keyring, self.loader)
         self.changes.on_finished = self.transparency.record
+        #: finished games kept for good (``REFEREE_ARCHIVE_URL``; ``None``: no archive), and their way back
+        self.archive = archive if archive is not None else archive_from_env()
+        self.archiving = Archiving(store, self.loader, self.archive, self.now)
+        if self.archive is not None:
+            self.changes.archiving = True
+            self.loader.restore = self.archiving.restore
 
     def now(self) -> int:
         """The service's ``clock`` now (ms), read at each call: a tool or test may swap the clock."""
@@ -198,13 +207,15 @@ class GameService:
 
     def schedule(self, change: Change, *, attempt: str = "") -> None:
         """The job queue hears of ``change`` (``attempt``: a job id suffix, for a job scheduled again)."""
-        self.scheduler.game_changed(change, attempt=attempt)
+        self.scheduler.game_changed(self.changes.marked(change), attempt=attempt)
 
     # -- finding games --------------------------------------------------------
     def list_games(self, *, ruleset: str | None = None, status: str | None = None, cursor: str | None = None,
                    limit: int = 50, open_seats: bool | None = None) -> Json:
         """Games newest first, as anyone may see them (``referee.service.listing``)."""
-        return listing.list_games(self.store, listing.GameFilter(ruleset, status, open_seats), cursor, limit)
+        wanted = listing.GameFilter(ruleset, status, open_seats)
+        page = listing.list_games(self.store, wanted, cursor, limit)
+        return listing.with_archived(page, self.archive, wanted, cursor, limit)
 
     def list_bots(self, *, cursor: str | None = None, limit: int = 50) -> Json:
         """Registered bots newest first (never a URL or a secret)."""

@@ -5,6 +5,7 @@ owe the game something (``Changes.watch_ahead``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Protocol
 
 from referee.service.game import Game
@@ -22,6 +23,9 @@ class Scheduler(Protocol):
     def watch(self, game_id: str, due: int) -> None:
         """The sweeper looks at ``game_id`` once ``due`` (ms) has passed."""
 
+    def archive_ahead(self, game_id: str, at: int) -> None:
+        """The game may finish now: its archive write is owed from ``at`` (ms) if it does."""
+
 
 class NoScheduler:
     """No job queue (a process that enqueues nothing): every change is heard, and dropped."""
@@ -33,6 +37,9 @@ class NoScheduler:
         return None
 
     def watch(self, game_id: str, due: int) -> None:
+        return None
+
+    def archive_ahead(self, game_id: str, at: int) -> None:
         return None
 
 
@@ -70,6 +77,12 @@ class Changes:
         """Count the game as finished if this change finished it, and tell ``on_finished``."""
         if finished(game, before) and self.on_finished is not None:
             self.on_finished(game)
+        #: whether a finished game is written to the archive (``referee.service.archiving``)
+        self.archiving = False
+
+    def marked(self, change: Change) -> Change:
+        """``change`` as the scheduler is told it: a finished game's marked for the archive, if one is kept."""
+        return replace(change, archive=True) if self.archiving and not change.active else change
 
     def watch_ahead(self, before: Game, after: Game) -> None:
         """A move after which a worker will owe the game something (a bot's
@@ -78,6 +91,10 @@ class Changes:
         between the append and the jobs it would enqueue loses no turn (the
         sweeper finds the game after its stall period; if the append does
         not land, it finds nothing owed and lets the game go)."""
+        if self.heard and self.archiving and before.status == "active" and after.status != "active":
+            # the archive write is owed before the append: a process killed between the append and its
+            # job loses no game (the sweeper enqueues it; if the append did not land, the job finds it on)
+            self.scheduler.archive_ahead(before.id, self.clock())
         if not self.heard or change_of(after).due() is None or change_of(before).due() is not None:
             return
         self.scheduler.watch(before.id, self.clock())
@@ -86,7 +103,7 @@ class Changes:
         """The scheduler hears of the change from ``before`` to ``game``."""
         self.finished(game, before)
         if self.heard:
-            self.scheduler.game_changed(change_of(game, before))
+            self.scheduler.game_changed(self.marked(change_of(game, before)))
 
     def hold(self, game: Game) -> None:
         """A new game whose first turns the worker that made it plays itself

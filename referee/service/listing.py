@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.archive import Archive
+from referee.archive.db import ArchiveUnavailable
 from referee.engine.protocol import Json
 from referee.errors import ApiError
 from referee.service import spectators
 from referee.store.listing import BadCursor, cursor_of, read_cursor
-from referee.store.redis_store import EventStore
+from referee.store.redis_store import EventStore, summary_of
 
 #: the most games ``list_games`` looks at for one page
 LIST_SCAN = 1000
@@ -78,6 +80,33 @@ def _scan(store: EventStore, ids: list[tuple[str, int]], wanted: GameFilter, fou
                 break
     store.games_index.drop(*expired)
     return scanned, last
+
+
+def with_archived(page: Json, archive: Archive | None, wanted: GameFilter, cursor: str | None,
+                  limit: int) -> Json:
+    """``page`` (Redis's games) with the archive's finished games merged in
+    (issue 41: a game Redis forgot is listed as it was), newest created
+    first. Where Redis's page ended early (``next``), no archived game past
+    that point is taken, so the next page misses none of Redis's."""
+    if archive is None or wanted.status == "active" or wanted.open_seats:
+        return page
+    try:
+        archived = archive.created_before(wanted.ruleset, after_cursor(cursor), limit)
+    except ArchiveUnavailable:
+        return page  # the live games still list; the archive's come back with its database
+    have = {g["id"] for g in page["games"]}
+    found = list(page["games"])
+    stop = read_cursor(page["next"]) if page["next"] else None
+    for game_id, meta in archived:
+        summary = summary_of(meta["header"], meta["status"], meta["version"], meta.get("tokens"), meta.get("names"))
+        at = (int(summary["header"]["created_at"]), game_id)
+        if game_id not in have and (stop is None or at > stop) and wanted(summary):
+            found.append(listed(game_id, summary["header"], summary))
+    found.sort(key=lambda g: (g["created_at"], g["id"]), reverse=True)
+    if len(found) > limit or (len(found) == limit and len(archived) == limit):
+        found = found[:limit]
+        return {"games": found, "next": cursor_of(found[-1]["created_at"], found[-1]["id"])}
+    return {"games": found, "next": page["next"]}
 
 
 def list_games(store: EventStore, wanted: GameFilter, cursor: str | None, limit: int) -> Json:

@@ -7,6 +7,7 @@ import hmac
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -29,6 +30,8 @@ class Loader:
         self._cache: OrderedDict[str, Game] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
+        #: a game Redis does not have, written back from the archive: whether it was (``referee.service.archiving``)
+        self.restore: Callable[[str], bool] | None = None
 
     def load(self, game_id: str, head: Head | None = None) -> Game:
         """The game at its latest version: cached state plus any newer events.
@@ -36,10 +39,7 @@ class Loader:
         this request (the rate limiter reads it in its round trip) — never one
         known from before the request, which may be older than a move a client
         has seen acknowledged since (issue 36 item 7)."""
-        head = head if head is not None else self.store.head(game_id)
-        if head is None:
-            raise not_found(game_id)
-        version, last_hash, rng, status, last_at = head
+        version, last_hash, rng, status, last_at = self._head_of(game_id, head)
         with self._lock:
             cached = self._cache.get(game_id)
         if cached is not None and cached.version >= version:
@@ -68,6 +68,16 @@ class Loader:
         if any(e["type"] in SEAT_EVENTS for e in tail):  # a seat claimed or a token reissued: who holds what
             game = replace(game, **self._seats_of(game.id), away=away_after(game, tail))
         return game
+
+    def _head_of(self, game_id: str, head: Head | None) -> Head:
+        """The game's head as given, else as Redis has it, else (written back
+        from the archive) as the archive had it; 404 when none has the game."""
+        head = head if head is not None else self.store.head(game_id)
+        if head is None and self.restore is not None and self.restore(game_id):
+            head = self.store.head(game_id)
+        if head is None:
+            raise not_found(game_id)
+        return head
 
     def _load_header(self, game_id: str) -> Game:
         """The game before its first event: its header, secrets and seats, as stored."""

@@ -32,6 +32,8 @@ from referee.service.webhooks import retry_intervals
 
 QUEUE = "referee"
 WATCH = "referee:watch"
+#: finished games whose archive write is not confirmed yet, scored by when they were last enqueued (ms)
+ARCHIVE_PENDING = "referee:archive:pending"
 SWEEPER_LOCK = "referee:sweeper"
 
 
@@ -75,6 +77,8 @@ class Change:
     watched: bool = True
     #: the game has an end webhook: its end is delivered (``workers.webhooks``)
     callback: bool = False
+    #: the referee keeps an archive: a finished game is written to it (``workers.archive``)
+    archive: bool = False
 
     def bot_turns(self) -> list[Seat]:
         """The bot seats that get a job: the lowest alone when every awaited
@@ -173,16 +177,24 @@ class RqScheduler:
             self.queue.enqueue("workers.jobs.play_bot_turn", gid, seat, version,
                                job_id=f"bot-{gid}-{version}-{seat}{attempt}", result_ttl=0,
                                job_timeout=60, retry=Retry(max=2))
-        if not change.active and change.tournament is not None:
-            self.queue.enqueue("workers.jobs.tournament_game_finished", change.tournament, gid,
-                               job_id=f"tgame-{gid}{attempt}", result_ttl=300, retry=Retry(max=3))
-        if not change.active and change.callback:
-            self.deliver_end(gid, attempt)
+        if not change.active:
+            self._finished(change, attempt)
         due = change.due()
         if due is not None and not attempt:  # the sweeper looks once it is overdue
             self.watch(gid, due)
         elif due is None and change.watched:
             self.unwatch(gid)
+
+    def _finished(self, change: Change, attempt: str) -> None:
+        """The jobs a game's end owes: its tournament's next step, its end webhook, its archive write."""
+        gid = change.game_id
+        if change.tournament is not None:
+            self.queue.enqueue("workers.jobs.tournament_game_finished", change.tournament, gid,
+                               job_id=f"tgame-{gid}{attempt}", result_ttl=300, retry=Retry(max=3))
+        if change.callback:
+            self.deliver_end(gid, attempt)
+        if change.archive:
+            self.archive_end(gid, change.at, attempt)
 
     def deliver_end(self, game_id: str, attempt: str = "") -> None:
         """A finished game's end webhook (``workers.webhooks``): one attempt
@@ -192,6 +204,34 @@ class RqScheduler:
                            job_id=f"hook-{game_id}{attempt}",
                            result_ttl=300, job_timeout=int(CallLimits.from_env(os.environ).timeout_s) + 60,
                            retry=Retry(max=len(intervals), interval=intervals) if intervals else None)
+
+    def archive_end(self, game_id: str, at: int, attempt: str = "") -> None:
+        """A finished game's archive write (``workers.archive``): the game is
+        entered in the pending set first, so a job lost (a worker killed
+        mid-write, its retries spent) is enqueued again by the sweeper until
+        one confirms it; RQ tries a failed one again after each interval of
+        ``REFEREE_ARCHIVE_RETRY_S``."""
+        self.redis.zadd(ARCHIVE_PENDING, {game_id: at}, nx=True)
+        intervals = retry_intervals(settings.text("REFEREE_ARCHIVE_RETRY_S"), "REFEREE_ARCHIVE_RETRY_S")
+        self.queue.enqueue("workers.archive.archive_game", game_id, job_id=f"archive-{game_id}{attempt}",
+                           result_ttl=0, job_timeout=120,  # nobody reads its result: Redis keeps none
+                           retry=Retry(max=len(intervals), interval=intervals) if intervals else None)
+
+    def archive_ahead(self, game_id: str, at: int) -> None:
+        """The game may finish with the write about to be made: pending from ``at`` (ms)."""
+        self.redis.zadd(ARCHIVE_PENDING, {game_id: at}, nx=True)
+
+    def archive_pending(self, before: int, count: int = 100) -> list[str]:
+        """Finished games not confirmed in the archive, last enqueued before ``before`` (ms)."""
+        return [raw.decode() for raw in self.redis.zrangebyscore(ARCHIVE_PENDING, 0, before, start=0, num=count)]
+
+    def archive_retried(self, game_id: str, at: int) -> None:
+        """The sweeper enqueued the game's archive write again at ``at``."""
+        self.redis.zadd(ARCHIVE_PENDING, {game_id: at}, xx=True)
+
+    def archive_confirmed(self, game_id: str) -> None:
+        """The game's archive write is confirmed: nothing more to enqueue."""
+        self.redis.zrem(ARCHIVE_PENDING, game_id)
 
     def work(self, *, burst: bool = False, with_scheduler: bool = False, on_job: JobDone | None = None) -> None:
         """Work the queue in this process (RQ's non-forking worker) until

@@ -71,11 +71,11 @@ def check_callback(url: str, policy: UrlPolicy) -> None:
         raise ApiError(422, code, f"callback_url: {err.detail}") from None
 
 
-def retry_intervals(raw: str | None = None) -> list[int]:
-    """``REFEREE_WEBHOOK_RETRY_S``: the seconds between one attempt and the
-    next, comma-separated (``off``: one attempt); a value that is not a list
-    of whole seconds falls back to the default (logged)."""
-    text = (raw if raw is not None else settings.text("REFEREE_WEBHOOK_RETRY_S")).strip().lower()
+def retry_intervals(raw: str | None = None, name: str = "REFEREE_WEBHOOK_RETRY_S") -> list[int]:
+    """``REFEREE_WEBHOOK_RETRY_S`` (or the setting ``name``): the seconds
+    between one attempt and the next, comma-separated (``off``: one attempt);
+    a value that is not a list of whole seconds falls back to the default (logged)."""
+    text = (raw if raw is not None else settings.text(name)).strip().lower()
     if text in ("off", ""):
         return []
     try:
@@ -83,9 +83,9 @@ def retry_intervals(raw: str | None = None) -> list[int]:
     except ValueError:
         found = [-1]
     if any(s < 0 for s in found):
-        default = str(settings.BY_NAME["REFEREE_WEBHOOK_RETRY_S"].default)
-        _log.warning("REFEREE_WEBHOOK_RETRY_S=%r is not whole seconds, comma-separated: using %s", raw, default)
-        return retry_intervals(default)
+        default = str(settings.BY_NAME[name].default)
+        _log.warning("%s=%r is not whole seconds, comma-separated: using %s", name, raw, default)
+        return retry_intervals(default, name)
     return found
 
 

@@ -1,7 +1,8 @@
 -- Append the events of one move, or of several moves in a row, atomically
 -- (DESIGN.md, Architecture; several: a worker's run of bot turns, issue 20).
 -- KEYS[1] events stream, KEYS[2] meta hash, KEYS[3] the first move's idempotency key,
--- KEYS[4] secret hash, KEYS[5..] the idempotency keys of the second move on; a move
+-- KEYS[4] secret hash, KEYS[5..] the idempotency keys of the second move on, then the set naming
+-- them all (game:{ID}:idems); a move
 -- without one names "game:{ID}:idem:none" (in the game's slot, as every key of a script
 -- on a cluster must be; never a record's key, whose names end in a sha256)
 -- ARGV[1] expected version (before the first move), ARGV[2] idempotency ttl (s),
@@ -10,6 +11,9 @@
 -- idempotency record, number of events, each event's JSON
 -- Returns {"ok", version} | {"conflict", version} | {"idem", record} | {"missing", 0}
 local function keyed(name) return string.sub(name, -10) ~= ":idem:none" end
+-- the game's idempotency keys, named in one set of its slot (game:{ID}:idems, the last of KEYS), so the
+-- archive's confirmation shortens their life with the game's (referee/store/archived.py)
+local idems = KEYS[#KEYS]
 if keyed(KEYS[3]) then
   local rec = redis.call("GET", KEYS[3])
   if rec then
@@ -36,6 +40,7 @@ for m = 1, tonumber(ARGV[4]) do
   if m > 1 then idem = KEYS[3 + m] end
   if keyed(idem) then
     redis.call("SET", idem, record, "EX", tonumber(ARGV[2]))
+    redis.call("SADD", idems, idem)
   end
   at = at + 6 + n
 end
@@ -44,7 +49,7 @@ redis.call("HSET", KEYS[2], "version", seq, "last_hash", last_hash, "rng", rng, 
 -- retention: the game's keys expire together, the idle ttl after its last move
 -- while active, the finished ttl once over (referee/store/retention.py)
 local ttl = tonumber(ARGV[3])
-for _, key in ipairs({KEYS[1], KEYS[2], KEYS[4]}) do
+for _, key in ipairs({KEYS[1], KEYS[2], KEYS[4], idems}) do
   if ttl > 0 then redis.call("PEXPIRE", key, ttl) else redis.call("PERSIST", key) end
 end
 return {"ok", seq}

@@ -13,6 +13,7 @@ import redis
 from referee import settings
 from referee.engine import canonical, canonical_bytes, sha256_hex
 from referee.engine.jsonenc import loads
+from referee.store.archived import ArchivedStore
 from referee.store.bots import BotDirectory
 from referee.store.clients import BlockingReads, is_cluster, through_failover
 from referee.store.listing import GAMES, Index
@@ -71,6 +72,17 @@ class SeenHead(tuple[int, str, int, str, int]):
 def _keys(game_id: str) -> tuple[str, str, str]:
     tag = f"game:{{{game_id}}}"
     return f"{tag}:events", f"{tag}:meta", f"{tag}:secret"
+
+
+def summary_of(header: bytes | str, status: bytes | str, version: bytes | str | int, tokens: bytes | str | None,
+               names: bytes | str | None) -> dict[str, Any]:
+    """A game's listing facts from its stored meta fields (``summaries``; an archived game's too)."""
+    held = json.loads(tokens or b"[]")
+    return {"header": json.loads(header), "status": status.decode() if isinstance(status, bytes) else status,
+            "version": int(version), "open": [i for i, t in enumerate(held) if t == "open"],
+            # a seat given to a built-in bot at the start deadline holds "bot:<name>"
+            "given": {i: t[4:] for i, t in enumerate(held) if t.startswith("bot:")},
+            "names": json.loads(names) if names else None}
 
 
 class NotReplicated(redis.exceptions.ConnectionError):
@@ -158,6 +170,8 @@ class EventStore:
         self.webhooks = WebhookStore(client, self._retry, self.retention)
         #: the transparency log of finished games' final heads (issue 41 item 4)
         self.transparency = TransparencyStore(client, self._retry)
+        #: games' archive marks, and archived games written back (issue 41)
+        self.archived = ArchivedStore(client, self._retry, self.retention.archived_ttl_ms())
 
     def _retry(self, call: Callable[[], T]) -> T:
         """``call`` tried again through a cluster failover (``clients.through_failover``)."""
@@ -295,16 +309,8 @@ class EventStore:
             for game_id in game_ids:
                 pipe.hmget(_keys(game_id)[1], "header", "status", "version", "tokens", "names")
             return list(pipe.execute())
-        out: list[dict[str, Any] | None] = []
-        for header, status, version, tokens, names in self._retry(run):
-            held = json.loads(tokens or b"[]")
-            out.append(None if header is None else {
-                "header": json.loads(header), "status": status.decode(), "version": int(version),
-                "open": [i for i, t in enumerate(held) if t == "open"],
-                # a seat given to a built-in bot at the start deadline holds "bot:<name>"
-                "given": {i: t[4:] for i, t in enumerate(held) if t.startswith("bot:")},
-                "names": json.loads(names) if names else None})
-        return out
+        return [None if header is None else summary_of(header, status, version, tokens, names)
+                for header, status, version, tokens, names in self._retry(run)]
 
     def append(self, game_id: str, expected: int, envelopes: list[dict[str, Any]], *, last_hash: str,
                rng: int, status: str, at: int = 0, idem_key: tuple[str, str] | None = None,
@@ -327,7 +333,7 @@ class EventStore:
         for m in moves:
             args += [m.last_hash, m.rng, m.status, m.at, m.idem_record, len(m.envelopes),
                      *(canonical_bytes(e) for e in m.envelopes)]
-        keys = [events, meta_key, idem[0], secret_key, *idem[1:]]
+        keys = [events, meta_key, idem[0], secret_key, *idem[1:], f"game:{{{game_id}}}:idems"]
         if moves[0].idem_key:  # a repeat of an append that landed is answered from its record: safe to try again
             outcome, value = self._retry(lambda: self._written(self._append, keys, args))
         else:

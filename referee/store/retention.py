@@ -15,6 +15,8 @@ from referee import settings
 DAY_S = 24 * 3600
 FINISHED_DEFAULT_S = 30 * DAY_S
 IDLE_DEFAULT_S = 7 * DAY_S
+#: a finished game's keys once the archive holds it (issue 41: Redis keeps the hot set)
+ARCHIVED_DEFAULT_S = 600
 OFF = ("0", "off", "never", "forever")
 
 
@@ -41,17 +43,25 @@ class Retention:
 
     finished_s: int = FINISHED_DEFAULT_S
     idle_s: int = IDLE_DEFAULT_S
+    #: once its archive write is confirmed (0: the finished TTL, as if no archive)
+    archived_s: int = ARCHIVED_DEFAULT_S
 
     @classmethod
     def from_env(cls) -> Retention:
         return cls(finished_s=parse_seconds("REFEREE_RETENTION_FINISHED_S",
                                             settings.get("REFEREE_RETENTION_FINISHED_S"), FINISHED_DEFAULT_S),
                    idle_s=parse_seconds("REFEREE_RETENTION_IDLE_S",
-                                        settings.get("REFEREE_RETENTION_IDLE_S"), IDLE_DEFAULT_S))
+                                        settings.get("REFEREE_RETENTION_IDLE_S"), IDLE_DEFAULT_S),
+                   archived_s=parse_seconds("REFEREE_RETENTION_ARCHIVED_S",
+                                            settings.get("REFEREE_RETENTION_ARCHIVED_S"), ARCHIVED_DEFAULT_S))
 
     def game_ttl_ms(self, status: str) -> int:
         """The TTL (ms, 0 = none) of a game's keys written with ``status``."""
         return 1000 * (self.idle_s if status == "active" else self.finished_s)
+
+    def archived_ttl_ms(self) -> int:
+        """The TTL (ms, 0 = none) of a game's keys once the archive holds it."""
+        return 1000 * (self.archived_s or self.finished_s)
 
     def idem_ttl_s(self, own_s: int) -> int:
         """An idempotency record's TTL: its own, cut to the shortest game TTL.

@@ -185,6 +185,10 @@ def test_every_route_of_the_contract_has_a_client_method_and_each_is_exercised(
     assert game.id in [g.id for g in api.games.list(ruleset="nim")]
     assert bot.id in [b.id for b in api.bots.list()]
     assert tournament.id in [t.id for t in api.tournaments.list()]
+    for archived in (api.archive.search, api.archive.export):  # no archive here (kept: tests/api/test_archive.py)
+        with pytest.raises(HttpProblem) as no_archive:
+            archived(seat="ann")
+        assert no_archive.value.code == "no_archive"
     documented = {(method.upper(), path) for path, ops in contract.spec()["paths"].items()
                   for method in ops if method in ("get", "post", "put", "patch", "delete")}
     assert documented - set(calls) == set()

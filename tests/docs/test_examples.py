@@ -39,6 +39,8 @@ SMALLER: dict[str, dict[str, str]] = {
 }
 #: sequences that need a referee allowing bot URLs on this machine
 PRIVATE_BOTS = {"webhook-tournament", "game-end-webhook"}
+#: sequences that need a referee keeping an archive (docs/archive.md)
+ARCHIVED = {"archive"}
 #: what each sequence's output must show (regular expressions), beside its exit status 0
 SHOWS: dict[str, list[str]] = {
     "watch": [r"http://127\.0\.0\.1:\d+/watch/\w+"],
@@ -58,6 +60,7 @@ SHOWS: dict[str, list[str]] = {
     "presence": [r"^0 ann True True None$", r"^1 bob False False None$", r"^2 \S.* None False None$"],
     "webhook-tournament": [r"audit: 4/4 games clean", r"audit: 2/2 games clean", r" mybot "],
     "rematch": [r"^True 1 0$", r"^True$", r"^\{'best_of': 3\} \[\('ann', [01]\), \('bob', [01]\)\]$"],
+    "archive": [r'"seats":\[\{"seat":0,"name":"ann","bot":"random"\}', r"audit: 2/2 logs clean"],
     "game-end-webhook": [r"^accepted \w+:finished: game \w+ finished at version \d+, winners \[[\d, ]*\], head signed",
                          r'"state":\s*"delivered"'],
     # issue 41 item 4: the curl game's final head in the signed tree, and a witness that saw the log only grow
@@ -160,7 +163,8 @@ def run(blocks: list[examples.Block], url: str, work: Path, changes: dict[str, s
 @pytest.mark.e2e
 @pytest.mark.parametrize("name", RUN)
 def test_the_example_runs(name: str, request: pytest.FixtureRequest, tmp_path: Path) -> None:
-    stack: Any = request.getfixturevalue("worker_stack" if name in PRIVATE_BOTS else "docs_live")
+    stack: Any = request.getfixturevalue("worker_stack" if name in PRIVATE_BOTS
+                                         else "archived_live" if name in ARCHIVED else "docs_live")
     changes = dict(SMALLER.get(name, {}))
     if name in PRIVATE_BOTS:
         changes["BOT_PORT=9100"] = f"BOT_PORT={free_port()}"

@@ -10,6 +10,7 @@
      const referee = new Referee({ baseUrl: "http://127.0.0.1:8000" });
      const game = await referee.games.create({ ruleset: "bang-dice", players: 3 });
 */
+import { Archive } from "./archive.js";
 import { Bots } from "./bots.js";
 import { Games } from "./games.js";
 import { Rulesets } from "./rulesets.js";
@@ -61,6 +62,7 @@ export class Referee {
     this.tournaments = new Tournaments(http, token);
     this.rulesets = new Rulesets(http);
     this.transparency = new Transparency(http);
+    this.archive = new Archive(http);
   }
 
   /**

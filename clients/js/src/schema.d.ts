@@ -87,6 +87,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/archive/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Finished games kept in the archive (issue 41; docs/archive.md), the latest finished first, a page at a time; `next` is the following page's cursor (null: the last page). Every filter left out matches all. 404 `no_archive` when the referee keeps none; 503 `archive_unavailable` while its database does not answer. */
+        get: operations["searchArchive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/archive/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The archived games matching the filters (at most 10,000, the latest finished first) as one NDJSON bundle: each game's log exactly as `/v1/games/{id}/log` serves it, one after another. `referee audit BUNDLE` checks every game of it in one go. */
+        get: operations["exportArchive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games": {
         parameters: {
             query?: never;
@@ -94,7 +128,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Games newest first, their public facts only (no token, no seed), a page at a time; `next` is the following page's cursor (null: the last page). A page of a rare filter may end early, with a `next`. */
+        /** @description Games newest first, their public facts only (no token, no seed), a page at a time; `next` is the following page's cursor (null: the last page). A page of a rare filter may end early, with a `next`. A referee that keeps an archive lists the finished games it holds too, as it listed them live (docs/archive.md). */
         get: operations["listGames"];
         put?: never;
         post: operations["createGame"];
@@ -683,6 +717,30 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description A finished game as the archive keeps it: its public facts (its log: `/v1/games/{id}/log`). */
+        ArchivedGame: {
+            id: string;
+            ruleset: string;
+            ruleset_version: string;
+            status: components["schemas"]["Status"];
+            version: number;
+            custom: boolean;
+            tournament: string | null;
+            created_at: number;
+            /** @description The receipt time of its last event (ms). */
+            finished_at: number;
+            /** @description The final head: the last event's hash. */
+            head: string;
+            /** @description The referee's signature of the final head (`GET /v1/keys`), null if none. */
+            signature: Record<string, unknown> | null;
+            /** @description The ruleset's result, as the game's view shows it. */
+            result: Record<string, unknown> | null;
+            seats: {
+                seat: number;
+                name: string | null;
+                bot: string | null;
+            }[];
+        };
         Problem: {
             type: string;
             title: string;
@@ -3296,6 +3354,20 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Where the page starts: the `next` of the page before. Its shape is `<finished_at ms>.<id>`; another is 422 `invalid_cursor`. */
+        ArchiveCursor: string;
+        ArchiveRuleset: string;
+        /** @description A seat's name. */
+        ArchiveSeat: string;
+        /** @description A bot that played a seat (a built-in bot's name, a registered bot's id). */
+        ArchiveBot: string;
+        ArchiveTournament: string;
+        /** @description The result's `reason`. */
+        ArchiveResult: string;
+        /** @description Finished at or after (ms since the epoch). */
+        ArchiveFrom: number;
+        /** @description Finished before (ms since the epoch). */
+        ArchiveTo: number;
         /** @description Where the page starts: the `next` of the page before (none: the newest first). Its shape is `<created_at ms>.<id>` (the last item the page before served; the score without leading zeros); any cursor of that shape is a position and is taken, another is 422 `invalid_cursor`. */
         Cursor: string;
         GameId: string;
@@ -3466,6 +3538,92 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             503: components["responses"]["RedisUnavailable"];
+        };
+    };
+    searchArchive: {
+        parameters: {
+            query?: {
+                /** @description Where the page starts: the `next` of the page before. Its shape is `<finished_at ms>.<id>`; another is 422 `invalid_cursor`. */
+                cursor?: components["parameters"]["ArchiveCursor"];
+                limit?: number;
+                ruleset?: components["parameters"]["ArchiveRuleset"];
+                /** @description A seat's name. */
+                seat?: components["parameters"]["ArchiveSeat"];
+                /** @description A bot that played a seat (a built-in bot's name, a registered bot's id). */
+                bot?: components["parameters"]["ArchiveBot"];
+                tournament?: components["parameters"]["ArchiveTournament"];
+                /** @description The result's `reason`. */
+                result?: components["parameters"]["ArchiveResult"];
+                /** @description Finished at or after (ms since the epoch). */
+                from?: components["parameters"]["ArchiveFrom"];
+                /** @description Finished before (ms since the epoch). */
+                to?: components["parameters"]["ArchiveTo"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of archived games. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        next: string | null;
+                        games: components["schemas"]["ArchivedGame"][];
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["Problem"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["Problem"];
+        };
+    };
+    exportArchive: {
+        parameters: {
+            query?: {
+                ruleset?: components["parameters"]["ArchiveRuleset"];
+                /** @description A seat's name. */
+                seat?: components["parameters"]["ArchiveSeat"];
+                /** @description A bot that played a seat (a built-in bot's name, a registered bot's id). */
+                bot?: components["parameters"]["ArchiveBot"];
+                tournament?: components["parameters"]["ArchiveTournament"];
+                /** @description The result's `reason`. */
+                result?: components["parameters"]["ArchiveResult"];
+                /** @description Finished at or after (ms since the epoch). */
+                from?: components["parameters"]["ArchiveFrom"];
+                /** @description Finished before (ms since the epoch). */
+                to?: components["parameters"]["ArchiveTo"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The games' logs, one after another. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["Problem"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["Problem"];
         };
     };
     listGames: {

@@ -58,6 +58,8 @@ const CALLS = {
   health: (r) => r.health(),
   metrics: (r) => r.metrics(),
   contract: (r) => r.openapi(),
+  searchArchive: (r) => r.archive.search({ seat: "ann" }),
+  exportArchive: (r) => r.archive.export({ bot: "random" }),
 };
 
 const live = refereeForFile();

@@ -9,6 +9,7 @@ One module a topic: ``games`` (a game, its seats, views, result), ``events``
 the referee's keys and health); ``common`` holds ``Json`` and ``Page``."""
 from __future__ import annotations
 
+from referee.client.models.archive import ArchivedGame, ArchivedSeat
 from referee.client.models.bots import Bot, BotSummary, Turn, TurnAnswered
 from referee.client.models.chat import ChatMessage
 from referee.client.models.common import Json, Page
@@ -40,6 +41,7 @@ from referee.client.models.transparency import ConsistencyProof, InclusionProof
 from referee.client.models.webhooks import WebhookAttempt, WebhookDeliveries
 
 __all__ = [
+    "ArchivedGame", "ArchivedSeat",
     "AuditCheck", "AuditReport", "Bot", "BotSummary", "Broadcast", "ChatMessage", "ConsistencyProof", "Event",
     "EventPage", "GameCreated", "GameLog", "GameSummary", "HeadSignature", "Health", "InclusionProof", "Json", "Jwk",
     "KeySet", "MoveAccepted", "Page", "Receipt", "Rematch", "Replay", "Result", "Rule", "Ruleset", "Seat",

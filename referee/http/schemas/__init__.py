@@ -112,17 +112,34 @@ class EventsQuery(Schema):
     token = fields.String()
 
 
-class ListQuery(Schema):
-    """``GET /v1/games``, ``/v1/bots``, ``/v1/tournaments``: a page after ``cursor``."""
+class PageQuery(Schema):
+    """A page after ``cursor``, of ``limit`` items (a listing's query)."""
 
     class Meta:
         unknown = RAISE
 
     cursor = fields.String(validate=validate.Length(min=1, max=200))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
+
+
+class ListQuery(PageQuery):
+    """``GET /v1/games``, ``/v1/bots``, ``/v1/tournaments``: a page after ``cursor``."""
+
     ruleset = fields.String(validate=validate.Length(min=1, max=64))
     status = fields.String(validate=validate.OneOf(["active", "finished", "running", "cancelled"]))
     open_seats = fields.Boolean()
+
+
+class ArchiveQuery(PageQuery):
+    """``GET /v1/archive/games`` and ``/v1/archive/export``: archived games by their public facts (issue 41)."""
+
+    ruleset = fields.String(validate=validate.Length(min=1, max=64))
+    seat = fields.String(validate=validate.Length(min=1, max=200))
+    bot = fields.String(validate=validate.Length(min=1, max=200))
+    tournament = fields.String(validate=validate.Length(min=1, max=64))
+    result = fields.String(validate=validate.Length(min=1, max=64))
+    since = fields.Integer(data_key="from", validate=validate.Range(min=0, max=MAX_INT))
+    until = fields.Integer(data_key="to", validate=validate.Range(min=0, max=MAX_INT))
 
 
 class ReplayQuery(Schema):
