@@ -258,9 +258,11 @@ class Session:
         from referee.http.app import create_app
         self.redis = client
         self.clock = Clock()
+        from referee.archive.db import Archive
         self.app: Flask = create_app({"REDIS": client, "CLOCK": self.clock, "TESTING": True,
                                       "ADMIN_TOKEN": ADMIN, "RATE_LIMIT": "off",
-                                      "BOT_URL_POLICY": UrlPolicy(allow_private=True)})
+                                      "BOT_URL_POLICY": UrlPolicy(allow_private=True),
+                                      "ARCHIVE": Archive("sqlite:///:memory:")})
         self.client = self.app.test_client()
         self.recorder = recorder
         self.service: Any = self.app.extensions["referee.service"]
@@ -647,6 +649,24 @@ def spectators(session: Session) -> None:
     session.get(f"/v1/games/{live['id']}/broadcast")
 
 
+def history(session: Session) -> None:
+    """The archive's search and export (issue 41 items 1-3: nothing archived
+    here, no worker runs) and the transparency log (item 4): a game finished
+    by resigning, its inclusion proof, a consistency proof and the signed
+    checkpoint (last: no earlier exchange moves)."""
+    session.step("history")
+    session.get("/v1/archive/games?ruleset=bang-faceoff")
+    session.get("/v1/archive/export?ruleset=bang-faceoff")
+    game = session.post("/v1/games", {"ruleset": "bang-faceoff", "seed": "corpus-tlog",
+                                      "seats": [{"name": "ann"}, {"name": "bob"}]}).get_json()
+    first = session.get(f"/v1/games/{game['id']}").get_json()["to_act"][0]
+    session.post(f"/v1/games/{game['id']}/moves", {"move": {"type": "resign"}}, headers=seat_of(game, first))
+    session.get("/v1/transparency/checkpoint")
+    session.get(f"/v1/transparency/proof/inclusion?game={game['id']}")
+    session.get("/v1/transparency/proof/consistency?from=1")
+    session.get("/v1/transparency/proof/inclusion?game=ffffffffffffffff")
+
+
 def sequence(session: Session) -> None:
     meta(session)
     create_refusals(session)
@@ -661,6 +681,7 @@ def sequence(session: Session) -> None:
     rematches(session)
     webhooks(session)
     spectators(session)
+    history(session)
 
 
 # -- recording and comparing --------------------------------------------------------

@@ -1,18 +1,17 @@
 """``client.transparency``: the referee's transparency log of finished games'
-signed final heads (docs/transparency.md), with the checks a client makes."""
+signed final heads (docs/transparency.md), fetched. The checks are
+``referee audit --inclusion`` and ``referee witness`` (the server's package:
+this client imports nothing of it) and the watch page's."""
 from __future__ import annotations
 
 from typing import Any
 
 from referee.client.calls import Owner, json_of
 from referee.client.models.transparency import ConsistencyProof, InclusionProof
-from referee.engine import checkpoint as notes
-from referee.engine import merkle
-from referee.engine.signature import PublicKeys
 
 
 class Transparency:
-    """``client.transparency``: checkpoints and proofs, fetched and checked."""
+    """``client.transparency``: checkpoints and proofs."""
 
     def __init__(self, owner: Owner) -> None:
         self._http = owner._http
@@ -33,24 +32,3 @@ class Transparency:
         params: dict[str, Any] = {"from": from_} if to is None else {"from": from_, "to": to}
         return ConsistencyProof.from_json(json_of(self._http.request(
             "GET", "/v1/transparency/proof/consistency", params=params)))
-
-    @staticmethod
-    def verify_inclusion(proof: InclusionProof, jwks: Any) -> notes.Checkpoint:
-        """The signed checkpoint in which ``proof`` includes its leaf (``jwks``: ``GET /v1/keys``'s
-        JSON); ``ValueError`` saying why not."""
-        tree = notes.verify(proof.checkpoint, PublicKeys.from_jwks(jwks))
-        if not merkle.verify_inclusion(merkle.leaf_hash(proof.leaf.encode()), proof.index, tree.size,
-                                       proof.proof, tree.root):
-            raise ValueError(f"the proof does not include game {proof.game} in the tree of {tree.size}")
-        return tree
-
-    @staticmethod
-    def verify_consistency(old_checkpoint: str, proof: ConsistencyProof, jwks: Any) -> notes.Checkpoint:
-        """The newer signed checkpoint, if it extends ``old_checkpoint`` by ``proof``;
-        ``ValueError`` if not (a fork)."""
-        keys = PublicKeys.from_jwks(jwks)
-        old, new = notes.verify(old_checkpoint, keys), notes.verify(proof.checkpoint, keys)
-        if old.size != proof.from_ or not merkle.verify_consistency(old.size, new.size, old.root, new.root,
-                                                                    proof.proof):
-            raise ValueError(f"the tree of {new.size} does not extend the checkpoint of {old.size}: a fork")
-        return new
