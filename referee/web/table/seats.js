@@ -118,9 +118,10 @@ export function drawSeats(view, state, ctx, plugin) {
     if (ctx.mySeat === i) head.appendChild(ctx.el("span", "badge you", "you"));
     box.appendChild(head);
     const marks = ctx.el("p", "seat-marks");
+    const clock = seatClock(view, i, ctx);  /* a clocked game's: clocks.js */
     if (acting) {
       marks.appendChild(ctx.el("span", "mark acting-mark", "▶ to act"));
-      if (deadline !== null) {
+      if (deadline !== null && !clock) {  /* a clocked game's seat counts down on its clock instead */
         marks.appendChild(document.createTextNode(" · "));
         marks.appendChild(countdown(ctx, deadline));
       }
@@ -129,7 +130,6 @@ export function drawSeats(view, state, ctx, plugin) {
       if (marks.childNodes.length) marks.appendChild(document.createTextNode(" · "));
       marks.appendChild(ctx.el("span", "mark", text));
     };
-    const clock = seatClock(view, i, ctx);  /* a clocked game's: clocks.js */
     if (clock) {
       if (marks.childNodes.length) marks.appendChild(document.createTextNode(" · "));
       marks.appendChild(clock);
