@@ -36,11 +36,16 @@ function section() {
   const send = el("button", null, "Say");
   send.type = "submit";
   send.id = "chat-send";
+  const empty = el("p", "chat-empty muted", "Nothing said yet.");
+  empty.id = "chat-empty";
+  const closed = el("p", "chat-closed muted", "The game is over: the table chat is closed.");
+  closed.id = "chat-closed";
+  closed.hidden = true;
   const notice = el("p", "chat-notice muted");
   notice.id = "chat-notice";
   form.append(input, send);
   form.addEventListener("submit", (e) => { e.preventDefault(); say(); });
-  wrap.append(head, list, form, notice);
+  wrap.append(head, list, empty, form, closed, notice);
   const table = $("table");
   table.parentNode.insertBefore(wrap, table.nextSibling);
   return wrap;
@@ -61,6 +66,7 @@ function drawMessages(messages) {
     return li;
   }));
   list.scrollTop = list.scrollHeight;
+  $("chat-empty").hidden = messages.length > 0;
 }
 
 async function load() {
@@ -111,6 +117,7 @@ export function chatSeen(view) {
   if (!C.referee || view.id !== C.id) return;
   section().hidden = false;
   $("chat-form").hidden = C.mySeat === null || view.status !== "active";
+  $("chat-closed").hidden = view.status === "active";  /* a game over takes no more messages (410 game_over) */
   if (typeof view.version === "number" && view.version > C.version) {
     C.version = view.version;
     load();
