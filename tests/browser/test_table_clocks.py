@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 
 import pytest
+import requests
 
-from tests.browser.conftest import PATIENCE_S, Seat, Watched, person_game
+from tests.browser.conftest import PATIENCE_S, Seat, Watched, person_game, screenshot
 from tests.e2e.conftest import Live
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
@@ -45,6 +46,13 @@ def test_the_seat_to_act_sees_its_clock_count_down_and_the_others_banks(live: Li
         if other not in view["to_act"]:
             text = page.evaluate(CLOCK_OF, other) or ""
             assert re.fullmatch(r"\d+:\d\d on the clock", text), text
+    # docs/watch.md's picture of a clocked seat: its clock, its presence, and the table chat
+    said = requests.post(f"{live.url}/v1/games/{game}/chat", json={"text": "good luck, all"},
+                         headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    assert said.status_code == 201, said.text
+    page.locator("#chat-messages li.chat-message").first.wait_for(timeout=PATIENCE_S * 1000)
+    assert page.locator("[data-seat='0'] .presence.here").count() == 1
+    screenshot(page, "bang-clock", "seat", "mid")
 
 
 def test_a_seat_whose_bank_ran_out_shows_out_of_time(live: Live, watched: Watched) -> None:
