@@ -43,7 +43,7 @@ let made = 0;
 
 /** The table options as controls: {box, read() -> the options chosen (an object, maybe empty)}. */
 export function tableOptions(el) {
-  const box = el("div", "options table-options");
+  const box = el("div", "table-options");
   box.appendChild(el("p", "options-head", "At the table:"));
   const picks = CHOICES.map(([label, choices, hint]) => {
     const row = el("p", "option");
