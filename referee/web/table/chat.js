@@ -41,11 +41,14 @@ function section() {
   const closed = el("p", "chat-closed muted", "The game is over: the table chat is closed.");
   closed.id = "chat-closed";
   closed.hidden = true;
+  const off = el("p", "chat-off muted", "The chat is off at this table.");
+  off.id = "chat-off";
+  off.hidden = true;
   const notice = el("p", "chat-notice muted");
   notice.id = "chat-notice";
   form.append(input, send);
   form.addEventListener("submit", (e) => { e.preventDefault(); say(); });
-  wrap.append(head, list, empty, form, closed, notice);
+  wrap.append(head, list, empty, off, form, closed, notice);
   const table = $("table");
   table.parentNode.insertBefore(wrap, table.nextSibling);
   return wrap;
@@ -116,8 +119,12 @@ export function openChat(referee, id, mySeat, seatName) {
 export function chatSeen(view) {
   if (!C.referee || view.id !== C.id) return;
   section().hidden = false;
-  $("chat-form").hidden = C.mySeat === null || view.status !== "active";
-  $("chat-closed").hidden = view.status === "active";  /* a game over takes no more messages (410 game_over) */
+  /* who may talk (the view's `chat`, where the creator said; else every person's seat) */
+  const mode = view.chat || "seats";
+  const mayTalk = mode === "everyone" || (mode === "seats" && C.mySeat !== null);
+  $("chat-form").hidden = !mayTalk || view.status !== "active";
+  $("chat-off").hidden = mode !== "off";
+  $("chat-closed").hidden = view.status === "active" || mode === "off";  /* a game over takes no more messages (410 game_over) */
   if (typeof view.version === "number" && view.version > C.version) {
     C.version = view.version;
     load();
