@@ -21,6 +21,10 @@ function section() {
   wrap.setAttribute("aria-labelledby", "chat-head");
   const head = el("h3", null, "Table chat");
   head.id = "chat-head";
+  /* in the heading's line: a line more under the table moves the page a redraw keeps in place */
+  const empty = el("span", "chat-empty muted", " — nothing said yet");
+  empty.id = "chat-empty";
+  head.appendChild(empty);
   const list = el("ol", "chat-messages");
   list.id = "chat-messages";
   list.setAttribute("aria-live", "polite");
@@ -36,8 +40,6 @@ function section() {
   const send = el("button", null, "Say");
   send.type = "submit";
   send.id = "chat-send";
-  const empty = el("p", "chat-empty muted", "Nothing said yet.");
-  empty.id = "chat-empty";
   const closed = el("p", "chat-closed muted", "The game is over: the table chat is closed.");
   closed.id = "chat-closed";
   closed.hidden = true;
@@ -48,7 +50,7 @@ function section() {
   notice.id = "chat-notice";
   form.append(input, send);
   form.addEventListener("submit", (e) => { e.preventDefault(); say(); });
-  wrap.append(head, list, empty, off, form, closed, notice);
+  wrap.append(head, list, off, form, closed, notice);
   const table = $("table");
   table.parentNode.insertBefore(wrap, table.nextSibling);
   return wrap;
