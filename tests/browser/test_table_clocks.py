@@ -61,3 +61,14 @@ def test_a_seat_whose_bank_ran_out_shows_out_of_time(live: Live, watched: Watche
     seat.open()  # ann never moves: the clock plays her default when her second runs out
     watched.page.wait_for_function(f"() => ({CLOCK_OF})(0) === 'out of time'", timeout=PATIENCE_S * 1000)
     assert seat.api_view()["clock"]["seats"][0]["bank_ms"] == 0
+
+
+def test_a_turn_timeout_of_minutes_counts_down_in_minutes_and_seconds(live: Live, watched: Watched) -> None:
+    """A new user's trial of issue 40: the turn clock said "in 293 s"; over a minute reads as m:ss."""
+    game, token = person_game(live, "bang", options={"turn_timeout_s": 600})
+    seat = Seat(live, watched, game, token)
+    seat.open()
+    assert seat.my_turn() is not None
+    countdown = watched.page.locator("[data-seat='0'] .countdown")
+    countdown.wait_for(timeout=PATIENCE_S * 1000)
+    assert re.fullmatch(r"in \d+:\d\d", countdown.text_content() or ""), countdown.text_content()

@@ -4,7 +4,7 @@
    colour, with the deadline counting down; and what the ruleset's plug-in
    adds (cards in play, hands, dice…), else the seat's other facts as a list. */
 import { label, word } from "./words.js";
-import { seatClock } from "./clocks.js";
+import { seatClock, mmss } from "./clocks.js";
 import { presenceDot } from "./presence.js";
 
 /** facts a seat's card shows itself; the rest go to the plug-in or the list */
@@ -38,7 +38,8 @@ export function countdown(ctx, deadline) {
 
 export function tickOne(cd) {
   const left = Math.round((Number(cd.getAttribute("data-deadline")) - Date.now()) / 1000);
-  cd.textContent = left > 0 ? "in " + left + " s" : "now";
+  /* over a minute as m:ss ("in 4:53"), the last minute in seconds ("in 12 s") */
+  cd.textContent = left > 60 ? "in " + mmss(left * 1000) : left > 0 ? "in " + left + " s" : "now";
 }
 
 /** A character: its name, its one-line text a click, a tap or Enter away. */
