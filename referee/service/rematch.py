@@ -52,17 +52,23 @@ def _seat_specs(game: Game, seats_from: list[Seat]) -> list[Json]:
     return specs
 
 
+#: the platform options a rematch carries over as the finished game's header recorded them (each only
+#: there when the creator gave it; ``away_grace_s`` may be ``null``: never taken over): the turn clock or
+#: the time bank, the chat, the spectators' delay and broadcast, the takeover of a seat away
+CARRIED = ("turn_timeout_s", "clock", "chat", "spectator_delay", "spectator_omniscient", "away_grace_s", "away_bot")
+
+
 def _options(game: Game, specs: list[Json]) -> Json:
     """The finished game's options again: the ruleset's (Bluffaneer's
     ``first_seat``, unchanged, names the next person clockwise: seats
-    rotated), its turn clock, and its start deadline where a seat is open
+    rotated), its turn clock or time bank, its chat, spectator and away
+    options (``CARRIED``), and its start deadline where a seat is open
     (none is when every person's seat went to a bot)."""
     head = game.header
     options: Json = dict(head["options"])
-    names = ("turn_timeout_s", "start_timeout_s", "start_bot") if any(s.get("open") for s in specs) \
-        else ("turn_timeout_s",)
+    names = CARRIED + ("start_timeout_s", "start_bot") if any(s.get("open") for s in specs) else CARRIED
     for name in names:
-        if head.get(name) is not None:
+        if name in head:
             options[name] = head[name]
     return options
 

@@ -18,13 +18,14 @@ def envelope_of(game: Game, now: int | None = None, presence: tuple[Shown, ...] 
     ``seats``); a clocked game's clock too, at ``now`` (the server's time,
     ms); ``clock=False``: no turn deadline and no clock (a delayed
     spectator's: the clocks run at the head, which it does not see); the
-    spectator delay of a game that has one (``referee.service.spectators``)."""
+    spectator delay of a game that has one (``referee.service.spectators``); who may post at the table
+    chat, in a game whose creator said (option ``chat``: the page offers its box only to them)."""
     rs = game.ruleset
     out = {"id": game.id, "ruleset": rs.name, "ruleset_version": rs.version, "version": game.version,
            "status": game.status, "turn_deadline": game.turn_deadline() if clock else None,
            "seats": game.seats() if presence is None else seats_shown(game, presence),
            "custom": game.header["custom"], "seed_commitment": game.header["seed_commitment"],
-           **shown_delay(game)}
+           **shown_delay(game), **({"chat": game.header["chat"]} if "chat" in game.header else {})}
     clocked = game.clock_now() if clock else None
     if clocked is not None:  # only in a clocked game (docs/clocks.md)
         out["clock"] = shown_clock(*clocked, wall_ms() if now is None else now)

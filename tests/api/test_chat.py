@@ -139,6 +139,15 @@ def test_spectators_post_only_where_the_creator_allows_and_nobody_where_chat_is_
     assert stranger.status_code == 401
 
 
+def test_every_view_says_who_may_talk_where_the_creator_said(client: Any) -> None:
+    """Item 5 (found by a new user's trial: the page could not know to give a spectator the box): every
+    view of a game created with ``chat`` carries it, a seat's and a spectator's; a game without, nothing."""
+    for mode in ("seats", "everyone", "off"):
+        game = create(client, ruleset="bang", players=4, seed="chat-7", options={"chat": mode})
+        assert view(client, game)["chat"] == view(client, game, 0)["chat"] == mode
+    assert "chat" not in view(client, create(client, ruleset="bang", players=4, seed="chat-7"))
+
+
 def test_only_the_creator_or_the_admin_hides_and_the_text_leaks_nowhere(client: Any, clock: Any,
                                                                         service: Any) -> None:
     """Item 5 and Done when: a hidden message's text (and its salt) is in no

@@ -254,3 +254,25 @@ def test_a_tournament_game_has_no_rematch(client: Any, service: Any, work: Any) 
     assert view(client, game)["status"] == "finished"
     refused = _ask(client, game, game["owner_token"])
     assert refused.status_code == 409 and refused.get_json()["code"] == "tournament_game"
+
+
+@pytest.mark.parametrize("table", [
+    {"clock": {"bank_s": 300, "increment_s": 5}, "chat": "everyone", "spectator_delay": 50,
+     "spectator_omniscient": True, "away_grace_s": None, "away_bot": "heuristic"},
+    {"turn_timeout_s": 90, "chat": "off", "away_grace_s": 30},
+])
+def test_play_again_keeps_the_clock_the_chat_the_spectators_and_the_takeover(
+        client: Any, service: Any, table: dict[str, Any]) -> None:
+    """Issue 40 items 1, 2, 5, 6 with item 4 (found by a new user's trial: "Play again" of a clocked game
+    dealt one with no clock): the rematch is the same table, so it has the options its table was made with."""
+    game = create(client, ruleset="bang-faceoff", seats=[{"name": "ann"}, {"name": "bob"}], options=table)
+    first = view(client, game, 0)["to_act"][0]  # a seat's view is live, whatever the spectators' delay
+    resigned = client.post(f"/v1/games/{game['id']}/moves", json={"move": {"type": RESIGN}},
+                           headers=auth(game["seats"][first]["token"]))
+    assert resigned.status_code == 201, resigned.get_json()
+    following = _ask(client, game, game["seats"][0]["token"]).get_json()
+    header = service.load(following["id"]).header
+    expected = {**table, **({"clock": {**table["clock"], "reaction_s": 15}} if "clock" in table else {})}
+    assert {name: header.get(name, "absent") for name in expected} == expected
+    seen = client.get(f"/v1/games/{following['id']}", headers=auth(following["token"])).get_json()
+    assert ("clock" in seen) == ("clock" in table)

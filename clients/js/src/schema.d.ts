@@ -964,6 +964,11 @@ export interface components {
             /** @description Only once a rematch of this finished game was asked: the next game's id (POST /v1/games/{game_id}/rematch). */
             next_game?: string;
             spectator_delay?: components["schemas"]["SpectatorDelay"];
+            /**
+             * @description Only in a game created with the option chat: who may post at its table chat (seats; everyone: spectators too; off: nobody), so a client offers its box only to them (docs/chat.md).
+             * @enum {string}
+             */
+            chat?: "seats" | "everyone" | "off";
         };
         /** @description Only in a game of a series: its place in it, as its header commits to it. `players[seat]` is the series player (a seat of the first game) at that seat. */
         SeriesLink: {

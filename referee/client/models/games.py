@@ -193,6 +193,13 @@ class View:
         """The game's spectator delay (option ``spectator_delay``; ``None``: spectators see it live)."""
         return SpectatorDelay.from_json(self.raw.get("spectator_delay"))
 
+    @property
+    def chat(self) -> str | None:
+        """Who may post at the table chat, where the game's creator said (option ``chat``: ``seats``,
+        ``everyone`` or ``off``); ``None``: the default, every person's seat."""
+        value = self.raw.get("chat")
+        return None if value is None else str(value)
+
 
 @dataclass(frozen=True)
 class Replay(View):

@@ -21,6 +21,10 @@ function section() {
   wrap.setAttribute("aria-labelledby", "chat-head");
   const head = el("h3", null, "Table chat");
   head.id = "chat-head";
+  /* in the heading's line: a line more under the table moves the page a redraw keeps in place */
+  const empty = el("span", "chat-empty muted", " — nothing said yet");
+  empty.id = "chat-empty";
+  head.appendChild(empty);
   const list = el("ol", "chat-messages");
   list.id = "chat-messages";
   list.setAttribute("aria-live", "polite");
@@ -36,11 +40,17 @@ function section() {
   const send = el("button", null, "Say");
   send.type = "submit";
   send.id = "chat-send";
+  const closed = el("p", "chat-closed muted", "The game is over: the table chat is closed.");
+  closed.id = "chat-closed";
+  closed.hidden = true;
+  const off = el("p", "chat-off muted", "The chat is off at this table.");
+  off.id = "chat-off";
+  off.hidden = true;
   const notice = el("p", "chat-notice muted");
   notice.id = "chat-notice";
   form.append(input, send);
   form.addEventListener("submit", (e) => { e.preventDefault(); say(); });
-  wrap.append(head, list, form, notice);
+  wrap.append(head, list, off, form, closed, notice);
   const table = $("table");
   table.parentNode.insertBefore(wrap, table.nextSibling);
   return wrap;
@@ -61,6 +71,7 @@ function drawMessages(messages) {
     return li;
   }));
   list.scrollTop = list.scrollHeight;
+  $("chat-empty").hidden = messages.length > 0;
 }
 
 async function load() {
@@ -110,7 +121,12 @@ export function openChat(referee, id, mySeat, seatName) {
 export function chatSeen(view) {
   if (!C.referee || view.id !== C.id) return;
   section().hidden = false;
-  $("chat-form").hidden = C.mySeat === null || view.status !== "active";
+  /* who may talk (the view's `chat`, where the creator said; else every person's seat) */
+  const mode = view.chat || "seats";
+  const mayTalk = mode === "everyone" || (mode === "seats" && C.mySeat !== null);
+  $("chat-form").hidden = !mayTalk || view.status !== "active";
+  $("chat-off").hidden = mode !== "off";
+  $("chat-closed").hidden = view.status === "active" || mode === "off";  /* a game over takes no more messages (410 game_over) */
   if (typeof view.version === "number" && view.version > C.version) {
     C.version = view.version;
     load();

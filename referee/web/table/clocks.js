@@ -35,16 +35,17 @@ export function seatClock(view, seat, ctx) {
   return box;
 }
 
-/** One clock's text now: a running one counts down, a stopped one shows its bank. */
+/** One clock's text now, in words and m:ss (no symbol a font may lack): a running one counts
+    down ("4:54 left", "0:12 to answer"), a stopped one shows its bank ("5:00 on the clock"). */
 export function tickClock(box) {
   const running = drawn.get(box);
   if (!running) {
     const bank = Number(box.getAttribute("data-bank"));
-    box.textContent = "⏱ " + (bank === 0 ? "out of time" : mmss(bank) + " banked");
+    box.textContent = bank === 0 ? "out of time" : mmss(bank) + " on the clock";
     return;
   }
   const now = clockLeft(running.view, running.seat, performance.now() - running.at) || 0;
-  box.textContent = "⏱ " + mmss(now) + " " + box.getAttribute("data-what");
+  box.textContent = mmss(now) + " " + box.getAttribute("data-what");
   box.setAttribute("data-now", String(Math.round(now)));
 }
 

@@ -7,6 +7,7 @@
    only (a fragment never leaves the browser). A refusal shows its detail
    in words. */
 import { RefereeProblem } from "../client/index.js";
+import { tableOptions } from "./tableoptions.js";
 
 /** the built-in bots a seat may be given (openapi.yaml: CreateGame.seats[].bot) */
 const BOTS = [["random", "a built-in bot (random)"], ["heuristic", "a built-in bot (heuristic)"]];
@@ -193,6 +194,7 @@ export async function newGameForm(referee, el, started, plugin) {
   seats.addEventListener("input", fit);
   seats.addEventListener("change", fit);
   add.addEventListener("click", () => { seats.appendChild(seatRow(el, seats.childNodes.length, false, fit)); fit(); });
+  const table = tableOptions(el);  /* the same for every ruleset: made once, kept across a change of game */
   const go = el("button", "primary", "Start the game");
   go.type = "submit";
   const out = el("div", "newgame-out");
@@ -229,6 +231,7 @@ export async function newGameForm(referee, el, started, plugin) {
     }) };
     const chosenOptions = {};
     options.controls.forEach((c) => { const v = c.read(); if (v !== undefined) chosenOptions[c.key] = v; });
+    Object.assign(chosenOptions, table.read());  /* the clock, the chat, spectators, leaving, a series */
     if (Object.keys(chosenOptions).length) body.options = chosenOptions;
     go.disabled = true;
     out.replaceChildren(el("p", "muted", "starting…"));
@@ -260,6 +263,6 @@ export async function newGameForm(referee, el, started, plugin) {
     }
   });
   const seatsHead = el("p", null, "Seats, in order around the table:");
-  form.append(head, pickLabel, seatsHead, seats, add, optionsWrap, go, out);
+  form.append(head, pickLabel, seatsHead, seats, add, optionsWrap, table.box, go, out);
   return form;
 }

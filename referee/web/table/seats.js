@@ -4,7 +4,7 @@
    colour, with the deadline counting down; and what the ruleset's plug-in
    adds (cards in play, hands, dice…), else the seat's other facts as a list. */
 import { label, word } from "./words.js";
-import { seatClock } from "./clocks.js";
+import { seatClock, mmss } from "./clocks.js";
 import { presenceDot } from "./presence.js";
 
 /** facts a seat's card shows itself; the rest go to the plug-in or the list */
@@ -38,7 +38,8 @@ export function countdown(ctx, deadline) {
 
 export function tickOne(cd) {
   const left = Math.round((Number(cd.getAttribute("data-deadline")) - Date.now()) / 1000);
-  cd.textContent = left > 0 ? "in " + left + " s" : "now";
+  /* over a minute as m:ss ("in 4:53"), the last minute in seconds ("in 12 s") */
+  cd.textContent = left > 60 ? "in " + mmss(left * 1000) : left > 0 ? "in " + left + " s" : "now";
 }
 
 /** A character: its name, its one-line text a click, a tap or Enter away. */
@@ -118,9 +119,10 @@ export function drawSeats(view, state, ctx, plugin) {
     if (ctx.mySeat === i) head.appendChild(ctx.el("span", "badge you", "you"));
     box.appendChild(head);
     const marks = ctx.el("p", "seat-marks");
+    const clock = seatClock(view, i, ctx);  /* a clocked game's: clocks.js */
     if (acting) {
       marks.appendChild(ctx.el("span", "mark acting-mark", "▶ to act"));
-      if (deadline !== null) {
+      if (deadline !== null && !clock) {  /* a clocked game's seat counts down on its clock instead */
         marks.appendChild(document.createTextNode(" · "));
         marks.appendChild(countdown(ctx, deadline));
       }
@@ -129,7 +131,6 @@ export function drawSeats(view, state, ctx, plugin) {
       if (marks.childNodes.length) marks.appendChild(document.createTextNode(" · "));
       marks.appendChild(ctx.el("span", "mark", text));
     };
-    const clock = seatClock(view, i, ctx);  /* a clocked game's: clocks.js */
     if (clock) {
       if (marks.childNodes.length) marks.appendChild(document.createTextNode(" · "));
       marks.appendChild(clock);
