@@ -1,15 +1,18 @@
-"""Each bot's latency per move in a clocked tournament game (issue 40 item
-2, docs/clocks.md): the time the clock charged each of its moves (a move
-record's ``clock.used``: from when its seat's wait began to when the referee
-received the move), read from the game's log, folded into the standings
-(``Standings.record``). The clock's defaults are counted apart, as
-``timeouts``: the bot never answered them."""
+"""Each bot's latency per move in a tournament game (issue 40 item 2,
+docs/clocks.md), read from the game's log and folded into the standings
+(``Standings.record``): in a clocked game, the time the clock charged each
+of its moves (a move record's ``clock.used``: from when its seat's wait
+began to when the referee received the move); in a game without a clock,
+the time from the last event before it that is no chat (when its wait
+began) to the move's own receipt time, both recorded in the chain. Defaults
+(the clock's, or the turn timeout's) are counted apart, as ``timeouts``: the
+bot never answered them."""
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from referee.engine.clock import CLOCK_DEFAULT
-from referee.engine.platform import MOVE
+from referee.engine.platform import CHAT_EVENTS, MOVE
 from referee.engine.protocol import Json
 
 
@@ -18,24 +21,33 @@ def empty() -> Json:
 
 
 def seat_latencies(envelopes: Iterable[Json], players: int) -> list[Json]:
-    """Per seat of a clocked game's log: its own moves, the time they were charged (total, longest), and
-    how many of its waits the clock's default ended."""
+    """Per seat of a game's log: its own moves, the time they took (total,
+    longest: the clock's charge, or since the wait began), and how many of its
+    waits a default ended."""
     out = [empty() for _ in range(players)]
+    began: int | None = None  # when the wait the next move ends began: the last event that is no chat
     for env in envelopes:
-        actor, data = env.get("actor"), env.get("data")
-        if env.get("type") != MOVE or type(actor) is not int or not 0 <= actor < players or type(data) is not dict:
+        actor, data, at = env.get("actor"), env.get("data"), env.get("at")
+        if env.get("type") in CHAT_EVENTS:
             continue
-        used = (data.get("clock") or {}).get("used")
-        if type(used) is not int:
-            continue
-        cell = out[actor]
-        if (data.get("by") or {}).get("default") == CLOCK_DEFAULT:
-            cell["timeouts"] += 1
-            continue
-        cell["moves"] += 1
-        cell["total_ms"] += used
-        cell["max_ms"] = max(cell["max_ms"], used)
+        if env.get("type") == MOVE and type(actor) is int and 0 <= actor < players and type(data) is dict:
+            used = (data.get("clock") or {}).get("used")
+            if type(used) is not int and type(at) is int and began is not None:
+                used = at - began
+            if type(used) is int:
+                _count(out[actor], data, used)
+        began = at if type(at) is int else began
     return out
+
+
+def _count(cell: Json, data: Json, used: int) -> None:
+    """One move of a seat: a default (the clock's or the turn timeout's) is a timeout, any other a timed move."""
+    if (data.get("by") or {}).get("default") == CLOCK_DEFAULT:
+        cell["timeouts"] += 1
+        return
+    cell["moves"] += 1
+    cell["total_ms"] += used
+    cell["max_ms"] = max(cell["max_ms"], used)
 
 
 def add(row: Json, cell: Json) -> None:

@@ -108,7 +108,7 @@ class Standings:
             cell = row["roles"].setdefault(s.get("role") or "any", {"games": 0, "wins": 0})
             cell["games"] += 1
             cell["wins"] += int(won)
-        for seat, cell in enumerate(entry.get("latency") or ()):  # a clocked game's (referee.play.latency)
+        for seat, cell in enumerate(entry.get("latency") or ()):  # each bot's per move (referee.play.latency)
             latency.add(rows[entry["entrants"][seat]], cell)
         names = [entry["entrants"][s["seat"]] for s in seats]
         rated = not entry.get("custom") and len(set(names)) == len(names)
@@ -179,7 +179,7 @@ def format_table(rows: list[Json]) -> str:
 
 
 def _latency_words(row: Json) -> str:
-    """A clocked tournament's latency of the row, in words (nothing without a clock)."""
+    """The row's latency per move, in words (nothing for a row that has none)."""
     kept = row.get("latency")
     if kept is None:
         return ""

@@ -162,7 +162,7 @@ def test_a_clocked_tournament_shows_each_bots_latency_per_move_in_its_standings(
         client: FlaskClient, clock: Any, service: Any, work: Any) -> None:
     """Issue 40 item 2: for bot tournaments, each bot's latency per move is recorded and shown in the standings
     (the time the clock charged each of its moves). The service's clock ticks 3 ms a reading here, so moves take
-    time; an unclocked tournament's standings have no latency."""
+    time; an unclocked tournament's standings show each move's time as the chain records it."""
     def ticking() -> int:
         clock.advance(3)
         return int(clock.now)
@@ -180,7 +180,9 @@ def test_a_clocked_tournament_shows_each_bots_latency_per_move_in_its_standings(
     assert "ms mean" in format_table(shown["standings"])
     plain = client.post("/v1/tournaments", json={**body, "options": {}}).get_json()["id"]
     work(max_rounds=3000)
-    assert all("latency" not in row for row in client.get(f"/v1/tournaments/{plain}").get_json()["standings"])
+    for row in client.get(f"/v1/tournaments/{plain}").get_json()["standings"]:  # timed by the chain alone
+        latency = row["latency"]
+        assert latency["moves"] > 0 and latency["timeouts"] == 0 and 0 < latency["mean_ms"] <= latency["max_ms"]
 
 
 def test_a_replay_shows_the_clock_as_it_was_at_that_version(client: FlaskClient, clock: Any) -> None:

@@ -1327,7 +1327,7 @@ export interface components {
                     sigma: number;
                     ordinal: number;
                 };
-                /** @description Only in a tournament whose games have a clock (docs/clocks.md): the entrant's latency per move, as the clock charged it (from when its seat's wait began to when the referee received the move); the clock's defaults counted apart. */
+                /** @description The entrant's latency per move (docs/clocks.md): as the clock charged it in a tournament whose games have one, else from the event that began its seat's wait to the move's receipt time, both in the chain; defaults (the clock's, the turn timeout's) counted apart. */
                 latency?: {
                     /** @description Moves of its own, in every finished game. */
                     moves: number;
