@@ -17,8 +17,9 @@ not own: never its own figure when it controls the Renegade.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from referee.engine.protocol import Json, Move
@@ -42,7 +43,14 @@ def _rank(card: str) -> int:
     return _RANK.get(rs) or int(rs)
 
 
-def _bfs(rows: list[str], src: tuple[int, int]) -> dict[tuple[int, int], int]:
+@lru_cache(maxsize=512)
+def _walks(rows: tuple[str, ...], src: tuple[int, int]) -> dict[tuple[int, int], int]:
+    """``_bfs``, remembered: a game's map does not change, so its bot's choices ask for the same squares'
+    distances again and again (the audit re-derives every choice too). Read only, never changed."""
+    return _bfs(rows, src)
+
+
+def _bfs(rows: Sequence[str], src: tuple[int, int]) -> dict[tuple[int, int], int]:
     dist = {src: 0}
     q = deque([src])
     h, w = len(rows), len(rows[0])
@@ -68,6 +76,7 @@ class _Seen:
         pending = view.get("pending") or {}
         self.acting: int = pending.get("char", st["active"])
         self.nuggets = {(n[0], n[1]) for n in st["nuggets"]}
+        self._map = tuple(self.rows)
         self._dists: dict[tuple[int, int], dict[tuple[int, int], int]] = {}
 
     def dist(self, src: tuple[int, int]) -> dict[tuple[int, int], int]:
@@ -75,7 +84,7 @@ class _Seen:
         choice: a phase-1 choice weighs every walk's end, three times each, and many walks share an end."""
         found = self._dists.get(src)
         if found is None:
-            found = self._dists[src] = _bfs(self.rows, src)
+            found = self._dists[src] = _walks(self._map, src)
         return found
 
     def pos(self, c: int) -> tuple[int, int]:
