@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
-from typing import IO, Any, NoReturn, overload
+from typing import IO, Any, overload
 
 from referee.audit import Diverged, audit_log, strict
 from referee.engine.protocol import Json
@@ -33,8 +33,6 @@ from referee.engine.signature import PublicKeys
 MAX_LINE_BYTES = 2**20
 #: the most bytes of event lines held parsed (a BANG! game of 450 events: 190 KB; ``{}`` lines: about 25x as parsed)
 KEEP_BYTES = 2 * 2**20
-#: the bytes ``file_lines`` reads at a time (or one longest line, if that is more)
-READ_BYTES = 2**16
 #: the events ``Streamed`` keeps behind the last one read (the re-decision looks one back)
 KEPT = 4
 
@@ -46,40 +44,23 @@ def file_lines(log: IO[bytes], max_line: int = MAX_LINE_BYTES) -> Lines:
     ``(number, line)``, split as ``bytes.splitlines`` splits (``\\n``,
     ``\\r\\n``, ``\\r``); ``Diverged`` (``format``) at a line longer than
     ``max_line`` bytes. Each iterator keeps its own place in the file, so
-    two may be walked at once (a check looking ahead of its walk). The file
-    is read a block at a time (at least ``READ_BYTES``, one whole line at
-    least), each block's lines cut from it: one read per block, not per line."""
-    size = max(READ_BYTES, max_line + 1)
-
+    two may be walked at once (a check looking ahead of its walk)."""
     def lines() -> Iterator[tuple[int, bytes]]:
         number = offset = 0
         while True:
             log.seek(offset)
-            block = log.read(size)
-            if not block:
+            chunk = log.readline(max_line + 1)
+            if not chunk:
                 return
-            start, ends = 0, len(block) < size  # ends: the file ends within this block
-            while start < len(block):
-                cut = block.find(b"\n", start) + 1  # a chunk as ``readline`` gives it: to its ``\n`` included
-                if not cut and not ends:  # the chunk runs past the block: read again from its start
-                    if len(block) - start > max_line:
-                        _too_long(number, block[start:start + 80], max_line)
-                    break
-                chunk = block[start:cut or len(block)]
-                start += len(chunk)
-                if len(chunk) > max_line:
-                    _too_long(number, chunk[:80], max_line)
-                for line in chunk.splitlines():
-                    number += 1
-                    yield number, line
-            offset += start
+            offset += len(chunk)
+            if len(chunk) > max_line:
+                raise Diverged("format", number, "line", f"a line of at most {max_line} bytes",
+                               chunk[:80].decode("utf-8", "replace"),
+                               f"line {number + 1} is refused: it is longer than {max_line} bytes")
+            for line in chunk.splitlines():
+                number += 1
+                yield number, line
     return lines
-
-
-def _too_long(number: int, start: bytes, max_line: int) -> NoReturn:
-    raise Diverged("format", number, "line", f"a line of at most {max_line} bytes",
-                   start.decode("utf-8", "replace"),
-                   f"line {number + 1} is refused: it is longer than {max_line} bytes")
 
 
 def _read(number: int, line: bytes) -> Any:
