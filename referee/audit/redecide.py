@@ -14,7 +14,7 @@ from referee.audit.clocks import ClockAudit
 from referee.audit.divergence import Diverged, diff, ok, same, same_scalar
 from referee.audit.movers import check_by, check_seat_event
 from referee.audit.presence import check_presence_event
-from referee.engine import bot_seed, canonical_bytes, record
+from referee.engine import bot_seed, canonical_bytes, keyed_hmac_sha256, record
 from referee.engine.legacy import current_move
 from referee.engine.platform import (
     CHAT_EVENTS,
@@ -87,6 +87,7 @@ class _Replay:
     def __init__(self, rs: Ruleset[Any], header: Json, seed: str, envelopes: Sequence[Json]) -> None:
         self.rs, self.header, self.seed, self.envelopes = rs, header, seed, envelopes
         self.rng = Rng(seed.encode())
+        self.mac = keyed_hmac_sha256(seed.encode())  # the bots' streams' keys (``bot_seed``), keyed once per game
         self.memo = Memo()  # the game's (``referee.engine.statecache``), handed to every hook the replay calls
         self.clock = ClockAudit(rs, header, self.memo)  # a clocked game's clock (docs/clocks.md)
         self.state: Any = None
@@ -190,7 +191,8 @@ class _Replay:
         else:
             view = seat_view(self.rs, self.state, actor, active=True, memo=self.memo)
             legal = view["legal_moves"]
-        chosen = bots.choose(by["bot"], self.rs.name, view, list(legal), seed=bot_seed(self.seed, actor, seq - 1))
+        chosen = bots.choose(by["bot"], self.rs.name, view, list(legal),
+                             seed=bot_seed(self.seed, actor, seq - 1, mac=self.mac))
         if not same(chosen, current_move(self.rs, data["move"])):
             raise Diverged("bots", seq, "data.move", chosen, data["move"],
                            f"the {by['bot']} bot's move at event {seq} is not the one its secret stream draws")
