@@ -5,7 +5,9 @@ every registered ruleset, every player count and option set.
 
 The logs are built first, in memory, as the service writes them
 (``referee.audit.offline.LoggedTable``, random legal play); only the audit is
-timed, in interleaved rounds, the median round reported.
+timed, in interleaved rounds, the median round reported. Then a bundle of
+1,000 arena games (built-in bots, every ruleset: issue 41 item 5) is written
+as files and audited as ``referee audit LOG... --jobs N`` audits it.
 
     python -m bench audit
 """
