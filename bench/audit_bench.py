@@ -5,7 +5,9 @@ every registered ruleset, every player count and option set.
 
 The logs are built first, in memory, as the service writes them
 (``referee.audit.offline.LoggedTable``, random legal play); only the audit is
-timed, in interleaved rounds, the median round reported.
+timed, in interleaved rounds, the median round reported. Then a bundle of
+1,000 arena games (built-in bots, every ruleset: issue 41 item 5) is written
+as files and audited as ``referee audit LOG... --jobs N`` audits it.
 
     python -m bench audit
 """
@@ -28,6 +30,12 @@ from referee.games.sim import playout, random_chooser
 TARGET = 100_000
 #: rounds of ``referee audit`` over the logs as files (each is seconds long), the median reported
 FILE_ROUNDS = 3
+#: issue 41 item 5: a bundle of this many arena games (built-in bots, every ruleset) audited as files
+BUNDLE_GAMES = 1000
+#: the seats of each ruleset's arena games in the bundle: half random, half heuristic bots, as a bot
+#: tournament's logs are (every move a built-in bot's, re-derived from its secret stream by the audit)
+BUNDLE_ENTRANTS = {"bang": ["random", "heuristic"] * 2 + ["random"], "bang-dice": ["random", "heuristic"] * 2,
+                   "bang-faceoff": ["random", "heuristic"], "bluffaneer": ["random", "heuristic"] * 2}
 
 
 def logs(ruleset: str, games: int) -> list[tuple[Any, Any, list[Any]]]:
@@ -81,6 +89,33 @@ def files_rate(paths: list[str], jobs: int) -> dict[str, float]:
     return {"events_per_s": events / elapsed, "events": events, "games": len(paths), "seconds": elapsed}
 
 
+def write_bundle(folder: str, games: int = BUNDLE_GAMES) -> list[str]:
+    """``games`` arena games (``referee arena --logs``), shared among the rulesets of
+    ``BUNDLE_ENTRANTS``, written into ``folder``; the paths."""
+    from pathlib import Path
+
+    from referee.play.arena import Arena
+    from referee.play.arena import run as play
+    from referee.play.entrants import load_entrant, unique_names
+    names = [name for name in BUNDLE_ENTRANTS if name in registry.names()]
+    for n, name in enumerate(names):
+        entrants = [load_entrant(spec) for spec in BUNDLE_ENTRANTS[name]]
+        unique_names(entrants)
+        share = games // len(names) + (n < games % len(names))
+        logs = Path(folder, name)
+        logs.mkdir()
+        play(Arena(registry.get(name), len(entrants), entrants, seed=f"audit-bundle-{name}", games=share),
+             share, logs=logs, quiet=True)
+    return sorted(str(path) for path in Path(folder).glob("*/*.ndjson"))
+
+
+def bundle_rate(games: int = BUNDLE_GAMES) -> dict[int, dict[str, float]]:
+    """``{jobs: rate}`` of ``referee audit`` over a bundle of ``games`` arena games, in one process and one per core."""
+    with tempfile.TemporaryDirectory() as folder:
+        paths = write_bundle(folder, games)
+        return {jobs: files_rate(paths, jobs) for jobs in sorted({1, os.cpu_count() or 1})}
+
+
 def run(games: int = 10, rounds: int = 5, rulesets: list[str] | None = None) -> dict[str, Any]:
     """``{ruleset: median round}`` and ``"all"``: every ruleset's logs in one
     round; ``"files"``: ``{jobs: median rate}`` of ``referee audit`` over them all as files."""
@@ -107,6 +142,7 @@ def run(games: int = 10, rounds: int = 5, rulesets: list[str] | None = None) -> 
                 rows.append(files_rate(paths, jobs))
     out["files"] = {jobs: sorted(rows, key=lambda row: row["events_per_s"])[len(rows) // 2]
                     for jobs, rows in files.items()}
+    out["bundle"] = bundle_rate()
     return out
 
 
@@ -114,9 +150,9 @@ def report(result: dict[str, Any]) -> None:
     print("Audit: finished logs re-verified by referee.audit.audit_log (chain, commitments, salts, the game "
           "re-decided), log events/s, median of 5 rounds")
     print(f"  {'ruleset':<13}{'games':>7}{'events':>9}{'events/s':>11}  target >= {TARGET}")
-    files = result.get("files", {})
+    files, bundle = result.get("files", {}), result.get("bundle", {})
     for name, row in result.items():
-        if name == "files":
+        if name in ("files", "bundle"):
             continue
         met = "" if name != "all" else ("  met" if row["events_per_s"] >= TARGET else "  NOT MET")
         print(f"  {name:<13}{row['games']:>7}{row['events']:>9}{row['events_per_s']:>11.0f}{met}")
@@ -125,6 +161,11 @@ def report(result: dict[str, Any]) -> None:
         label = f"files, {jobs} proc"
         print(f"  {label:<13}{row['games']:>7}{row['events']:>9}{row['events_per_s']:>11.0f}{met}"
               f"   (`referee audit LOG... --jobs {jobs}`: read, parsed and audited, median of {FILE_ROUNDS})")
+    for jobs, row in bundle.items():
+        met = "  met" if row["events_per_s"] >= TARGET else "  NOT MET"
+        label = f"arena, {jobs} proc"
+        print(f"  {label:<13}{row['games']:>7}{row['events']:>9}{row['events_per_s']:>11.0f}{met}"
+              f"   (a bundle of {row['games']} arena games, random and heuristic bots, as files; one round)")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from referee.audit.clocks import ClockAudit
 from referee.audit.divergence import Diverged, diff, ok, same, same_scalar
 from referee.audit.movers import check_by, check_seat_event
 from referee.audit.presence import check_presence_event
-from referee.engine import bot_seed, canonical_bytes, record
+from referee.engine import bot_seed, canonical_bytes, keyed_hmac_sha256, record
 from referee.engine.legacy import current_move
 from referee.engine.platform import (
     CHAT_EVENTS,
@@ -87,6 +87,7 @@ class _Replay:
     def __init__(self, rs: Ruleset[Any], header: Json, seed: str, envelopes: Sequence[Json]) -> None:
         self.rs, self.header, self.seed, self.envelopes = rs, header, seed, envelopes
         self.rng = Rng(seed.encode())
+        self.mac = keyed_hmac_sha256(seed.encode())  # the bots' streams' keys (``bot_seed``), keyed once per game
         self.memo = Memo()  # the game's (``referee.engine.statecache``), handed to every hook the replay calls
         self.clock = ClockAudit(rs, header, self.memo)  # a clocked game's clock (docs/clocks.md)
         self.state: Any = None
@@ -179,11 +180,19 @@ class _Replay:
         self.drawn += 1
 
     def _check_bot_choice(self, env: Json, by: Json) -> None:
-        """A built-in bot's move is the one its secret stream chooses."""
+        """A built-in bot's move is the one its secret stream chooses: ``random``'s from the seat's legal
+        moves alone (the ``legal_moves`` of its view, the rest of which it never reads), ``heuristic``'s
+        from the seat's whole view."""
         seq, data, actor = env["seq"], env["data"], env["actor"]
-        view = seat_view(self.rs, self.state, actor, active=True, memo=self.memo)
-        chosen = bots.choose(by["bot"], self.rs.name, view, view["legal_moves"],
-                             seed=bot_seed(self.seed, actor, seq - 1))
+        if by["bot"] == "random":  # uniform over the legal moves alone, as the worker draws it: no view built
+            view: Json = {}
+            legal = self.rs.legal_moves(self.state, actor, memo=self.memo) \
+                if actor in self.rs.to_act(self.state, memo=self.memo) else []  # (the view's legal_moves)
+        else:
+            view = seat_view(self.rs, self.state, actor, active=True, memo=self.memo)
+            legal = view["legal_moves"]
+        chosen = bots.choose(by["bot"], self.rs.name, view, list(legal),
+                             seed=bot_seed(self.seed, actor, seq - 1, mac=self.mac))
         if not same(chosen, current_move(self.rs, data["move"])):
             raise Diverged("bots", seq, "data.move", chosen, data["move"],
                            f"the {by['bot']} bot's move at event {seq} is not the one its secret stream draws")

@@ -67,6 +67,10 @@ _FIRST_AT_ZERO = ("referee.audit.redecide: a move at position 0 (the created_at 
 _BREAK = ("referee.audit._parse_lines strips a text line's trailing line break before reading it; left on, "
           "the break is JSON whitespace after the value, which the strict reading accepts as the same value "
           "(and a line of breaks alone is blank either way)")
+_RANDOM_SHORTCUT = ("referee.audit.redecide._check_bot_choice re-derives a random bot's move from the seat's legal "
+                    "moves alone (a speed-up, issue 41 item 5): without the shortcut it is drawn from the seat "
+                    "view's legal_moves, the same moves (tests/unit/test_audit_bot_shortcuts.py), by the same "
+                    "seed: the same move")
 #: (file, line's code, change) -> why the mutant is equivalent
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     ('referee/audit/chain.py', 'return False', 'return x -> return None'):
@@ -329,4 +333,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         _BREAK,
     ('referee/engine/signature.py', 'return None', 'delete the return statement'):
         _FALLS_OFF,
+    ('referee/audit/redecide.py',
+     'if by["bot"] == "random":  # uniform over the legal moves alone, as the worker draws it: no view built',
+     "'random' -> ''"):
+        _RANDOM_SHORTCUT,
 }

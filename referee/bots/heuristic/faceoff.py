@@ -17,8 +17,9 @@ not own: never its own figure when it controls the Renegade.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from referee.engine.protocol import Json, Move
@@ -42,7 +43,14 @@ def _rank(card: str) -> int:
     return _RANK.get(rs) or int(rs)
 
 
-def _bfs(rows: list[str], src: tuple[int, int]) -> dict[tuple[int, int], int]:
+@lru_cache(maxsize=512)
+def _walks(rows: tuple[str, ...], src: tuple[int, int]) -> dict[tuple[int, int], int]:
+    """``_bfs``, remembered: a game's map does not change, so its bot's choices ask for the same squares'
+    distances again and again (the audit re-derives every choice too). Read only, never changed."""
+    return _bfs(rows, src)
+
+
+def _bfs(rows: Sequence[str], src: tuple[int, int]) -> dict[tuple[int, int], int]:
     dist = {src: 0}
     q = deque([src])
     h, w = len(rows), len(rows[0])
@@ -68,6 +76,16 @@ class _Seen:
         pending = view.get("pending") or {}
         self.acting: int = pending.get("char", st["active"])
         self.nuggets = {(n[0], n[1]) for n in st["nuggets"]}
+        self._map = tuple(self.rows)
+        self._dists: dict[tuple[int, int], dict[tuple[int, int], int]] = {}
+
+    def dist(self, src: tuple[int, int]) -> dict[tuple[int, int], int]:
+        """The walking distances from ``src`` on the map (``_bfs``), each square's computed once per
+        choice: a phase-1 choice weighs every walk's end, three times each, and many walks share an end."""
+        found = self._dists.get(src)
+        if found is None:
+            found = self._dists[src] = _walks(self._map, src)
+        return found
 
     def pos(self, c: int) -> tuple[int, int]:
         sq = self.chars[c]["square"]
@@ -91,18 +109,17 @@ class _Seen:
 
 
 def _square_score(seen: _Seen, c: int, end: tuple[int, int], path: list[tuple[int, int]], bangs: int) -> float:
-    rows = seen.rows
     score = 0.0
     got = {p for p in path if p in seen.nuggets}
     score += 6.0 * len(got)
     left = seen.nuggets - got
     if left:
-        dist = _bfs(rows, end)
+        dist = seen.dist(end)
         near = min(dist.get(n, 99) for n in left)
         score -= 0.4 * near
     reach = seen.reach(c)
     for e in seen.enemies(c):
-        d = _bfs(rows, end).get(seen.pos(e), 99) + seen.modifiers(c, e)
+        d = seen.dist(end).get(seen.pos(e), 99) + seen.modifiers(c, e)
         if d <= reach:
             score += 3.0 + (2.0 if bangs else 0.0) + (1.0 if seen.chars[e]["life"] <= 1 else 0.0)
         else:
@@ -237,7 +254,7 @@ def _bid(seen: _Seen, legal_moves: list[Move]) -> Move:
     to the opponent, else its lowest."""
     cards = [move["card"] for move in legal_moves]
     renegade, opponent = seen.pos(2), seen.pos(1 - seen.mine if seen.mine in (0, 1) else 0)
-    close = _bfs(seen.rows, renegade).get(opponent, 99) <= 4
+    close = seen.dist(renegade).get(opponent, 99) <= 4
     spare = [card for card in cards if _key(card) not in ("BANG", "MISSED", "BEER")]
     pick = max(spare or cards, key=_rank) if close else min(cards, key=_rank)
     return next(move for move in legal_moves if move["card"] == pick)
@@ -245,7 +262,7 @@ def _bid(seen: _Seen, legal_moves: list[Move]) -> Move:
 
 def _place(seen: _Seen, legal_moves: list[Move]) -> Move:
     """The spare nugget as close to its own figure as FO37 allows."""
-    mine = _bfs(seen.rows, seen.pos(seen.mine))
+    mine = seen.dist(seen.pos(seen.mine))
     return min(legal_moves, key=lambda move: mine.get((move["square"][0], move["square"][1]), 99))
 
 
