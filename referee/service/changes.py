@@ -72,13 +72,13 @@ class Changes:
         self.clock = clock
         #: told of each game a change finished (the transparency log's ``record``)
         self.on_finished: Callable[[Game], object] | None = None
+        #: whether a finished game is written to the archive (``referee.service.archiving``)
+        self.archiving = False
 
     def finished(self, game: Game, before: Game | None) -> None:
         """Count the game as finished if this change finished it, and tell ``on_finished``."""
         if finished(game, before) and self.on_finished is not None:
             self.on_finished(game)
-        #: whether a finished game is written to the archive (``referee.service.archiving``)
-        self.archiving = False
 
     def marked(self, change: Change) -> Change:
         """``change`` as the scheduler is told it: a finished game's marked for the archive, if one is kept."""
