@@ -230,10 +230,11 @@ class GameService:
         head = head if head is not None else self.store.head(game_id)  # the seats' presence read with it
         game = self.loader.load(game_id, head)
         seat = seat_of(game, token)
-        if seat is None and spectators.is_delayed(game):  # a spectator of a game shown late: built by replay
-            return dumps(spectators.spectator_view(self.late.delayed(game)))
         game, seen = self.presence.seen(game, seat, getattr(head, "seen", None) or {})
         now = self.now()
+        if seat is None and spectators.is_delayed(game):  # a spectator of a game shown late: built by replay
+            late = self.late.delayed(game)
+            return dumps(spectators.spectator_view(late, shown(game, seen or {}, now, window_ms())))
         # a finished game links its rematch once asked (one read more, only for a game over)
         next_game = self.rematches.next_of(game_id) if game.status == "finished" else None
         return viewing.encoded(game, seat, self.views, view_links(game, next_game), now,

@@ -29,6 +29,7 @@ from referee.engine.protocol import Json, fold, seat_view
 from referee.engine.statecache import Memo
 from referee.errors import ApiError
 from referee.service.game import Game, game_but
+from referee.service.presence import Shown
 from referee.service.spectator_options import DELAY_OPTION, OMNISCIENT_OPTION, tiers_of
 from referee.service.viewing import envelope_of
 from referee.store.redis_store import EventStore
@@ -132,12 +133,14 @@ class LateGames:
                 self._held.popitem(last=False)
 
 
-def spectator_view(delayed_game: Delayed) -> Json:
+def spectator_view(delayed_game: Delayed, presence: tuple[Shown, ...] | None = None) -> Json:
     """The spectator's view at the delayed version: no turn clock (the clock
     runs at the head, which spectators do not see); inside the delay, the
-    envelope and nothing of the state."""
+    envelope and nothing of the state. ``presence``: each person's seat as
+    the table sees it now (``referee.service.presence``: public, live, like
+    the seats' names; it tells nothing of the game)."""
     game = delayed_game.game
-    envelope = envelope_of(game, clock=False)
+    envelope = envelope_of(game, presence=presence, clock=False)
     if game.state is None:
         return {**envelope, "seat": None, "to_act": [], "legal_moves": [], "pending": None, "deadline": None,
                 "result": None, "state": {}}

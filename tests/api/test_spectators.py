@@ -278,3 +278,14 @@ def test_a_clocked_games_late_spectators_see_no_clock_and_its_seats_see_theirs_l
                         json={"move": next(iter(playing_moves(moves["legal_moves"])))})
         assert r.status_code == 201, r.get_json()
     assert spectator["version"] > 0, "the game never came out of the delay"
+
+
+def test_a_late_spectator_sees_who_is_at_the_table_now(client: Any) -> None:
+    """Issue 40 items 1 and 6 together: presence is public and live, like the
+    seats' names (it tells nothing of the game), so the delayed spectator view
+    shows each person's seat ``connected`` and ``since`` as every view does."""
+    game = create(client, players=3, seed="late-presence", options={"spectator_delay": 5})
+    assert client.get(f"/v1/games/{game['id']}", headers=auth(game["seats"][0]["token"])).status_code == 200
+    seats = client.get(f"/v1/games/{game['id']}").get_json()["seats"]
+    assert seats[0]["connected"] is True and isinstance(seats[0]["since"], int)
+    assert seats[1]["connected"] is False and seats[1]["since"] is None
