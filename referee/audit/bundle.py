@@ -1,6 +1,6 @@
 """A bundle of many games' logs in one NDJSON file (``GET /v1/archive/export``,
 ``referee archive export``; issue 41): each game's log as ``/log`` serves it,
-one after another. ``referee audit BUNDLE`` splits it into its games, a file
+one after another. ``referee audit --bundle BUNDLE`` splits it into its games, a file
 each, and audits them as it audits several logs (``referee.audit.batch``).
 
 A log's first line is its header, ``{"hash":…,"header":…}`` (keys sorted,

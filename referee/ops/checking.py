@@ -27,7 +27,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         try:
             _check_usage(args)
             jwks, receipts = _keys_and_receipts(args)
-            logs = _unbundled(args.log, Path(unpacked))
+            logs = _unbundled(args.log, Path(unpacked)) if getattr(args, "bundle", False) else list(args.log)
             if len(logs) == 1:
                 done = _audit_one(logs[0], jwks, receipts, as_json=args.json)
                 return _with_inclusion(args, jwks, done)
@@ -218,6 +218,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     aud.add_argument("--inclusion", help="an inclusion proof (GET /v1/transparency/proof/inclusion?game=ID) "
                      "to check: the game's signed final head is in the referee's signed tree (needs --key)")
     aud.add_argument("--checkpoint", help="a checkpoint you hold (a file): the --inclusion proof must be of its tree")
+    aud.add_argument("--bundle", action="store_true", help="each file is a bundle of many games' logs (GET "
+                     "/v1/archive/export, referee archive export --bundle): split into its games, each audited "
+                     "(without it a file is one log: a header line inside it is a forgery, not a new game)")
     rep = add_command(sub, "replay", "print what a seat saw at a version of a game log", AUDIT)
     rep.add_argument("log", help="the log file, or - for standard input")
     rep.add_argument("--at", type=int, required=True, help="the version (an event's seq)")

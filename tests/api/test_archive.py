@@ -191,7 +191,7 @@ def test_history_is_searched_through_the_api_a_page_at_a_time(arc: Any) -> None:
 def test_an_exported_bundle_is_every_game_s_log_and_referee_audit_checks_it_in_one_go(
         arc: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Item 4: the export is the games' ``/log`` bytes one after another;
-    ``referee audit BUNDLE`` splits it and finds every game clean."""
+    ``referee audit --bundle BUNDLE`` splits it and finds every game clean."""
     from referee.ops.cli import main
     client, _svc, work = arc
     games = _played(client, work, 2)
@@ -202,8 +202,11 @@ def test_an_exported_bundle_is_every_game_s_log_and_referee_audit_checks_it_in_o
     assert all(log in bundle.get_data() for log in logs)
     path = tmp_path / "bundle.ndjson"
     path.write_bytes(bundle.get_data())
-    assert main(["audit", str(path), "--jobs", "1"]) == 0
+    assert main(["audit", "--bundle", str(path), "--jobs", "1"]) == 0
     assert "2/2 logs clean" in capsys.readouterr().out
+    # without --bundle a file is one log: a second header line in it is a forgery, never a new game
+    assert main(["audit", str(path), "--jobs", "1"]) == 1
+    assert "FAIL" in capsys.readouterr().out
 
 
 def test_no_archive_is_a_404_naming_it(client: Any) -> None:

@@ -69,9 +69,13 @@ def click_path(page: Any, view: Json, rng: random.Random, undo: bool) -> None:
         x, y = path[-1]
         step = page.locator(f"#centre td.on-path[data-square='{x},{y}'] .step")
         step.wait_for()
-        # the redraw a step brings keeps the square clicked on screen (issue 38: the page jumped to the moves)
-        assert step.evaluate("e => { const r = e.getBoundingClientRect(); "
-                             "return r.bottom > 0 && r.top < innerHeight; }")
+        # the redraw a step brings keeps the square clicked on screen (issue 38: the page jumped to the moves);
+        # a view fetched meanwhile (the presence refresh, a bot's move) redraws too: the square is back on
+        # screen once the page has settled, or the page moved away for good and this fails
+        page.wait_for_function(
+            "sel => { const e = document.querySelector(sel); if (!e) return false;"
+            " const r = e.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; }",
+            arg=f"#centre td.on-path[data-square='{x},{y}'] .step", timeout=10_000, polling=100)
         if undo and len(path) == 1:
             page.get_by_role("button", name="Undo the last step").click()
             page.locator(f"#centre td.on-path[data-square='{x},{y}']").wait_for(state="detached")

@@ -72,7 +72,7 @@ def _run(func: Any, args: argparse.Namespace) -> tuple[int, str, str]:
 
 def audit(*paths: str, jobs: int = 1, as_json: bool = False) -> tuple[int, str, str]:
     return _run(cli.cmd_audit, argparse.Namespace(log=list(paths), jobs=jobs, json=as_json, key=None, pins=None,
-                                                  repin=False, receipt=None))
+                                                  repin=False, receipt=None, inclusion=None, checkpoint=None))
 
 
 def replay(path: str, at: int = 1, seat: int | None = None) -> tuple[int, str, str]:
