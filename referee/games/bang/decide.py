@@ -21,23 +21,11 @@ from referee.games.bang.cache import derived
 from referee.games.bang.context import Ctx, GameOver, may_resign, resign
 from referee.games.bang.flow import act
 from referee.games.bang.legal import to_act
-from referee.games.bang.moves import (
-    BangMove,
-    Barrel,
-    Choose,
-    Discard,
-    Draw,
-    EndTurn,
-    Keep,
-    Pass,
-    Play,
-    Resign,
-    Respond,
-    Sid,
-)
+from referee.games.bang.moves import BangMove, Discard, Keep
 from referee.games.bang.state import Frame, Seat, State
 from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import JESSE_JONES, PEDRO_RAMIREZ
+from referee.games.cards.moves import Barrel, Choose, Draw, EndTurn, Pass, Play, Resign, Respond, Sid
 
 Json = dict[str, Any]
 

@@ -34,37 +34,8 @@ from referee.engine.moves import MoveTable, TypedMove
 from referee.engine.protocol import MalformedMove
 from referee.games.cards.deck import CARD_SET, KEY
 
-# the shared card moves, part of this ruleset's move set (re-exported)
-from referee.games.cards.moves import (
-    Barrel as Barrel,
-)
-from referee.games.cards.moves import (
-    Choose as Choose,
-)
-from referee.games.cards.moves import (
-    Draw as Draw,
-)
-from referee.games.cards.moves import (
-    EndTurn as EndTurn,
-)
-from referee.games.cards.moves import (
-    Pass as Pass,
-)
-from referee.games.cards.moves import (
-    Play as Play,
-)
-from referee.games.cards.moves import (
-    Resign as Resign,
-)
-from referee.games.cards.moves import (
-    Respond as Respond,
-)
-from referee.games.cards.moves import (
-    Sid as Sid,
-)
-from referee.games.cards.moves import (
-    Timeout as Timeout,
-)
+# the shared card moves, part of this ruleset's move set (importers take them from referee.games.cards.moves)
+from referee.games.cards.moves import Barrel, Choose, Draw, EndTurn, Pass, Play, Resign, Respond, Sid, Timeout
 
 Json = dict[str, Any]
 

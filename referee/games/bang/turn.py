@@ -8,11 +8,11 @@ from typing import Any
 from referee.games.bang.context import Ctx, TurnEnds
 from referee.games.bang.distance import distances_from
 from referee.games.bang.flow import apply_effects
-from referee.games.bang.moves import Play
 from referee.games.bang.roles import SHERIFF
 from referee.games.bang.state import Player, Seat, State, clockwise_from
 from referee.games.cards import rules as cardrules
 from referee.games.cards.deck import KEY
+from referee.games.cards.moves import Play
 
 #: a move as JSON, as the legal moves list it
 JsonMove = dict[str, Any]

@@ -15,27 +15,14 @@ from referee.engine.statecache import Memo
 from referee.games.cards import rules as cardrules
 from referee.games.cards.characters import BLACK_JACK, KIT_CARLSON
 from referee.games.cards.deck import red
+from referee.games.cards.moves import Barrel, Choose, Draw, EndTurn, Play, Resign, Respond, Sid
 from referee.games.faceoff import bid
 from referee.games.faceoff.context import Ctx, store_next, top_prompt
 from referee.games.faceoff.elimination import game_over
 from referee.games.faceoff.flow import Frame, frame_but
 from referee.games.faceoff.legal import offered
 from referee.games.faceoff.movement import walk
-from referee.games.faceoff.moves import (
-    Barrel,
-    Bid,
-    Choose,
-    Discard,
-    Draw,
-    EndTurn,
-    FigureMove,
-    Place,
-    Play,
-    Resign,
-    Respond,
-    Sid,
-    Walk,
-)
+from referee.games.faceoff.moves import Bid, Discard, FigureMove, Place, Walk
 from referee.games.faceoff.refusals import why_not
 from referee.games.faceoff.runner import settle
 from referee.games.faceoff.state import State

@@ -7,11 +7,12 @@ from __future__ import annotations
 from referee.engine.moves import TypedMove
 from referee.engine.protocol import IllegalMove
 from referee.games.cards import rules as cardrules
+from referee.games.cards.moves import Draw, EndTurn, Play, Sid
 from referee.games.faceoff.context import refuse, top_prompt
 from referee.games.faceoff.distance import sights
 from referee.games.faceoff.flow import Frame
 from referee.games.faceoff.legal import jailable, window
-from referee.games.faceoff.moves import Bid, Discard, Draw, EndTurn, FigureMove, Place, Play, Sid, Walk
+from referee.games.faceoff.moves import Bid, Discard, FigureMove, Place, Walk
 from referee.games.faceoff.state import State
 
 

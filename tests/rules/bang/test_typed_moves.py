@@ -11,7 +11,8 @@ from referee.engine.moves import TypedMove
 from referee.engine.protocol import MalformedMove
 from referee.engine.rng import Rng
 from referee.games.bang import RULESET as R
-from referee.games.bang.moves import MOVE_SCHEMAS, MOVES, SHAPES, Draw, Play, Sid, from_checked, parse
+from referee.games.bang.moves import MOVE_SCHEMAS, MOVES, SHAPES, from_checked, parse
+from referee.games.cards.moves import Draw, Play, Sid
 from referee.games.sim import Table, playout, random_chooser
 
 
