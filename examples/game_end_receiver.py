@@ -4,7 +4,7 @@ a delivery id once however often it comes, and checks the final head's
 signature with the referee's published keys (``GET /v1/keys``) before it
 believes the result. Python's standard library and ``cryptography``.
 
-    python examples/game_end_receiver.py --port 9200 --secret <callback_secret> [--once]
+    python examples/game_end_receiver.py --port 9200 --secret=<callback_secret> [--once]
 """
 import argparse
 import base64

@@ -37,6 +37,7 @@ from referee.errors import ApiError, not_found
 from referee.service.game import Game
 from referee.service.loading import Loader
 from referee.store.redis_store import EventStore
+from referee.tokens import new_token
 
 #: the longest callback URL taken
 MAX_URL = 2048
@@ -119,8 +120,9 @@ class Webhooks:
 
     @staticmethod
     def new_secret() -> str:
-        """A new game's callback secret: what signs its deliveries."""
-        return secrets.token_urlsafe(32)
+        """A new game's callback secret: what signs its deliveries (never
+        beginning with ``-``, so a receiver's command line takes it)."""
+        return new_token(32)
 
     def deliver(self, game_id: str, *, policy: UrlPolicy, limits: CallLimits, most: int) -> str:
         """One attempt at delivering a finished game's end, at most ``most``
