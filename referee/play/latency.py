@@ -15,9 +15,14 @@ from referee.engine.clock import CLOCK_DEFAULT
 from referee.engine.platform import CHAT_EVENTS, MOVE
 from referee.engine.protocol import Json
 
+#: the defaults that mean the seat's answer came too late, or never
+TIMED_OUT = frozenset({CLOCK_DEFAULT, "timeout"})
+#: the default played for a seat whose player left (``referee.service.presence.AWAY``): no bot's fault
+AWAY = "away"
+
 
 def empty() -> Json:
-    return {"moves": 0, "total_ms": 0, "max_ms": 0, "timeouts": 0}
+    return {"moves": 0, "total_ms": 0, "max_ms": 0, "timeouts": 0, "invalid": 0}
 
 
 def seat_latencies(envelopes: Iterable[Json], players: int) -> list[Json]:
@@ -41,9 +46,14 @@ def seat_latencies(envelopes: Iterable[Json], players: int) -> list[Json]:
 
 
 def _count(cell: Json, data: Json, used: int) -> None:
-    """One move of a seat: a default (the clock's or the turn timeout's) is a timeout, any other a timed move."""
-    if (data.get("by") or {}).get("default") == CLOCK_DEFAULT:
-        cell["timeouts"] += 1
+    """One move of a seat: a default is a timeout or an invalid answer (or the
+    away seat's, neither), any other a timed move."""
+    default = (data.get("by") or {}).get("default")
+    if default is not None:
+        if default in TIMED_OUT:
+            cell["timeouts"] += 1
+        elif default != AWAY:
+            cell["invalid"] += 1
         return
     cell["moves"] += 1
     cell["total_ms"] += used
@@ -53,8 +63,8 @@ def _count(cell: Json, data: Json, used: int) -> None:
 def add(row: Json, cell: Json) -> None:
     """Fold one game's ``cell`` of a seat into its entrant's standings ``row``."""
     kept = row.setdefault("latency", empty())
-    for name in ("moves", "total_ms", "timeouts"):
-        kept[name] += cell[name]
+    for name in ("moves", "total_ms", "timeouts", "invalid"):
+        kept[name] = kept.get(name, 0) + cell.get(name, 0)
     kept["max_ms"] = max(kept["max_ms"], cell["max_ms"])
 
 

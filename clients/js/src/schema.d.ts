@@ -1334,8 +1334,10 @@ export interface components {
                     total_ms: number;
                     mean_ms: number;
                     max_ms: number;
-                    /** @description Waits the clock ended with the seat's default. */
+                    /** @description Waits the clock ended with the seat's default, and a registered bot's answers that came too late. */
                     timeouts: number;
+                    /** @description A registered bot's answers the referee could not take (not a legal move, not JSON, too large): its seat's default was played. */
+                    invalid: number;
                 };
             }[];
         };
