@@ -21,6 +21,7 @@ from sqlalchemy import (
     Text,
     and_,
     create_engine,
+    inspect,
     or_,
     select,
 )
@@ -55,7 +56,13 @@ GAMES = Table(
     Column("stored_bytes", Integer, nullable=False),
     Column("restore", LargeBinary, nullable=False),  # zlib of JSON: the stored meta and secret fields
     Column("archived_at", BigInteger, nullable=False),
+    # the game's leaf in the transparency log: its index and its input (the signed final head's statement),
+    # so the tree is rebuilt from the archive alone, leaf for leaf in the order it was appended
+    Column("tlog_index", BigInteger, index=True),
+    Column("tlog_leaf", Text),
 )
+#: the columns added since the first tables: added to a database that has the table without them
+ADDED = ("tlog_index", "tlog_leaf")
 SEATS = Table(
     "seats", METADATA,
     Column("game_id", String(64), primary_key=True),
@@ -87,6 +94,8 @@ class ArchivedGame:
     log: bytes
     meta: dict[str, str] = field(default_factory=dict)
     secret: dict[str, str] = field(default_factory=dict)
+    tlog_index: int | None = None  # its leaf's index in the transparency log (``None``: not logged)
+    tlog_leaf: str | None = None  # its leaf's input
 
     def summary(self, stored_bytes: int | None = None) -> dict[str, Any]:
         """Its public facts, as search lists them."""
@@ -149,7 +158,17 @@ class Archive:
                 METADATA.create_all(self.engine)
             except SQLAlchemyError:  # another process created them between the check and the create
                 METADATA.create_all(self.engine)
+            self._add_columns()
             self._ready = True
+
+    def _add_columns(self) -> None:
+        """Add to an older ``games`` table the columns it lacks (``ADDED``; null in its rows)."""
+        have = {c["name"] for c in inspect(self.engine).get_columns("games")}
+        missing = [GAMES.c[name] for name in ADDED if name not in have]
+        with self.engine.begin() as conn:
+            for column in missing:
+                kind = column.type.compile(dialect=self.engine.dialect)
+                conn.exec_driver_sql(f"ALTER TABLE games ADD COLUMN {column.name} {kind}")
 
     def _upsert(self, table: Table) -> Any:
         insert = postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
@@ -167,7 +186,7 @@ class Archive:
                "head": game.head, "signature": json.dumps(game.signature), "result": json.dumps(game.result),
                "reason": _reason(game.result), "seats": json.dumps(game.seats), "log": log,
                "log_bytes": len(game.log), "stored_bytes": len(log) + len(restore), "restore": restore,
-               "archived_at": now}
+               "archived_at": now, "tlog_index": game.tlog_index, "tlog_leaf": game.tlog_leaf}
         seats = [{"game_id": game.id, "seat": s["seat"], "name": s.get("name"), "bot": s.get("bot")}
                  for s in game.seats]
         with self.engine.begin() as conn:
@@ -241,6 +260,36 @@ class Archive:
             if cursor is None:
                 return
 
+    def leaves(self, *, page: int = 1000) -> Iterator[tuple[int, str, str]]:
+        """Every logged game's leaf as (index, game id, leaf input), by index, page by page."""
+        self.ready()
+        after = -1
+        while True:
+            stmt = (select(GAMES.c.tlog_index, GAMES.c.id, GAMES.c.tlog_leaf)
+                    .where(GAMES.c.tlog_index > after, GAMES.c.tlog_leaf.is_not(None))
+                    .order_by(GAMES.c.tlog_index, GAMES.c.id).limit(page))
+            with self.engine.connect() as conn:
+                rows = conn.execute(stmt).all()
+            yield from ((int(r[0]), str(r[1]), str(r[2])) for r in rows)
+            if len(rows) < page:
+                return
+            after = int(rows[-1][0])
+
+    def unlogged(self) -> int:
+        """Archived finished games with no leaf kept (archived before the archive kept leaves)."""
+        from sqlalchemy import func
+        self.ready()
+        with self.engine.connect() as conn:
+            found = conn.execute(select(func.count()).where(GAMES.c.status == "finished",
+                                                            GAMES.c.tlog_leaf.is_(None))).scalar_one()
+        return int(found)
+
+    def set_leaf(self, game_id: str, index: int, leaf: str) -> None:
+        """Keep ``game_id``'s leaf at ``index`` (it was logged again, after a lost log)."""
+        self.ready()
+        with self.engine.begin() as conn:
+            conn.execute(GAMES.update().where(GAMES.c.id == game_id).values(tlog_index=index, tlog_leaf=leaf))
+
     def close(self) -> None:
         self.engine.dispose()
 
@@ -270,7 +319,7 @@ def _game(row: Any, *, full: bool) -> ArchivedGame:
         signature=json.loads(row["signature"]) if row["signature"] else None,
         result=json.loads(row["result"]) if row["result"] else None, seats=json.loads(row["seats"]),
         log=zlib.decompress(row["log"]) if full else b"", meta=restore.get("meta", {}),
-        secret=restore.get("secret", {}))
+        secret=restore.get("secret", {}), tlog_index=row.get("tlog_index"), tlog_leaf=row.get("tlog_leaf"))
 
 
 def from_env() -> Archive | None:

@@ -22,7 +22,7 @@ from referee.ops.helptext import add_command
 ARCHIVE_PAGE = "docs/archive.md"
 
 
-def _archive(args: argparse.Namespace) -> Any:
+def open_archive(args: argparse.Namespace) -> Any:
     from referee.archive import Archive
     url = args.url or settings.get("REFEREE_ARCHIVE_URL")
     if not url or url.strip().lower() == "off":
@@ -38,7 +38,7 @@ def _query(args: argparse.Namespace) -> Any:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Write the matching games (all by default) to ``--out`` (standard output)."""
-    archive = _archive(args)
+    archive = open_archive(args)
     out: IO[bytes] = open(args.out, "wb") if args.out else sys.stdout.buffer  # noqa: SIM115
     count = 0
     try:
@@ -60,7 +60,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     """Write every game of a backup into the archive (one already there is left as it is)."""
     from referee.archive import ArchivedGame
-    archive = _archive(args)
+    archive = open_archive(args)
     count = 0
     source: IO[bytes] = open(args.file, "rb") if args.file != "-" else sys.stdin.buffer  # noqa: SIM115
     with source:

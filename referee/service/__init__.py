@@ -97,6 +97,7 @@ class GameService:
         #: finished games kept for good (``REFEREE_ARCHIVE_URL``; ``None``: no archive), and their way back
         self.archive = archive if archive is not None else archive_from_env()
         self.archiving = Archiving(store, self.loader, self.archive, self.now)
+        self.archiving.leaf_of = self.transparency.leaf_of
         if self.archive is not None:
             self.changes.archiving = True
             self.loader.restore = self.archiving.restore

@@ -54,8 +54,8 @@ def log_bytes(store: EventStore, game: Game) -> bytes:
     return "".join(lines).encode()
 
 
-def archived_game(store: EventStore, game: Game, log: bytes) -> ArchivedGame:
-    """``game`` (finished) as the archive keeps it."""
+def archived_game(store: EventStore, game: Game, log: bytes, leaf: tuple[int, str] | None = None) -> ArchivedGame:
+    """``game`` (finished) as the archive keeps it (``leaf``: its index and input in the transparency log)."""
     meta = store.meta(game.id) or {}
     last = json.loads(log.rsplit(b"\n", 2)[-2]) if game.version else {}
     return ArchivedGame(
@@ -64,7 +64,8 @@ def archived_game(store: EventStore, game: Game, log: bytes) -> ArchivedGame:
         created_at=int(game.header["created_at"]), finished_at=game.last_at, head=game.last_hash,
         signature=last.get("signature"), result=game.ruleset.result(game.state),
         seats=[{"seat": s["seat"], "name": s.get("name"), "bot": s.get("bot")} for s in game.seats()],
-        log=log, meta=meta, secret=store.archived.secret_fields(game.id))
+        log=log, meta=meta, secret=store.archived.secret_fields(game.id),
+        tlog_index=leaf[0] if leaf else None, tlog_leaf=leaf[1] if leaf else None)
 
 
 class Archiving:
@@ -78,6 +79,8 @@ class Archiving:
         self.clock = clock
         #: told of each game whose archive write was just confirmed (the seam for what builds on the archive)
         self.on_archived: list[Callable[[ArchivedGame], None]] = []
+        #: a finished game's leaf in the transparency log (index, input), logged if it was not: kept in its row
+        self.leaf_of: Callable[[Game], tuple[int, str]] | None = None
 
     def archive_game(self, game_id: str) -> str:
         """Write a finished game to the archive and confirm it: ``archived``;
@@ -94,7 +97,8 @@ class Archiving:
             return "not_over"
         if self.store.archived.confirmed(game_id):
             return "confirmed"
-        row = archived_game(self.store, game, log_bytes(self.store, game))
+        leaf = self.leaf_of(game) if self.leaf_of is not None and game.status == "finished" else None
+        row = archived_game(self.store, game, log_bytes(self.store, game), leaf)
         self.archive.put(row, now=self.clock())
         if self.archive.head(game_id) != (game.version, game.last_hash):
             raise ArchiveMismatch(f"game {game_id}: the archive holds another final head than Redis")

@@ -16,6 +16,7 @@ from referee.engine.signature import Keyring
 from referee.errors import ApiError
 from referee.service.clocks import check_in_time
 from referee.service.game import Game, game_but
+from referee.service.transparency import inclusion_path
 from referee.store.redis_store import Appended
 
 
@@ -108,6 +109,8 @@ def decide(game: Game, submitted: Submitted, keyring: Keyring) -> Decided:
         accepted: Json = {"version": version, "status": status,
                           "events": [shown(game.ruleset, e, seat, active=status == "active") for e in envelopes],
                           "receipt": keyring.receipt(game.id, version, last_hash, now)}
+        if status == "finished":  # the final receipt links the game's inclusion proof (docs/transparency.md)
+            accepted["inclusion_proof"] = inclusion_path(game.id)
         if "clock" in entry and seat is not None:  # what the clock charged the move (docs/clocks.md)
             accepted["clock"] = {"used_ms": entry["clock"]["used"], "bank_ms": entry["clock"]["banks"][seat]}
         body = canonical_bytes(accepted)

@@ -26,6 +26,12 @@ from referee.store.transparency import TransparencyStore
 log = logging.getLogger(__name__)
 
 
+def inclusion_path(game_id: str) -> str:
+    """Where a finished game's inclusion proof is served: its log's ``Link``, its final move's 201 (game ids
+    are URL-safe)."""
+    return f"/v1/transparency/proof/inclusion?game={game_id}"
+
+
 def b64(raw: bytes) -> str:
     return base64.b64encode(raw).decode()
 
@@ -56,6 +62,17 @@ class Transparency:
         except Exception:  # the move is appended already: never fail it for the log
             log.warning("game %s not logged yet (logged when its proof is asked)", game.id, exc_info=True)
             return None
+
+    def leaf_of(self, game: Game) -> tuple[int, str]:
+        """A finished game's leaf (index, input) in the log, logged now if it is not
+        (what the archive keeps of it, so the tree is rebuilt from the archive)."""
+        index = self.store.index_of(game.id)
+        if index is None:
+            index = self._log_late(game.id)
+        leaf = self.store.leaf(index)
+        if leaf is None:
+            raise LookupError(f"leaf {index} of game {game.id} is not in the log")
+        return index, leaf.decode()
 
     def checkpoint(self, size: int | None = None) -> str:
         """The signed note of the tree at ``size`` (default: now)."""

@@ -88,3 +88,15 @@ def play_to_end(client: FlaskClient, game: dict[str, Any], clock: Any, service: 
 
 def ndjson(text: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines() if line]
+
+
+#: three random bots, two of them named: a Bluffaneer game they play to its end in one burst of the worker
+BOTS = [{"bot": "random", "name": "ann"}, {"bot": "random", "name": "bob"}, {"bot": "random"}]
+
+
+def played(client: FlaskClient, work: Any, n: int = 1) -> list[dict[str, Any]]:
+    """``n`` games of ``BOTS``, played to their end by ``work`` (a burst of the worker)."""
+    games = [create(client, seats=BOTS) for _ in range(n)]
+    work()
+    assert all(view(client, g)["status"] == "finished" for g in games)
+    return games

@@ -129,3 +129,31 @@ def test_appends_racing_from_threads_get_one_index_each_and_every_cached_proof_v
             assert merkle.verify_inclusion(merkle.leaf_hash(leaves[index]), index, size,
                                            tree.inclusion(index, size), root)
         assert merkle.verify_consistency(size, 37, root, merkle.root_of(leaves), tree.consistency(size, 37))
+
+
+def test_the_log_and_the_final_receipt_link_the_inclusion_proof(client: Any, clock: Any, service: Any,
+                                                                 monkeypatch: Any) -> None:
+    """Item 4: a finished game's ``/log`` (its bytes the signed chain's)
+    carries a ``Link`` to its inclusion proof, and the 201 of the move that
+    finished it links it next to the signed receipt; no earlier 201 does."""
+    from tests.api import helpers
+    answers: list[dict[str, Any]] = []
+    played = helpers.move
+
+    def move(*args: Any, **kwargs: Any) -> Any:  # every 201 play_to_end gets
+        response = played(*args, **kwargs)
+        answers.append(response.get_json())
+        return response
+    monkeypatch.setattr(helpers, "move", move)
+    game = create(client, ruleset="bang-faceoff", players=2)
+    running = client.get(f"/v1/games/{game['id']}/log", headers={"Authorization": "Bearer admin-secret"})
+    assert "Link" not in running.headers
+    assert play_to_end(client, game, clock, service, pick=_resign_first)["status"] == "finished"
+    link = f"/v1/transparency/proof/inclusion?game={game['id']}"
+    assert answers[-1]["status"] == "finished" and answers[-1]["inclusion_proof"] == link
+    assert all("inclusion_proof" not in a for a in answers[:-1])
+    log = client.get(f"/v1/games/{game['id']}/log")
+    assert log.headers["Link"] == f'<{link}>; rel="inclusion-proof"'
+    last = ndjson(log.get_data(as_text=True))[-1]
+    proof = client.get(link).get_json()
+    assert json.loads(proof["leaf"])["head"] == last["hash"] and "inclusion_proof" not in last

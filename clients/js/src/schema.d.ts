@@ -1233,6 +1233,8 @@ export interface components {
             status: components["schemas"]["Status"];
             events: components["schemas"]["Event"][];
             receipt: components["schemas"]["Receipt"];
+            /** @description Only on the move that finishes the game (its final receipt): where the game's inclusion proof in the transparency log is served, `/v1/transparency/proof/inclusion?game={id}` (docs/transparency.md). Ask it with `size=` of the checkpoint you hold. */
+            inclusion_proof?: string;
             /** @description Only in a clocked game (docs/clocks.md): what the clock charged this move, received at the receipt's `at`. */
             clock?: {
                 /** @description The time the seat's wait took, from when it began to the receipt (null: the seat was not awaited). */
@@ -4355,6 +4357,8 @@ export interface operations {
             /** @description The full unredacted log as NDJSON: the first line is the header and its hash, then one event envelope a line. The last event of a finished game, seed_revealed, opens the seed. */
             200: {
                 headers: {
+                    /** @description A finished game's only: `</v1/transparency/proof/inclusion?game={id}>; rel="inclusion-proof"`, where its inclusion proof in the transparency log is served (docs/transparency.md); the log's bytes stay those of the signed chain. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {

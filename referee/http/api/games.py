@@ -22,6 +22,7 @@ from referee.http.schemas import (
     quick_move_request,
 )
 from referee.service import REDIS_UNAVAILABLE, new_game_id, reading
+from referee.service.transparency import inclusion_path
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
 CREATE, MOVE, EVENTS, REPLAY, LIST = CreateGame(), MoveRequest(), EventsQuery(), ReplayQuery(), ListQuery()
@@ -146,8 +147,12 @@ def replay(game_id: str) -> Json:
 
 @bp.get("/<game_id>/log")
 def log(game_id: str) -> Response:
-    lines = list(reading.log_lines(service(), game_id, is_admin()))
-    return Response("".join(lines), mimetype="application/x-ndjson")
+    svc = service()
+    lines = list(reading.log_lines(svc, game_id, is_admin()))
+    response = Response("".join(lines), mimetype="application/x-ndjson")
+    if svc.load(game_id).status == "finished":  # its inclusion proof, beside the log's unchanged bytes
+        response.headers["Link"] = f'<{inclusion_path(game_id)}>; rel="inclusion-proof"'
+    return response
 
 
 @bp.get("/<game_id>/audit")
