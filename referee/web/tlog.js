@@ -97,7 +97,7 @@
     if (path.some(function (h) { return !h || h.length !== 32; })) return { ok: false, detail: "a hash of the proof is not 32 bytes of base64" };
     var ok = await verifyInclusion(await leafHash(enc.encode(statement)), proof.index, tree.size, path, tree.root);
     if (!ok) return { ok: false, detail: "the proof does not reach the signed root" };
-    return { ok: true, detail: "the final head is leaf " + proof.index + " of " + tree.origin + "'s signed tree of " + tree.size + " games" };
+    return { ok: true, detail: "the final head is leaf " + proof.index + " of " + tree.origin + "'s signed tree of " + tree.size + (tree.size === 1 ? " game" : " games") };
   }
 
   global.RefereeTlog = { checkInclusion: checkInclusion, verifyInclusion: verifyInclusion, checkpoint: checkpoint,
