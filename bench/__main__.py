@@ -1,6 +1,7 @@
 """`make bench`: every benchmark, each reporting ratios measured in one run.
 
-    python -m bench                 http (and steps), rules, bots, tournaments, streams, audit, scale
+    python -m bench                 http (and steps), rules, bots, tournaments, streams, audit, scale,
+                                    archive (2,000 games)
     python -m bench http|steps|rules|bots|streams [STREAMS]
     python -m bench tournaments [G] tournaments over the platform (1 and 2 workers, webhook bots)
                                     next to the same G games in one process (default G = 10)
@@ -10,8 +11,8 @@
                                     vs cluster, and the cost of waiting for a replica (needs haproxy)
     python -m bench fresh [MOVES]   stale views after an acknowledged move (issue 36 item 7), two referees
                                     on one Redis and on a cluster (with haproxy); not in the default run
-    python -m bench archive [G]     G bot games archived, Redis's memory before and after (issue 41;
-                                    default G = 10,000; not in the default run)
+    python -m bench archive [G]     G bot games archived, Redis's memory before, halfway and after
+                                    (issue 41; default G = 10,000; the default run plays 2,000)
     python -m bench instructions [RULESET ...] [--jobs N]   instructions per action, the rules alone
                                     and every view encoded (needs valgrind; not in the default run)
 """
@@ -40,8 +41,9 @@ def jobs_flag(argv: list[str]) -> tuple[list[str], int | None]:
 
 def main(argv: list[str]) -> int:
     argv, jobs = jobs_flag(argv)
+    default = not [a for a in argv if not a.isdigit()]
     which = [a for a in argv if not a.isdigit()] or ["http", "rules", "bots", "tournaments", "streams",
-                                                       "audit", "scale"]
+                                                       "audit", "scale", "archive"]
     numbers = [int(a) for a in argv if a.isdigit()]
     failed = False
     if "http" in which:
@@ -71,7 +73,8 @@ def main(argv: list[str]) -> int:
         failed = failed or any(t.stale for t in tallies.values())
     if "archive" in which:
         from bench import archive_bench
-        archive_bench.report(archive_bench.run(numbers[0] if numbers else archive_bench.DEFAULT_GAMES))
+        games = numbers[0] if numbers else archive_bench.DEFAULT_RUN_GAMES if default else archive_bench.DEFAULT_GAMES
+        archive_bench.report(archive_bench.run(games))
     if "audit" in which:
         from bench import audit_bench
         audit_bench.report(audit_bench.run())

@@ -122,3 +122,30 @@ def test_a_leaf_missing_from_the_archive_ends_the_rebuilt_tree_and_those_past_it
     assert moved is not None and moved.tlog_index == 1
     again = rebuild(archive)
     assert (again.size, again.root, again.stray) == (2, _checkpoint(client).root, [])
+
+
+def test_an_archive_made_before_leaves_were_kept_gains_their_columns(tmp_path: Any) -> None:
+    """A ``games`` table without ``tlog_index``/``tlog_leaf`` (an archive of an
+    earlier version) gets them, null in its rows, which a rebuild counts apart."""
+    from sqlalchemy import Column, MetaData, String, Table, create_engine, inspect
+
+    from referee.archive.db import GAMES
+    url = f"sqlite:///{tmp_path}/old.sqlite3"
+    old = MetaData()
+    Table("games", old, *[Column(c.name, c.type, primary_key=c.primary_key) for c in GAMES.c
+                          if c.name not in ("tlog_index", "tlog_leaf")])
+    Table("seats", old, Column("game_id", String(64), primary_key=True))
+    engine = create_engine(url)
+    old.create_all(engine)
+    with engine.begin() as conn:
+        conn.execute(old.tables["games"].insert().values(
+            id="g1", ruleset="bluffaneer", ruleset_version="1", status="finished", version=9, custom=False,
+            created_at=1, finished_at=2, head="h" * 64, seats="[]", log=b"", log_bytes=0, stored_bytes=0,
+            restore=b"", archived_at=3))
+    engine.dispose()
+    archive = Archive(url)
+    archive.ready()
+    assert {"tlog_index", "tlog_leaf"} <= {c["name"] for c in inspect(archive.engine).get_columns("games")}
+    rebuilt = rebuild(archive)
+    assert (rebuilt.size, rebuilt.root, rebuilt.unlogged) == (0, merkle.EMPTY_ROOT, 1)
+    archive.close()

@@ -95,8 +95,10 @@ class MoveAccepted:
     """``POST /v1/games/{id}/moves``' 201: the game's new version and status,
     the events the move caused (as the caller may see them) and the receipt;
     in a clocked game, what the clock charged it (``clock``: ``used_ms``,
-    ``bank_ms``; docs/clocks.md). A retry under the same Idempotency-Key gets
-    the very same answer."""
+    ``bank_ms``; docs/clocks.md); on the move that finishes the game, where
+    its inclusion proof in the transparency log is served
+    (``inclusion_proof``, docs/transparency.md). A retry under the same
+    Idempotency-Key gets the very same answer."""
 
     version: int
     status: str
@@ -104,12 +106,13 @@ class MoveAccepted:
     receipt: Receipt
     raw: Json = field(repr=False, compare=False)
     clock: Json | None = None
+    inclusion_proof: str | None = None
 
     @classmethod
     def from_json(cls, raw: Json) -> MoveAccepted:
         """Read a ``MoveAccepted`` object."""
         return cls(int(raw["version"]), raw["status"], tuple(Event.from_json(e) for e in raw["events"]),
-                   Receipt.from_json(raw["receipt"]), raw, raw.get("clock"))
+                   Receipt.from_json(raw["receipt"]), raw, raw.get("clock"), raw.get("inclusion_proof"))
 
 
 @dataclass(frozen=True)
