@@ -60,7 +60,9 @@ SHOWS: dict[str, list[str]] = {
     "presence": [r"^0 ann True True None$", r"^1 bob False False None$", r"^2 \S.* None False None$"],
     "webhook-tournament": [r"audit: 4/4 games clean", r"audit: 2/2 games clean", r" mybot "],
     "rematch": [r"^True 1 0$", r"^True$", r"^\{'best_of': 3\} \[\('ann', [01]\), \('bob', [01]\)\]$"],
-    "archive": [r'"seats":\[\{"seat":0,"name":"ann","bot":"random"\}', r"audit: 2/2 logs clean"],
+    "archive": [r'"seats":\[\{"seat":0,"name":"ann","bot":"random"\}', r"audit: 2/2 logs clean",
+                # the transparency log rebuilt from the archive (docs/transparency.md): the live root
+                r"^archive: 2 leaves, root \S+$", r"^live log: the same root at 2 leaves"],
     "game-end-webhook": [r"^accepted \w+:finished: game \w+ finished at version \d+, winners \[[\d, ]*\], head signed",
                          r'"state":\s*"delivered"'],
     # issue 41 item 4: the curl game's final head in the signed tree, and a witness that saw the log only grow
@@ -126,10 +128,12 @@ def python3_first(work: Path) -> Path:
     return folder
 
 
-def run(blocks: list[examples.Block], url: str, work: Path, changes: dict[str, str]) -> tuple[int, str]:
+def run(blocks: list[examples.Block], url: str, work: Path, changes: dict[str, str],
+        settings: dict[str, str] | None = None) -> tuple[int, str]:
     """The blocks in one bash, in ``work`` (with ``.venv`` and ``examples``
-    where a reader has them), a Python block with the referee's Python;
-    everything the blocks left running is stopped after."""
+    where a reader has them), a Python block with the referee's Python,
+    ``settings`` in its environment (the referee host's, for a command that
+    reads its Redis or archive); everything the blocks left running is stopped after."""
     (work / ".venv").symlink_to(Path(REFEREE).parents[1])
     (work / "examples").symlink_to(ROOT / "examples")
     script = ["set -e"]
@@ -144,6 +148,7 @@ def run(blocks: list[examples.Block], url: str, work: Path, changes: dict[str, s
         else:
             script.append(text)
     env = {k: v for k, v in os.environ.items() if k not in ("PORT", "REFEREE_URL")}
+    env.update(settings or {})
     env.update(REFEREE_URL=url, XDG_CONFIG_HOME=str(work / "config"), DOCS_PYTHON=sys.executable,
                PATH=f"{python3_first(work)}{os.pathsep}{os.environ.get('PATH', '')}")
     output = work / "output.txt"
@@ -169,7 +174,9 @@ def test_the_example_runs(name: str, request: pytest.FixtureRequest, tmp_path: P
     if name in PRIVATE_BOTS:
         changes["BOT_PORT=9100"] = f"BOT_PORT={free_port()}"
         changes["HOOK_PORT=9200"] = f"HOOK_PORT={free_port()}"
-    status, output = run(examples.chain(name, SEQUENCES), stack.url, tmp_path, changes)
+    # the archive's page runs `referee transparency rebuild` on the referee's host: its Redis and archive
+    settings = {k: stack.env[k] for k in ("REDIS_URL", "REFEREE_ARCHIVE_URL")} if name in ARCHIVED else None
+    status, output = run(examples.chain(name, SEQUENCES), stack.url, tmp_path, changes, settings)
     assert status == 0, output[-6000:]
     for shown in SHOWS[name]:
         assert re.search(shown, output, re.MULTILINE), f"{name}: no {shown!r} in\n{output[-6000:]}"
