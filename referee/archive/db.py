@@ -263,17 +263,18 @@ class Archive:
     def leaves(self, *, page: int = 1000) -> Iterator[tuple[int, str, str]]:
         """Every logged game's leaf as (index, game id, leaf input), by index, page by page."""
         self.ready()
-        after = -1
-        while True:
+        at, last = -1, ""
+        while True:  # paged by (index, id): two rows of one index (never meant) are both read
             stmt = (select(GAMES.c.tlog_index, GAMES.c.id, GAMES.c.tlog_leaf)
-                    .where(GAMES.c.tlog_index > after, GAMES.c.tlog_leaf.is_not(None))
+                    .where(or_(GAMES.c.tlog_index > at, and_(GAMES.c.tlog_index == at, GAMES.c.id > last)),
+                           GAMES.c.tlog_leaf.is_not(None))
                     .order_by(GAMES.c.tlog_index, GAMES.c.id).limit(page))
             with self.engine.connect() as conn:
                 rows = conn.execute(stmt).all()
             yield from ((int(r[0]), str(r[1]), str(r[2])) for r in rows)
             if len(rows) < page:
                 return
-            after = int(rows[-1][0])
+            at, last = int(rows[-1][0]), str(rows[-1][1])
 
     def unlogged(self) -> int:
         """Archived finished games with no leaf kept (archived before the archive kept leaves)."""
