@@ -120,6 +120,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from referee.http.api import transparency
     app.register_blueprint(transparency.bp)  # the transparency log of final heads (issue 41 item 4)
     app.register_blueprint(archive.bp)  # finished games' history: search and export (issue 41)
+    from referee.http.api import ladder
+    app.register_blueprint(ladder.bp)  # the bots' lasting ratings (issue 42)
     _register_errors(app)
     _register_metrics(app)
     app.before_request(_refuse_token_in_query)
