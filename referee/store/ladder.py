@@ -90,6 +90,7 @@ class LadderBook:
         if raw is None:
             return None
         state: Json = json.loads(raw)
+        state.pop("bots", None)  # the head's count, not the table's
         state["rows"] = {bot.decode(): json.loads(row) for bot, row in self.redis.hgetall(self.k_rows).items()}
         return state
 
