@@ -14,6 +14,7 @@ And ``ladder:keys``, the set of every ladder's key (``GET /v1/ladder``)."""
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,7 +23,6 @@ from typing import Any
 import redis
 
 from referee.engine.protocol import Json
-from referee.tokens import new_token
 
 KEYS = "ladder:keys"
 #: the ledger's entry and its place, added once (both keys in the ladder's slot)
@@ -134,7 +134,7 @@ class LadderBook:
     def locked(self, wait_s: float = 30.0, step_s: float = 0.02) -> Iterator[None]:
         """Hold the ladder's lock (one folder at a time), waiting up to
         ``wait_s`` for it; ``LadderBusy`` past that (the job is tried again)."""
-        token = new_token(16)
+        token = os.urandom(12).hex()  # not the secrets' stream: a lock's name is no secret
         deadline = time.monotonic() + wait_s
         while not self.redis.set(self.k_lock, token, nx=True, px=self.LOCK_MS):
             if time.monotonic() > deadline:
