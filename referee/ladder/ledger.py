@@ -10,7 +10,8 @@ time (the ladder's lock), :func:`catch_up` folds what the table lacks:
   one (``cursor``). While that entry is still at place ``folded - 1`` of the
   ledger, nothing arrived before it: the entries after it are folded on.
 - An entry that finished before the cursor but arrived after it (a slower
-  worker) moved the cursor down a place: the table is refolded from the
+  worker; entries are added without the lock, so even while a fold runs)
+  moved the cursor down a place: the table is refolded from the
   newest *checkpoint* still valid by the same test (a table kept every
   ``CHECKPOINT_EVERY`` entries, the last ``CHECKPOINTS_KEPT`` of them), or
   from scratch when none is.
@@ -50,20 +51,23 @@ class Book(Protocol):
     def entries(self, start: int, count: int) -> list[Json]:
         """``count`` entries of the ledger from place ``start``."""
 
-    def table(self) -> Json | None:
-        """The table's state as last saved."""
+    def head(self) -> Json | None:
+        """The table as last saved, without its rows (``None``: never saved)."""
+
+    def rows(self, bots: list[str] | None = None) -> dict[str, Json]:
+        """The saved rows of ``bots`` that there are (``None``: every row)."""
 
     def save(self, state: Json, touched: set[str]) -> None:
-        """Save the table (``touched``: the rows changed since it was read)."""
+        """Save the table's head and its ``touched`` rows (the others are as saved)."""
 
     def checkpoints(self) -> list[int]:
         """The ``folded`` counts of the checkpoints kept."""
 
     def checkpoint(self, folded: int) -> Json | None:
-        """The table as it was after ``folded`` entries."""
+        """The whole table as it was after ``folded`` entries."""
 
     def put_checkpoint(self, state: Json, keep: int) -> None:
-        """Keep the table as it is (by its ``folded``), dropping all but the newest ``keep``."""
+        """Keep the whole table as it is (by its ``folded``), dropping all but the newest ``keep``."""
 
 
 def _valid(book: Book, state: Json | None) -> bool:
@@ -71,32 +75,61 @@ def _valid(book: Book, state: Json | None) -> bool:
     return state is not None and (state["folded"] == 0 or book.rank(state["cursor"]) == state["folded"] - 1)
 
 
-def start(book: Book, key: str) -> tuple[Table, bool]:
-    """The table to fold on from: the saved one if still valid, else the
-    newest valid checkpoint, else an empty one; and whether it was refolded."""
-    saved = book.table()
-    if _valid(book, saved):
-        return Table(key, saved), False
+def start(book: Book, key: str) -> Table:
+    """The table to fold on from: the saved one if still valid (its head
+    only: rows are read as entries need them), else the newest valid
+    checkpoint, else an empty one; a refolded table rewrites every row."""
+    head = book.head()
+    if head is not None and _valid(book, head):
+        table = Table(key, {**head, "rows": {}})
+        table.partial = True
+        return table
+    saved = set(book.rows()) if head is not None else set()
     for folded in sorted(book.checkpoints(), reverse=True):
         found = book.checkpoint(folded)
         if _valid(book, found):
             table = Table(key, found)
-            table.touched.update(table.rows)  # every row is rewritten
-            return table, True
-    table = Table(key)
-    table.touched.update((saved or {}).get("rows", {}))
-    return table, True
+            break
+    else:
+        table = Table(key)
+    table.touched.update(saved | set(table.rows))
+    return table
+
+
+def _complete(book: Book, table: Table, batch: list[Json]) -> None:
+    """Read the rows ``batch`` folds into (all of them before a checkpoint, ``batch`` empty)."""
+    if not table.partial:
+        return
+    if batch:
+        wanted = sorted({str(seat["bot"]) for entry in batch for seat in entry["seats"]} - table.rows.keys())
+        table.rows.update(book.rows(wanted))
+        return
+    table.rows.update({bot: row for bot, row in book.rows().items() if bot not in table.rows})
+    table.partial = False
+
+
+def _moved(table: Table, first: Json) -> bool:
+    """Whether the ledger's next entry is not after the table's last: one came before it since it was read."""
+    state = table.state
+    return state["cursor"] is not None and order(first) <= (state["at"], state["cursor"])
 
 
 def catch_up(book: Book, key: str) -> Table:
     """Fold into the table every ledger entry it lacks, in ledger order,
-    checkpointing on the way; the caller holds the ladder's lock."""
-    table, _ = start(book, key)
+    checkpointing on the way; the caller holds the ladder's lock. Only the
+    rows the new entries touch are read and written, but for a checkpoint."""
+    table = start(book, key)
     size = book.size()
     while table.state["folded"] < size:
-        for entry in book.entries(table.state["folded"], BATCH):
+        batch = book.entries(table.state["folded"], BATCH)
+        if batch and _moved(table, batch[0]):  # an older game entered the ledger meanwhile (no lock to add)
+            table = start(book, key)
+            continue
+        _complete(book, table, batch)
+        for entry in batch:
             table.fold(entry)
             if table.state["folded"] % CHECKPOINT_EVERY == 0:
+                _complete(book, table, [])
                 book.put_checkpoint(table.state, CHECKPOINTS_KEPT)
         size = book.size()
     book.save(table.state, table.touched)
@@ -126,11 +159,21 @@ class MemoryBook:
     def entries(self, start: int, count: int) -> list[Json]:
         return [json.loads(json.dumps(e)) for e in self.ledger[start:start + count]]
 
+    def head(self) -> Json | None:
+        return None if self.saved is None else {k: v for k, v in json.loads(self.saved).items() if k != "rows"}
+
+    def rows(self, bots: list[str] | None = None) -> dict[str, Json]:
+        saved: dict[str, Json] = json.loads(self.saved)["rows"] if self.saved is not None else {}
+        return saved if bots is None else {bot: saved[bot] for bot in bots if bot in saved}
+
     def table(self) -> Json | None:
-        return None if self.saved is None else json.loads(self.saved)
+        """The whole table as saved."""
+        return None if self.saved is None else {**(self.head() or {}), "rows": self.rows()}
 
     def save(self, state: Json, touched: set[str]) -> None:
-        self.saved = json.dumps(state)
+        rows = self.rows()
+        rows.update({bot: state["rows"][bot] for bot in touched if bot in state["rows"]})
+        self.saved = json.dumps({**state, "rows": rows})
 
     def checkpoints(self) -> list[int]:
         return list(self.kept)

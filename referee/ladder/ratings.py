@@ -119,8 +119,10 @@ class Table:
 
     def __init__(self, key: str, state: Json | None = None) -> None:
         self.state: Json = state if state is not None else {
-            "key": key, "folded": 0, "cursor": None, "at": None, "games": 0, "rows": {}}
+            "key": key, "folded": 0, "cursor": None, "at": None, "games": 0, "bots": 0, "rows": {}}
         self.touched: set[str] = set()
+        #: only some rows are here (those its entries need: ``referee.ladder.ledger.catch_up``)
+        self.partial = False
 
     @property
     def rows(self) -> dict[str, Json]:
@@ -151,6 +153,7 @@ class Table:
         row = self.rows.get(bot)
         if row is None:
             row = self.rows[bot] = _new_row(bot, seat.get("owner"))
+            self.state["bots"] += 1
         elif seat.get("owner"):
             row["owner"] = seat["owner"]  # as of its latest game
         self.touched.add(bot)
@@ -224,7 +227,7 @@ def table_lines(key: str, rows: Sequence[Json]) -> list[str]:
 
 def comparable(state: Json) -> Any:
     """What two tables must agree on to be the same table (the rows and the counts, not the cursor's storage)."""
-    return {"folded": state["folded"], "games": state["games"], "rows": state["rows"]}
+    return {"folded": state["folded"], "games": state["games"], "bots": state["bots"], "rows": state["rows"]}
 
 
 def diff(key: str, recomputed: Json | None, live: Json | None) -> list[str]:
@@ -232,7 +235,7 @@ def diff(key: str, recomputed: Json | None, live: Json | None) -> list[str]:
     if recomputed is None or live is None:
         return [] if recomputed == live else [f"{key}: only {'recomputed' if live is None else 'live'}"]
     want, got = comparable(recomputed), comparable(live)
-    out = [f"{key}: {name} {want[name]} recomputed, {got[name]} live" for name in ("folded", "games")
+    out = [f"{key}: {name} {want[name]} recomputed, {got[name]} live" for name in ("folded", "games", "bots")
            if want[name] != got[name]]
     for bot in sorted(want["rows"].keys() | got["rows"].keys()):
         mine, theirs = want["rows"].get(bot), got["rows"].get(bot)

@@ -90,7 +90,6 @@ class LadderBook:
         if raw is None:
             return None
         state: Json = json.loads(raw)
-        state.pop("bots", None)  # the head's count, not the table's
         state["rows"] = {bot.decode(): json.loads(row) for bot, row in self.redis.hgetall(self.k_rows).items()}
         return state
 
@@ -111,7 +110,6 @@ class LadderBook:
     def save(self, state: Json, touched: set[str]) -> None:
         rows = state["rows"]
         head = {k: v for k, v in state.items() if k != "rows"}
-        head["bots"] = len(rows)
         args: list[str] = [json.dumps(head, separators=(",", ":"))]
         for bot in sorted(touched & rows.keys()):
             args += [bot, json.dumps(rows[bot], separators=(",", ":"))]

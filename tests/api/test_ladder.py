@@ -11,6 +11,7 @@ import threading
 from typing import Any
 
 import pytest
+from prometheus_client import REGISTRY
 
 from referee.ladder import ledger
 from referee.ladder.ratings import ANCHORS, RANKED_BY, entry_of, fold
@@ -104,6 +105,7 @@ def test_rated_games_of_registered_bots_fill_the_ladder_and_their_profiles(loopb
 def test_two_bots_of_one_owner_move_no_rating(loopback_app: Any, work: Any) -> None:
     """Item 5, the anti-pumping rule: the game is recorded, unrated, ``same_owner``."""
     client = loopback_app.test_client()
+    unrated = REGISTRY.get_sample_value("referee_rated_games_total", {"ladder": "bluffaneer", "rated": "false"})
     with WebhookBot("first") as hook:
         a, b = _register(client, hook, "10.0.0.3")["id"], _register(client, hook, "10.0.0.3")["id"]
         game = _rated(client, [a, b, "random"])
@@ -115,6 +117,8 @@ def test_two_bots_of_one_owner_move_no_rating(loopback_app: Any, work: Any) -> N
     standing = profile["ladders"]["bluffaneer"]
     assert standing["games"] == 0 and standing["rating"]["mu"] == 25 and standing["history"] == []
     assert client.get("/v1/ladder").get_json()["ladders"][0]["games"] == 0
+    assert REGISTRY.get_sample_value("referee_rated_games_total", {"ladder": "bluffaneer", "rated": "false"}) \
+        == (unrated or 0) + 1
 
 
 def test_an_unrated_game_goes_to_no_ladder(client: Any, work: Any) -> None:
@@ -180,7 +184,11 @@ def test_the_redis_ledger_equals_the_fold_from_scratch_in_any_arrival_order(
     assert all(k.startswith(b"{ladder:bluffaneer}:") or k == b"ladder:keys" for k in redis_client.keys("*"))
 
 
-def test_workers_racing_on_one_ladder_leave_the_fold_from_scratch(redis_client: Any) -> None:
+def test_workers_racing_on_one_ladder_leave_the_fold_from_scratch(
+        redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four workers add games (without the lock) and fold (with it) at once:
+    older games enter the ledger while another worker folds newer ones."""
+    monkeypatch.setattr(ledger, "CHECKPOINT_EVERY", 5)
     entries = _entries(40)
     errors: list[BaseException] = []
 
