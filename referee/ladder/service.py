@@ -81,7 +81,7 @@ class Ladders:
         if key not in ladder_keys(self.redis) or book.head() is None:
             raise ApiError(404, "unknown_ladder", f"no ladder {key!r}; see GET /v1/ladder")
         start = _offset(cursor)
-        rows = ranked(book.rows().values())
+        rows = ranked(book.standings().values())
         page = rows[start:start + limit]
         bots = self._bots([row["bot"] for row in page], {row["bot"]: row for row in page})
         items = [{"rank": start + i + 1, "bot": bots[row["bot"]], **shown(row)} for i, row in enumerate(page)]

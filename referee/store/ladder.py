@@ -6,7 +6,9 @@ they live in one cluster slot (its save is one script):
   equal scores sorted by id: the ladder's order;
 - ``{ladder:K}:entries`` hash: game id -> the entry (``referee.ladder.ratings.entry_of``);
 - ``{ladder:K}:table`` string: the table without its rows; ``{ladder:K}:rows``
-  hash: bot -> its row;
+  hash: bot -> its row but its trail (what a ladder's page ranks and shows);
+  ``{ladder:K}:trails`` hash: bot -> its trail, its rating history and last
+  games (the bulk of a row: a profile reads it, a page never);
 - ``{ladder:K}:checkpoints`` hash: entries folded -> the whole table then;
 - ``{ladder:K}:lock``: who folds now.
 
@@ -31,12 +33,17 @@ if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[3]) == 0 then return 0 end
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 return 1
 """
-#: the table and its changed rows, at once
+#: the table and its changed rows (each: its standing and its trail), at once
 _SAVE = """
 redis.call('SET', KEYS[1], ARGV[1])
-for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+for i = 2, #ARGV, 3 do
+  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
+  redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 2])
+end
 return 1
 """
+#: the parts of a row kept apart from its standing
+TRAIL = ("history", "recent")
 #: the lock let go only by who holds it
 _UNLOCK = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -59,7 +66,7 @@ class LadderBook:
         self.key = key
         tag = f"{{ladder:{key}}}"
         self.k_ledger, self.k_entries = f"{tag}:ledger", f"{tag}:entries"
-        self.k_table, self.k_rows = f"{tag}:table", f"{tag}:rows"
+        self.k_table, self.k_rows, self.k_trails = f"{tag}:table", f"{tag}:rows", f"{tag}:trails"
         self.k_checkpoints, self.k_lock = f"{tag}:checkpoints", f"{tag}:lock"
 
     def add(self, entry: Json) -> bool:
@@ -90,7 +97,7 @@ class LadderBook:
         if raw is None:
             return None
         state: Json = json.loads(raw)
-        state["rows"] = {bot.decode(): json.loads(row) for bot, row in self.redis.hgetall(self.k_rows).items()}
+        state["rows"] = self.rows()
         return state
 
     def head(self) -> Json | None:
@@ -99,21 +106,32 @@ class LadderBook:
         return None if raw is None else json.loads(raw)
 
     def rows(self, bots: list[str] | None = None) -> dict[str, Json]:
-        """Every row, or those of ``bots`` that the ladder has."""
+        """Every row, or those of ``bots`` that the ladder has, whole (standing and trail)."""
         if bots is None:
-            return {bot.decode(): json.loads(row) for bot, row in self.redis.hgetall(self.k_rows).items()}
+            trails = {bot.decode(): raw for bot, raw in self.redis.hgetall(self.k_trails).items()}
+            return {bot: {**row, **json.loads(trails[bot])} for bot, row in self.standings().items()}
         if not bots:
             return {}
-        return {bot: json.loads(raw) for bot, raw in zip(bots, self.redis.hmget(self.k_rows, bots))
-                if raw is not None}
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hmget(self.k_rows, bots)
+        pipe.hmget(self.k_trails, bots)
+        rows, trails = pipe.execute()
+        return {bot: {**json.loads(row), **json.loads(trail)} for bot, row, trail in zip(bots, rows, trails)
+                if row is not None}
+
+    def standings(self) -> dict[str, Json]:
+        """Every row without its trail: what a ladder's page ranks and shows."""
+        return {bot.decode(): json.loads(row) for bot, row in self.redis.hgetall(self.k_rows).items()}
 
     def save(self, state: Json, touched: set[str]) -> None:
         rows = state["rows"]
         head = {k: v for k, v in state.items() if k != "rows"}
         args: list[str] = [json.dumps(head, separators=(",", ":"))]
         for bot in sorted(touched & rows.keys()):
-            args += [bot, json.dumps(rows[bot], separators=(",", ":"))]
-        self.redis.eval(_SAVE, 2, self.k_table, self.k_rows, *args)
+            row = rows[bot]
+            args += [bot, json.dumps({k: v for k, v in row.items() if k not in TRAIL}, separators=(",", ":")),
+                     json.dumps({k: row[k] for k in TRAIL}, separators=(",", ":"))]
+        self.redis.eval(_SAVE, 3, self.k_table, self.k_rows, self.k_trails, *args)
 
     def checkpoints(self) -> list[int]:
         return [int(raw) for raw in self.redis.hkeys(self.k_checkpoints)]

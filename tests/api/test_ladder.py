@@ -26,7 +26,7 @@ def _register(client: Any, hook: WebhookBot, address: str = "10.0.0.1") -> dict[
                                       "seating": "public"}, environ_base={"REMOTE_ADDR": address})
     assert r.status_code == 201, r.get_json()
     hook.secret = r.get_json()["secret"]
-    return r.get_json()  # type: ignore[no-any-return]
+    return r.get_json()
 
 
 def _rated(client: Any, bots: list[str]) -> dict[str, Any]:

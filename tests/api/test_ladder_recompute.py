@@ -71,6 +71,9 @@ def test_recompute_over_the_archive_equals_the_live_ladders(
         work()
     assert all(view(client, g)["status"] == "finished" for g in games)
     assert archive.sizes()["games"] == len(games) + 1
+    three = client.get("/v1/ladder/bang:3").get_json()  # BANG! for 3: a ladder of its own
+    assert (three["ruleset"], three["players"]) == ("bang", 3) and {i["bot"]["id"] for i in three["items"]} == {
+        a, "random"}
     url = archive.url
     live = f"redis://127.0.0.1:{redis_port}/0"
     assert main(["ratings", "recompute", "--archive", url, "--check", "--redis", live]) == 0
