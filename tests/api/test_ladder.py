@@ -217,3 +217,20 @@ def test_recording_a_game_twice_counts_it_once(loopback_app: Any, work: Any, ser
     ladders = Ladders(service)
     assert ladders.record(game["id"]) == "duplicate"
     assert client.get("/v1/ladder").get_json()["ladders"][0]["games"] == 1
+
+
+def test_the_sweeper_records_a_rated_game_whose_worker_died_as_it_finished(
+        client: Any, work: Any, service: Any, redis_client: Any, clock: Any) -> None:
+    """A worker killed between a game's last append and the jobs its end owes
+    leaves the game in the watch set: the sweeper enqueues its ladder job too."""
+    import workers.jobs as jobs
+    game = _rated(client, ["random", "heuristic", "random"])
+    work()
+    for key in redis_client.keys("*ladder*"):  # as if its ladder job was never enqueued
+        redis_client.delete(key)
+    assert client.get("/v1/ladder").get_json() == {"ladders": []}
+    service.scheduler.watch(game["id"], clock())
+    clock.advance(60_000)
+    jobs.sweep(service)
+    work()
+    assert client.get("/v1/ladder").get_json()["ladders"][0]["games"] == 1
