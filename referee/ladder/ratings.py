@@ -89,7 +89,7 @@ def entry_of(game_id: str, header: Json, result: Json | None, envelopes: Iterabl
     without a result (cancelled)."""
     if not is_rated(header) or not isinstance(result, dict):
         return None
-    players = int(header["players"])
+    players = int(header.get("players") or len(header["seats"]))
     winners = set(result.get("winners") or ())
     roles = {s["seat"]: s.get("role") for s in result.get("seats") or () if isinstance(s, dict)}
     seats = [{"seat": seat["seat"], "bot": seat.get("bot"), "owner": owner_of(seat),
