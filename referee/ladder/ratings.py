@@ -15,7 +15,6 @@ games, an order no fold changes). The built-in bots are fixed anchors
 (``ANCHORS``): they are rated against, never moved."""
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -130,9 +129,6 @@ class Table:
     @property
     def rows(self) -> dict[str, Json]:
         return self.state["rows"]  # type: ignore[no-any-return]
-
-    def snapshot(self) -> str:
-        return json.dumps(self.state, separators=(",", ":"))
 
     def fold(self, entry: Json) -> None:
         """Fold in one entry: it finished after every entry folded before (``order``)."""
