@@ -191,6 +191,10 @@ def test_every_route_of_the_contract_has_a_client_method_and_each_is_exercised(
     assert game.id in [g.id for g in api.games.list(ruleset="nim")]
     assert bot.id in [b.id for b in api.bots.list()]
     assert tournament.id in [t.id for t in api.tournaments.list()]
+    assert [ladder.key for ladder in api.ladder.list()] == []  # no rated game yet (kept: tests/api/test_ladder.py)
+    with pytest.raises(NotFound):
+        api.ladder.get("nim")
+    assert api.ladder.profile("random").ladders == {}
     for archived in (api.archive.search, api.archive.export):  # no archive here (kept: tests/api/test_archive.py)
         with pytest.raises(HttpProblem) as no_archive:
             archived(seat="ann")
@@ -258,6 +262,7 @@ def test_bots_and_tournaments_are_typed(api: RefereeClient, loopback_app: Any, w
     assert isinstance(bot, Bot) and bot.rulesets == ("nim",) and bot.secret and "secret" not in repr(bot)
     again = api.bots.get(bot.id, secret=bot.secret)
     assert again.id == bot.id and again.secret is None
+    assert len(bot.owner) == 16 and again.owner == bot.owner  # who registered it, opaque (issue 42)
     tournament = api.tournaments.create("nim", ["random", "random"], 2, parallel=1, seed="cup")
     assert isinstance(tournament, Tournament) and tournament.games_total == 2 and tournament.cancel_token
     work()
