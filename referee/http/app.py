@@ -105,6 +105,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     install_live("referee_stream_slots", "open event streams and long-polls (every referee's)", slots.open)
     if hasattr(scheduler, "depth"):
         install_live("referee_queue_depth", "jobs waiting on the queue", scheduler.depth)
+    from referee.service.pool import Pool
+    install_live("referee_pool_queue", "bots waiting for a game in the ladders' pools (every pool's)",
+                 Pool(svc).queue)
 
     from referee.http.api import archive, bots, chat, games, meta, reference, rematch, spectators, watch
     app.register_blueprint(games.bp)
@@ -120,6 +123,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from referee.http.api import transparency
     app.register_blueprint(transparency.bp)  # the transparency log of final heads (issue 41 item 4)
     app.register_blueprint(archive.bp)  # finished games' history: search and export (issue 41)
+    from referee.http.api import pool
+    app.register_blueprint(pool.bp)  # the ladders' matchmaking pools (issue 42 item 3)
     _register_errors(app)
     _register_metrics(app)
     app.before_request(_refuse_token_in_query)

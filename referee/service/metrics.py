@@ -22,6 +22,10 @@ MOVES = Counter("referee_moves_total", "moves appended", ["ruleset", "by"])  # b
 GAMES_STARTED = Counter("referee_games_started_total", "games dealt", ["ruleset"])
 GAMES_FINISHED = Counter("referee_games_finished_total", "games over (a result, or cancelled)", ["ruleset"])
 BOT_CALLS = Counter("referee_bot_calls_total", "bots asked for a move", ["kind", "outcome"])
+POOL_GAMES_STARTED = Counter("referee_pool_games_started_total", "games the ladders' pools dealt (games per "
+                             "minute: its rate)", ["ladder"])
+POOL_WAIT = Histogram("referee_pool_wait_seconds", "how long a pooled bot waited for its next game", ["ladder"],
+                      buckets=(0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600))
 REDIS_ERRORS = Counter("referee_redis_errors_total", "requests and jobs failed by Redis", ["error"])
 
 #: (endpoint, method, status) -> the children of ``REQUESTS`` and ``LATENCY`` for them, bound once

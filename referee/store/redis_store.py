@@ -21,6 +21,7 @@ from referee.store.places import PlaceStore
 from referee.store.presence import PresenceStore, Seen, parse
 from referee.store.retention import Retention
 from referee.store.slots import SlotStore
+from referee.store.pool import PoolStore
 from referee.store.tournaments import TournamentStore
 from referee.store.transparency import TransparencyStore
 from referee.store.webhooks import WebhookStore
@@ -172,6 +173,8 @@ class EventStore:
         self.transparency = TransparencyStore(client, self._retry)
         #: games' archive marks, and archived games written back (issue 41)
         self.archived = ArchivedStore(client, self._retry, self.retention.archived_ttl_ms())
+        #: the ladders' matchmaking pools (issue 42 item 3)
+        self.pool = PoolStore(client, self._retry)
 
     def _retry(self, call: Callable[[], T]) -> T:
         """``call`` tried again through a cluster failover (``clients.through_failover``)."""
