@@ -18,10 +18,10 @@ from referee.store.bots import BotDirectory
 from referee.store.clients import BlockingReads, is_cluster, through_failover
 from referee.store.listing import GAMES, Index
 from referee.store.places import PlaceStore
+from referee.store.pool import PoolStore
 from referee.store.presence import PresenceStore, Seen, parse
 from referee.store.retention import Retention
 from referee.store.slots import SlotStore
-from referee.store.pool import PoolStore
 from referee.store.tournaments import TournamentStore
 from referee.store.transparency import TransparencyStore
 from referee.store.webhooks import WebhookStore
