@@ -82,15 +82,15 @@ class Limits:
 
 def ladder(key: str) -> Ladder:
     """The ladder called ``key`` (404 ``unknown_ladder``)."""
-    name, _, players = key.partition(":")
+    name, one_size, players = key.partition(":")
     try:
         ruleset = registry.get(name)
     except KeyError:
         raise ApiError(404, "unknown_ladder", f"no ladder {key!r}: a ladder is a ruleset's name "
                        f"({', '.join(registry.names())}), or <ruleset>:<players>") from None
     sizes = tuple(range(ruleset.min_players, ruleset.max_players + 1))
-    if players:
-        if not players.isdigit() or int(players) not in sizes:
+    if one_size:
+        if players not in {str(size) for size in sizes}:
             raise ApiError(404, "unknown_ladder", f"no ladder {key!r}: {name} seats {sizes[0]}–{sizes[-1]} players")
         sizes = (int(players),)
     return Ladder(key, ruleset, sizes)
@@ -274,7 +274,7 @@ class Pool:
         paused = 0
         for bot in health:
             why = pause.reason([pause.Played(t, f) for t, f in self.store.health(key, bot)])
-            if why is not None and self.store.pause(key, bot, why, int(booked["at"])):
+            if why is not None and self.store.pause(key, bot, why, str(booked.get("put", {}).get(bot))):
                 paused += 1
         return f"released, {paused} paused"
 

@@ -31,27 +31,32 @@ STARTED_KEPT_MS = 10 * 60 * 1000
 
 # book a game: KEYS entries, paused, playing, games, since, waited, started, stats;
 # ARGV game id, now, the game's record, anchors' cap, R, R registered bots, then the anchors seated;
-# -> {0, who} refused (a bot gone, paused or without a free slot; 'anchors': their cap), or {1, waits...}
+# -> {0, who} refused (a bot gone, paused or without a free slot; 'anchors': their cap), or {1, waits...};
+# the record keeps each registered bot's entry as booked (its ``since``: which put-in the game counts for)
 _BOOK = """
 local r = tonumber(ARGV[5])
+local record = cjson.decode(ARGV[3])
+record['put'] = {}
 for i = 6, 5 + r do
   local raw = redis.call('HGET', KEYS[1], ARGV[i])
   if not raw or redis.call('HEXISTS', KEYS[2], ARGV[i]) == 1 then return {0, ARGV[i]} end
   local n = tonumber(redis.call('HGET', KEYS[3], ARGV[i]) or '0')
-  if n >= tonumber(cjson.decode(raw)['games_at_once']) then return {0, ARGV[i]} end
+  local entry = cjson.decode(raw)
+  if n >= tonumber(entry['games_at_once']) then return {0, ARGV[i]} end
+  record['put'][ARGV[i]] = tostring(entry['since'])
 end
 if #ARGV > 5 + r then
   if tonumber(redis.call('HGET', KEYS[8], 'anchor_games') or '0') >= tonumber(ARGV[4]) then return {0, 'anchors'} end
   redis.call('HINCRBY', KEYS[8], 'anchor_games', 1)
 end
-redis.call('HSET', KEYS[4], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[4], ARGV[1], cjson.encode(record))
 local out = {1}
 for i = 6, #ARGV do
   local n = redis.call('HINCRBY', KEYS[3], ARGV[i], 1)
   if i <= 5 + r then
     local since = redis.call('HGET', KEYS[5], ARGV[i])
     if since then
-      local waited = tonumber(ARGV[2]) - tonumber(since)
+      local waited = math.max(0, tonumber(ARGV[2]) - tonumber(since))  -- clocks of two hosts may differ
       table.insert(out, tostring(waited))
       redis.call('LPUSH', KEYS[6], waited)
     end
@@ -90,7 +95,7 @@ end
 for i = 7, #KEYS do
   local at = 4 + (i - 7) * 3
   local entry = redis.call('HGET', KEYS[1], ARGV[at])
-  if entry and tonumber(cjson.decode(entry)['since']) <= tonumber(game['at']) then
+  if entry and game['put'] and tostring(cjson.decode(entry)['since']) == game['put'][ARGV[at]] then
     redis.call('RPUSH', KEYS[i], ARGV[at + 1] .. ' ' .. ARGV[at + 2])
     redis.call('LTRIM', KEYS[i], -tonumber(ARGV[3]), -1)
   end
@@ -111,11 +116,12 @@ end
 return new
 """
 
-# pause a bot on a game booked at ARGV[3]: only if it is in, not paused, and not put in again since
+# pause a bot on a game booked for its put-in ARGV[3] (its entry's ``since`` then): only if it is in, not
+# paused, and not put in again since
 _PAUSE = """
 local entry = redis.call('HGET', KEYS[1], ARGV[1])
 if not entry or redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end
-if tonumber(cjson.decode(entry)['since']) > tonumber(ARGV[3]) then return 0 end
+if tostring(cjson.decode(entry)['since']) ~= ARGV[3] then return 0 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('HDEL', KEYS[3], ARGV[1])
 return 1
@@ -242,7 +248,8 @@ class PoolStore:
         return True, [int(_text(w)) for w in out[1:]]
 
     def games(self, ladder: str) -> dict[str, dict[str, Any]]:
-        """The games booked and not released yet: id -> ``{seats, at, anchors}``."""
+        """The games booked and not released yet: id -> ``{seats, at, anchors, put}`` (``put``: each
+        registered bot's entry's ``since`` when the game was booked)."""
         raw = self._retry(lambda: self.redis.hgetall(self.key(ladder, "games")))
         return {_text(k): json.loads(v) for k, v in raw.items()}
 
@@ -250,7 +257,8 @@ class PoolStore:
                 window: int) -> bool:
         """The game is over (or was never dealt): its bots' slots free, each
         registered bot's ``(turns, faults)`` kept in its health window (unless
-        put in again since the game was booked). ``False``: released before."""
+        put in again since the game was booked: ``since`` differs from the
+        record's ``put``). ``False``: released before."""
         bots = sorted(health)
         keys = self._keys(ladder, "entries", "paused", "playing", "games", "since", "stats",
                           *(f"health:{bot}" for bot in bots))
@@ -264,10 +272,10 @@ class PoolStore:
         raw = self._retry(lambda: self.redis.lrange(self.key(ladder, f"health:{bot}"), 0, -1))
         return [(int(t), int(f)) for t, f in (_text(r).split() for r in raw)]
 
-    def pause(self, ladder: str, bot: str, reason: str, booked_at: int) -> bool:
-        """Pause ``bot`` (unless it left, or was put in again after ``booked_at``)."""
+    def pause(self, ladder: str, bot: str, reason: str, put: str) -> bool:
+        """Pause ``bot`` (unless it left, or was put in again since its put-in ``put``, a game's record's)."""
         keys = self._keys(ladder, "entries", "paused", "since")
-        return bool(self._retry(lambda: self._pause(keys=keys, args=[bot, reason, booked_at])))
+        return bool(self._retry(lambda: self._pause(keys=keys, args=[bot, reason, put])))
 
     # -- the owners' places --------------------------------------------------------
     def owner_places(self, owner: str) -> dict[str, int]:

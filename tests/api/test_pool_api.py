@@ -88,7 +88,7 @@ def test_only_the_owner_of_a_bot_registered_for_the_ruleset_may_pool_it(loopback
     assert client.delete(url, headers=auth("wrong")).status_code == 401
     assert client.put("/v1/ladder/bluffaneer/pool/bot_none", json={}, headers=auth("x")).get_json()["code"] == \
         "bot_not_found"
-    for key in ("chess", "bang:9", "bang:x"):
+    for key in ("chess", "bang:9", "bang:x", "bang:", "bang:03", "bang:3:3"):
         got = client.put(f"/v1/ladder/{key}/pool/{bot['id']}", json={}, headers=auth(bot["secret"]))
         assert got.status_code == 404 and got.get_json()["code"] == "unknown_ladder", key
         assert client.get(f"/v1/ladder/{key}/pool").get_json()["code"] == "unknown_ladder"
@@ -163,8 +163,14 @@ def test_pooled_bots_are_dealt_games_with_the_built_in_bots_and_a_failing_one_is
 def test_a_paused_bot_is_matched_no_more(loopback_app: Any, service: Any) -> None:
     client = loopback_app.test_client()
     bot = _bot(client)
-    _put(client, bot)
-    assert service.store.pool.pause("bluffaneer", bot["id"], "tested", service.clock())
+    put = _put(client, bot).get_json()
+    booked = service.store.pool.book("bluffaneer", "g_1", [bot["id"], "random", "heuristic"], [bot["id"]],
+                                     ["random", "heuristic"], 8, service.clock())
+    assert booked[0]
+    record = service.store.pool.games("bluffaneer")["g_1"]
+    assert service.store.pool.pause("bluffaneer", bot["id"], "tested", record["put"][bot["id"]])
+    service.store.pool.release("bluffaneer", "g_1", service.clock(), {}, 10)
+    assert _entry(client, bot["id"])["paused_reason"] == "tested" and put["status"] == "waiting"
     assert Pool(service).match("bluffaneer", Rng(b"seed")) == []
     _put(client, bot)  # its owner puts it in again
     assert len(Pool(service).match("bluffaneer", Rng(b"seed"))) == 1
