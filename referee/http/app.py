@@ -101,15 +101,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if app.config.get("ARCHIVE") is not None:  # an archive of the caller's (tests); else REFEREE_ARCHIVE_URL's
         kwargs["archive"] = app.config["ARCHIVE"]
     app.extensions["referee.service"] = svc = GameService(EventStore(client), **kwargs)
-    slots = svc.store.stream_slots()
-    install_live("referee_stream_slots", "open event streams and long-polls (every referee's)", slots.open)
-    if hasattr(scheduler, "depth"):
-        install_live("referee_queue_depth", "jobs waiting on the queue", scheduler.depth)
-    from referee.service.pool import Pool
-    install_live("referee_pool_queue", "bots waiting for a game in the ladders' pools (every pool's)",
-                 Pool(svc).queue)
+    _install_live(svc, scheduler)
 
-    from referee.http.api import archive, bots, chat, games, meta, reference, rematch, spectators, watch
+    from referee.http.api import archive, bots, chat, games, meta, pool, reference, rematch, spectators, watch
     app.register_blueprint(games.bp)
     app.register_blueprint(chat.bp)  # the table chat in the chain (issue 40 item 5)
     app.register_blueprint(rematch.bp)  # rematches and series (issue 40 item 4)
@@ -123,7 +117,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from referee.http.api import transparency
     app.register_blueprint(transparency.bp)  # the transparency log of final heads (issue 41 item 4)
     app.register_blueprint(archive.bp)  # finished games' history: search and export (issue 41)
-    from referee.http.api import pool
     app.register_blueprint(pool.bp)  # the ladders' matchmaking pools (issue 42 item 3)
     _register_errors(app)
     _register_metrics(app)
@@ -132,6 +125,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     quotas.install(app)  # the per-client quotas, read once
     _register_cors(app)
     return app
+
+
+def _install_live(svc: GameService, scheduler: Any) -> None:
+    """The gauges read from Redis when scraped: open streams, the queue's depth, the pools' waiting bots."""
+    slots = svc.store.stream_slots()
+    install_live("referee_stream_slots", "open event streams and long-polls (every referee's)", slots.open)
+    if hasattr(scheduler, "depth"):
+        install_live("referee_queue_depth", "jobs waiting on the queue", scheduler.depth)
+    from referee.service.pool import Pool
+    install_live("referee_pool_queue", "bots waiting for a game in the ladders' pools (every pool's)",
+                 Pool(svc).queue)
 
 
 def _refuse_token_in_query() -> None:

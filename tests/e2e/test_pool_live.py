@@ -7,43 +7,20 @@ from __future__ import annotations
 
 import json
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from tests.e2e import test_outbound_bots as outbound
 from tests.e2e.conftest import REFEREE
 from tests.e2e.test_http_bots import Stack, _wait
+from tests.e2e.test_outbound_bots import BOT, _register
 
 pytestmark = pytest.mark.e2e
-
-BOT = '''\
-"""A bot in a few lines: the last legal move."""
-
-
-def choose(view, legal_moves):
-    return legal_moves[-1]
-'''
-
-
-@pytest.fixture
-def stack() -> Iterator[Stack]:
-    s = Stack()
-    s.env["REFEREE_BOT_TIMEOUT_S"] = "3"  # a bot that never answers gets its default quickly
-    try:
-        s.worker()
-        s.worker()
-        yield s
-    finally:
-        s.stop()
-
-
-def _register(stack: Stack, name: str) -> dict[str, Any]:
-    made = httpx.post(f"{stack.url}/v1/bots", json={"name": name, "rulesets": ["bluffaneer"]})
-    assert made.status_code == 201, made.text
-    return dict(made.json())
+#: a referee and two workers, a late bot's default quick (3 s): the outbound bots' tests' stack
+stack = outbound.stack
 
 
 def _pool(stack: Stack) -> dict[str, Any]:
@@ -71,7 +48,7 @@ def _played(games: list[dict[str, Any]], bot_id: str) -> int:
 def test_e2e_pooled_bots_keep_playing_until_taken_out_and_a_silent_one_is_paused(stack: Stack,
                                                                                   tmp_path: Path) -> None:
     (tmp_path / "mybot.py").write_text(BOT)
-    one, two, silent = _register(stack, "one"), _register(stack, "two"), _register(stack, "silent")
+    one, two, silent = (_register(stack, name=name) for name in ("one", "two", "silent"))
     players = [subprocess.Popen([REFEREE, "play", "--bot", f"{tmp_path / 'mybot.py'}:choose", "--url", stack.url,
                                  "--bot-id", bot["id"], "--secret", bot["secret"]], env=stack.env,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for bot in (one, two)]
