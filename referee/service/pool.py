@@ -129,7 +129,7 @@ class Pool:
         owner = owner_of(record)
         self._take_place(owner, f"{key} {bot}", games)
         entry = {"bot": bot, "name": record["name"], "owner": owner, "games_at_once": games, "same_table": seats,
-                 "since": self.svc.clock()}
+                 "since": self.svc.clock(), "put": secrets.token_hex(8)}  # put: this put-in, told from the next
         try:
             self.store.put(key, bot, entry, entry["since"])
         except BaseException:

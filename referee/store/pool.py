@@ -4,7 +4,8 @@ what they mean; docs/ladder.md, "The pool").
 Keys of one ladder, all in its hash slot (one ``{pool:<key>}`` tag, so every
 script here touches one cluster slot): ``pool:{pool:K}:entries`` (hash: bot
 id -> its entry, JSON: ``bot``, ``name``, ``owner``, ``games_at_once``,
-``same_table``, ``since`` = when it was last put in), ``…:paused`` (hash: bot
+``same_table``, ``since`` = when it was last put in, ``put`` = that put-in's own
+id), ``…:paused`` (hash: bot
 -> why, in words), ``…:playing`` (hash: bot, registered or built-in -> its
 pool games being played), ``…:games`` (hash: game id -> ``{seats, at,
 anchors}``, the games booked and not yet over), ``…:since`` (hash: bot ->
@@ -32,7 +33,7 @@ STARTED_KEPT_MS = 10 * 60 * 1000
 # book a game: KEYS entries, paused, playing, games, since, waited, started, stats;
 # ARGV game id, now, the game's record, anchors' cap, R, R registered bots, then the anchors seated;
 # -> {0, who} refused (a bot gone, paused or without a free slot; 'anchors': their cap), or {1, waits...};
-# the record keeps each registered bot's entry as booked (its ``since``: which put-in the game counts for)
+# the record keeps each registered bot's put-in as booked (its entry's ``put``: which one the game counts for)
 _BOOK = """
 local r = tonumber(ARGV[5])
 local record = cjson.decode(ARGV[3])
@@ -43,7 +44,7 @@ for i = 6, 5 + r do
   local n = tonumber(redis.call('HGET', KEYS[3], ARGV[i]) or '0')
   local entry = cjson.decode(raw)
   if n >= tonumber(entry['games_at_once']) then return {0, ARGV[i]} end
-  record['put'][ARGV[i]] = tostring(entry['since'])
+  record['put'][ARGV[i]] = entry['put']
 end
 if #ARGV > 5 + r then
   if tonumber(redis.call('HGET', KEYS[8], 'anchor_games') or '0') >= tonumber(ARGV[4]) then return {0, 'anchors'} end
@@ -95,7 +96,7 @@ end
 for i = 7, #KEYS do
   local at = 4 + (i - 7) * 3
   local entry = redis.call('HGET', KEYS[1], ARGV[at])
-  if entry and game['put'] and tostring(cjson.decode(entry)['since']) == game['put'][ARGV[at]] then
+  if entry and game['put'] and cjson.decode(entry)['put'] == game['put'][ARGV[at]] then
     redis.call('RPUSH', KEYS[i], ARGV[at + 1] .. ' ' .. ARGV[at + 2])
     redis.call('LTRIM', KEYS[i], -tonumber(ARGV[3]), -1)
   end
@@ -116,12 +117,12 @@ end
 return new
 """
 
-# pause a bot on a game booked for its put-in ARGV[3] (its entry's ``since`` then): only if it is in, not
+# pause a bot on a game booked for its put-in ARGV[3] (its entry's ``put`` then): only if it is in, not
 # paused, and not put in again since
 _PAUSE = """
 local entry = redis.call('HGET', KEYS[1], ARGV[1])
 if not entry or redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end
-if tostring(cjson.decode(entry)['since']) ~= ARGV[3] then return 0 end
+if cjson.decode(entry)['put'] ~= ARGV[3] then return 0 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('HDEL', KEYS[3], ARGV[1])
 return 1
@@ -249,7 +250,7 @@ class PoolStore:
 
     def games(self, ladder: str) -> dict[str, dict[str, Any]]:
         """The games booked and not released yet: id -> ``{seats, at, anchors, put}`` (``put``: each
-        registered bot's entry's ``since`` when the game was booked)."""
+        registered bot's entry's ``put`` when the game was booked)."""
         raw = self._retry(lambda: self.redis.hgetall(self.key(ladder, "games")))
         return {_text(k): json.loads(v) for k, v in raw.items()}
 
@@ -257,8 +258,8 @@ class PoolStore:
                 window: int) -> bool:
         """The game is over (or was never dealt): its bots' slots free, each
         registered bot's ``(turns, faults)`` kept in its health window (unless
-        put in again since the game was booked: ``since`` differs from the
-        record's ``put``). ``False``: released before."""
+        put in again since the game was booked: its entry's ``put`` differs
+        from the record's). ``False``: released before."""
         bots = sorted(health)
         keys = self._keys(ladder, "entries", "paused", "playing", "games", "since", "stats",
                           *(f"health:{bot}" for bot in bots))
@@ -273,7 +274,7 @@ class PoolStore:
         return [(int(t), int(f)) for t, f in (_text(r).split() for r in raw)]
 
     def pause(self, ladder: str, bot: str, reason: str, put: str) -> bool:
-        """Pause ``bot`` (unless it left, or was put in again since its put-in ``put``, a game's record's)."""
+        """Pause ``bot`` (unless it left, or was put in again since its put-in ``put``, a game record's)."""
         keys = self._keys(ladder, "entries", "paused", "since")
         return bool(self._retry(lambda: self._pause(keys=keys, args=[bot, reason, put])))
 

@@ -220,3 +220,20 @@ def test_a_game_booked_and_never_dealt_is_released_by_the_tick(loopback_app: Any
     clock.advance(61_000)
     assert pool_jobs.tick(service) == 1  # released, and the bot dealt a game at once
     assert "g_lost" not in service.store.pool.games("bluffaneer")
+
+
+def test_a_game_booked_before_the_owner_put_the_bot_in_again_never_pauses_it(loopback_app: Any,
+                                                                             service: Any) -> None:
+    client = loopback_app.test_client()
+    bot = _bot(client)
+    _put(client, bot, games_at_once=2)
+    store, pool, seats = service.store.pool, Pool(service), [bot["id"], "random", "heuristic"]
+    silent = [{"moves": 0, "timeouts": 20, "invalid": 0}, {"moves": 20}, {"moves": 20}]
+    assert store.book("bluffaneer", "g_old", seats, [bot["id"]], seats[1:], 8, service.clock())[0]
+    _put(client, bot, games_at_once=2)  # put in again (its owner fixed it) while that game is played
+    assert pool.finished("bluffaneer", "g_old", silent, seats) == "released, 0 paused"
+    assert store.health("bluffaneer", bot["id"]) == []  # the old game is no measure of the bot as it is now
+    assert store.book("bluffaneer", "g_new", seats, [bot["id"]], seats[1:], 8, service.clock())[0]
+    assert pool.finished("bluffaneer", "g_new", silent, seats) == "released, 1 paused"
+    assert pool.finished("bluffaneer", "g_new", silent, seats) == "released before"  # a retried step: nothing
+    assert "20 of its 20 turns" in str(_entry(client, bot["id"])["paused_reason"])
