@@ -32,17 +32,27 @@ def _entry(stack: Stack, bot_id: str) -> dict[str, Any] | None:
     return next((e for e in _pool(stack)["entries"] if e["bot"]["id"] == bot_id), None)
 
 
-def _finished_games(stack: Stack) -> list[dict[str, Any]]:
-    """Every finished game's log header and its moves (all this stack's games are the pool's)."""
-    out = []
-    for game in httpx.get(f"{stack.url}/v1/games", params={"status": "finished", "limit": 100}).json()["games"]:
-        log = [json.loads(line) for line in httpx.get(f"{stack.url}/v1/games/{game['id']}/log").text.splitlines()]
-        out.append({"header": log[0]["header"], "moves": [e for e in log[1:] if e["type"] == "move"]})
-    return out
+def _finished(stack: Stack) -> list[dict[str, Any]]:
+    """Every finished game's summary (all this stack's games are the pool's), page after page."""
+    out: list[dict[str, Any]] = []
+    cursor = None
+    while True:
+        page = stack.client._call("GET", "/v1/games", params={"status": "finished", "limit": 100,
+                                                               **({"cursor": cursor} if cursor else {})}).json()
+        out += page["games"]
+        cursor = page["next"]
+        if cursor is None:
+            return out
 
 
-def _played(games: list[dict[str, Any]], bot_id: str) -> int:
-    return sum(1 for g in games if any(seat["bot"] == bot_id for seat in g["header"]["seats"]))
+def _played(stack: Stack, bot_id: str) -> int:
+    return sum(1 for g in _finished(stack) if any(seat["bot"] == bot_id for seat in g["seats"]))
+
+
+def _log(stack: Stack, game_id: str) -> dict[str, Any]:
+    """A finished game's header and its moves."""
+    log = [json.loads(line) for line in httpx.get(f"{stack.url}/v1/games/{game_id}/log").text.splitlines()]
+    return {"header": log[0]["header"], "moves": [e for e in log[1:] if e["type"] == "move"]}
 
 
 def test_e2e_pooled_bots_keep_playing_until_taken_out_and_a_silent_one_is_paused(stack: Stack,
@@ -58,10 +68,9 @@ def test_e2e_pooled_bots_keep_playing_until_taken_out_and_a_silent_one_is_paused
                             headers={"Authorization": f"Bearer {bot['secret']}"})
             assert put.status_code == 200, put.text
         # nobody creates a game: the workers keep dealing them, game after game
-        _wait(lambda: min(_played(g := _finished_games(stack), one["id"]), _played(g, two["id"])) >= 4, 300,
+        _wait(lambda: min(_played(stack, one["id"]), _played(stack, two["id"])) >= 4, 300,
               "each pooled bot to finish four pool games")
-        games = _finished_games(stack)
-        for game in games:
+        for game in (_log(stack, summary["id"]) for summary in _finished(stack)[:20]):
             header = game["header"]
             assert header["pool"] == "bluffaneer" and not header["custom"]
             for move in game["moves"]:  # the pooled bots answered every turn: no default
@@ -74,8 +83,8 @@ def test_e2e_pooled_bots_keep_playing_until_taken_out_and_a_silent_one_is_paused
                            headers={"Authorization": f"Bearer {one['secret']}"})
         assert out.status_code == 200 and _entry(stack, one["id"]) is None
         _wait(lambda: not any(one["id"] in g["seats"] for g in _booked(stack)), 180, "its games to end")
-        before = _played(_finished_games(stack), two["id"])
-        _wait(lambda: _played(_finished_games(stack), two["id"]) >= before + 2, 180, "the other to play on")
+        before = _played(stack, two["id"])
+        _wait(lambda: _played(stack, two["id"]) >= before + 2, 180, "the other to play on")
         assert not any(one["id"] in g["seats"] for g in _booked(stack))
         # a bot that never connects: each of its turns is a timeout, and it is paused
         put = httpx.put(f"{stack.url}/v1/ladder/bluffaneer/pool/{silent['id']}", json={"games_at_once": 1},
