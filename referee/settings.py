@@ -115,7 +115,7 @@ SETTINGS: tuple[Setting, ...] = (
             "together; past it 409 `pool_bots_limit` (`off`)"),
     Setting("REFEREE_POOL_GAMES_PER_OWNER", "16", "api", "games at once one owner's pooled bots may ask in all "
             "(the sum of their `games_at_once`); past it 409 `pool_games_limit` (`off`)"),
-    Setting("REFEREE_POOL_BUILTIN_GAMES", "8", "worker", "games the built-in bots sit in at once in each "
+    Setting("REFEREE_POOL_BUILTIN_GAMES", "8", "api, worker", "games the built-in bots sit in at once in each "
             "ladder's pool, as anchors of the ratings (`off`: no limit)"),
     Setting("REFEREE_WEBHOOK_RETRY_S", "5,30,120,600,1800", "api, worker", "a game-end webhook (option "
             "`callback_url`) not accepted is tried again after each of these seconds in turn, then given up "

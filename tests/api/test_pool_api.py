@@ -237,3 +237,21 @@ def test_a_game_booked_before_the_owner_put_the_bot_in_again_never_pauses_it(loo
     assert pool.finished("bluffaneer", "g_new", silent, seats) == "released, 1 paused"
     assert pool.finished("bluffaneer", "g_new", silent, seats) == "released before"  # a retried step: nothing
     assert "20 of its 20 turns" in str(_entry(client, bot["id"])["paused_reason"])
+
+
+def test_a_pool_game_whose_end_step_was_lost_is_settled_by_the_tick(loopback_app: Any, service: Any,
+                                                                     work: Any) -> None:
+    client = loopback_app.test_client()
+    game = service.create_game("bluffaneer", seats=[{"bot": "random"}, {"bot": "heuristic"}, {"bot": "random"}],
+                               pool="bluffaneer")
+    work()  # played to its end; its pool step finds no booking of it (none was made)
+    assert service.load(game["id"]).status == "finished"
+    bot = _bot(client)
+    _put(client, bot, games_at_once=1)  # its match job is left unrun: only the tick matches here
+    # as if this finished game had been booked for the bot and its end's step lost with its job
+    assert service.store.pool.book("bluffaneer", game["id"], [bot["id"], "random", "heuristic"], [bot["id"]],
+                                   ["random", "heuristic"], 8, service.clock())[0]
+    assert _entry(client, bot["id"])["status"] == "playing"
+    assert pool_jobs.tick(service) == 1  # settled (the bot's slot free again), then the bot dealt its next game
+    assert game["id"] not in service.store.pool.games("bluffaneer")
+    assert service.store.pool.health("bluffaneer", bot["id"]) == []  # it held no seat of that game: no measure
