@@ -109,6 +109,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("REFEREE_BOT_MAX_RESPONSE_BYTES", str(64 * 1024), "worker", "the largest answer read from a bot"),
     Setting("REFEREE_BOT_ALLOW_PRIVATE", None, "api, worker", "`1`: bot URLs may be loopback or private addresses"),
     Setting("REFEREE_BOT_URL_ALLOWLIST", None, "api, worker", "comma-separated hosts bots' URLs must be on"),
+    Setting("REFEREE_POOL_GAMES_PER_BOT", "4", "api", "the most games at once a bot may ask in a ladder's pool "
+            "(`games_at_once`; docs/ladder.md)"),
+    Setting("REFEREE_POOL_BOTS_PER_OWNER", "8", "api", "bots one owner may have in the pools, every ladder's "
+            "together; past it 409 `pool_bots_limit` (`off`)"),
+    Setting("REFEREE_POOL_GAMES_PER_OWNER", "16", "api", "games at once one owner's pooled bots may ask in all "
+            "(the sum of their `games_at_once`); past it 409 `pool_games_limit` (`off`)"),
+    Setting("REFEREE_POOL_BUILTIN_GAMES", "8", "api, worker", "games the built-in bots sit in at once in each "
+            "ladder's pool, as anchors of the ratings (`off`: no limit)"),
     Setting("REFEREE_WEBHOOK_RETRY_S", "5,30,120,600,1800", "api, worker", "a game-end webhook (option "
             "`callback_url`) not accepted is tried again after each of these seconds in turn, then given up "
             "(`off`: one attempt); its URL is held to the bot URL settings above"),

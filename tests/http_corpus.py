@@ -539,6 +539,26 @@ def bots(session: Session) -> None:
     session.get(f"/v1/bots/{hook['id']}", headers=auth(hook["secret"]))
 
 
+def pool(session: Session) -> None:
+    """A ladder's pool (issue 42 item 3): a bot put in, refused, read, taken out
+    (before any worker matches it: the pool's games are its e2e test's)."""
+    session.step("pool")
+    bot = session.post("/v1/bots", {"name": "pooled", "rulesets": ["bluffaneer"]}).get_json()
+    path, mine = f"/v1/ladder/bluffaneer/pool/{bot['id']}", auth(bot["secret"])
+    session.send("PUT", path, json_body={"games_at_once": 2}, headers=mine)
+    session.send("PUT", path, json_body={"games_at_once": 2, "same_table": 2}, headers=mine)
+    session.send("PUT", path, json_body={"games_at_once": 99}, headers=mine)
+    session.send("PUT", path, json_body={"games_at_once": "2"}, headers=mine)
+    session.send("PUT", path, json_body={})
+    session.send("PUT", f"/v1/ladder/bang/pool/{bot['id']}", json_body={}, headers=mine)
+    session.send("PUT", f"/v1/ladder/chess/pool/{bot['id']}", json_body={}, headers=mine)
+    session.get("/v1/ladder/bluffaneer/pool")
+    session.get("/v1/ladder/bang:3/pool")
+    session.get("/v1/ladder/chess/pool")
+    session.send("DELETE", path, headers=mine)
+    session.send("DELETE", path, headers=mine)
+
+
 def tournaments(session: Session) -> None:
     session.step("tournaments")
     entrants = ["random", "random", {"bot": "random", "name": "r3"}]
@@ -705,6 +725,7 @@ def sequence(session: Session) -> None:
     spectators(session)
     history(session)
     ladder(session)
+    pool(session)
 
 
 # -- recording and comparing --------------------------------------------------------

@@ -78,6 +78,28 @@ class Bots:
         return TurnAnswered.from_json(json_of(self._http.request(
             "POST", f"/v1/bots/{bot_id}/turns/{delivery}", token=secret, json={"move": dict(move)}, safe=True)))
 
+    # -- the ladders' matchmaking pools (docs/ladder.md, "The pool") -----------------------
+    def join_pool(self, ladder: str, bot_id: str, *, secret: str, games_at_once: int | None = None,
+                  same_table: int | None = None) -> Json:
+        """``PUT /v1/ladder/{key}/pool/{id}``: the owner (``secret``) puts the
+        bot in the ladder's pool, where the workers keep dealing it games;
+        again, it updates the entry and un-pauses a paused bot. Safe to retry
+        (the same entry)."""
+        body = {name: value for name, value in (("games_at_once", games_at_once), ("same_table", same_table))
+                if value is not None}
+        return json_of(self._http.request("PUT", f"/v1/ladder/{ladder}/pool/{bot_id}", token=secret, json=body,
+                                          safe=True))
+
+    def leave_pool(self, ladder: str, bot_id: str, *, secret: str) -> Json:
+        """``DELETE /v1/ladder/{key}/pool/{id}``: the owner takes the bot out;
+        its games being played finish (a retry after a lost answer is
+        :class:`NotFound` ``not_in_pool``)."""
+        return json_of(self._http.request("DELETE", f"/v1/ladder/{ladder}/pool/{bot_id}", token=secret, safe=True))
+
+    def pool(self, ladder: str) -> Json:
+        """``GET /v1/ladder/{key}/pool``: the pool's bots (each one's status) and its stats."""
+        return json_of(self._http.request("GET", f"/v1/ladder/{ladder}/pool"))
+
 
 def _turn_order(event_id: str) -> tuple[int, ...]:
     """A turn event id (``<ms>-<n>``) as something to order by."""

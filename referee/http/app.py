@@ -101,10 +101,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if app.config.get("ARCHIVE") is not None:  # an archive of the caller's (tests); else REFEREE_ARCHIVE_URL's
         kwargs["archive"] = app.config["ARCHIVE"]
     app.extensions["referee.service"] = svc = GameService(EventStore(client), **kwargs)
-    slots = svc.store.stream_slots()
-    install_live("referee_stream_slots", "open event streams and long-polls (every referee's)", slots.open)
-    if hasattr(scheduler, "depth"):
-        install_live("referee_queue_depth", "jobs waiting on the queue", scheduler.depth)
+    _install_live(svc, scheduler)
 
     _register_blueprints(app)
     _register_errors(app)
@@ -118,7 +115,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 def _register_blueprints(app: Flask) -> None:
     """Every route's blueprint."""
-    from referee.http.api import archive, bots, chat, games, meta, reference, rematch, spectators, watch
+    from referee.http.api import archive, bots, chat, games, meta, pool, reference, rematch, spectators, watch
     app.register_blueprint(games.bp)
     app.register_blueprint(chat.bp)  # the table chat in the chain (issue 40 item 5)
     app.register_blueprint(rematch.bp)  # rematches and series (issue 40 item 4)
@@ -134,6 +131,18 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(archive.bp)  # finished games' history: search and export (issue 41)
     from referee.http.api import ladder
     app.register_blueprint(ladder.bp)  # the bots' lasting ratings (issue 42)
+    app.register_blueprint(pool.bp)  # the ladders' matchmaking pools (issue 42 item 3)
+
+
+def _install_live(svc: GameService, scheduler: Any) -> None:
+    """The gauges read from Redis when scraped: open streams, the queue's depth, the pools' waiting bots."""
+    slots = svc.store.stream_slots()
+    install_live("referee_stream_slots", "open event streams and long-polls (every referee's)", slots.open)
+    if hasattr(scheduler, "depth"):
+        install_live("referee_queue_depth", "jobs waiting on the queue", scheduler.depth)
+    from referee.ladder.pool import Pool
+    install_live("referee_pool_queue", "bots waiting for a game in the ladders' pools (every pool's)",
+                 Pool(svc).queue)
 
 
 def _refuse_token_in_query() -> None:

@@ -62,7 +62,7 @@ UNLIMITED = frozenset({"meta.health", "meta.metrics", "meta.openapi"})
 #: 429 would hide that a credential is due, and the 401 costs no round trip)
 CREDENTIAL_FIRST = frozenset({"bots.cancel_tournament", "bots.get_bot", "bots.delete_bot", "bots.bot_turns",
                               "bots.answer_turn", "games.submit_move", "games.reissue_token",
-                              "rematch.rematch", "webhooks.deliveries"})
+                              "rematch.rematch", "webhooks.deliveries", "pool.put_in_pool", "pool.leave_pool"})
 _LEGACY = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(?:/\s*(\d+(?:\.\d+)?))?\s*")
 
 

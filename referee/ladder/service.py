@@ -11,6 +11,7 @@ from referee.engine.protocol import Json
 from referee.errors import ApiError
 from referee.ladder import ledger
 from referee.ladder.ratings import (
+    ANCHORS,
     BUILT_IN_OWNER,
     GAMES_KEPT,
     HISTORY_KEPT,
@@ -20,6 +21,7 @@ from referee.ladder.ratings import (
     games_of,
     history_of,
     ladder_of,
+    ordinal,
     ranked,
     shown,
 )
@@ -142,6 +144,14 @@ class Ladders:
     def live(self, key: str) -> Json | None:
         """The live table of ``key`` (rows and counts), ``None`` for a ladder never recorded."""
         return self.book(key).table()
+
+    def ordinals(self, key: str, bots: list[str]) -> dict[str, float]:
+        """Each of ``bots``' rating ordinal in ladder ``key`` (the pool's
+        ``Ratings``): a built-in bot's is its anchor's, a bot the ladder has not
+        rated yet is left out (the pool counts it as new)."""
+        out = {bot: ANCHORS[bot][0] - 3 * ANCHORS[bot][1] for bot in bots if bot in ANCHORS}
+        out.update({bot: ordinal(row) for bot, row in self.book(key).rows([b for b in bots if b not in out]).items()})
+        return out
 
     def keys(self) -> list[str]:
         return ladder_keys(self.redis)

@@ -158,8 +158,10 @@ def _job_lines() -> JobLines:
 
 
 def _sweeper(queue: Any, stall_s: float) -> None:
-    """Every second, one worker at a time (a Redis lock) sweeps stalled games."""
+    """Every second, one worker at a time (a Redis lock) sweeps stalled games
+    and ticks the ladders' pools (``workers.pool.tick``)."""
     from workers.jobs import service_from_env, sweep
+    from workers.pool import tick
     from workers.presence import look_at_away
     while True:
         time.sleep(1.0)
@@ -167,6 +169,7 @@ def _sweeper(queue: Any, stall_s: float) -> None:
             if queue.sweep_turn(str(os.getpid()), 900):
                 sweep(service_from_env(), stall_ms=int(stall_s * 1000))
                 look_at_away(service_from_env())  # seats away past their grace window taken over
+                tick(service_from_env())  # the pools matched even if every other trigger was lost
         except Exception as exc:  # keep sweeping through a Redis hiccup
             print(f"referee worker: sweep failed: {exc!r}", file=sys.stderr, flush=True)
 

@@ -112,7 +112,7 @@ class GameService:
                     setup: Mapping[str, Any] | None = None, tournament: str | None = None,
                     tournament_seed: str | None = None, tournament_custom: bool = False,
                     held: bool = False, game_id: str | None = None,
-                    callback: tuple[str, str] | None = None) -> Json:
+                    callback: tuple[str, str] | None = None, pool: str | None = None) -> Json:
         """Deal a new game; returns the 201 body with each seat's secret token
         (``referee.service.creation``). ``held``: no job is queued for it (it
         is only watched): the worker that made it plays its first turns.
@@ -121,11 +121,12 @@ class GameService:
         ``tournament_seed``: a seed the referee derived for a tournament game
         (the game is not custom, unless ``tournament_custom``: the
         tournament's seed came from a client). ``callback``: a tournament's
-        game-end webhook, ``(url, secret)`` (``referee.service.webhooks``)."""
+        game-end webhook, ``(url, secret)`` (``referee.service.webhooks``). ``pool``: the
+        ladder whose pool deals it (``referee.ladder.pool``)."""
         return self.creation.create_game(NewGame(
             ruleset=ruleset_name, players=players, seats=seats, options=options, seed=seed, setup=setup,
             tournament=tournament, tournament_seed=tournament_seed, tournament_custom=tournament_custom,
-            game_id=game_id, callback=callback), held=held)
+            game_id=game_id, callback=callback, pool=pool), held=held)
 
     def game_options(self, ruleset: Ruleset[Any], options: Mapping[str, Any] | None,
                      seat_specs: list[Json]) -> GameOptions:

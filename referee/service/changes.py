@@ -21,6 +21,8 @@ class Scheduler(Protocol):
 
     def start_tournament(self, tournament_id: str) -> None: ...
 
+    def match_pool(self, ladder: str) -> None: ...
+
     def watch(self, game_id: str, due: int) -> None:
         """The sweeper looks at ``game_id`` once ``due`` (ms) has passed."""
 
@@ -35,6 +37,9 @@ class NoScheduler:
         return None
 
     def start_tournament(self, tournament_id: str) -> None:
+        return None
+
+    def match_pool(self, ladder: str) -> None:
         return None
 
     def watch(self, game_id: str, due: int) -> None:
@@ -60,7 +65,7 @@ def change_of(game: Game, before: Game | None = None) -> Change:
     watched = before is None or change_of(before).due() is not None
     return Change(game.id, game.version, active, game.last_at, to_act, bots, deadline,
                   game.turn_deadline(), game.header.get("tournament"), open_deadline, game.start_deadline(),
-                  watched, game.callback, rated=not active and is_rated(game.header))
+                  watched, game.callback, rated=not active and is_rated(game.header), pool=game.header.get("pool"))
 
 
 class Changes:

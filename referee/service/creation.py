@@ -58,6 +58,8 @@ class NewGame:
     rematch: Rematch | None = None
     #: a tournament's game-end webhook, ``(url, secret)``: every game it deals is delivered there
     callback: tuple[str, str] | None = None
+    #: the ladder whose pool deals the game (header ``pool``: a rated game, ``referee.ladder.pool``)
+    pool: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +158,8 @@ def header(game_id: str, validated: Validated, dealt: Dealt, request: NewGame, n
     out.update(header_fields(options.spectators))
     if request.tournament is not None:
         out["tournament"] = request.tournament
+    if request.pool is not None:
+        out["pool"] = request.pool
     if request.rematch is not None:
         out["rematch"] = {"of": request.rematch.of, "seats_from": request.rematch.seats_from}
     series = request.rematch.series if request.rematch is not None else None if options.series is None else {

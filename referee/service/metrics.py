@@ -24,6 +24,10 @@ GAMES_FINISHED = Counter("referee_games_finished_total", "games over (a result, 
 BOT_CALLS = Counter("referee_bot_calls_total", "bots asked for a move", ["kind", "outcome"])
 RATED_GAMES = Counter("referee_rated_games_total", "finished rated games recorded in a ladder (rated: false for "
                       "one the anti-pumping rule or a custom deal left unrated)", ["ladder", "rated"])
+POOL_GAMES_STARTED = Counter("referee_pool_games_started_total", "games the ladders' pools dealt (games per "
+                             "minute: its rate)", ["ladder"])
+POOL_WAIT = Histogram("referee_pool_wait_seconds", "how long a pooled bot waited for its next game", ["ladder"],
+                      buckets=(0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600))
 REDIS_ERRORS = Counter("referee_redis_errors_total", "requests and jobs failed by Redis", ["error"])
 
 #: (endpoint, method, status) -> the children of ``REQUESTS`` and ``LATENCY`` for them, bound once

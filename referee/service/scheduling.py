@@ -81,6 +81,8 @@ class Change:
     archive: bool = False
     #: the game is rated (``referee.service.rated.is_rated``): its end goes to the ladder (``workers.ladder``)
     rated: bool = False
+    #: the ladder whose pool dealt the game (``workers.pool``)
+    pool: str | None = None
 
     def bot_turns(self) -> list[Seat]:
         """The bot seats that get a job: the lowest alone when every awaited
@@ -188,12 +190,16 @@ class RqScheduler:
             self.unwatch(gid)
 
     def _finished(self, change: Change, attempt: str) -> None:
-        """The jobs a game's end owes: its tournament's next step, its end
-        webhook, its archive write, its place in the ladder (a rated game)."""
+        """The jobs a game's end owes: its tournament's next step, its pool's
+        (its bots' slots free, their health judged, the next games matched),
+        its end webhook, its archive write, its place in the ladder (a rated game)."""
         gid = change.game_id
         if change.tournament is not None:
             self.queue.enqueue("workers.jobs.tournament_game_finished", change.tournament, gid,
                                job_id=f"tgame-{gid}{attempt}", result_ttl=300, retry=Retry(max=3))
+        if change.pool is not None:
+            self.queue.enqueue("workers.pool.game_finished", change.pool, gid,
+                               job_id=f"pgame-{gid}{attempt}", result_ttl=300, retry=Retry(max=3))
         if change.callback:
             self.deliver_end(gid, attempt)
         if change.archive:
@@ -255,3 +261,7 @@ class RqScheduler:
     def start_tournament(self, tournament_id: str) -> None:
         self.queue.enqueue("workers.jobs.start_tournament", tournament_id,
                            job_id=f"tstart-{tournament_id}", result_ttl=300, retry=Retry(max=3))
+
+    def match_pool(self, ladder: str) -> None:
+        """A ladder's pool changed (a bot put in): match its waiting bots now, not at the next tick."""
+        self.queue.enqueue("workers.pool.match", ladder, result_ttl=60)

@@ -18,6 +18,7 @@ from referee.store.bots import BotDirectory
 from referee.store.clients import BlockingReads, is_cluster, through_failover
 from referee.store.listing import GAMES, Index
 from referee.store.places import PlaceStore
+from referee.store.pool import PoolStore
 from referee.store.presence import PresenceStore, Seen, parse
 from referee.store.retention import Retention
 from referee.store.slots import SlotStore
@@ -172,6 +173,8 @@ class EventStore:
         self.transparency = TransparencyStore(client, self._retry)
         #: games' archive marks, and archived games written back (issue 41)
         self.archived = ArchivedStore(client, self._retry, self.retention.archived_ttl_ms())
+        #: the ladders' matchmaking pools (issue 42 item 3)
+        self.pool = PoolStore(client, self._retry)
 
     def _retry(self, call: Callable[[], T]) -> T:
         """``call`` tried again through a cluster failover (``clients.through_failover``)."""

@@ -180,6 +180,10 @@ def test_every_route_of_the_contract_has_a_client_method_and_each_is_exercised(
     with pytest.raises(Conflict) as closed:
         api.bots.answer(outbound.id, "never-offered", take(), secret=outbound.secret)
     assert closed.value.code == "turn_closed"
+    entry = api.bots.join_pool("nim", outbound.id, secret=outbound.secret, games_at_once=1)
+    assert entry["status"] == "waiting" and entry["games_at_once"] == 1
+    assert [e["bot"]["id"] for e in api.bots.pool("nim")["entries"]][0] == outbound.id
+    assert api.bots.leave_pool("nim", outbound.id, secret=outbound.secret)["left"]
     assert api.bots.delete(outbound.id, secret=outbound.secret) == {"id": outbound.id, "deleted": True}
     hooked = api.games.create("nim", players=2, options={**NIM, "callback_url": "http://127.0.0.1:9/end"})
     assert hooked.callback_secret is not None and game.callback_secret is None

@@ -580,6 +580,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/ladder/{key}/pool": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        /** @description A ladder's matchmaking pool: its registered bots and the built-in ones, each one's status, and the pool's stats (docs/ladder.md). 404 `unknown_ladder` for a key that is no ruleset's name nor `<ruleset>:<players>`. */
+        get: operations["getPool"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ladder/{key}/pool/{bot_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+                bot_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * @description The owner (`Authorization: Bearer <the bot's secret>`) puts a registered bot in the ladder's pool,
+         *     where the workers keep matching it into games with bots of similar rating and the built-in bots;
+         *     again, it updates the entry and un-pauses a paused bot. The bot must be registered for the
+         *     ladder's ruleset (422 `bot_ruleset`). `games_at_once`: its games at once, 1 to
+         *     `REFEREE_POOL_GAMES_PER_BOT` (default that; past it 422 `games_at_once_limit`); `same_table`:
+         *     the seats of one table it may hold (default 1, at most the ladder's largest table: 422
+         *     `same_table_limit`). One owner's bots in all pools are at most `REFEREE_POOL_BOTS_PER_OWNER`
+         *     (409 `pool_bots_limit`) and ask at most `REFEREE_POOL_GAMES_PER_OWNER` games at once in all
+         *     (409 `pool_games_limit`). 401 `token_required` / `bad_token`; 404 `bot_not_found`, `unknown_ladder`.
+         */
+        put: operations["putInPool"];
+        post?: never;
+        /** @description The owner takes the bot out of the pool (`Authorization: Bearer <secret>`); its games being played finish. 404 `not_in_pool` when it is not in. */
+        delete: operations["leavePool"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tournaments": {
         parameters: {
             query?: never;
@@ -822,6 +872,45 @@ export interface components {
             limit?: number;
             /** @description With game_creations_limit and claims_limit: the moving window the limit counts over, in seconds. */
             window_s?: number;
+        };
+        /** @description A bot in a ladder's pool (docs/ladder.md, "The pool"). `status`: `waiting` while it has a free game slot (it is in the queue), `playing` when every slot is taken, `paused` when its games showed it timing out or answering invalidly (matched no more until its owner puts it in again; `paused_reason` says why, in words). A built-in bot (`builtin`) is in every pool, never paused: its `games_at_once` is the pool's cap on the games the built-in bots sit in. */
+        PoolEntry: {
+            bot: {
+                /** @description A registered bot's id, or a built-in bot's name. */
+                id: string;
+                name: string;
+                builtin: boolean;
+            };
+            /** @enum {string} */
+            status: "waiting" | "playing" | "paused";
+            paused_reason: string | null;
+            games_at_once: number;
+            /** @description The most seats of one table it may hold. */
+            same_table: number;
+            /** @description Its pool games being played. */
+            playing: number;
+            /** @description ms since the epoch: when its owner last put it in (a built-in bot: null). */
+            since: number | null;
+            /** @description ms since the epoch: when it began to wait for its next game (null unless waiting). */
+            waiting_since: number | null;
+        };
+        Pool: {
+            /** @description The ladder: a ruleset's name, or `<ruleset>:<players>` for one table size. */
+            key: string;
+            ruleset: string;
+            /** @description The table sizes the pool deals. */
+            sizes: number[];
+            entries: components["schemas"]["PoolEntry"][];
+            stats: {
+                /** @description Registered bots waiting for a game. */
+                queue: number;
+                /** @description The pool's games being played. */
+                playing_games: number;
+                /** @description The median of the latest waits for a game (0: none yet). */
+                median_wait_ms: number;
+                /** @description Games started over the last five minutes, a minute. */
+                games_per_minute: number;
+            };
         };
         /** @description A move exactly as the ruleset defines it; every entry of `legal_moves` can be posted unchanged. Its shape depends on the game's ruleset, so this schema cannot check it: a move of no type or shape the ruleset knows is a 400 `malformed_move`. Numbers follow JSON Schema: an integer written `1.0` is the integer 1 (and recorded as `1`), a boolean is never a number (`true` where an integer is due: 400 `malformed_move`); a registered bot's answer crosses the same check. */
         Move: {
@@ -4951,6 +5040,111 @@ export interface operations {
                 };
             };
             413: components["responses"]["Problem"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["RedisUnavailable"];
+        };
+    };
+    getPool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pool. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pool"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["RedisUnavailable"];
+        };
+    };
+    putInPool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+                bot_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    games_at_once?: number;
+                    same_table?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The bot's entry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PoolEntry"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["Problem"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["RedisUnavailable"];
+        };
+    };
+    leavePool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+                bot_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Out of the pool. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        key: string;
+                        bot: string;
+                        /** @constant */
+                        left: true;
+                        /** @description Its pool games still being played. */
+                        playing: number;
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];

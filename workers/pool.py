@@ -1,0 +1,66 @@
+"""RQ jobs of the ladders' pools (issue 42 item 3; ``referee.ladder.pool``):
+plain functions whose arguments are ids (STYLE.md §7).
+
+The pool keeps playing because three things match it: a bot put in
+(``match``, queued by the API), a pool game over (``game_finished``, queued
+by the scheduler at its end, then matching at once) and the worker's
+periodic tick (``tick``, from the sweeper thread, one worker at a time): a
+lost job costs at most a tick's wait, and the tick also settles the games
+whose end was never heard (their step lost) and those never dealt (a worker
+died between booking and dealing). Every booking is atomic: two workers
+matching at once never book a bot twice."""
+from __future__ import annotations
+
+import sys
+
+import workers.jobs as jobs
+from referee.play.latency import seat_latencies
+from referee.service import GameService
+from referee.ladder.service import Ladders
+from referee.ladder.pool import Pool
+
+
+def pool_of(svc: GameService) -> Pool:
+    """The pools of ``svc``'s games, matching by the ladders' ratings."""
+    return Pool(svc, Ladders(svc).ordinals)
+
+
+def match(ladder: str, svc: GameService | None = None) -> str:
+    """Deal the games ``ladder``'s waiting bots make now."""
+    return f"dealt {len(pool_of(svc or jobs.service_from_env()).match(ladder))}"
+
+
+def game_finished(ladder: str, game_id: str, svc: GameService | None = None) -> str:
+    """A pool game is over: its bots' slots free, their health judged (a bot
+    timing out or answering invalidly paused), then the next games matched."""
+    svc = svc or jobs.service_from_env()
+    pool = pool_of(svc)
+    outcome = _settle(svc, pool, ladder, game_id, gone=False)
+    dealt = pool.match(ladder)
+    return f"{outcome}; dealt {len(dealt)}"
+
+
+def _settle(svc: GameService, pool: Pool, ladder: str, game_id: str, *, gone: bool) -> str:
+    """Release a game over (its seats' moves, timeouts and invalid answers read from its log), or one gone."""
+    if gone:
+        return pool.finished(ladder, game_id, None, [])
+    game = svc.load(game_id)
+    if game.status == "active":
+        return "not_finished"
+    cells = seat_latencies(svc.store.read(game_id, 0, game.version), game.players)
+    return pool.finished(ladder, game_id, cells, [seat["bot"] for seat in game.header["seats"]])
+
+
+def tick(svc: GameService | None = None) -> int:
+    """Every pool: the games whose end was not heard settled, then the waiting bots matched; the games dealt."""
+    svc = svc or jobs.service_from_env()
+    pool = pool_of(svc)
+    dealt = 0
+    for ladder in pool.ladders():
+        try:
+            for game_id, why in pool.overdue(ladder):
+                _settle(svc, pool, ladder, game_id, gone=why == "gone")
+            dealt += len(pool.match(ladder))
+        except Exception as exc:  # one pool's failure must not stop the others: next tick
+            print(f"referee worker: the {ladder} pool's tick failed: {exc!r}", file=sys.stderr, flush=True)
+    return dealt
