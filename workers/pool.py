@@ -14,10 +14,10 @@ from __future__ import annotations
 import sys
 
 import workers.jobs as jobs
+from referee.ladder.pool import Pool
+from referee.ladder.service import Ladders
 from referee.play.latency import seat_latencies
 from referee.service import GameService
-from referee.ladder.service import Ladders
-from referee.ladder.pool import Pool
 
 
 def pool_of(svc: GameService) -> Pool:

@@ -27,8 +27,8 @@ from referee.engine.rng import Rng
 from referee.errors import ApiError
 from referee.games import registry
 from referee.ladder import pause
-from referee.ladder.ratings import ladder_key, ladder_of
 from referee.ladder.matching import Anchor, Table, Waiting, propose
+from referee.ladder.ratings import ladder_key, ladder_of
 from referee.service.game import new_game_id
 from referee.service.metrics import POOL_GAMES_STARTED, POOL_WAIT
 from referee.store.pool import PoolState

@@ -15,8 +15,8 @@ from rq import Queue
 
 import workers.pool as pool_jobs
 from referee.engine.rng import Rng
-from referee.service import GameService
 from referee.ladder.pool import Limits, Pool
+from referee.service import GameService
 from referee.service.scheduling import QUEUE
 from referee.store.redis_store import EventStore
 from tests.api.helpers import auth, ndjson
