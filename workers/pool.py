@@ -22,7 +22,7 @@ from referee.service import GameService
 
 def pool_of(svc: GameService) -> Pool:
     """The pools of ``svc``'s games, matching by the ladders' ratings."""
-    return Pool(svc, Ladders(svc).ordinals)
+    return Pool(svc, Ladders(svc).skills)
 
 
 def match(ladder: str, svc: GameService | None = None) -> str:

@@ -8,7 +8,7 @@ The rules, in the order they are applied (docs/ladder.md, "The pool"):
 - Each waiting registered bot with a free game slot seeds a table in turn,
   the longest waiting first; a bot sits at one new table per round.
 - Similar ratings together: a seed's partners are the waiting bots whose
-  ordinal is within ``window`` of its own, closest first; the window
+  skill is within ``window`` of its own, closest first; the window
   widens the longer the seed waits (``BASE_WINDOW`` plus ``WIDEN_PER_S``
   a second), so a bot far from everyone still plays, later.
 - Registered bots of different owners fill the table first, up to the
@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 from referee.engine.rng import Rng
 
-#: the ordinal distance within which two bots meet at once
-BASE_WINDOW = 4.0
+#: the skill distance within which two bots meet at once: a new bot (25) meets both anchors (20, 30)
+BASE_WINDOW = 5.0
 #: how much the window widens for each second the seed has waited
 WIDEN_PER_S = 0.2
 
@@ -42,7 +42,7 @@ class Waiting:
     """A registered bot in the pool with at least one free game slot."""
 
     bot: str
-    ordinal: float
+    skill: float
     same_table: int  # the most seats of one table it may hold
     owner: str
     since: int  # waiting since (ms)
@@ -53,7 +53,7 @@ class Anchor:
     """A built-in bot: in every pool, never paused, one seat a table."""
 
     bot: str
-    ordinal: float
+    skill: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +64,7 @@ class Table:
 
 
 def window(waited_ms: int) -> float:
-    """The ordinal distance a seed that waited ``waited_ms`` meets."""
+    """The skill distance a seed that waited ``waited_ms`` meets."""
     return BASE_WINDOW + WIDEN_PER_S * max(0, waited_ms) / 1000
 
 
@@ -92,14 +92,14 @@ def propose(waiting: Sequence[Waiting], anchors: Sequence[Anchor], sizes: Sequen
 def _seats(seed: Waiting, others: Sequence[Waiting], anchors: Sequence[Anchor], sizes: Sequence[int],
            width: float) -> list[str] | None:
     """The seats of ``seed``'s table, unshuffled, or ``None`` when they fill no size."""
-    near = sorted((w for w in others if abs(w.ordinal - seed.ordinal) <= width),
-                  key=lambda w: (abs(w.ordinal - seed.ordinal), w.since, w.bot))
+    near = sorted((w for w in others if abs(w.skill - seed.skill) <= width),
+                  key=lambda w: (abs(w.skill - seed.skill), w.since, w.bot))
     table = _Table(seed, max(sizes))
     for other in near:  # rated first: one bot of each owner
         if other.owner not in table.owners:
             table.add(other)
-    for anchor in sorted(anchors, key=lambda a: (abs(a.ordinal - seed.ordinal), a.bot)):
-        if abs(anchor.ordinal - seed.ordinal) <= width:
+    for anchor in sorted(anchors, key=lambda a: (abs(a.skill - seed.skill), a.bot)):
+        if abs(anchor.skill - seed.skill) <= width:
             table.add_anchor(anchor.bot)
     for other in near:  # then the owners' other bots, where every one of them allows it
         table.add(other)

@@ -36,10 +36,10 @@ from referee.store.pool import PoolState
 if TYPE_CHECKING:
     from referee.service import GameService
 
-#: bot ids -> each one's rating ordinal in the ladder (``key``); a bot left out counts as ``DEFAULT_ORDINAL``
+#: bot ids -> each one's skill in the ladder ``key`` (its rating's ``mu``); one left out: ``DEFAULT_SKILL``
 Ratings = Callable[[str, list[str]], Mapping[str, float]]
-#: OpenSkill's ordinal of a new rating (mu 25, sigma 25/3: mu - 3 sigma)
-DEFAULT_ORDINAL = 0.0
+#: the skill of a bot not rated yet: OpenSkill's start (mu 25), between the anchors (20 and 30)
+DEFAULT_SKILL = 25.0
 #: "games per minute" is the rate of games started over this long
 RECENT_MS = 5 * 60 * 1000
 #: a game booked this long ago that does not exist (its worker died before dealing it) is released
@@ -49,7 +49,7 @@ UNLIMITED = 1 << 30
 
 
 def no_ratings(key: str, bots: list[str]) -> Mapping[str, float]:
-    """No ratings known: every bot at ``DEFAULT_ORDINAL`` (all similar)."""
+    """No ratings known: every bot at ``DEFAULT_SKILL`` (all similar)."""
     return {}
 
 
@@ -217,10 +217,10 @@ class Pool:
         if not waiting:
             return []
         anchors = anchors_of(found)
-        ordinals = self.ratings(key, [bot for bot, _ in waiting] + anchors)
-        tables = propose([Waiting(bot, ordinals.get(bot, DEFAULT_ORDINAL), entry["same_table"], entry["owner"],
+        skills = self.ratings(key, [bot for bot, _ in waiting] + anchors)
+        tables = propose([Waiting(bot, skills.get(bot, DEFAULT_SKILL), entry["same_table"], entry["owner"],
                                   int(state.since.get(bot) or entry["since"])) for bot, entry in waiting],
-                         [Anchor(name, ordinals.get(name, DEFAULT_ORDINAL)) for name in anchors], found.sizes,
+                         [Anchor(name, skills.get(name, DEFAULT_SKILL)) for name in anchors], found.sizes,
                          self.limits.anchor_games - state.anchor_games, now,
                          rng if rng is not None else Rng(secrets.token_bytes(32)))
         dealt = []

@@ -21,7 +21,6 @@ from referee.ladder.ratings import (
     games_of,
     history_of,
     ladder_of,
-    ordinal,
     ranked,
     shown,
 )
@@ -145,12 +144,14 @@ class Ladders:
         """The live table of ``key`` (rows and counts), ``None`` for a ladder never recorded."""
         return self.book(key).table()
 
-    def ordinals(self, key: str, bots: list[str]) -> dict[str, float]:
-        """Each of ``bots``' rating ordinal in ladder ``key`` (the pool's
-        ``Ratings``): a built-in bot's is its anchor's, a bot the ladder has not
-        rated yet is left out (the pool counts it as new)."""
-        out = {bot: ANCHORS[bot][0] - 3 * ANCHORS[bot][1] for bot in bots if bot in ANCHORS}
-        out.update({bot: ordinal(row) for bot, row in self.book(key).rows([b for b in bots if b not in out]).items()})
+    def skills(self, key: str, bots: list[str]) -> dict[str, float]:
+        """Each of ``bots``' skill in ladder ``key``, its rating's ``mu`` (the
+        pool matches by it, ``referee.ladder.pool.Ratings``): a built-in bot's
+        is its anchor's, a bot the ladder has not rated yet is left out (the
+        pool counts it as new)."""
+        out = {bot: ANCHORS[bot][0] for bot in bots if bot in ANCHORS}
+        rated = self.book(key).rows([bot for bot in bots if bot not in out])
+        out.update({bot: float(row["mu"]) for bot, row in rated.items()})
         return out
 
     def keys(self) -> list[str]:

@@ -96,6 +96,9 @@ def test_rated_games_of_registered_bots_fill_the_ladder_and_their_profiles(loopb
     assert all(g["rated"] and g["unrated_reason"] is None for g in profile["games"])
     assert [g["finished_at"] for g in profile["games"]] == sorted((g["finished_at"] for g in profile["games"]),
                                                                   reverse=True)
+    # the pool matches by these: each bot's mu (an anchor's fixed), a bot not rated yet left out
+    skills = Ladders(loopback_app.extensions["referee.service"]).skills("bluffaneer", [a, b, "heuristic", "bot_new"])
+    assert skills == {a: items[a]["rating"]["mu"], b: items[b]["rating"]["mu"], "heuristic": ANCHORS["heuristic"][0]}
     one = client.get("/v1/ladder/bluffaneer?limit=1").get_json()
     assert len(one["items"]) == 1 and one["next_cursor"] == "1"
     second = client.get("/v1/ladder/bluffaneer?limit=1&cursor=1").get_json()

@@ -18,9 +18,9 @@ ANCHORS = [Anchor("random", 0.0), Anchor("heuristic", 0.0)]
 BANG = (3, 4, 5, 6, 7)
 
 
-def bot(name: str, ordinal: float = 0.0, *, owner: str | None = None, same_table: int = 1,
+def bot(name: str, skill: float = 0.0, *, owner: str | None = None, same_table: int = 1,
         waited_ms: int = 0) -> Waiting:
-    return Waiting(name, ordinal, same_table, owner or f"owner-{name}", NOW - waited_ms)
+    return Waiting(name, skill, same_table, owner or f"owner-{name}", NOW - waited_ms)
 
 
 def tables(waiting: list[Waiting], sizes: tuple[int, ...] = BANG, anchors: list[Anchor] | None = None,
@@ -84,7 +84,7 @@ def test_seats_rotate_from_game_to_game() -> None:
 # -- properties ----------------------------------------------------------------------
 OWNERS = st.sampled_from(["o1", "o2", "o3", "o4", "o5"])
 POOLS = st.lists(st.builds(Waiting, bot=st.uuids().map(lambda u: "bot_" + u.hex[:8]),
-                           ordinal=st.floats(-10, 50, allow_nan=False), same_table=st.integers(1, 3), owner=OWNERS,
+                           skill=st.floats(-10, 50, allow_nan=False), same_table=st.integers(1, 3), owner=OWNERS,
                            since=st.integers(NOW - 600_000, NOW)),
                  max_size=14, unique_by=lambda w: w.bot)
 SIZES = st.sampled_from([(2,), (3, 4, 5, 6, 7), (3, 4, 5, 6), (3, 4, 5, 6, 7, 8), (4,)])
