@@ -667,6 +667,28 @@ def history(session: Session) -> None:
     session.get("/v1/transparency/proof/inclusion?game=ffffffffffffffff")
 
 
+def ladder(session: Session) -> None:
+    """The ladder (issue 42): empty, then one rated game of the built-in bots
+    recorded by the job its end enqueues; the refusals (after ``history``: the
+    rated game enters the transparency log, and no earlier exchange moves)."""
+    session.step("ladder")
+    session.get("/v1/ladder")
+    session.get("/v1/ladder/bluffaneer")
+    session.post("/v1/games", {"ruleset": "bluffaneer", "seats": [{"bot": "random"}, {}, {"bot": "random"}],
+                               "options": {"rated": True}})
+    session.post("/v1/games", {"ruleset": "bluffaneer", "seats": [{"bot": "heuristic"}, {"bot": "random"},
+                                                                  {"bot": "random"}], "options": {"rated": True}})
+    session.step("ladder: run", quiet=True)
+    session.work()
+    session.step("ladder: recorded")
+    session.get("/v1/ladder")
+    session.get("/v1/ladder/bluffaneer")
+    session.get("/v1/ladder/bluffaneer?limit=1")
+    session.get("/v1/ladder/bluffaneer?cursor=x")
+    session.get("/v1/bots/heuristic/profile")
+    session.get("/v1/bots/bot_000000000000/profile")
+
+
 def sequence(session: Session) -> None:
     meta(session)
     create_refusals(session)
@@ -682,6 +704,7 @@ def sequence(session: Session) -> None:
     webhooks(session)
     spectators(session)
     history(session)
+    ladder(session)
 
 
 # -- recording and comparing --------------------------------------------------------

@@ -106,6 +106,18 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if hasattr(scheduler, "depth"):
         install_live("referee_queue_depth", "jobs waiting on the queue", scheduler.depth)
 
+    _register_blueprints(app)
+    _register_errors(app)
+    _register_metrics(app)
+    app.before_request(_refuse_token_in_query)
+    _register_rate_limit(app)
+    quotas.install(app)  # the per-client quotas, read once
+    _register_cors(app)
+    return app
+
+
+def _register_blueprints(app: Flask) -> None:
+    """Every route's blueprint."""
     from referee.http.api import archive, bots, chat, games, meta, reference, rematch, spectators, watch
     app.register_blueprint(games.bp)
     app.register_blueprint(chat.bp)  # the table chat in the chain (issue 40 item 5)
@@ -120,13 +132,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from referee.http.api import transparency
     app.register_blueprint(transparency.bp)  # the transparency log of final heads (issue 41 item 4)
     app.register_blueprint(archive.bp)  # finished games' history: search and export (issue 41)
-    _register_errors(app)
-    _register_metrics(app)
-    app.before_request(_refuse_token_in_query)
-    _register_rate_limit(app)
-    quotas.install(app)  # the per-client quotas, read once
-    _register_cors(app)
-    return app
+    from referee.http.api import ladder
+    app.register_blueprint(ladder.bp)  # the bots' lasting ratings (issue 42)
 
 
 def _refuse_token_in_query() -> None:

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from referee import settings
-from referee.ops import archiving, checking, playing, serving, witness
+from referee.ops import archiving, checking, playing, ratings, serving, witness
 from referee.ops.checking import cmd_audit, cmd_replay
 from referee.ops.helptext import AUDIT, DEVELOPMENT, add_command, epilog
 from referee.ops.serving import gunicorn_bind
@@ -99,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     checking.add_commands(sub)
     witness.add_commands(sub)
     archiving.add_commands(sub)
+    ratings.add_commands(sub)
     _add_key_commands(sub)
     for each in sub.choices.values():  # every command's options say their defaults
         each.formatter_class = Help

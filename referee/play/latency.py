@@ -9,7 +9,8 @@ began) to the move's own receipt time, both recorded in the chain. Defaults
 bot never answered them."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Iterator
 
 from referee.engine.clock import CLOCK_DEFAULT
 from referee.engine.platform import CHAT_EVENTS, MOVE
@@ -30,6 +31,15 @@ def seat_latencies(envelopes: Iterable[Json], players: int) -> list[Json]:
     longest: the clock's charge, or since the wait began), and how many of its
     waits a default ended."""
     out = [empty() for _ in range(players)]
+    for seat, data, used in seat_moves(envelopes, players):
+        _count(out[seat], data, used)
+    return out
+
+
+def seat_moves(envelopes: Iterable[Json], players: int) -> Iterator[tuple[int, Json, int]]:
+    """Each move of a seat in a game's log, ``(seat, move record, ms used)``:
+    the clock's charge, or the time since its wait began (the last event
+    that is no chat). Moves whose time is unknown are left out."""
     began: int | None = None  # when the wait the next move ends began: the last event that is no chat
     for env in envelopes:
         actor, data, at = env.get("actor"), env.get("data"), env.get("at")
@@ -40,19 +50,29 @@ def seat_latencies(envelopes: Iterable[Json], players: int) -> list[Json]:
             if type(used) is not int and type(at) is int and began is not None:
                 used = at - began
             if type(used) is int:
-                _count(out[actor], data, used)
+                yield actor, data, used
         began = at if type(at) is int else began
-    return out
+
+
+def kind(data: Json) -> str:
+    """What one move of a seat was: ``timeout`` (a default for an answer too
+    late or never given), ``invalid`` (a default for an answer refused),
+    ``away`` (the default of a seat whose player left: no bot's fault) or
+    ``move`` (the seat's own answer)."""
+    default = (data.get("by") or {}).get("default")
+    if default is None:
+        return "move"
+    return "timeout" if default in TIMED_OUT else "away" if default == AWAY else "invalid"
 
 
 def _count(cell: Json, data: Json, used: int) -> None:
     """One move of a seat: a default is a timeout or an invalid answer (or the
     away seat's, neither), any other a timed move."""
-    default = (data.get("by") or {}).get("default")
-    if default is not None:
-        if default in TIMED_OUT:
+    found = kind(data)
+    if found != "move":
+        if found == "timeout":
             cell["timeouts"] += 1
-        elif default != AWAY:
+        elif found == "invalid":
             cell["invalid"] += 1
         return
     cell["moves"] += 1
@@ -71,3 +91,55 @@ def add(row: Json, cell: Json) -> None:
 def shown(kept: Json) -> Json:
     """A row's latency as the standings show it: the sums, and the mean per move (ms, 0 with no move)."""
     return {**kept, "mean_ms": round(kept["total_ms"] / kept["moves"]) if kept["moves"] else 0}
+
+
+# -- health: a bot's moves, timeouts and invalid answers, and its median time a move ----------------
+#: the latency histogram's buckets grow by this ratio: bucket ``b >= 1`` holds the moves of
+#: ``STEP**(b-1) <= ms < STEP**b`` (bucket 0: under 1 ms), so a median read from it is within 5%
+STEP = 1.1
+
+
+def bucket(ms: int) -> int:
+    """The histogram bucket of one move's ``ms``."""
+    return 0 if ms < 1 else 1 + int(math.log(ms) / math.log(STEP))
+
+
+def seat_health(envelopes: Iterable[Json], players: int) -> list[Json]:
+    """Per seat of a game's log: its own moves, its timeouts and invalid
+    answers (``kind``), and a histogram of its moves' times (``bucket``:
+    bounded, however many moves; a median read from it, ``median_ms``)."""
+    out: list[Json] = [{"moves": 0, "timeouts": 0, "invalid": 0, "hist": {}} for _ in range(players)]
+    for seat, data, used in seat_moves(envelopes, players):
+        cell, found = out[seat], kind(data)
+        if found == "move":
+            cell["moves"] += 1
+            key = str(bucket(used))
+            cell["hist"][key] = cell["hist"].get(key, 0) + 1
+        elif found == "timeout":
+            cell["timeouts"] += 1
+        elif found == "invalid":
+            cell["invalid"] += 1
+    return out
+
+
+def add_health(kept: Json, cell: Json) -> None:
+    """Fold one game's health ``cell`` of a seat into a bot's ``kept`` one."""
+    for name in ("moves", "timeouts", "invalid"):
+        kept[name] = kept.get(name, 0) + cell.get(name, 0)
+    hist = kept.setdefault("hist", {})
+    for key, count in cell.get("hist", {}).items():
+        hist[key] = hist.get(key, 0) + count
+
+
+def median_ms(hist: Json) -> int | None:
+    """The median move time of a histogram (ms, the middle of its bucket), ``None`` with no move."""
+    total = sum(hist.values())
+    if not total:
+        return None
+    seen = 0
+    for key in sorted(hist, key=int):
+        seen += hist[key]
+        if 2 * seen >= total:
+            index = int(key)
+            return 0 if index == 0 else round(STEP ** (index - 0.5))
+    return None  # unreachable: the counts sum to ``total``

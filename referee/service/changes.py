@@ -10,6 +10,7 @@ from typing import Protocol
 
 from referee.service.game import Game
 from referee.service.metrics import GAMES_FINISHED
+from referee.service.rated import is_rated
 from referee.service.scheduling import Change
 
 
@@ -59,7 +60,7 @@ def change_of(game: Game, before: Game | None = None) -> Change:
     watched = before is None or change_of(before).due() is not None
     return Change(game.id, game.version, active, game.last_at, to_act, bots, deadline,
                   game.turn_deadline(), game.header.get("tournament"), open_deadline, game.start_deadline(),
-                  watched, game.callback)
+                  watched, game.callback, rated=not active and is_rated(game.header))
 
 
 class Changes:

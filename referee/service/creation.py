@@ -67,6 +67,8 @@ class Validated:
     ruleset: Ruleset[Any]
     seats: list[Json]
     options: GameOptions
+    #: each seat's registered bot's owner (``None``: a person's seat, a built-in bot's), in the header
+    owners: tuple[str | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +138,8 @@ def header(game_id: str, validated: Validated, dealt: Dealt, request: NewGame, n
         "id": game_id, "ruleset": ruleset.name, "ruleset_version": ruleset.version,
         "players": len(validated.seats), "options": options.rules, "setup": request.setup,
         "seats": [{"seat": i, "name": s.get("name") or f"seat {i}", "bot": s.get("bot"),
-                   **({"open": True} if s.get("open") else {})} for i, s in enumerate(validated.seats)],
+                   **({"open": True} if s.get("open") else {}), **_owner(validated.owners, i)}
+                  for i, s in enumerate(validated.seats)],
         "seed_commitment": sha256_hex(dealt.seed), "created_at": now, "custom": dealt.custom,
         "log_format": LOG_FORMAT,
     }
@@ -148,6 +151,8 @@ def header(game_id: str, validated: Validated, dealt: Dealt, request: NewGame, n
         out["start_timeout_s"], out["start_bot"] = options.start_timeout_s, options.start_bot
     if options.chat is not None:
         out["chat"] = options.chat
+    if options.rated:
+        out["rated"] = True
     out.update(header_fields(options.spectators))
     if request.tournament is not None:
         out["tournament"] = request.tournament
@@ -159,6 +164,13 @@ def header(game_id: str, validated: Validated, dealt: Dealt, request: NewGame, n
         out["series"] = series
     out.update(options.away)  # away_grace_s, away_bot: only when the creator gave them
     return out
+
+
+def _owner(owners: tuple[str | None, ...], seat: int) -> Json:
+    """A header seat's ``owner``: its registered bot's (the anti-pumping rule
+    reads it from the log, ``referee.ladder.ratings``), nothing for any other seat."""
+    owner = owners[seat] if seat < len(owners) else None
+    return {} if owner is None else {"owner": owner}
 
 
 def respond(stored: Stored) -> Json:
@@ -217,14 +229,17 @@ class Creation:
         ruleset = _ruleset(request.ruleset)
         seat_specs = _seat_specs(ruleset, request.players, request.seats)
         options = self.checks.game_options(ruleset, request.options, seat_specs)
-        self.checks.check_seats(seat_specs, ruleset.name)
+        owners = self.checks.check_seats(seat_specs, ruleset.name)
+        if options.rated and (request.seed is not None or request.setup is not None):
+            raise ApiError(422, "invalid_options", "a rated game is dealt by the referee: no seed, no setup "
+                           "(a chosen deal makes the game custom, and custom games move no rating)")
         if options.series is not None and request.tournament is not None:
             raise ApiError(422, "invalid_options", "series is for a game, not a tournament's games")
         # a rematch's seats are open for the people who played: its clock is the finished game's
         unclocked = options.turn_timeout_s is None and options.clock is None
         if unclocked and request.rematch is None and any(s.get("open") for s in seat_specs):
             options = options._replace(turn_timeout_s=open_seat_clock())  # a silent claimant cannot hold the table
-        return Validated(ruleset, seat_specs, options)
+        return Validated(ruleset, seat_specs, options, tuple(owners))
 
     def store_game(self, game_id: str, validated: Validated, dealt: Dealt, request: NewGame) -> Stored:
         """Header, tokens and opening envelopes written in one step (409 if the id is taken), and indexed."""

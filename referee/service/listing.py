@@ -126,8 +126,8 @@ def list_games(store: EventStore, wanted: GameFilter, cursor: str | None, limit:
 
 
 def list_bots(store: EventStore, cursor: str | None, limit: int) -> Json:
-    """Registered bots newest first: id, name, kind, rulesets, seating, created_at (never a URL or a secret)."""
+    """Registered bots newest first: id, name, kind, rulesets, seating, owner, created_at (never a URL or a secret)."""
     page = store.bots.page(after_cursor(cursor), limit)
     bots = [{"id": bot_id, "name": r["name"], "kind": r.get("kind", "webhook"), "rulesets": r["rulesets"],
-             "seating": r["seating"], "created_at": at} for bot_id, at, r in page]
+             "seating": r["seating"], "owner": r["owner"], "created_at": at} for bot_id, at, r in page]
     return {"bots": bots, "next": cursor_of(page[-1][1], page[-1][0]) if len(page) == limit else None}

@@ -22,6 +22,8 @@ MOVES = Counter("referee_moves_total", "moves appended", ["ruleset", "by"])  # b
 GAMES_STARTED = Counter("referee_games_started_total", "games dealt", ["ruleset"])
 GAMES_FINISHED = Counter("referee_games_finished_total", "games over (a result, or cancelled)", ["ruleset"])
 BOT_CALLS = Counter("referee_bot_calls_total", "bots asked for a move", ["kind", "outcome"])
+RATED_GAMES = Counter("referee_rated_games_total", "finished rated games recorded in a ladder (rated: false for "
+                      "one the anti-pumping rule or a custom deal left unrated)", ["ladder", "rated"])
 REDIS_ERRORS = Counter("referee_redis_errors_total", "requests and jobs failed by Redis", ["error"])
 
 #: (endpoint, method, status) -> the children of ``REQUESTS`` and ``LATENCY`` for them, bound once

@@ -21,6 +21,7 @@ from referee.service.chat import chat_option
 from referee.service.clocks import clock_option
 from referee.service.loading import Loader
 from referee.service.presence import away_options
+from referee.service.rated import rated_option
 from referee.service.spectator_options import SpectatorTiers, tiers_option
 from referee.service.webhooks import callback_option
 from referee.store.bots import BotDirectory
@@ -43,6 +44,8 @@ class GameOptions(NamedTuple):
     callback_url: str | None = None  # the game-end webhook (referee.service.webhooks)
     #: spectators see the game late (``referee.service.spectators``; ``None``: live)
     spectators: SpectatorTiers | None = None
+    #: the game moves its bots' ratings (``referee.service.rated``; every seat a bot's)
+    rated: bool = False
 
 
 def seconds_option(value: Any, name: str = "turn_timeout_s") -> float | None:
@@ -120,6 +123,7 @@ class Checks:
         start_timeout_s = seconds_option(opts.pop("start_timeout_s", None), "start_timeout_s")
         start_bot = opts.pop("start_bot", None)
         chat = chat_option(opts.pop("chat", None))
+        rated = rated_option(opts.pop("rated", None), seat_specs)
         series = series_option(opts.pop("series", None))
         clock = clock_option(opts.pop("clock", None), turn_timeout_s)
         away = away_options(opts)
@@ -132,7 +136,7 @@ class Checks:
         if start_bot is not None:
             self.check_bot(start_bot, ruleset.name)
         return GameOptions(opts, turn_timeout_s, start_timeout_s, start_bot, chat=chat, series=series, clock=clock,
-                           away=away, callback_url=callback_url, spectators=spectators)
+                           away=away, callback_url=callback_url, spectators=spectators, rated=rated)
 
     def _carried_over(self, game_id: Any, ruleset: Ruleset[Any], players: int) -> dict[str, Any]:
         """The options a finished game of the same ruleset carries into a new
@@ -151,26 +155,32 @@ class Checks:
         except RefereeError as err:
             raise ApiError(422, err.code, err.detail, rule=err.rule) from None
 
-    def check_seats(self, seat_specs: list[Json], ruleset: str) -> None:
-        """Each seat: open for a person to claim, or a bot's (``check_bot``), never both."""
+    def check_seats(self, seat_specs: list[Json], ruleset: str) -> list[str | None]:
+        """Each seat: open for a person to claim, or a bot's (``check_bot``),
+        never both; returns each seat's registered bot's owner (``None``: none)."""
+        owners = []
         for spec in seat_specs:
             if spec.get("open") and spec.get("bot"):
                 raise ApiError(422, "open_seat_with_bot", "an open seat is for a person to claim: it has no bot")
-            self.check_bot(spec.get("bot"), ruleset)
+            owners.append(self.check_bot(spec.get("bot"), ruleset))
+        return owners
 
-    def check_bot(self, bot: str | None, ruleset: str) -> None:
-        """``bot`` (``None``: no bot) is a built-in bot the ruleset has, or one registered for it."""
+    def check_bot(self, bot: str | None, ruleset: str) -> str | None:
+        """``bot`` (``None``: no bot) is a built-in bot the ruleset has, or one
+        registered for it; returns a registered bot's owner (one registered
+        before owners were recorded: the bot itself)."""
         if bot == "heuristic" and registry.heuristic(ruleset) is None:
             raise ApiError(422, "no_heuristic", f"{ruleset} has no built-in heuristic bot; seat 'random' or a "
                            "registered bot instead")
         if bot is None or bot in BUILT_IN:
-            return
+            return None
         found = self.bots.get(bot, touch=True)  # seated: in use
         if found is None:
             raise ApiError(422, "unknown_bot",
                            f"no built-in or registered bot {bot!r} (built-in: {', '.join(BUILT_IN)})")
         if ruleset not in found[0]["rulesets"]:
             raise ApiError(422, "bot_ruleset", f"bot {bot} is registered for {found[0]['rulesets']}, not {ruleset}")
+        return str(found[0].get("owner") or bot)
 
     def check_seating(self, bot: str, secret: str | None) -> None:
         """A registered bot is seated only where its owner agrees: anyone may

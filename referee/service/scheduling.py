@@ -79,6 +79,8 @@ class Change:
     callback: bool = False
     #: the referee keeps an archive: a finished game is written to it (``workers.archive``)
     archive: bool = False
+    #: the game is rated (``referee.service.rated.is_rated``): its end goes to the ladder (``workers.ladder``)
+    rated: bool = False
 
     def bot_turns(self) -> list[Seat]:
         """The bot seats that get a job: the lowest alone when every awaited
@@ -186,7 +188,9 @@ class RqScheduler:
             self.unwatch(gid)
 
     def _finished(self, change: Change, attempt: str) -> None:
-        """The jobs a game's end owes: its tournament's next step, its end webhook, its archive write."""
+        """The jobs a game's end owes: its tournament's next step, its end
+        webhook, its archive write, its place in the ladder (a rated game:
+        tried again after 1, 5 and 30 s; a repeat records nothing twice)."""
         gid = change.game_id
         if change.tournament is not None:
             self.queue.enqueue("workers.jobs.tournament_game_finished", change.tournament, gid,
@@ -195,6 +199,9 @@ class RqScheduler:
             self.deliver_end(gid, attempt)
         if change.archive:
             self.archive_end(gid, change.at, attempt)
+        if change.rated:
+            self.queue.enqueue("workers.ladder.record_game", gid, job_id=f"ladder-{gid}{attempt}",
+                               result_ttl=300, job_timeout=120, retry=Retry(max=3, interval=[1, 5, 30]))
 
     def deliver_end(self, game_id: str, attempt: str = "") -> None:
         """A finished game's end webhook (``workers.webhooks``): one attempt

@@ -59,15 +59,17 @@ class BotDirectory:
         return "bot_" + secrets.token_hex(6)
 
     def register(self, name: str, url: str | None, rulesets: list[str], now: int, *, seating: str = "owner",
-                 bot_id: str | None = None, quota: str | None = None) -> dict[str, Any]:
+                 bot_id: str | None = None, quota: str | None = None, owner: str | None = None) -> dict[str, Any]:
         """A new bot: a webhook (``url``), or, without one, an outbound bot
         that connects for its turns. ``seating``: who may seat it (``owner``:
         whoever shows its secret; ``public``: anyone); ``quota``: the key of
-        the place it holds, freed when it is deleted."""
+        the place it holds, freed when it is deleted; ``owner``: the opaque id
+        of who registered it (``referee.service.rated.owner_id``; ``None``:
+        the bot itself, as a bot registered before owners shows)."""
         bot_id = bot_id or self.new_id()
         secret = new_token(32)
         record = {"id": bot_id, "name": name, "kind": "webhook" if url else "outbound", "url": url,
-                  "rulesets": rulesets, "seating": seating, "created_at": now}
+                  "rulesets": rulesets, "seating": seating, "owner": owner or bot_id, "created_at": now}
         fields = {"record": json.dumps(record), "secret": secret, "secret_hash": sha256_hex(secret)}
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(self._key(bot_id), mapping={**fields, **({"quota": quota} if quota else {})})
@@ -108,7 +110,7 @@ class BotDirectory:
             if raw is None:
                 gone.append(bot_id)
             else:
-                out.append((bot_id, at, {"seating": "owner", **json.loads(raw)}))
+                out.append((bot_id, at, {"seating": "owner", "owner": bot_id, **json.loads(raw)}))
         self.listed.drop(*gone)
         return out
 
@@ -129,6 +131,7 @@ class BotDirectory:
             return None
         record: dict[str, Any] = json.loads(raw[0])
         record.setdefault("seating", "owner")  # registered before owners chose: the safe choice
+        record.setdefault("owner", bot_id)  # registered before owners were recorded: its own
         return record, raw[1].decode()
 
     def owned_by(self, bot_id: str, token: str | None) -> dict[str, Any] | None:

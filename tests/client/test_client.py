@@ -258,6 +258,7 @@ def test_bots_and_tournaments_are_typed(api: RefereeClient, loopback_app: Any, w
     assert isinstance(bot, Bot) and bot.rulesets == ("nim",) and bot.secret and "secret" not in repr(bot)
     again = api.bots.get(bot.id, secret=bot.secret)
     assert again.id == bot.id and again.secret is None
+    assert len(bot.owner) == 16 and again.owner == bot.owner  # who registered it, opaque (issue 42)
     tournament = api.tournaments.create("nim", ["random", "random"], 2, parallel=1, seed="cup")
     assert isinstance(tournament, Tournament) and tournament.games_total == 2 and tournament.cancel_token
     work()

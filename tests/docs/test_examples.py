@@ -60,6 +60,7 @@ SHOWS: dict[str, list[str]] = {
     "presence": [r"^0 ann True True None$", r"^1 bob False False None$", r"^2 \S.* None False None$"],
     "webhook-tournament": [r"audit: 4/4 games clean", r"audit: 2/2 games clean", r" mybot "],
     "rematch": [r"^True 1 0$", r"^True$", r"^\{'best_of': 3\} \[\('ann', [01]\), \('bob', [01]\)\]$"],
+    "ladder": [r'^\{"key":"bluffaneer",', r'"bot":\{"id":"heuristic","name":"heuristic","kind":"builtin"'],
     "archive": [r'"seats":\[\{"seat":0,"name":"ann","bot":"random"\}', r"audit: 2/2 logs clean"],
     "game-end-webhook": [r"^accepted \w+:finished: game \w+ finished at version \d+, winners \[[\d, ]*\], head signed",
                          r'"state":\s*"delivered"'],

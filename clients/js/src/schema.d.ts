@@ -477,6 +477,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/ladder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Every ladder (docs/ladder.md): one a ruleset, and BANG! with 3 players its own (`bang:3`), with its bots and rated games. */
+        get: operations["listLadders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ladder/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        /** @description One ladder's table, a page at a time, ranked by the OpenSkill ordinal (ties by wins, then bot id): the fold of every rated game in the order they finished. 404 `unknown_ladder` for a key no game made. */
+        get: operations["getLadder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bots/{bot_id}/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bot_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A bot's public profile (a registered bot's id, or a built-in bot's name): its record, its standing in every ladder with its rating after each rated game (the last 500, oldest first), and its last 100 recorded games, newest first (each linking to `/v1/games/{id}`). 404 `bot_not_found` for a bot neither built in, registered nor in a ladder. */
+        get: operations["getBotProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/bots/{bot_id}/turns": {
         parameters: {
             query?: never;
@@ -891,7 +946,7 @@ export interface components {
                 /** @description A seat anyone may claim (`POST /v1/games/{id}/seats/{seat}/claim`, its token to the claimant only); no move is accepted and no bot plays until every open seat is claimed. Not with `bot`. */
                 open?: boolean;
             }[];
-            /** @description The ruleset's options (see GET /v1/rulesets), plus clock ({bank_s: 1..86400, increment_s: 0..3600 (default 0), reaction_s: 1..3600 (default 15, at most bank_s)}: a time bank per seat, docs/clocks.md; not with turn_timeout_s) or turn_timeout_s (1..86400) for a turn clock (a game with open seats gets REFEREE_OPEN_SEAT_TURN_TIMEOUT_S, default 300, when it names none; it runs once every seat is taken), and for a game with open seats start_timeout_s (1..86400) and start_bot (random, the default, or heuristic): at that deadline every seat still open goes to that built-in bot (recorded as seat_given_to_bot); and chat (seats, the default; everyone: spectators post too; off): who may post at the table chat (docs/chat.md); series ({best_of: n} or {games: n}, n 1..15): the game is the first of a series its rematches continue (POST /v1/games/{game_id}/rematch, GET /v1/series/{series_id}); away_grace_s (1..86400, or null: never; default REFEREE_AWAY_GRACE_S, 60) and away_bot (default, the default, or a built-in bot): a person's seat away that long past the presence window is taken over by away_bot until its token is used again (recorded as seat_taken_over and seat_returned); callback_url: the game-end webhook (docs/webhooks.md); spectator_delay (1..100000 versions): spectators (no token) see the running game that many versions late (`SpectatorDelay`); with it, spectator_omniscient: true (spectator_delay at least 50) offers the delayed omniscient view `GET /v1/games/{id}/broadcast`. */
+            /** @description The ruleset's options (see GET /v1/rulesets), plus clock ({bank_s: 1..86400, increment_s: 0..3600 (default 0), reaction_s: 1..3600 (default 15, at most bank_s)}: a time bank per seat, docs/clocks.md; not with turn_timeout_s) or turn_timeout_s (1..86400) for a turn clock (a game with open seats gets REFEREE_OPEN_SEAT_TURN_TIMEOUT_S, default 300, when it names none; it runs once every seat is taken), and for a game with open seats start_timeout_s (1..86400) and start_bot (random, the default, or heuristic): at that deadline every seat still open goes to that built-in bot (recorded as seat_given_to_bot); and chat (seats, the default; everyone: spectators post too; off): who may post at the table chat (docs/chat.md); series ({best_of: n} or {games: n}, n 1..15): the game is the first of a series its rematches continue (POST /v1/games/{game_id}/rematch, GET /v1/series/{series_id}); away_grace_s (1..86400, or null: never; default REFEREE_AWAY_GRACE_S, 60) and away_bot (default, the default, or a built-in bot): a person's seat away that long past the presence window is taken over by away_bot until its token is used again (recorded as seat_taken_over and seat_returned); callback_url: the game-end webhook (docs/webhooks.md); spectator_delay (1..100000 versions): spectators (no token) see the running game that many versions late (`SpectatorDelay`); with it, spectator_omniscient: true (spectator_delay at least 50) offers the delayed omniscient view `GET /v1/games/{id}/broadcast`; rated (true or false, default false): the finished game moves its bots' ladder ratings (docs/ladder.md, Ratings): only when every seat is a bot's (422 `invalid_options` otherwise), never with a seed or setup; the header then says `rated: true`. */
             options?: {
                 callback_url?: components["schemas"]["CallbackUrl"];
             };
@@ -1254,6 +1309,53 @@ export interface components {
             /** @description Every seat's view (once the game is over). */
             views?: Record<string, unknown>[];
         };
+        LadderBot: {
+            /** @description A registered bot's id, or a built-in bot's name. */
+            id: string;
+            name: string;
+            /**
+             * @description gone: a registered bot since deleted or expired (its rows stay).
+             * @enum {string}
+             */
+            kind: "webhook" | "outbound" | "builtin" | "gone";
+            /** @description Who registered it (see `Bot`); `referee` for a built-in bot. */
+            owner: string;
+            /** @description A built-in bot: a fixed anchor of the scale, its rating never moves. */
+            builtin: boolean;
+        };
+        LadderRating: {
+            mu: number;
+            sigma: number;
+            /** @description mu - 3*sigma: what the ladder ranks by. */
+            ordinal: number;
+        };
+        /** @description A bot in one ladder: its rating after every rated game it played there, in the order they finished. */
+        LadderStanding: {
+            rating: components["schemas"]["LadderRating"];
+            /** @description Fewer rated games than the ladder's `provisional_below` (20); a built-in bot never is. */
+            provisional: boolean;
+            /** @description Rated games (a built-in bot: rated seats, it may hold several at a table). */
+            games: number;
+            wins: number;
+            win_rate: number;
+            /** @description Per role (`any` in a ruleset without roles). */
+            roles: {
+                [key: string]: {
+                    games: number;
+                    wins: number;
+                    win_rate: number;
+                };
+            };
+            /** @description The last 10 rated games' results, oldest first. */
+            form: ("W" | "L")[];
+            /** @description Over every recorded game of the ladder, rated or not: its own moves, its timeouts (a default for an answer too late or never given), its invalid answers (a default for an answer refused), and the median time of its own moves (ms; read from a histogram of 10% wide buckets, so within 5%; null with no move). */
+            health: {
+                moves: number;
+                timeouts: number;
+                invalid: number;
+                median_ms: number | null;
+            };
+        };
         Bot: {
             id: string;
             name: string;
@@ -1269,6 +1371,8 @@ export interface components {
              * @enum {string}
              */
             seating?: "owner" | "public";
+            /** @description An opaque, stable id of the client that registered the bot (the first 16 hex digits of the SHA-256 of its quota key; `admin` with the admin token; a bot registered before owners were recorded: its own id). Two bots of one owner at a rated table move no rating (docs/ladder.md). */
+            owner?: string;
             created_at: number;
         };
         Tournament: {
@@ -4477,6 +4581,8 @@ export interface operations {
                             rulesets: string[];
                             /** @enum {string} */
                             seating?: "owner" | "public";
+                            /** @description Who registered it: an opaque id (see `Bot`). */
+                            owner?: string;
                             created_at: number;
                         }[];
                     };
@@ -4606,6 +4712,142 @@ export interface operations {
             };
             400: components["responses"]["Problem"];
             401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["RedisUnavailable"];
+        };
+    };
+    listLadders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ladders. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ladders: {
+                            key: string;
+                            ruleset: string;
+                            /** @description The player count of a ladder kept for one (`bang:3`: 3); null: every count. */
+                            players: number | null;
+                            bots: number;
+                            /** @description Rated games folded in. */
+                            games: number;
+                        }[];
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["RedisUnavailable"];
+        };
+    };
+    getLadder: {
+        parameters: {
+            query?: {
+                /** @description Where the page starts: the `next_cursor` of the page before; another is 422 `invalid_cursor`. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ladder's page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        key: string;
+                        ruleset: string;
+                        players: number | null;
+                        /** @description What the table is ranked by, in words. */
+                        ranked_by: string;
+                        /** @description A bot with fewer rated games is provisional. */
+                        provisional_below: number;
+                        next_cursor: string | null;
+                        items: (components["schemas"]["LadderStanding"] & {
+                            rank: number;
+                            bot: components["schemas"]["LadderBot"];
+                        })[];
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["Problem"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["RedisUnavailable"];
+        };
+    };
+    getBotProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bot_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bot: components["schemas"]["LadderBot"];
+                        ladders: {
+                            [key: string]: components["schemas"]["LadderStanding"] & {
+                                history: {
+                                    game: string;
+                                    /** @description When the game finished (ms since the epoch). */
+                                    at: number;
+                                    mu: number;
+                                    sigma: number;
+                                    ordinal: number;
+                                    won: boolean;
+                                }[];
+                            };
+                        };
+                        games: {
+                            id: string;
+                            ladder: string;
+                            finished_at: number;
+                            won: boolean;
+                            seat: number;
+                            rated: boolean;
+                            /**
+                             * @description Why a game asked to be rated moved no rating: same_owner (two seats held by bots of one owner, or one registered bot twice), custom, human_seat.
+                             * @enum {string|null}
+                             */
+                            unrated_reason: "same_owner" | "custom" | "human_seat" | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];

@@ -22,13 +22,15 @@ class Bot:
     kind: str = "webhook"
     secret: str | None = field(default=None, repr=False)
     raw: Json = field(default_factory=dict, repr=False, compare=False)
+    #: who registered it: an opaque id (two bots of one owner at a rated table move no rating)
+    owner: str = ""
 
     @classmethod
     def from_json(cls, raw: Json) -> Bot:
         """Read a ``Bot`` object."""
         kind = raw.get("kind") or ("webhook" if raw.get("url") else "outbound")
         return cls(raw["id"], raw["name"], raw.get("url"), tuple(raw["rulesets"]), int(raw["created_at"]),
-                   str(kind), raw.get("secret"), raw)
+                   str(kind), raw.get("secret"), raw, str(raw.get("owner") or raw["id"]))
 
 
 @dataclass(frozen=True)
@@ -41,11 +43,13 @@ class BotSummary:
     rulesets: tuple[str, ...]
     created_at: int
     raw: Json = field(default_factory=dict, repr=False, compare=False)
+    owner: str = ""  # who registered it: an opaque id
 
     @classmethod
     def from_json(cls, raw: Json) -> BotSummary:
         """Read one entry of ``bots``."""
-        return cls(raw["id"], raw["name"], raw["kind"], tuple(raw["rulesets"]), int(raw["created_at"]), raw)
+        return cls(raw["id"], raw["name"], raw["kind"], tuple(raw["rulesets"]), int(raw["created_at"]), raw,
+                   str(raw.get("owner") or raw["id"]))
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from referee.http.schemas import AnswerTurn, CreateTournament, ListQuery, Regist
 from referee.play.tournament_quotas import ANONYMOUS_MAX_GAMES, DEFAULT_PARALLEL, Caps, Quotas, Refused
 from referee.play.tournaments import Tournaments
 from referee.service import reading
+from referee.service.rated import owner_id
 
 bp = Blueprint("bots", __name__)
 REGISTER, TOURNAMENT, ANSWER, LIST = RegisterBot(), CreateTournament(), AnswerTurn(), ListQuery()
@@ -40,7 +41,7 @@ def register_bot() -> tuple[Json, int]:
     place = quotas.bot_place(quotas.ClientQuotas.of_app(), quotas.client(), bot_id)
     try:
         return svc.bots.register(body["name"], url, body["rulesets"], svc.clock(), seating=body["seating"],
-                                 bot_id=bot_id, quota=place), 201
+                                 bot_id=bot_id, quota=place, owner=owner_id(quotas.client())), 201
     except BaseException:
         quotas.free_bot_place(place, bot_id)
         raise

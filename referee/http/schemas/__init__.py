@@ -130,6 +130,17 @@ class ListQuery(PageQuery):
     open_seats = fields.Boolean()
 
 
+class LadderQuery(Schema):
+    """``GET /v1/ladder/{key}``: a page of a ladder from ``cursor`` (a rank, the page before's ``next_cursor``)."""
+
+    class Meta:
+        unknown = RAISE
+
+    cursor = fields.String(validate=validate.Regexp(r"^[0-9]{1,9}$", error="a ladder's cursor is the "
+                                                    "next_cursor of the page before"))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
 class ArchiveQuery(PageQuery):
     """``GET /v1/archive/games`` and ``/v1/archive/export``: archived games by their public facts (issue 41)."""
 

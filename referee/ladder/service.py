@@ -1,0 +1,148 @@
+"""The ladders' use cases (issue 42; docs/ladder.md, "Ratings"): record a
+finished rated game (the job ``workers.ladder.record_game``), and read the
+ladders, one ladder's table a page at a time, and a bot's profile
+(``GET /v1/ladder``, ``/v1/ladder/{key}``, ``/v1/bots/{id}/profile``)."""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.bots import BUILT_IN
+from referee.engine.protocol import Json
+from referee.errors import ApiError
+from referee.ladder import ledger
+from referee.ladder.ratings import (
+    BUILT_IN_OWNER,
+    GAMES_KEPT,
+    PROVISIONAL_BELOW,
+    RANKED_BY,
+    entry_of,
+    ladder_of,
+    ranked,
+    shown,
+)
+from referee.service import GameService
+from referee.service.metrics import RATED_GAMES
+from referee.service.rated import is_rated
+from referee.store.ladder import LadderBook, ladder_keys
+
+#: the longest page of a ladder
+MAX_LIMIT = 200
+
+
+class Ladders:
+    """The ladders over a game service's Redis."""
+
+    def __init__(self, svc: GameService) -> None:
+        self.svc = svc
+        self.redis: Any = svc.store.redis
+
+    def book(self, key: str) -> LadderBook:
+        return LadderBook(self.redis, key)
+
+    # -- recording --------------------------------------------------------------
+    def record(self, game_id: str) -> str:
+        """Fold a finished game into its ladder: ``recorded`` (rated or not,
+        ``recorded unrated``), ``duplicate`` (in the ledger already: the table
+        is caught up all the same), or nothing to do: ``not_rated``, ``not_over``,
+        ``no_result``. Raises ``LadderBusy`` while another process folds too long."""
+        game = self.svc.load(game_id)
+        if game.status == "active":
+            return "not_over"
+        if not is_rated(game.header):
+            return "not_rated"
+        # the header as the log commits to it: what ``referee ratings recompute`` reads from the archive
+        entry = entry_of(game.id, game.header, game.ruleset.result(game.state),
+                         self.svc.store.iter_envelopes(game.id), game.last_at)
+        if entry is None:
+            return "no_result"
+        book = self.book(entry["ladder"])
+        added = book.add(entry)
+        with book.locked():
+            ledger.catch_up(book, entry["ladder"])
+        if not added:
+            return "duplicate"
+        RATED_GAMES.labels(ladder=entry["ladder"], rated=str(entry["rated"]).lower()).inc()
+        return "recorded" if entry["rated"] else "recorded unrated"
+
+    # -- reading ----------------------------------------------------------------
+    def ladders(self) -> Json:
+        """Every ladder: its key, ruleset, player count (``None``: all), bots and rated games."""
+        out = []
+        for key in ladder_keys(self.redis):
+            head = self.book(key).head() or {}
+            ruleset, players = ladder_of(key)
+            out.append({"key": key, "ruleset": ruleset, "players": players, "bots": int(head.get("bots", 0)),
+                        "games": int(head.get("games", 0))})
+        return {"ladders": out}
+
+    def table(self, key: str, cursor: str | None, limit: int) -> Json:
+        """One ladder's rows from ``cursor`` (a rank already shown), ``limit`` of them."""
+        book = self.book(key)
+        if key not in ladder_keys(self.redis) or book.head() is None:
+            raise ApiError(404, "unknown_ladder", f"no ladder {key!r}; see GET /v1/ladder")
+        start = _offset(cursor)
+        rows = ranked(book.rows().values())
+        page = rows[start:start + limit]
+        bots = self._bots([row["bot"] for row in page], {row["bot"]: row for row in page})
+        items = [{"rank": start + i + 1, "bot": bots[row["bot"]], **shown(row)} for i, row in enumerate(page)]
+        ruleset, players = ladder_of(key)
+        more = start + limit < len(rows)
+        return {"key": key, "ruleset": ruleset, "players": players, "ranked_by": RANKED_BY,
+                "provisional_below": PROVISIONAL_BELOW, "items": items,
+                "next_cursor": str(start + limit) if more else None}
+
+    def profile(self, bot_id: str) -> Json:
+        """A bot's record, its row in every ladder it plays (with its rating
+        history) and its last games, newest first; 404 ``bot_not_found`` for
+        a bot neither built in, registered, nor in a ladder."""
+        ladders: dict[str, Json] = {}
+        games: list[Json] = []
+        found: Json | None = None
+        for key in ladder_keys(self.redis):
+            row = self.book(key).rows([bot_id]).get(bot_id)
+            if row is None:
+                continue
+            found = row
+            ladders[key] = {**shown(row), "history": list(row["history"])}
+            games += row["recent"]
+        bot = self._bots([bot_id], {bot_id: found} if found is not None else {})[bot_id]
+        if bot["kind"] == "gone" and found is None:
+            raise ApiError(404, "bot_not_found", f"no bot {bot_id!r}: neither built in, registered nor rated")
+        games.sort(key=lambda g: (g["finished_at"], g["id"], g["seat"]), reverse=True)
+        return {"bot": bot, "ladders": ladders, "games": games[:GAMES_KEPT]}
+
+    def _bots(self, ids: list[str], rows: dict[str, Json]) -> dict[str, Json]:
+        """Each bot's public record as a ladder shows it: a registered bot's
+        from its directory (one gone: its id, kind ``gone``), a built-in's."""
+        out = {}
+        for bot_id in ids:
+            if bot_id in BUILT_IN:
+                out[bot_id] = {"id": bot_id, "name": bot_id, "kind": "builtin", "owner": BUILT_IN_OWNER,
+                               "builtin": True}
+                continue
+            found = self.svc.bots.get(bot_id)
+            row = rows.get(bot_id)
+            if found is None:
+                out[bot_id] = {"id": bot_id, "name": bot_id, "kind": "gone",
+                               "owner": row["owner"] if row else bot_id, "builtin": False}
+            else:
+                record = found[0]
+                out[bot_id] = {"id": bot_id, "name": record["name"], "kind": record["kind"],
+                               "owner": record.get("owner") or bot_id, "builtin": False}
+        return out
+
+    # -- recompute ----------------------------------------------------------------
+    def live(self, key: str) -> Json | None:
+        """The live table of ``key`` (rows and counts), ``None`` for a ladder never recorded."""
+        return self.book(key).table()
+
+    def keys(self) -> list[str]:
+        return ladder_keys(self.redis)
+
+
+def _offset(cursor: str | None) -> int:
+    if cursor is None:
+        return 0
+    if not cursor.isdigit() or len(cursor) > 9:
+        raise ApiError(422, "invalid_cursor", "a ladder's cursor is the next_cursor of the page before")
+    return int(cursor)

@@ -1,0 +1,70 @@
+"""``referee ratings recompute`` (issue 42; docs/ladder.md, "Ratings"):
+every ladder refolded from the archive's games alone (their logs' headers
+say which are rated, their results who won, their moves each bot's health),
+in the order the live ladder folds them, and printed; ``--check`` compares
+the live tables in Redis and fails (status 1) with the differences."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from referee import settings
+from referee.ops.helptext import add_command
+
+LADDER_PAGE = "docs/ladder.md"
+
+
+def recompute(archive: Any) -> dict[str, Any]:
+    """Every ladder's table folded from the archive's finished games."""
+    from referee.archive import Query
+    from referee.ladder.ratings import entry_of, fold
+    entries: dict[str, list[Any]] = {}
+    for game in archive.each(Query()):
+        lines = game.log.splitlines()
+        if not lines:
+            continue
+        header = json.loads(lines[0])["header"]
+        entry = entry_of(game.id, header, game.result, (json.loads(line) for line in lines[1:]), game.finished_at)
+        if entry is not None:
+            entries.setdefault(entry["ladder"], []).append(entry)
+    return {key: fold(key, found) for key, found in sorted(entries.items())}
+
+
+def cmd_recompute(args: argparse.Namespace) -> int:
+    from referee.archive import Archive
+    from referee.ladder.ratings import diff, table_lines
+    url = args.archive or settings.get("REFEREE_ARCHIVE_URL")
+    if not url or url.strip().lower() == "off":
+        raise SystemExit("referee ratings: no archive: set REFEREE_ARCHIVE_URL or pass --archive")
+    tables = recompute(Archive(url))
+    for key, table in tables.items():
+        print("\n".join(table_lines(key, list(table.rows.values()))), end="\n\n")
+    if not tables:
+        print("no rated game in the archive")
+    if not args.check:
+        return 0
+    from referee.store.clients import connect
+    from referee.store.ladder import LadderBook, ladder_keys
+    client = connect(args.redis or settings.text("REDIS_URL"))
+    differences = []
+    for key in sorted(set(tables) | set(ladder_keys(client))):
+        recomputed = tables[key].state if key in tables else None
+        differences += diff(key, recomputed, LadderBook(client, key).table())
+    if differences:
+        print("the live ladders differ from the archive's:", *differences, sep="\n", file=sys.stderr)
+        return 1
+    print(f"the live ladders equal the archive's ({len(tables)} ladders)")
+    return 0
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    ratings = add_command(sub, "ratings", "recompute the bots' ladder ratings from the archive", LADDER_PAGE)
+    what = ratings.add_subparsers(dest="ratings_command", required=True, metavar="ACTION")
+    again = what.add_parser("recompute", help="refold every rated game of the archive and print the ladders")
+    again.add_argument("--archive", help="the archive's database (default: REFEREE_ARCHIVE_URL)")
+    again.add_argument("--check", action="store_true", help="compare with the live ladders in Redis: status 1 "
+                       "and the differences when they differ")
+    again.add_argument("--redis", help="the live ladders' Redis, with --check (default: REDIS_URL)")
+    again.set_defaults(func=cmd_recompute)
