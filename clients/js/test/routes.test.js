@@ -60,6 +60,9 @@ const CALLS = {
   contract: (r) => r.openapi(),
   searchArchive: (r) => r.archive.search({ seat: "ann" }),
   exportArchive: (r) => r.archive.export({ bot: "random" }),
+  listLadders: (r) => r.ladder.ladders(),
+  getLadder: (r) => r.ladder.ladder("bang-dice", { limit: 5 }),
+  getBotProfile: (r) => r.ladder.botProfile("random"),
 };
 
 const live = refereeForFile();
