@@ -108,6 +108,8 @@ def test_the_ladder_ranks_real_bots_and_a_profile_shows_their_games(stack: Live,
 
     # from the games' page to the ladder
     page.goto(f"{stack.url}/watch/")
+    page.locator("#games li").first.wait_for(timeout=PATIENCE_S * 1000)
+    _shot(page, "index.png")
     page.get_by_role("link", name="The bot ladder").click()
     page.locator("body[data-loaded=true]").wait_for(timeout=PATIENCE_S * 1000)
     tab = page.locator("#tabs [role=tab][data-key=bluffaneer]")

@@ -17,29 +17,34 @@ import { every } from "./pages.js";
 /** @typedef {Ok<"getLadder">["items"][number]} LadderRow one bot's row of a ladder's table */
 /** @typedef {Ok<"getBotProfile">} BotProfile */
 /**
- * A bot as a ladder or a pool names it.
- * @typedef {Ok<"getLadder">["items"][number]["bot"]} LadderBot
- */
-/**
- * One bot in a ladder's pool: `status` is `pooled`, `paused` (`paused_reason`
- * says why: it kept timing out or answering invalidly) or the built-in bots'
- * `anchor`; `games_at_once` the games it asks at once, `playing` those it
- * plays now, `since` when it was put in (ms).
+ * One bot in a ladder's pool: `status` is `waiting` (a game slot free: in
+ * the queue), `playing` (every slot taken) or `paused` (`paused_reason`
+ * says why in words: it kept timing out or answering invalidly); the
+ * built-in bots (`bot.builtin`) are in every pool. `games_at_once` its
+ * games at once, `same_table` the seats of one table it may hold, `playing`
+ * its pool games being played, `since` when it was put in and
+ * `waiting_since` when it began to wait (ms, or null).
  * @typedef {object} PoolEntry
- * @property {LadderBot} bot
- * @property {string} status
- * @property {string | null} [paused_reason]
- * @property {number} [games_at_once]
- * @property {number} [playing]
- * @property {number | null} [since]
+ * @property {{ id: string, name: string, builtin: boolean }} bot
+ * @property {"waiting" | "playing" | "paused"} status
+ * @property {string | null} paused_reason
+ * @property {number} games_at_once
+ * @property {number} same_table
+ * @property {number} playing
+ * @property {number | null} since
+ * @property {number | null} waiting_since
  */
 /**
- * A ladder's matchmaking pool (`GET /v1/ladder/{key}/pool`): its bots and
- * its stats (bots waiting for a table, games being played, the median wait
- * for a table in ms, games finished a minute).
+ * A ladder's matchmaking pool (`GET /v1/ladder/{key}/pool`): the table
+ * sizes it deals, its bots, and its stats (registered bots waiting for a
+ * game, games being played, the median wait for a game in ms (0: none
+ * yet), games started a minute over the last five).
  * @typedef {object} Pool
+ * @property {string} key
+ * @property {string} ruleset
+ * @property {number[]} sizes
  * @property {PoolEntry[]} entries
- * @property {{ queue: number, playing_games: number, median_wait_ms: number | null, games_per_minute: number }} stats
+ * @property {{ queue: number, playing_games: number, median_wait_ms: number, games_per_minute: number }} stats
  */
 
 /** @param {string} key */

@@ -5,24 +5,26 @@ import { count, profileHref } from "./words.js";
 
 function $(id) { return document.getElementById(id); }
 
-/** "3 waiting for a table · 2 games being played · median wait 1.2 s · 14 games a minute" */
+/** "3 bots waiting for a table · 2 games being played · median wait for a table 1.2 s · 14 games a minute" */
 function statsWords(stats) {
-  const wait = typeof stats.median_wait_ms === "number" ? "median wait for a table " +
-    (stats.median_wait_ms < 1000 ? stats.median_wait_ms + " ms" : (stats.median_wait_ms / 1000).toFixed(1) + " s") : null;
+  const ms = stats.median_wait_ms;
+  const wait = ms > 0 ? "median wait for a table " + (ms < 1000 ? ms + " ms" : (ms / 1000).toFixed(1) + " s") : null;
+  const rate = Math.round(stats.games_per_minute * 10) / 10;
   return [count(stats.queue, "bot waiting for a table", "bots waiting for a table"),
     count(stats.playing_games, "game being played", "games being played"), wait,
-    stats.games_per_minute + " games a minute"].filter(Boolean).join(" · ");
+    count(rate, "game a minute", "games a minute")].filter(Boolean).join(" · ");
 }
 
-/** One entry's status in words: "in the pool, playing 1 of its 2 games at once", "paused: it kept timing out". */
+/** One entry's status in words: "waiting for a table, playing 1 of its 2 games at once", "paused: …". */
 function statusWords(entry) {
-  if (entry.status === "paused") {
-    return "paused" + (entry.paused_reason ? ": " + entry.paused_reason.replace(/_/g, " ") : "");
+  if (entry.status === "paused") return "paused" + (entry.paused_reason ? ": " + entry.paused_reason : "");
+  const playing = count(entry.playing, "game", "games") + " being played";
+  if (entry.bot.builtin) return "always in the pool, a fixed anchor of the scale; " + playing;
+  if (entry.status === "waiting") {
+    return "waiting for a table; " + entry.playing + " of its " + count(entry.games_at_once, "game", "games") +
+      " at once being played";
   }
-  if (entry.status === "anchor" || entry.bot.builtin) return "always in the pool, a fixed anchor of the scale";
-  const playing = typeof entry.playing === "number" ? entry.playing : 0;
-  return "in the pool, playing " + playing + (entry.games_at_once ? " of its " + count(entry.games_at_once,
-    "game", "games") + " at once" : "");
+  return "playing all its " + count(entry.games_at_once, "game", "games") + " at once";
 }
 
 /** The pool of ladder `key`, below its table. */
