@@ -434,6 +434,8 @@ def sweep(svc: GameService | None = None, *, stall_ms: int = 10_000) -> int:
             scheduler.unwatch(game_id)
             if svc.archive is not None:  # its worker died as it finished: the archive write may be owed too
                 scheduler.archive_end(game_id, now, attempt=f"-sweep{now}")
+            if change.rated:  # and its place in the ladder (recording it twice counts it once)
+                scheduler.record_rated(game_id, attempt=f"-sweep{now}")
             continue
         scheduler.watch(game_id, now)  # next look after another stall period
         scheduler.game_changed(change, attempt=f"-sweep{now}")

@@ -50,12 +50,14 @@ from referee.client.errors import (
                                    Unprocessable,
                                    VersionConflict,
 )
+from referee.client.ladder import Ladder
 from referee.client.models import (
                                    ArchivedGame,
                                    ArchivedSeat,
                                    AuditCheck,
                                    AuditReport,
                                    Bot,
+                                   BotProfile,
                                    BotSummary,
                                    Broadcast,
                                    ChatMessage,
@@ -68,6 +70,8 @@ from referee.client.models import (
                                    Health,
                                    Jwk,
                                    KeySet,
+                                   LadderPage,
+                                   LadderSummary,
                                    MoveAccepted,
                                    Page,
                                    Receipt,
@@ -78,6 +82,7 @@ from referee.client.models import (
                                    Seat,
                                    SeatToken,
                                    SpectatorDelay,
+                                   Standing,
                                    Tournament,
                                    TournamentGame,
                                    TournamentSummary,
@@ -103,5 +108,5 @@ __all__ = [
     "RateLimited", "Receipt", "RefereeClient", "Replay", "Result", "RetryPolicy", "Rule", "Ruleset", "Rulesets", "Seat",
     "SpectatorDelay", "Timeouts", "Tournament", "TournamentGame", "TournamentSummary", "Tournaments", "Turn",
     "TurnAnswered", "Unauthorized", "Unavailable", "Unprocessable", "VersionConflict", "View", "WebhookAttempt",
-    "WebhookDeliveries",
+    "WebhookDeliveries", "Ladder", "BotProfile", "LadderPage", "LadderSummary", "Standing",
 ]

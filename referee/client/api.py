@@ -14,6 +14,7 @@ from referee.client.bots import Bots
 from referee.client.calls import AUTO, json_of
 from referee.client.errors import HttpProblem
 from referee.client.games import Games
+from referee.client.ladder import Ladder
 from referee.client.models import Health, Json, KeySet
 from referee.client.rulesets import Rulesets
 from referee.client.tournaments import Tournaments
@@ -54,6 +55,8 @@ class RefereeClient:
         self.transparency = Transparency(self)
         #: finished games kept for good: search and export (issue 41)
         self.archive = Archive(self)
+        #: the bots' lasting ratings: the ladders, their tables, a bot's profile (issue 42)
+        self.ladder = Ladder(self)
 
     # -- versions seen: the default expected_version of a move -----------------
     def _saw(self, game_id: str, version: int) -> None:

@@ -13,8 +13,8 @@ time (the ladder's lock), :func:`catch_up` folds what the table lacks:
   worker; entries are added without the lock, so even while a fold runs)
   moved the cursor down a place: the table is refolded from the
   newest *checkpoint* still valid by the same test (a table kept every
-  ``CHECKPOINT_EVERY`` entries, the last ``CHECKPOINTS_KEPT`` of them), or
-  from scratch when none is.
+  ``CHECKPOINT_EVERY`` entries: the last ``CHECKPOINTS_KEPT`` of them and
+  every ``SPARSE``-th one), or from scratch when none is.
 
 The ledger is the truth; the table and its checkpoints are caches of its
 fold. ``MemoryBook`` is a ledger in memory (tests, and the proof that the
@@ -30,8 +30,10 @@ from referee.ladder.ratings import Table, order
 
 #: a checkpoint of the table is kept every this many entries folded
 CHECKPOINT_EVERY = 100
-#: the newest checkpoints kept (a game arriving later than these many checkpoints refolds from scratch)
+#: the newest checkpoints kept, and every ``SPARSE``-th one besides: a game however late refolds
+#: at most ``CHECKPOINT_EVERY * SPARSE`` games (a second or two), never the whole ladder
 CHECKPOINTS_KEPT = 8
+SPARSE = 10
 #: entries read from the ledger at a time
 BATCH = 200
 
@@ -57,8 +59,9 @@ class Book(Protocol):
     def rows(self, bots: list[str] | None = None) -> dict[str, Json]:
         """The saved rows of ``bots`` that there are (``None``: every row)."""
 
-    def save(self, state: Json, touched: set[str]) -> None:
-        """Save the table's head and its ``touched`` rows (the others are as saved)."""
+    def save(self, state: Json, touched: set[str], after: dict[str, dict[str, list[float]]]) -> None:
+        """Save the table's head, its ``touched`` rows (the others are as saved)
+        and the ratings ``after`` each rated game folded (``Table.after``)."""
 
     def checkpoints(self) -> list[int]:
         """The ``folded`` counts of the checkpoints kept."""
@@ -66,8 +69,8 @@ class Book(Protocol):
     def checkpoint(self, folded: int) -> Json | None:
         """The whole table as it was after ``folded`` entries."""
 
-    def put_checkpoint(self, state: Json, keep: int) -> None:
-        """Keep the whole table as it is (by its ``folded``), dropping all but the newest ``keep``."""
+    def put_checkpoint(self, state: Json, drop: list[int]) -> None:
+        """Keep the whole table as it is (by its ``folded``), and drop the checkpoints ``drop``."""
 
 
 def _valid(book: Book, state: Json | None) -> bool:
@@ -108,6 +111,13 @@ def _complete(book: Book, table: Table, batch: list[Json]) -> None:
     table.partial = False
 
 
+def dropped(kept: list[int], new: int) -> list[int]:
+    """The checkpoints to drop when one is taken at ``new``: all but the newest
+    ``CHECKPOINTS_KEPT`` (``new`` among them) and every ``SPARSE``-th."""
+    newest = sorted({*kept, new})[-CHECKPOINTS_KEPT:]
+    return sorted(n for n in kept if n not in newest and n % (CHECKPOINT_EVERY * SPARSE))
+
+
 def _moved(table: Table, first: Json) -> bool:
     """Whether the ledger's next entry is not after the table's last: one came before it since it was read."""
     state = table.state
@@ -130,9 +140,9 @@ def catch_up(book: Book, key: str) -> Table:
             table.fold(entry)
             if table.state["folded"] % CHECKPOINT_EVERY == 0:
                 _complete(book, table, [])
-                book.put_checkpoint(table.state, CHECKPOINTS_KEPT)
+                book.put_checkpoint(table.state, dropped(book.checkpoints(), table.state["folded"]))
         size = book.size()
-    book.save(table.state, table.touched)
+    book.save(table.state, table.touched, table.after)
     return table
 
 
@@ -143,6 +153,7 @@ class MemoryBook:
         self.ledger: list[Json] = []
         self.saved: str | None = None
         self.kept: dict[int, str] = {}
+        self.after: dict[str, dict[str, list[float]]] = {}
 
     def add(self, entry: Json) -> bool:
         if any(e["game"] == entry["game"] for e in self.ledger):
@@ -170,10 +181,11 @@ class MemoryBook:
         """The whole table as saved."""
         return None if self.saved is None else {**(self.head() or {}), "rows": self.rows()}
 
-    def save(self, state: Json, touched: set[str]) -> None:
+    def save(self, state: Json, touched: set[str], after: dict[str, dict[str, list[float]]]) -> None:
         rows = self.rows()
         rows.update({bot: state["rows"][bot] for bot in touched if bot in state["rows"]})
         self.saved = json.dumps({**state, "rows": rows})
+        self.after.update(json.loads(json.dumps(after)))
 
     def checkpoints(self) -> list[int]:
         return list(self.kept)
@@ -182,7 +194,7 @@ class MemoryBook:
         found = self.kept.get(folded)
         return None if found is None else json.loads(found)
 
-    def put_checkpoint(self, state: Json, keep: int) -> None:
+    def put_checkpoint(self, state: Json, drop: list[int]) -> None:
         self.kept[state["folded"]] = json.dumps(state)
-        for old in sorted(self.kept)[:-keep]:
-            del self.kept[old]
+        for old in drop:
+            self.kept.pop(old, None)

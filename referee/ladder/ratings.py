@@ -8,10 +8,11 @@ the archive fold the same entries with the same code.
 Each bot of a ladder has an OpenSkill Plackett–Luce rating (winners rank
 first, the others tie second, as in tournaments' standings,
 ``referee.play.standings``), its rated games and wins (per role too), its
-last ``FORM`` results, its rating after each rated game (the last
-``HISTORY_KEPT``), its last ``GAMES_KEPT`` games, rated or not, and its
-health (``referee.play.latency.seat_health``). The built-in bots are fixed
-anchors (``ANCHORS``): they are rated against, never moved."""
+last ``FORM`` results and its health (``referee.play.latency.seat_health``).
+Each rated game folded leaves its seats' ratings after it (``Table.after``):
+a bot's rating history is those of its games (the store indexes each bot's
+games, an order no fold changes). The built-in bots are fixed anchors
+(``ANCHORS``): they are rated against, never moved."""
 from __future__ import annotations
 
 import json
@@ -108,8 +109,8 @@ def order(entry: Json) -> tuple[int, str]:
 def _new_row(bot: str, owner: str | None) -> Json:
     mu, sigma = ANCHORS.get(bot, (PlackettLuce().mu, PlackettLuce().sigma))
     return {"bot": bot, "builtin": bot in BUILT_IN, "owner": owner or BUILT_IN_OWNER, "mu": mu, "sigma": sigma,
-            "games": 0, "wins": 0, "roles": {}, "form": [], "history": [],
-            "health": {"moves": 0, "timeouts": 0, "invalid": 0, "hist": {}}, "recent": []}
+            "games": 0, "wins": 0, "roles": {}, "form": [],
+            "health": {"moves": 0, "timeouts": 0, "invalid": 0, "hist": {}}}
 
 
 class Table:
@@ -121,6 +122,8 @@ class Table:
         self.state: Json = state if state is not None else {
             "key": key, "folded": 0, "cursor": None, "at": None, "games": 0, "bots": 0, "rows": {}}
         self.touched: set[str] = set()
+        #: game -> each of its bots' rating after it, ``[mu, sigma]``, for the rated games folded here
+        self.after: dict[str, dict[str, list[float]]] = {}
         #: only some rows are here (those its entries need: ``referee.ladder.ledger.catch_up``)
         self.partial = False
 
@@ -141,9 +144,6 @@ class Table:
         for seat, health in zip(entry["seats"], entry["health"]):
             row = self._row(seat)
             latency.add_health(row["health"], health)
-            row["recent"] = [*row["recent"], {
-                "id": entry["game"], "ladder": entry["ladder"], "finished_at": entry["at"], "won": seat["won"],
-                "seat": seat["seat"], "rated": entry["rated"], "unrated_reason": entry["unrated_reason"]}][-GAMES_KEPT:]
         if entry["rated"]:
             state["games"] += 1
             self._rate(entry)
@@ -176,14 +176,33 @@ class Table:
             row["form"] = [*row["form"], "W" if won else "L"][-FORM:]
             if not row["builtin"]:
                 row["mu"], row["sigma"] = team[0].mu, team[0].sigma
-            row["history"] = [*row["history"], {
-                "game": entry["game"], "at": entry["at"], "mu": row["mu"], "sigma": row["sigma"],
-                "ordinal": ordinal(row), "won": won}][-HISTORY_KEPT:]
+        self.after[entry["game"]] = {row["bot"]: [row["mu"], row["sigma"]] for row in rows}
 
 
 def ordinal(row: Json) -> float:
     """The conservative skill a table ranks by, mu - 3 sigma (OpenSkill's ordinal)."""
     return float(row["mu"] - 3 * row["sigma"])
+
+
+def games_of(bot: str, entries: Iterable[Json]) -> list[Json]:
+    """Each seat ``bot`` held in ``entries`` (its games, newest first), as its profile lists them."""
+    return [{"id": entry["game"], "ladder": entry["ladder"], "finished_at": entry["at"], "won": seat["won"],
+             "seat": seat["seat"], "rated": entry["rated"], "unrated_reason": entry["unrated_reason"]}
+            for entry in entries for seat in entry["seats"] if seat["bot"] == bot]
+
+
+def history_of(bot: str, entries: Iterable[Json], after: dict[str, dict[str, list[float]]]) -> list[Json]:
+    """``bot``'s rating after each of its rated ``entries`` (newest first), oldest first; a
+    built-in bot holding several seats of a game: one point, won as its first seat."""
+    out = []
+    for entry in entries:
+        rating = after.get(entry["game"], {}).get(bot)
+        seat = next((seat for seat in entry["seats"] if seat["bot"] == bot), None)
+        if rating is not None and seat is not None:
+            mu, sigma = rating
+            out.append({"game": entry["game"], "at": entry["at"], "mu": mu, "sigma": sigma,
+                        "ordinal": mu - 3 * sigma, "won": seat["won"]})
+    return out[::-1]
 
 
 def fold(key: str, entries: Iterable[Json]) -> Table:
@@ -196,7 +215,7 @@ def fold(key: str, entries: Iterable[Json]) -> Table:
 
 
 def shown(row: Json) -> Json:
-    """A row as the API shows it (without its bot's record, history and games)."""
+    """A row as the API shows it (without its bot's record)."""
     games = row["games"]
     health = row["health"]
     return {"rating": {"mu": row["mu"], "sigma": row["sigma"], "ordinal": ordinal(row)},
@@ -230,8 +249,16 @@ def comparable(state: Json) -> Any:
     return {"folded": state["folded"], "games": state["games"], "bots": state["bots"], "rows": state["rows"]}
 
 
-def diff(key: str, recomputed: Json | None, live: Json | None) -> list[str]:
-    """How a ladder's live table differs from the one recomputed (nothing: the same)."""
+def diff(key: str, recomputed: Json | None, live: Json | None, after: tuple[Json, Json] = ({}, {})) -> list[str]:
+    """How a ladder's live table differs from the one recomputed (nothing: the
+    same), and the ratings after each rated game (``after``: recomputed, live)."""
+    mine_after, live_after = after
+    out = [f"{key}: ratings after game {game}: {mine_after.get(game)} recomputed, {live_after.get(game)} live"
+           for game in sorted(mine_after.keys() | live_after.keys()) if mine_after.get(game) != live_after.get(game)]
+    return out + _rows_diff(key, recomputed, live)
+
+
+def _rows_diff(key: str, recomputed: Json | None, live: Json | None) -> list[str]:
     if recomputed is None or live is None:
         return [] if recomputed == live else [f"{key}: only {'recomputed' if live is None else 'live'}"]
     want, got = comparable(recomputed), comparable(live)

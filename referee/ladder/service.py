@@ -13,9 +13,12 @@ from referee.ladder import ledger
 from referee.ladder.ratings import (
     BUILT_IN_OWNER,
     GAMES_KEPT,
+    HISTORY_KEPT,
     PROVISIONAL_BELOW,
     RANKED_BY,
     entry_of,
+    games_of,
+    history_of,
     ladder_of,
     ranked,
     shown,
@@ -99,12 +102,16 @@ class Ladders:
         games: list[Json] = []
         found: Json | None = None
         for key in ladder_keys(self.redis):
-            row = self.book(key).rows([bot_id]).get(bot_id)
+            book = self.book(key)
+            row = book.rows([bot_id]).get(bot_id)
             if row is None:
                 continue
             found = row
-            ladders[key] = {**shown(row), "history": list(row["history"])}
-            games += row["recent"]
+            recent, rated = book.bot_games(bot_id, GAMES_KEPT), book.bot_games(bot_id, HISTORY_KEPT, rated=True)
+            entries = book.entries_of(sorted(set(recent) | set(rated)))
+            history = history_of(bot_id, [entries[g] for g in rated if g in entries], book.after(rated))
+            ladders[key] = {**shown(row), "history": history}
+            games += games_of(bot_id, [entries[g] for g in recent if g in entries])
         bot = self._bots([bot_id], {bot_id: found} if found is not None else {})[bot_id]
         if bot["kind"] == "gone" and found is None:
             raise ApiError(404, "bot_not_found", f"no bot {bot_id!r}: neither built in, registered nor rated")

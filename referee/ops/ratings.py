@@ -50,8 +50,10 @@ def cmd_recompute(args: argparse.Namespace) -> int:
     client = connect(args.redis or settings.text("REDIS_URL"))
     differences = []
     for key in sorted(set(tables) | set(ladder_keys(client))):
-        recomputed = tables[key].state if key in tables else None
-        differences += diff(key, recomputed, LadderBook(client, key).table())
+        recomputed = tables[key] if key in tables else None
+        book = LadderBook(client, key)
+        differences += diff(key, recomputed.state if recomputed else None, book.table(),
+                            (recomputed.after if recomputed else {}, book.after()))
     if differences:
         print("the live ladders differ from the archive's:", *differences, sep="\n", file=sys.stderr)
         return 1

@@ -189,8 +189,7 @@ class RqScheduler:
 
     def _finished(self, change: Change, attempt: str) -> None:
         """The jobs a game's end owes: its tournament's next step, its end
-        webhook, its archive write, its place in the ladder (a rated game:
-        tried again after 1, 5 and 30 s; a repeat records nothing twice)."""
+        webhook, its archive write, its place in the ladder (a rated game)."""
         gid = change.game_id
         if change.tournament is not None:
             self.queue.enqueue("workers.jobs.tournament_game_finished", change.tournament, gid,
@@ -200,8 +199,13 @@ class RqScheduler:
         if change.archive:
             self.archive_end(gid, change.at, attempt)
         if change.rated:
-            self.queue.enqueue("workers.ladder.record_game", gid, job_id=f"ladder-{gid}{attempt}",
-                               result_ttl=300, job_timeout=120, retry=Retry(max=3, interval=[1, 5, 30]))
+            self.record_rated(gid, attempt)
+
+    def record_rated(self, game_id: str, attempt: str = "") -> None:
+        """A finished rated game's place in the ladder (``workers.ladder``): tried
+        again after 1, 5 and 30 s when it fails; a repeat records nothing twice."""
+        self.queue.enqueue("workers.ladder.record_game", game_id, job_id=f"ladder-{game_id}{attempt}",
+                           result_ttl=300, job_timeout=120, retry=Retry(max=3, interval=[1, 5, 30]))
 
     def deliver_end(self, game_id: str, attempt: str = "") -> None:
         """A finished game's end webhook (``workers.webhooks``): one attempt

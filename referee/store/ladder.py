@@ -5,8 +5,12 @@ they live in one cluster slot (its save is one script):
 - ``{ladder:K}:ledger`` sorted set: game id scored by ``finished_at`` (ms),
   equal scores sorted by id: the ladder's order;
 - ``{ladder:K}:entries`` hash: game id -> the entry (``referee.ladder.ratings.entry_of``);
+- ``{ladder:K}:games:<bot>`` and ``{ladder:K}:rated:<bot>`` sorted sets, like
+  the ledger: each bot's games, and its rated ones (its profile's games and
+  rating history: entered with the entry, in an order no fold changes);
 - ``{ladder:K}:table`` string: the table without its rows; ``{ladder:K}:rows``
-  hash: bot -> its row;
+  hash: bot -> its row; ``{ladder:K}:after`` hash: rated game -> each of its
+  bots' rating after it (written by the fold: a refold rewrites it);
 - ``{ladder:K}:checkpoints`` hash: entries folded -> the whole table then;
 - ``{ladder:K}:lock``: who folds now.
 
@@ -25,16 +29,19 @@ import redis
 from referee.engine.protocol import Json
 
 KEYS = "ladder:keys"
-#: the ledger's entry and its place, added once (both keys in the ladder's slot)
+#: the ledger's entry, its place, and its place among each of its bots' games, added once (every key
+#: in the ladder's slot: KEYS[3..] are the bots' indexes)
 _ADD = """
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[3]) == 0 then return 0 end
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+for i = 2, #KEYS do redis.call('ZADD', KEYS[i], ARGV[2], ARGV[1]) end
 return 1
 """
-#: the table and its changed rows, at once
+#: the table, its changed rows (ARGV[2] of them) and the ratings after its newly folded games, at once
 _SAVE = """
 redis.call('SET', KEYS[1], ARGV[1])
-for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+local rows = 3 + 2 * tonumber(ARGV[2])
+for i = 3, rows - 1, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+for i = rows, #ARGV, 2 do redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1]) end
 return 1
 """
 #: the lock let go only by who holds it
@@ -59,14 +66,42 @@ class LadderBook:
         self.key = key
         tag = f"{{ladder:{key}}}"
         self.k_ledger, self.k_entries = f"{tag}:ledger", f"{tag}:entries"
-        self.k_table, self.k_rows = f"{tag}:table", f"{tag}:rows"
+        self.k_table, self.k_rows, self.k_after = f"{tag}:table", f"{tag}:rows", f"{tag}:after"
+        self.tag = tag
         self.k_checkpoints, self.k_lock = f"{tag}:checkpoints", f"{tag}:lock"
 
     def add(self, entry: Json) -> bool:
         self.redis.sadd(KEYS, self.key)
-        added = self.redis.eval(_ADD, 2, self.k_entries, self.k_ledger, entry["game"], entry["at"],
-                                json.dumps(entry, separators=(",", ":")))
+        bots = sorted({str(seat["bot"]) for seat in entry["seats"]})
+        indexes = [self._games(bot, rated=False) for bot in bots]
+        if entry["rated"]:
+            indexes += [self._games(bot, rated=True) for bot in bots]
+        added = self.redis.eval(_ADD, 2 + len(indexes), self.k_entries, self.k_ledger, *indexes, entry["game"],
+                                entry["at"], json.dumps(entry, separators=(",", ":")))
         return bool(added)
+
+    def _games(self, bot: str, *, rated: bool) -> str:
+        return f"{self.tag}:{'rated' if rated else 'games'}:{bot}"
+
+    def bot_games(self, bot: str, count: int, *, rated: bool = False) -> list[str]:
+        """The ids of ``bot``'s last ``count`` games (``rated``: rated ones), newest first."""
+        return [raw.decode() for raw in self.redis.zrevrange(self._games(bot, rated=rated), 0, count - 1)]
+
+    def entries_of(self, game_ids: list[str]) -> dict[str, Json]:
+        """The entries of ``game_ids`` that the ledger has."""
+        if not game_ids:
+            return {}
+        return {gid: json.loads(raw) for gid, raw in zip(game_ids, self.redis.hmget(self.k_entries, game_ids))
+                if raw is not None}
+
+    def after(self, game_ids: list[str] | None = None) -> dict[str, dict[str, list[float]]]:
+        """The ratings after the rated games ``game_ids`` (``None``: every one)."""
+        if game_ids is None:
+            return {gid.decode(): json.loads(raw) for gid, raw in self.redis.hgetall(self.k_after).items()}
+        if not game_ids:
+            return {}
+        return {gid: json.loads(raw) for gid, raw in zip(game_ids, self.redis.hmget(self.k_after, game_ids))
+                if raw is not None}
 
     def size(self) -> int:
         return int(self.redis.zcard(self.k_ledger))
@@ -90,7 +125,7 @@ class LadderBook:
         if raw is None:
             return None
         state: Json = json.loads(raw)
-        state["rows"] = {bot.decode(): json.loads(row) for bot, row in self.redis.hgetall(self.k_rows).items()}
+        state["rows"] = self.rows()
         return state
 
     def head(self) -> Json | None:
@@ -107,13 +142,16 @@ class LadderBook:
         return {bot: json.loads(raw) for bot, raw in zip(bots, self.redis.hmget(self.k_rows, bots))
                 if raw is not None}
 
-    def save(self, state: Json, touched: set[str]) -> None:
+    def save(self, state: Json, touched: set[str], after: dict[str, dict[str, list[float]]]) -> None:
         rows = state["rows"]
         head = {k: v for k, v in state.items() if k != "rows"}
-        args: list[str] = [json.dumps(head, separators=(",", ":"))]
-        for bot in sorted(touched & rows.keys()):
+        saved = sorted(touched & rows.keys())
+        args: list[str | int] = [json.dumps(head, separators=(",", ":")), len(saved)]
+        for bot in saved:
             args += [bot, json.dumps(rows[bot], separators=(",", ":"))]
-        self.redis.eval(_SAVE, 2, self.k_table, self.k_rows, *args)
+        for game, ratings in after.items():
+            args += [game, json.dumps(ratings, separators=(",", ":"))]
+        self.redis.eval(_SAVE, 3, self.k_table, self.k_rows, self.k_after, *args)
 
     def checkpoints(self) -> list[int]:
         return [int(raw) for raw in self.redis.hkeys(self.k_checkpoints)]
@@ -122,11 +160,12 @@ class LadderBook:
         raw = self.redis.hget(self.k_checkpoints, str(folded))
         return None if raw is None else json.loads(raw)
 
-    def put_checkpoint(self, state: Json, keep: int) -> None:
-        self.redis.hset(self.k_checkpoints, str(state["folded"]), json.dumps(state, separators=(",", ":")))
-        old = sorted(self.checkpoints())[:-keep]
-        if old:
-            self.redis.hdel(self.k_checkpoints, *[str(n) for n in old])
+    def put_checkpoint(self, state: Json, drop: list[int]) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hset(self.k_checkpoints, str(state["folded"]), json.dumps(state, separators=(",", ":")))
+        if drop:
+            pipe.hdel(self.k_checkpoints, *[str(n) for n in drop])
+        pipe.execute()
 
     @contextmanager
     def locked(self, wait_s: float = 30.0, step_s: float = 0.02) -> Iterator[None]:

@@ -8,39 +8,28 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rq import Queue
 
 from referee.archive import Archive
+from referee.bots.webhook import UrlPolicy
 from referee.http.app import create_app
 from referee.ops.cli import main
-from referee.service.scheduling import QUEUE
 from referee.store.ladder import LadderBook
 from tests.api.helpers import create, view
-from tests.conftest import BurstWorker, ContractClient
+from tests.conftest import ContractClient
 from tests.webhook_bot import WebhookBot
 from workers import jobs
 
 
 @pytest.fixture
-def arc(redis_client: Any, clock: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """The app over a SQLite archive, and a burst worker for its queue."""
+def arc(redis_client: Any, clock: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, work: Any) -> Any:
+    """The app over a SQLite archive, and the burst worker (``work``) on its service."""
     archive = Archive(f"sqlite:///{tmp_path}/archive.sqlite3")
     app = create_app({"REDIS": redis_client, "CLOCK": clock, "TESTING": True, "ADMIN_TOKEN": "admin-secret",
                       "RATE_LIMIT": "off", "PUSHED": False, "ARCHIVE": archive})
     app.test_client_class = ContractClient
-    from referee.bots.webhook import UrlPolicy
     app.config["BOT_URL_POLICY"] = UrlPolicy(allow_private=True)
     svc = app.extensions["referee.service"]
-    monkeypatch.setattr(jobs, "service_from_env", lambda: svc)
-    monkeypatch.setenv("REFEREE_BOT_ALLOW_PRIVATE", "1")
-
-    def work() -> None:
-        queue = Queue(QUEUE, connection=redis_client)
-        for _ in range(500):
-            if queue.count == 0:
-                return
-            BurstWorker([queue], connection=redis_client).work(burst=True, logging_level="CRITICAL")
-
+    monkeypatch.setattr(jobs, "service_from_env", lambda: svc)  # after ``work``'s: this app's service
     yield app.test_client(), archive, work
     archive.close()
 
@@ -71,6 +60,9 @@ def test_recompute_over_the_archive_equals_the_live_ladders(
         work()
     assert all(view(client, g)["status"] == "finished" for g in games)
     assert archive.sizes()["games"] == len(games) + 1
+    three = client.get("/v1/ladder/bang:3").get_json()  # BANG! for 3: a ladder of its own
+    assert (three["ruleset"], three["players"]) == ("bang", 3) and {i["bot"]["id"] for i in three["items"]} == {
+        a, "random"}
     url = archive.url
     live = f"redis://127.0.0.1:{redis_port}/0"
     assert main(["ratings", "recompute", "--archive", url, "--check", "--redis", live]) == 0

@@ -191,6 +191,10 @@ def test_every_route_of_the_contract_has_a_client_method_and_each_is_exercised(
     assert game.id in [g.id for g in api.games.list(ruleset="nim")]
     assert bot.id in [b.id for b in api.bots.list()]
     assert tournament.id in [t.id for t in api.tournaments.list()]
+    assert [ladder.key for ladder in api.ladder.list()] == []  # no rated game yet (kept: tests/api/test_ladder.py)
+    with pytest.raises(NotFound):
+        api.ladder.get("nim")
+    assert api.ladder.profile("random").ladders == {}
     for archived in (api.archive.search, api.archive.export):  # no archive here (kept: tests/api/test_archive.py)
         with pytest.raises(HttpProblem) as no_archive:
             archived(seat="ann")

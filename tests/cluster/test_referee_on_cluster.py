@@ -89,6 +89,10 @@ def test_a_tournament_of_bots_runs_to_its_standings_on_a_cluster(app: Any) -> No
     done = client.get(f"/v1/tournaments/{made.get_json()['id']}").get_json()
     assert done["status"] == "finished" and done["games_finished"] == 4
     assert sum(row["games"] for row in done["standings"]) == 4 * 3
+    # its games are rated: the ladder's scripts ran on the ladder's slot (issue 42)
+    ladder = client.get("/v1/ladder/bluffaneer").get_json()
+    assert sum(item["games"] for item in ladder["items"]) == 4 * 3
+    assert client.get("/v1/bots/heuristic/profile").get_json()["ladders"]["bluffaneer"]["games"] == 4
     cancel = client.delete(f"/v1/tournaments/{done['id']}", headers=auth(made.get_json()["cancel_token"]))
     assert cancel.status_code == 409  # over: nothing to cancel (the script ran on the tournament's slot)
 

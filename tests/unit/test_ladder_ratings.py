@@ -19,6 +19,8 @@ from referee.ladder.ratings import (
     Table,
     entry_of,
     fold,
+    games_of,
+    history_of,
     ladder_key,
     ladder_of,
     ranked,
@@ -111,11 +113,13 @@ def test_anchors_never_move_while_others_are_rated_against_them() -> None:
 
 
 def test_unrated_games_show_in_the_bots_games_and_move_nothing_else() -> None:
-    table = fold("bluffaneer", [entry("g1", 1, ["bot_a", "bot_c"], [0])])
+    game = entry("g1", 1, ["bot_a", "bot_c"], [0])
+    table = fold("bluffaneer", [game])
     row = table.rows["bot_a"]
-    assert row["games"] == 0 and row["mu"] == 25 and row["history"] == []
-    assert row["recent"] == [{"id": "g1", "ladder": "bluffaneer", "finished_at": 1, "won": True, "seat": 0,
-                              "rated": False, "unrated_reason": "same_owner"}]
+    assert row["games"] == 0 and row["mu"] == 25 and table.after == {}
+    assert history_of("bot_a", [game], table.after) == []
+    assert games_of("bot_a", [game]) == [{"id": "g1", "ladder": "bluffaneer", "finished_at": 1, "won": True,
+                                          "seat": 0, "rated": False, "unrated_reason": "same_owner"}]
     assert table.state["games"] == 0 and table.state["folded"] == 1
 
 
@@ -128,8 +132,10 @@ def test_counts_roles_form_history_and_provisional() -> None:
     assert out["games"] == PROVISIONAL_BELOW + 2 and out["wins"] == 11 and not out["provisional"]
     assert out["roles"]["sheriff"] == {"games": 1, "wins": 1, "win_rate": 1.0}
     assert out["roles"]["any"]["games"] == PROVISIONAL_BELOW + 1
-    assert out["form"] == ["W", "L"] * 5 and len(row["history"]) == PROVISIONAL_BELOW + 2
-    assert row["history"][-1]["game"] == games[-1]["game"] and row["history"][-1]["mu"] == row["mu"]
+    history = history_of("bot_a", games[::-1], table.after)
+    assert out["form"] == ["W", "L"] * 5 and len(history) == PROVISIONAL_BELOW + 2
+    assert history[-1]["game"] == games[-1]["game"] and history[-1]["mu"] == row["mu"]
+    assert history[0]["game"] == "g00" and history[0]["won"] and history[0]["mu"] > 25
     early = fold("bang", games[:PROVISIONAL_BELOW - 1]).rows["bot_a"]
     assert shown(early)["provisional"]
 
@@ -150,21 +156,34 @@ game_st = st.tuples(st.integers(0, 30), st.lists(st.sampled_from(BOTS), min_size
 @given(st.lists(game_st, min_size=1, max_size=40), st.randoms(use_true_random=False))
 def test_incremental_equals_from_scratch_in_any_arrival_order(games: list[Any], rnd: random.Random) -> None:
     """Games finish at random times (many in one ms), arrive in any order,
-    and are caught up after each (checkpoints every 3, 2 kept: late games
-    refold from a checkpoint, or from scratch): the table is always the fold
+    and are caught up after each (checkpoints every 3, the last 2 and every
+    third kept: late games refold from a checkpoint, or from scratch): the table is always the fold
     of what arrived, from scratch, in the order the games finished."""
     entries = [entry(f"g{i:03}", at, bots, [winner % len(bots)]) for i, (at, bots, winner) in enumerate(games)]
     arrival = entries[:]
     rnd.shuffle(arrival)
     book = ledger.MemoryBook()
-    every, kept = ledger.CHECKPOINT_EVERY, ledger.CHECKPOINTS_KEPT
-    ledger.CHECKPOINT_EVERY, ledger.CHECKPOINTS_KEPT = 3, 2
+    every, kept, sparse = ledger.CHECKPOINT_EVERY, ledger.CHECKPOINTS_KEPT, ledger.SPARSE
+    ledger.CHECKPOINT_EVERY, ledger.CHECKPOINTS_KEPT, ledger.SPARSE = 3, 2, 3
     try:
         for n, found in enumerate(arrival, 1):
             assert book.add(found)
             assert not book.add(found)  # a repeat: nothing
             ledger.catch_up(book, "bluffaneer")
-            assert book.table() == fold("bluffaneer", arrival[:n]).state
+            scratch = fold("bluffaneer", arrival[:n])
+            assert book.table() == scratch.state and book.after == scratch.after
     finally:
-        ledger.CHECKPOINT_EVERY, ledger.CHECKPOINTS_KEPT = every, kept
+        ledger.CHECKPOINT_EVERY, ledger.CHECKPOINTS_KEPT, ledger.SPARSE = every, kept, sparse
     assert book.table() == fold("bluffaneer", entries).state
+
+
+def test_checkpoints_keep_the_newest_and_every_sparse_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """However late a game comes, a checkpoint at most ``CHECKPOINT_EVERY * SPARSE`` games before it is kept."""
+    monkeypatch.setattr(ledger, "CHECKPOINT_EVERY", 100)
+    monkeypatch.setattr(ledger, "CHECKPOINTS_KEPT", 3)
+    monkeypatch.setattr(ledger, "SPARSE", 10)
+    kept: list[int] = []
+    for folded in range(100, 3001, 100):
+        drop = ledger.dropped(kept, folded)
+        kept = sorted(set(kept) - set(drop) | {folded})
+    assert kept == [1000, 2000, 2800, 2900, 3000]

@@ -5,8 +5,9 @@ JSON the referee answers (openapi.yaml), each keeping that JSON whole as
 
 One module a topic: ``games`` (a game, its seats, views, result), ``events``
 (events, receipts, the log and its audit), ``bots`` (bots and their turns),
-``chat`` (the table chat's messages), ``tournaments``, ``transparency`` (its proofs), ``rulesets`` (rulesets, rules,
-the referee's keys and health); ``common`` holds ``Json`` and ``Page``."""
+``chat`` (the table chat's messages), ``ladder`` (the ladders, a bot's
+profile), ``tournaments``, ``transparency`` (its proofs), ``rulesets``
+(rulesets, rules, the referee's keys and health); ``common`` holds ``Json`` and ``Page``."""
 from __future__ import annotations
 
 from referee.client.models.archive import ArchivedGame, ArchivedSeat
@@ -34,6 +35,7 @@ from referee.client.models.games import (
     SpectatorDelay,
     View,
 )
+from referee.client.models.ladder import BotProfile, LadderPage, LadderSummary, Standing
 from referee.client.models.rematch import Rematch, Series, SeriesGame, SeriesPlayer
 from referee.client.models.rulesets import Health, Jwk, KeySet, Rule, Ruleset
 from referee.client.models.tournaments import Tournament, TournamentGame, TournamentSummary
@@ -46,5 +48,6 @@ __all__ = [
     "EventPage", "GameCreated", "GameLog", "GameSummary", "HeadSignature", "Health", "InclusionProof", "Json", "Jwk",
     "KeySet", "MoveAccepted", "Page", "Receipt", "Rematch", "Replay", "Result", "Rule", "Ruleset", "Seat",
     "SeatToken", "Series", "SeriesGame", "SeriesPlayer", "SpectatorDelay", "Tournament", "TournamentGame",
-    "TournamentSummary", "Turn", "TurnAnswered", "View", "WebhookAttempt", "WebhookDeliveries"
+    "TournamentSummary", "Turn", "TurnAnswered", "View", "WebhookAttempt", "WebhookDeliveries",
+    "BotProfile", "LadderPage", "LadderSummary", "Standing",
 ]
