@@ -88,8 +88,13 @@ def _rated_games(stack: Live, bot: str) -> list[str]:
             "options": {"rated": True}})
         assert r.status_code == 201, r.text
         games.append(str(r.json()["id"]))
+    r = requests.post(stack.url + "/v1/games", timeout=30, json={  # a ladder with roles: BANG!'s
+        "ruleset": "bang", "seats": [{"bot": "heuristic"}] + [{"bot": "random"}] * 3, "options": {"rated": True}})
+    assert r.status_code == 201, r.text
+    bang = str(r.json()["id"])
     deadline = time.monotonic() + PATIENCE_S * 2
-    while {g["id"] for g in _get(stack, f"/v1/bots/{bot}/profile")["games"]} != set(games):
+    while {g["id"] for g in _get(stack, f"/v1/bots/{bot}/profile")["games"]} != set(games) or \
+            bang not in {g["id"] for g in _get(stack, "/v1/bots/heuristic/profile")["games"]}:
         assert time.monotonic() < deadline, "the rated games were never recorded"
         time.sleep(0.2)
     return games
@@ -112,8 +117,13 @@ def test_the_ladder_ranks_real_bots_and_a_profile_shows_their_games(stack: Live,
     _shot(page, "index.png")
     page.get_by_role("link", name="The bot ladder").click()
     page.locator("body[data-loaded=true]").wait_for(timeout=PATIENCE_S * 1000)
+    keys = [ladder["key"] for ladder in _get(stack, "/v1/ladder")["ladders"]]
+    assert page.locator("#tabs [role=tab]").evaluate_all("tabs => tabs.map(t => t.dataset.key)") == keys
+    assert set(keys) == {"bang", "bluffaneer"}
+    assert page.locator(f"#tabs [role=tab][data-key='{keys[0]}']").get_attribute("aria-selected") == "true"
     tab = page.locator("#tabs [role=tab][data-key=bluffaneer]")
-    assert tab.get_attribute("aria-selected") == "true"
+    tab.click()
+    page.locator("#board[data-key=bluffaneer] tbody tr").first.wait_for(timeout=PATIENCE_S * 1000)
     assert "Bluffaneer" in (tab.text_content() or "")
     rows = page.locator("#board tbody tr")
     assert rows.count() == len(table["items"]) == 3
@@ -131,6 +141,21 @@ def test_the_ladder_ranks_real_bots_and_a_profile_shows_their_games(stack: Live,
     assert "invalid answer" in (page.locator(f"#board tr[data-bot='{bot}'] td.health").text_content() or "")
     assert serious_axe(page) == []
     _shot(page, "ladder.png")
+
+    # BANG!'s tab: its own table, with the wins of each role
+    page.locator("#tabs [role=tab][data-key=bang]").click()
+    page.locator("#tabs [role=tab][data-key=bang][aria-selected=true]").wait_for(timeout=PATIENCE_S * 1000)
+    page.locator("#board[data-key=bang] tbody tr").first.wait_for(timeout=PATIENCE_S * 1000)
+    bang_table = _get(stack, "/v1/ladder/bang")
+    assert page.locator("#board tbody tr").evaluate_all("trs => trs.map(tr => tr.dataset.bot)") == \
+        [item["bot"]["id"] for item in bang_table["items"]]
+    roles = next(item for item in bang_table["items"] if item["bot"]["id"] == "heuristic")["roles"]
+    shown = page.locator("#board tr[data-bot=heuristic] .roles-cell").text_content() or ""
+    assert all(f"{role.replace('_', ' ')} {v['wins']}/{v['games']}" in shown for role, v in roles.items()), shown
+    assert serious_axe(page) == []
+    _shot(page, "ladder-bang.png")
+    page.locator("#tabs [role=tab][data-key=bluffaneer]").click()
+    page.locator("#board[data-key=bluffaneer] tbody tr").first.wait_for(timeout=PATIENCE_S * 1000)
 
     # the bot's profile: its rating after each game, its health, its games linking to their pages
     page.locator(f"#board tr[data-bot='{bot}'] .bot-link").click()

@@ -9,7 +9,7 @@ import { el } from "../table/dom.js";
 import { drawProfile } from "./profile.js";
 import { drawPool } from "./pool.js";
 import {
-  formChips, healthClass, healthWords, ladderTitle, percent, profileHref, provisionalBadge, ratingWords,
+  count, formChips, healthClass, healthWords, ladderTitle, percent, profileHref, provisionalBadge, ratingWords,
 } from "./words.js";
 
 /** rows a page of the table asks for at once */
@@ -44,7 +44,8 @@ function drawTabs() {
     tab.setAttribute("aria-controls", "board");
     tab.setAttribute("data-key", ladder.key);
     tab.tabIndex = selected ? 0 : -1;
-    tab.appendChild(el("span", "tab-count", " " + ladder.bots + " bots · " + ladder.games + " games"));
+    tab.appendChild(el("span", "tab-count", " " + count(ladder.bots, "bot", "bots") + " · " +
+      count(ladder.games, "game", "games")));
     tabs.appendChild(tab);
   });
   tabs.hidden = false;
@@ -82,7 +83,13 @@ function drawRow(row, below) {
   rating.appendChild(el("span", "muted rating-parts", " " + r.parts));
   tr.appendChild(rating);
   tr.appendChild(el("td", "num", String(row.games)));
-  tr.appendChild(el("td", "num", row.wins + " (" + percent(row.win_rate) + ")"));
+  const wins = el("td", "num", row.wins + " (" + percent(row.win_rate) + ")");
+  const roles = Object.keys(row.roles || {}).filter((r) => r !== "any");
+  if (roles.length) {  /* a ruleset with roles: the wins of each */
+    wins.appendChild(el("span", "roles-cell", roles.map((r) => r.replace(/_/g, " ") + " " + row.roles[r].wins + "/" +
+      row.roles[r].games).join(" · ")));
+  }
+  tr.appendChild(wins);
   const form = el("td");
   form.appendChild(formChips(row.form));
   tr.appendChild(form);
@@ -97,7 +104,8 @@ async function drawBoard(key) {
   const table = el("table", "ladder-table");
   table.appendChild(el("caption", null, ladderTitle(first, S.titles) + ": " + "ranked by rating (μ − 3σ)"));
   const head = el("tr");
-  ["Rank", "Bot", "Rating", "Games", "Wins", "Form (oldest first)", "Health"].forEach((h) => {
+  const roled = first.items.some((row) => Object.keys(row.roles || {}).some((r) => r !== "any"));
+  ["Rank", "Bot", "Rating", "Games", roled ? "Wins (by role: won/played)" : "Wins", "Form (oldest first)", "Health"].forEach((h) => {
     const th = el("th", null, h);
     th.scope = "col";
     head.appendChild(th);
@@ -122,6 +130,7 @@ async function drawBoard(key) {
   });
   add();
   board.replaceChildren(table, more);
+  board.setAttribute("data-key", key);
   board.appendChild(el("p", "muted", "Provisional: fewer than " + first.provisional_below +
     " rated games. A bot's name opens its profile: its rating over time, its games and its health."));
   board.hidden = false;
