@@ -15,7 +15,6 @@ games, an order no fold changes). The built-in bots are fixed anchors
 (``ANCHORS``): they are rated against, never moved."""
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -89,7 +88,7 @@ def entry_of(game_id: str, header: Json, result: Json | None, envelopes: Iterabl
     without a result (cancelled)."""
     if not is_rated(header) or not isinstance(result, dict):
         return None
-    players = int(header["players"])
+    players = int(header.get("players") or len(header["seats"]))
     winners = set(result.get("winners") or ())
     roles = {s["seat"]: s.get("role") for s in result.get("seats") or () if isinstance(s, dict)}
     seats = [{"seat": seat["seat"], "bot": seat.get("bot"), "owner": owner_of(seat),
@@ -130,9 +129,6 @@ class Table:
     @property
     def rows(self) -> dict[str, Json]:
         return self.state["rows"]  # type: ignore[no-any-return]
-
-    def snapshot(self) -> str:
-        return json.dumps(self.state, separators=(",", ":"))
 
     def fold(self, entry: Json) -> None:
         """Fold in one entry: it finished after every entry folded before (``order``)."""
