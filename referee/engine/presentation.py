@@ -19,13 +19,15 @@ def shown(ruleset: Ruleset[Any], env: Json, seat: Seat | None, *, active: bool) 
     (the seat can open its ``commit``); any other comes with its chained
     fields, ``hash`` and the ``data`` the seat may see, but no salt: its
     ``commit`` hides the rest. Another seat's move shows only its type (a
-    move may name a card its owner keeps)."""
+    move may name a card its owner keeps) and, when the referee played it for
+    the seat, whose default it is (``by``: the bot and the default's cause,
+    public as the seats are; not how many moves it was drawn from)."""
     if not active:
         return env
     if env["type"] == MOVE:
         if seat is not None and env["actor"] == seat:
             return env
-        visible: Json | None = {"move": {"type": env["data"]["move"].get("type")}}
+        visible: Json | None = {"move": {"type": env["data"]["move"].get("type")}, **_default_by(env["data"])}
     elif env["type"] in PUBLIC_EVENTS:
         return env
     else:
@@ -36,3 +38,15 @@ def shown(ruleset: Ruleset[Any], env: Json, seat: Seat | None, *, active: bool) 
     out = {name: env[name] for name in LINK_FIELDS}
     out.update(hash=env["hash"], data=visible, redacted=True)
     return out
+
+
+#: what a move record's ``by`` shows while the game runs: who defaulted and why
+_PUBLIC_BY = ("bot", "default")
+
+
+def _default_by(data: Json) -> Json:
+    """``{"by": {bot?, default}}`` when the move is a default the referee played, else ``{}``."""
+    by = data.get("by")
+    if type(by) is not dict or "default" not in by:
+        return {}
+    return {"by": {k: by[k] for k in _PUBLIC_BY if k in by}}

@@ -11,7 +11,7 @@
   var MAX_EVENTS = 300;
   var S = { token: null, id: null,
             lastSeq: 0, finished: false, received: null, liveProblem: null, refreshing: false, dirty: false,
-            shown: [], replaying: false, replayAsk: 0, eventsShown: 0 };
+            shown: [], replaying: false, replayAsk: 0, eventsShown: 0, marks: [] };
 
   function $(id) { return document.getElementById(id); }
   function el(tag, cls, text) {
@@ -85,10 +85,26 @@
     li.value = ev.seq;
     li.setAttribute("data-type", ev.type);
     li.setAttribute("data-seq", String(ev.seq));
+    var mark = noteMark(ev, li.textContent);
+    if (mark) {  /* a default the referee played for a seat: marked in the list too */
+      li.className = "ev-default " + mark.cls;
+      li.setAttribute("data-default", mark.cause);
+      li.title = mark.title;
+    }
     ol.appendChild(li);
     if (ol.childNodes.length > MAX_EVENTS) ol.removeChild(ol.firstChild);
     ol.scrollTop = ol.scrollHeight;
     window.RefereeTable.lastLine();  /* the "Last:" line follows the list */
+  }
+
+  /* A default the referee played for a seat (a bot's timeout or invalid answer…): kept for the replay's
+     strip of marks, every one, the events list's lines past its last 300 too; its mark, or null. */
+  function noteMark(ev, text) {
+    var mark = window.RefereeTable.eventMark(ev);
+    if (!mark) return null;
+    S.marks.push({ seq: ev.seq, kind: mark.kind, cls: mark.cls, icon: mark.icon, text: text });
+    if (S.shown.length) drawMarks();
+    return mark;
   }
 
   /* ---------- following a game ---------- */
@@ -175,6 +191,7 @@
     var replay = await get("/v1/games/" + S.id + "/replay");
     S.shown = replay.shown_versions || [replay.version];
     S.replaying = true;
+    window.RefereeTable.gameOver();
     draw(replay);
     var slider = $("slider");
     slider.min = "0";
@@ -182,6 +199,7 @@
     slider.value = String(S.shown.length - 1);
     $("replay-version").textContent = String(replay.version);
     $("replay").hidden = false;
+    drawMarks();
     slider.addEventListener("input", function () { showVersion(Number(slider.value)); });
     document.addEventListener("keydown", function (e) {
       if (document.activeElement === slider || (e.key !== "ArrowLeft" && e.key !== "ArrowRight")) return;
@@ -190,6 +208,35 @@
       showVersion(i);
     });
     await verifyServed();
+  }
+  /* The replay's strip under the slider: a mark at each default the referee played, where the slider
+     shows it (the first version shown at or after its event); a click goes there. */
+  function drawMarks() {
+    var strip = $("replay-marks"), n = S.shown.length;
+    strip.replaceChildren();
+    strip.hidden = !S.marks.length;
+    var rows = [];  /* where each row's last mark stands: a mark too near it goes on the next row */
+    S.marks.slice().sort(function (a, b) { return a.seq - b.seq; }).forEach(function (m) {
+      var i = 0;
+      while (i < n - 1 && S.shown[i] < m.seq) i++;
+      var left = n > 1 ? (100 * i) / (n - 1) : 0, row = 0;
+      while (row < rows.length && left - rows[row] < 3) row++;
+      row = Math.min(row, 2);  /* three rows at most: a bot failing at every turn makes a dense band */
+      rows[row] = left;
+      var b = el("button", "replay-mark " + m.cls, m.icon);
+      b.type = "button";
+      b.style.left = left + "%";
+      b.style.top = (row * 22) + "px";
+      b.setAttribute("data-seq", String(m.seq));
+      b.setAttribute("data-index", String(i));
+      b.setAttribute("data-version", String(S.shown[i]));
+      b.setAttribute("aria-label", "version " + S.shown[i] + ": " + m.text);
+      b.title = "version " + S.shown[i] + ": " + m.text;
+      b.addEventListener("click", function () { $("slider").value = String(i); showVersion(i); });
+      strip.appendChild(b);
+    });
+    strip.style.height = (Math.max(1, rows.length) * 22) + "px";
+    $("replay-legend").hidden = !S.marks.length;
   }
   async function showVersion(i) {
     var version = S.shown[i], ask = ++S.replayAsk;
@@ -214,7 +261,11 @@
     var r = await V.verifyLog(bytes, keys, function (seq, n) { $("verify-detail").textContent = "checked " + seq + " of " + n + " events"; });
     if (S.eventsShown === 0 && r.events) {
       /* the events before those shown still tell the table what it needs to say the rest (where a figure stood) */
-      r.events.slice(0, -MAX_EVENTS).forEach(function (ev) { window.RefereeTable.follow(V.plain(ev)); });
+      r.events.slice(0, -MAX_EVENTS).forEach(function (ev) {
+        var e = V.plain(ev);
+        if (window.RefereeTable.eventMark(e)) noteMark(e, window.RefereeTable.eventText(e));  /* its words follow it */
+        else window.RefereeTable.follow(e);
+      });
       r.events.slice(-MAX_EVENTS).forEach(function (ev) { showEvent(V.plain(ev)); });
     }
     showResult(r, "the referee's log");

@@ -121,6 +121,28 @@ def test_a_bots_answer_is_played_canonical_or_defaulted_in_the_same_job(
             assert last["data"]["by"] == {"bot": bot_id, "default": cause}
 
 
+def test_a_default_played_for_a_bot_is_public_while_the_game_runs(loopback_app: Any, service: Any, work: Any) -> None:
+    """Issue 42 item 4: a spectator (and any other seat) sees whose default a
+    move is and why (``by``: the bot and the cause) while the game runs, as
+    the seats are public; of the move itself only its type."""
+    client = loopback_app.test_client()
+    with WebhookBot() as hook:
+        hook.script = _answer_on_steal(b'{"move": {"type": "steal", "target": true}}')
+        bot_id = _register(client, hook)
+        game = _robbing(client, service, bot_id)
+        assert jobs.play_bot_turn(game.id, 0, game.version, service) == "defaulted"
+    stored = _moves(client, game.id)[-1]
+    assert stored["data"]["by"] == {"bot": bot_id, "default": "invalid_answer"}
+    assert service.load(game.id).status == "active"
+    events = client.get(f"/v1/games/{game.id}/events?after={stored['seq'] - 1}").get_json()["events"]
+    shown = next(e for e in events if e["seq"] == stored["seq"])
+    assert shown["redacted"] is True and "salt" not in shown
+    assert shown["data"] == {"move": {"type": "steal"}, "by": {"bot": bot_id, "default": "invalid_answer"}}
+    every = client.get(f"/v1/games/{game.id}/events").get_json()["events"]
+    rolled = [e for e in every if e["type"] == "move" and e["actor"] == 0 and e["seq"] != stored["seq"]]
+    assert rolled and all(e["data"] == {"move": {"type": "roll"}} for e in rolled)  # its own move: the type alone
+
+
 @pytest.mark.parametrize("target,expected", [(b"1.0", ({"type": "steal", "target": 1}, None)),
                                              (b"true", (None, "invalid_answer"))])
 def test_an_outbound_bots_answer_crosses_the_same_boundary(

@@ -13,6 +13,7 @@
 import { Archive } from "./archive.js";
 import { Bots } from "./bots.js";
 import { Games } from "./games.js";
+import { Ladder } from "./ladder.js";
 import { Rulesets } from "./rulesets.js";
 import { Tournaments } from "./tournaments.js";
 import { Transparency } from "./transparency.js";
@@ -60,6 +61,7 @@ export class Referee {
     this.games = new Games(http, token);
     this.bots = new Bots(http, token);
     this.tournaments = new Tournaments(http, token);
+    this.ladder = new Ladder(http, token);
     this.rulesets = new Rulesets(http);
     this.transparency = new Transparency(http);
     this.archive = new Archive(http);

@@ -60,6 +60,12 @@ const CALLS = {
   contract: (r) => r.openapi(),
   searchArchive: (r) => r.archive.search({ seat: "ann" }),
   exportArchive: (r) => r.archive.export({ bot: "random" }),
+  listLadders: (r) => r.ladder.ladders(),
+  getLadder: (r) => r.ladder.ladder("bang-dice", { limit: 5 }),
+  getBotProfile: (r) => r.ladder.botProfile("random"),
+  getPool: (r) => r.ladder.pool("bang-dice"),
+  putInPool: (r) => r.ladder.join("bang-dice", "b0", {}, { token: "t" }),
+  leavePool: (r) => r.ladder.leave("bang-dice", "b0", { token: "t" }),
 };
 
 const live = refereeForFile();

@@ -4,7 +4,9 @@ package (``referee/web``), served under a strict Content-Security-Policy. The
 page speaks only the public API (``/v1/...``) and verifies a log in the
 browser (``verify.js``): no server code is involved in its verdict. The
 table (issue 38) is ES modules under ``referee/web/table/`` (``/watch/table/...``),
-served from their files as they are, like the page's own."""
+served from their files as they are, like the page's own. The ladder page
+(issue 42, ``/watch/ladder.html``) is one more of its files, its modules
+under ``referee/web/ladder/``."""
 from __future__ import annotations
 
 import re
@@ -19,7 +21,7 @@ WEB = Path(__file__).resolve().parents[2] / "web"
 #: the page's files and their media types; anything else under /watch/ is a game id
 FILES = {"watch.html": "text/html; charset=utf-8", "watch.js": "text/javascript; charset=utf-8",
          "verify.js": "text/javascript; charset=utf-8", "tlog.js": "text/javascript; charset=utf-8",
-         "watch.css": "text/css; charset=utf-8"}
+         "watch.css": "text/css; charset=utf-8", "ladder.html": "text/html; charset=utf-8"}
 #: a module or style sheet under referee/web (the table's, issue 38): plain path segments only, no ".."
 ASSET = re.compile(r"(?:[a-z0-9_-]+/)+[a-z0-9_-]+\.(js|css)\Z")
 #: the JavaScript client's modules (clients/js/src, linked in as web/client), served as /watch/client/...

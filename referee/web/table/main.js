@@ -46,6 +46,7 @@ import { rematchBox } from "./rematch.js";
 import { el } from "./dom.js";
 import { openChat, chatSeen } from "./chat.js";
 import { drawDelay } from "./spectators.js";
+import { defaultOf, defaultWords, MARKS, tally, answersBox } from "./defaults.js";
 
 /** ruleset id -> its plug-in module (a ruleset not listed gets the generic table):
     listed only once the file exists, since a module that fails to load is a console error */
@@ -64,7 +65,7 @@ const QUIET = new Set(["awaiting", "flow", "secrets_sealed", "secrets_opened", "
 
 const S = { id: null, token: null, referee: null, catalogue: null, byId: new Map(), plugin: null, view: null,
   mySeat: null, links: {}, title: null, players: [], picks: new Map(), legalKey: "", notice: "", busy: false,
-  memo: {}, tracked: 0, hooks: [] };
+  memo: {}, tracked: 0, hooks: [], answers: {}, over: false };
 
 function $(id) { return document.getElementById(id); }
 
@@ -208,6 +209,7 @@ export function draw(view) {
   $("board").textContent = board ? board.join("\n") : "";
   $("board-wrap").hidden = !board || Boolean(centre);  /* a plug-in that draws the table draws its board */
   drawFacts(state, ctx);
+  drawAnswers();
   $("table").querySelectorAll("summary[data-key]").forEach((e) => {
     if (opened.includes(e.getAttribute("data-key"))) e.parentElement.open = true;
   });
@@ -269,6 +271,8 @@ export function lastLine() {
 export function follow(ev) {
   if (typeof ev.seq === "number" && ev.seq <= S.tracked) return;
   if (typeof ev.seq === "number") S.tracked = ev.seq;
+  tally(S.answers, ev);
+  if (defaultOf(ev) || ev.type === "seed_revealed") drawAnswers();  /* the last event: the whole game counted */
   if (!S.plugin || !S.plugin.track) return;
   try {
     S.plugin.track(ev, S.memo);
@@ -286,10 +290,40 @@ export function eventText(ev) {
   const ctx = makeCtx(S.view || { state: {} }, (S.view && S.view.state) || {}, S.mySeat);
   const data = ev.data || {};
   const own = typeof ev.actor === "number" && (ev.type === "move" || data.seat === ev.actor);
+  const defaulted = defaultOf(ev);
+  if (defaulted) {
+    const said = defaultWords(ev, defaulted, ctx);
+    follow(ev);
+    return said;
+  }
   const words = (S.plugin && S.plugin.describeEvent ? S.plugin.describeEvent(ev, ctx) : null) || eventWords(ev, ctx);
   follow(ev);  /* after its words: they are said from what was true before it */
   /* a move's own words already say what a spectator may not see ("Play a card") */
   return (own ? seatName(ev.actor) + ": " : "") + words + (ev.redacted && ev.type !== "move" ? " (partly hidden)" : "");
+}
+
+/** The mark of an event the referee played for a seat (a bot's timeout or invalid answer, the clock's, an
+    away seat's default), for the events list and the replay: {kind, icon, cls, title, cause}, or null. */
+export function eventMark(ev) {
+  const d = defaultOf(ev);
+  return d ? Object.assign({ kind: d.kind, cause: d.cause }, MARKS[d.kind]) : null;
+}
+
+/** How each bot answered (defaults.js): under the result of a finished game, or once any default was played. */
+function drawAnswers() {
+  const box = $("answers");
+  if (!box || !S.view) return;
+  const ctx = makeCtx(S.view, S.view.state || {}, S.mySeat);
+  /* a replay's view is the game's at the version shown: the game itself is over (watch.js says so) */
+  const drawn = answersBox(S.view, S.over || S.view.status === "finished", S.answers, ctx, el);
+  box.replaceChildren(...(drawn ? [drawn] : []));
+  box.hidden = !drawn;
+}
+
+/** The game is over (watch.js, before its replay): the summary of how the bots answered is the whole game's. */
+export function gameOver() {
+  S.over = true;
+  drawAnswers();
 }
 
 /** Why a move was not taken, in words a player reads (the rule and the referee's detail where the rules said no). */
@@ -363,5 +397,5 @@ export function onDraw(fn) {
 
 setInterval(() => document.querySelectorAll(".countdown[data-deadline]").forEach(tickOne), 1000);
 watchPresence(() => S.view);
-window.RefereeTable = { open, draw, eventText, follow, lastLine, onDraw, index };
+window.RefereeTable = { open, draw, eventText, eventMark, gameOver, follow, lastLine, onDraw, index };
 document.dispatchEvent(new Event("referee-table"));
