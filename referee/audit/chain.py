@@ -4,7 +4,7 @@ every salt against the seed, and the ruleset version the header names
 (docs/audit.md, "The hash chain")."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from hashlib import sha256
 from itertools import repeat
 from typing import Any
@@ -137,15 +137,11 @@ def chain_and_salts_hold(header: Json, recorded_hash: Any, envelopes: Sequence[A
     ``None``), its data's bytes hashed as they were read (``data_bytes``)."""
     if header_hash(header) != recorded_hash:
         return False
-    mac, sha, encode, link = keyed_hmac_sha256(seed.encode()), sha256, canonical_bytes, link_bytes
-    written = lines if lines is not None and len(lines) == len(envelopes) else repeat(None)
+    mac, sha, link = keyed_hmac_sha256(seed.encode()), sha256, link_bytes
     prev = recorded_hash
     try:
-        for pos, (env, line) in enumerate(zip(envelopes, written), start=1):
-            seq, salt = env["seq"], env["salt"]
-            data = data_bytes(line, env) if line is not None else None
-            if data is None:
-                data = encode(env["data"])
+        for pos, (env, line) in enumerate(zip(envelopes, _lines_of(lines, envelopes)), start=1):
+            seq, salt, data = env["seq"], env["salt"], _data_of(env, line)
             if (len(env) != 9 and (len(env) != 10 or not signed.may_carry(env))) \
                     or type(seq) is not int or seq != pos or env["prev"] != prev or type(salt) is not str \
                     or sha(salt.encode() + data).hexdigest() != env["commit"] \
@@ -157,6 +153,17 @@ def chain_and_salts_hold(header: Json, recorded_hash: Any, envelopes: Sequence[A
     except (KeyError, TypeError, ValueError, AttributeError):  # a field missing, of a bad shape: named below
         return False
     return True
+
+
+def _lines_of(lines: Sequence[bytes | None] | None, envelopes: Sequence[Any]) -> Iterable[bytes | None]:
+    """Each event's line as read; ``None`` for every event where none were kept (or not one per event)."""
+    return lines if lines is not None and len(lines) == len(envelopes) else repeat(None)
+
+
+def _data_of(env: Json, line: bytes | None) -> bytes:
+    """``canonical_bytes(env["data"])``: cut from ``line`` where it can be (``data_bytes``), else encoded."""
+    data = data_bytes(line, env) if line is not None else None
+    return data if data is not None else canonical_bytes(env["data"])
 
 
 #: the bytes of an event's canonical line around its data's: ``{"actor":``, ``,"at":``, ``,"commit":"``

@@ -104,15 +104,16 @@ def scan(lines: Lines, keep_bytes: int = KEEP_BYTES) -> Scanned:
     first: Any = _BLANK
     count, last, not_object, size = 0, None, None, 0
     kept: list[Any] | None = []
-    written: list[bytes | None] = []
+    written: list[bytes | None] | None = []
     for number, value, length, line in _parsed(lines):
         if first is _BLANK:
             first = value
             continue
         count, last, size = count + 1, value, size + length
-        if kept is not None:
-            kept = kept if size <= keep_bytes else None
-            if kept is not None:
+        if kept is not None and written is not None:
+            if size > keep_bytes:
+                kept = written = None
+            else:
                 kept.append(value)
                 written.append(line)
         if not_object is None and type(value) is not dict:
@@ -129,7 +130,7 @@ def scan(lines: Lines, keep_bytes: int = KEEP_BYTES) -> Scanned:
     if not_object is not None:
         number, value = not_object
         raise Diverged("format", number - 1, "line", "an event object", value, f"line {number} is not an event object")
-    return first["header"], first.get("hash"), count, last, kept, written if kept is not None else None
+    return first["header"], first.get("hash"), count, last, kept, written
 
 
 class Streamed(Sequence[Any]):
