@@ -297,8 +297,11 @@ class Tournaments:
             return "not_finished"
         entry = {"game": game_id, "result": result, "custom": game.header["custom"],
                  "entrants": [s["name"] for s in game.header["seats"]], "events": game.version}
-        # each bot's latency per move, as the clock charged it or as the chain timed it (docs/clocks.md)
-        entry["latency"] = seat_latencies(self.svc.store.read(game_id, 0, game.version), game.players)
+        # each bot's latency per move, as the clock charged it or as the chain timed it (docs/clocks.md): as
+        # this process folded it appending or reading the game's events, else from the log read now
+        timing = game.timing_known()
+        entry["latency"] = [dict(cell) for cell in timing.cells] if timing is not None \
+            else seat_latencies(self.svc.store.read(game_id, 0, game.version), game.players)
         recorded = self._record(tid, spec, entry)
         finished = recorded[0] if recorded is not None else None
         self.kept.free(IN_FLIGHT, game_id)  # its game slot (again, if this is a retry)
