@@ -6,6 +6,7 @@ never answers is paused."""
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -104,3 +105,33 @@ def _booked(stack: Stack) -> list[dict[str, Any]]:
     """The pool's games being played, from the seats of its active games."""
     games = httpx.get(f"{stack.url}/v1/games", params={"status": "active", "limit": 100}).json()["games"]
     return [{"id": g["id"], "seats": [s.get("bot") for s in g.get("seats", [])]} for g in games]
+
+
+def test_e2e_referee_play_with_pool_goes_in_once_connected_and_leaves_on_ctrl_c(stack: Stack, tmp_path: Path) -> None:
+    (tmp_path / "mybot.py").write_text(BOT)
+    player = subprocess.Popen([REFEREE, "play", "--bot", f"{tmp_path / 'mybot.py'}:choose", "--url", stack.url,
+                               "--register", "pooled", "--ruleset", "bluffaneer", "--pool", "bluffaneer",
+                               "--games-at-once", "2"], env=stack.env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        registered = player.stdout.readline() if player.stdout else ""
+        bot_id = registered.split("outbound bot ")[1].split()[0]
+        assert player.stdout and f"answers {bot_id}'s turns" in player.stdout.readline()
+        assert player.stdout.readline().startswith("referee play: in the bluffaneer pool, 2 games at once")
+        entry = _entry(stack, bot_id)
+        assert entry is not None and entry["games_at_once"] == 2
+        _wait(lambda: _played(stack, bot_id) >= 1, 180, "its first pool game")
+    finally:
+        player.send_signal(signal.SIGINT)  # Ctrl+C
+        out, err = player.communicate(timeout=60)
+    assert player.returncode == 0, err
+    assert "referee play: left the bluffaneer pool" in err and _entry(stack, bot_id) is None
+
+
+def test_e2e_referee_play_with_a_pool_its_ruleset_is_not_says_so(stack: Stack, tmp_path: Path) -> None:
+    (tmp_path / "mybot.py").write_text(BOT)
+    bot = _register(stack, name="misplaced")  # a Bluffaneer bot
+    done = subprocess.run([REFEREE, "play", "--bot", f"{tmp_path / 'mybot.py'}:choose", "--url", stack.url,
+                           "--bot-id", bot["id"], "--secret", bot["secret"], "--pool", "bang"], env=stack.env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "bot_ruleset" in done.stderr, done.stderr
