@@ -9,7 +9,7 @@
    out of the pool and stops it. Edit choose() to make it yours. */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { parseArgs } from "node:util";
-import { Referee } from "../clients/js/src/index.js";
+import { NotFound, Referee } from "../clients/js/src/index.js";
 
 const { values: args } = parseArgs({ options: {
   url: { type: "string", default: process.env.REFEREE_URL ?? "http://127.0.0.1:8000" },
@@ -76,8 +76,8 @@ try {
 } catch (err) {
   if (!stop.signal.aborted) throw err;
 } finally {
-  if (pooled) {
-    await referee.ladder.leave(args.pool, botId, { token: secret });
-    console.log(`left the ${args.pool} pool`);
+  if (pooled) {  /* NotFound: taken out already (DELETE) */
+    await referee.ladder.leave(args.pool, botId, { token: secret }).then(
+      () => console.log(`left the ${args.pool} pool`), (err) => { if (!(err instanceof NotFound)) throw err; });
   }
 }

@@ -266,10 +266,14 @@ class _Pool:
         """Out of the pool, if it went in: its games being played finish."""
         if not self.joined:
             return
-        from referee.client import RefereeClient
-        with RefereeClient(self.url) as client:
-            client.bots.leave_pool(str(self.key), self.bot_id, secret=self.secret)
+        from referee.client import NotFound, RefereeClient
         self.joined = False
+        with RefereeClient(self.url) as client:
+            try:
+                client.bots.leave_pool(str(self.key), self.bot_id, secret=self.secret)
+            except NotFound:  # its owner took it out already (DELETE), or the bot is gone
+                print(f"referee play: not in the {self.key} pool any more", file=sys.stderr, flush=True)
+                return
         print(f"referee play: left the {self.key} pool", file=sys.stderr, flush=True)
 
 
