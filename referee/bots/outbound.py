@@ -62,9 +62,10 @@ def _decide(choose: Choose, view: Any, legal: list[Any], log: Callable[[str], No
 
 def run_bot(url: str, bot_id: str, secret: str, choose: Choose, *, stop: Callable[[Counts], bool] = lambda c: False,
             log: Callable[[str], None] = print, http: httpx.Client | None = None,
-            sleep: Callable[[float], None] = time.sleep) -> Counts:
+            sleep: Callable[[float], None] = time.sleep, on_connect: Callable[[], None] = lambda: None) -> Counts:
     """Answer the bot's turns until ``stop(counts)`` says so (checked after
-    every event and reconnection) or Ctrl+C; returns the counts."""
+    every event and reconnection) or Ctrl+C; returns the counts.
+    ``on_connect`` runs each time the referee accepts the bot's stream."""
     base = url.rstrip("/")
     client = http or httpx.Client(timeout=httpx.Timeout(10.0, read=READ_TIMEOUT_S))
     referee = RefereeClient(base)
@@ -79,6 +80,7 @@ def run_bot(url: str, bot_id: str, secret: str, choose: Choose, *, stop: Callabl
                         source.response.read()
                         raise _refused(source.response)
                     backoff = BACKOFF_S
+                    on_connect()
                     for sse in source.iter_sse():
                         if sse.id:
                             last = sse.id

@@ -228,10 +228,53 @@ def _play_outbound(args: argparse.Namespace, url: str, bot: UserBot) -> int:
 
     def stop(counts: Any) -> bool:
         return limit is not None and counts.turns >= limit
-    counts = run_bot(url, bot_id, secret, bot.choose, stop=stop, log=_log)
+    pool = _Pool(url, args.pool, bot_id, secret, args.games_at_once)
+    try:
+        counts = run_bot(url, bot_id, secret, bot.choose, stop=stop, log=_log, on_connect=pool.join)
+    finally:
+        pool.leave()
     print(f"referee play: {counts.turns} turns, {counts.answered} answered, {counts.late} late, "
           f"{counts.failed} failed")
     return 0
+
+
+@dataclass
+class _Pool:
+    """``--pool``: the ladder's pool the bot puts itself in once it is
+    connected for its turns, and leaves when it stops (Ctrl+C too)."""
+
+    url: str
+    key: str | None
+    bot_id: str
+    secret: str
+    games_at_once: int | None
+    joined: bool = False
+
+    def join(self) -> None:
+        """In the pool, the first time the bot connects (a reconnection leaves the entry as it is)."""
+        if self.key is None or self.joined:
+            return
+        from referee.client import RefereeClient
+        with RefereeClient(self.url) as client:
+            entry = client.bots.join_pool(self.key, self.bot_id, secret=self.secret,
+                                          games_at_once=self.games_at_once)
+        self.joined = True
+        print(f"referee play: in the {self.key} pool, {entry['games_at_once']} games at once "
+              f"(GET /v1/ladder/{self.key}/pool)", flush=True)
+
+    def leave(self) -> None:
+        """Out of the pool, if it went in: its games being played finish."""
+        if not self.joined:
+            return
+        from referee.client import NotFound, RefereeClient
+        self.joined = False
+        with RefereeClient(self.url) as client:
+            try:
+                client.bots.leave_pool(str(self.key), self.bot_id, secret=self.secret)
+            except NotFound:  # its owner took it out already (DELETE), or the bot is gone
+                print(f"referee play: not in the {self.key} pool any more", file=sys.stderr, flush=True)
+                return
+        print(f"referee play: left the {self.key} pool", file=sys.stderr, flush=True)
 
 
 def _entrant(text: str) -> str | dict[str, str]:
@@ -294,4 +337,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     play.add_argument("--game", help="play one seat of this game instead (with --token)")
     play.add_argument("--token", help="that seat's token")
     play.add_argument("--turns", type=int, default=None, help="stop after this many turns (default: never stop)")
+    play.add_argument("--pool", metavar="KEY", help="once connected, put the bot in this ladder's matchmaking "
+                      "pool (bang, bang:3, bang-dice, bang-faceoff, bluffaneer); it leaves when the command stops")
+    play.add_argument("--games-at-once", type=int, metavar="N", help="with --pool: its pool games at once "
+                      "(default: the referee's, 4)")
     play.set_defaults(func=cmd_play)

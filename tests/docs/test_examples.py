@@ -60,6 +60,9 @@ SHOWS: dict[str, list[str]] = {
     "presence": [r"^0 ann True True None$", r"^1 bob False False None$", r"^2 \S.* None False None$"],
     "webhook-tournament": [r"audit: 4/4 games clean", r"audit: 2/2 games clean", r" mybot "],
     "rematch": [r"^True 1 0$", r"^True$", r"^\{'best_of': 3\} \[\('ann', [01]\), \('bob', [01]\)\]$"],
+    # issue 42: `referee play --pool` and the JavaScript bot in the Bluffaneer pool
+    "pool": [r"^referee play: in the bluffaneer pool, 2 games at once", r'"name":"pooled"',
+             r'"status":"(waiting|playing)"', r"^in the bluffaneer pool, 4 games at once$"],
     "ladder": [r'^\{"key":"bluffaneer",', r'"bot":\{"id":"heuristic","name":"heuristic","kind":"builtin"'],
     "archive": [r'"seats":\[\{"seat":0,"name":"ann","bot":"random"\}', r"audit: 2/2 logs clean",
                 # the transparency log rebuilt from the archive (docs/transparency.md): the live root

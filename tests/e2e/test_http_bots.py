@@ -20,11 +20,12 @@ pytestmark = pytest.mark.e2e
 
 
 class Stack:
-    def __init__(self) -> None:
+    def __init__(self, **settings: str) -> None:
+        """``settings`` (e.g. ``REFEREE_BOT_TIMEOUT_S="3"``) in every process's environment, the referee's too."""
         self.redis_port, self.redis = own_redis()
         self.env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{self.redis_port}/0",
                     "REFEREE_BOT_ALLOW_PRIVATE": "1", "REFEREE_STALL_S": "2", "REFEREE_BOT_TIMEOUT_S": "30",
-                    "REFEREE_ADMIN_TOKEN": "e2e-admin", "REFEREE_RATE_LIMIT": "off"}
+                    "REFEREE_ADMIN_TOKEN": "e2e-admin", "REFEREE_RATE_LIMIT": "off", **settings}
         port = free_port()
         self.url = f"http://127.0.0.1:{port}"
         self.serve = subprocess.Popen([REFEREE, "serve", "--port", str(port)], env=self.env)

@@ -6,6 +6,8 @@ never answers is paused."""
 from __future__ import annotations
 
 import json
+import shutil
+import signal
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -106,3 +108,56 @@ def _booked(stack: Stack) -> list[dict[str, Any]]:
     """The pool's games being played, from the seats of its active games."""
     games = httpx.get(f"{stack.url}/v1/games", params={"status": "active", "limit": 100}).json()["games"]
     return [{"id": g["id"], "seats": [s.get("bot") for s in g.get("seats", [])]} for g in games]
+
+
+def test_e2e_referee_play_with_pool_goes_in_once_connected_and_leaves_on_ctrl_c(stack: Stack, tmp_path: Path) -> None:
+    (tmp_path / "mybot.py").write_text(BOT)
+    player = subprocess.Popen([REFEREE, "play", "--bot", f"{tmp_path / 'mybot.py'}:choose", "--url", stack.url,
+                               "--register", "pooled", "--ruleset", "bluffaneer", "--pool", "bluffaneer",
+                               "--games-at-once", "2"], env=stack.env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        registered = player.stdout.readline() if player.stdout else ""
+        bot_id = registered.split("outbound bot ")[1].split()[0]
+        assert player.stdout and f"answers {bot_id}'s turns" in player.stdout.readline()
+        assert player.stdout.readline().startswith("referee play: in the bluffaneer pool, 2 games at once")
+        entry = _entry(stack, bot_id)
+        assert entry is not None and entry["games_at_once"] == 2
+        _wait(lambda: _played(stack, bot_id) >= 1, 180, "its first pool game")
+    finally:
+        player.send_signal(signal.SIGINT)  # Ctrl+C
+        out, err = player.communicate(timeout=60)
+    assert player.returncode == 0, err
+    assert "referee play: left the bluffaneer pool" in err and _entry(stack, bot_id) is None
+
+
+def test_e2e_referee_play_with_a_pool_its_ruleset_is_not_says_so(stack: Stack, tmp_path: Path) -> None:
+    (tmp_path / "mybot.py").write_text(BOT)
+    bot = _register(stack, name="misplaced")  # a Bluffaneer bot
+    done = subprocess.run([REFEREE, "play", "--bot", f"{tmp_path / 'mybot.py'}:choose", "--url", stack.url,
+                           "--bot-id", bot["id"], "--secret", bot["secret"], "--pool", "bang"], env=stack.env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "bot_ruleset" in done.stderr, done.stderr
+
+
+def test_e2e_the_javascript_outbound_bot_registers_goes_in_the_pool_and_leaves_on_ctrl_c(stack: Stack) -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: examples/outbound_bot.mjs cannot run")
+    player = subprocess.Popen([node, str(Path(__file__).resolve().parents[2] / "examples/outbound_bot.mjs"),
+                               "--url", stack.url, "--register", "jsbot", "--ruleset", "bluffaneer",
+                               "--pool", "bluffaneer", "--games-at-once", "1"], env=stack.env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        registered = player.stdout.readline() if player.stdout else ""
+        bot_id = registered.split("outbound bot ")[1].split()[0]
+        assert player.stdout and player.stdout.readline().startswith("in the bluffaneer pool, 1 games at once")
+        _wait(lambda: _played(stack, bot_id) >= 1, 180, "its first pool game")
+        for game in (_log(stack, g["id"]) for g in _finished(stack)):  # it answered each turn itself, in time
+            assert not [m for m in game["moves"] if m["data"].get("by", {}).get("bot") == bot_id
+                        and "default" in m["data"]["by"]], game["moves"]
+    finally:
+        player.send_signal(signal.SIGINT)  # Ctrl+C
+        out, err = player.communicate(timeout=60)
+    assert player.returncode == 0, err
+    assert "left the bluffaneer pool" in out and _entry(stack, bot_id) is None
