@@ -13,8 +13,11 @@ The rules, in the order they are applied (docs/ladder.md, "The pool"):
   a second), so a bot far from everyone still plays, later.
 - Registered bots of different owners fill the table first, up to the
   ruleset's largest table; the built-in bots (anchors) fill the seats they
-  leave, one seat each, and only while the pool may start games with them
-  (``anchor_tables``); a table always has a registered bot.
+  leave, one seat each — and, while the table is smaller than the smallest
+  the ruleset deals, more seats in turn, so that one owner's bot finds a
+  table (four seats of BANG!) with the anchors alone — and only while the
+  pool may start games with them (``anchor_tables``); a table always has a
+  registered bot.
 - Bots of one owner share a table only if each of them allows more than
   one seat of a table (``same_table`` > 1): such games are unrated (the
   ratings count no game between bots of one owner), so they come last,
@@ -50,7 +53,7 @@ class Waiting:
 
 @dataclass(frozen=True, slots=True)
 class Anchor:
-    """A built-in bot: in every pool, never paused, one seat a table."""
+    """A built-in bot: in every pool, never paused; one seat a table, more only to make the smallest table."""
 
     bot: str
     skill: float
@@ -98,9 +101,14 @@ def _seats(seed: Waiting, others: Sequence[Waiting], anchors: Sequence[Anchor], 
     for other in near:  # rated first: one bot of each owner
         if other.owner not in table.owners:
             table.add(other)
-    for anchor in sorted(anchors, key=lambda a: (abs(a.skill - seed.skill), a.bot)):
-        if abs(anchor.skill - seed.skill) <= width:
-            table.add_anchor(anchor.bot)
+    near_anchors = [a.bot for a in sorted(anchors, key=lambda a: (abs(a.skill - seed.skill), a.bot))
+                    if abs(a.skill - seed.skill) <= width]
+    for anchor in near_anchors:  # one seat each
+        table.add_anchor(anchor)
+    while near_anchors and len(table.seats) < min(sizes):  # then more, in turn, only to the smallest table
+        for anchor in near_anchors:
+            if len(table.seats) < min(sizes):
+                table.add_anchor(anchor, again=True)
     for other in near:  # then the owners' other bots, where every one of them allows it
         table.add(other)
     for bot in list(table.bots.values()):  # then a bot's own further seats
@@ -134,6 +142,7 @@ class _Table:
             self.owners.setdefault(bot.owner, []).append(bot)
         return True
 
-    def add_anchor(self, bot: str) -> None:
-        if len(self.seats) < self.most and bot not in self.seats:
+    def add_anchor(self, bot: str, *, again: bool = False) -> None:
+        """Seat a built-in bot, once (``again``: once more)."""
+        if len(self.seats) < self.most and (again or bot not in self.seats):
             self.seats.append(bot)

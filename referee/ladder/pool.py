@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 
 #: bot ids -> each one's skill in the ladder ``key`` (its rating's ``mu``); one left out: ``DEFAULT_SKILL``
 Ratings = Callable[[str, list[str]], Mapping[str, float]]
+#: a bot's games at once when its owner does not say: an owner's 8 bots (its most) fit its 16 games at once
+DEFAULT_GAMES_AT_ONCE = 2
 #: the skill of a bot not rated yet: OpenSkill's start (mu 25), between the anchors (20 and 30)
 DEFAULT_SKILL = 25.0
 #: "games per minute" is the rate of games started over this long
@@ -123,7 +125,7 @@ class Pool:
         if found.ruleset.name not in record["rulesets"]:
             raise ApiError(422, "bot_ruleset", f"bot {bot} is registered for {record['rulesets']}, not "
                            f"{found.ruleset.name}: register it for {found.ruleset.name} first")
-        games = self.limits.games_per_bot if games_at_once is None else games_at_once
+        games = min(DEFAULT_GAMES_AT_ONCE, self.limits.games_per_bot) if games_at_once is None else games_at_once
         if not 1 <= games <= self.limits.games_per_bot:
             raise ApiError(422, "games_at_once_limit", f"games_at_once is 1–{self.limits.games_per_bot} here")
         seats = 1 if same_table is None else same_table

@@ -100,7 +100,7 @@ def test_only_the_owner_of_a_bot_registered_for_the_ruleset_may_pool_it(loopback
         got = _put(client, bot, **bad)
         assert got.status_code == 400, bad
     empty = client.put(url, headers=auth(bot["secret"]))  # no body: the defaults
-    assert empty.status_code == 200 and empty.get_json()["games_at_once"] == 4
+    assert empty.status_code == 200 and empty.get_json()["games_at_once"] == 2
 
 
 def _owned_by(redis_client: Any, bot: dict[str, Any], owner: str) -> None:
@@ -125,8 +125,8 @@ def test_an_owners_bots_in_all_pools_are_held_to_the_per_owner_limits(loopback_a
     full = _put(client, third)
     assert full.status_code == 409 and full.get_json()["code"] == "pool_bots_limit" and full.get_json()["limit"] == 2
     client.delete(f"/v1/ladder/bang/pool/{second['id']}", headers=auth(second["secret"]))
-    assert _put(client, third).status_code == 409  # games: 3 + 4 (its default) > 5
-    assert _put(client, third, games_at_once=2).status_code == 200
+    assert _put(client, third, games_at_once=3).status_code == 409  # games: 3 + 3 > 5
+    assert _put(client, third).status_code == 200  # its default, 2: 3 + 2
 
 
 def test_pooled_bots_are_dealt_games_with_the_built_in_bots_and_a_failing_one_is_paused(

@@ -44,6 +44,20 @@ def test_a_lone_bot_plays_the_anchors_and_without_them_waits() -> None:
     assert sorted(tables([bot("a")], sizes=(2,))[0].seats) == ["a", "heuristic"]  # one anchor: the nearest
 
 
+def test_the_anchors_take_more_seats_only_to_make_the_smallest_table() -> None:
+    """One owner's bots never share a table: alone, each still finds a
+    four-seat BANG! game (4-7 players) with the anchors, one of them twice."""
+    four = tables([bot("a")], sizes=(4, 5, 6, 7))
+    assert len(four) == 1 and Counter(four[0].seats) == Counter({"a": 1, "random": 2, "heuristic": 1}) or \
+        Counter(four[0].seats) == Counter({"a": 1, "random": 1, "heuristic": 2})
+    one_owner = tables([bot(n, owner="me") for n in ("a", "b", "c", "d")], sizes=(4, 5, 6, 7))
+    assert len(one_owner) == 4 and all(len(t.seats) == 4 and len(set(t.seats) - {"random", "heuristic"}) == 1
+                                       for t in one_owner)
+    two = tables([bot("a"), bot("b")], sizes=(4, 5, 6, 7))  # two owners: both anchors, once each
+    assert len(two) == 1 and sorted(two[0].seats) == ["a", "b", "heuristic", "random"]
+    assert tables([bot("a")], sizes=(4,), anchors=[Anchor("random", 40.0)]) == []  # out of the window: waits
+
+
 def test_a_table_never_seats_anchors_alone_and_respects_their_cap() -> None:
     dealt = tables([bot("a", waited_ms=9), bot("b", 50.0, waited_ms=5)], anchor_tables=1)
     assert len(dealt) == 1 and "a" in dealt[0].seats  # b, far from a, would need the anchors: spent
@@ -101,7 +115,8 @@ def test_every_table_keeps_every_seating_rule(waiting: list[Waiting], sizes: tup
         counts = Counter(table.seats)
         assert len(table.seats) in sizes
         assert set(counts) - anchors, "a table of anchors alone"
-        assert all(counts[a] <= 1 for a in anchors)
+        # an anchor holds a second seat only to make the smallest table
+        assert all(counts[a] <= 1 for a in anchors) or len(table.seats) == min(sizes)
         for name, held in counts.items():
             if name in by_id:
                 assert held <= by_id[name].same_table
@@ -120,8 +135,7 @@ def test_with_the_anchors_free_the_longest_waiting_bot_plays_at_once(waiting: li
                                                                   sizes: tuple[int, ...]) -> None:
     first = min(waiting, key=lambda w: (w.since, w.bot))
     dealt = tables([Waiting(w.bot, 0.0, w.same_table, w.owner, w.since) for w in waiting], sizes=sizes)
-    if min(sizes) <= 3:  # itself and the two anchors fill a table
-        assert any(first.bot in t.seats for t in dealt)
+    assert any(first.bot in t.seats for t in dealt)  # the anchors, in turn, make any table
 
 
 # -- pausing ---------------------------------------------------------------------------
