@@ -73,7 +73,9 @@ run: $(RUNSTAMP)
 # Redis; a test file stays on one worker (its module fixtures start once), but
 # for the long random plays and fingerprints, handed out one by one; the longest
 # first (tests/conftest.py: SPREAD, the scheduler and the order). The lint checks (-m lint)
-# are `make lint`'s. ARGS: e.g. ARGS="-m 'not lint and not fingerprints'"
+# are `make lint`'s. ARGS: e.g. ARGS="-m 'not lint and not fingerprints'". The property
+# tests draw a third of their long run's examples (tests/examples.py): the long
+# run is `REFEREE_EXAMPLES=all make test`
 XDIST   := -n auto --dist loadfile --no-loadscope-reorder
 test: $(STAMP) $(NPMSTAMP) $(AXE)
 	$(BIN)/python -m pytest $(XDIST) -m "not lint" $(ARGS)

@@ -171,6 +171,50 @@ def redis_port() -> Iterator[int]:
     proc.wait(timeout=10)
 
 
+@pytest.fixture(scope="session")
+def worker_live() -> Iterator[Any]:
+    """``tests.e2e.conftest.live_stack()`` (a Redis, ``referee serve``, ``referee worker``), started once a
+    pytest-xdist worker process: a stack costs seconds of CPU to start and stop, and once a test file it was
+    dozens a run. The e2e, browser and JavaScript files have it emptied for each file (their ``live``); the
+    docs' examples share it as it is (``docs_live``). Defined here, once: a session fixture imported into
+    two conftests would be two, each started."""
+    from tests.e2e.conftest import live_stack
+    with live_stack() as stack:
+        yield stack
+
+
+@pytest.fixture(scope="session")
+def worker_bots() -> Iterator[Any]:
+    """A referee allowing bot URLs on this machine, its Redis and one worker (``tests.e2e.test_http_bots.Stack``),
+    started once a pytest-xdist worker process; the tests have it emptied for each (``worker_stack``)."""
+    from tests.e2e.test_http_bots import Stack
+    stack = Stack()
+    try:
+        stack.worker()
+        yield stack
+    finally:
+        stack.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """A real Chromium (Playwright), one a pytest-xdist worker process: ``watched`` (tests/browser/conftest.py)
+    opens a fresh context, a clean profile, a test. Without Chromium or playwright, every test using it is
+    skipped, loudly."""
+    from tests.browser.conftest import CHROMIUM, missing
+    why = missing()
+    if why is not None:
+        pytest.skip("#" * 20 + f" BROWSER TESTS SKIPPED: {why} " + "#" * 20)
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        exe = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
+        b = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
 @pytest.fixture
 def redis_client(redis_port: int) -> redis.Redis:
     client = redis.Redis(port=redis_port)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from referee.games import registry
 from tests.api.helpers import auth, create
+from tests.examples import examples
 
 pytestmark = pytest.mark.slow  # many generated examples: started with the long ones (tests/conftest.py)
 
@@ -66,7 +67,7 @@ def test_create_never_fails_with_a_500(client: Any) -> None:
         k: VALUES | st.lists(st.dictionaries(st.sampled_from(SEAT_KEYS), VALUES, max_size=4), max_size=8)
         for k in declared(SETUP_KEYS, "setup_schema")})
 
-    @settings(max_examples=100 * (len(names) + 1), deadline=None)
+    @settings(max_examples=examples(100 * (len(names) + 1)), deadline=None)
     @given(ruleset=st.sampled_from([*names, "x"]), players=st.integers(0, 8) | JSON,
            options=st.dictionaries(st.sampled_from(declared(OPTION_KEYS, "options_schema")), VALUES,
                                    max_size=3) | JSON,
@@ -85,7 +86,7 @@ def test_moves_and_queries_never_fail_with_a_500(client: Any) -> None:
                       st.dictionaries(st.sampled_from(["target", "card", "cards", "source", "pick", "x"]), VALUES,
                                       max_size=3))
 
-    @settings(max_examples=200 * len(games), deadline=None)
+    @settings(max_examples=examples(200 * len(games)), deadline=None)
     @given(which=st.integers(0, len(games) - 1), seat=st.integers(0, 7), move=moves | MOVES | JSON,
            expected=st.none() | st.integers(-2, 50) | JSON,
            key=st.none() | st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=6),
@@ -132,7 +133,7 @@ def test_hostile_bodies_never_fail_with_a_500(client: Any) -> None:
     names = installed()
     games = {name: create(client, ruleset=name, players=players_of(name), seed=f"fuzz-c-{name}") for name in names}
 
-    @settings(max_examples=50 * (len(names) + 2), deadline=None)
+    @settings(max_examples=examples(50 * (len(names) + 2)), deadline=None)
     @given(ruleset=st.sampled_from(names), route=st.sampled_from(["games", "moves", "bots", "tournaments"]),
            field=st.sampled_from(["name", "seed", "type", "options", "setup", "move", "url", "entrants", "x"]),
            value=WILD, depth=st.sampled_from([0, 1, 5, 40, 1200, 3000]), key=WILD_TEXT)

@@ -25,7 +25,8 @@ from tests.e2e.conftest import Live, live  # noqa: F401  (live: the fixture, rea
 CHROMIUM = os.environ.get("REFEREE_CHROMIUM", "/usr/bin/chromium")
 
 
-def _missing() -> str | None:
+def missing() -> str | None:
+    """Why the browser tests cannot run here, or None."""
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
@@ -33,21 +34,6 @@ def _missing() -> str | None:
     if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
         return f"no Chromium at {CHROMIUM} (Debian: apt-get install -y chromium; .ci/run does it as root)"
     return None
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    why = _missing()
-    if why is not None:
-        pytest.skip("#" * 20 + f" BROWSER TESTS SKIPPED: {why} " + "#" * 20)
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        exe = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
-        b = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 class Watched:

@@ -1,8 +1,9 @@
 """The examples run against the e2e suite's real processes: ``docs_live`` (a
 throwaway Redis, ``referee serve``, ``referee worker``: the e2e suite's
 ``live``, once a worker process), ``worker_stack`` (the same, allowing bot
-URLs on this machine, once a test) and ``archived_live``: ``live`` keeping an
-archive (docs/archive.md) in a SQLite file of its own."""
+URLs on this machine, once a worker process, emptied for each test) and
+``archived_live``: ``live`` keeping an archive (docs/archive.md) in a SQLite
+file of its own."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -21,10 +22,9 @@ def archived_live(tmp_path: Path) -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def docs_live() -> Iterator[Live]:
-    """The referee every example but those of ``PRIVATE_BOTS`` and ``ARCHIVED`` runs against,
-    started once a pytest-xdist worker (session scope): each example is then
-    handed out alone, to whichever worker is free (``SPREAD`` in
-    tests/conftest.py), and no two examples depend on each other's games."""
-    with live_stack() as stack:
-        yield stack
+def docs_live(worker_live: Live) -> Live:
+    """The referee every example but those of ``PRIVATE_BOTS`` and ``ARCHIVED`` runs against: the
+    worker's stack (``worker_live``, the one the e2e and browser files are handed emptied), started once a
+    pytest-xdist worker (session scope): each example is then handed out alone, to whichever worker is
+    free (``SPREAD`` in tests/conftest.py), and no two examples depend on each other's games."""
+    return worker_live

@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+import redis
 import requests
 
 from referee.client import RefereeClient
@@ -62,9 +63,14 @@ def _wait_healthy(url: str, procs: list[subprocess.Popen[bytes]]) -> None:
 
 
 @pytest.fixture(scope="module")
-def live() -> Iterator[Live]:
-    with live_stack() as stack:
-        yield stack
+def live(worker_live: Live) -> Live:
+    """The worker's stack (``worker_live``, tests/conftest.py) for one test file, its Redis emptied first
+    (FLUSHDB: the games, queued jobs and watch set the files before left; the processes keep nothing of a
+    game but by its id, and the worker's scheduler takes its lock again at its next tick): a file sees a
+    stack as fresh as one of its own."""
+    with redis.Redis.from_url(worker_live.redis_url) as client:
+        client.flushdb()
+    return worker_live
 
 
 @contextlib.contextmanager
@@ -91,12 +97,10 @@ def live_stack(**settings: str) -> Iterator[Live]:
 
 
 @pytest.fixture
-def worker_stack() -> Iterator[Any]:
-    """A referee, its Redis and one worker (``tests.e2e.test_http_bots.Stack``), stopped after the test."""
-    from tests.e2e.test_http_bots import Stack
-    s = Stack()
-    try:
-        s.worker()
-        yield s
-    finally:
-        s.stop()
+def worker_stack(worker_bots: Any) -> Any:
+    """A referee, its Redis and one worker (``tests.e2e.test_http_bots.Stack``): the worker process's
+    (``worker_bots``, tests/conftest.py), its Redis emptied first (FLUSHDB, as ``live`` is for each file):
+    the tests using it only read its URL and environment and stop no process of it."""
+    with redis.Redis(port=worker_bots.redis_port) as client:
+        client.flushdb()
+    return worker_bots

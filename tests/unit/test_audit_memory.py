@@ -1,15 +1,23 @@
 """Issue 36 (item 5): ``referee audit FILE`` takes memory bounded by the
 game's state plus a constant, whatever the file (``referee.audit.stream``).
 Before, 64 MB of ``{}`` lines after a header took 3.9 GB, and 255 MB ran out
-of memory. Here each hostile file is 64 MB, audited by the command in a
-process whose address space is limited to 512 MB (``RLIMIT_AS``), alone and
-with ``--jobs 2``: each must end with its verdict, no ``MemoryError``."""
+of memory. Here the hostile files are audited by the command in a process
+whose address space is limited to 512 MB (``RLIMIT_AS``), alone and with
+``--jobs 2``: each must end with its verdict, no ``MemoryError``. The bound
+itself is measured on ``{}`` lines (the most objects a byte): the peak
+resident memory of the audit of a file three times longer, both beyond what
+the audit keeps parsed (``KEEP_BYTES``), is the same to less than half of
+the difference in size (an audit holding the file's bytes, let alone its
+lines parsed, grows by all of it). A chain of 64 MB is walked whole."""
 from __future__ import annotations
 
 import json
+import os
 import resource
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -24,8 +32,10 @@ pytestmark = pytest.mark.slow
 
 #: the address space the audit runs in (what ``ulimit -v 524288`` gives)
 LIMIT = 512 * 2**20
-#: the size of each hostile file
+#: the size of the chain walked whole
 SIZE = 64 * 2**20
+#: the sizes of the two files of ``{}`` lines whose audits' peaks are compared: both past what the audit keeps parsed
+SHORT, LONG = 2 * stream.KEEP_BYTES, 6 * stream.KEEP_BYTES
 CLI = "import sys\nfrom referee.ops.cli import main\nsys.exit(main(sys.argv[1:]))"
 
 
@@ -33,9 +43,30 @@ def _limited() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (LIMIT, LIMIT))
 
 
-def _audit(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", CLI, "audit", *args], capture_output=True, text=True,
-                          timeout=900, preexec_fn=_limited)
+class Audited:
+    """A finished ``referee audit``: its exit code, its output and its peak resident memory (bytes), its
+    processes' (``--jobs``) the highest, as ``wait4`` reports it."""
+
+    def __init__(self, *args: str) -> None:
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            proc = subprocess.Popen([sys.executable, "-c", CLI, "audit", *args], stdout=out, stderr=err,
+                                    preexec_fn=_limited)
+            deadline = time.monotonic() + 900
+            while True:
+                pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+                if pid:
+                    break
+                if time.monotonic() > deadline:
+                    proc.kill()
+                time.sleep(0.05)
+            proc.returncode = self.returncode = os.waitstatus_to_exitcode(status)  # Popen's own wait: none left
+            out.seek(0)
+            err.seek(0)
+            self.stdout, self.stderr = out.read().decode(), err.read().decode()
+        self.peak = usage.ru_maxrss * 1024  # Linux counts it in KiB
+
+    def clean(self) -> bool:
+        return "MemoryError" not in self.stdout + self.stderr and "Traceback" not in self.stderr
 
 
 def _header() -> tuple[dict[str, object], str]:
@@ -43,15 +74,21 @@ def _header() -> tuple[dict[str, object], str]:
     return table.header, table.header_hash
 
 
-@pytest.fixture(scope="module")
-def empty_objects(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A header, then ``{}`` lines to 64 MB (the issue's file)."""
+def _empty_objects(folder: Path, size: int) -> Path:
+    """A header, then ``{}`` lines to ``size`` bytes (the issue's file, shorter)."""
     header, hashed = _header()
-    path = tmp_path_factory.mktemp("hostile") / "empty-objects.ndjson"
+    path = folder / f"empty-objects-{size}.ndjson"
     with open(path, "wb") as out:
         out.write(canonical({"header": header, "hash": hashed}).encode() + b"\n")
-        out.write(b"{}\n" * (SIZE // 3))
+        out.write(b"{}\n" * (size // 3))
     return path
+
+
+@pytest.fixture(scope="module")
+def empty_objects(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The files of ``{}`` lines of ``SHORT`` and ``LONG`` bytes."""
+    folder = tmp_path_factory.mktemp("hostile")
+    return _empty_objects(folder, SHORT), _empty_objects(folder, LONG)
 
 
 @pytest.fixture(scope="module")
@@ -74,30 +111,46 @@ def long_chain(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def test_64_mb_of_empty_objects_is_refused_at_its_first_event_in_512_mb(empty_objects: Path) -> None:
-    assert empty_objects.stat().st_size >= SIZE
-    done = _audit(str(empty_objects))
-    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
-    assert "FAILED at seq 1 (hash_chain)" in done.stdout and "has no seq" in done.stdout
-    assert "MemoryError" not in done.stdout + done.stderr and "Traceback" not in done.stderr
+@pytest.fixture(scope="module")
+def short_audit(empty_objects: tuple[Path, Path]) -> Audited:
+    """The audit of the shorter file of ``{}`` lines: its peak is the one the others are held to."""
+    return Audited(str(empty_objects[0]))
+
+
+def test_empty_objects_are_refused_at_their_first_event_in_memory_that_does_not_grow_with_the_file(
+        empty_objects: tuple[Path, Path], short_audit: Audited) -> None:
+    for path, size in zip(empty_objects, (SHORT, LONG), strict=True):
+        assert path.stat().st_size >= size
+    long_audit = Audited(str(empty_objects[1]))
+    for done in (short_audit, long_audit):
+        assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+        assert "FAILED at seq 1 (hash_chain)" in done.stdout and "has no seq" in done.stdout
+        assert done.clean()
+    grown = long_audit.peak - short_audit.peak
+    assert grown < (LONG - SHORT) / 2, f"{LONG - SHORT} bytes more of file took {grown} bytes more"
 
 
 def test_64_mb_of_a_chain_that_holds_is_walked_whole_in_512_mb(long_chain: Path) -> None:
-    done = _audit(str(long_chain))
+    done = Audited(str(long_chain))
     assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
     assert "(seed_commitment)" in done.stdout and "the log ends before the seed is revealed" in done.stdout
     assert "ok    hash_chain" in done.stdout  # every link of the 64 MB was checked, none held in memory at once
-    assert "MemoryError" not in done.stdout + done.stderr and "Traceback" not in done.stderr
+    assert done.clean()
 
 
-def test_both_hostile_files_in_two_processes_in_512_mb_each(empty_objects: Path, long_chain: Path) -> None:
-    done = _audit(str(empty_objects), str(long_chain), "--jobs", "2")
+def test_both_hostile_files_in_two_processes_in_512_mb_each(empty_objects: tuple[Path, Path], long_chain: Path,
+                                                            short_audit: Audited) -> None:
+    """Each process as bounded as one audit alone: none grows with the longer file of ``{}`` lines."""
+    empty = empty_objects[1]
+    done = Audited(str(empty), str(long_chain), "--jobs", "2")
     assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
     out = done.stdout.splitlines()
-    assert out[0].startswith(f"FAIL  {empty_objects}: at seq 1 (hash_chain)"), out
+    assert out[0].startswith(f"FAIL  {empty}: at seq 1 (hash_chain)"), out
     assert out[1].startswith(f"FAIL  {long_chain}: at seq ") and "(seed_commitment)" in out[1], out
     assert out[2].startswith("audit: 0/2 logs clean")
-    assert "MemoryError" not in done.stdout + done.stderr and "Traceback" not in done.stderr
+    assert done.clean()
+    grown = done.peak - short_audit.peak
+    assert grown < (LONG - SHORT) / 2, f"{LONG - SHORT} bytes more of file took {grown} bytes more in a job"
 
 
 # -- the passes (in this process) --------------------------------------------------------------

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.engine import jsonenc
+from tests.examples import examples
 
 
 def std_canonical(obj: Any) -> str:
@@ -61,7 +62,7 @@ def same_outcome(ours: Any, theirs: Any, obj: Any) -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(json_values)
 def test_canonical_is_the_stdlib_form(obj: Any) -> None:
     same_outcome(jsonenc.canonical, std_canonical, obj)
@@ -86,7 +87,7 @@ def finite(obj: Any) -> Any:
 
 
 @pytest.mark.slow
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(json_values)
 def test_dumps_is_the_stdlib_compact_form_and_floats_read_back(obj: Any) -> None:
     if not has_float(obj):
@@ -105,7 +106,7 @@ def test_dumps_is_the_stdlib_compact_form_and_floats_read_back(obj: Any) -> None
     assert json.loads(sent, parse_constant=lambda c: pytest.fail(f"{c} is no JSON")) == finite(obj)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(other_keys)
 def test_non_string_keys_as_the_stdlib_writes_them(obj: Any) -> None:
     same_outcome(jsonenc.canonical, std_canonical, obj)
@@ -113,7 +114,7 @@ def test_non_string_keys_as_the_stdlib_writes_them(obj: Any) -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(json_values)
 def test_loads_reads_back_what_the_stdlib_reads(obj: Any) -> None:
     written = std_compact(obj)
@@ -194,7 +195,7 @@ def test_loads_refuses_what_the_stdlib_refuses(text: str) -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(json_values, max_size=6), st.sampled_from([b"\n", b"\r\n", b"\r"]))
 def test_loads_lines_reads_each_line_as_the_stdlib(values: list[Any], newline: bytes) -> None:
     """A document's lines at once (the audit's files): where it answers, each
@@ -222,7 +223,7 @@ def test_loads_lines_leaves_what_orjson_cannot_read_exactly(text: bytes) -> None
         assert got is None
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=examples(800), deadline=None)
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_loads_reads_every_float_as_the_stdlib(x: float) -> None:
     for written in (repr(x), json.dumps(x), f"{x:.17g}" if math.isfinite(x) else repr(x)):

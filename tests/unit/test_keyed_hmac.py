@@ -27,9 +27,10 @@ from referee.engine.chain import (
     sha256_hex,
 )
 from referee.engine.rng import Rng
+from tests.examples import examples
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.binary(max_size=200), st.lists(st.binary(max_size=100), min_size=1, max_size=4))
 def test_keyed_hmac_is_hmac_sha256(key: bytes, messages: list[bytes]) -> None:
     mac = keyed_hmac_sha256(key)

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.engine.chain import link_bytes, link_hash
+from tests.examples import examples
 
 WORDS = st.text(alphabet="abcdef0123456789_ABCxyz", max_size=70)
 ANY = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8) | WORDS | \
@@ -21,7 +22,7 @@ def std(seq: Any, type_: Any, actor: Any, at: Any, commit: Any, prev: Any) -> by
     return json.dumps(link, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
 
 
-@settings(max_examples=1500)
+@settings(max_examples=examples(1500))
 @given(st.integers() | ANY, WORDS | ANY, st.none() | st.integers(min_value=-1, max_value=9) | ANY,
        st.integers() | ANY, WORDS | ANY, WORDS | ANY)
 def test_link_bytes_is_the_canonical_form_of_the_link(seq: Any, type_: Any, actor: Any, at: Any, commit: Any,
