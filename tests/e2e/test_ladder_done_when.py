@@ -11,11 +11,12 @@ recompute --check`` finds the archive's table equal to the live one; and
 ``/watch/ladder.html``, in Chromium, ranks them as the API does and shows
 the floats bot paused.
 
-The four authors are four owners, as on four machines: the referee trusts
-one proxy (``REFEREE_TRUSTED_PROXIES=1``) and each bot is registered with its
-own ``X-Forwarded-For``. From one address they would be one owner, whose
-bots never share a table (docs/ladder.md, "Two bots of one owner move no
-rating"). The page's every part is tests/browser/test_ladder_page.py's."""
+Twice: the four bots registered from one machine, as a new user does
+(one owner: its bots never meet, each plays the anchors, docs/ladder.md
+"The pool"), and by four owners, as on four machines (the referee trusts
+one proxy, ``REFEREE_TRUSTED_PROXIES=1``, and each bot is registered with
+its own ``X-Forwarded-For``). The page's every part is
+tests/browser/test_ladder_page.py's."""
 from __future__ import annotations
 
 import json
@@ -87,11 +88,13 @@ def _floaty(stack: Stack) -> tuple[subprocess.Popen[str], str]:
     return proc, line.split()[3]
 
 
-def test_e2e_four_authors_bots_and_a_floats_bot_in_the_bang_pool(stack: Stack) -> None:
+@pytest.mark.parametrize("owners", [1, 4])
+def test_e2e_four_authors_bots_and_a_floats_bot_in_the_bang_pool(stack: Stack, owners: int) -> None:
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed: the JavaScript bots cannot run")
-    bots = {name: _register(stack, name, f"10.0.0.{i}") for i, name in enumerate(["py1", "py2", "js1", "js2"], 1)}
+    bots = {name: _register(stack, name, f"10.0.0.{1 + i % owners}")
+            for i, name in enumerate(["py1", "py2", "js1", "js2"])}
     common = ["--url", stack.url, "--pool", "bang", "--games-at-once", "2"]
     players = [subprocess.Popen(
         [REFEREE, "play", "--bot", f"{ROOT / 'examples/mybot.py'}:choose", "--bot-id", bot["id"],
@@ -143,8 +146,8 @@ def _the_ladder_page(stack: Stack, floaty_id: str) -> None:
     """``/watch/ladder.html`` in Chromium ranks the bots as the API does and
     shows the floats bot paused in the pool, with no error logged. Without
     Chromium it is said, and left to tests/browser/test_ladder_page.py."""
-    from tests.browser.conftest import CHROMIUM, PATIENCE_S, Watched, _missing
-    why = _missing()
+    from tests.browser.conftest import CHROMIUM, PATIENCE_S, Watched, missing
+    why = missing()
     if why is not None:
         warnings.warn(f"the ladder page was not opened: {why}", stacklevel=1)
         return
