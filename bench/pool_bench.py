@@ -26,7 +26,7 @@ and its ``games`` booked and not over, ``referee.store.pool``): a poll of
 the API's game listing would cost the 2 cores the workers use.
 
 Run: ``python -m bench pool [G]`` (default ``G`` = 40; fewer where
-``GAMES_DIVISOR`` says).
+``GAMES_DIVISOR`` says, but never under ``MIN_GAMES``, 16).
 """
 from __future__ import annotations
 
@@ -47,6 +47,9 @@ from referee.store.pool import PoolStore
 
 DEFAULT_GAMES = 40
 GAMES_AT_ONCE = 8  # as the tournaments' parallel
+#: the fewest games a row times: with one round of 8 a row would time mostly its longest game, played
+#: alone at the end (a pool, which never stops, has no such tail)
+MIN_GAMES = 2 * GAMES_AT_ONCE
 WORKERS = 2
 TARGET = 0.25
 POLL_S = 0.05
@@ -161,6 +164,7 @@ def run(games: int = DEFAULT_GAMES) -> dict[str, Any]:
         api, client = Api(url), redis.Redis.from_url(redis_url)
         try:
             for name, kind, players, n in tables(games):
+                n = max(n, MIN_GAMES)
                 pool = run_pool(api, client, name, kind, players, n)
                 beside = run_in_process(name, pool["games"])
                 ratio = pool["games_per_s"] / beside["games_per_s"] if beside["games_per_s"] else 0.0

@@ -15,6 +15,7 @@ from __future__ import annotations
 import sys
 
 import workers.jobs as jobs
+from referee.bots import BUILT_IN
 from referee.ladder.pool import Pool
 from referee.ladder.service import Ladders
 from referee.play.latency import seat_latencies
@@ -48,8 +49,11 @@ def _settle(svc: GameService, pool: Pool, ladder: str, game_id: str, *, gone: bo
     game = svc.load(game_id)
     if game.status == "active":
         return "not_finished"
+    seats = [seat["bot"] for seat in game.header["seats"]]
+    if all(bot is None or bot in BUILT_IN for bot in seats):  # no registered bot's health to judge: no log read
+        return pool.finished(ladder, game_id, None, seats)
     cells = seat_latencies(svc.store.read(game_id, 0, game.version), game.players)
-    return pool.finished(ladder, game_id, cells, [seat["bot"] for seat in game.header["seats"]])
+    return pool.finished(ladder, game_id, cells, seats)
 
 
 def tick(svc: GameService | None = None) -> int:
