@@ -54,14 +54,16 @@ def _count(n: float, one: str, many: str) -> str:
 def _status(entry: dict[str, Any]) -> list[str]:
     """What a person must read of one entry's status (the page's sentence holds each)."""
     games = _count(entry["games_at_once"], "game", "games")
+    playing = "playing no game now" if entry["playing"] == 0 else \
+        f"playing {_count(entry['playing'], 'game', 'games')} now"
     if entry["status"] == "paused":
         return ["paused", entry["paused_reason"], "puts it in again"]
     if entry["bot"]["builtin"] and entry["since"] is None:
-        return ["fixed anchor", f"{entry['playing']} being played", f"at most {games} at once"]
+        return ["fixed anchor", playing, f"at most {games} at once"]
     head = ["put in by the admin"] if entry["bot"]["builtin"] else []
     if entry["status"] == "waiting":
-        return [*head, "waiting for a table", f"{entry['playing']} of its {games} at once being played"]
-    return [*head, f"playing all its {games} at once"]
+        return [*head, "waiting for a table", playing, f"at most {games} at once"]
+    return [*head, f"playing {games} now, all it may play at once"]
 
 
 def _stats(stats: dict[str, Any]) -> list[str]:

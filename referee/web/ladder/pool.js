@@ -16,22 +16,27 @@ function statsWords(stats) {
     .filter(Boolean).join(" · ");
 }
 
-/** One entry's status in words: "waiting for a table; 1 of its 2 games at once being played", "paused: …". */
+/** "playing no game now", "playing 2 games now" */
+function playingWords(n) {
+  return n === 0 ? "playing no game now" : "playing " + count(n, "game", "games") + " now";
+}
+
+/** One entry's status in words: "waiting for a table; playing 1 game now (at most 2 games at once)", "paused: …". */
 function statusWords(entry) {
   if (entry.status === "paused") {
     return "paused: " + (entry.paused_reason || "its games went wrong") + ". Its owner puts it in again to resume.";
   }
   const games = count(entry.games_at_once, "game", "games");
   if (entry.bot.builtin && entry.since === null) {
-    return "built in, a fixed anchor of the scale: " + entry.playing + " being played " +
-      "(the built-in bots sit in at most " + games + " at once)";
+    return "built in, a fixed anchor of the scale: " + playingWords(entry.playing) +
+      " (the built-in bots sit in at most " + games + " at once)";
   }
   // a built-in bot the admin put in: no anchor here, it plays as an entry (warming or measuring the pool)
   const head = entry.bot.builtin ? "built in, put in by the admin to keep the pool playing; " : "";
   if (entry.status === "waiting") {
-    return head + "waiting for a table; " + entry.playing + " of its " + games + " at once being played";
+    return head + "waiting for a table; " + playingWords(entry.playing) + " (at most " + games + " at once)";
   }
-  return head + "playing all its " + games + " at once";
+  return head + "playing " + games + " now, all it may play at once";
 }
 
 /** The pool of ladder `key`, below its table. */
