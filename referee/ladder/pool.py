@@ -133,10 +133,7 @@ class Pool:
         games = self.limits.games_per_bot if games_at_once is None else games_at_once
         if not 1 <= games <= self.limits.games_per_bot:
             raise ApiError(422, "games_at_once_limit", f"games_at_once is 1–{self.limits.games_per_bot} here")
-        seats = 1 if same_table is None else same_table
-        if not 1 <= seats <= max(found.sizes):
-            raise ApiError(422, "same_table_limit", f"same_table is 1–{max(found.sizes)} in {key} (its largest "
-                           "table)")
+        seats = _same_table(found, same_table)
         owner = owner_of(record)
         self._take_place(owner, f"{key} {bot}", games)
         entry = {"bot": bot, "name": record["name"], "owner": owner, "games_at_once": games, "same_table": seats,
@@ -158,14 +155,11 @@ class Pool:
         games = min(self.limits.anchor_games, BUILTIN_GAMES_MOST) if games_at_once is None else games_at_once
         if not 1 <= games <= BUILTIN_GAMES_MOST:
             raise ApiError(422, "games_at_once_limit", f"games_at_once is 1–{BUILTIN_GAMES_MOST} for a built-in bot")
-        seats = 1 if same_table is None else same_table
-        if not 1 <= seats <= max(found.sizes):
-            raise ApiError(422, "same_table_limit", f"same_table is 1–{max(found.sizes)} in {key} (its largest "
-                           "table)")
+        seats = _same_table(found, same_table)
         # its own owner: two built-in bots are two owners to the matcher (their games are rated, anchors unmoved)
-        entry = {"bot": name, "name": name, "owner": name, "builtin": True, "games_at_once": games,
-                 "same_table": seats, "since": self.svc.clock(), "put": secrets.token_hex(8)}
-        self.store.put(key, name, entry, entry["since"])
+        now = self.svc.clock()
+        self.store.put(key, name, {"bot": name, "name": name, "owner": name, "builtin": True, "games_at_once": games,
+                                   "same_table": seats, "since": now, "put": secrets.token_hex(8)}, now)
         return self.entry(key, name)
 
     def leave_builtin(self, key: str, name: str) -> Json:
@@ -359,6 +353,15 @@ class Pool:
 def anchors_of(found: Ladder) -> list[str]:
     """The built-in bots of ``found``'s ruleset (``heuristic`` where it has one)."""
     return [name for name in BUILT_IN if name != "heuristic" or registry.heuristic(found.ruleset.name) is not None]
+
+
+def _same_table(found: Ladder, same_table: int | None) -> int:
+    """The seats of one table an entry may hold (default 1; 422 ``same_table_limit`` past the largest table)."""
+    seats = 1 if same_table is None else same_table
+    if not 1 <= seats <= max(found.sizes):
+        raise ApiError(422, "same_table_limit", f"same_table is 1–{max(found.sizes)} in {found.key} (its largest "
+                       "table)")
+    return seats
 
 
 def anchors_in(found: Ladder, state: PoolState) -> list[str]:
