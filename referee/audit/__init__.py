@@ -52,18 +52,21 @@ CHECKS = ("format", "hash_chain", "seed_commitment", "salts", "ruleset_version",
 
 # -- entry points -------------------------------------------------------------
 def audit_log(header: Any, recorded_hash: Any, envelopes: Sequence[Any], *, keys: PublicKeys | None = None,
-              receipts: Sequence[tuple[str, Any]] = ()) -> Json:
+              receipts: Sequence[tuple[str, Any]] = (), lines: Sequence[bytes | None] | None = None) -> Json:
     """A report ``{ok, format, events, result, signed, checks: [{name, ok,
     detail}], divergence}``; ``divergence`` is ``None`` or the first place
     where the log is not what it must be: ``{check, seq, field, expected,
     found}``. With ``keys`` (the referee's, ``GET /v1/keys``) the final head's
     signature is verified (``signed``: whether it was), and every receipt of
-    ``receipts`` (``(name, receipt)``) must name a head the log holds."""
+    ``receipts`` (``(name, receipt)``) must name a head the log holds.
+    ``lines``: each event's line as read, where it is the event's canonical
+    form (else ``None``; ``referee.audit.stream``), whose data the chain
+    check hashes as read rather than encoding it again."""
     checks: list[Json] = []
     try:
         checks.append(ok("format", check_format(header)))
         hint = seed_hint(header, envelopes)  # a clean log's seed: chain and salts checked in one pass
-        salted = hint is not None and chain_and_salts_hold(header, recorded_hash, envelopes, hint)
+        salted = hint is not None and chain_and_salts_hold(header, recorded_hash, envelopes, hint, lines)
         if not salted:  # the checks one by one, naming the first failure
             checks.append(ok("hash_chain", check_chain(header, recorded_hash, envelopes)))
         else:

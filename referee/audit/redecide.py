@@ -180,20 +180,19 @@ class _Replay:
         self.drawn += 1
 
     def _check_bot_choice(self, env: Json, by: Json) -> None:
-        """A built-in bot's move is the one its secret stream chooses: ``random``'s from the seat's legal
-        moves alone (the ``legal_moves`` of its view, the rest of which it never reads), ``heuristic``'s
-        from the seat's whole view."""
+        """A built-in bot's move is the one its secret stream chooses from the seat's view. Only what
+        the choice reads is built: the seat's legal moves (its view's ``legal_moves``: those of an
+        awaited seat, none otherwise) always; the rest of the view only for a ``heuristic`` bot with
+        a choice to make (``bots.forced``: one move it may play, which every built-in bot plays)."""
         seq, data, actor = env["seq"], env["data"], env["actor"]
-        if by["bot"] == "random":  # uniform over the legal moves alone, as the worker draws it: no view built
-            view: Json = {}
-            legal = self.rs.legal_moves(self.state, actor, memo=self.memo) \
-                if actor in self.rs.to_act(self.state, memo=self.memo) else []  # (the view's legal_moves)
-        else:
-            view = seat_view(self.rs, self.state, actor, active=True, memo=self.memo)
-            legal = view["legal_moves"]
-        chosen = bots.choose(by["bot"], self.rs.name, view, list(legal),
-                             seed=bot_seed(self.seed, actor, seq - 1, mac=self.mac))
-        if not same(chosen, current_move(self.rs, data["move"])):
+        rs, state, memo = self.rs, self.state, self.memo
+        legal = rs.legal_moves(state, actor, memo=memo) if actor in rs.to_act(state, memo=memo) else []
+        chosen = bots.forced(legal)
+        if chosen is None:
+            view: Json = {} if by["bot"] == "random" else seat_view(rs, state, actor, active=True, memo=memo)
+            chosen = bots.choose(by["bot"], rs.name, view, list(legal),
+                                 seed=bot_seed(self.seed, actor, seq - 1, mac=self.mac))
+        if not same(chosen, current_move(rs, data["move"])):
             raise Diverged("bots", seq, "data.move", chosen, data["move"],
                            f"the {by['bot']} bot's move at event {seq} is not the one its secret stream draws")
         self.by_bots += 1

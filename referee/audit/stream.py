@@ -63,15 +63,16 @@ def file_lines(log: IO[bytes], max_line: int = MAX_LINE_BYTES) -> Lines:
     return lines
 
 
-def _read(number: int, line: bytes) -> Any:
-    """Line ``number`` read strictly; ``_BLANK`` for a blank one."""
+def _read(number: int, line: bytes) -> tuple[Any, bytes | None]:
+    """Line ``number`` read strictly, and the line where it is its value's
+    canonical form (``strict.read_line_as_written``); ``_BLANK`` for a blank one."""
     if not line.strip():
-        return _BLANK
+        return _BLANK, None
     try:
-        return strict.read_line(line)
+        return strict.read_line_as_written(line)
     except strict.Refused as err:
         if not line.decode("utf-8", "replace").strip():  # blank after all (a Unicode space a byte test missed)
-            return _BLANK
+            return _BLANK, None
         raise Diverged("format", number - 1, "line", "a JSON object", err.text,
                        f"line {number} is refused: {err.why}") from None
 
@@ -79,32 +80,42 @@ def _read(number: int, line: bytes) -> Any:
 _BLANK = object()
 
 
-def _parsed(lines: Lines) -> Iterator[tuple[int, Any, int]]:
-    """``(number, value, length in bytes)`` of every non-blank line."""
+def _parsed(lines: Lines) -> Iterator[tuple[int, Any, int, bytes | None]]:
+    """``(number, value, length in bytes, the line if canonical)`` of every non-blank line."""
     for number, line in lines():
-        value = _read(number, line)
+        value, written = _read(number, line)
         if value is not _BLANK:
-            yield number, value, len(line)
+            yield number, value, len(line), written
 
 
-def scan(lines: Lines, keep_bytes: int = KEEP_BYTES) -> tuple[Any, Any, int, Any, list[Any] | None]:
+#: what ``scan`` finds: ``(header, header hash, number of events, last event, every event or None,
+#: every event's line as written where canonical (else None) or None)``
+Scanned = tuple[Any, Any, int, Any, "list[Any] | None", "list[bytes | None] | None"]
+
+
+def scan(lines: Lines, keep_bytes: int = KEEP_BYTES) -> Scanned:
     """``(header, header hash, number of events, last event, every event or
-    None)``: every line read, the verdicts ``parse_log`` gives in the order it
-    gives them (a line refused anywhere first, then the first line's shape,
-    then the first line that is no object), the events kept only while their
-    lines are at most ``keep_bytes`` in all (else one line at a time)."""
+    None, their lines or None)``: every line read, the verdicts ``parse_log``
+    gives in the order it gives them (a line refused anywhere first, then the
+    first line's shape, then the first line that is no object), the events
+    (and each one's line, where it is the event's canonical form: the bytes
+    the chain check hashes, as read) kept only while their lines are at most
+    ``keep_bytes`` in all (else one line at a time)."""
     first: Any = _BLANK
     count, last, not_object, size = 0, None, None, 0
     kept: list[Any] | None = []
-    for number, value, length in _parsed(lines):
+    written: list[bytes | None] | None = []
+    for number, value, length, line in _parsed(lines):
         if first is _BLANK:
             first = value
             continue
         count, last, size = count + 1, value, size + length
-        if kept is not None:
-            kept = kept if size <= keep_bytes else None
-            if kept is not None:
+        if kept is not None and written is not None:
+            if size > keep_bytes:
+                kept = written = None
+            else:
                 kept.append(value)
+                written.append(line)
         if not_object is None and type(value) is not dict:
             not_object = (number, value)
     if first is _BLANK:
@@ -119,7 +130,7 @@ def scan(lines: Lines, keep_bytes: int = KEEP_BYTES) -> tuple[Any, Any, int, Any
     if not_object is not None:
         number, value = not_object
         raise Diverged("format", number - 1, "line", "an event object", value, f"line {number} is not an event object")
-    return first["header"], first.get("hash"), count, last, kept
+    return first["header"], first.get("hash"), count, last, kept, written
 
 
 class Streamed(Sequence[Any]):
@@ -138,7 +149,7 @@ class Streamed(Sequence[Any]):
         return self._count
 
     def __iter__(self) -> Iterator[Any]:
-        events = (value for _, value, _ in islice(_parsed(self._lines), 1, None))
+        events = (value for _, value, _, _ in islice(_parsed(self._lines), 1, None))
         return (self._last if index == self._count - 1 else event
                 for index, event in enumerate(islice(events, self._count)))
 
@@ -177,8 +188,8 @@ def audit_stream(log: IO[bytes], *, keys: PublicKeys | None = None, receipts: Se
     longer one read again for each check that walks it (``Streamed``)."""
     lines = file_lines(log, max_line)
     try:
-        header, recorded, count, last, kept = scan(lines, keep_bytes)
+        header, recorded, count, last, kept, written = scan(lines, keep_bytes)
         events = kept if kept is not None else Streamed(lines, count, last)
-        return audit_log(header, recorded, events, keys=keys, receipts=receipts)
+        return audit_log(header, recorded, events, keys=keys, receipts=receipts, lines=written)
     except Diverged as d:  # a line refused on reading it again (the file changed under the audit)
         return d.report([], 0)

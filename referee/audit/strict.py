@@ -105,15 +105,34 @@ def _start(line: bytes) -> str:
 
 def read_line(line: bytes) -> Any:
     """The value of one line of a log (no line break in it), or ``Refused``."""
+    return read_line_as_written(line)[0]
+
+
+def _float_written(out: bytes) -> bool:
+    """Whether orjson's ``out`` may hold a float token (``1.5``, ``1e+16``, ``1e-7``), whose notation may
+    not be the canonical one (``jsonenc._suspect`` less its ``null`` test: a value read from JSON text holds
+    no non-finite float, the one thing orjson writes as ``null`` that is not ``None``)."""
+    return 46 in out or 43 in out or (45 in out and b"e-" in out)
+
+
+def read_line_as_written(line: bytes, _loads: Any = orjson.loads, _dumps: Any = orjson.dumps,
+                         _sorted: int = orjson.OPT_SORT_KEYS) -> tuple[Any, bytes | None]:
+    """``(value, canonical)`` of one line of a log: its value as ``read_line``
+    reads it (or ``Refused``), and the line itself where it is that value's
+    canonical form (``canonical_bytes(value) == line``), else ``None``: the
+    bytes the chain hashes, as read, for a check to cut a field from
+    (``referee.audit.chain.data_bytes``) rather than encode it again."""
     try:
-        value = orjson.loads(line)
+        value = _loads(line)
     except orjson.JSONDecodeError:
         pass
     else:
-        if canonical_bytes(value) == line:
+        # orjson's sorted output is canonical_bytes(value) where it holds no float token (see _float_written)
+        out = _dumps(value, None, _sorted)
+        if out == line if not _float_written(out) else canonical_bytes(value) == line:
             if line.count(b"[") + line.count(b"{") > MAX_DEPTH and _depth(value) > MAX_DEPTH:
                 raise Refused(f"it nests deeper than {MAX_DEPTH} levels", _start(line))
-            return value
+            return value, line
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -135,4 +154,4 @@ def read_line(line: bytes) -> Any:
         raise Refused("a string in it holds a lone surrogate (no UTF-8 to hash)", _start(line)) from None
     except RecursionError:
         raise Refused(f"it nests deeper than {MAX_DEPTH} levels", _start(line)) from None
-    return value
+    return value, None

@@ -3,6 +3,7 @@
 shows its seat — ``seat_view`` — and a seeded ``Rng``, nothing else."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from referee.engine.jsonenc import canonical_bytes
@@ -55,6 +56,17 @@ def choose(kind: str, ruleset: str, view: Json, legal_moves: list[Move], seed: s
         move: Move = chooser(view, legal_moves, rng)
         return move
     raise KeyError(f"no built-in bot {kind!r}")
+
+
+def forced(legal_moves: Sequence[Move]) -> Move | None:
+    """The move every built-in bot plays when it has no choice: the one move of
+    ``legal_moves`` it may play (``resign`` aside, which no built-in bot plays
+    while there is another), or ``None`` when there are several (or none).
+    ``random`` draws it as ``choose`` would (its one option), and a heuristic
+    returns an element of the moves it is given (``referee.bots.heuristic``),
+    so the audit re-derives such a move without the seat's view."""
+    playing = playing_moves(legal_moves)
+    return playing[0] if len(playing) == 1 else None
 
 
 def check_answer(ruleset: Ruleset[Any], answer: Any, legal_moves: list[Move]) -> tuple[Move | None, str | None]:

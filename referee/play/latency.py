@@ -1,39 +1,26 @@
 """Each bot's latency per move in a tournament game (issue 40 item 2,
-docs/clocks.md), read from the game's log and folded into the standings
-(``Standings.record``): in a clocked game, the time the clock charged each
-of its moves (a move record's ``clock.used``: from when its seat's wait
-began to when the referee received the move); in a game without a clock,
-the time from the last event before it that is no chat (when its wait
-began) to the move's own receipt time, both recorded in the chain. Defaults
-(the clock's, or the turn timeout's) are counted apart, as ``timeouts``: the
-bot never answered them."""
+docs/clocks.md), as ``referee.engine.timing`` folds it from the game's log
+(what it counts: a clocked game's moves as the clock charged them, any
+other's as the chain timed them; defaults apart), and its sum over games in
+the standings (``Standings.record``)."""
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator
 
-from referee.engine.clock import CLOCK_DEFAULT
 from referee.engine.platform import CHAT_EVENTS, MOVE
 from referee.engine.protocol import Json
+from referee.engine.timing import AWAY, TIMED_OUT, Timing, empty, kind
 
-#: the defaults that mean the seat's answer came too late, or never
-TIMED_OUT = frozenset({CLOCK_DEFAULT, "timeout"})
-#: the default played for a seat whose player left (``referee.service.presence.AWAY``): no bot's fault
-AWAY = "away"
-
-
-def empty() -> Json:
-    return {"moves": 0, "total_ms": 0, "max_ms": 0, "timeouts": 0, "invalid": 0}
+__all__ = ["AWAY", "TIMED_OUT", "add", "add_health", "bucket", "empty", "kind", "median_ms", "seat_health",
+           "seat_latencies", "seat_moves", "shown"]
 
 
 def seat_latencies(envelopes: Iterable[Json], players: int) -> list[Json]:
     """Per seat of a game's log: its own moves, the time they took (total,
     longest: the clock's charge, or since the wait began), and how many of its
-    waits a default ended."""
-    out = [empty() for _ in range(players)]
-    for seat, data, used in seat_moves(envelopes, players):
-        _count(out[seat], data, used)
-    return out
+    waits a default ended (``referee.engine.timing``, the whole log folded)."""
+    return [dict(cell) for cell in Timing.start(players).fold(envelopes, 0).cells]
 
 
 def seat_moves(envelopes: Iterable[Json], players: int) -> Iterator[tuple[int, Json, int]]:
@@ -52,32 +39,6 @@ def seat_moves(envelopes: Iterable[Json], players: int) -> Iterator[tuple[int, J
             if type(used) is int:
                 yield actor, data, used
         began = at if type(at) is int else began
-
-
-def kind(data: Json) -> str:
-    """What one move of a seat was: ``timeout`` (a default for an answer too
-    late or never given), ``invalid`` (a default for an answer refused),
-    ``away`` (the default of a seat whose player left: no bot's fault) or
-    ``move`` (the seat's own answer)."""
-    default = (data.get("by") or {}).get("default")
-    if default is None:
-        return "move"
-    return "timeout" if default in TIMED_OUT else "away" if default == AWAY else "invalid"
-
-
-def _count(cell: Json, data: Json, used: int) -> None:
-    """One move of a seat: a default is a timeout or an invalid answer (or the
-    away seat's, neither), any other a timed move."""
-    found = kind(data)
-    if found != "move":
-        if found == "timeout":
-            cell["timeouts"] += 1
-        elif found == "invalid":
-            cell["invalid"] += 1
-        return
-    cell["moves"] += 1
-    cell["total_ms"] += used
-    cell["max_ms"] = max(cell["max_ms"], used)
 
 
 def add(row: Json, cell: Json) -> None:

@@ -46,7 +46,7 @@ from referee.play.standings import (  # noqa: F401 (pure: shared with the arena)
     unique_names,
 )
 from referee.play.tournament_quotas import DEFAULT_PARALLEL, Caps, Quotas, admit, free_quota
-from referee.service import GameService, new_game_id, webhooks
+from referee.service import Game, GameService, new_game_id, webhooks
 from referee.service.listing import after_cursor
 from referee.service.spectator_options import DELAY_OPTION, OMNISCIENT_OPTION
 from referee.store.listing import cursor_of
@@ -297,8 +297,7 @@ class Tournaments:
             return "not_finished"
         entry = {"game": game_id, "result": result, "custom": game.header["custom"],
                  "entrants": [s["name"] for s in game.header["seats"]], "events": game.version}
-        # each bot's latency per move, as the clock charged it or as the chain timed it (docs/clocks.md)
-        entry["latency"] = seat_latencies(self.svc.store.read(game_id, 0, game.version), game.players)
+        entry["latency"] = self._latencies(game)
         recorded = self._record(tid, spec, entry)
         finished = recorded[0] if recorded is not None else None
         self.kept.free(IN_FLIGHT, game_id)  # its game slot (again, if this is a retry)
@@ -315,6 +314,15 @@ class Tournaments:
         if not running:  # recording it gave the keys the retention of a running tournament (_record)
             self._retain(tid, running=False)
         return "recorded"
+
+    def _latencies(self, game: Game) -> list[Json]:
+        """Each bot's latency per move in a finished game, as the clock charged it or as the chain timed
+        it (docs/clocks.md): as this process folded it appending or reading the game's events, else as
+        its log, read now, says."""
+        timing = game.timing_known()
+        if timing is not None:
+            return [dict(cell) for cell in timing.cells]
+        return seat_latencies(self.svc.store.read(game.id, 0, game.version), game.players)
 
     def _close_finished(self, tid: str) -> bool:
         """Its last game recorded: the tournament is over (whether this closed

@@ -14,6 +14,7 @@ from referee.engine import LOG_FORMAT, canonical, header_hash, record, sha256_he
 from referee.engine.chain import keyed_hmac_sha256
 from referee.engine.protocol import Event, GameConfig, Json, Ruleset
 from referee.engine.rng import Rng
+from referee.engine.timing import Timing
 from referee.errors import ApiError
 from referee.games import registry
 from referee.service.changes import Changes
@@ -273,5 +274,6 @@ class Creation:
         game = Game(game_id, ruleset, head, first_prev, tuple(hashes), dealt.seed,
                     len(envelopes), last_hash, dealt.rng, status, dealt.state, now, dealt.secrets, dealt.opened,
                     tuple(seat["name"] for seat in seats), keyed_hmac_sha256(dealt.seed.encode()),
-                    callback=callback is not None)
+                    callback=callback is not None,
+                    timing=Timing.start(int(head["players"])).fold(envelopes, len(envelopes)))
         return Stored(game, tokens, owner, secret.get("callback_secret"))

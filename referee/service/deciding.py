@@ -13,6 +13,7 @@ from referee.engine.presentation import shown
 from referee.engine.protocol import Json, Move, Seat, draw_default
 from referee.engine.rng import Rng
 from referee.engine.signature import Keyring
+from referee.engine.timing import timing_after
 from referee.errors import ApiError
 from referee.service.clocks import check_in_time
 from referee.service.game import Game, game_but
@@ -115,6 +116,7 @@ def decide(game: Game, submitted: Submitted, keyring: Keyring) -> Decided:
             accepted["clock"] = {"used_ms": entry["clock"]["used"], "bank_ms": entry["clock"]["banks"][seat]}
         body = canonical_bytes(accepted)
     new = game_but(game, version=version, last_hash=last_hash, rng=rng.position, status=status, state=state,
-                   last_at=now, opened=opened, played=version, clock=entry.get("clock", game.clock))
+                   last_at=now, opened=opened, played=version, clock=entry.get("clock", game.clock),
+                   timing=timing_after(game.timing, game.version, envelopes, version))
     return Decided(new, Appended(envelopes, last_hash, rng.position, status, now, submitted.key,
                                  submitted.fingerprint.encode() + b"\n" + body), body)

@@ -16,6 +16,7 @@ from referee.engine.clock import ClockRule
 from referee.engine.frozen import copier
 from referee.engine.protocol import Json, Ruleset, Seat
 from referee.engine.statecache import Memo
+from referee.engine.timing import Timing
 from referee.errors import ApiError
 
 #: a seat's token hash while it is open (no token yet), and a bot seat's (none ever): no sha256 is either
@@ -70,6 +71,14 @@ class Game:
     clock: Json | None = None
     #: who plays each seat taken over while its person is away (``seat_taken_over``; ``()``: none ever)
     away: tuple[str | None, ...] = ()
+    #: each seat's time per move over the log (``referee.engine.timing``), folded as this process
+    #: appended or read the game's events; known only when at ``version`` (``timing_known``)
+    timing: Timing | None = field(default=None, compare=False, repr=False)
+
+    def timing_known(self) -> Timing | None:
+        """The seats' timing at this very version, if this process folded it (else the log says)."""
+        timing = self.timing
+        return timing if timing is not None and timing.version == self.version else None
 
     @property
     def players(self) -> int:

@@ -15,6 +15,7 @@ from referee.engine import LOG_FORMAT, record
 from referee.engine.chain import keyed_hmac_sha256
 from referee.engine.platform import CHAT_EVENTS, MOVE, SEAT_EVENTS, SECRETS_OPENED
 from referee.engine.protocol import Json, Seat, fold
+from referee.engine.timing import Timing, timing_after
 from referee.errors import ApiError, not_found
 from referee.games import registry
 from referee.service.game import Game
@@ -61,7 +62,8 @@ class Loader:
         state = fold(cached.ruleset, record.ruleset_events(tail), cached.state)
         opened = cached.opened.union(*(e["data"]["secrets"] for e in tail if e["type"] == SECRETS_OPENED))
         played = next((e["seq"] for e in reversed(tail) if e["type"] not in CHAT_EVENTS), cached.play_version)
-        game = replace(cached, state=state, opened=opened, played=played, **head)
+        game = replace(cached, state=state, opened=opened, played=played,
+                       timing=timing_after(cached.timing, cached.version, tail, head["version"]), **head)
         clocked = [e["data"]["clock"] for e in tail if e["type"] == MOVE and "clock" in e["data"]]
         if clocked:  # a clocked game's clock, as its last move left it (referee.engine.clock)
             game = replace(game, clock=clocked[-1])
@@ -98,7 +100,8 @@ class Loader:
         return Game(game_id, ruleset, header, meta["header_hash"], tuple(json.loads(meta["tokens"])), seed, 0,
                     meta["header_hash"], 0, "active", None, 0, dealt,
                     names=tuple(json.loads(meta["names"])) if "names" in meta else (),
-                    mac=keyed_hmac_sha256(seed.encode()), callback="callback_url" in meta)
+                    mac=keyed_hmac_sha256(seed.encode()), callback="callback_url" in meta,
+                    timing=Timing.start(int(header["players"])))
 
     def _seats_of(self, game_id: str) -> dict[str, Any]:
         meta = self.store.meta(game_id) or {}

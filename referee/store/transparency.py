@@ -12,8 +12,9 @@ An append is one script (``_APPEND``): a game already logged keeps its
 index (a replayed end appends nothing; a rewritten game's new head is
 never logged over the first), else its leaf goes at the end of the list,
 whose length gives its index: appends are serialised by Redis. The appender
-then caches the subtrees the new leaf completes, so a proof reads O(log n)
-cached hashes; a hash missing from the cache (its appender died first) is
+then caches the subtrees the new leaf completes (their left halves read by
+the same script: one round trip more), so a proof reads O(log n) cached
+hashes; a hash missing from the cache (its appender died first) is
 computed from its children, and cached."""
 from __future__ import annotations
 
@@ -26,13 +27,20 @@ T = TypeVar("T")
 
 LEAVES, GAMES, NODES = "tlog:{tlog}:leaves", "tlog:{tlog}:games", "tlog:{tlog}:nodes"
 
-# KEYS leaves, games; ARGV game id, leaf -> {index, 1 if appended now else 0}
+# KEYS leaves, games, nodes; ARGV game id, leaf -> {index, 1 if appended now else 0, the cached
+# hashes (false: not cached) of the left halves of the subtrees the new leaf completes, lowest first}
 _APPEND = """
 local known = redis.call('hget', KEYS[2], ARGV[1])
-if known then return {tonumber(known), 0} end
+if known then return {tonumber(known), 0, {}} end
 local n = redis.call('rpush', KEYS[1], ARGV[2])
 redis.call('hset', KEYS[2], ARGV[1], n - 1)
-return {n - 1, 1}
+local index, level, halves = n - 1, 0, {}
+while index % 2 == 1 do
+  table.insert(halves, level .. ':' .. (index - 1))
+  index, level = (index - 1) / 2, level + 1
+end
+if #halves > 0 then halves = redis.call('hmget', KEYS[3], unpack(halves)) end
+return {n - 1, 1, halves}
 """
 
 
@@ -46,9 +54,9 @@ class TransparencyStore:
 
     def append(self, game_id: str, leaf: bytes) -> tuple[int, bool]:
         """Log ``leaf`` for ``game_id`` unless the game is logged: its index, and whether it was added now."""
-        index, added = self._retry(lambda: self._append(keys=[LEAVES, GAMES], args=[game_id, leaf]))
+        index, added, halves = self._retry(lambda: self._append(keys=[LEAVES, GAMES, NODES], args=[game_id, leaf]))
         if added:
-            self._cache_completed(int(index) + 1)
+            self._cache_completed(int(index), leaf, halves)
         return int(index), bool(added)
 
     def size(self) -> int:
@@ -91,14 +99,18 @@ class TransparencyStore:
         self._retry(lambda: self.redis.hset(NODES, f"{level}:{index}", digest))
         return digest
 
-    def _cache_completed(self, size: int) -> None:
-        """Cache the perfect subtrees the leaf ``size - 1`` completes (its own hash among them)."""
-        level, index = 0, size - 1
-        while True:
-            self.nodes([(level, index)])
-            if index % 2 == 0:
-                return
-            level, index = level + 1, index // 2
+    def _cache_completed(self, index: int, leaf: bytes, halves: list[bytes | None]) -> None:
+        """Cache the perfect subtrees leaf ``index`` completes (its own hash
+        among them) in one write, given the cached hashes of their left
+        halves, lowest first (one not cached is computed from its children)."""
+        level, digest = 0, merkle.leaf_hash(leaf)
+        completed = {f"0:{index}": digest}
+        for left in halves:
+            if left is None:
+                left = self.nodes([(level, index - 1)])[0]
+            level, index, digest = level + 1, index // 2, merkle.node_hash(left, digest)
+            completed[f"{level}:{index}"] = digest
+        self._retry(lambda: self.redis.hset(NODES, mapping=completed))
 
     def rebuild(self, leaves: Sequence[tuple[str, bytes]]) -> bytes:
         """Replace the log by ``leaves`` (game id, leaf input; in log order, as an archive

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import base64
 import json
+from functools import partial
 from typing import Any
 
 from referee.engine import checkpoint, merkle
 from referee.engine.signature import PublicKeys
-from tests.api.helpers import create, ndjson, play_to_end
+from tests.api.helpers import create, ndjson, play_to_end, redis_sent
 
 
 def _resign_first(seat: int, moves: list[dict[str, Any]], step: int) -> dict[str, Any]:
@@ -157,3 +158,25 @@ def test_the_log_and_the_final_receipt_link_the_inclusion_proof(client: Any, clo
     last = ndjson(log.get_data(as_text=True))[-1]
     proof = client.get(link).get_json()
     assert json.loads(proof["leaf"])["head"] == last["hash"] and "inclusion_proof" not in last
+
+
+def test_an_append_caches_every_subtree_it_completes_in_two_round_trips(service: Any, monkeypatch: Any) -> None:
+    """The append's script reads the left halves of the subtrees the new leaf
+    completes; the appender hashes and caches them in one write: the cache
+    then holds every perfect subtree, as a tree rebuilt from the leaves has
+    it. A left half missing from the cache (its appender died before caching
+    it) is computed from its children, and the hashes stay right."""
+    store = service.store.transparency
+    store.rebuild([])
+    for i in range(23):
+        if i == 15:  # leaf 15 completes subtrees whose left halves (0:14, 1:6, 2:2, 3:0) are then gone
+            service.store.redis.hdel("tlog:{tlog}:nodes", "0:14", "1:6", "2:2", "3:0")
+        sent = redis_sent(monkeypatch, partial(store.append, f"g{i}", f"head {i}".encode()))
+        if i not in (0, 15):  # the first loads the script into this Redis (NOSCRIPT, SCRIPT LOAD)
+            assert len(sent) == 2, (i, sent)
+    cached = {tuple(int(n) for n in k.decode().split(":")): v
+              for k, v in service.store.redis.hgetall("tlog:{tlog}:nodes").items()}
+    assert cached == merkle.rebuild(store.leaves())
+    before = service.store.redis.hgetall("tlog:{tlog}:nodes")
+    assert redis_sent(monkeypatch, lambda: store.append("g3", b"another head")) != []
+    assert service.store.redis.hgetall("tlog:{tlog}:nodes") == before  # a game logged again adds nothing

@@ -127,8 +127,9 @@ def test_the_events_read_again_are_the_events_in_any_order(tmp_path: Path) -> No
     path, rows = _small_log(tmp_path)
     events = [json.loads(row) for row in rows[1:]]
     with open(path, "rb") as log:
-        header, _, count, last, kept = stream.scan(stream.file_lines(log), keep_bytes=0)
-        assert kept is None and count == len(events) and last == events[-1] and header["id"] == "offline"
+        header, _, count, last, kept, written = stream.scan(stream.file_lines(log), keep_bytes=0)
+        assert kept is None and written is None
+        assert count == len(events) and last == events[-1] and header["id"] == "offline"
         streamed = stream.Streamed(stream.file_lines(log), count, last)
         order = [0, 1, 2, 2, 1, 5, 3, count - 1, -1, -count, 7, 0, count - 2]
         assert [streamed[i] for i in order] == [events[i] for i in order]

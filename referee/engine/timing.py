@@ -1,0 +1,107 @@
+"""Each seat's time per move, folded from a game's log one event after the
+other (issue 40 item 2, docs/clocks.md; ``referee.play.latency`` folds it
+into the standings): in a clocked game, the time the clock charged each of
+its moves (a move record's ``clock.used``: from when its seat's wait began
+to when the referee received the move); in a game without a clock, the
+time from the last event before it that is no chat (when its wait began)
+to the move's own receipt time, both recorded in the chain. Defaults (the
+clock's, or the turn timeout's) are counted apart, as ``timeouts``: the bot
+never answered them; a default played for an invalid answer is counted as
+``invalid``.
+
+A ``Timing`` is what the log says of it up to one version: a process that
+holds a game folds the events it appends or reads into it, so the timing
+of a finished game is known without reading its log again (a tournament
+game's, as it is recorded), and it is exactly what folding the whole log
+gives."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from referee.engine.clock import CLOCK_DEFAULT
+from referee.engine.platform import CHAT_EVENTS, MOVE
+from referee.engine.protocol import Json
+
+#: the defaults that mean the seat's answer came too late, or never
+TIMED_OUT = frozenset({CLOCK_DEFAULT, "timeout"})
+#: the default played for a seat whose player left (``referee.service.presence.AWAY``): no bot's fault
+AWAY = "away"
+
+
+def empty() -> Json:
+    return {"moves": 0, "total_ms": 0, "max_ms": 0, "timeouts": 0, "invalid": 0}
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """Per seat, its moves, the time they took (total, longest) and how many
+    of its waits a default ended (``cells``), over a game's log up to
+    ``version``; ``began``: when the wait the next move ends began (the
+    last event that is no chat). Never changed: ``fold`` makes the next one."""
+
+    cells: tuple[Json, ...]
+    began: int | None
+    version: int
+
+    @classmethod
+    def start(cls, players: int) -> Timing:
+        """Before the game's first event."""
+        return cls(tuple(empty() for _ in range(players)), None, 0)
+
+    def fold(self, envelopes: Iterable[Json], version: int) -> Timing:
+        """The timing at ``version`` once ``envelopes`` (the events after
+        this one's version up to ``version``, in order) are folded in."""
+        cells, began, changed = self.cells, self.began, list[Json]()
+        for env in envelopes:
+            kind, at = env.get("type"), env.get("at")
+            if kind in CHAT_EVENTS:
+                continue
+            if kind == MOVE:
+                actor, data = env.get("actor"), env.get("data")
+                if type(actor) is int and 0 <= actor < len(cells) and type(data) is dict:
+                    used = (data.get("clock") or {}).get("used")
+                    if type(used) is not int and type(at) is int and began is not None:
+                        used = at - began
+                    if type(used) is int:
+                        if not changed:  # the cells are the timing's before: copied once one changes
+                            changed = [dict(cell) for cell in cells]
+                            cells = tuple(changed)
+                        _count(changed[actor], data, used)
+            if type(at) is int:
+                began = at
+        return Timing(cells, began, version)
+
+
+def timing_after(timing: Timing | None, before: int, envelopes: Iterable[Json], version: int) -> Timing | None:
+    """``timing`` (at version ``before``) with ``envelopes`` up to ``version``
+    folded in; ``None`` when ``timing`` is not at ``before`` (not known: the
+    log is read when it is wanted)."""
+    if timing is None or timing.version != before:
+        return None
+    return timing.fold(envelopes, version)
+
+
+def kind(data: Json) -> str:
+    """What one move of a seat was: ``timeout`` (a default for an answer too
+    late or never given), ``invalid`` (a default for an answer refused),
+    ``away`` (the default of a seat whose player left: no bot's fault) or
+    ``move`` (the seat's own answer)."""
+    default = (data.get("by") or {}).get("default")
+    if default is None:
+        return "move"
+    return "timeout" if default in TIMED_OUT else "away" if default == AWAY else "invalid"
+
+
+def _count(cell: Json, data: Json, used: int) -> None:
+    """One move of a seat: a default is a timeout or an invalid answer (or the
+    away seat's, neither), any other a timed move."""
+    found = kind(data)
+    if found == "timeout":
+        cell["timeouts"] += 1
+    elif found == "invalid":
+        cell["invalid"] += 1
+    elif found == "move":
+        cell["moves"] += 1
+        cell["total_ms"] += used
+        cell["max_ms"] = max(cell["max_ms"], used)
