@@ -1,10 +1,12 @@
 """`make bench`: every benchmark, each reporting ratios measured in one run.
 
-    python -m bench                 http (and steps), rules, bots, tournaments, streams, audit, scale,
+    python -m bench                 http (and steps), rules, bots, tournaments, pool, streams, audit, scale,
                                     archive (2,000 games)
     python -m bench http|steps|rules|bots|streams [STREAMS]
     python -m bench tournaments [G] tournaments over the platform (1 and 2 workers, webhook bots)
                                     next to the same G games in one process (default G = 10)
+    python -m bench pool [G]        built-in bots through a ladder's pool, 2 workers, G games a row,
+                                    next to the same games in one process (default G = 40)
     python -m bench soak [GAMES] [RULESET ...] [--jobs N]   (N processes, default os.cpu_count())
     python -m bench audit           the audit's re-decide rate (in the default run too)
     python -m bench scale           moves/s and views/s through haproxy, 1 and 2 referees, standalone
@@ -42,8 +44,8 @@ def jobs_flag(argv: list[str]) -> tuple[list[str], int | None]:
 def main(argv: list[str]) -> int:
     argv, jobs = jobs_flag(argv)
     default = not [a for a in argv if not a.isdigit()]
-    which = [a for a in argv if not a.isdigit()] or ["http", "rules", "bots", "tournaments", "streams",
-                                                       "audit", "scale", "archive"]
+    which = [a for a in argv if not a.isdigit()] or ["http", "rules", "bots", "tournaments", "pool",
+                                                       "streams", "audit", "scale", "archive"]
     numbers = [int(a) for a in argv if a.isdigit()]
     failed = False
     if "http" in which:
@@ -63,6 +65,10 @@ def main(argv: list[str]) -> int:
         from bench import tournament_bench
         tournament_bench.report(tournament_bench.run(numbers[0] if numbers and "soak" not in which
                                                      else tournament_bench.DEFAULT_GAMES))
+    if "pool" in which:
+        from bench import pool_bench
+        pool_bench.report(pool_bench.run(numbers[0] if numbers and "soak" not in which
+                                         else pool_bench.DEFAULT_GAMES))
     if "streams" in which:
         from bench import streams_bench
         streams_bench.report(streams_bench.run(numbers[0] if numbers and "soak" not in which else 1000))

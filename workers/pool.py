@@ -7,13 +7,15 @@ by the scheduler at its end, then matching at once) and the worker's
 periodic tick (``tick``, from the sweeper thread, one worker at a time): a
 lost job costs at most a tick's wait, and the tick also settles the games
 whose end was never heard (their step lost) and those never dealt (a worker
-died between booking and dealing). Every booking is atomic: two workers
-matching at once never book a bot twice."""
+died between booking and dealing). Each trigger fills the pool (``Pool.fill``:
+matching rounds until one deals nothing), so a bot's free slots fill at once.
+Every booking is atomic: two workers matching at once never book a bot twice."""
 from __future__ import annotations
 
 import sys
 
 import workers.jobs as jobs
+from referee.bots import BUILT_IN
 from referee.ladder.pool import Pool
 from referee.ladder.service import Ladders
 from referee.play.latency import seat_latencies
@@ -27,7 +29,7 @@ def pool_of(svc: GameService) -> Pool:
 
 def match(ladder: str, svc: GameService | None = None) -> str:
     """Deal the games ``ladder``'s waiting bots make now."""
-    return f"dealt {len(pool_of(svc or jobs.service_from_env()).match(ladder))}"
+    return f"dealt {len(pool_of(svc or jobs.service_from_env()).fill(ladder))}"
 
 
 def game_finished(ladder: str, game_id: str, svc: GameService | None = None) -> str:
@@ -36,7 +38,7 @@ def game_finished(ladder: str, game_id: str, svc: GameService | None = None) -> 
     svc = svc or jobs.service_from_env()
     pool = pool_of(svc)
     outcome = _settle(svc, pool, ladder, game_id, gone=False)
-    dealt = pool.match(ladder)
+    dealt = pool.fill(ladder)
     return f"{outcome}; dealt {len(dealt)}"
 
 
@@ -47,8 +49,11 @@ def _settle(svc: GameService, pool: Pool, ladder: str, game_id: str, *, gone: bo
     game = svc.load(game_id)
     if game.status == "active":
         return "not_finished"
+    seats = [seat["bot"] for seat in game.header["seats"]]
+    if all(bot is None or bot in BUILT_IN for bot in seats):  # no registered bot's health to judge: no log read
+        return pool.finished(ladder, game_id, None, seats)
     cells = seat_latencies(svc.store.read(game_id, 0, game.version), game.players)
-    return pool.finished(ladder, game_id, cells, [seat["bot"] for seat in game.header["seats"]])
+    return pool.finished(ladder, game_id, cells, seats)
 
 
 def tick(svc: GameService | None = None) -> int:
@@ -60,7 +65,7 @@ def tick(svc: GameService | None = None) -> int:
         try:
             for game_id, why in pool.overdue(ladder):
                 _settle(svc, pool, ladder, game_id, gone=why == "gone")
-            dealt += len(pool.match(ladder))
+            dealt += len(pool.fill(ladder))
         except Exception as exc:  # one pool's failure must not stop the others: next tick
             print(f"referee worker: the {ladder} pool's tick failed: {exc!r}", file=sys.stderr, flush=True)
     return dealt

@@ -83,8 +83,9 @@ class Bots:
                   same_table: int | None = None) -> Json:
         """``PUT /v1/ladder/{key}/pool/{id}``: the owner (``secret``) puts the
         bot in the ladder's pool, where the workers keep dealing it games;
-        again, it updates the entry and un-pauses a paused bot. Safe to retry
-        (the same entry)."""
+        again, it updates the entry and un-pauses a paused bot. A built-in
+        bot (``random``, ``heuristic``): ``secret`` is the admin token. Safe to
+        retry (the same entry)."""
         body = {name: value for name, value in (("games_at_once", games_at_once), ("same_table", same_table))
                 if value is not None}
         return json_of(self._http.request("PUT", f"/v1/ladder/{ladder}/pool/{bot_id}", token=secret, json=body,

@@ -101,14 +101,8 @@ def _seats(seed: Waiting, others: Sequence[Waiting], anchors: Sequence[Anchor], 
     for other in near:  # rated first: one bot of each owner
         if other.owner not in table.owners:
             table.add(other)
-    near_anchors = [a.bot for a in sorted(anchors, key=lambda a: (abs(a.skill - seed.skill), a.bot))
-                    if abs(a.skill - seed.skill) <= width]
-    for anchor in near_anchors:  # one seat each
-        table.add_anchor(anchor)
-    while near_anchors and len(table.seats) < min(sizes):  # then more, in turn, only to the smallest table
-        for anchor in near_anchors:
-            if len(table.seats) < min(sizes):
-                table.add_anchor(anchor, again=True)
+    table.add_anchors([a.bot for a in sorted(anchors, key=lambda a: (abs(a.skill - seed.skill), a.bot))
+                       if abs(a.skill - seed.skill) <= width], min(sizes))
     for other in near:  # then the owners' other bots, where every one of them allows it
         table.add(other)
     for bot in list(table.bots.values()):  # then a bot's own further seats
@@ -142,7 +136,12 @@ class _Table:
             self.owners.setdefault(bot.owner, []).append(bot)
         return True
 
-    def add_anchor(self, bot: str, *, again: bool = False) -> None:
-        """Seat a built-in bot, once (``again``: once more)."""
-        if len(self.seats) < self.most and (again or bot not in self.seats):
-            self.seats.append(bot)
+    def add_anchors(self, anchors: list[str], smallest: int) -> None:
+        """Seat the built-in bots ``anchors`` (nearest first): one seat each,
+        then more, in turn, only while the table is under ``smallest``."""
+        for bot in anchors:
+            if len(self.seats) < self.most and bot not in self.seats:
+                self.seats.append(bot)
+        while anchors and len(self.seats) < min(smallest, self.most):
+            for bot in anchors[:min(smallest, self.most) - len(self.seats)]:
+                self.seats.append(bot)

@@ -5,7 +5,10 @@ keep matching the pooled bots into games (``match``: the tables
 is dealt, so two workers matching together never book a bot past its games
 at once), until the owner takes it out or it is paused
 (``referee.ladder.pause``) when its games show it timing out or answering
-invalidly. The built-in bots sit in every pool as anchors of the ratings.
+invalidly. The built-in bots sit in every pool as anchors of the ratings,
+unless the admin puts one in explicitly (``put_builtin``): then the pool's
+built-in bots play through their entries only, like registered bots — to
+warm a pool, or to measure it (``python -m bench pool``).
 
 A ladder's key is its ruleset's name (``bang``: every table size the ruleset
 seats), or ``<ruleset>:<players>`` for one table size only (``bang:3``).
@@ -48,6 +51,10 @@ RECENT_MS = 5 * 60 * 1000
 DEAL_LAPSE_MS = 60_000
 #: the most a limit set ``off`` stands for
 UNLIMITED = 1 << 30
+#: the most games at once the admin may give a built-in bot's entry
+BUILTIN_GAMES_MOST = 256
+#: matching rounds one ``fill`` runs at most (each round seats a bot at one new table)
+FILL_ROUNDS = 64
 
 
 def no_ratings(key: str, bots: list[str]) -> Mapping[str, float]:
@@ -128,10 +135,7 @@ class Pool:
         games = min(DEFAULT_GAMES_AT_ONCE, self.limits.games_per_bot) if games_at_once is None else games_at_once
         if not 1 <= games <= self.limits.games_per_bot:
             raise ApiError(422, "games_at_once_limit", f"games_at_once is 1–{self.limits.games_per_bot} here")
-        seats = 1 if same_table is None else same_table
-        if not 1 <= seats <= max(found.sizes):
-            raise ApiError(422, "same_table_limit", f"same_table is 1–{max(found.sizes)} in {key} (its largest "
-                           "table)")
+        seats = _same_table(found, same_table)
         owner = owner_of(record)
         self._take_place(owner, f"{key} {bot}", games)
         entry = {"bot": bot, "name": record["name"], "owner": owner, "games_at_once": games, "same_table": seats,
@@ -142,6 +146,31 @@ class Pool:
             self.store.free_places(owner, f"{key} {bot}")
             raise
         return self.entry(key, bot)
+
+    def put_builtin(self, key: str, name: str, games_at_once: int | None, same_table: int | None) -> Json:
+        """Put the built-in bot ``name`` in ``key``'s pool as an entry (the
+        admin's call: no owner's limits); from then on the pool's built-in
+        bots are no anchors there, only the entries put in play (``anchors_in``)."""
+        found = ladder(key)
+        if name not in anchors_of(found):
+            raise ApiError(422, "bot_ruleset", f"the built-in bot {name} does not play {found.ruleset.name}")
+        games = min(self.limits.anchor_games, BUILTIN_GAMES_MOST) if games_at_once is None else games_at_once
+        if not 1 <= games <= BUILTIN_GAMES_MOST:
+            raise ApiError(422, "games_at_once_limit", f"games_at_once is 1–{BUILTIN_GAMES_MOST} for a built-in bot")
+        seats = _same_table(found, same_table)
+        # its own owner: two built-in bots are two owners to the matcher (their games are rated, anchors unmoved)
+        now = self.svc.clock()
+        self.store.put(key, name, {"bot": name, "name": name, "owner": name, "builtin": True, "games_at_once": games,
+                                   "same_table": seats, "since": now, "put": secrets.token_hex(8)}, now)
+        return self.entry(key, name)
+
+    def leave_builtin(self, key: str, name: str) -> Json:
+        """Take the built-in bot ``name``'s entry out of ``key``'s pool (404 ``not_in_pool``)."""
+        ladder(key)
+        if self.store.entry(key, name) is None or not self.store.leave(key, name):
+            raise ApiError(404, "not_in_pool", f"the built-in bot {name} was not put in the {key} pool")
+        playing = self.store.state(key, self.svc.clock(), RECENT_MS).playing.get(name, 0)
+        return {"key": key, "bot": name, "left": True, "playing": playing}
 
     def _take_place(self, owner: str, place: str, games: int) -> None:
         """The owner's place under the per-owner limits (409 past one); places
@@ -191,12 +220,13 @@ class Pool:
         for bot, entry in sorted(state.entries.items(), key=lambda item: (item[1]["since"], item[0])):
             playing = state.playing.get(bot, 0)
             status = "paused" if bot in state.paused else "waiting" if bot in waiting else "playing"
-            rows.append({"bot": {"id": bot, "name": entry["name"], "builtin": False}, "status": status,
+            rows.append({"bot": {"id": bot, "name": entry["name"], "builtin": bool(entry.get("builtin"))},
+                         "status": status,
                          "paused_reason": state.paused.get(bot), "games_at_once": entry["games_at_once"],
                          "same_table": entry["same_table"], "playing": playing, "since": entry["since"],
                          "waiting_since": state.since.get(bot) if status == "waiting" else None})
         anchors_full = state.anchor_games >= self.limits.anchor_games
-        for name in anchors_of(found):
+        for name in anchors_in(found, state):
             rows.append({"bot": {"id": name, "name": name, "builtin": True},
                          "status": "playing" if anchors_full else "waiting", "paused_reason": None,
                          "games_at_once": min(self.limits.anchor_games, UNLIMITED - 1), "same_table": 1,
@@ -218,7 +248,7 @@ class Pool:
         waiting = _waiting(state)
         if not waiting:
             return []
-        anchors = anchors_of(found)
+        anchors = anchors_in(found, state)
         skills = self.ratings(key, [bot for bot, _ in waiting] + anchors)
         tables = propose([Waiting(bot, skills.get(bot, DEFAULT_SKILL), entry["same_table"], entry["owner"],
                                   int(state.since.get(bot) or entry["since"])) for bot, entry in waiting],
@@ -232,10 +262,21 @@ class Pool:
                 dealt.append(game_id)
         return dealt
 
+    def fill(self, key: str, rounds: int = FILL_ROUNDS) -> list[str]:
+        """Match rounds until one deals nothing (at most ``rounds``): every
+        waiting bot's free slots taken at once, not one game a round."""
+        dealt: list[str] = []
+        for _ in range(rounds):
+            more = self.match(key)
+            if not more:
+                break
+            dealt += more
+        return dealt
+
     def _deal(self, found: Ladder, table: Table, entries: Mapping[str, Json], now: int) -> str | None:
         """Book ``table`` and deal its game (``None``: not booked)."""
-        registered = sorted({bot for bot in table.seats if bot not in BUILT_IN})
-        anchors = sorted({bot for bot in table.seats if bot in BUILT_IN})
+        registered = sorted({bot for bot in table.seats if bot in entries})  # a built-in bot put in too
+        anchors = sorted({bot for bot in table.seats if bot not in entries})
         game_id = new_game_id()
         booked, waits = self.store.book(found.key, game_id, list(table.seats), registered, anchors,
                                         self.limits.anchor_games, now)
@@ -253,7 +294,7 @@ class Pool:
             if err.status != 422:
                 raise
             for bot in registered:  # a bot deleted since it was put in: out of the pool
-                if self.svc.bots.get(bot) is None:
+                if bot not in BUILT_IN and self.svc.bots.get(bot) is None:
                     self.store.leave(found.key, bot)
             return None
         POOL_GAMES_STARTED.labels(ladder=found.key).inc()
@@ -314,6 +355,23 @@ class Pool:
 def anchors_of(found: Ladder) -> list[str]:
     """The built-in bots of ``found``'s ruleset (``heuristic`` where it has one)."""
     return [name for name in BUILT_IN if name != "heuristic" or registry.heuristic(found.ruleset.name) is not None]
+
+
+def _same_table(found: Ladder, same_table: int | None) -> int:
+    """The seats of one table an entry may hold (default 1; 422 ``same_table_limit`` past the largest table)."""
+    seats = 1 if same_table is None else same_table
+    if not 1 <= seats <= max(found.sizes):
+        raise ApiError(422, "same_table_limit", f"same_table is 1–{max(found.sizes)} in {found.key} (its largest "
+                       "table)")
+    return seats
+
+
+def anchors_in(found: Ladder, state: PoolState) -> list[str]:
+    """The anchors of a pool: its ruleset's built-in bots, none where the admin
+    put a built-in bot in as an entry (there they play as entries put in)."""
+    if any(entry.get("builtin") for entry in state.entries.values()):
+        return []
+    return anchors_of(found)
 
 
 def _waiting(state: PoolState) -> list[tuple[str, Json]]:

@@ -615,15 +615,22 @@ export interface paths {
          *     where the workers keep matching it into games with bots of similar rating and the built-in bots;
          *     again, it updates the entry and un-pauses a paused bot. The bot must be registered for the
          *     ladder's ruleset (422 `bot_ruleset`). `games_at_once`: its games at once, 1 to
-         *     `REFEREE_POOL_GAMES_PER_BOT` (default that; past it 422 `games_at_once_limit`); `same_table`:
+         *     `REFEREE_POOL_GAMES_PER_BOT` (default 2, or that if lower; past it 422 `games_at_once_limit`); `same_table`:
          *     the seats of one table it may hold (default 1, at most the ladder's largest table: 422
          *     `same_table_limit`). One owner's bots in all pools are at most `REFEREE_POOL_BOTS_PER_OWNER`
          *     (409 `pool_bots_limit`) and ask at most `REFEREE_POOL_GAMES_PER_OWNER` games at once in all
          *     (409 `pool_games_limit`). 401 `token_required` / `bad_token`; 404 `bot_not_found`, `unknown_ladder`.
+         *
+         *     A built-in bot (`random`, `heuristic`) is put in by the admin token only (401 `token_required`,
+         *     403 `admin_only`), with no owner's limits (`games_at_once` 1 to 256, default
+         *     `REFEREE_POOL_BUILTIN_GAMES`): an entry like a registered bot's, to warm a pool or measure it.
+         *     Once one is in, the pool's built-in bots are no anchors there: only the entries put in play,
+         *     at tables of built-in bots alone if no registered bot waits. Their games are rated as usual
+         *     (the built-in bots' ratings are fixed: they do not move).
          */
         put: operations["putInPool"];
         post?: never;
-        /** @description The owner takes the bot out of the pool (`Authorization: Bearer <secret>`); its games being played finish. 404 `not_in_pool` when it is not in. */
+        /** @description The owner takes the bot out of the pool (`Authorization: Bearer <secret>`); its games being played finish. 404 `not_in_pool` when it is not in. A built-in bot put in by the admin is taken out by the admin token (403 `admin_only` with another); the pool's built-in bots are its anchors again once none is in. */
         delete: operations["leavePool"];
         options?: never;
         head?: never;
@@ -873,7 +880,7 @@ export interface components {
             /** @description With game_creations_limit and claims_limit: the moving window the limit counts over, in seconds. */
             window_s?: number;
         };
-        /** @description A bot in a ladder's pool (docs/ladder.md, "The pool"). `status`: `waiting` while it has a free game slot (it is in the queue), `playing` when every slot is taken, `paused` when its games showed it timing out or answering invalidly (matched no more until its owner puts it in again; `paused_reason` says why, in words). A built-in bot (`builtin`) is in every pool, never paused: its `games_at_once` is the pool's cap on the games the built-in bots sit in. */
+        /** @description A bot in a ladder's pool (docs/ladder.md, "The pool"). `status`: `waiting` while it has a free game slot (it is in the queue), `playing` when every slot is taken, `paused` when its games showed it timing out or answering invalidly (matched no more until its owner puts it in again; `paused_reason` says why, in words). A built-in bot (`builtin`) is in every pool, never paused: its `games_at_once` is the pool's cap on the games the built-in bots sit in; where the admin put a built-in bot in, it is listed as an entry of its own (`since` set) and the others are not listed. */
         PoolEntry: {
             bot: {
                 /** @description A registered bot's id, or a built-in bot's name. */
@@ -5104,6 +5111,7 @@ export interface operations {
             };
             400: components["responses"]["Problem"];
             401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
             409: components["responses"]["Problem"];
             413: components["responses"]["Problem"];
@@ -5144,6 +5152,7 @@ export interface operations {
             };
             400: components["responses"]["Problem"];
             401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];

@@ -16,7 +16,7 @@ import {
 const PAGE = 50;
 
 const referee = new Referee({ baseUrl: "" });
-const S = { ladders: null, titles: new Map(), key: null, pools: null };
+const S = { ladders: null, titles: new Map(), key: null, pools: null, shown: false };
 
 function $(id) { return document.getElementById(id); }
 
@@ -131,8 +131,10 @@ async function drawBoard(key) {
   add();
   board.replaceChildren(table, more);
   board.setAttribute("data-key", key);
+  const several = first.items.some((row) => row.bot.builtin) ? " A built-in bot counts each seat it held as a " +
+    "game: it may hold several seats of one table." : "";
   board.appendChild(el("p", "muted", "Provisional: fewer than " + first.provisional_below +
-    " rated games. A bot's name opens its profile: its rating over time, its games and its health."));
+    " rated games. A bot's name opens its profile: its rating over time, its games and its health." + several));
   board.hidden = false;
 }
 
@@ -149,6 +151,8 @@ async function showLadder(key) {
   S.key = key;
   $("profile").hidden = true;
   $("boards").hidden = false;
+  if (S.shown) S.ladders = (await referee.ladder.ladders()).ladders; // the tabs' counts as of now, not the first load
+  S.shown = true;
   drawTabs();
   $("ladder-status").hidden = true;
   await drawBoard(key);
