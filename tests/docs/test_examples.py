@@ -62,7 +62,7 @@ SHOWS: dict[str, list[str]] = {
     "rematch": [r"^True 1 0$", r"^True$", r"^\{'best_of': 3\} \[\('ann', [01]\), \('bob', [01]\)\]$"],
     # issue 42: `referee play --pool` and the JavaScript bot in the Bluffaneer pool
     "pool": [r"^referee play: in the bluffaneer pool, 2 games at once", r'"name":"pooled"',
-             r'"status":"(waiting|playing)"', r"^in the bluffaneer pool, 4 games at once$"],
+             r'"status":"(waiting|playing)"', r"^in the bluffaneer pool, 2 games at once$"],
     "ladder": [r'^\{"key":"bluffaneer",', r'"bot":\{"id":"heuristic","name":"heuristic","kind":"builtin"'],
     "archive": [r'"seats":\[\{"seat":0,"name":"ann","bot":"random"\}', r"audit: 2/2 logs clean",
                 # the transparency log rebuilt from the archive (docs/transparency.md): the live root

@@ -89,7 +89,8 @@ def _floaty(stack: Stack) -> tuple[subprocess.Popen[str], str]:
 
 
 @pytest.mark.parametrize("owners", [1, 4])
-def test_e2e_four_authors_bots_and_a_floats_bot_in_the_bang_pool(stack: Stack, owners: int) -> None:
+def test_e2e_four_authors_bots_and_a_floats_bot_in_the_bang_pool(stack: Stack, owners: int,
+                                                                  request: pytest.FixtureRequest) -> None:
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed: the JavaScript bots cannot run")
@@ -139,37 +140,36 @@ def test_e2e_four_authors_bots_and_a_floats_bot_in_the_bang_pool(stack: Stack, o
     # the archive catches up with the ladder
     _wait(lambda: _recompute(stack).returncode == 0, 300, "referee ratings recompute --check to agree")
     assert "the live ladders equal the archive's" in _recompute(stack).stdout
-    _the_ladder_page(stack, floaty_id)
+    _the_ladder_page(stack, floaty_id, request)
 
 
-def _the_ladder_page(stack: Stack, floaty_id: str) -> None:
+def _the_ladder_page(stack: Stack, floaty_id: str, request: pytest.FixtureRequest) -> None:
     """``/watch/ladder.html`` in Chromium ranks the bots as the API does and
     shows the floats bot paused in the pool, with no error logged. Without
-    Chromium it is said, and left to tests/browser/test_ladder_page.py."""
-    from tests.browser.conftest import CHROMIUM, PATIENCE_S, Watched, missing
+    Chromium it is said, and left to tests/browser/test_ladder_page.py. The
+    Chromium is the worker's one (``browser``, tests/conftest.py): a second
+    Playwright in one process cannot start."""
+    from tests.browser.conftest import PATIENCE_S, Watched, missing
     why = missing()
     if why is not None:
         warnings.warn(f"the ladder page was not opened: {why}", stacklevel=1)
         return
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
-                                    args=["--no-sandbox"])
-        try:
-            watched = Watched(browser.new_page())
-            page = watched.page
-            page.goto(f"{stack.url}/watch/ladder.html")
-            page.locator("#board[data-key=bang] tbody tr").first.wait_for(timeout=PATIENCE_S * 1000)
-            page.locator(f"#pool-entries li[data-bot='{floaty_id}']").wait_for(timeout=PATIENCE_S * 1000)
-            ranked = sorted(_ladder(stack).values(), key=lambda row: int(row["rank"]))
-            assert page.locator("#board tbody tr").evaluate_all("trs => trs.map(tr => tr.dataset.bot)") == \
-                [row["bot"]["id"] for row in ranked]
-            entry = page.locator(f"#pool-entries li[data-bot='{floaty_id}']")
-            assert entry.get_attribute("data-status") == "paused"
-            assert "paused: " in (entry.text_content() or "")
-            assert watched.unexpected() == []
-        finally:
-            browser.close()
+    context = request.getfixturevalue("browser").new_context()
+    try:
+        watched = Watched(context.new_page())
+        page = watched.page
+        page.goto(f"{stack.url}/watch/ladder.html")
+        page.locator("#board[data-key=bang] tbody tr").first.wait_for(timeout=PATIENCE_S * 1000)
+        page.locator(f"#pool-entries li[data-bot='{floaty_id}']").wait_for(timeout=PATIENCE_S * 1000)
+        ranked = sorted(_ladder(stack).values(), key=lambda row: int(row["rank"]))
+        assert page.locator("#board tbody tr").evaluate_all("trs => trs.map(tr => tr.dataset.bot)") == \
+            [row["bot"]["id"] for row in ranked]
+        entry = page.locator(f"#pool-entries li[data-bot='{floaty_id}']")
+        assert entry.get_attribute("data-status") == "paused"
+        assert "paused: " in (entry.text_content() or "")
+        assert watched.unexpected() == []
+    finally:
+        context.close()
 
 
 def _floats_were_defaults(stack: Stack, bot_id: str) -> None:
