@@ -175,6 +175,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"referee play: {err}", file=sys.stderr)
         return 2
     url = referee_url(args.url)
+    _stop_on_signals()
     try:
         if args.game or args.token:
             return _play_seat(args, url, bot)
@@ -188,6 +189,19 @@ def cmd_play(args: argparse.Namespace) -> int:
     except (Refused, HttpProblem, httpx.HTTPError) as err:
         print(f"referee play: {err}", file=sys.stderr)
         return 1
+
+
+def _stop_on_signals() -> None:
+    """Stop as on Ctrl+C (a pooled bot leaves its pool) on SIGTERM too (a
+    process manager's stop), and on SIGINT even when started in the
+    background of a script, which starts it with SIGINT ignored."""
+    import signal
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 def _play_seat(args: argparse.Namespace, url: str, bot: UserBot) -> int:

@@ -110,7 +110,9 @@ def _booked(stack: Stack) -> list[dict[str, Any]]:
     return [{"id": g["id"], "seats": [s.get("bot") for s in g.get("seats", [])]} for g in games]
 
 
-def test_e2e_referee_play_with_pool_goes_in_once_connected_and_leaves_on_ctrl_c(stack: Stack, tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_e2e_referee_play_with_pool_goes_in_once_connected_and_leaves_on_ctrl_c(stack: Stack, tmp_path: Path,
+                                                                                stop: signal.Signals) -> None:
     (tmp_path / "mybot.py").write_text(BOT)
     player = subprocess.Popen([REFEREE, "play", "--bot", f"{tmp_path / 'mybot.py'}:choose", "--url", stack.url,
                                "--register", "pooled", "--ruleset", "bluffaneer", "--pool", "bluffaneer",
@@ -125,7 +127,7 @@ def test_e2e_referee_play_with_pool_goes_in_once_connected_and_leaves_on_ctrl_c(
         assert entry is not None and entry["games_at_once"] == 2
         _wait(lambda: _played(stack, bot_id) >= 1, 180, "its first pool game")
     finally:
-        player.send_signal(signal.SIGINT)  # Ctrl+C
+        player.send_signal(stop)  # Ctrl+C, or a process manager's stop
         out, err = player.communicate(timeout=60)
     assert player.returncode == 0, err
     assert "referee play: left the bluffaneer pool" in err and _entry(stack, bot_id) is None
