@@ -150,7 +150,8 @@ def test_pooled_bots_are_dealt_games_with_the_built_in_bots_and_a_failing_one_is
         assert header["pool"] == "bluffaneer" and not header["custom"]
         bots = [seat["bot"] for seat in header["seats"]]
         assert 3 <= len(bots) <= 6 and set(bots) - {"random", "heuristic"}, bots
-        assert Counter(b for b in bots if b in ("random", "heuristic")).most_common(1)[0][1] <= 1
+        # an anchor holds a second seat only to make the smallest table (docs/ladder.md, "How the pool matches")
+        assert Counter(b for b in bots if b in ("random", "heuristic")).most_common(1)[0][1] <= 1 or len(bots) == 3
     entry = _entry(client, dead["id"])
     assert entry["status"] == "paused" and "invalid answers" in entry["paused_reason"], entry
     assert _entry(client, good["id"])["status"] in ("waiting", "playing")
