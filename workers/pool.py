@@ -18,7 +18,7 @@ import workers.jobs as jobs
 from referee.bots import BUILT_IN
 from referee.ladder.pool import Pool
 from referee.ladder.service import Ladders
-from referee.play.latency import seat_latencies
+from referee.play.tournaments import latencies_of
 from referee.service import GameService
 
 
@@ -43,7 +43,7 @@ def game_finished(ladder: str, game_id: str, svc: GameService | None = None) -> 
 
 
 def _settle(svc: GameService, pool: Pool, ladder: str, game_id: str, *, gone: bool) -> str:
-    """Release a game over (its seats' moves, timeouts and invalid answers read from its log), or one gone."""
+    """Release a game over (its seats' moves, timeouts and invalid answers: ``latencies_of``), or one gone."""
     if gone:
         return pool.finished(ladder, game_id, None, [])
     game = svc.load(game_id)
@@ -52,8 +52,7 @@ def _settle(svc: GameService, pool: Pool, ladder: str, game_id: str, *, gone: bo
     seats = [seat["bot"] for seat in game.header["seats"]]
     if all(bot is None or bot in BUILT_IN for bot in seats):  # no registered bot's health to judge: no log read
         return pool.finished(ladder, game_id, None, seats)
-    cells = seat_latencies(svc.store.read(game_id, 0, game.version), game.players)
-    return pool.finished(ladder, game_id, cells, seats)
+    return pool.finished(ladder, game_id, latencies_of(svc, game), seats)
 
 
 def tick(svc: GameService | None = None) -> int:

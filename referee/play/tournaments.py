@@ -297,7 +297,7 @@ class Tournaments:
             return "not_finished"
         entry = {"game": game_id, "result": result, "custom": game.header["custom"],
                  "entrants": [s["name"] for s in game.header["seats"]], "events": game.version}
-        entry["latency"] = self._latencies(game)
+        entry["latency"] = latencies_of(self.svc, game)
         recorded = self._record(tid, spec, entry)
         finished = recorded[0] if recorded is not None else None
         self.kept.free(IN_FLIGHT, game_id)  # its game slot (again, if this is a retry)
@@ -314,15 +314,6 @@ class Tournaments:
         if not running:  # recording it gave the keys the retention of a running tournament (_record)
             self._retain(tid, running=False)
         return "recorded"
-
-    def _latencies(self, game: Game) -> list[Json]:
-        """Each bot's latency per move in a finished game, as the clock charged it or as the chain timed
-        it (docs/clocks.md): as this process folded it appending or reading the game's events, else as
-        its log, read now, says."""
-        timing = game.timing_known()
-        if timing is not None:
-            return [dict(cell) for cell in timing.cells]
-        return seat_latencies(self.svc.store.read(game.id, 0, game.version), game.players)
 
     def _close_finished(self, tid: str) -> bool:
         """Its last game recorded: the tournament is over (whether this closed
@@ -445,6 +436,16 @@ class Tournaments:
             "rated": not spec["seeded_by_client"], "stopped": json.loads(stopped) if stopped else None,
             "games": games, "standings": table.table(),
         }
+
+
+def latencies_of(svc: GameService, game: Game) -> list[Json]:
+    """Each seat's latency per move in a finished game (its moves, timeouts and invalid answers), as the
+    clock charged it or as the chain timed it (docs/clocks.md): as this process folded it appending or
+    reading the game's events, else as its log, read now, says."""
+    timing = game.timing_known()
+    if timing is not None:
+        return [dict(cell) for cell in timing.cells]
+    return seat_latencies(svc.store.read(game.id, 0, game.version), game.players)
 
 
 def _callback(spec: Json) -> tuple[str, str] | None:
