@@ -54,23 +54,32 @@ class Timing:
         this one's version up to ``version``, in order) are folded in."""
         cells, began, changed = self.cells, self.began, list[Json]()
         for env in envelopes:
-            kind, at = env.get("type"), env.get("at")
-            if kind in CHAT_EVENTS:
+            if env.get("type") in CHAT_EVENTS:
                 continue
-            if kind == MOVE:
-                actor, data = env.get("actor"), env.get("data")
-                if type(actor) is int and 0 <= actor < len(cells) and type(data) is dict:
-                    used = (data.get("clock") or {}).get("used")
-                    if type(used) is not int and type(at) is int and began is not None:
-                        used = at - began
-                    if type(used) is int:
-                        if not changed:  # the cells are the timing's before: copied once one changes
-                            changed = [dict(cell) for cell in cells]
-                            cells = tuple(changed)
-                        _count(changed[actor], data, used)
+            timed = timed_move(env, began, len(cells))
+            if timed is not None:
+                if not changed:  # the cells are the timing's before: copied once one changes
+                    changed = [dict(cell) for cell in cells]
+                    cells = tuple(changed)
+                _count(changed[timed[0]], timed[1], timed[2])
+            at = env.get("at")
             if type(at) is int:
                 began = at
         return Timing(cells, began, version)
+
+
+def timed_move(env: Json, began: int | None, players: int) -> tuple[int, Json, int] | None:
+    """``(seat, move record, ms used)`` of a seat's move event (not chat),
+    ``None`` for any other event or a move whose time is unknown: the
+    clock's charge, else the time since its wait began (``began``: the last
+    event before it that is no chat)."""
+    actor, data, at = env.get("actor"), env.get("data"), env.get("at")
+    if env.get("type") != MOVE or type(actor) is not int or not 0 <= actor < players or type(data) is not dict:
+        return None
+    used = (data.get("clock") or {}).get("used")
+    if type(used) is not int and type(at) is int and began is not None:
+        used = at - began
+    return (actor, data, used) if type(used) is int else None
 
 
 def timing_after(timing: Timing | None, before: int, envelopes: Iterable[Json], version: int) -> Timing | None:

@@ -8,9 +8,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator
 
-from referee.engine.platform import CHAT_EVENTS, MOVE
+from referee.engine.platform import CHAT_EVENTS
 from referee.engine.protocol import Json
-from referee.engine.timing import AWAY, TIMED_OUT, Timing, empty, kind
+from referee.engine.timing import AWAY, TIMED_OUT, Timing, empty, kind, timed_move
 
 __all__ = ["AWAY", "TIMED_OUT", "add", "add_health", "bucket", "empty", "kind", "median_ms", "seat_health",
            "seat_latencies", "seat_moves", "shown"]
@@ -29,15 +29,12 @@ def seat_moves(envelopes: Iterable[Json], players: int) -> Iterator[tuple[int, J
     that is no chat). Moves whose time is unknown are left out."""
     began: int | None = None  # when the wait the next move ends began: the last event that is no chat
     for env in envelopes:
-        actor, data, at = env.get("actor"), env.get("data"), env.get("at")
         if env.get("type") in CHAT_EVENTS:
             continue
-        if env.get("type") == MOVE and type(actor) is int and 0 <= actor < players and type(data) is dict:
-            used = (data.get("clock") or {}).get("used")
-            if type(used) is not int and type(at) is int and began is not None:
-                used = at - began
-            if type(used) is int:
-                yield actor, data, used
+        timed = timed_move(env, began, players)
+        if timed is not None:
+            yield timed
+        at = env.get("at")
         began = at if type(at) is int else began
 
 
