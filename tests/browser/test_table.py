@@ -139,6 +139,7 @@ def test_bang_started_from_the_form_and_played_to_the_end_by_clicking(live: Live
     spectator = Watched(page.context.new_page())
     spectator.page.set_default_timeout(PATIENCE_S * 1000)
     spectator.page.goto(f"{live.url}/watch/{game}")
+    page.bring_to_front()  # a page in the background gets an animation frame a second: every click would wait for two
     rng = random.Random(38)
     moves = checks = 0
     resigned_asked = False
