@@ -115,13 +115,17 @@ def owner_of(record: Json) -> str:
 
 
 class Pool:
-    """The pools of ``svc``'s games, ranked by ``ratings``, under ``limits``."""
+    """The pools of ``svc``'s games, ranked by ``ratings``, under ``limits``;
+    ``hold``: each game dealt is handed to it and no job is queued for it
+    (a worker that plays its first turns itself, ``workers.jobs.Held``)."""
 
-    def __init__(self, svc: GameService, ratings: Ratings = no_ratings, limits: Limits | None = None) -> None:
+    def __init__(self, svc: GameService, ratings: Ratings = no_ratings, limits: Limits | None = None,
+                 hold: Callable[[str], object] | None = None) -> None:
         self.svc = svc
         self.store = svc.store.pool
         self.ratings = ratings
         self.limits = limits if limits is not None else Limits.from_settings()
+        self.hold = hold
 
     # -- entries -------------------------------------------------------------------
     def put(self, key: str, record: Json, games_at_once: int | None, same_table: int | None) -> Json:
@@ -288,7 +292,7 @@ class Pool:
         try:
             self.svc.create_game(found.ruleset.name, seats=[{"name": name, "bot": bot}
                                                             for name, bot in zip(names, table.seats)],
-                                 game_id=game_id, pool=found.key)
+                                 game_id=game_id, pool=found.key, held=self.hold is not None)
         except RefereeError as err:
             self.store.release(found.key, game_id, now, {}, pause.WINDOW_GAMES)
             if err.status != 422:
@@ -298,6 +302,8 @@ class Pool:
                     self.store.leave(found.key, bot)
             return None
         POOL_GAMES_STARTED.labels(ladder=found.key).inc()
+        if self.hold is not None:
+            self.hold(game_id)
         return game_id
 
     # -- games over ----------------------------------------------------------------
@@ -306,7 +312,7 @@ class Pool:
         invalid answers, ``referee.play.latency``; ``None``: unknown, a game
         gone): its bots' slots free, each registered bot's part kept in its
         health window, and a bot the window condemns paused."""
-        booked = self.store.games(key).get(game_id)
+        booked = self.store.game(key, game_id)
         if booked is None:
             return "released before"
         health: dict[str, tuple[int, int]] = {}
