@@ -18,6 +18,7 @@ count it. What is kept, and where, is ``referee.store.pool``'s.
 from __future__ import annotations
 
 import secrets
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import median
@@ -246,12 +247,18 @@ class Pool:
         """Deal the games the waiting bots make now (``referee.ladder.matching``);
         their ids. A table whose booking fails (another worker booked one of
         its bots first) is left: the next round matches again."""
+        return self._round(key, rng)[0]
+
+    def _round(self, key: str, rng: Rng | None = None) -> tuple[list[str], bool]:
+        """``match``, and whether another round may deal more: a waiting bot
+        still has a free slot after the tables booked here (as this round read
+        the pool), or a booking was refused (the pool changed meanwhile)."""
         found = ladder(key)
         now = self.svc.clock()
         state = self.store.state(key, now, RECENT_MS)
         waiting = _waiting(state)
         if not waiting:
-            return []
+            return [], False
         anchors = anchors_in(found, state)
         skills = self.ratings(key, [bot for bot, _ in waiting] + anchors)
         tables = propose([Waiting(bot, skills.get(bot, DEFAULT_SKILL), entry["same_table"], entry["owner"],
@@ -259,22 +266,29 @@ class Pool:
                          [Anchor(name, skills.get(name, DEFAULT_SKILL)) for name in anchors], found.sizes,
                          self.limits.anchor_games - state.anchor_games, now,
                          rng if rng is not None else Rng(secrets.token_bytes(32)))
-        dealt = []
+        dealt, refused, booked = [], False, Counter[str]()
         for table in tables:
             game_id = self._deal(found, table, state.entries, now)
-            if game_id is not None:
-                dealt.append(game_id)
-        return dealt
+            if game_id is None:
+                refused = True
+                continue
+            dealt.append(game_id)
+            booked.update({bot for bot in table.seats if bot in state.entries})
+        free = any(state.playing.get(bot, 0) + booked[bot] < entry["games_at_once"] for bot, entry in waiting)
+        return dealt, refused or free
 
     def fill(self, key: str, rounds: int = FILL_ROUNDS) -> list[str]:
         """Match rounds until one deals nothing (at most ``rounds``): every
-        waiting bot's free slots taken at once, not one game a round."""
+        waiting bot's free slots taken at once, not one game a round. A round
+        after which no bot it read waits with a free slot is the last (the
+        pool read again would find none waiting: a slot freed since, or a bot
+        put in since, is matched by the step that freed it or put it in)."""
         dealt: list[str] = []
         for _ in range(rounds):
-            more = self.match(key)
-            if not more:
-                break
+            more, again = self._round(key)
             dealt += more
+            if not more or not again:
+                break
         return dealt
 
     def _deal(self, found: Ladder, table: Table, entries: Mapping[str, Json], now: int) -> str | None:
