@@ -66,25 +66,30 @@ class Timing:
     def fold(self, envelopes: Iterable[Json], version: int) -> Timing:
         """The timing at ``version`` once ``envelopes`` (the events after
         this one's version up to ``version``, in order) are folded in."""
-        cells, hists, began = self.cells, self.hists, self.began
-        changed: list[Json] = []
-        counts: list[dict[str, int]] = []
+        began = self.began
+        cells: list[Json] | None = None  # the cells and histograms of this one, copied once a seat's change
+        hists: list[dict[str, int]] = []
+        copied: set[int] = set()
         for env in envelopes:
             if env.get("type") in CHAT_EVENTS:
                 continue
-            timed = timed_move(env, began, len(cells))
+            timed = timed_move(env, began, len(self.cells))
             if timed is not None:
-                if not changed:  # the cells are the timing's before: copied once one changes
-                    changed, counts = [dict(cell) for cell in cells], [dict(hist) for hist in hists]
-                    cells, hists = tuple(changed), tuple(counts)
-                if _count(changed[timed[0]], timed[1], timed[2]):
+                seat = timed[0]
+                if cells is None:
+                    cells, hists = list(self.cells), list(self.hists)
+                if seat not in copied:
+                    copied.add(seat)
+                    cells[seat], hists[seat] = dict(cells[seat]), dict(hists[seat])
+                if _count(cells[seat], timed[1], timed[2]):
                     key = str(bucket(timed[2]))
-                    hist = counts[timed[0]]
-                    hist[key] = hist.get(key, 0) + 1
+                    hists[seat][key] = hists[seat].get(key, 0) + 1
             at = env.get("at")
             if type(at) is int:
                 began = at
-        return Timing(cells, began, version, hists)
+        if cells is None:
+            return Timing(self.cells, began, version, self.hists)
+        return Timing(tuple(cells), began, version, tuple(hists))
 
     def health(self) -> list[Json]:
         """Per seat, what the ladder keeps of its health
