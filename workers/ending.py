@@ -67,8 +67,9 @@ def finish(svc: GameService, change: Change, hold: Hold | None = None) -> Change
         change = replace(change, tournament=None)
     if change.rated and _done(change, "its ladder's record", lambda: _record_rated(svc, change.game_id)):
         change = replace(change, rated=False)
-    if change.pool is not None and _done(change, "the " + change.pool + " pool's step",
-                                         lambda: _pool_step(svc, change.pool, change.game_id, hold)):
+    pool = change.pool
+    if pool is not None and _done(change, f"the {pool} pool's step",
+                                  lambda: _pool_step(svc, pool, change.game_id, hold)):
         change = replace(change, pool=None)
     return change
 

@@ -308,17 +308,23 @@ class Pool:
                                                             for name, bot in zip(names, table.seats)],
                                  game_id=game_id, pool=found.key, held=self.hold is not None)
         except RefereeError as err:
-            self.store.release(found.key, game_id, now, {}, pause.WINDOW_GAMES)
-            if err.status != 422:
-                raise
-            for bot in registered:  # a bot deleted since it was put in: out of the pool
-                if bot not in BUILT_IN and self.svc.bots.get(bot) is None:
-                    self.store.leave(found.key, bot)
+            self._undealt(found, game_id, registered, now, err)
             return None
         POOL_GAMES_STARTED.labels(ladder=found.key).inc()
         if self.hold is not None:
             self.hold(game_id)
         return game_id
+
+    def _undealt(self, found: Ladder, game_id: str, registered: list[str], now: int, err: RefereeError) -> None:
+        """A booked game the service refused to create: its booking released;
+        a 422 for a bot deleted since it was put in takes that bot out of the
+        pool, any other refusal is raised."""
+        self.store.release(found.key, game_id, now, {}, pause.WINDOW_GAMES)
+        if err.status != 422:
+            raise err
+        for bot in registered:
+            if bot not in BUILT_IN and self.svc.bots.get(bot) is None:
+                self.store.leave(found.key, bot)
 
     # -- games over ----------------------------------------------------------------
     def finished(self, key: str, game_id: str, cells: Sequence[Json] | None, seats: Sequence[str | None]) -> str:

@@ -260,7 +260,8 @@ def test_a_rated_games_health_is_its_logs_whether_folded_or_read(loopback_app: A
     logged = seat_health(service.store.read(game["id"]), 3)
     assert health_of(service, found) == logged == health_of(service, dataclasses.replace(found, timing=None))
     assert logged[1]["invalid"] > 0 and sum(logged[0]["hist"].values()) == logged[0]["moves"] > 0
-    assert LadderBook(redis_client, "bluffaneer").entry(game["id"])["health"] == logged
+    entry = LadderBook(redis_client, "bluffaneer").entry(game["id"])
+    assert entry is not None and entry["health"] == logged
 
 
 def test_the_run_that_finishes_a_rated_game_records_it_without_a_job(client: Any, work: Any, service: Any,
