@@ -285,10 +285,10 @@ class Held:
     While the run has budget left, each whose turn is a built-in bot's is
     played on in this very job (``play``), as the job queued for it would
     have played it: so a tournament of built-in bots costs no RQ job per
-    game (issue 20), nor a pool of built-in bots (issue 42). Each is in the watch set from its launch, so a worker
-    killed before it plays it loses nothing (the sweeper finds it, as any
-    game a dead worker owed a turn); whatever is not played here goes to the
-    job queue."""
+    game (issue 20), nor does a pool of built-in bots (issue 42). Each is in
+    the watch set from its launch, so a worker killed before it plays it
+    loses nothing (the sweeper finds it, as any game a dead worker owed a
+    turn); whatever is not played here goes to the job queue."""
 
     def __init__(self, svc: GameService) -> None:
         self.svc = svc
