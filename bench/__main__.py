@@ -5,8 +5,9 @@
     python -m bench http|steps|rules|bots|streams [STREAMS]
     python -m bench tournaments [G] tournaments over the platform (1 and 2 workers, webhook bots)
                                     next to the same G games in one process (default G = 10)
-    python -m bench pool [G]        built-in bots through a ladder's pool, 2 workers, G games a row,
-                                    next to the same games in one process (default G = 40)
+    python -m bench pool [G] [ROW ...]   built-in bots through a ladder's pool, 2 workers, G games a
+                                    row, next to the same games in one process (default G = 40); ROW:
+                                    only the rows of a ruleset, a bot or both (bluffaneer:random)
     python -m bench soak [GAMES] [RULESET ...] [--jobs N]   (N processes, default os.cpu_count())
     python -m bench audit           the audit's re-decide rate (in the default run too)
     python -m bench scale           moves/s and views/s through haproxy, 1 and 2 referees, standalone
@@ -68,7 +69,7 @@ def main(argv: list[str]) -> int:
     if "pool" in which:
         from bench import pool_bench
         pool_bench.report(pool_bench.run(numbers[0] if numbers and "soak" not in which
-                                         else pool_bench.DEFAULT_GAMES))
+                                         else pool_bench.DEFAULT_GAMES, pool_bench.rows_named(which)))
     if "streams" in which:
         from bench import streams_bench
         streams_bench.report(streams_bench.run(numbers[0] if numbers and "soak" not in which else 1000))

@@ -25,14 +25,17 @@ Which games are the row's is read from Redis (the pool's ``started`` set
 and its ``games`` booked and not over, ``referee.store.pool``): a poll of
 the API's game listing would cost the 2 cores the workers use.
 
-Run: ``python -m bench pool [G]`` (default ``G`` = 40; fewer where
-``GAMES_DIVISOR`` says, but never under ``MIN_GAMES``, 16).
+Run: ``python -m bench pool [G] [ROW ...]`` (default ``G`` = 40; fewer where
+``GAMES_DIVISOR`` says, but never under ``MIN_GAMES``, 16). ``ROW``: only
+the rows it names — a ruleset (``bluffaneer``), a bot (``random``) or both
+(``bluffaneer:random``); every row without one.
 """
 from __future__ import annotations
 
 import json
 import secrets
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import redis
@@ -156,14 +159,27 @@ def run_in_process(name: str, logs: list[Json]) -> dict[str, Any]:
             "moves_per_s": moves * passes / seconds if seconds else 0.0}
 
 
-def run(games: int = DEFAULT_GAMES) -> dict[str, Any]:
-    """Every row through the pool of one platform with ``WORKERS`` workers, each
-    followed at once by the same games in this process (its ratio's denominator)."""
+def chosen(name: str, kind: str, only: Sequence[str]) -> bool:
+    """Whether the row of ruleset ``name`` and bot ``kind`` is one ``only`` names (none: every row)."""
+    return not only or any(pick in (name, kind, f"{name}:{kind}") for pick in only)
+
+
+def rows_named(args: Sequence[str]) -> list[str]:
+    """The row selectors among a command line's words: a ruleset, a built-in bot, or ``ruleset:bot``."""
+    names, kinds = set(registry.names()), {kind for _, kind, _, _ in tables(1)}
+    return [a for a in args if a in names or a in kinds or (a.partition(":")[0] in names
+                                                              and a.partition(":")[2] in kinds)]
+
+
+def run(games: int = DEFAULT_GAMES, only: Sequence[str] = ()) -> dict[str, Any]:
+    """Every row (``only``: those it names, ``chosen``) through the pool of one
+    platform with ``WORKERS`` workers, each followed at once by the same games
+    in this process (its ratio's denominator)."""
     rows = []
     with live_platform(WORKERS, {"REFEREE_ADMIN_TOKEN": ADMIN}) as (url, redis_url):
         api, client = Api(url), redis.Redis.from_url(redis_url)
         try:
-            for name, kind, players, n in tables(games):
+            for name, kind, players, n in [row for row in tables(games) if chosen(row[0], row[1], only)]:
                 n = max(n, MIN_GAMES)
                 pool = run_pool(api, client, name, kind, players, n)
                 beside = run_in_process(name, pool["games"])

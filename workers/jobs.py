@@ -13,19 +13,20 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache, partial
 
 from referee import bots, settings
 from referee.engine.protocol import RefereeError, default_options
 from referee.errors import ApiError
 from referee.games import registry
-from referee.play.tournaments import Tournaments
 from referee.service import Decided, Game, GameService
 from referee.service.scheduling import Change, RqScheduler, queue_connection
 from referee.store.clients import connect
 from referee.store.redis_store import EventStore
+from workers import ending
 from workers.asking import bot_move
+from workers.ending import tournaments_of
 
 TIMEOUT = {"type": "timeout"}
 
@@ -278,15 +279,16 @@ def play_bot_turn(game_id: str, seat: int, version: int, svc: GameService | None
 
 
 class Held:
-    """The games a run's tournament launched as the run finished one of its
-    games (``settle``): no job is queued for them (``Tournaments(hold=True)``).
+    """The games a run's tournament launched, or its pool dealt, as the run
+    finished one of its games (``settle``): no job is queued for them
+    (``Tournaments(hold=True)``, ``Pool(hold=...)``).
     While the run has budget left, each whose turn is a built-in bot's is
     played on in this very job (``play``), as the job queued for it would
     have played it: so a tournament of built-in bots costs no RQ job per
-    game (issue 20). Each is in the watch set from its launch, so a worker
-    killed before it plays it loses nothing (the sweeper finds it, as any
-    game a dead worker owed a turn); whatever is not played here goes to the
-    job queue."""
+    game (issue 20), nor does a pool of built-in bots (issue 42). Each is in
+    the watch set from its launch, so a worker killed before it plays it
+    loses nothing (the sweeper finds it, as any game a dead worker owed a
+    turn); whatever is not played here goes to the job queue."""
 
     def __init__(self, svc: GameService) -> None:
         self.svc = svc
@@ -316,37 +318,17 @@ class Held:
                 self.svc.schedule(self.changes.pop(0))
 
 
-def tournaments_of(svc: GameService, *, hold: bool = False) -> Tournaments:
-    """The tournaments of ``svc``'s games, kept in its store's tournament keys."""
-    return Tournaments(svc, svc.store.tournaments, hold=hold)
-
-
 def settle(svc: GameService, change: Change, held: Held | None = None) -> None:
-    """Where a run leaves a game: a tournament game it finished is recorded
-    (and the next one launched) here and now, not by a job of its own; the
-    scheduler hears of the rest. If recording fails, the job does it (retried).
-    ``held``: the games launched meanwhile are held there instead of queued
-    (the job plays them on)."""
-    if not change.active and change.tournament is not None:
-        try:
-            _record_finished(svc, change.tournament, change.game_id, held)
-            change = replace(change, tournament=None)
-        except Exception as exc:  # left to tournament_game_finished, which RQ retries
-            print(f"referee worker: recording {change.game_id} in {change.tournament} failed: {exc!r}",
-                  file=sys.stderr, flush=True)
+    """Where a run leaves a game: a game it finished has its end's steps done
+    here and now (``workers.ending``: a tournament game recorded and the next
+    one launched, a rated game's place in its ladder, a pool game's bots freed
+    and the next games dealt), not by jobs of their own; the scheduler hears
+    of the rest, and enqueues the jobs of any step not done (retried).
+    ``held``: the games launched or dealt meanwhile are held there instead
+    of queued (the job plays them on)."""
+    if not change.active:
+        change = ending.finish(svc, change, held.add if held is not None else None)
     svc.schedule(change)
-
-
-def _record_finished(svc: GameService, tid: str, game_id: str, held: Held | None) -> None:
-    """Record a finished tournament game and launch the next ones, held in
-    ``held`` (even those launched before a failure) when given."""
-    tournaments = tournaments_of(svc, hold=held is not None)
-    try:
-        tournaments.game_finished(tid, game_id)
-    finally:
-        if held is not None:
-            for launched in tournaments.launched:
-                held.add(launched)
 
 
 def _play_once(svc: GameService, game: Game, seat: int, bot: str) -> str:

@@ -2,8 +2,9 @@
 plain functions whose arguments are ids (STYLE.md §7).
 
 The pool keeps playing because three things match it: a bot put in
-(``match``, queued by the API), a pool game over (``game_finished``, queued
-by the scheduler at its end, then matching at once) and the worker's
+(``match``, queued by the API), a pool game over (where a worker's run
+finishes it, ``workers.ending``; else ``game_finished``, queued by the
+scheduler at its end; then matching at once) and the worker's
 periodic tick (``tick``, from the sweeper thread, one worker at a time): a
 lost job costs at most a tick's wait, and the tick also settles the games
 whose end was never heard (their step lost) and those never dealt (a worker
@@ -15,16 +16,8 @@ from __future__ import annotations
 import sys
 
 import workers.jobs as jobs
-from referee.bots import BUILT_IN
-from referee.ladder.pool import Pool
-from referee.ladder.service import Ladders
-from referee.play.tournaments import latencies_of
 from referee.service import GameService
-
-
-def pool_of(svc: GameService) -> Pool:
-    """The pools of ``svc``'s games, matching by the ladders' ratings."""
-    return Pool(svc, Ladders(svc).skills)
+from workers.ending import pool_of, settle_pool_game
 
 
 def match(ladder: str, svc: GameService | None = None) -> str:
@@ -34,25 +27,14 @@ def match(ladder: str, svc: GameService | None = None) -> str:
 
 def game_finished(ladder: str, game_id: str, svc: GameService | None = None) -> str:
     """A pool game is over: its bots' slots free, their health judged (a bot
-    timing out or answering invalidly paused), then the next games matched."""
+    timing out or answering invalidly paused), then the next games matched
+    (a run that finishes a pool game does this itself, ``workers.ending``:
+    this job is queued when it could not)."""
     svc = svc or jobs.service_from_env()
     pool = pool_of(svc)
-    outcome = _settle(svc, pool, ladder, game_id, gone=False)
+    outcome = settle_pool_game(svc, pool, ladder, game_id, gone=False)
     dealt = pool.fill(ladder)
     return f"{outcome}; dealt {len(dealt)}"
-
-
-def _settle(svc: GameService, pool: Pool, ladder: str, game_id: str, *, gone: bool) -> str:
-    """Release a game over (its seats' moves, timeouts and invalid answers: ``latencies_of``), or one gone."""
-    if gone:
-        return pool.finished(ladder, game_id, None, [])
-    game = svc.load(game_id)
-    if game.status == "active":
-        return "not_finished"
-    seats = [seat["bot"] for seat in game.header["seats"]]
-    if all(bot is None or bot in BUILT_IN for bot in seats):  # no registered bot's health to judge: no log read
-        return pool.finished(ladder, game_id, None, seats)
-    return pool.finished(ladder, game_id, latencies_of(svc, game), seats)
 
 
 def tick(svc: GameService | None = None) -> int:
@@ -63,7 +45,7 @@ def tick(svc: GameService | None = None) -> int:
     for ladder in pool.ladders():
         try:
             for game_id, why in pool.overdue(ladder):
-                _settle(svc, pool, ladder, game_id, gone=why == "gone")
+                settle_pool_game(svc, pool, ladder, game_id, gone=why == "gone")
             dealt += len(pool.fill(ladder))
         except Exception as exc:  # one pool's failure must not stop the others: next tick
             print(f"referee worker: the {ladder} pool's tick failed: {exc!r}", file=sys.stderr, flush=True)

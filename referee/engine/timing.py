@@ -12,10 +12,11 @@ never answered them; a default played for an invalid answer is counted as
 A ``Timing`` is what the log says of it up to one version: a process that
 holds a game folds the events it appends or reads into it, so the timing
 of a finished game is known without reading its log again (a tournament
-game's, as it is recorded), and it is exactly what folding the whole log
-gives."""
+game's, as it is recorded; a rated game's health in its ladder, ``health``),
+and it is exactly what folding the whole log gives."""
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -29,43 +30,73 @@ TIMED_OUT = frozenset({CLOCK_DEFAULT, "timeout"})
 AWAY = "away"
 
 
+#: the move-time histogram's buckets grow by this ratio: bucket ``b >= 1`` holds the moves of
+#: ``STEP**(b-1) <= ms < STEP**b`` (bucket 0: under 1 ms), so a median read from it is within 5%
+STEP = 1.1
+_LOG_STEP = math.log(STEP)
+
+
 def empty() -> Json:
     return {"moves": 0, "total_ms": 0, "max_ms": 0, "timeouts": 0, "invalid": 0}
+
+
+def bucket(ms: int) -> int:
+    """The histogram bucket of one move's ``ms``."""
+    return 0 if ms < 1 else 1 + int(math.log(ms) / _LOG_STEP)
 
 
 @dataclass(frozen=True, slots=True)
 class Timing:
     """Per seat, its moves, the time they took (total, longest) and how many
-    of its waits a default ended (``cells``), over a game's log up to
+    of its waits a default ended (``cells``), and a histogram of its moves'
+    times (``hists``: bucket -> moves, ``bucket``), over a game's log up to
     ``version``; ``began``: when the wait the next move ends began (the
     last event that is no chat). Never changed: ``fold`` makes the next one."""
 
     cells: tuple[Json, ...]
     began: int | None
     version: int
+    hists: tuple[dict[str, int], ...]
 
     @classmethod
     def start(cls, players: int) -> Timing:
         """Before the game's first event."""
-        return cls(tuple(empty() for _ in range(players)), None, 0)
+        return cls(tuple(empty() for _ in range(players)), None, 0, tuple({} for _ in range(players)))
 
     def fold(self, envelopes: Iterable[Json], version: int) -> Timing:
         """The timing at ``version`` once ``envelopes`` (the events after
         this one's version up to ``version``, in order) are folded in."""
-        cells, began, changed = self.cells, self.began, list[Json]()
+        began = self.began
+        cells: list[Json] | None = None  # the cells and histograms of this one, copied once a seat's change
+        hists: list[dict[str, int]] = []
+        copied: set[int] = set()
         for env in envelopes:
             if env.get("type") in CHAT_EVENTS:
                 continue
-            timed = timed_move(env, began, len(cells))
+            timed = timed_move(env, began, len(self.cells))
             if timed is not None:
-                if not changed:  # the cells are the timing's before: copied once one changes
-                    changed = [dict(cell) for cell in cells]
-                    cells = tuple(changed)
-                _count(changed[timed[0]], timed[1], timed[2])
+                seat = timed[0]
+                if cells is None:
+                    cells, hists = list(self.cells), list(self.hists)
+                if seat not in copied:
+                    copied.add(seat)
+                    cells[seat], hists[seat] = dict(cells[seat]), dict(hists[seat])
+                if _count(cells[seat], timed[1], timed[2]):
+                    key = str(bucket(timed[2]))
+                    hists[seat][key] = hists[seat].get(key, 0) + 1
             at = env.get("at")
             if type(at) is int:
                 began = at
-        return Timing(cells, began, version)
+        if cells is None:
+            return Timing(self.cells, began, version, self.hists)
+        return Timing(tuple(cells), began, version, tuple(hists))
+
+    def health(self) -> list[Json]:
+        """Per seat, what the ladder keeps of its health
+        (``referee.play.latency.seat_health`` of the log up to ``version``):
+        its own moves, timeouts and invalid answers, and its moves' histogram."""
+        return [{"moves": cell["moves"], "timeouts": cell["timeouts"], "invalid": cell["invalid"],
+                 "hist": dict(hist)} for cell, hist in zip(self.cells, self.hists)]
 
 
 def timed_move(env: Json, began: int | None, players: int) -> tuple[int, Json, int] | None:
@@ -102,9 +133,9 @@ def kind(data: Json) -> str:
     return "timeout" if default in TIMED_OUT else "away" if default == AWAY else "invalid"
 
 
-def _count(cell: Json, data: Json, used: int) -> None:
+def _count(cell: Json, data: Json, used: int) -> bool:
     """One move of a seat: a default is a timeout or an invalid answer (or the
-    away seat's, neither), any other a timed move."""
+    away seat's, neither), any other a timed move (then ``True``)."""
     found = kind(data)
     if found == "timeout":
         cell["timeouts"] += 1
@@ -114,3 +145,5 @@ def _count(cell: Json, data: Json, used: int) -> None:
         cell["moves"] += 1
         cell["total_ms"] += used
         cell["max_ms"] = max(cell["max_ms"], used)
+        return True
+    return False

@@ -18,6 +18,7 @@ count it. What is kept, and where, is ``referee.store.pool``'s.
 from __future__ import annotations
 
 import secrets
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import median
@@ -115,13 +116,17 @@ def owner_of(record: Json) -> str:
 
 
 class Pool:
-    """The pools of ``svc``'s games, ranked by ``ratings``, under ``limits``."""
+    """The pools of ``svc``'s games, ranked by ``ratings``, under ``limits``;
+    ``hold``: each game dealt is handed to it and no job is queued for it
+    (a worker that plays its first turns itself, ``workers.jobs.Held``)."""
 
-    def __init__(self, svc: GameService, ratings: Ratings = no_ratings, limits: Limits | None = None) -> None:
+    def __init__(self, svc: GameService, ratings: Ratings = no_ratings, limits: Limits | None = None,
+                 hold: Callable[[str], object] | None = None) -> None:
         self.svc = svc
         self.store = svc.store.pool
         self.ratings = ratings
         self.limits = limits if limits is not None else Limits.from_settings()
+        self.hold = hold
 
     # -- entries -------------------------------------------------------------------
     def put(self, key: str, record: Json, games_at_once: int | None, same_table: int | None) -> Json:
@@ -242,12 +247,18 @@ class Pool:
         """Deal the games the waiting bots make now (``referee.ladder.matching``);
         their ids. A table whose booking fails (another worker booked one of
         its bots first) is left: the next round matches again."""
+        return self._round(key, rng)[0]
+
+    def _round(self, key: str, rng: Rng | None = None) -> tuple[list[str], bool]:
+        """``match``, and whether another round may deal more: a waiting bot
+        still has a free slot after the tables booked here (as this round read
+        the pool), or a booking was refused (the pool changed meanwhile)."""
         found = ladder(key)
         now = self.svc.clock()
         state = self.store.state(key, now, RECENT_MS)
         waiting = _waiting(state)
         if not waiting:
-            return []
+            return [], False
         anchors = anchors_in(found, state)
         skills = self.ratings(key, [bot for bot, _ in waiting] + anchors)
         tables = propose([Waiting(bot, skills.get(bot, DEFAULT_SKILL), entry["same_table"], entry["owner"],
@@ -255,22 +266,29 @@ class Pool:
                          [Anchor(name, skills.get(name, DEFAULT_SKILL)) for name in anchors], found.sizes,
                          self.limits.anchor_games - state.anchor_games, now,
                          rng if rng is not None else Rng(secrets.token_bytes(32)))
-        dealt = []
+        dealt, refused, booked = [], False, Counter[str]()
         for table in tables:
             game_id = self._deal(found, table, state.entries, now)
-            if game_id is not None:
-                dealt.append(game_id)
-        return dealt
+            if game_id is None:
+                refused = True
+                continue
+            dealt.append(game_id)
+            booked.update({bot for bot in table.seats if bot in state.entries})
+        free = any(state.playing.get(bot, 0) + booked[bot] < entry["games_at_once"] for bot, entry in waiting)
+        return dealt, refused or free
 
     def fill(self, key: str, rounds: int = FILL_ROUNDS) -> list[str]:
         """Match rounds until one deals nothing (at most ``rounds``): every
-        waiting bot's free slots taken at once, not one game a round."""
+        waiting bot's free slots taken at once, not one game a round. A round
+        after which no bot it read waits with a free slot is the last (the
+        pool read again would find none waiting: a slot freed since, or a bot
+        put in since, is matched by the step that freed it or put it in)."""
         dealt: list[str] = []
         for _ in range(rounds):
-            more = self.match(key)
-            if not more:
-                break
+            more, again = self._round(key)
             dealt += more
+            if not more or not again:
+                break
         return dealt
 
     def _deal(self, found: Ladder, table: Table, entries: Mapping[str, Json], now: int) -> str | None:
@@ -288,17 +306,25 @@ class Pool:
         try:
             self.svc.create_game(found.ruleset.name, seats=[{"name": name, "bot": bot}
                                                             for name, bot in zip(names, table.seats)],
-                                 game_id=game_id, pool=found.key)
+                                 game_id=game_id, pool=found.key, held=self.hold is not None)
         except RefereeError as err:
-            self.store.release(found.key, game_id, now, {}, pause.WINDOW_GAMES)
-            if err.status != 422:
-                raise
-            for bot in registered:  # a bot deleted since it was put in: out of the pool
-                if bot not in BUILT_IN and self.svc.bots.get(bot) is None:
-                    self.store.leave(found.key, bot)
+            self._undealt(found, game_id, registered, now, err)
             return None
         POOL_GAMES_STARTED.labels(ladder=found.key).inc()
+        if self.hold is not None:
+            self.hold(game_id)
         return game_id
+
+    def _undealt(self, found: Ladder, game_id: str, registered: list[str], now: int, err: RefereeError) -> None:
+        """A booked game the service refused to create: its booking released;
+        a 422 for a bot deleted since it was put in takes that bot out of the
+        pool, any other refusal is raised."""
+        self.store.release(found.key, game_id, now, {}, pause.WINDOW_GAMES)
+        if err.status != 422:
+            raise err
+        for bot in registered:
+            if bot not in BUILT_IN and self.svc.bots.get(bot) is None:
+                self.store.leave(found.key, bot)
 
     # -- games over ----------------------------------------------------------------
     def finished(self, key: str, game_id: str, cells: Sequence[Json] | None, seats: Sequence[str | None]) -> str:
@@ -306,7 +332,7 @@ class Pool:
         invalid answers, ``referee.play.latency``; ``None``: unknown, a game
         gone): its bots' slots free, each registered bot's part kept in its
         health window, and a bot the window condemns paused."""
-        booked = self.store.games(key).get(game_id)
+        booked = self.store.game(key, game_id)
         if booked is None:
             return "released before"
         health: dict[str, tuple[int, int]] = {}

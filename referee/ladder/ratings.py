@@ -81,9 +81,11 @@ def unrated_reason(header: Json) -> str | None:
 
 
 def entry_of(game_id: str, header: Json, result: Json | None, envelopes: Iterable[Json],
-             finished_at: int) -> Json | None:
+             finished_at: int, health: Sequence[Json] | None = None) -> Json | None:
     """What a finished game is to the ladder: its seats (bot, owner, role,
-    won), their health, and whether it is rated (``unrated_reason``); ``None``
+    won), their health (``health``: as a process that folded the game's
+    timing knows it, ``Timing.health``; else ``seat_health`` of its log,
+    ``envelopes``), and whether it is rated (``unrated_reason``); ``None``
     for a game not asked to be rated (``referee.service.rated.is_rated``) or
     without a result (cancelled)."""
     if not is_rated(header) or not isinstance(result, dict):
@@ -97,7 +99,8 @@ def entry_of(game_id: str, header: Json, result: Json | None, envelopes: Iterabl
     reason = unrated_reason(header)
     return {"game": game_id, "at": finished_at, "ladder": ladder_key(header["ruleset"], players),
             "rated": reason is None, "unrated_reason": reason, "seats": seats,
-            "health": latency.seat_health(envelopes, players)}
+            "health": [dict(cell) for cell in health] if health is not None
+            else latency.seat_health(envelopes, players)}
 
 
 def order(entry: Json) -> tuple[int, str]:

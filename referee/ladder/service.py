@@ -24,10 +24,14 @@ from referee.ladder.ratings import (
     ranked,
     shown,
 )
-from referee.service import GameService
+from referee.play import latency
+from referee.service import Game, GameService
 from referee.service.metrics import RATED_GAMES
 from referee.service.rated import is_rated
 from referee.store.ladder import LadderBook, ladder_keys
+
+#: how long a recording waits for its ladder's lock (``LadderBook.locked``) before ``LadderBusy``
+LOCK_WAIT_S = 30.0
 
 #: the longest page of a ladder
 MAX_LIMIT = 200
@@ -49,23 +53,30 @@ class Ladders:
         ``recorded unrated``), ``duplicate`` (in the ledger already: the table
         is caught up all the same), or nothing to do: ``not_rated``, ``not_over``,
         ``no_result``. Raises ``LadderBusy`` while another process folds too long."""
-        game = self.svc.load(game_id)
+        return self.record_game(self.svc.load(game_id))
+
+    def record_game(self, game: Game, wait_s: float = LOCK_WAIT_S) -> str:
+        """``record`` of ``game`` as this process holds it (a finished game
+        never changes); ``wait_s``: how long to wait for the ladder's lock
+        before ``LadderBusy`` (the entry is in the ledger by then: whoever
+        folds next folds it, and a second recording counts it once)."""
         if game.status == "active":
             return "not_over"
         if not is_rated(game.header):
             return "not_rated"
         # the header as the log commits to it: what ``referee ratings recompute`` reads from the archive
-        entry = entry_of(game.id, game.header, game.ruleset.result(game.state),
-                         self.svc.store.iter_envelopes(game.id), game.last_at)
+        entry = entry_of(game.id, game.header, game.ruleset.result(game.state), (), game.last_at,
+                         health=health_of(self.svc, game))
         if entry is None:
             return "no_result"
         book = self.book(entry["ladder"])
         added = book.add(entry)
-        with book.locked():
+        if added:  # counted once it is in the ledger (a retry after ``LadderBusy`` finds it there)
+            RATED_GAMES.labels(ladder=entry["ladder"], rated=str(entry["rated"]).lower()).inc()
+        with book.locked(wait_s):
             ledger.catch_up(book, entry["ladder"])
         if not added:
             return "duplicate"
-        RATED_GAMES.labels(ladder=entry["ladder"], rated=str(entry["rated"]).lower()).inc()
         return "recorded" if entry["rated"] else "recorded unrated"
 
     # -- reading ----------------------------------------------------------------
@@ -156,6 +167,17 @@ class Ladders:
 
     def keys(self) -> list[str]:
         return ladder_keys(self.redis)
+
+
+def health_of(svc: GameService, game: Game) -> list[Json]:
+    """Each seat's health in a finished game (its moves, timeouts, invalid
+    answers and moves' histogram, ``referee.play.latency.seat_health``): as
+    this process folded it appending or reading the game's events
+    (``Timing.health``), else as its log, read now, says."""
+    timing = game.timing_known()
+    if timing is not None:
+        return timing.health()
+    return latency.seat_health(svc.store.iter_envelopes(game.id), game.players)
 
 
 def _offset(cursor: str | None) -> int:

@@ -120,11 +120,14 @@ def _work(args: argparse.Namespace) -> int:
     import threading
 
     from referee.service.scheduling import QUEUE, RqScheduler, queue_connection
-    from workers.jobs import serve_webhooks
+    from workers.jobs import serve_webhooks, service_from_env
     from workers.scheduler import SchedulerThread
 
     client = queue_connection()  # RQ_REDIS_URL, else REDIS_URL when that is no cluster
     queue = RqScheduler(client)
+    # the jobs' service made now, every ruleset loaded and its move checks compiled: not in the first
+    # jobs (a second or so of a worker's first games, each ruleset's first moves slowed)
+    service_from_env()
     if args.metrics_port:
         from referee.service import metrics
         metrics.install_live("referee_queue_depth", "jobs waiting on the queue", queue.depth)

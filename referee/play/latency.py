@@ -5,14 +5,13 @@ other's as the chain timed them; defaults apart), and its sum over games in
 the standings (``Standings.record``)."""
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Iterator
 
 from referee.engine.platform import CHAT_EVENTS
 from referee.engine.protocol import Json
-from referee.engine.timing import AWAY, TIMED_OUT, Timing, empty, kind, timed_move
+from referee.engine.timing import AWAY, STEP, TIMED_OUT, Timing, bucket, empty, kind, timed_move
 
-__all__ = ["AWAY", "TIMED_OUT", "add", "add_health", "bucket", "empty", "kind", "median_ms", "seat_health",
+__all__ = ["AWAY", "STEP", "TIMED_OUT", "add", "add_health", "bucket", "empty", "kind", "median_ms", "seat_health",
            "seat_latencies", "seat_moves", "shown"]
 
 
@@ -52,20 +51,13 @@ def shown(kept: Json) -> Json:
 
 
 # -- health: a bot's moves, timeouts and invalid answers, and its median time a move ----------------
-#: the latency histogram's buckets grow by this ratio: bucket ``b >= 1`` holds the moves of
-#: ``STEP**(b-1) <= ms < STEP**b`` (bucket 0: under 1 ms), so a median read from it is within 5%
-STEP = 1.1
-
-
-def bucket(ms: int) -> int:
-    """The histogram bucket of one move's ``ms``."""
-    return 0 if ms < 1 else 1 + int(math.log(ms) / math.log(STEP))
-
-
+# (the histogram's buckets: ``referee.engine.timing.bucket``, growing by ``STEP``)
 def seat_health(envelopes: Iterable[Json], players: int) -> list[Json]:
     """Per seat of a game's log: its own moves, its timeouts and invalid
     answers (``kind``), and a histogram of its moves' times (``bucket``:
-    bounded, however many moves; a median read from it, ``median_ms``)."""
+    bounded, however many moves; a median read from it, ``median_ms``).
+    The same as ``Timing.health`` of the log folded (what a process that
+    holds the game knows without reading its log: ``health_of``)."""
     out: list[Json] = [{"moves": 0, "timeouts": 0, "invalid": 0, "hist": {}} for _ in range(players)]
     for seat, data, used in seat_moves(envelopes, players):
         cell, found = out[seat], kind(data)

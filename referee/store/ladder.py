@@ -44,6 +44,12 @@ for i = 3, rows - 1, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
 for i = rows, #ARGV, 2 do redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1]) end
 return 1
 """
+#: the entries at places ARGV[1]..ARGV[2] of the ledger, in one round trip
+_ENTRIES = """
+local ids = redis.call('ZRANGE', KEYS[1], ARGV[1], ARGV[2])
+if #ids == 0 then return {} end
+return redis.call('HMGET', KEYS[2], unpack(ids))
+"""
 #: the lock let go only by who holds it
 _UNLOCK = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -111,10 +117,8 @@ class LadderBook:
         return None if found is None else int(found)
 
     def entries(self, start: int, count: int) -> list[Json]:
-        ids = self.redis.zrange(self.k_ledger, start, start + count - 1)
-        if not ids:
-            return []
-        return [json.loads(raw) for raw in self.redis.hmget(self.k_entries, ids)]
+        raws = self.redis.eval(_ENTRIES, 2, self.k_ledger, self.k_entries, start, start + count - 1)
+        return [json.loads(raw) for raw in raws]
 
     def entry(self, game_id: str) -> Json | None:
         raw = self.redis.hget(self.k_entries, game_id)

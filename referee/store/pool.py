@@ -254,6 +254,11 @@ class PoolStore:
         raw = self._retry(lambda: self.redis.hgetall(self.key(ladder, "games")))
         return {_text(k): json.loads(v) for k, v in raw.items()}
 
+    def game(self, ladder: str, game_id: str) -> dict[str, Any] | None:
+        """One booked game's record (``games``), ``None`` once released."""
+        raw = self._retry(lambda: self.redis.hget(self.key(ladder, "games"), game_id))
+        return None if raw is None else dict(json.loads(raw))
+
     def release(self, ladder: str, game_id: str, now: int, health: dict[str, tuple[int, int]],
                 window: int) -> bool:
         """The game is over (or was never dealt): its bots' slots free, each

@@ -6,6 +6,7 @@ and a bot's profile; the Redis ledger equals the fold from scratch however
 games arrive."""
 from __future__ import annotations
 
+import dataclasses
 import random
 import threading
 from typing import Any
@@ -15,7 +16,8 @@ from prometheus_client import REGISTRY
 
 from referee.ladder import ledger
 from referee.ladder.ratings import ANCHORS, RANKED_BY, entry_of, fold
-from referee.ladder.service import Ladders
+from referee.ladder.service import Ladders, health_of
+from referee.play.latency import seat_health
 from referee.store.ladder import LadderBook
 from tests.api.helpers import create, view
 from tests.webhook_bot import WebhookBot
@@ -240,3 +242,36 @@ def test_the_sweeper_records_a_rated_game_whose_worker_died_as_it_finished(
     jobs.sweep(service)
     work()
     assert client.get("/v1/ladder").get_json()["ladders"][0]["games"] == 1
+
+
+def test_a_rated_games_health_is_its_logs_whether_folded_or_read(loopback_app: Any, work: Any, service: Any,
+                                                                   redis_client: Any) -> None:
+    """A seat's health in the ladder (moves, timeouts, invalid answers, the
+    histogram of its moves' times) comes from the timing the recording
+    process folded when it has it, else from the game's log: the same, for
+    a bot whose every answer is refused and for built-in bots."""
+    client = loopback_app.test_client()
+    with WebhookBot("first") as first, WebhookBot("nonsense") as wrong:
+        a, b = _register(client, first, "10.0.0.1")["id"], _register(client, wrong, "10.0.0.2")["id"]
+        game = _rated(client, [a, b, "random"])
+        work()
+    found = service.load(game["id"])
+    assert found.status == "finished" and found.timing_known() is not None
+    logged = seat_health(service.store.read(game["id"]), 3)
+    assert health_of(service, found) == logged == health_of(service, dataclasses.replace(found, timing=None))
+    assert logged[1]["invalid"] > 0 and sum(logged[0]["hist"].values()) == logged[0]["moves"] > 0
+    entry = LadderBook(redis_client, "bluffaneer").entry(game["id"])
+    assert entry is not None and entry["health"] == logged
+
+
+def test_the_run_that_finishes_a_rated_game_records_it_without_a_job(client: Any, work: Any, service: Any,
+                                                                      redis_client: Any) -> None:
+    """A game of built-in bots is finished by a worker's run, which records it
+    in its ladder there and then (``workers.ending``): no ladder job is queued,
+    and the entry is the one its log gives."""
+    game = _rated(client, ["random", "heuristic", "random"])
+    work()
+    assert client.get("/v1/ladder").get_json()["ladders"][0]["games"] == 1
+    assert not redis_client.exists(f"rq:job:ladder-{game['id']}")
+    entry = LadderBook(redis_client, "bluffaneer").entry(game["id"])
+    assert entry is not None and entry["health"] == seat_health(service.store.read(game["id"]), 3)

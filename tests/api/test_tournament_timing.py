@@ -11,7 +11,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from referee.play.latency import seat_latencies
+from referee.play.latency import seat_health, seat_latencies
 from referee.service.loading import Loader
 from tests.api.helpers import auth, create, play_to_end
 
@@ -67,12 +67,14 @@ def test_a_games_timing_is_its_logs_in_every_process_at_every_version(client: Fl
                                headers=auth(game["seats"][step % 3]["token"]))
             assert said.status_code == 201, said.get_json()
         logged = _logged(service, game_id, 3)
+        health = seat_health(service.store.read(game_id), 3)  # the ladder's: a histogram of the moves' times
         for loaded in (service.load(game_id), Loader(service.store).load(game_id)):
             timing = loaded.timing_known()
             assert timing is not None and list(timing.cells) == logged, step
+            assert timing.health() == health, step
         if step % 7 == 0:
             timing = behind.load(game_id).timing_known()
-            assert timing is not None and list(timing.cells) == logged, step
+            assert timing is not None and list(timing.cells) == logged and timing.health() == health, step
 
     clock.advance(40)
     ended = play_to_end(client, game, clock, service, on_step=check)

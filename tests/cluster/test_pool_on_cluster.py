@@ -35,3 +35,22 @@ def test_a_pool_deals_plays_and_pauses_on_a_cluster(app: Any) -> None:  # noqa: 
     assert again.get_json()["status"] == "waiting"
     out = client.delete(f"/v1/ladder/bluffaneer/pool/{bot['id']}", headers=auth(bot["secret"]))
     assert out.status_code == 200
+
+
+def test_a_rated_game_is_recorded_in_its_ladder_on_a_cluster(app: Any) -> None:  # noqa: F811 (the fixture)
+    """The run that finishes it records it (``workers.ending``): the ladder's
+    scripts on its one slot; the ledger read back, a second recording counts once."""
+    import workers.jobs as jobs
+    from referee.store.ladder import LadderBook
+    jobs.service_from_env.cache_clear()
+    client = app.test_client()
+    made = client.post("/v1/games", json={"ruleset": "bluffaneer", "options": {"rated": True},
+                                           "seats": [{"bot": "random"}, {"bot": "heuristic"}, {"bot": "random"}]})
+    assert made.status_code == 201, made.get_json()
+    book = LadderBook(app.extensions["referee.service"].store.redis, "bluffaneer")
+    before, listed = book.size(), client.get("/v1/ladder").get_json()["ladders"]  # the pool's games before
+    work_queue()
+    assert client.get("/v1/ladder").get_json()["ladders"][0]["games"] == (listed[0]["games"] if listed else 0) + 1
+    entries = book.entries(0, before + 10)
+    assert [e["game"] for e in entries][-1:] == [made.get_json()["id"]] and book.entries(before + 1, 10) == []
+    assert book.add(entries[-1]) is False

@@ -9,6 +9,7 @@ from typing import Any
 
 from referee.engine.clock import CLOCK_DEFAULT
 from referee.engine.platform import MOVE
+from referee.engine.timing import Timing
 from referee.play import latency
 
 
@@ -72,3 +73,17 @@ def test_the_median_read_from_the_histogram_is_within_five_percent() -> None:
     assert median is not None and abs(median - 200) <= 0.05 * 200
     assert latency.median_ms({}) is None
     assert latency.median_ms({"0": 3}) == 0
+
+
+def test_the_folded_timings_health_is_the_logs_however_it_is_folded() -> None:
+    """``Timing.health`` (what a process that holds the game knows) is
+    ``seat_health`` of the whole log, folded in one go or a few events at a time."""
+    moves = log((0, 1010, None), (1, 1013, None), (0, 1130, None), (1, 9000, {"default": "timeout"}),
+                (0, 9100, {"default": "bad_answer"}), (1, 99_000, {"default": "away"}), (1, 99_250, None))
+    whole = latency.seat_health(moves, 2)
+    assert Timing.start(2).fold(moves, len(moves)).health() == whole
+    timing = Timing.start(2)
+    for start in range(0, len(moves), 3):
+        timing = timing.fold(moves[start:start + 3], min(start + 3, len(moves)))
+    assert timing.health() == whole and whole[1]["timeouts"] == 1 and whole[0]["invalid"] == 1
+    assert sum(whole[0]["hist"].values()) == whole[0]["moves"] == 2
