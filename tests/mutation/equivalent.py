@@ -35,8 +35,9 @@ _LIMIT = ("Rng.below rejects a word u >= limit; u <= limit differs only for u ==
           "64-bit value in 2**64: no seed that draws it can be found, so no test can hold it")
 _ONE_OPTION = ("referee.audit.movers._check_default compares a default to options[0] only when len(options) == 1: "
                "options[-1] is the same element")
-_GC = ("referee.audit.parse_log turns the collector off while it reads (parsed JSON holds no cycles): "
-       "left on, it only costs time (what it is left as afterwards is tested)")
+_GC = ("referee.audit.collector_paused turns the collector off while a log is read (parse_log) or audited "
+       "(batch.audit_file in a process of its own): reading and re-deciding leave no cycles, so left on it "
+       "only costs time (whether it is paused and what it is left as afterwards is tested)")
 _READ_PAST = ("referee.audit.batch.read_log reads past the limit only to see whether the log is longer: "
               "one byte more or two, any read longer than the limit is refused the same")
 _POOL_ORDER = ("referee.audit.batch.audit_files: the order logs are submitted to the pool in (largest first), "
