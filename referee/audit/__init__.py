@@ -20,8 +20,7 @@ the entry points that run them in order.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from referee.audit import signed, strict
@@ -44,8 +43,8 @@ from referee.engine import LOG_FORMAT, record
 from referee.engine.protocol import Json, RefereeError, fold, seat_view
 from referee.engine.signature import PublicKeys
 
-__all__ = ["CHAIN_HOLDS", "CHECKS", "EVENT_FIELDS", "SALTS_HOLD", "TURN_CLOCK", "Diverged", "audit_lines",
-           "audit_log", "collector_paused", "parse_log", "signed", "strict", "view_at"]
+__all__ = ["CHAIN_HOLDS", "CHECKS", "EVENT_FIELDS", "SALTS_HOLD", "TURN_CLOCK", "CollectorPaused", "Diverged",
+           "audit_lines", "audit_log", "parse_log", "signed", "strict", "view_at"]
 
 CHECKS = ("format", "hash_chain", "seed_commitment", "salts", "ruleset_version", "randomness", "secrets", "bots",
           "replay", "result", "signature", "receipts")
@@ -113,7 +112,7 @@ def parse_log(lines: Iterable[str] | bytes, *, own_process: bool = False) -> tup
     server, whose other requests it would leave uncollected."""
     numbers: list[int] = []  # each parsed line's number in the file
     split = lines.splitlines() if isinstance(lines, bytes) else lines
-    with collector_paused(own_process):
+    with CollectorPaused(own_process):
         parsed = _parse_lines(split, numbers)
     if not parsed or not isinstance(parsed[0], dict) or "header" not in parsed[0]:
         raise Diverged("format", 0, "header", '{"header", "hash"}', parsed[0] if parsed else None,
@@ -129,23 +128,26 @@ def parse_log(lines: Iterable[str] | bytes, *, own_process: bool = False) -> tup
     return parsed[0]["header"], parsed[0].get("hash"), parsed[1:]
 
 
-@contextmanager
-def collector_paused(own_process: bool) -> Iterator[None]:
-    """The cyclic garbage collector paused meanwhile, where the caller owns
-    the process (``own_process``: ``referee audit``, a batch's worker; never
-    a server, whose other requests it would leave uncollected). Reading and
-    re-deciding a log leave no cycles behind (measured: a collection after
-    each audit of the bundle ``bench audit`` builds finds nothing), so
+class CollectorPaused:
+    """``with CollectorPaused(own_process):`` the cyclic garbage collector
+    paused meanwhile, where the caller owns the process (``own_process``:
+    ``referee audit``, a batch's worker; never a server, whose other
+    requests it would leave uncollected), and left as it was after. Reading
+    and re-deciding a log leave no cycles behind (measured: a collection
+    after each audit of the bundle ``bench audit`` builds finds nothing), so
     reference counting frees all of it; the collector would only walk the
-    log's events, growing as they are read, again and again (about a tenth
-    of an audit's time)."""
-    collecting = own_process and gc.isenabled()
-    if collecting:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
+    log's events, growing as they are read, again and again."""
+
+    def __init__(self, own_process: bool) -> None:
+        self.own_process, self.collecting = own_process, False
+
+    def __enter__(self) -> None:
+        self.collecting = self.own_process and gc.isenabled()
+        if self.collecting:
+            gc.disable()
+
+    def __exit__(self, *_: object) -> None:
+        if self.collecting:
             gc.enable()
 
 

@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import IO, Any
 
-from referee.audit import Diverged, collector_paused
+from referee.audit import CollectorPaused, Diverged
 from referee.audit.stream import audit_stream
 from referee.engine.protocol import Json
 from referee.engine.signature import PublicKeys
@@ -124,8 +124,8 @@ def audit_file(path: str, max_bytes: int = MAX_LOG_BYTES, jwks: Json | None = No
     the audit did not foresee (named as such, a failed ``replay`` at seq 0).
     ``own_process``: the caller owns the process (``referee audit``, a
     batch's worker), whose garbage collector is paused meanwhile
-    (``referee.audit.collector_paused``)."""
-    with collector_paused(own_process):
+    (``referee.audit.CollectorPaused``)."""
+    with CollectorPaused(own_process):
         return _audited(path, max_bytes, jwks, receipts)
 
 
