@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import IO, Any
 
-from referee.audit import Diverged
+from referee.audit import CollectorPaused, Diverged
 from referee.audit.stream import audit_stream
 from referee.engine.protocol import Json
 from referee.engine.signature import PublicKeys
@@ -116,12 +116,21 @@ def unreadable(why: str) -> Json:
 
 
 def audit_file(path: str, max_bytes: int = MAX_LOG_BYTES, jwks: Json | None = None,
-               receipts: Sequence[tuple[str, Any]] = ()) -> Json:
+               receipts: Sequence[tuple[str, Any]] = (), *, own_process: bool = False) -> Json:
     """The audit of one NDJSON log file (``-``: standard input), its final
     head's signature checked under ``jwks`` (the referee's key set, as ``GET
     /v1/keys`` serves it; ``None``: not checked) along with ``receipts``. A
     file that cannot be read is a failed audit, not a crash; so is anything
-    the audit did not foresee (named as such, a failed ``replay`` at seq 0)."""
+    the audit did not foresee (named as such, a failed ``replay`` at seq 0).
+    ``own_process``: the caller owns the process (``referee audit``, a
+    batch's worker), whose garbage collector is paused meanwhile
+    (``referee.audit.CollectorPaused``)."""
+    with CollectorPaused(own_process):
+        return _audited(path, max_bytes, jwks, receipts)
+
+
+def _audited(path: str, max_bytes: int, jwks: Json | None, receipts: Sequence[tuple[str, Any]]) -> Json:
+    """``audit_file``'s audit, the collector as the caller left it."""
     try:
         log = open_log(path, max_bytes)
     except Unreadable as err:
@@ -151,12 +160,12 @@ def audit_files(paths: Sequence[str], jobs: int | None = None, max_bytes: int = 
     jobs = default_jobs(len(paths)) if jobs is None else max(1, jobs)
     if jobs == 1 or len(paths) <= 1:
         for path in paths:
-            yield path, audit_file(path, max_bytes, jwks)
+            yield path, audit_file(path, max_bytes, jwks, own_process=True)
         return
     _load_rules()
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         # the longest logs first (by size): the pool then ends with short ones, its workers finishing together
-        futures = {path: pool.submit(audit_file, path, max_bytes, jwks)
+        futures = {path: pool.submit(audit_file, path, max_bytes, jwks, own_process=True)
                    for path in sorted(set(paths), key=_size, reverse=True)}
         for path in paths:
             try:
@@ -185,7 +194,7 @@ def _alone(path: str, max_bytes: int, jwks: Json | None) -> Json:
     """``audit_file(path)`` in a process of its own (the pool's broke under one of the logs)."""
     with ProcessPoolExecutor(max_workers=1) as pool:
         try:
-            return pool.submit(audit_file, path, max_bytes, jwks).result()
+            return pool.submit(audit_file, path, max_bytes, jwks, own_process=True).result()
         except Exception as err:  # BrokenProcessPool: this log's audit kills its process
             return unreadable(f"its audit's process died ({type(err).__name__})")
 

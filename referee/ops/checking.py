@@ -88,7 +88,7 @@ def _keys_and_receipts(args: argparse.Namespace) -> tuple[Any, list[tuple[str, A
 def _audit_one(path: str, jwks: Any, receipts: list[tuple[str, Any]], *, as_json: bool) -> int:
     """One log, every check printed (one line if it cannot be read as a log)."""
     from referee.audit.batch import audit_file
-    report = audit_file(path, jwks=jwks, receipts=receipts)
+    report = audit_file(path, jwks=jwks, receipts=receipts, own_process=True)
     if as_json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
     elif not report["ok"] and report["divergence"]["check"] == "format":  # unreadable: one line

@@ -35,8 +35,9 @@ _LIMIT = ("Rng.below rejects a word u >= limit; u <= limit differs only for u ==
           "64-bit value in 2**64: no seed that draws it can be found, so no test can hold it")
 _ONE_OPTION = ("referee.audit.movers._check_default compares a default to options[0] only when len(options) == 1: "
                "options[-1] is the same element")
-_GC = ("referee.audit.parse_log turns the collector off while it reads (parsed JSON holds no cycles): "
-       "left on, it only costs time (what it is left as afterwards is tested)")
+_GC = ("referee.audit.CollectorPaused turns the collector off while a log is read (parse_log) or audited "
+       "(batch.audit_file in a process of its own): reading and re-deciding leave no cycles, so left on it "
+       "only costs time (whether it is paused and what it is left as afterwards is tested)")
 _READ_PAST = ("referee.audit.batch.read_log reads past the limit only to see whether the log is longer: "
               "one byte more or two, any read longer than the limit is refused the same")
 _POOL_ORDER = ("referee.audit.batch.audit_files: the order logs are submitted to the pool in (largest first), "
@@ -259,6 +260,9 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         _ONE_OPTION,
     ('referee/audit/__init__.py', 'gc.disable()', 'delete the expr statement'):
         _GC,
+    ('referee/audit/__init__.py', 'self.own_process, self.collecting = own_process, False', 'False -> True'):
+        "referee.audit.CollectorPaused's collecting is set by __enter__ before __exit__ reads it: its first value "
+        "is never read",
     ('referee/audit/batch.py', 'raw = sys.stdin.buffer.read(max_bytes + 1)', '1 -> 2'):
         _READ_PAST,
     ('referee/audit/batch.py', 'raw = log.read(max_bytes + 1)', '1 -> 2'):
@@ -267,6 +271,9 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         _POOL_ORDER,
     ('referee/audit/batch.py', 'with ProcessPoolExecutor(max_workers=1) as pool:', '1 -> 2'):
         _POOL_ORDER,
+    ('referee/audit/batch.py', 'return pool.submit(audit_file, path, max_bytes, jwks, own_process=True).result()',
+     'True -> False'):
+        _GC,
     ('referee/audit/batch.py', 'return 0', '0 -> 1'):
         _POOL_ORDER,
     ('referee/audit/batch.py', 'return 0', '0 -> -1'):

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from referee.audit import audit_lines, parse_log
+from referee.audit import audit_lines, parse_log, view_at
 from referee.audit.offline import LoggedTable
 from referee.engine.jsonenc import dumps
 from referee.engine.rng import Rng
@@ -45,6 +45,8 @@ def test_a_server_audit_leaves_the_collector_alone(monkeypatch: pytest.MonkeyPat
     calls = _watched(monkeypatch)
     report: Any = audit_lines(_log())
     assert report["ok"], report
+    _, _, events = parse_log(_log())
+    assert view_at(_log(), len(events), None)["version"] == len(events)  # a replay served
     assert calls == [] and gc.isenabled()
 
 

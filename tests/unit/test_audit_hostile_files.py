@@ -332,11 +332,11 @@ def test_fuzz_random_and_mutated_files_never_end_in_a_traceback(files: list[byte
                 assert out.startswith(f"FAIL  {path}: ") and out.count("\n") == 1, out
 
 
-def dying_audit(path: str, max_bytes: int = 0, jwks: Any = None) -> Any:
+def dying_audit(path: str, max_bytes: int = 0, jwks: Any = None, *, own_process: bool = False) -> Any:
     """``audit_file`` standing in for one whose process dies on a log named ``dies``."""
     if "dies" in path:
         os._exit(3)
-    return real_audit_file(path, jwks=jwks)
+    return real_audit_file(path, jwks=jwks, own_process=own_process)
 
 
 real_audit_file = audit_file

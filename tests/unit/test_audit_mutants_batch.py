@@ -15,8 +15,10 @@ import pytest
 from referee.audit import batch
 
 
-def _where(path: str, max_bytes: int, jwks: Any) -> dict[str, Any]:
-    """A stand-in for ``audit_file``: the process it ran in (a module's function: a pool's worker can run it)."""
+def _where(path: str, max_bytes: int, jwks: Any, *, own_process: bool) -> dict[str, Any]:
+    """A stand-in for ``audit_file``: the process it ran in (a module's function: a pool's worker can run it);
+    the batch owns that process either way (its collector paused while a log is audited)."""
+    assert own_process
     return {"path": path, "pid": os.getpid()}
 
 
@@ -42,7 +44,7 @@ def test_one_job_or_one_log_is_audited_in_this_process_more_in_a_pool(logs: list
         assert here not in {r["pid"] for _, r in reports}, (paths, jobs)
 
 
-def _unpicklable(path: str, max_bytes: int, jwks: Any) -> Any:
+def _unpicklable(path: str, max_bytes: int, jwks: Any, *, own_process: bool) -> Any:
     return lambda: path  # a report that cannot cross back from a worker
 
 
@@ -108,3 +110,28 @@ def test_a_stream_longer_than_the_limit_is_refused(tmp_path: Path) -> None:
                 assert batch.read_log(str(fifo), 10) == b"x" * 10
         finally:
             writer.join(5)
+
+
+def test_an_audit_in_a_process_of_its_own_pauses_the_collector_and_only_then(tmp_path: Path,
+                                                                            monkeypatch: Any) -> None:
+    import gc
+    seen: list[bool] = []
+
+    def stream(log: Any, **_: Any) -> dict[str, Any]:
+        seen.append(gc.isenabled())
+        return {"ok": True}
+
+    monkeypatch.setattr(batch, "audit_stream", stream)
+    (tmp_path / "log").write_bytes(b"{}\n")
+    assert gc.isenabled()
+    batch.audit_file(str(tmp_path / "log"), own_process=True)
+    assert gc.isenabled()  # given back as it was
+    batch.audit_file(str(tmp_path / "log"))
+    list(batch.audit_files([str(tmp_path / "log")], 1))
+    assert seen == [False, True, False]
+    gc.disable()
+    try:  # a collector the caller paused stays paused
+        batch.audit_file(str(tmp_path / "log"), own_process=True)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

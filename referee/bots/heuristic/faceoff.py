@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import repeat
 from typing import Any
 
 from referee.engine.protocol import Json, Move
@@ -78,6 +79,8 @@ class _Seen:
         self.nuggets = {(n[0], n[1]) for n in st["nuggets"]}
         self._map = tuple(self.rows)
         self._dists: dict[tuple[int, int], dict[tuple[int, int], int]] = {}
+        self._nearest: dict[tuple[int, int], int | None] = {}
+        self._gaps: dict[tuple[int, tuple[int, int]], list[tuple[int, int]]] = {}
 
     def dist(self, src: tuple[int, int]) -> dict[tuple[int, int], int]:
         """The walking distances from ``src`` on the map (``_bfs``), each square's computed once per
@@ -85,6 +88,32 @@ class _Seen:
         found = self._dists.get(src)
         if found is None:
             found = self._dists[src] = _walks(self._map, src)
+        return found
+
+    def nearest(self, end: tuple[int, int], got: set[tuple[int, int]]) -> int | None:
+        """The walking distance from ``end`` to the nearest nugget not in ``got`` (99: none reachable;
+        ``None``: none left), kept per square while ``got`` is empty: the walks a choice weighs mostly
+        pick up nothing, and many share an end."""
+        if got:
+            return self._nearest_of(end, self.nuggets - got)
+        if end not in self._nearest:
+            self._nearest[end] = self._nearest_of(end, self.nuggets)
+        return self._nearest[end]
+
+    def _nearest_of(self, end: tuple[int, int], left: set[tuple[int, int]]) -> int | None:
+        if not left:
+            return None
+        return min(map(self.dist(end).get, left, repeat(99)))
+
+    def gaps(self, c: int, end: tuple[int, int]) -> list[tuple[int, int]]:
+        """``(enemy, distance)`` for each enemy of ``c``, seen from ``end``: its walking distance from there
+        and the two tables' modifiers; kept per character and square, once per choice."""
+        key = (c, end)
+        found = self._gaps.get(key)
+        if found is None:
+            dist = self.dist(end)
+            found = self._gaps[key] = [(e, dist.get(self.pos(e), 99) + self.modifiers(c, e))
+                                       for e in self.enemies(c)]
         return found
 
     def pos(self, c: int) -> tuple[int, int]:
@@ -110,16 +139,13 @@ class _Seen:
 
 def _square_score(seen: _Seen, c: int, end: tuple[int, int], path: list[tuple[int, int]], bangs: int) -> float:
     score = 0.0
-    got = {p for p in path if p in seen.nuggets}
+    got = seen.nuggets.intersection(path)
     score += 6.0 * len(got)
-    left = seen.nuggets - got
-    if left:
-        dist = seen.dist(end)
-        near = min(dist.get(n, 99) for n in left)
+    near = seen.nearest(end, got)
+    if near is not None:
         score -= 0.4 * near
     reach = seen.reach(c)
-    for e in seen.enemies(c):
-        d = seen.dist(end).get(seen.pos(e), 99) + seen.modifiers(c, e)
+    for e, d in seen.gaps(c, end):
         if d <= reach:
             score += 3.0 + (2.0 if bangs else 0.0) + (1.0 if seen.chars[e]["life"] <= 1 else 0.0)
         else:
