@@ -15,7 +15,7 @@ games, an order no fold changes). The built-in bots are fixed anchors
 (``ANCHORS``): they are rated against, never moved."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -232,13 +232,17 @@ def ranked(rows: Iterable[Json]) -> list[Json]:
     return sorted(rows, key=lambda row: (-ordinal(row), -row["wins"], row["bot"]))
 
 
-def table_lines(key: str, rows: Sequence[Json]) -> list[str]:
-    """A ladder as a person reads it (``referee ratings recompute``)."""
-    head = f"{'#':>3} {'bot':<24} {'ordinal':>8} {'mu':>7} {'sigma':>6} {'games':>6} {'wins':>6}  form"
+def table_lines(key: str, rows: Sequence[Json], names: Mapping[str, str] | None = None) -> list[str]:
+    """A ladder as a person reads it (``referee ratings recompute``): each bot
+    by its name and id (``names``: a bot's name by its id, as its games' seats
+    show it), else by its id."""
+    head = f"{'#':>3} {'bot':<40} {'ordinal':>8} {'mu':>7} {'sigma':>6} {'games':>6} {'wins':>6}  form"
     out = [f"ladder {key}: ranked by {RANKED_BY}", head, "-" * len(head)]
     for rank, row in enumerate(ranked(rows), 1):
         flag = " (provisional)" if not row["builtin"] and row["games"] < PROVISIONAL_BELOW else ""
-        out.append(f"{rank:>3} {row['bot'][:24]:<24} {ordinal(row):>8.3f} {row['mu']:>7.3f} {row['sigma']:>6.3f} "
+        name = (names or {}).get(row["bot"])
+        label = f"{name[:40 - len(row['bot']) - 3]} ({row['bot']})" if name and name != row["bot"] else row["bot"]
+        out.append(f"{rank:>3} {label[:40]:<40} {ordinal(row):>8.3f} {row['mu']:>7.3f} {row['sigma']:>6.3f} "
                    f"{row['games']:>6} {row['wins']:>6}  {''.join(row['form'])}{flag}")
     return out
 

@@ -16,9 +16,12 @@ from referee.ops.helptext import add_command
 LADDER_PAGE = "docs/ladder.md"
 
 
-def recompute(archive: Any) -> dict[str, Any]:
-    """Every ladder's table folded from the archive's finished games."""
+def recompute(archive: Any, names: dict[str, str] | None = None) -> dict[str, Any]:
+    """Every ladder's table folded from the archive's finished games;
+    ``names`` (given): filled with each registered bot's name, as the seats
+    of its last game the archive holds show it."""
     from referee.archive import Query
+    from referee.bots import BUILT_IN
     from referee.ladder.ratings import entry_of, fold
     entries: dict[str, list[Any]] = {}
     for game in archive.each(Query()):
@@ -29,6 +32,10 @@ def recompute(archive: Any) -> dict[str, Any]:
         entry = entry_of(game.id, header, game.result, (json.loads(line) for line in lines[1:]), game.finished_at)
         if entry is not None:
             entries.setdefault(entry["ladder"], []).append(entry)
+            if names is not None:
+                names.update({s["bot"]: s["name"] for s in header["seats"]  # not the name a seat is given
+                              if s.get("bot") and s["bot"] not in BUILT_IN and s.get("name")  # when it has none
+                              and s["name"] != f"seat {s['seat']}"})
     return {key: fold(key, found) for key, found in sorted(entries.items())}
 
 
@@ -38,9 +45,10 @@ def cmd_recompute(args: argparse.Namespace) -> int:
     url = args.archive or settings.get("REFEREE_ARCHIVE_URL")
     if not url or url.strip().lower() == "off":
         raise SystemExit("referee ratings: no archive: set REFEREE_ARCHIVE_URL or pass --archive")
-    tables = recompute(Archive(url))
+    names: dict[str, str] = {}
+    tables = recompute(Archive(url), names)
     for key, table in tables.items():
-        print("\n".join(table_lines(key, list(table.rows.values()))), end="\n\n")
+        print("\n".join(table_lines(key, list(table.rows.values()), names)), end="\n\n")
     if not tables:
         print("no rated game in the archive")
     if not args.check:

@@ -54,7 +54,7 @@ def test_recompute_over_the_archive_equals_the_live_ladders(
         for bots in tables:
             games.append(create(client, seats=[{"bot": bot} for bot in bots], options={"rated": True}))
             clock.advance(1000)
-        games.append(create(client, "bang", seats=[{"bot": a}, {"bot": "random"}, {"bot": "random"}],
+        games.append(create(client, "bang", seats=[{"bot": a, "name": "alpha"}, {"bot": "random"}, {"bot": "random"}],
                             options={"rated": True, "three_player": True}))
         create(client, seats=[{"bot": "random"}] * 3)  # not rated: in the archive, in no ladder
         work()
@@ -68,6 +68,7 @@ def test_recompute_over_the_archive_equals_the_live_ladders(
     assert main(["ratings", "recompute", "--archive", url, "--check", "--redis", live]) == 0
     out = capsys.readouterr().out
     assert "ladder bluffaneer: ranked by" in out and "ladder bang:3" in out
+    assert f" alpha ({a}) " in out and f" {b} " in out  # a bot by the name its seat had, else by its id
     assert "the live ladders equal the archive's (2 ladders)" in out
     # the live table loses a game's rating: --check says so, and fails
     book = LadderBook(redis_client, "bluffaneer")
