@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.engine import canonical, canonical_bytes, record, sha256_hex
+from referee.engine.chain import envelope_bytes
 from referee.engine.clock import after as clock_after
 from referee.engine.clock import waits
 from referee.engine.presentation import shown
@@ -78,12 +79,15 @@ def _drawn(game: Game, submitted: Submitted, rng: Rng) -> tuple[Move, Json | Non
     return move, {**(submitted.by or {}), "drawn_from": options} if options > 1 else submitted.by
 
 
-def decide(game: Game, submitted: Submitted, keyring: Keyring) -> Decided:
+def decide(game: Game, submitted: Submitted, keyring: Keyring, *, timed: bool = True) -> Decided:
     """Decide ``submitted`` on ``game``; nothing is written. A client's move
     gets its 201 body (with the seat's signed receipt), kept in the record:
     a retry gets the same receipt back. A worker's move (a bot's, a timeout,
     a default) has no body: nobody reads one (a retried job learns only that
-    its move was applied), so its record is the fingerprint alone."""
+    its move was applied), so its record is the fingerprint alone.
+    ``timed=False``: the game after it keeps ``game``'s timing, at an earlier
+    version (so known to nobody at this one): a worker's run folds its
+    moves' events into it once, as it appends them (``Moves.append_decided``)."""
     rng = Rng(game.seed.encode(), game.rng, mac=game.mac)
     seat, now = submitted.seat, submitted.now
     move, by = _drawn(game, submitted, rng)
@@ -100,7 +104,9 @@ def decide(game: Game, submitted: Submitted, keyring: Keyring) -> Decided:
                                      defaulted=defaulted)
     produced, result, opened = record.move(game.ruleset, state, seat, entry, events, game.dealt, game.opened,
                                            game.seed)
-    envelopes, last_hash = record.chained(game.seed, game.last_hash, game.version, produced, now, mac=game.mac)
+    datas: list[bytes] = []  # each event's data as its commitment hashed it: the envelopes are stored from them
+    envelopes, last_hash = record.chained(game.seed, game.last_hash, game.version, produced, now, mac=game.mac,
+                                          datas=datas)
     status = "finished" if result is not None else "active"
     version = game.version + len(envelopes)
     if result is not None:  # the final head, signed on the last event (seed_revealed)
@@ -117,6 +123,7 @@ def decide(game: Game, submitted: Submitted, keyring: Keyring) -> Decided:
         body = canonical_bytes(accepted)
     new = game_but(game, version=version, last_hash=last_hash, rng=rng.position, status=status, state=state,
                    last_at=now, opened=opened, played=version, clock=entry.get("clock", game.clock),
-                   timing=timing_after(game.timing, game.version, envelopes, version))
+                   timing=timing_after(game.timing, game.version, envelopes, version) if timed else game.timing)
     return Decided(new, Appended(envelopes, last_hash, rng.position, status, now, submitted.key,
-                                 submitted.fingerprint.encode() + b"\n" + body), body)
+                                 submitted.fingerprint.encode() + b"\n" + body,
+                                 [envelope_bytes(e, d) for e, d in zip(envelopes, datas, strict=True)]), body)
