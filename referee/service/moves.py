@@ -18,10 +18,10 @@ from referee.bots import BUILT_IN
 from referee.engine import sha256_hex
 from referee.engine.protocol import Json, Move, RefereeError, Seat
 from referee.engine.signature import Keyring
+from referee.engine.timing import timing_after
 from referee.errors import ApiError, game_over, not_found, token_reissued, version_conflict
 from referee.service.changes import Changes
 from referee.service.deciding import Decided, Submitted, decide, fingerprint, replay_idempotent
-from referee.engine.timing import timing_after
 from referee.service.game import MAX_CONFLICT_RETRIES, Game, game_but, seat_of
 from referee.service.loading import Loader
 from referee.service.metrics import MOVES
@@ -186,7 +186,7 @@ class Moves:
         game (``settle``); a game the run finished is counted finished here,
         where its last move lands, as ``Changes.notify`` counts one a single move finished."""
         last = decided[-1].game
-        game = game_but(last, timing=timing_after(start.timing, start.version,
+        game: Game = game_but(last, timing=timing_after(start.timing, start.version,
                                                   [e for d in decided for e in d.stored.envelopes], last.version))
         appended = self.store.append_moves(start.id, start.version, [d.stored for d in decided])
         if appended.outcome == "missing":
