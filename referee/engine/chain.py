@@ -23,8 +23,6 @@ import hmac
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import orjson
-
 from referee.engine.jsonenc import canonical, canonical_bytes, canonical_bytes_floatless
 
 #: the log format this referee writes and the verifier reads (the header's ``log_format``)
@@ -34,8 +32,8 @@ LINK_FIELDS = ("seq", "type", "actor", "at", "commit", "prev")
 
 
 __all__ = ["LINK_FIELDS", "LOG_FORMAT", "bot_seed", "canonical", "canonical_bytes", "commitment", "envelope",
-           "envelope_bytes", "event_salt", "event_salts", "header_hash", "keyed_hmac_sha256", "link_bytes", "link_hash",
-           "salted_envelope", "sealed_envelope", "secret_salt", "sha256_hex", "verify_received"]
+           "event_salt", "event_salts", "header_hash", "keyed_hmac_sha256", "link_bytes", "link_hash",
+           "salted_envelope", "secret_salt", "sha256_hex", "verify_received"]
 
 
 def sha256_hex(text: str | bytes) -> str:
@@ -135,46 +133,11 @@ def salted_envelope(salt: str, seq: int, type_: str, data: Mapping[str, Any], ac
     """``envelope`` given event ``seq``'s salt (``event_salt``; a writer of
     many events derives them with one ``keyed_hmac_sha256``): the same dict,
     its fields in the same order."""
-    return sealed_envelope(salt, seq, type_, data, actor, at, prev)[0]
-
-
-def sealed_envelope(salt: str, seq: int, type_: str, data: Mapping[str, Any], actor: int | None, at: int,
-                    prev: str) -> tuple[dict[str, Any], bytes]:
-    """``salted_envelope``, and ``canonical_bytes`` of its data (what its
-    ``commit`` hashes after the salt): a writer that stores the envelope
-    encodes it from them (``envelope_bytes``) instead of encoding the data twice."""
     opened = dict(data)
-    encoded = canonical_bytes(opened)
-    commit = hashlib.sha256(salt.encode() + encoded).hexdigest()  # ``commitment(salt, opened)``
+    commit = commitment(salt, opened)
     linked = link_bytes(seq, type_, actor, at, commit, prev)
     return {"seq": seq, "type": type_, "actor": actor, "at": at, "commit": commit, "prev": prev,
-            "hash": hashlib.sha256(prev.encode() + linked).hexdigest(), "data": opened, "salt": salt}, encoded
-
-
-#: an envelope's fields but ``data``, each a string (``actor``, ``at`` and ``seq`` are integers)
-_ENVELOPE_TEXTS = ("type", "commit", "prev", "hash", "salt")
-
-
-def envelope_bytes(env: Mapping[str, Any], data: bytes) -> bytes:
-    """``canonical_bytes(env)`` for an envelope whose ``data`` encodes to
-    ``data`` (``canonical_bytes``, as ``sealed_envelope`` gives it): where the
-    envelope has exactly the fields ``sealed_envelope`` writes, of the shapes
-    it writes (integers, ``None``, strings: no float), those bytes are put in
-    as they are (``orjson.Fragment``) and the rest is orjson's sorted output,
-    which is then the canonical form; anything else (a signed final event, a
-    value orjson refuses) is ``canonical_bytes(env)`` itself. Canonical JSON
-    is compositional: the data's bytes are the same inside the envelope as
-    alone. A property test holds it to ``canonical_bytes``."""
-    actor = env.get("actor")
-    if len(env) == 9 and type(env.get("seq")) is int and type(env.get("at")) is int \
-            and (actor is None or type(actor) is int) and "data" in env \
-            and all(type(env.get(name)) is str for name in _ENVELOPE_TEXTS):
-        try:
-            out: bytes = orjson.dumps({**env, "data": orjson.Fragment(data)}, None, orjson.OPT_SORT_KEYS)
-            return out
-        except orjson.JSONEncodeError:  # an integer past 64 bits, a lone surrogate: the general path decides
-            pass
-    return canonical_bytes(env)
+            "hash": hashlib.sha256(prev.encode() + linked).hexdigest(), "data": opened, "salt": salt}
 
 
 def verify_received(events: Sequence[Mapping[str, Any]], prev: str | None = None) -> list[str]:

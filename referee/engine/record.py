@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from referee.engine.chain import keyed_hmac_sha256, sealed_envelope
+from referee.engine.chain import keyed_hmac_sha256, salted_envelope
 from referee.engine.platform import (
     CHAT_EVENTS,
     MOVE,
@@ -58,21 +58,17 @@ def move(ruleset: Ruleset[S], state: S, seat: Seat | None, record: Json, events:
 
 
 def chained(seed: str, prev: str, version: int, produced: Produced, at: int, *,
-            mac: Callable[[bytes], bytes] | None = None, datas: list[bytes] | None = None) -> tuple[list[Json], str]:
+            mac: Callable[[bytes], bytes] | None = None) -> tuple[list[Json], str]:
     """``produced`` as stored envelopes numbered after ``version``, chained
     after ``prev`` (docs/audit.md, "The hash chain"), and the last hash. ``mac``:
-    ``keyed_hmac_sha256(seed)``, where the caller holds one (the salts' key).
-    ``datas``: gets each envelope's data as ``canonical_bytes`` (hashed for its
-    commitment; ``chain.envelope_bytes`` stores the envelope from them)."""
+    ``keyed_hmac_sha256(seed)``, where the caller holds one (the salts' key)."""
     out = []
     if mac is None:  # the seed's HMAC key prepared once for every salt of the move
         mac = keyed_hmac_sha256(seed.encode())
     for seq, (actor, event) in enumerate(produced, start=version + 1):
-        env, data = sealed_envelope(mac(b"event:%d" % seq).hex(), seq, event.type, event.data, actor, at, prev)
+        env = salted_envelope(mac(b"event:%d" % seq).hex(), seq, event.type, event.data, actor, at, prev)
         prev = env["hash"]
         out.append(env)
-        if datas is not None:
-            datas.append(data)
     return out, prev
 
 

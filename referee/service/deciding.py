@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.engine import canonical, canonical_bytes, record, sha256_hex
-from referee.engine.chain import envelope_bytes
 from referee.engine.clock import after as clock_after
 from referee.engine.clock import waits
 from referee.engine.presentation import shown
@@ -104,9 +103,7 @@ def decide(game: Game, submitted: Submitted, keyring: Keyring, *, timed: bool = 
                                      defaulted=defaulted)
     produced, result, opened = record.move(game.ruleset, state, seat, entry, events, game.dealt, game.opened,
                                            game.seed)
-    datas: list[bytes] = []  # each event's data as its commitment hashed it: the envelopes are stored from them
-    envelopes, last_hash = record.chained(game.seed, game.last_hash, game.version, produced, now, mac=game.mac,
-                                          datas=datas)
+    envelopes, last_hash = record.chained(game.seed, game.last_hash, game.version, produced, now, mac=game.mac)
     status = "finished" if result is not None else "active"
     version = game.version + len(envelopes)
     if result is not None:  # the final head, signed on the last event (seed_revealed)
@@ -125,5 +122,4 @@ def decide(game: Game, submitted: Submitted, keyring: Keyring, *, timed: bool = 
                    last_at=now, opened=opened, played=version, clock=entry.get("clock", game.clock),
                    timing=timing_after(game.timing, game.version, envelopes, version) if timed else game.timing)
     return Decided(new, Appended(envelopes, last_hash, rng.position, status, now, submitted.key,
-                                 submitted.fingerprint.encode() + b"\n" + body,
-                                 [envelope_bytes(e, d) for e, d in zip(envelopes, datas, strict=True)]), body)
+                                 submitted.fingerprint.encode() + b"\n" + body), body)

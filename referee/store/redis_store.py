@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, TypeVar
@@ -51,9 +51,6 @@ class Appended:
     at: int
     idem_key: tuple[str, str] | None = None
     idem_record: bytes = b""
-    #: each envelope as stored (``canonical_bytes``), where its maker has them
-    #: (``referee.engine.chain.envelope_bytes``); ``None``: encoded by ``append_moves``
-    encoded: Sequence[bytes] | None = None
 
 
 #: a game's head: (version, last_hash, rng position, status, last receipt time)
@@ -337,8 +334,8 @@ class EventStore:
         args: list[Any] = [expected, self.retention.idem_ttl_s(IDEMPOTENCY_TTL_S),
                            self.retention.game_ttl_ms(moves[-1].status), len(moves)]
         for m in moves:
-            args += [m.last_hash, m.rng, m.status, m.at, m.idem_record, len(m.envelopes)]
-            args += m.encoded if m.encoded is not None else [canonical_bytes(e) for e in m.envelopes]
+            args += [m.last_hash, m.rng, m.status, m.at, m.idem_record, len(m.envelopes),
+                     *(canonical_bytes(e) for e in m.envelopes)]
         keys = [events, meta_key, idem[0], secret_key, *idem[1:], f"game:{{{game_id}}}:idems"]
         if moves[0].idem_key:  # a repeat of an append that landed is answered from its record: safe to try again
             outcome, value = self._retry(lambda: self._written(self._append, keys, args))

@@ -9,10 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.engine import record
-from referee.engine.chain import envelope_bytes, link_bytes, link_hash
-from referee.engine.jsonenc import canonical_bytes
-from referee.engine.protocol import Event
+from referee.engine.chain import link_bytes, link_hash
 from tests.examples import examples
 
 WORDS = st.text(alphabet="abcdef0123456789_ABCxyz", max_size=70)
@@ -53,44 +50,3 @@ def test_the_referee_s_own_links_take_the_direct_path_and_hash_as_before() -> No
     import hashlib
     assert link_hash(event) == hashlib.sha256(("cd" * 32).encode() + std(
         12, "card_played", None, 1_800_000_000_123, "ab" * 32, "cd" * 32)).hexdigest()
-
-
-DATA = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=6),
-                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
-                    max_leaves=8)
-
-
-@settings(max_examples=examples(1500))
-@given(st.integers(min_value=0) | ANY, WORDS | ANY, st.none() | st.integers(min_value=-1, max_value=9) | ANY,
-       st.integers() | ANY, st.dictionaries(st.text(max_size=4), DATA, max_size=4), WORDS | ANY,
-       st.none() | ANY)
-def test_envelope_bytes_is_the_canonical_form_of_the_envelope(seq: Any, type_: Any, actor: Any, at: Any,
-                                                              data: dict[str, Any], salt: Any, signed: Any) -> None:
-    """What the store writes of an envelope from its data's bytes (the ones
-    its commitment hashed) is ``canonical_bytes`` of the whole envelope, for
-    the referee's own envelopes and for any field values at all (floats in
-    the data or in a field, integers past 64 bits, a signature)."""
-    env = {"seq": seq, "type": type_, "actor": actor, "at": at, "commit": "ab" * 32, "prev": "cd" * 32,
-           "hash": "ef" * 32, "data": data, "salt": salt}
-    if signed is not None:
-        env["signature"] = signed
-    try:
-        expected = canonical_bytes(env)
-        encoded = canonical_bytes(data)
-    except (ValueError, TypeError, UnicodeEncodeError):
-        return
-    assert envelope_bytes(env, encoded) == expected
-
-
-def test_the_chain_hands_out_each_events_data_bytes_and_its_envelope_is_stored_as_before() -> None:
-    """``record.chained``'s ``datas``: each event's data as ``canonical_bytes``;
-    the envelopes it makes are the same with or without them, and
-    ``envelope_bytes`` of each is ``canonical_bytes`` of it."""
-    produced = [(0, Event("move", {"move": {"type": "claim", "n": 2}, "rng": 3, "by": {"bot": "random"}})),
-                (None, Event("dealt", {"odds": 0.5, "big": 2**70, "text": "é\u2028"}))]
-    datas: list[bytes] = []
-    envelopes, last = record.chained("seed", "00" * 32, 4, produced, 1_800_000_000_000, datas=datas)
-    assert (envelopes, last) == record.chained("seed", "00" * 32, 4, produced, 1_800_000_000_000)
-    assert datas == [canonical_bytes(e["data"]) for e in envelopes]
-    assert [envelope_bytes(e, d) for e, d in zip(envelopes, datas, strict=True)] == \
-        [canonical_bytes(e) for e in envelopes]
