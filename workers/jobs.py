@@ -221,9 +221,12 @@ class Run:
         """Append what is pending in one step; ``False`` if the game moved on."""
         if not self.pending:
             return True
-        if not self.svc.append_decided(self.start, self.pending):
+        appended = self.svc.append_decided(self.start, self.pending)
+        if appended is None:
             return False
-        self.start, self.played, self.pending = self.current, self.played + len(self.pending), []
+        # the game as appended: its timing folded over the run's moves (``decide_for_seat`` defers it)
+        self.start = self.current = appended
+        self.played, self.pending = self.played + len(self.pending), []
         return True
 
     def change(self) -> Change:

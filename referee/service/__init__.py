@@ -197,8 +197,8 @@ class GameService:
         """A worker's move for ``seat`` decided on ``game``, nothing written (``Moves.decide_for_seat``)."""
         return self.moves.decide_for_seat(game, seat, move, by, key)
 
-    def append_decided(self, start: Game, decided: Sequence[Decided]) -> bool:
-        """Moves decided from ``start`` appended in one round trip; ``False`` if the game moved on."""
+    def append_decided(self, start: Game, decided: Sequence[Decided]) -> Game | None:
+        """Moves decided from ``start`` appended in one round trip: the game after them, or ``None`` if it moved on."""
         return self.moves.append_decided(start, decided)
 
     # -- changes --------------------------------------------------------------

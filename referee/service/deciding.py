@@ -78,12 +78,15 @@ def _drawn(game: Game, submitted: Submitted, rng: Rng) -> tuple[Move, Json | Non
     return move, {**(submitted.by or {}), "drawn_from": options} if options > 1 else submitted.by
 
 
-def decide(game: Game, submitted: Submitted, keyring: Keyring) -> Decided:
+def decide(game: Game, submitted: Submitted, keyring: Keyring, *, timed: bool = True) -> Decided:
     """Decide ``submitted`` on ``game``; nothing is written. A client's move
     gets its 201 body (with the seat's signed receipt), kept in the record:
     a retry gets the same receipt back. A worker's move (a bot's, a timeout,
     a default) has no body: nobody reads one (a retried job learns only that
-    its move was applied), so its record is the fingerprint alone."""
+    its move was applied), so its record is the fingerprint alone.
+    ``timed=False``: the game after it keeps ``game``'s timing, at an earlier
+    version (so known to nobody at this one): a worker's run folds its
+    moves' events into it once, as it appends them (``Moves.append_decided``)."""
     rng = Rng(game.seed.encode(), game.rng, mac=game.mac)
     seat, now = submitted.seat, submitted.now
     move, by = _drawn(game, submitted, rng)
@@ -117,6 +120,6 @@ def decide(game: Game, submitted: Submitted, keyring: Keyring) -> Decided:
         body = canonical_bytes(accepted)
     new = game_but(game, version=version, last_hash=last_hash, rng=rng.position, status=status, state=state,
                    last_at=now, opened=opened, played=version, clock=entry.get("clock", game.clock),
-                   timing=timing_after(game.timing, game.version, envelopes, version))
+                   timing=timing_after(game.timing, game.version, envelopes, version) if timed else game.timing)
     return Decided(new, Appended(envelopes, last_hash, rng.position, status, now, submitted.key,
                                  submitted.fingerprint.encode() + b"\n" + body), body)

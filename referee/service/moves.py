@@ -18,10 +18,11 @@ from referee.bots import BUILT_IN
 from referee.engine import sha256_hex
 from referee.engine.protocol import Json, Move, RefereeError, Seat
 from referee.engine.signature import Keyring
+from referee.engine.timing import timing_after
 from referee.errors import ApiError, game_over, not_found, token_reissued, version_conflict
 from referee.service.changes import Changes
 from referee.service.deciding import Decided, Submitted, decide, fingerprint, replay_idempotent
-from referee.service.game import MAX_CONFLICT_RETRIES, Game, seat_of
+from referee.service.game import MAX_CONFLICT_RETRIES, Game, game_but, seat_of
 from referee.service.loading import Loader
 from referee.service.metrics import MOVES
 from referee.store.redis_store import EventStore
@@ -168,27 +169,34 @@ class Moves:
         """A worker's move for ``seat`` decided on ``game`` (the state the
         move before it left), nothing written: exactly as ``submit_for_seat``
         would decide it at the game's version, with ``key`` in the worker's
-        idempotency scope. ``RefereeError`` when the rules refuse it."""
+        idempotency scope. ``RefereeError`` when the rules refuse it. The
+        game after it has the timing of ``game`` still: ``append_decided``
+        folds a run's moves into it once (``deciding.decide``'s ``timed``)."""
         submitted = Submitted(seat, move, by, self._received(game, by), (WORKER_SCOPE, key),
                               fingerprint(seat, move, game.version), client=False)
-        return decide(game, submitted, self.keyring)
+        return decide(game, submitted, self.keyring, timed=False)
 
-    def append_decided(self, start: Game, decided: Sequence[Decided]) -> bool:
+    def append_decided(self, start: Game, decided: Sequence[Decided]) -> Game | None:
         """Append moves decided one after the other from ``start`` (the game
         as last appended) in one round trip: all of them, or none if the game
-        moved on meanwhile (``False``). No job is scheduled for them: the
+        moved on meanwhile (``None``). Returns the game after the last, its
+        timing folded over all of their events in one go (``decide_for_seat``
+        left it at ``start``'s). No job is scheduled for them: the
         worker that decided them tells the scheduler where its run left the
         game (``settle``); a game the run finished is counted finished here,
         where its last move lands, as ``Changes.notify`` counts one a single move finished."""
+        last = decided[-1].game
+        game: Game = game_but(last, timing=timing_after(start.timing, start.version,
+                                                  [e for d in decided for e in d.stored.envelopes], last.version))
         appended = self.store.append_moves(start.id, start.version, [d.stored for d in decided])
         if appended.outcome == "missing":
             raise not_found(start.id)
         if appended.outcome != "ok":
-            return False
-        self.loader.remember(decided[-1].game)
+            return None
+        self.loader.remember(game)
         MOVES.labels(ruleset=start.ruleset.name, by="bot").inc(len(decided))
-        self.changes.finished(decided[-1].game, start)
-        return True
+        self.changes.finished(game, start)
+        return game
 
     def _received(self, game: Game, by: Json) -> int:
         """A run's move's receipt time: the clock's, but a built-in bot's move

@@ -29,6 +29,7 @@ if current ~= ARGV[1] then return {"conflict", tonumber(current)} end
 local seq = tonumber(current)
 local at = 5
 local last_hash, rng, status, last_at
+local named = {}  -- the moves' idempotency keys, named in the set in one SADD after the loop
 for m = 1, tonumber(ARGV[4]) do
   last_hash, rng, status, last_at = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3]
   local record, n = ARGV[at + 4], tonumber(ARGV[at + 5])
@@ -40,10 +41,11 @@ for m = 1, tonumber(ARGV[4]) do
   if m > 1 then idem = KEYS[3 + m] end
   if keyed(idem) then
     redis.call("SET", idem, record, "EX", tonumber(ARGV[2]))
-    redis.call("SADD", idems, idem)
+    named[#named + 1] = idem
   end
   at = at + 6 + n
 end
+if #named > 0 then redis.call("SADD", idems, unpack(named)) end
 redis.call("HSET", KEYS[2], "version", seq, "last_hash", last_hash, "rng", rng, "status", status,
            "last_at", last_at)
 -- retention: the game's keys expire together, the idle ttl after its last move
