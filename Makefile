@@ -69,14 +69,20 @@ $(RUNSTAMP): pyproject.toml
 run: $(RUNSTAMP)
 	$(BIN)/referee run $(ARGS)
 
-# every core: a pytest-xdist worker process a core, each with its own throwaway
+# every core: pytest-xdist worker processes, each with its own throwaway
 # Redis; a test file stays on one worker (its module fixtures start once), but
 # for the long random plays and fingerprints, handed out one by one; the longest
 # first (tests/conftest.py: SPREAD, the scheduler and the order). The lint checks (-m lint)
 # are `make lint`'s. ARGS: e.g. ARGS="-m 'not lint and not fingerprints'". The property
 # tests draw a third of their long run's examples (tests/examples.py): the long
-# run is `REFEREE_EXAMPLES=all make test`
-XDIST   := -n auto --dist loadfile --no-loadscope-reorder
+# run is `REFEREE_EXAMPLES=all make test`.
+# Two worker processes a core: much of a test of real processes is waiting (for a
+# browser, a bot's answer, a timeout, a failover), which a second worker per core
+# fills (quiet 2-core machine, same tests: 711 s with one a core, 610 s with two).
+# The CPU-bound lanes (check, lint) keep one a core.
+WORKERS := $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 1) )))
+XDIST   := -n $(WORKERS) --dist loadfile --no-loadscope-reorder
+CPU_XDIST := -n auto --dist loadfile --no-loadscope-reorder
 test: $(STAMP) $(NPMSTAMP) $(AXE)
 	$(BIN)/python -m pytest $(XDIST) -m "not lint" $(ARGS)
 
@@ -85,7 +91,7 @@ test: $(STAMP) $(NPMSTAMP) $(AXE)
 # (`make test` runs them all)
 CHECK_MARKS := not lint and not slow and not random_play and not fingerprints
 check: $(STAMP)
-	$(BIN)/python -m pytest $(XDIST) -m "$(CHECK_MARKS)" tests/rules tests/unit tests/bots $(ARGS)
+	$(BIN)/python -m pytest $(CPU_XDIST) -m "$(CHECK_MARKS)" tests/rules tests/unit tests/bots $(ARGS)
 
 # docs/screenshots/bang.png and faceoff.png: the watch page (/watch/{id}) of a
 # finished bot game, taken by the browser tests in Chromium (apt-get install chromium);
@@ -121,7 +127,7 @@ lint: $(STAMP) $(NPMSTAMP)
 	$(BIN)/ruff check referee workers tests bench
 	$(BIN)/python -m mypy referee workers bench tests
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest $(XDIST) -m lint
+	$(BIN)/python -m pytest $(CPU_XDIST) -m lint
 	@if $(NODE_OK); then cd $(JS) && npm run --silent lint; \
 	else echo "make: WARNING: no node >= 20: the JavaScript client's lint is SKIPPED" >&2; fi
 
