@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import stat
@@ -133,7 +134,10 @@ def test_make_test_runs_on_every_core_and_leaves_the_lint_checks_to_make_lint(tm
     lanes = {target: make(tmp_path, bin_dir, "-n", target) for target in ("test", "check", "lint")}
     assert all(done.returncode == 0 for done in lanes.values()), {t: d.stderr for t, d in lanes.items()}
     test, check, lint = (_pytest_line(lanes[t].stdout) for t in ("test", "check", "lint"))
-    assert "-n auto" in test and '-m "not lint"' in test  # every core; the lint checks once, in make lint
+    workers = re.search(r"-n (\d+) --dist loadfile", test)  # two worker processes a core (nproc's)
+    assert workers and int(workers[1]) >= 2 and int(workers[1]) % 2 == 0, test
+    assert '-m "not lint"' in test  # the lint checks once, in make lint
+    assert "-n auto" in check and "-n auto" in lint  # all CPU: one a core
     assert "-m lint" in lint
     assert '-m "not lint and not slow and not random_play and not fingerprints"' in check
     assert "tests/rules tests/unit tests/bots" in check
