@@ -106,10 +106,15 @@ def _record_rated(svc: GameService, game_id: str) -> bool:
     return True
 
 
-def _pool_step(svc: GameService, ladder: str, game_id: str, hold: Hold | None) -> bool:
+def pool_step(svc: GameService, ladder: str, game_id: str, hold: Hold | None = None) -> tuple[str, list[str]]:
     """A pool game over: its bots' slots free, their health judged, then the
-    next games matched (``workers.pool.game_finished``'s work)."""
+    next games matched (handed to ``hold`` when given): how it was settled,
+    and the games dealt (``workers.pool.game_finished``, or a run that finished it)."""
     pool = pool_of(svc, hold)
-    settle_pool_game(svc, pool, ladder, game_id, gone=False)
-    pool.fill(ladder)
+    return settle_pool_game(svc, pool, ladder, game_id, gone=False), pool.fill(ladder)
+
+
+def _pool_step(svc: GameService, ladder: str, game_id: str, hold: Hold | None) -> bool:
+    """``pool_step`` as one of ``finish``'s steps."""
+    pool_step(svc, ladder, game_id, hold)
     return True

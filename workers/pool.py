@@ -17,7 +17,7 @@ import sys
 
 import workers.jobs as jobs
 from referee.service import GameService
-from workers.ending import pool_of, settle_pool_game
+from workers.ending import pool_of, pool_step, settle_pool_game
 
 
 def match(ladder: str, svc: GameService | None = None) -> str:
@@ -30,10 +30,7 @@ def game_finished(ladder: str, game_id: str, svc: GameService | None = None) -> 
     timing out or answering invalidly paused), then the next games matched
     (a run that finishes a pool game does this itself, ``workers.ending``:
     this job is queued when it could not)."""
-    svc = svc or jobs.service_from_env()
-    pool = pool_of(svc)
-    outcome = settle_pool_game(svc, pool, ladder, game_id, gone=False)
-    dealt = pool.fill(ladder)
+    outcome, dealt = pool_step(svc or jobs.service_from_env(), ladder, game_id)
     return f"{outcome}; dealt {len(dealt)}"
 
 

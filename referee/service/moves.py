@@ -185,14 +185,14 @@ class Moves:
         worker that decided them tells the scheduler where its run left the
         game (``settle``); a game the run finished is counted finished here,
         where its last move lands, as ``Changes.notify`` counts one a single move finished."""
-        last = decided[-1].game
-        game: Game = game_but(last, timing=timing_after(start.timing, start.version,
-                                                  [e for d in decided for e in d.stored.envelopes], last.version))
         appended = self.store.append_moves(start.id, start.version, [d.stored for d in decided])
         if appended.outcome == "missing":
             raise not_found(start.id)
         if appended.outcome != "ok":
             return None
+        last = decided[-1].game  # folded once it landed: a run whose game moved on throws its moves away
+        game: Game = game_but(last, timing=timing_after(start.timing, start.version,
+                                                  [e for d in decided for e in d.stored.envelopes], last.version))
         self.loader.remember(game)
         MOVES.labels(ruleset=start.ruleset.name, by="bot").inc(len(decided))
         self.changes.finished(game, start)
