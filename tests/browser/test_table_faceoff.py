@@ -49,6 +49,8 @@ def click_path(page: Any, view: Json, rng: random.Random, undo: bool) -> None:
     figure (the first step undone once, when ``undo``), each shown as a
     numbered step; then the confirm, whose move's path is exactly the squares
     clicked."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout  # here: without playwright, the file is skipped
+
     targets = enemies(view)
     path: list[list[int]] = []
     while True:
@@ -63,12 +65,15 @@ def click_path(page: Any, view: Json, rng: random.Random, undo: bool) -> None:
             button.click()
             return
         assert near is not None, "no square to click and no path to confirm"
-        cell = cells.nth(near[1] if rng.random() < 0.9 else rng.randrange(cells.count()))
-        path.append(square(cell))
-        cell.click()
-        x, y = path[-1]
+        x, y = squares[near[1] if rng.random() < 0.9 else rng.randrange(len(squares))]
+        path.append([x, y])
+        # the square itself, not the k-th button: a redraw in between cannot move the click to another square
+        page.locator(f"#centre td[data-square='{x},{y}'] .cell-button").click()
         step = page.locator(f"#centre td.on-path[data-square='{x},{y}'] .step")
-        step.wait_for()
+        try:
+            step.wait_for(timeout=60_000)
+        except PlaywrightTimeout:
+            raise AssertionError(f"clicked {path}, the page shows no step at {x},{y}: {drafted(page)}") from None
         # the redraw a step brings keeps the square clicked on screen (issue 38: the page jumped to the moves);
         # a view fetched meanwhile (the presence refresh, a bot's move) redraws too: the square is back on
         # screen once the page has settled, or the page moved away for good and this fails
@@ -81,6 +86,19 @@ def click_path(page: Any, view: Json, rng: random.Random, undo: bool) -> None:
             page.locator(f"#centre td.on-path[data-square='{x},{y}']").wait_for(state="detached")
             path.pop()
             undo = False
+
+
+def drafted(page: Any) -> dict[str, Any]:
+    """What the page shows of a path being drawn, for a failure's message: its
+    version, the squares marked on the path (and their step numbers), the squares
+    offered next, and the confirm buttons."""
+    return dict(page.evaluate("""() => ({
+      version: (JSON.parse(document.getElementById('shown-view').textContent) || {}).version,
+      steps: [...document.querySelectorAll('#centre td.on-path')].map(td => [td.dataset.square,
+              (td.querySelector('.step') || {}).textContent]),
+      offered: [...document.querySelectorAll('#centre .cell-button')].map(b => b.closest('td').dataset.square),
+      confirms: [...document.querySelectorAll('#moves [data-move]:not([disabled])')].map(b => b.dataset.move),
+    })"""))
 
 
 def click(page: Any, view: Json, rng: random.Random) -> None:
