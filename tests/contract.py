@@ -2,6 +2,7 @@
 response must match the schema of its route, method, status and media type."""
 from __future__ import annotations
 
+import copy
 import json
 import re
 from functools import cache, lru_cache
@@ -25,6 +26,12 @@ def spec() -> dict[str, Any]:
     # libyaml's safe loader (the same documents as yaml.safe_load, a tenth of the time: once a worker)
     loaded: dict[str, Any] = yaml.load((ROOT / "openapi.yaml").read_text(), Loader=yaml.CSafeLoader)
     return loaded
+
+
+def spec_copy() -> dict[str, Any]:
+    """A fresh copy of the contract for a module that hands it on (schemathesis keeps and may change its
+    document): parsed once a worker, as ``spec``, instead of once a module by pure-Python YAML."""
+    return copy.deepcopy(spec())
 
 
 @lru_cache(maxsize=1)

@@ -17,7 +17,7 @@ from dataclasses import replace
 from referee.bots import BUILT_IN
 from referee.ladder.pool import Pool
 from referee.ladder.service import Ladders
-from referee.play.tournaments import Tournaments, latencies_of
+from referee.play.tournaments import Tournaments
 from referee.service import Game, GameService
 from referee.service.scheduling import Change
 from referee.store.ladder import LadderBusy
@@ -37,7 +37,7 @@ def pool_of(svc: GameService, hold: Hold | None = None) -> Pool:
 
 
 def settle_pool_game(svc: GameService, pool: Pool, ladder: str, game_id: str, *, gone: bool) -> str:
-    """Release a pool game over (its seats' moves, timeouts and invalid answers: ``latencies_of``), or one gone."""
+    """Release a pool game over (its seats' moves, timeouts and invalid answers: ``Loader.timing``), or one gone."""
     if gone:
         return pool.finished(ladder, game_id, None, [])
     game = finished_game(svc, game_id)
@@ -46,7 +46,7 @@ def settle_pool_game(svc: GameService, pool: Pool, ladder: str, game_id: str, *,
     seats = [seat["bot"] for seat in game.header["seats"]]
     if all(bot is None or bot in BUILT_IN for bot in seats):  # no registered bot's health to judge: no log read
         return pool.finished(ladder, game_id, None, seats)
-    return pool.finished(ladder, game_id, latencies_of(svc, game), seats)
+    return pool.finished(ladder, game_id, [dict(cell) for cell in svc.loader.timing(game).cells], seats)
 
 
 def finished_game(svc: GameService, game_id: str) -> Game:

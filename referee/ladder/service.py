@@ -24,7 +24,6 @@ from referee.ladder.ratings import (
     ranked,
     shown,
 )
-from referee.play import latency
 from referee.service import Game, GameService
 from referee.service.metrics import RATED_GAMES
 from referee.service.rated import is_rated
@@ -66,7 +65,7 @@ class Ladders:
             return "not_rated"
         # the header as the log commits to it: what ``referee ratings recompute`` reads from the archive
         entry = entry_of(game.id, game.header, game.ruleset.result(game.state), (), game.last_at,
-                         health=health_of(self.svc, game))
+                         health=self.svc.loader.timing(game).health())
         if entry is None:
             return "no_result"
         book = self.book(entry["ladder"])
@@ -167,17 +166,6 @@ class Ladders:
 
     def keys(self) -> list[str]:
         return ladder_keys(self.redis)
-
-
-def health_of(svc: GameService, game: Game) -> list[Json]:
-    """Each seat's health in a finished game (its moves, timeouts, invalid
-    answers and moves' histogram, ``referee.play.latency.seat_health``): as
-    this process folded it appending or reading the game's events
-    (``Timing.health``), else as its log, read now, says."""
-    timing = game.timing_known()
-    if timing is not None:
-        return timing.health()
-    return latency.seat_health(svc.store.iter_envelopes(game.id), game.players)
 
 
 def _offset(cursor: str | None) -> int:

@@ -5,14 +5,14 @@ other's as the chain timed them; defaults apart), and its sum over games in
 the standings (``Standings.record``)."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
-from referee.engine.platform import CHAT_EVENTS
 from referee.engine.protocol import Json
-from referee.engine.timing import AWAY, STEP, TIMED_OUT, Timing, bucket, empty, kind, timed_move
+from referee.engine.timing import AWAY, STEP, TIMED_OUT, Timing, bucket, empty, kind
 
 __all__ = ["AWAY", "STEP", "TIMED_OUT", "add", "add_health", "bucket", "empty", "kind", "median_ms", "seat_health",
-           "seat_latencies", "seat_moves", "shown"]
+           "seat_latencies", "shown"]
+
 
 
 def seat_latencies(envelopes: Iterable[Json], players: int) -> list[Json]:
@@ -20,21 +20,6 @@ def seat_latencies(envelopes: Iterable[Json], players: int) -> list[Json]:
     longest: the clock's charge, or since the wait began), and how many of its
     waits a default ended (``referee.engine.timing``, the whole log folded)."""
     return [dict(cell) for cell in Timing.start(players).fold(envelopes, 0).cells]
-
-
-def seat_moves(envelopes: Iterable[Json], players: int) -> Iterator[tuple[int, Json, int]]:
-    """Each move of a seat in a game's log, ``(seat, move record, ms used)``:
-    the clock's charge, or the time since its wait began (the last event
-    that is no chat). Moves whose time is unknown are left out."""
-    began: int | None = None  # when the wait the next move ends began: the last event that is no chat
-    for env in envelopes:
-        if env.get("type") in CHAT_EVENTS:
-            continue
-        timed = timed_move(env, began, players)
-        if timed is not None:
-            yield timed
-        at = env.get("at")
-        began = at if type(at) is int else began
 
 
 def add(row: Json, cell: Json) -> None:
@@ -57,19 +42,8 @@ def seat_health(envelopes: Iterable[Json], players: int) -> list[Json]:
     answers (``kind``), and a histogram of its moves' times (``bucket``:
     bounded, however many moves; a median read from it, ``median_ms``).
     The same as ``Timing.health`` of the log folded (what a process that
-    holds the game knows without reading its log: ``health_of``)."""
-    out: list[Json] = [{"moves": 0, "timeouts": 0, "invalid": 0, "hist": {}} for _ in range(players)]
-    for seat, data, used in seat_moves(envelopes, players):
-        cell, found = out[seat], kind(data)
-        if found == "move":
-            cell["moves"] += 1
-            key = str(bucket(used))
-            cell["hist"][key] = cell["hist"].get(key, 0) + 1
-        elif found == "timeout":
-            cell["timeouts"] += 1
-        elif found == "invalid":
-            cell["invalid"] += 1
-    return out
+    holds the game knows without reading its log: ``Loader.timing``)."""
+    return Timing.start(players).fold(envelopes, 0).health()
 
 
 def add_health(kept: Json, cell: Json) -> None:

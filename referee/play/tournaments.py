@@ -37,7 +37,6 @@ from referee.engine.protocol import GameConfig, Json, RefereeError, Ruleset, fol
 from referee.engine.rng import Rng
 from referee.errors import ApiError
 from referee.games import registry
-from referee.play.latency import seat_latencies
 from referee.play.standings import (  # noqa: F401 (pure: shared with the arena)
     DuplicateName,
     Standings,
@@ -46,7 +45,7 @@ from referee.play.standings import (  # noqa: F401 (pure: shared with the arena)
     unique_names,
 )
 from referee.play.tournament_quotas import DEFAULT_PARALLEL, Caps, Quotas, admit, free_quota
-from referee.service import Game, GameService, new_game_id, webhooks
+from referee.service import GameService, new_game_id, webhooks
 from referee.service.listing import after_cursor
 from referee.service.spectator_options import DELAY_OPTION, OMNISCIENT_OPTION
 from referee.store.listing import cursor_of
@@ -297,7 +296,7 @@ class Tournaments:
             return "not_finished"
         entry = {"game": game_id, "result": result, "custom": game.header["custom"],
                  "entrants": [s["name"] for s in game.header["seats"]], "events": game.version}
-        entry["latency"] = latencies_of(self.svc, game)
+        entry["latency"] = [dict(cell) for cell in self.svc.loader.timing(game).cells]
         recorded = self._record(tid, spec, entry)
         finished = recorded[0] if recorded is not None else None
         self.kept.free(IN_FLIGHT, game_id)  # its game slot (again, if this is a retry)
@@ -436,16 +435,6 @@ class Tournaments:
             "rated": not spec["seeded_by_client"], "stopped": json.loads(stopped) if stopped else None,
             "games": games, "standings": table.table(),
         }
-
-
-def latencies_of(svc: GameService, game: Game) -> list[Json]:
-    """Each seat's latency per move in a finished game (its moves, timeouts and invalid answers), as the
-    clock charged it or as the chain timed it (docs/clocks.md): as this process folded it appending or
-    reading the game's events, else as its log, read now, says."""
-    timing = game.timing_known()
-    if timing is not None:
-        return [dict(cell) for cell in timing.cells]
-    return seat_latencies(svc.store.read(game.id, 0, game.version), game.players)
 
 
 def _callback(spec: Json) -> tuple[str, str] | None:

@@ -71,6 +71,16 @@ class Loader:
             game = replace(game, **self._seats_of(game.id), away=away_after(game, tail))
         return game
 
+    def timing(self, game: Game) -> Timing:
+        """The seats' timing of ``game`` at its version: as this process folded
+        it appending or reading the game's events (``Game.timing_known``), else
+        its log read now and folded. A tournament records a game's ``cells``, a
+        ladder a rated game's ``Timing.health``: both read here."""
+        known = game.timing_known()
+        if known is not None:
+            return known
+        return Timing.start(game.players).fold(self.store.read(game.id, 0, game.version), game.version)
+
     def _head_of(self, game_id: str, head: Head | None) -> Head:
         """The game's head as given, else as Redis has it, else (written back
         from the archive) as the archive had it; 404 when none has the game."""

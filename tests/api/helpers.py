@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask.testing import FlaskClient
+
+from referee.engine import timing
+from referee.engine.platform import CHAT_EVENTS
 
 #: a command's name in what redis-py sends (RESP: ``*<n>\r\n$<len>\r\n<NAME>\r\n``)
 _COMMAND = re.compile(rb"(?:^|\r\n)\*\d+\r\n\$\d+\r\n([A-Za-z]+)\r\n")
@@ -100,3 +103,27 @@ def played(client: FlaskClient, work: Any, n: int = 1) -> list[dict[str, Any]]:
     work()
     assert all(view(client, g)["status"] == "finished" for g in games)
     return games
+
+
+def health_by_hand(envelopes: Iterable[dict[str, Any]], players: int) -> list[dict[str, Any]]:
+    """Each seat's health as the log says it, counted here move by move (the
+    oracle ``Timing.health`` and ``seat_health`` are held to): its own moves
+    and a histogram of their times (the clock's charge, else since the last
+    event that is no chat), its timeouts and its invalid answers."""
+    out: list[dict[str, Any]] = [{"moves": 0, "timeouts": 0, "invalid": 0, "hist": {}} for _ in range(players)]
+    began: int | None = None
+    for env in envelopes:
+        if env.get("type") in CHAT_EVENTS:
+            continue
+        timed = timing.timed_move(env, began, players)
+        if timed is not None:
+            seat, data, used = timed
+            cell, found = out[seat], timing.kind(data)
+            if found == "move":
+                cell["moves"] += 1
+                key = str(timing.bucket(used))
+                cell["hist"][key] = cell["hist"].get(key, 0) + 1
+            elif found in ("timeout", "invalid"):
+                cell[found + "s" if found == "timeout" else found] += 1
+        began = env["at"] if type(env.get("at")) is int else began
+    return out

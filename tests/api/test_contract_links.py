@@ -17,12 +17,10 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from pathlib import Path
 from typing import Any
 
 import pytest
 import schemathesis
-import yaml
 from hypothesis import HealthCheck, Phase, settings
 from schemathesis.core import NOT_SET
 from schemathesis.generation.stateful.state_machine import StepOutput
@@ -30,7 +28,7 @@ from schemathesis.specs.openapi import expressions
 from schemathesis.specs.openapi.checks import ignored_auth, positive_data_acceptance
 
 from referee.bots.webhook import UrlPolicy
-from referee.http import contract
+from tests import contract as contract_spec
 from tests.api.test_contract_truth import CurrentApp, _set_aside
 
 pytestmark = pytest.mark.slow  # a stateful fuzzer's generated runs: started with the long ones (tests/conftest.py)
@@ -52,7 +50,7 @@ CONFIG = schemathesis.Config.from_dict({
     "phases": {"stateful": {"inference": {"algorithms": []}, "link-calibration": False}},
 })
 CURRENT = CurrentApp()
-schema = schemathesis.openapi.from_path(Path(__file__).resolve().parents[2] / "openapi.yaml", config=CONFIG)
+schema = schemathesis.openapi.from_dict(contract_spec.spec_copy(), config=CONFIG)
 schema.app = CURRENT
 
 
@@ -114,7 +112,7 @@ SOURCE_CALLS: dict[str, dict[str, Any]] = {
 
 #: the links as openapi.yaml declares them, by operation and status (schemathesis adds links it infers)
 LINKS = {op["operationId"]: {status: answer["links"] for status, answer in op["responses"].items() if "links" in answer}
-         for item in yaml.safe_load(contract.FILE.read_text())["paths"].values()
+         for item in contract_spec.spec()["paths"].values()
          for op in item.values() if isinstance(op, dict) and "operationId" in op}
 #: a path parameter no link passes: a bot's turn (``delivery``) is known only from its stream
 UNLINKED = {"delivery": "1-0"}

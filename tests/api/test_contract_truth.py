@@ -21,18 +21,17 @@ operation."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 import schemathesis
-import yaml
 from hypothesis import HealthCheck, settings
 from jsonschema import Draft202012Validator
 
 from referee.bots.webhook import UrlPolicy
 from referee.games import registry
 from referee.http import contract
+from tests import contract as contract_spec
 
 MAX_EXAMPLES = 60
 OPERATIONS = ["listGames", "listBots", "listTournaments", "registerBot", "createGame", "createTournament"]
@@ -61,8 +60,7 @@ class CurrentApp:
 
 
 CURRENT = CurrentApp()
-schema = schemathesis.openapi.from_path(Path(__file__).resolve().parents[2] / "openapi.yaml",
-                                        config=CONFIG).include(operation_id=OPERATIONS)
+schema = schemathesis.openapi.from_dict(contract_spec.spec_copy(), config=CONFIG).include(operation_id=OPERATIONS)
 schema.app = CURRENT
 
 
@@ -106,7 +104,7 @@ def _valid(ref: str, instance: Any) -> bool:
     return bool(Draft202012Validator({"$ref": ref, **DOC}).is_valid(instance))
 
 
-DOC = {k: v for k, v in yaml.safe_load(contract.FILE.read_text()).items() if k in ("components", "paths")}
+DOC = {k: v for k, v in contract_spec.spec().items() if k in ("components", "paths")}
 BODY = "#/paths/~1v1~1{}/post/requestBody/content/application~1json/schema"
 
 

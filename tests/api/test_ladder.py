@@ -16,10 +16,10 @@ from prometheus_client import REGISTRY
 
 from referee.ladder import ledger
 from referee.ladder.ratings import ANCHORS, RANKED_BY, entry_of, fold
-from referee.ladder.service import Ladders, health_of
+from referee.ladder.service import Ladders
 from referee.play.latency import seat_health
 from referee.store.ladder import LadderBook
-from tests.api.helpers import create, view
+from tests.api.helpers import create, health_by_hand, view
 from tests.webhook_bot import WebhookBot
 
 
@@ -257,8 +257,10 @@ def test_a_rated_games_health_is_its_logs_whether_folded_or_read(loopback_app: A
         work()
     found = service.load(game["id"])
     assert found.status == "finished" and found.timing_known() is not None
-    logged = seat_health(service.store.read(game["id"]), 3)
-    assert health_of(service, found) == logged == health_of(service, dataclasses.replace(found, timing=None))
+    logged = health_by_hand(service.store.read(game["id"]), 3)
+    assert seat_health(service.store.read(game["id"]), 3) == logged
+    unknown = dataclasses.replace(found, timing=None)  # as a process that never held it: its log folded
+    assert service.loader.timing(found).health() == logged == service.loader.timing(unknown).health()
     assert logged[1]["invalid"] > 0 and sum(logged[0]["hist"].values()) == logged[0]["moves"] > 0
     entry = LadderBook(redis_client, "bluffaneer").entry(game["id"])
     assert entry is not None and entry["health"] == logged
@@ -274,4 +276,4 @@ def test_the_run_that_finishes_a_rated_game_records_it_without_a_job(client: Any
     assert client.get("/v1/ladder").get_json()["ladders"][0]["games"] == 1
     assert not redis_client.exists(f"rq:job:ladder-{game['id']}")
     entry = LadderBook(redis_client, "bluffaneer").entry(game["id"])
-    assert entry is not None and entry["health"] == seat_health(service.store.read(game["id"]), 3)
+    assert entry is not None and entry["health"] == health_by_hand(service.store.read(game["id"]), 3)

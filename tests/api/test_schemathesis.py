@@ -21,7 +21,6 @@ generated cases an operation (on top of the coverage phase's)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,6 +32,7 @@ from schemathesis.specs.openapi.checks import ignored_auth, positive_data_accept
 
 from referee.bots.webhook import UrlPolicy
 from referee.games import registry
+from tests import contract as contract_spec
 from tests.api.helpers import auth, create, play_to_end
 
 MAX_EXAMPLES = 30
@@ -63,7 +63,7 @@ class CurrentApp:
 
 
 CURRENT = CurrentApp()
-schema = schemathesis.openapi.from_path(Path(__file__).resolve().parents[2] / "openapi.yaml", config=CONFIG)
+schema = schemathesis.openapi.from_dict(contract_spec.spec_copy(), config=CONFIG)
 schema.app = CURRENT
 
 
