@@ -78,7 +78,8 @@ run: $(RUNSTAMP)
 # run is `REFEREE_EXAMPLES=all make test`.
 # Two worker processes a core: much of a test of real processes is waiting (for a
 # browser, a bot's answer, a timeout, a failover), which a second worker per core
-# fills (quiet 2-core machine, same tests: 711 s with one a core, 610 s with two).
+# fills (quiet 2-core machine, same tests: 711 s with one a core, 610 s with two;
+# three a core, measured later: 684 s against 656 s the same day).
 # The CPU-bound lanes (check, lint) keep one a core.
 WORKERS := $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 1) )))
 XDIST   := -n $(WORKERS) --dist loadfile --no-loadscope-reorder
