@@ -163,7 +163,7 @@ class Seat:
         """Waits for the page to show a version after ``version`` (a move was made)."""
         self.page.wait_for_function("v => { const t = document.getElementById('shown-view').textContent;"
                                     " const j = JSON.parse(t); return j !== null && j.version > v; }",
-                                    arg=version, timeout=PATIENCE_S * 1000)
+                                    arg=version, timeout=PATIENCE_S * 1000, polling=100)
 
     def agrees(self, hand: Callable[[Any], list[str]] | None = None) -> Any:
         """The page shows what the API serves this seat: every seat's life, the

@@ -84,7 +84,8 @@ def both_pages(seat: Seat, spectator: Seat, version: int, name: str, when: str) 
 def click_any_move(page: Any, rng: random.Random, types: tuple[str, ...] = ()) -> None:
     """Clicks one of the prompt's move buttons (of ``types`` if given; never resigning)."""
     buttons = page.locator("#moves [data-move]:not([disabled])")
-    moves = [json.loads(buttons.nth(k).get_attribute("data-move") or "{}") for k in range(buttons.count())]
+    moves = [json.loads(raw or "{}") for raw in page.eval_on_selector_all(  # in one go, not a round trip a button
+        "#moves [data-move]:not([disabled])", "bs => bs.map(b => b.getAttribute('data-move'))")]
     picks = [k for k, m in enumerate(moves) if m.get("type") != "resign" and (not types or m.get("type") in types)]
     assert picks, f"no move button to click among {moves}"
     buttons.nth(rng.choice(picks)).click()

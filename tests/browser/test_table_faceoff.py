@@ -30,11 +30,22 @@ def square(cell: Any) -> list[int]:
 
 def confirm_button(page: Any, types: tuple[str, ...]) -> tuple[Any, Json | None]:
     buttons = page.locator("#moves [data-move]:not([disabled])")
-    for k in range(buttons.count()):
-        move = json.loads(buttons.nth(k).get_attribute("data-move") or "{}")
+    for k, move in enumerate(offered_moves(page)):  # read in one go, not a round trip a button
         if move.get("type") in types:
             return buttons.nth(k), move
     return None, None
+
+
+def offered_moves(page: Any) -> list[Json]:
+    """The moves of the prompt's enabled buttons, in their order."""
+    return [json.loads(raw or "{}") for raw in page.eval_on_selector_all(
+        "#moves [data-move]:not([disabled])", "bs => bs.map(b => b.getAttribute('data-move'))")]
+
+
+def clickable_squares(page: Any) -> list[list[int]]:
+    """The [x, y] of every board button, in their order (read in one go)."""
+    keys = page.eval_on_selector_all("#centre .cell-button", "bs => bs.map(b => b.closest('td').dataset.square)")
+    return [[int(n) for n in key.split(",")] for key in keys]
 
 
 def enemies(view: Json) -> list[tuple[int, int]]:
@@ -54,9 +65,8 @@ def click_path(page: Any, view: Json, rng: random.Random, undo: bool) -> None:
     targets = enemies(view)
     path: list[list[int]] = []
     while True:
-        cells = page.locator("#centre .cell-button")
         button, move = confirm_button(page, PATHS)
-        squares = [square(cells.nth(k)) for k in range(cells.count())]
+        squares = clickable_squares(page)
         near = min((min(abs(x - tx) + abs(y - ty) for tx, ty in targets), k) for k, (x, y) in enumerate(squares)) \
             if squares else None
         here = min(abs(path[-1][0] - tx) + abs(path[-1][1] - ty) for tx, ty in targets) if path else 99
