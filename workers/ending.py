@@ -46,7 +46,7 @@ def settle_pool_game(svc: GameService, pool: Pool, ladder: str, game_id: str, *,
     seats = [seat["bot"] for seat in game.header["seats"]]
     if all(bot is None or bot in BUILT_IN for bot in seats):  # no registered bot's health to judge: no log read
         return pool.finished(ladder, game_id, None, seats)
-    return pool.finished(ladder, game_id, [dict(cell) for cell in svc.loader.timing(game).cells], seats)
+    return pool.finished(ladder, game_id, svc.loader.timing(game).latencies(), seats)
 
 
 def finished_game(svc: GameService, game_id: str) -> Game:

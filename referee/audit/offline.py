@@ -13,6 +13,7 @@ from typing import Any
 from referee.audit import audit_log
 from referee.engine import record
 from referee.engine.chain import LOG_FORMAT, header_hash, sha256_hex
+from referee.engine.platform import default_seat_name
 from referee.engine.protocol import Json, Move, Ruleset, Seat
 from referee.games.sim import Table
 
@@ -28,7 +29,7 @@ class LoggedTable(Table):
         self.header: Json = {
             "id": "offline", "ruleset": ruleset.name, "ruleset_version": ruleset.version,
             "players": players, "options": dict(self.config.options), "setup": scenario,
-            "seats": [{"seat": i, "name": f"seat {i}", "bot": None} for i in range(players)],
+            "seats": [{"seat": i, "name": default_seat_name(i), "bot": None} for i in range(players)],
             "seed_commitment": sha256_hex(self.seed_text), "created_at": now, "custom": True,
             "log_format": LOG_FORMAT,
         }

@@ -49,3 +49,8 @@ def playing_moves(moves: Sequence[Any]) -> Sequence[Any]:
     game up, and a ruleset adding ``resign`` changes no bot's choice."""
     playing = [m for m in moves if m.get("type") != RESIGN]
     return playing if playing and len(playing) != len(moves) else moves
+
+
+def default_seat_name(seat: int) -> str:
+    """A seat's name in a game's header when its creator gave it none."""
+    return f"seat {seat}"

@@ -91,6 +91,12 @@ class Timing:
             return Timing(self.cells, began, version, self.hists)
         return Timing(tuple(cells), began, version, tuple(hists))
 
+    def latencies(self) -> list[Json]:
+        """Per seat, what a tournament records of its moves' time
+        (``referee.play.latency.seat_latencies`` of the log up to ``version``):
+        its moves, their total and longest time, its timeouts and invalid answers."""
+        return [dict(cell) for cell in self.cells]
+
     def health(self) -> list[Json]:
         """Per seat, what the ladder keeps of its health
         (``referee.play.latency.seat_health`` of the log up to ``version``):

@@ -22,6 +22,7 @@ def recompute(archive: Any, names: dict[str, str] | None = None) -> dict[str, An
     of its last game the archive holds show it."""
     from referee.archive import Query
     from referee.bots import BUILT_IN
+    from referee.engine.platform import default_seat_name
     from referee.ladder.ratings import entry_of, fold
     entries: dict[str, list[Any]] = {}
     for game in archive.each(Query()):
@@ -35,7 +36,7 @@ def recompute(archive: Any, names: dict[str, str] | None = None) -> dict[str, An
             if names is not None:
                 names.update({s["bot"]: s["name"] for s in header["seats"]  # not the name a seat is given
                               if s.get("bot") and s["bot"] not in BUILT_IN and s.get("name")  # when it has none
-                              and s["name"] != f"seat {s['seat']}"})
+                              and s["name"] != default_seat_name(s["seat"])})
     return {key: fold(key, found) for key, found in sorted(entries.items())}
 
 

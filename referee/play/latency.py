@@ -14,12 +14,11 @@ __all__ = ["AWAY", "STEP", "TIMED_OUT", "add", "add_health", "bucket", "empty", 
            "seat_latencies", "shown"]
 
 
-
 def seat_latencies(envelopes: Iterable[Json], players: int) -> list[Json]:
     """Per seat of a game's log: its own moves, the time they took (total,
     longest: the clock's charge, or since the wait began), and how many of its
     waits a default ended (``referee.engine.timing``, the whole log folded)."""
-    return [dict(cell) for cell in Timing.start(players).fold(envelopes, 0).cells]
+    return Timing.start(players).fold(envelopes, 0).latencies()
 
 
 def add(row: Json, cell: Json) -> None:

@@ -296,7 +296,7 @@ class Tournaments:
             return "not_finished"
         entry = {"game": game_id, "result": result, "custom": game.header["custom"],
                  "entrants": [s["name"] for s in game.header["seats"]], "events": game.version}
-        entry["latency"] = [dict(cell) for cell in self.svc.loader.timing(game).cells]
+        entry["latency"] = self.svc.loader.timing(game).latencies()
         recorded = self._record(tid, spec, entry)
         finished = recorded[0] if recorded is not None else None
         self.kept.free(IN_FLIGHT, game_id)  # its game slot (again, if this is a retry)

@@ -12,6 +12,7 @@ from typing import Any
 
 from referee.engine import LOG_FORMAT, canonical, header_hash, record, sha256_hex
 from referee.engine.chain import keyed_hmac_sha256
+from referee.engine.platform import default_seat_name
 from referee.engine.protocol import Event, GameConfig, Json, Ruleset
 from referee.engine.rng import Rng
 from referee.engine.timing import Timing
@@ -140,7 +141,7 @@ def header(game_id: str, validated: Validated, dealt: Dealt, request: NewGame, n
     out: Json = {
         "id": game_id, "ruleset": ruleset.name, "ruleset_version": ruleset.version,
         "players": len(validated.seats), "options": options.rules, "setup": request.setup,
-        "seats": [{"seat": i, "name": s.get("name") or f"seat {i}", "bot": s.get("bot"),
+        "seats": [{"seat": i, "name": s.get("name") or default_seat_name(i), "bot": s.get("bot"),
                    **({"open": True} if s.get("open") else {}), **_owner(validated.owners, i)}
                   for i, s in enumerate(validated.seats)],
         "seed_commitment": sha256_hex(dealt.seed), "created_at": now, "custom": dealt.custom,

@@ -75,7 +75,7 @@ class Loader:
         """The seats' timing of ``game`` at its version: as this process folded
         it appending or reading the game's events (``Game.timing_known``), else
         its log read now and folded. A tournament records a game's ``cells``, a
-        ladder a rated game's ``Timing.health``: both read here."""
+        ladder a rated game's ``Timing.health``: both read here (``Timing.latencies``)."""
         known = game.timing_known()
         if known is not None:
             return known

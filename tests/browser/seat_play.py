@@ -81,11 +81,16 @@ def both_pages(seat: Seat, spectator: Seat, version: int, name: str, when: str) 
         screenshot(s.page, name, who, when)
 
 
+def offered_moves(page: Any) -> list[Json]:
+    """The moves of the prompt's enabled buttons, in their order (read in one go, not a round trip a button)."""
+    return [json.loads(raw or "{}") for raw in page.eval_on_selector_all(
+        "#moves [data-move]:not([disabled])", "bs => bs.map(b => b.getAttribute('data-move'))")]
+
+
 def click_any_move(page: Any, rng: random.Random, types: tuple[str, ...] = ()) -> None:
     """Clicks one of the prompt's move buttons (of ``types`` if given; never resigning)."""
     buttons = page.locator("#moves [data-move]:not([disabled])")
-    moves = [json.loads(raw or "{}") for raw in page.eval_on_selector_all(  # in one go, not a round trip a button
-        "#moves [data-move]:not([disabled])", "bs => bs.map(b => b.getAttribute('data-move'))")]
+    moves = offered_moves(page)
     picks = [k for k, m in enumerate(moves) if m.get("type") != "resign" and (not types or m.get("type") in types)]
     assert picks, f"no move button to click among {moves}"
     buttons.nth(rng.choice(picks)).click()

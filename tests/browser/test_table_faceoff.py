@@ -14,18 +14,12 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import Seat, Watched, person_game
-from tests.browser.seat_play import Json, click_any_move, play_to_the_end
+from tests.browser.seat_play import Json, click_any_move, offered_moves, play_to_the_end
 from tests.e2e.conftest import Live
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
 PATHS = ("move", "walk")
-
-
-def square(cell: Any) -> list[int]:
-    """The [x, y] of a board button (its cell's data-square)."""
-    x, y = (cell.locator("xpath=..").get_attribute("data-square") or "").split(",")
-    return [int(x), int(y)]
 
 
 def confirm_button(page: Any, types: tuple[str, ...]) -> tuple[Any, Json | None]:
@@ -35,11 +29,6 @@ def confirm_button(page: Any, types: tuple[str, ...]) -> tuple[Any, Json | None]
             return buttons.nth(k), move
     return None, None
 
-
-def offered_moves(page: Any) -> list[Json]:
-    """The moves of the prompt's enabled buttons, in their order."""
-    return [json.loads(raw or "{}") for raw in page.eval_on_selector_all(
-        "#moves [data-move]:not([disabled])", "bs => bs.map(b => b.getAttribute('data-move'))")]
 
 
 def clickable_squares(page: Any) -> list[list[int]]:
@@ -122,10 +111,9 @@ def click(page: Any, view: Json, rng: random.Random) -> None:
         click.undone = True  # type: ignore[attr-defined]
         return
     if "place" in types:
-        cells = page.locator("#centre .cell-button")
-        cell = cells.nth(rng.randrange(cells.count()))
-        where = square(cell)
-        cell.click()
+        squares = clickable_squares(page)
+        where = squares[rng.randrange(len(squares))]
+        page.locator(f"#centre td[data-square='{where[0]},{where[1]}'] .cell-button").click()
         button, move = confirm_button(page, ("place",))
         assert move == {"type": "place", "square": where}
         button.click()
@@ -157,7 +145,7 @@ def click_card(page: Any, moves: list[Json], card: Any, rng: random.Random) -> N
         return  # a card with one use alone is sent by its click
     assert json.loads(page.locator("#shown-view").text_content() or "{}")["version"] == before
     buttons = page.locator("#moves [data-move]:not([disabled])")
-    offered = [json.loads(buttons.nth(k).get_attribute("data-move") or "{}") for k in range(buttons.count())]
+    offered = offered_moves(page)
     targets = [k for k, m in enumerate(offered) if m.get("card") == chosen]
     assert sorted(json.dumps(offered[k], sort_keys=True) for k in targets) == \
         sorted(json.dumps(m, sort_keys=True) for m in options), "the card's uses are not its legal moves"

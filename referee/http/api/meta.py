@@ -39,9 +39,10 @@ def rulesets() -> Response:
 @bp.get("/v1/rulesets/<name>")
 def ruleset(name: str) -> Response:
     """One ruleset: its options and every move as the JSON Schemas it enforces."""
-    if name not in registry.names():
+    names = tuple(registry.names())
+    if name not in names:
         raise ApiError(404, "unknown_ruleset", f"no ruleset {name!r}; see GET /v1/rulesets")
-    return Response(_encoded(tuple(registry.names()), name), mimetype="application/json")
+    return Response(_encoded(names, name), mimetype="application/json")
 
 
 @lru_cache(maxsize=64)
