@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Seat, Watched, person_game
+from tests.browser.conftest import PATIENCE_S, Seat, Watched, person_game
 from tests.browser.seat_play import Json, click_any_move, offered_moves, play_to_the_end
 from tests.e2e.conftest import Live
 
@@ -70,7 +70,7 @@ def click_path(page: Any, view: Json, rng: random.Random, undo: bool) -> None:
         page.locator(f"#centre td[data-square='{x},{y}'] .cell-button").click()
         step = page.locator(f"#centre td.on-path[data-square='{x},{y}'] .step")
         try:
-            step.wait_for(timeout=60_000)
+            step.wait_for(timeout=PATIENCE_S * 1000)  # the suite's patience: a slow machine is no failure
         except PlaywrightTimeout:
             raise AssertionError(f"clicked {path}, the page shows no step at {x},{y}: {drafted(page)}") from None
         # the redraw a step brings keeps the square clicked on screen (issue 38: the page jumped to the moves);
