@@ -96,6 +96,12 @@ def no_redis(url: str, setting: str, err: BaseException) -> str:
             f"or set {setting}; `referee run` starts its own")
 
 
+def no_archive(url: str, setting: str, err: BaseException) -> str:
+    """An archive database that did not answer: the URL tried (no password) and where it came from."""
+    return (f"no archive answers at {shown_url(url)} ({setting}; {_why(err)}): start its database, "
+            f"or give {setting} another")
+
+
 def _why(err: BaseException) -> str:
     """``[Errno 111] Connection refused`` -> ``connection refused``; else the error's type."""
     text = str(err)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee import settings
 from referee.ops.explain import ACCEPTS, TOURNAMENT_OPTIONS, explain_problem, no_referee, problem_fields
-from referee.ops.helptext import BOTS, add_command
+from referee.ops.helptext import ARENA, BOTS, TOURNAMENTS, WEBHOOK_BOTS, add_command
 
 if TYPE_CHECKING:
     from referee.bots.user import UserBot
@@ -315,13 +315,14 @@ def format_standings(rows: list[dict]) -> str:  # type: ignore[type-arg]
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The commands that play bots: tournament, arena, webhook-bot, play."""
-    tour = add_command(sub, "tournament", "run a tournament on a referee, print the standings", BOTS)
+    tour = add_command(sub, "tournament", "run a tournament on a referee, print the standings", TOURNAMENTS)
     tour.add_argument("--url", help="the referee (default: REFEREE_URL, else http://127.0.0.1:$PORT)")
     tour.add_argument("--ruleset", required=True, help="bang, bang-dice, bang-faceoff, bluffaneer, …")
     tour.add_argument("--entrants", nargs="+", required=True, help="bot ids or built-in bots (random, heuristic); "
                       "ID:SECRET seats a registered bot with its owner's secret (unless it is public)")
     tour.add_argument("--games", type=int, required=True, help="games to play")
-    tour.add_argument("--players", type=int, help="seats per game (default: the number of entrants)")
+    tour.add_argument("--players", type=int, help="seats per game (default: one per entrant, within "
+                      "the ruleset's sizes)")
     tour.add_argument("--seed", help="the tournament's seed (default: the referee draws one; a seeded "
                       "tournament is not rated)")
     tour.add_argument("--option", action="append", help="a game option, NAME=JSON (repeatable)")
@@ -331,8 +332,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     tour.set_defaults(func=cmd_tournament)
     from referee.play.arena import add_arguments as arena_arguments  # light: the rules load when it runs
     arena_arguments(add_command(sub, "arena", "play bots in this process (no server), print standings",
-                                BOTS))
-    hook = add_command(sub, "webhook-bot", "serve a webhook bot the referee calls over HTTP", BOTS)
+                                ARENA))
+    hook = add_command(sub, "webhook-bot", "serve a webhook bot the referee calls over HTTP", WEBHOOK_BOTS)
     hook.add_argument("--port", type=int, default=9100, help="the port to listen on")
     hook.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     hook.add_argument("--secret", required=True, help="the secret POST /v1/bots returned")

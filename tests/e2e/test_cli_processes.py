@@ -83,6 +83,23 @@ def test_e2e_a_refused_connection_prints_the_url_it_tried(tmp_path: Path) -> Non
     worker = subprocess.run([REFEREE, "worker"], env=env, capture_output=True, text=True, timeout=120)
     assert worker.returncode == 1 and "Traceback" not in worker.stderr, worker.stderr
     assert f"no Redis answers at {redis_url} (REDIS_URL; connection refused)" in worker.stderr
+    # the commands that read the archive and the live ladders or log: the archive's URL, or Redis's
+    archive = f"sqlite:///{tmp_path}/archive.sqlite3"
+    for argv, said in ((["ratings", "recompute", "--archive", archive, "--check"],
+                        f"no Redis answers at {redis_url} (REDIS_URL; connection refused)"),
+                       (["transparency", "rebuild", "--url", archive, "--check"],
+                        f"no Redis answers at {redis_url} (REDIS_URL; connection refused)")):
+        done = subprocess.run([REFEREE, *argv], env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode in (1, 2) and "Traceback" not in done.stderr, done.stderr
+        assert said in done.stderr, done.stderr
+    database = f"postgresql+psycopg://postgres:hunter2@127.0.0.1:{free_port()}/postgres"
+    shown = database.replace(":hunter2@", ":***@")
+    for argv in (["ratings", "recompute", "--archive", database], ["archive", "export", "--url", database],
+                 ["transparency", "rebuild", "--url", database]):
+        done = subprocess.run([REFEREE, *argv], env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode in (1, 2) and "Traceback" not in done.stderr, done.stderr
+        assert f"no archive answers at {shown} (" in done.stderr and "connection refused" in done.stderr, done.stderr
+        assert "hunter2" not in done.stderr
 
 
 def test_e2e_make_run_with_its_ports_taken_says_so_and_which_to_pick(tmp_path: Path) -> None:
