@@ -228,7 +228,9 @@ def cmd_run(args: argparse.Namespace) -> int:
                                             "--access-log" if args.access_log else "--log-requests"],
                                      env=env, preexec_fn=die_with_parent(), start_new_session=True))
     print(f"referee: API on http://127.0.0.1:{args.port}  (a line per request and per bot job, none for "
-          "idle polling: --access-log for every request; Ctrl+C stops everything)", flush=True)
+          "idle polling: --access-log for every request; Ctrl+C stops everything)\n"
+          f"referee: in a second terminal, for the README's and the docs' examples: "
+          f"export REFEREE_URL=http://127.0.0.1:{args.port}", flush=True)
 
     def stop(*_: object) -> None:
         # the API and the worker first (the worker releases RQ's scheduler lock in Redis), then Redis

@@ -153,3 +153,4 @@ def test_e2e_the_terminal_of_run_shows_a_line_a_request_and_a_bot_job_and_none_f
     assert "/health" not in shown and "/events" not in shown, shown  # idle polling: no line
     assert "Job OK" not in shown and "Listening on referee" not in shown, shown  # RQ's own lines are gone
     assert "referee: stopped" in shown
+    assert f"export REFEREE_URL={url}\n" in shown  # the line the README says to paste in a second terminal
