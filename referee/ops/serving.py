@@ -124,6 +124,9 @@ def _work(args: argparse.Namespace) -> int:
     from workers.scheduler import SchedulerThread
 
     client = queue_connection()  # RQ_REDIS_URL, else REDIS_URL when that is no cluster
+    # a queue's Redis that does not answer is said once (cmd_worker), before the scheduler's
+    # thread says it in RQ's words: the worker would end on it at its first look at the queue anyway
+    client.ping()
     queue = RqScheduler(client)
     # the jobs' service made now, every ruleset loaded and its move checks compiled: not in the first
     # jobs (a second or so of a worker's first games, each ruleset's first moves slowed)
