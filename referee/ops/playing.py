@@ -221,11 +221,35 @@ def _register(args: argparse.Namespace, url: str) -> tuple[str, str]:
     made = httpx.post(f"{url.rstrip('/')}/v1/bots", timeout=10.0,
                       json={"name": args.register, "rulesets": args.ruleset or []})
     if made.status_code != 201:
-        raise _refused_of(made)
+        raise _registration_refused(made, args, url)
     bot_id, secret = made.json()["id"], made.json()["secret"]
     print(f"referee play: registered outbound bot {bot_id} ({args.register}); its secret, shown once: "
           f"{secret}", flush=True)
     return bot_id, secret
+
+
+#: ``POST /v1/bots``'s fields (and the field an unknown ruleset's problem is about) -> ``referee play``'s options
+REGISTER_OPTIONS = {"name": "--register", "rulesets": "--ruleset", "ruleset": "--ruleset"}
+
+
+def _registration_refused(response: Any, args: argparse.Namespace, url: str) -> Exception:
+    """The referee's refusal of ``--register``, in the options' words: the option, what was given,
+    and for ``--ruleset`` the rulesets that referee plays."""
+    from referee.bots.outbound import Refused
+    from referee.client import RefereeClient
+    try:
+        body = response.json()
+    except ValueError:
+        return _refused_of(response)
+    if not isinstance(body, dict) or not problem_fields(body):
+        return _refused_of(response)
+    rulesets = ", ".join(args.ruleset or ()) or None
+    given = {"name": args.register, "rulesets": rulesets, "ruleset": rulesets}
+    with RefereeClient(url) as client:
+        known = _rulesets(client)
+    accepted = f"{known}; --ruleset again for each ruleset it plays" if known else "GET /v1/rulesets lists them"
+    accepts = {"ruleset": accepted, "rulesets": accepted}
+    return Refused(explain_problem(body, response.status_code, REGISTER_OPTIONS, given, accepts))
 
 
 def _play_outbound(args: argparse.Namespace, url: str, bot: UserBot) -> int:
