@@ -17,17 +17,35 @@ import time
 from typing import IO, Any
 
 from referee import settings
-from referee.ops.helptext import add_command
+from referee.ops.explain import no_archive
+from referee.ops.helptext import ARCHIVE, add_command
 
-ARCHIVE_PAGE = "docs/archive.md"
+
+def archive_url(args: argparse.Namespace) -> str:
+    url = args.url or settings.get("REFEREE_ARCHIVE_URL")
+    if not url or url.strip().lower() == "off":
+        raise SystemExit("referee archive: no archive: set REFEREE_ARCHIVE_URL or pass --url")
+    return url
+
+
+def archive_setting(args: argparse.Namespace) -> str:
+    """Where the archive's URL came from, for a message."""
+    return "--url" if args.url else "REFEREE_ARCHIVE_URL"
 
 
 def open_archive(args: argparse.Namespace) -> Any:
     from referee.archive import Archive
-    url = args.url or settings.get("REFEREE_ARCHIVE_URL")
-    if not url or url.strip().lower() == "off":
-        raise SystemExit("referee archive: no archive: set REFEREE_ARCHIVE_URL or pass --url")
-    return Archive(url)
+    return Archive(archive_url(args))
+
+
+def cmd_archive(args: argparse.Namespace) -> int:
+    """``export`` or ``import``; an archive that does not answer is one line naming its URL."""
+    from referee.archive.db import ArchiveUnavailable
+    try:
+        return int(args.archive_action(args))
+    except ArchiveUnavailable as err:
+        print(f"referee archive: {no_archive(archive_url(args), archive_setting(args), err)}", file=sys.stderr)
+        return 1
 
 
 def _query(args: argparse.Namespace) -> Any:
@@ -76,7 +94,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    arc = add_command(sub, "archive", "back the archive of finished games up, or restore it", ARCHIVE_PAGE)
+    arc = add_command(sub, "archive", "back the archive of finished games up, or restore it", ARCHIVE)
     what = arc.add_subparsers(dest="archive_command", required=True, metavar="ACTION")
     export = what.add_parser("export", help="write the archived games (a backup, or --bundle for referee audit)")
     export.add_argument("--out", help="the file written (default: standard output)")
@@ -87,9 +105,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                             "only games whose result has this reason")
     export.add_argument("--from", type=int, help="only games finished at or after (ms since the epoch)")
     export.add_argument("--to", type=int, help="only games finished before (ms since the epoch)")
-    export.set_defaults(func=cmd_export)
+    export.set_defaults(func=cmd_archive, archive_action=cmd_export)
     imp = what.add_parser("import", help="write a backup's games into the archive")
     imp.add_argument("file", help="a backup written by referee archive export (-: standard input)")
-    imp.set_defaults(func=cmd_import)
+    imp.set_defaults(func=cmd_archive, archive_action=cmd_import)
     for each in (export, imp):
         each.add_argument("--url", help="the archive's database (default: REFEREE_ARCHIVE_URL)")

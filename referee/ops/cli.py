@@ -1,6 +1,8 @@
 """The referee's command line: run it (serve, worker, redis, run), play and
-rank bots (tournament, arena, play, webhook-bot), check games (audit,
-replay), manage the signing keys (keys) and the contract (contract)."""
+rank bots (tournament, arena, webhook-bot, play), check games (audit,
+replay), watch the transparency log (witness, transparency), back the
+finished games up (archive), recompute the ladders (ratings), manage the
+signing keys (keys) and the contract (contract)."""
 from __future__ import annotations
 
 import argparse
@@ -90,7 +92,8 @@ def _add_key_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     con.set_defaults(func=cmd_contract)
 
 
-def main(argv: list[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
+    """``referee`` and every command, as ``main`` parses them."""
     parser = argparse.ArgumentParser(prog="referee", description=__doc__, epilog=epilog(), formatter_class=Help)
     parser.add_argument("--version", action="version", version=f"referee {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -104,8 +107,12 @@ def main(argv: list[str] | None = None) -> int:
     _add_key_commands(sub)
     for each in sub.choices.values():  # every command's options say their defaults
         each.formatter_class = Help
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
     try:
-        args = parser.parse_args(argv)
+        args = parser().parse_args(argv)
         done = int(args.func(args) or 0)
         sys.stdout.flush()  # a reader that left shows here, not in the interpreter's last flush
         return done

@@ -18,7 +18,9 @@ TOURNAMENT_OPTIONS = {"ruleset": "--ruleset", "entrants": "--entrants", "games":
 #: a problem's code -> the field it is about, for the problems that name no field themselves
 FIELD_OF_CODE = {"unknown_ruleset": "ruleset", "unknown_bot": "entrants", "bot_ruleset": "entrants",
                  "bot_not_public": "entrants", "bad_bot_secret": "entrants", "no_heuristic": "entrants",
-                 "bad_player_count": "players", "invalid_options": "options"}
+                 "bad_player_count": "players", "invalid_options": "options",
+                 "too_few_entrants": "entrants", "duplicate_entrant_name": "entrants",
+                 "tournament_too_large": "games"}
 
 #: what each field accepts, where the referee's own detail does not say it
 ACCEPTS = {"entrants": f"the built-in bots {' and '.join(BUILT_IN)}, or registered bots' ids (ID:SECRET seats "
@@ -92,6 +94,12 @@ def no_redis(url: str, setting: str, err: BaseException) -> str:
     """A Redis that did not answer: the URL tried (no password) and where it came from."""
     return (f"no Redis answers at {shown_url(url)} ({setting}; {_why(err)}): start one (`referee redis`), "
             f"or set {setting}; `referee run` starts its own")
+
+
+def no_archive(url: str, setting: str, err: BaseException) -> str:
+    """An archive database that did not answer: the URL tried (no password) and where it came from."""
+    return (f"no archive answers at {shown_url(url)} ({setting}; {_why(err)}): start its database, "
+            f"or give {setting} another")
 
 
 def _why(err: BaseException) -> str:

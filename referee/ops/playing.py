@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee import settings
 from referee.ops.explain import ACCEPTS, TOURNAMENT_OPTIONS, explain_problem, no_referee, problem_fields
-from referee.ops.helptext import BOTS, add_command
+from referee.ops.helptext import ARENA, BOTS, TOURNAMENTS, WEBHOOK_BOTS, add_command
 
 if TYPE_CHECKING:
     from referee.bots.user import UserBot
@@ -221,11 +221,35 @@ def _register(args: argparse.Namespace, url: str) -> tuple[str, str]:
     made = httpx.post(f"{url.rstrip('/')}/v1/bots", timeout=10.0,
                       json={"name": args.register, "rulesets": args.ruleset or []})
     if made.status_code != 201:
-        raise _refused_of(made)
+        raise _registration_refused(made, args, url)
     bot_id, secret = made.json()["id"], made.json()["secret"]
     print(f"referee play: registered outbound bot {bot_id} ({args.register}); its secret, shown once: "
           f"{secret}", flush=True)
     return bot_id, secret
+
+
+#: ``POST /v1/bots``'s fields (and the field an unknown ruleset's problem is about) -> ``referee play``'s options
+REGISTER_OPTIONS = {"name": "--register", "rulesets": "--ruleset", "ruleset": "--ruleset"}
+
+
+def _registration_refused(response: Any, args: argparse.Namespace, url: str) -> Exception:
+    """The referee's refusal of ``--register``, in the options' words: the option, what was given,
+    and for ``--ruleset`` the rulesets that referee plays."""
+    from referee.bots.outbound import Refused
+    from referee.client import RefereeClient
+    try:
+        body = response.json()
+    except ValueError:
+        return _refused_of(response)
+    if not isinstance(body, dict) or not problem_fields(body):
+        return _refused_of(response)
+    rulesets = ", ".join(args.ruleset or ()) or None
+    given = {"name": args.register, "rulesets": rulesets, "ruleset": rulesets}
+    with RefereeClient(url) as client:
+        known = _rulesets(client)
+    accepted = f"{known}; --ruleset again for each ruleset it plays" if known else "GET /v1/rulesets lists them"
+    accepts = {"ruleset": accepted, "rulesets": accepted}
+    return Refused(explain_problem(body, response.status_code, REGISTER_OPTIONS, given, accepts))
 
 
 def _play_outbound(args: argparse.Namespace, url: str, bot: UserBot) -> int:
@@ -315,13 +339,14 @@ def format_standings(rows: list[dict]) -> str:  # type: ignore[type-arg]
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The commands that play bots: tournament, arena, webhook-bot, play."""
-    tour = add_command(sub, "tournament", "run a tournament on a referee, print the standings", BOTS)
+    tour = add_command(sub, "tournament", "run a tournament on a referee, print the standings", TOURNAMENTS)
     tour.add_argument("--url", help="the referee (default: REFEREE_URL, else http://127.0.0.1:$PORT)")
     tour.add_argument("--ruleset", required=True, help="bang, bang-dice, bang-faceoff, bluffaneer, …")
     tour.add_argument("--entrants", nargs="+", required=True, help="bot ids or built-in bots (random, heuristic); "
                       "ID:SECRET seats a registered bot with its owner's secret (unless it is public)")
     tour.add_argument("--games", type=int, required=True, help="games to play")
-    tour.add_argument("--players", type=int, help="seats per game (default: the number of entrants)")
+    tour.add_argument("--players", type=int, help="seats per game (default: one per entrant, within "
+                      "the ruleset's sizes)")
     tour.add_argument("--seed", help="the tournament's seed (default: the referee draws one; a seeded "
                       "tournament is not rated)")
     tour.add_argument("--option", action="append", help="a game option, NAME=JSON (repeatable)")
@@ -331,8 +356,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     tour.set_defaults(func=cmd_tournament)
     from referee.play.arena import add_arguments as arena_arguments  # light: the rules load when it runs
     arena_arguments(add_command(sub, "arena", "play bots in this process (no server), print standings",
-                                BOTS))
-    hook = add_command(sub, "webhook-bot", "serve a webhook bot the referee calls over HTTP", BOTS)
+                                ARENA))
+    hook = add_command(sub, "webhook-bot", "serve a webhook bot the referee calls over HTTP", WEBHOOK_BOTS)
     hook.add_argument("--port", type=int, default=9100, help="the port to listen on")
     hook.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     hook.add_argument("--secret", required=True, help="the secret POST /v1/bots returned")

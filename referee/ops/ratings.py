@@ -11,9 +11,8 @@ import sys
 from typing import Any
 
 from referee import settings
-from referee.ops.helptext import add_command
-
-LADDER_PAGE = "docs/ladder.md"
+from referee.ops.explain import no_archive, no_redis
+from referee.ops.helptext import LADDER, add_command
 
 
 def recompute(archive: Any, names: dict[str, str] | None = None) -> dict[str, Any]:
@@ -41,28 +40,32 @@ def recompute(archive: Any, names: dict[str, str] | None = None) -> dict[str, An
 
 
 def cmd_recompute(args: argparse.Namespace) -> int:
-    from referee.archive import Archive
-    from referee.ladder.ratings import diff, table_lines
+    """The archive's ladders printed (``--check``: compared with the live ones); an archive or a Redis
+    that does not answer is one line naming its URL."""
+    from referee.archive.db import ArchiveUnavailable
+    from referee.ladder.ratings import table_lines
+    from referee.store.clients import REDIS_UNAVAILABLE
     url = args.archive or settings.get("REFEREE_ARCHIVE_URL")
     if not url or url.strip().lower() == "off":
         raise SystemExit("referee ratings: no archive: set REFEREE_ARCHIVE_URL or pass --archive")
-    names: dict[str, str] = {}
-    tables = recompute(Archive(url), names)
+    try:
+        tables, names = _recomputed(url)
+    except ArchiveUnavailable as err:
+        setting = "--archive" if args.archive else "REFEREE_ARCHIVE_URL"
+        print(f"referee ratings: {no_archive(url, setting, err)}", file=sys.stderr)
+        return 1
     for key, table in tables.items():
         print("\n".join(table_lines(key, list(table.rows.values()), names)), end="\n\n")
     if not tables:
         print("no rated game in the archive")
     if not args.check:
         return 0
-    from referee.store.clients import connect
-    from referee.store.ladder import LadderBook, ladder_keys
-    client = connect(args.redis or settings.text("REDIS_URL"))
-    differences = []
-    for key in sorted(set(tables) | set(ladder_keys(client))):
-        recomputed = tables[key] if key in tables else None
-        book = LadderBook(client, key)
-        differences += diff(key, recomputed.state if recomputed else None, book.table(),
-                            (recomputed.after if recomputed else {}, book.after()))
+    redis_url = args.redis or settings.text("REDIS_URL")
+    try:
+        differences = _differences(tables, redis_url)
+    except REDIS_UNAVAILABLE as err:
+        print(f"referee ratings: {no_redis(redis_url, '--redis' if args.redis else 'REDIS_URL', err)}", file=sys.stderr)
+        return 1
     if differences:
         print("the live ladders differ from the archive's:", *differences, sep="\n", file=sys.stderr)
         return 1
@@ -70,8 +73,34 @@ def cmd_recompute(args: argparse.Namespace) -> int:
     return 0
 
 
+def _recomputed(url: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """The archive's ladders, and the registered bots' names."""
+    from referee.archive import Archive
+    names: dict[str, str] = {}
+    archive = Archive(url)
+    try:
+        return recompute(archive, names), names
+    finally:
+        archive.close()
+
+
+def _differences(tables: dict[str, Any], redis_url: str) -> list[str]:
+    """How the live ladders in that Redis differ from the recomputed ``tables``."""
+    from referee.ladder.ratings import diff
+    from referee.store.clients import connect
+    from referee.store.ladder import LadderBook, ladder_keys
+    client = connect(redis_url)
+    differences = []
+    for key in sorted(set(tables) | set(ladder_keys(client))):
+        recomputed = tables[key] if key in tables else None
+        book = LadderBook(client, key)
+        differences += diff(key, recomputed.state if recomputed else None, book.table(),
+                            (recomputed.after if recomputed else {}, book.after()))
+    return differences
+
+
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    ratings = add_command(sub, "ratings", "recompute the bots' ladder ratings from the archive", LADDER_PAGE)
+    ratings = add_command(sub, "ratings", "recompute the bots' ladder ratings from the archive", LADDER)
     what = ratings.add_subparsers(dest="ratings_command", required=True, metavar="ACTION")
     again = what.add_parser("recompute", help="refold every rated game of the archive and print the ladders")
     again.add_argument("--archive", help="the archive's database (default: REFEREE_ARCHIVE_URL)")

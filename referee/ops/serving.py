@@ -124,6 +124,9 @@ def _work(args: argparse.Namespace) -> int:
     from workers.scheduler import SchedulerThread
 
     client = queue_connection()  # RQ_REDIS_URL, else REDIS_URL when that is no cluster
+    # a queue's Redis that does not answer is said once (cmd_worker), before the scheduler's
+    # thread says it in RQ's words: the worker would end on it at its first look at the queue anyway
+    client.ping()
     queue = RqScheduler(client)
     # the jobs' service made now, every ruleset loaded and its move checks compiled: not in the first
     # jobs (a second or so of a worker's first games, each ruleset's first moves slowed)
@@ -228,7 +231,9 @@ def cmd_run(args: argparse.Namespace) -> int:
                                             "--access-log" if args.access_log else "--log-requests"],
                                      env=env, preexec_fn=die_with_parent(), start_new_session=True))
     print(f"referee: API on http://127.0.0.1:{args.port}  (a line per request and per bot job, none for "
-          "idle polling: --access-log for every request; Ctrl+C stops everything)", flush=True)
+          "idle polling: --access-log for every request; Ctrl+C stops everything)\n"
+          f"referee: in a second terminal, for the README's and the docs' examples: "
+          f"export REFEREE_URL=http://127.0.0.1:{args.port}", flush=True)
 
     def stop(*_: object) -> None:
         # the API and the worker first (the worker releases RQ's scheduler lock in Redis), then Redis

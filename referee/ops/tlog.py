@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 from referee import settings
+from referee.ops.explain import no_archive, no_redis
 from referee.ops.helptext import TRANSPARENCY, add_command
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_USAGE = 0, 1, 2
@@ -60,9 +61,9 @@ def _check(rebuilt: Any, live: Any) -> int:
 def cmd_rebuild(args: argparse.Namespace) -> int:
     """Rebuild the tree from the archive; print it; compare it (``--check``) or restore it (``--restore``)."""
     from referee.archive.db import ArchiveUnavailable
-    from referee.ops.archiving import open_archive
+    from referee.ops.archiving import archive_setting, archive_url, open_archive
     from referee.service.tlog_rebuild import NotEmpty, rebuild, restore
-    from referee.store.clients import REDIS_ERROR
+    from referee.store.clients import REDIS_ERROR, REDIS_UNAVAILABLE
     archive = open_archive(args)
     try:
         rebuilt = rebuild(archive)
@@ -75,7 +76,15 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
     except NotEmpty as err:
         print(f"referee transparency rebuild: {err}", file=sys.stderr)
         return EXIT_DIFFERENT
-    except (ArchiveUnavailable, REDIS_ERROR) as err:
+    except REDIS_UNAVAILABLE as err:
+        print(f"referee transparency rebuild: {no_redis(settings.text('REDIS_URL'), 'REDIS_URL', err)}",
+              file=sys.stderr)
+        return EXIT_USAGE
+    except ArchiveUnavailable as err:
+        print(f"referee transparency rebuild: {no_archive(archive_url(args), archive_setting(args), err)}",
+              file=sys.stderr)
+        return EXIT_USAGE
+    except REDIS_ERROR as err:
         print(f"referee transparency rebuild: {type(err).__name__}: {err}", file=sys.stderr)
         return EXIT_USAGE
     finally:

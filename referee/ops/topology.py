@@ -404,7 +404,8 @@ def main(argv: list[str] | None = None) -> int:
         topo.start()
         print(topo.describe(), flush=True)
         took = ", ".join(f"{k} {v:.1f} s" for k, v in topo.timings.items())
-        print(f"topology: ready ({took}): point a client at {topo.url}  (Ctrl+C stops everything)", flush=True)
+        print(f"topology: ready ({took}): point a client at it: export REFEREE_URL={topo.url}  "
+              "(Ctrl+C stops everything)", flush=True)
         code = _watch(topo)
     except _Stop:
         pass

@@ -62,6 +62,39 @@ def test_try_it_out_creates_a_game_and_reads_a_seat_view_with_its_token(live: Li
     assert all(url.startswith(live.url + "/") for url in watched.urls), watched.urls
 
 
+def test_execute_as_the_page_fills_it_creates_a_game_then_a_move_with_the_seats_token(live: Live,
+                                                                                       watched: Watched) -> None:
+    """A reader who edits nothing: the body Try it out fills in is openapi.yaml's example, which the
+    referee accepts (a made-up body from the schema would be a 422); the seat's token goes under
+    Authorize, and the move's prefilled body is its first move."""
+    page = watched.page
+    page.goto(live.url + "/docs/")
+    block = operation(page, "createGame", "games")
+    block.locator(".try-out__btn").click()
+    assert json.loads(block.locator("textarea.body-param__text").input_value())["ruleset"] == "bluffaneer"
+    block.locator(".execute").click()
+    status = block.locator(".live-responses-table .response .response-col_status").first
+    status.wait_for()
+    assert status.inner_text().strip() == "201"
+    created = json.loads(block.locator(".live-responses-table .response-col_description pre").first.inner_text())
+    page.locator(".auth-wrapper .authorize").click()
+    page.locator(".modal-ux input[type=text], .modal-ux input[type=password]").first.fill(
+        created["seats"][0]["token"])
+    page.locator(".modal-ux .auth-btn-wrapper .authorize").click()
+    page.locator(".modal-ux .btn-done").click()
+    move = operation(page, "submitMove", "games")
+    move.locator(".try-out__btn").click()
+    move.locator("tr[data-param-name=game_id] input").fill(created["id"])
+    move.locator(".execute").click()
+    moved = move.locator(".live-responses-table .response .response-col_status").first
+    moved.wait_for()
+    assert moved.inner_text().strip() == "201", move.locator(".live-responses-table").inner_text()
+    answer = move.locator(".live-responses-table .response-col_description pre").first.inner_text()
+    assert "receipt" in json.loads(answer)
+    assert not watched.unexpected(), watched.unexpected()
+    assert all(url.startswith(live.url + "/") for url in watched.urls), watched.urls
+
+
 def test_the_reference_is_served_under_the_strict_csp_and_nothing_else_of_the_package(live: Live) -> None:
     for path in ("/docs/", "/docs/reference.js", "/docs/swagger-ui-bundle.js", "/docs/openapi.json"):
         r = requests.get(live.url + path, timeout=30)

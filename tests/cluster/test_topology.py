@@ -4,14 +4,21 @@ haproxy, rides out a referee killed with SIGKILL, and stops without leaving a
 process behind. Skipped, loudly, without haproxy."""
 from __future__ import annotations
 
+import os
+import re
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import requests
 
 from referee.ops import topology
 from referee.ops.topology import Topology, TopologyError, http_status
+from referee.store.redis_server import free_port
 from tests.cluster.conftest import require_haproxy
 
 pytestmark = pytest.mark.cluster
@@ -82,3 +89,33 @@ def test_without_haproxy_main_says_how_to_install_it(monkeypatch: pytest.MonkeyP
     assert "apt-get install haproxy" in capsys.readouterr().err
     with pytest.raises(TopologyError, match="apt-get install haproxy"):
         Topology(referees=1, workers=0, standalone=True).start()
+
+
+def test_make_cluster_says_what_to_export_and_ctrl_c_stops_it(tmp_path: Path) -> None:
+    """``make cluster``'s last line before it serves is the line to paste in a
+    second terminal (docs/operations.md): ``export REFEREE_URL=`` haproxy's
+    address, which answers; Ctrl+C (SIGINT) stops it all."""
+    require_haproxy()
+    port = free_port()
+    env = {**os.environ, **ENV, "PORT": str(port)}
+    proc = subprocess.Popen([sys.executable, "-m", "referee.ops.topology", "--standalone", "--referees", "1",
+                             "--workers", "1", "--no-archive"], env=env, stdout=subprocess.PIPE, text=True,
+                            cwd=tmp_path, start_new_session=True)
+    assert proc.stdout is not None
+    try:
+        said = ""
+        for line in proc.stdout:
+            said += line
+            if line.startswith("topology: ready"):
+                break
+        exported = re.search(r"export REFEREE_URL=(\S+)", said)
+        assert exported, said
+        assert exported.group(1) == f"http://127.0.0.1:{port}"
+        assert http_status(exported.group(1) + "/health") == 200
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=120)
+        assert "topology: stopped" in proc.stdout.read()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()

@@ -71,6 +71,17 @@ def blocks_of(path: Path) -> Iterator[Block]:
         i = end + 1
 
 
+#: a line a reader would type in a terminal, whatever its fence says
+COMMAND_LINE = re.compile(r"^\s*(\$ )?(\.venv/bin/|referee |curl |make |python3? |node |bash |npm |export )")
+
+
+def other_blocks() -> list[Block]:
+    """Every fenced block that is not commands or code by its fence (``text``, ``json``, none…), but the
+    pages others run: output, formulas, bodies, which none of the tests runs."""
+    return [b for p in pages() if p.relative_to(ROOT).as_posix() not in ELSEWHERE
+            for b in blocks_of(p) if b.language not in CODE]
+
+
 def code_blocks() -> list[Block]:
     """Every block of commands or code in the README and the docs, but the pages others run."""
     return [b for p in pages() if p.relative_to(ROOT).as_posix() not in ELSEWHERE

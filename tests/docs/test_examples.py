@@ -35,12 +35,13 @@ SMALLER: dict[str, dict[str, str]] = {
     "arena": {"--games 1000": "--games 12"},
     "arena-audit": {"--games 1000": "--games 12"},
     "outbound-bot": {"--games 50": "--games 4"},
+    "tournament": {"--games 50": "--games 4"},
     "webhook-tournament": {"--games 100": "--games 4", "--games 50": "--games 2"},
 }
 #: sequences that need a referee allowing bot URLs on this machine
 PRIVATE_BOTS = {"webhook-tournament", "game-end-webhook"}
 #: sequences that need a referee keeping an archive (docs/archive.md)
-ARCHIVED = {"archive"}
+ARCHIVED = {"archive", "ladder-recompute"}
 #: what each sequence's output must show (regular expressions), beside its exit status 0
 SHOWS: dict[str, list[str]] = {
     "watch": [r"http://127\.0\.0\.1:\d+/watch/\w+"],
@@ -54,6 +55,7 @@ SHOWS: dict[str, list[str]] = {
     "python-client": [r"receipt for version \d+", r"\nTrue\n"],
     "chat": [r"^opens: True True$", r"^\d+ 0 good luck, all $", r"^\d+ 1 None \(hidden\)$"],
     "outbound-bot": [r"audit: 4/4 games clean", r" mybot "],
+    "tournament": [r"^tournament t_\w+: 4 bluffaneer games", r"^audit: 4/4 games clean$", r"^ 1 (heuristic|random)"],
     "arena": [r" mybot ", r"bot failures: none"],
     "arena-audit": [r"audit: 12/12 logs clean"],
     "training": [r"^\w+ \[[\d, ]+\]$"],
@@ -63,7 +65,9 @@ SHOWS: dict[str, list[str]] = {
     # issue 42: `referee play --pool` and the JavaScript bot in the Bluffaneer pool
     "pool": [r"^referee play: in the bluffaneer pool, 2 games at once", r'"name":"pooled"',
              r'"status":"(waiting|playing)"', r"^in the bluffaneer pool, 2 games at once$"],
-    "ladder": [r'^\{"key":"bluffaneer",', r'"bot":\{"id":"heuristic","name":"heuristic","kind":"builtin"'],
+    # the ladder's page: a rated game and the ladder, then the ladder refolded from the archive alone
+    "ladder-recompute": [r'^\{"key":"bluffaneer",', r'"bot":\{"id":"heuristic","name":"heuristic","kind":"builtin"',
+                         r"^the live ladders equal the archive's \(1 ladders\)$"],
     "archive": [r'"seats":\[\{"seat":0,"name":"ann","bot":"random"\}', r"audit: 2/2 logs clean",
                 # the transparency log rebuilt from the archive (docs/transparency.md): the live root
                 r"^archive: 2 leaves, root \S+$", r"^live log: the same root at 2 leaves"],
@@ -81,6 +85,16 @@ TIMEOUT_S = 900
 def test_every_block_of_commands_or_code_is_run_or_is_a_file_run() -> None:
     unmarked = [b.where for b in examples.code_blocks() if b.kind is None]
     assert not unmarked, f"mark these <!-- run: NAME -->, <!-- file: PATH --> or <!-- shown: WHY -->: {unmarked}"
+
+
+@pytest.mark.lint
+def test_no_block_of_commands_hides_behind_another_fence() -> None:
+    """A block fenced ``text`` (or ``json``, or nothing) is output, a formula or a body: one that holds
+    a command a reader would type is fenced ``sh`` and marked, so that it is run."""
+    hiding = [f"{b.where}: {line.strip()}" for b in examples.other_blocks()
+              for line in b.text.splitlines()
+              if examples.COMMAND_LINE.match(line) and "─" not in line]  # not a diagram's box
+    assert not hiding, f"fence these ```sh and mark them <!-- run: NAME -->: {hiding}"
 
 
 @pytest.mark.lint

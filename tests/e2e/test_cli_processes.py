@@ -14,6 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from referee.ops.explain import no_redis
 from referee.store.redis_server import free_port
 from tests.e2e.conftest import REFEREE, Live
 from tests.processes import own_redis, stop
@@ -78,11 +79,29 @@ def test_e2e_a_refused_connection_prints_the_url_it_tried(tmp_path: Path) -> Non
         assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
         assert f"no referee answers at {nobody} (connection refused)" in done.stderr, done.stderr
     redis_url = f"redis://127.0.0.1:{free_port()}/0"
+    refused = ConnectionRefusedError(111, "Connection refused")  # the one line, and nothing before it
     env = {**os.environ, "REDIS_URL": redis_url, "REFEREE_SIGNING_KEY_FILE": str(tmp_path / "keys")}
     env.pop("RQ_REDIS_URL", None)
     worker = subprocess.run([REFEREE, "worker"], env=env, capture_output=True, text=True, timeout=120)
     assert worker.returncode == 1 and "Traceback" not in worker.stderr, worker.stderr
-    assert f"no Redis answers at {redis_url} (REDIS_URL; connection refused)" in worker.stderr
+    assert worker.stderr.strip() == f"referee worker: {no_redis(redis_url, 'REDIS_URL', refused)}", worker.stderr
+    # the commands that read the archive and the live ladders or log: the archive's URL, or Redis's
+    archive = f"sqlite:///{tmp_path}/archive.sqlite3"
+    for argv, said in ((["ratings", "recompute", "--archive", archive, "--check"],
+                        f"no Redis answers at {redis_url} (REDIS_URL; connection refused)"),
+                       (["transparency", "rebuild", "--url", archive, "--check"],
+                        f"no Redis answers at {redis_url} (REDIS_URL; connection refused)")):
+        done = subprocess.run([REFEREE, *argv], env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode in (1, 2) and "Traceback" not in done.stderr, done.stderr
+        assert said in done.stderr, done.stderr
+    database = f"postgresql+psycopg://postgres:hunter2@127.0.0.1:{free_port()}/postgres"
+    shown = database.replace(":hunter2@", ":***@")
+    for argv in (["ratings", "recompute", "--archive", database], ["archive", "export", "--url", database],
+                 ["transparency", "rebuild", "--url", database]):
+        done = subprocess.run([REFEREE, *argv], env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode in (1, 2) and "Traceback" not in done.stderr, done.stderr
+        assert f"no archive answers at {shown} (" in done.stderr and "connection refused" in done.stderr, done.stderr
+        assert "hunter2" not in done.stderr
 
 
 def test_e2e_make_run_with_its_ports_taken_says_so_and_which_to_pick(tmp_path: Path) -> None:
@@ -136,3 +155,4 @@ def test_e2e_the_terminal_of_run_shows_a_line_a_request_and_a_bot_job_and_none_f
     assert "/health" not in shown and "/events" not in shown, shown  # idle polling: no line
     assert "Job OK" not in shown and "Listening on referee" not in shown, shown  # RQ's own lines are gone
     assert "referee: stopped" in shown
+    assert f"export REFEREE_URL={url}\n" in shown  # the line the README says to paste in a second terminal

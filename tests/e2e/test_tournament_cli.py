@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import signal
 import subprocess
+from pathlib import Path
 
 import httpx
 import pytest
@@ -45,6 +46,25 @@ def test_e2e_the_tournament_cli_errors_are_one_line(worker_stack: Stack) -> None
                             text=True, timeout=120)
     assert nobody.returncode == 1 and "no referee answers at http://127.0.0.1:1" in nobody.stderr
     assert "Traceback" not in nobody.stderr
+
+
+def test_e2e_mistakes_name_the_option_what_was_given_and_what_is_accepted(worker_stack: Stack) -> None:
+    """``--entrants random heuristic`` for 3-player games, ``referee play --ruleset bangg``, and
+    ``--register`` without a ruleset: the option, the value and what the referee accepts."""
+    cwd = Path(__file__).resolve().parents[2]
+    for argv, said in (
+            (["tournament", "--ruleset", "bluffaneer", "--games", "2", "--entrants", "random", "heuristic"],
+             "referee tournament: --entrants random heuristic: 3-player games need at least 3 entrants "
+             "(accepted: the built-in bots random and heuristic"),
+            (["play", "--bot", "examples/mybot.py:choose", "--register", "mine", "--ruleset", "bangg"],
+             "referee play: --ruleset bangg: no ruleset 'bangg' (accepted: bang, bang-dice, bang-faceoff, "
+             "bluffaneer; --ruleset again for each ruleset it plays)"),
+            (["play", "--bot", "examples/mybot.py:choose", "--register", "mine"],
+             "referee play: --ruleset (not given): length must be between 1 and 8 (accepted: bang, ")):
+        done = subprocess.run([REFEREE, *argv], env=_env(worker_stack), cwd=cwd, capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 1 and done.stderr.startswith(said), done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
 
 
 def test_e2e_ctrl_c_cancels_the_tournament_and_says_so(worker_stack: Stack) -> None:

@@ -46,6 +46,18 @@ def test_several_fields_wrong_are_one_line_and_an_option_not_given_says_so() -> 
         "--games 0: must be greater than or equal to 1; --players (not given): not a valid integer"
 
 
+def test_too_few_entrants_a_name_twice_and_too_many_games_name_their_option() -> None:
+    few = {"code": "too_few_entrants", "detail": "3-player games need at least 3 entrants", "status": 422}
+    assert _explained(few, entrants="random heuristic").startswith(
+        "--entrants random heuristic: 3-player games need at least 3 entrants (accepted: the built-in bots")
+    twice = {"code": "duplicate_entrant_name", "detail": "the name 'ann' is given twice", "status": 422}
+    assert _explained(twice, entrants="ann:x ann:y random").startswith("--entrants ann:x ann:y random: the name")
+    large = {"code": "tournament_too_large", "detail": "at most 1000 games and 8 in parallel without the admin "
+             "token (asked 5000 and 8)", "status": 403}
+    assert _explained(large, 403, games="5000") == \
+        "--games 5000: at most 1000 games and 8 in parallel without the admin token (asked 5000 and 8)"
+
+
 def test_a_problem_about_no_option_keeps_the_referees_words() -> None:
     body = {"code": "rate_limited", "detail": "too many requests", "status": 429}
     assert problem_fields(body) == []

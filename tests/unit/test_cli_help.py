@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.ops import checking, cli, helptext, playing, serving
+from referee.ops import cli, helptext
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,11 +33,8 @@ def _summaries() -> dict[str, str]:
 
 
 def _sub() -> argparse._SubParsersAction[argparse.ArgumentParser]:
-    parser = argparse.ArgumentParser()
-    sub = parser.add_subparsers()
-    for module in (serving, playing, checking):
-        module.add_commands(sub)
-    cli._add_key_commands(sub)
+    """The commands of the parser ``referee`` runs: every one, as ``main`` adds them."""
+    [sub] = [a for a in cli.parser()._actions if isinstance(a, argparse._SubParsersAction)]
     return sub
 
 
@@ -65,3 +62,22 @@ def test_each_command_help_says_what_it_does_and_names_an_existing_docs_page(nam
     assert (ROOT / page).is_file(), f"{name} points to {page}, which is not a file of the repository"
     summary = _commands()[name].description or ""
     assert summary.splitlines()[0].endswith(".") and len(summary.splitlines()[0]) < 80, summary
+
+
+def test_the_list_of_pages_in_referee_help_names_each_command_beside_its_own_page() -> None:
+    """The end of ``referee --help`` sends each command to the page its own ``--help`` names."""
+    shown = _help()
+    listed = {}
+    for line in shown.splitlines():
+        if line.startswith("  docs/"):
+            page, what = line.split(None, 1)
+            for name in what.rsplit(": ", 1)[-1].split(", "):
+                listed[name] = page
+    for name in COMMANDS:
+        [docs] = [x for x in _help(name).splitlines() if x.startswith("Docs: ")]
+        assert listed.get(name) == docs.removeprefix("Docs: "), f"{name}: {listed.get(name)} in referee --help, {docs}"
+
+
+def test_referee_help_says_what_every_command_is_for() -> None:
+    described = (cli.__doc__ or "").replace("\n", " ")
+    assert all(f"{name}," in described or f"{name})" in described for name in COMMANDS), described

@@ -3899,6 +3899,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ruleset": "bluffaneer",
+                 *       "players": 4,
+                 *       "options": {
+                 *         "first_seat": 0
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateGame"];
             };
         };
@@ -3975,6 +3984,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "move": {
+                 *         "type": "roll"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["MoveRequest"];
             };
         };
@@ -4031,6 +4047,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "ann"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                 };
@@ -4185,6 +4206,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "good luck, all"
+                 *     }
+                 */
                 "application/json": {
                     /** @description At most 280 characters once normalised. */
                     text: string;
@@ -4705,6 +4731,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "mybot",
+                 *       "url": null,
+                 *       "rulesets": [
+                 *         "bluffaneer"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /** @description An absolute http(s) URL, as the pattern states and the referee enforces (422 `invalid_bot_url` otherwise): a host name (labels of 1-63 letters, digits, `-` or `_`, none starting or ending with `-`, the last starting with a letter or `_`; at most 253 characters, a final dot included), an IPv4 address in dotted decimal or an IPv6 address in brackets; a port 1-65535; no credentials; then a path, query or fragment of visible ASCII. Where it resolves is the deployment's policy (422 `bot_url_refused`): private and loopback addresses are refused unless the referee allows them, and an allowlist may restrict hosts. Omitted (or null): an outbound bot, which connects to `GET /v1/bots/{id}/turns` for its turns and answers each at `POST /v1/bots/{id}/turns/{delivery}` — no public URL needed. */
@@ -5015,6 +5050,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "move": {
+                 *         "type": "pass"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     move: components["schemas"]["Move"];
                 };
@@ -5093,6 +5135,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "games_at_once": 2,
+                 *       "same_table": 1
+                 *     }
+                 */
                 "application/json": {
                     games_at_once?: number;
                     same_table?: number;
@@ -5212,6 +5260,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ruleset": "bluffaneer",
+                 *       "entrants": [
+                 *         "heuristic",
+                 *         "random",
+                 *         "random"
+                 *       ],
+                 *       "games": 4
+                 *     }
+                 */
                 "application/json": {
                     ruleset: components["schemas"]["RulesetName"];
                     entrants: (string | {
