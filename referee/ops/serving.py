@@ -29,6 +29,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     thousands of idle event streams and long-polls cost memory, not request
     threads; ``gthread`` is the older thread-per-request setup."""
     _signing_keys_or_exit("serve")  # made here if missing: every gunicorn worker reads the same file
+    _warn_without_redis()
     os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="referee-prom-"))
     read_timeout = _read_timeout_s()
     argv = [sys.executable, "-m", "gunicorn", args.app, "--bind", gunicorn_bind(args.host, args.port),
@@ -51,6 +52,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     else:
         argv += ["--threads", str(args.threads)]
     os.execv(sys.executable, argv)
+
+
+def _warn_without_redis() -> None:
+    """Say once, before gunicorn starts, that ``REDIS_URL`` does not answer: the
+    API starts anyway (Redis may come up after it) and answers 503
+    ``redis_unavailable`` until it does, which is all its requests would show."""
+    from referee.store.clients import refusal
+
+    url = settings.text("REDIS_URL")
+    err = refusal(url)
+    if err is not None:
+        print(f"referee serve: {no_redis(url, 'REDIS_URL', err)}; the API starts anyway and "
+              "answers 503 redis_unavailable until it does", file=sys.stderr, flush=True)
 
 
 def gunicorn_bind(host: str, port: int) -> str:

@@ -75,6 +75,18 @@ def answers(port: int, host: str = "127.0.0.1") -> bool:
         client.close()
 
 
+def refusal(url: str, timeout_s: float = 1.0) -> BaseException | None:
+    """Why the Redis at ``url`` does not answer PING (one try), or ``None`` when it does."""
+    client = redis.Redis.from_url(url, socket_connect_timeout=timeout_s, socket_timeout=timeout_s)
+    try:
+        client.ping()
+    except redis.RedisError as err:
+        return err
+    finally:
+        client.close()
+    return None
+
+
 def is_cluster(client: Any) -> bool:
     """Whether ``client`` speaks to a Redis Cluster."""
     return isinstance(client, RedisCluster)

@@ -156,3 +156,30 @@ def test_e2e_the_terminal_of_run_shows_a_line_a_request_and_a_bot_job_and_none_f
     assert "Job OK" not in shown and "Listening on referee" not in shown, shown  # RQ's own lines are gone
     assert "referee: stopped" in shown
     assert f"export REFEREE_URL={url}\n" in shown  # the line the README says to paste in a second terminal
+
+
+def test_e2e_serve_without_redis_says_so_once_and_starts(tmp_path: Path) -> None:
+    """``referee serve`` with nothing at ``REDIS_URL``: one line naming the URL tried, then the API
+    starts anyway (Redis may come up after it) and its requests answer 503 ``redis_unavailable``."""
+    redis_url = f"redis://127.0.0.1:{free_port()}/0"
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": redis_url, "REFEREE_SIGNING_KEY_FILE": str(tmp_path / "keys")}
+    serve = subprocess.Popen([REFEREE, "serve", "--port", str(port), "--workers", "1"], env=env,
+                             stderr=subprocess.PIPE)
+    try:
+        assert serve.stderr is not None
+        first = serve.stderr.readline().decode().strip()
+        refused = ConnectionRefusedError(111, "Connection refused")
+        assert first == (f"referee serve: {no_redis(redis_url, 'REDIS_URL', refused)}; the API starts anyway "
+                         "and answers 503 redis_unavailable until it does"), first
+
+        def answered() -> bool:
+            try:
+                return httpx.get(f"http://127.0.0.1:{port}/v1/games", timeout=5).status_code == 503
+            except httpx.TransportError:
+                return False
+        _until(answered, "503 from the API without its Redis")
+        body = httpx.get(f"http://127.0.0.1:{port}/v1/games", timeout=5).json()
+        assert body["code"] == "redis_unavailable", body
+    finally:
+        stop(serve, quick=[serve])
