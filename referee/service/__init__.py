@@ -255,7 +255,12 @@ class GameService:
         """A series: its running score and games (``Rematches.series_of``)."""
         return self.rematches.series_of(series_id)
 
-    def view_of(self, game: Game, seat: Seat | None) -> Json:
-        """The view as a JSON value (replays, tools, bots): what ``view`` encodes."""
-        return viewing.view_of(game, seat, self.now())
+    def view_of(self, game: Game, seat: Seat | None, *, presence: bool = False) -> Json:
+        """The view as a JSON value (replays, tools, bots): what ``view`` encodes;
+        ``presence``: with each person's seat's presence as it is now (a
+        registered bot's view, issue 40 item 1; a replay's has none: presence is
+        no fact of a past version)."""
+        now = self.now()
+        seats = shown(game, self.store.presence.seen(game.id), now, window_ms()) if presence else None
+        return viewing.view_of(game, seat, now, seats)
 
