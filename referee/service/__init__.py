@@ -85,7 +85,7 @@ class GameService:
         self.moves = Moves(store, self.loader, self.changes, self.keyring, self.now)
         self.seats = Seats(store, self.loader, self.changes, self.now)
         #: the table chat in the chain (``referee.service.chat``)
-        self.chat = Chat(self.loader, self.changes, self.now)
+        self.chat = Chat(self.loader, self.changes, self.now, self.late)
         #: rematches of finished games, and series (``referee.service.rematch``)
         self.rematches = Rematches(store, self.loader, self.creation, self.seats, self.now)
         #: each person's seat seen, shown in views, taken over while away (``referee.service.presence``)

@@ -75,3 +75,32 @@ def test_a_seats_page_is_live_and_tells_the_seat_how_late_spectators_see_it(live
     head: Any = requests.get(f"{live.url}/v1/games/{game}", headers=_auth(tokens[1]), timeout=30).json()
     assert wait_shown(watched, head["version"])["seat"] == 1
     assert _said(watched) == SAID + "."
+
+
+def test_a_spectator_reads_the_chat_as_late_as_the_game_and_is_told_so_when_it_talks(
+        live: Live, watched: Watched) -> None:
+    """Issue 40 items 5 and 6: where spectators may talk, a spectator of a game shown late is told its message
+    shows once the game is that much further on, and the page lists it then, not before."""
+    r = requests.post(live.url + "/v1/games", json={"ruleset": "bang", "players": 4, "seed": "late-page-0",
+                                                    "options": {"spectator_delay": 8, "chat": "everyone"}}, timeout=30)
+    assert r.status_code == 201, r.text
+    game, tokens = r.json()["id"], [s["token"] for s in r.json()["seats"]]
+    _play(live, game, tokens, 3)
+    page = watched.page
+    page.goto(f"{live.url}/watch/{game}")
+    box = page.locator("#chat-text")
+    box.wait_for(timeout=PATIENCE_S * 1000)
+    box.fill("hello from the rail")
+    box.press("Enter")
+    notice = page.locator("#chat-notice")
+    page.wait_for_function("() => document.getElementById('chat-notice').textContent.startsWith('Sent.')",
+                           timeout=PATIENCE_S * 1000)
+    assert notice.text_content() == ("Sent. Spectators see this table 8 versions late: your message shows here "
+                                     "once the game is that much further on.")
+    said = requests.get(f"{live.url}/v1/games/{game}/chat", headers=_auth(tokens[0]), timeout=30).json()
+    assert [m["text"] for m in said["messages"]] == ["hello from the rail"]
+    assert page.locator("#chat-messages li").count() == 0 and page.locator("#chat-empty").is_visible()
+    _play(live, game, tokens, 6)
+    assert requests.get(f"{live.url}/v1/games/{game}", timeout=30).json()["version"] >= said["messages"][0]["seq"]
+    page.locator("#chat-messages li.chat-message").first.wait_for(timeout=PATIENCE_S * 1000)
+    assert page.locator("#chat-messages li").first.text_content() == "a spectator: hello from the rail"
