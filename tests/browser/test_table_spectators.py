@@ -66,6 +66,25 @@ def test_a_spectators_page_shows_the_game_late_and_says_so(live: Live, watched: 
     shown = wait_shown(watched, served["version"])
     assert shown == served
     assert _said(watched) == SAID + "."
+    assert watched.page.locator(".tabletop").is_visible() and watched.page.locator("#seats .seat").count() == 4
+
+
+@pytest.mark.parametrize(("ruleset", "players"), [("bang", 4), ("bang-faceoff", 2), ("bang-dice", 3),
+                                                  ("bluffaneer", 3)])
+def test_inside_the_delay_a_spectators_page_draws_no_table_of_made_up_facts(
+        live: Live, watched: Watched, ruleset: str, players: int) -> None:
+    """A new user's trial of issue 40: inside the delay the view has no state, and each ruleset's table was
+    drawn from nothing — "seat undefined is about to roll", Face Off's "undefined cards" on a map "A to @",
+    Bluffaneer's "0 coins" and face-down cards. Now only the note is shown until the game is old enough."""
+    r = requests.post(live.url + "/v1/games", json={"ruleset": ruleset, "players": players,
+                                                    "options": {"spectator_delay": 8}}, timeout=30)
+    assert r.status_code == 201, r.text
+    watched.page.goto(f"{live.url}/watch/{r.json()['id']}")
+    assert _said(watched).endswith(": nothing of it is shown until it is 8 versions old.")
+    assert wait_shown(watched, 0)["state"] == {}
+    table = watched.page.locator("#table")
+    assert watched.page.locator("#seats-wrap > *").count() == 0 and watched.page.locator(".tabletop").is_hidden()
+    assert "undefined" not in (table.inner_text() or "")
 
 
 def test_a_seats_page_is_live_and_tells_the_seat_how_late_spectators_see_it(live: Live, watched: Watched) -> None:
