@@ -1280,7 +1280,7 @@ export interface components {
             kid: string;
             sig: string;
         };
-        /** @description The game-end webhook: once the game finishes, its end (`GameFinishedDelivery`) is POSTed here, signed with the game's `callback_secret` as bot requests are, and retried with backoff (`REFEREE_WEBHOOK_RETRY_S`) until a 2xx or the last attempt; `GET /v1/games/{game_id}/deliveries` shows each attempt. Held to the bot URLs' rules: an absolute http(s) URL as the pattern states, the bot URL's (422 `invalid_callback_url` otherwise), on an address the deployment may call (422 `callback_url_refused`: loopback and private networks only with `REFEREE_BOT_ALLOW_PRIVATE`, never link-local or metadata addresses); never in the game's log or any view. */
+        /** @description The game-end webhook: once the game finishes, its end (`GameFinishedDelivery`) is POSTed here, signed with the game's `callback_secret` as bot requests are, and retried with backoff (`REFEREE_WEBHOOK_RETRY_S`) until a 2xx or the last attempt; `GET /v1/games/{game_id}/deliveries` shows each attempt. Held to the bot URLs' rules: a well-formed absolute URL of at most 2048 characters (422 `invalid_callback_url` otherwise), http or https as the pattern states, without credentials, on an address the deployment may call (422 `callback_url_refused` otherwise: another scheme, credentials in the URL, or an address refused — loopback and private networks only with `REFEREE_BOT_ALLOW_PRIVATE`, never link-local or metadata addresses); never in the game's log or any view. */
         CallbackUrl: string;
         /**
          * @description The body of the game-end webhook (option `callback_url`): POSTed once the game finishes, the same
