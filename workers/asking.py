@@ -26,14 +26,16 @@ def bot_move(svc: GameService, game: Game, seat: int, bot: str) -> tuple[Json | 
         legal = list(game.ruleset.legal_moves(game.state, seat, memo=game.memo))
         seed = bot_seed(game.seed, seat, game.version, mac=game.mac)
         return bots.choose(bot, game.ruleset.name, {}, legal, seed=seed), {"bot": bot}
-    view = svc.view_of(game, seat)
     if bot in bots.BUILT_IN:
+        view = svc.view_of(game, seat)
         # a stream from the game's secret seed: no opponent can predict it; the
         # audit re-derives it once the seed is revealed
         seed = bot_seed(game.seed, seat, game.version, mac=game.mac)
         BOT_CALLS.labels(kind="built-in", outcome="ok").inc()
         return bots.choose(bot, game.ruleset.name, view, view["legal_moves"], seed=seed), {"bot": bot}
-    move, cause, kind = registered_move(svc, game, seat, bot, view)
+    # a registered bot is shown who is at the table, as every reader is (issue 40 item 1); a built-in bot
+    # chooses on the view the audit rebuilds, which has no presence (it is no fact of the chain)
+    move, cause, kind = registered_move(svc, game, seat, bot, svc.view_of(game, seat, presence=True))
     BOT_CALLS.labels(kind=kind, outcome=cause or "ok").inc()
     if cause is not None:
         return None, {"bot": bot, "default": cause}

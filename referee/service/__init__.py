@@ -85,7 +85,7 @@ class GameService:
         self.moves = Moves(store, self.loader, self.changes, self.keyring, self.now)
         self.seats = Seats(store, self.loader, self.changes, self.now)
         #: the table chat in the chain (``referee.service.chat``)
-        self.chat = Chat(self.loader, self.changes, self.now)
+        self.chat = Chat(self.loader, self.changes, self.now, self.late)
         #: rematches of finished games, and series (``referee.service.rematch``)
         self.rematches = Rematches(store, self.loader, self.creation, self.seats, self.now)
         #: each person's seat seen, shown in views, taken over while away (``referee.service.presence``)
@@ -255,7 +255,12 @@ class GameService:
         """A series: its running score and games (``Rematches.series_of``)."""
         return self.rematches.series_of(series_id)
 
-    def view_of(self, game: Game, seat: Seat | None) -> Json:
-        """The view as a JSON value (replays, tools, bots): what ``view`` encodes."""
-        return viewing.view_of(game, seat, self.now())
+    def view_of(self, game: Game, seat: Seat | None, *, presence: bool = False) -> Json:
+        """The view as a JSON value (replays, tools, bots): what ``view`` encodes;
+        ``presence``: with each person's seat's presence as it is now (a
+        registered bot's view, issue 40 item 1; a replay's has none: presence is
+        no fact of a past version)."""
+        now = self.now()
+        seats = shown(game, self.store.presence.seen(game.id), now, window_ms()) if presence else None
+        return viewing.view_of(game, seat, now, seats)
 

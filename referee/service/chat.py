@@ -33,6 +33,7 @@ from referee.errors import ApiError, game_over, not_found, version_conflict
 from referee.service.changes import Changes
 from referee.service.game import MAX_CONFLICT_RETRIES, Game, seat_of
 from referee.service.loading import Loader
+from referee.service.spectators import LateGames, is_delayed
 from referee.store.redis_store import EventStore
 
 #: the longest message, in characters (code points) after normalisation
@@ -119,6 +120,8 @@ class Chat:
     loader: Loader
     changes: Changes
     clock: Callable[[], int]
+    #: the games spectators see late (``referee.service.spectators``): their chat is read as late
+    late: LateGames | None = None
 
     @property
     def store(self) -> EventStore:
@@ -198,11 +201,15 @@ class Chat:
         opening ``{text, salt}`` (check: ``sha256_hex(salt + canonical(text))
         == said``), a hidden one's withheld from everyone but the admin. Any
         caller who may watch the game reads them (a token, if given, must be
-        a seat's or the owner's)."""
+        a seat's or the owner's). A spectator (no token) of a game shown late
+        reads them up to its delayed version, and ``version`` is that one."""
         game = self.loader.load(game_id)
         if token is not None and not admin:
             self._reader(game, token)
-        envs = [e for e in self.store.read(game_id, after=after, upto=game.version) if e["type"] == CHAT_POSTED]
+        upto = game.version
+        if token is None and not admin and self.late is not None and is_delayed(game):
+            upto = self.late.delayed(game).version  # a spectator of a game shown late: nothing newer (item 6)
+        envs = [e for e in self.store.read(game_id, after=after, upto=upto) if e["type"] == CHAT_POSTED]
         kept = self.store.chat_kept(game_id) if envs else {}
         out = []
         for env in envs:
@@ -212,7 +219,7 @@ class Chat:
             out.append({"seq": seq, "seat": env["data"]["seat"], "at": env["at"], "said": env["data"]["said"],
                         "text": opening["text"] if opening else None, "salt": opening["salt"] if opening else None,
                         "hidden": hidden})
-        return {"id": game_id, "version": game.version, "messages": out}
+        return {"id": game_id, "version": upto, "messages": out}
 
     def _reader(self, game: Game, token: str) -> None:
         """A token given to read the chat is a seat's or the owner's (401 otherwise)."""

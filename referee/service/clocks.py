@@ -25,15 +25,20 @@ def clock_option(value: Any, turn_timeout_s: float | None) -> dict[str, float] |
         raise ApiError(422, "invalid_options", "clock is {bank_s, increment_s?, reaction_s?} (seconds)")
     if turn_timeout_s is not None:
         raise ApiError(422, "invalid_options", "a game has a clock or a turn_timeout_s, not both")
-    out = {"bank_s": value["bank_s"], "increment_s": value.get("increment_s", 0),
-           "reaction_s": value.get("reaction_s", min(15, value["bank_s"]))}
-    for name, (low, high) in rules.LIMITS.items():
-        number = out[name]
-        if isinstance(number, bool) or not isinstance(number, (int, float)) or not low <= number <= high:
-            raise ApiError(422, "invalid_options", f"clock.{name} is a number of seconds from {low} to {high}")
-    if out["reaction_s"] > out["bank_s"]:
+    bank = _seconds("bank_s", value["bank_s"])  # first: the reaction budget's default depends on it
+    out = {"bank_s": bank, "increment_s": _seconds("increment_s", value.get("increment_s", 0)),
+           "reaction_s": _seconds("reaction_s", value.get("reaction_s", min(15, bank)))}
+    if out["reaction_s"] > bank:
         raise ApiError(422, "invalid_options", "clock.reaction_s is at most clock.bank_s")
     return out
+
+
+def _seconds(name: str, number: Any) -> float:
+    """The clock's field ``name`` if it is a number within its bounds (422 ``invalid_options`` otherwise)."""
+    low, high = rules.LIMITS[name]
+    if isinstance(number, bool) or not isinstance(number, (int, float)) or not low <= number <= high:
+        raise ApiError(422, "invalid_options", f"clock.{name} is a number of seconds from {low} to {high}")
+    return number
 
 
 def check_in_time(rule: rules.ClockRule, clock: Json, awaited: dict[Seat, bool], seat: Seat | None,

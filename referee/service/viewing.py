@@ -49,7 +49,8 @@ def encoded(game: Game, seat: Seat | None, cache: ViewCache, links: Json | None 
                         cache=cache, memo=game.memo)
 
 
-def view_of(game: Game, seat: Seat | None, now: int | None = None) -> Json:
+def view_of(game: Game, seat: Seat | None, now: int | None = None,
+            presence: tuple[Shown, ...] | None = None) -> Json:
     """The view as a JSON value (replays, tools, bots): what ``encoded`` encodes."""
-    return {**envelope_of(game, now),
+    return {**envelope_of(game, now, presence),
             **seat_view(game.ruleset, game.state, seat, active=game.status == "active", memo=game.memo)}

@@ -185,6 +185,28 @@ def test_webhook_bot_plays_with_signed_requests(loopback_app: Any, work: Any) ->
         assert hooked and all(m["data"]["by"] == {"bot": bot_id} for m in hooked)
 
 
+def test_a_webhook_bot_at_a_mixed_table_is_shown_who_is_here_as_every_reader_is(loopback_app: Any,
+                                                                                  work: Any) -> None:
+    """Issue 40 item 1: every view shows each person's seat's presence, a registered bot's too (its
+    payload's view): ann, whose token was used, is here since then; a bot's seat shows none."""
+    client = loopback_app.test_client()
+    with WebhookBot("first") as hook:
+        bot_id = _register(client, hook)
+        game = create(client, seats=[{"name": "ann"}, {"bot": bot_id}, {"bot": "random"}])
+        for _ in range(200):
+            mine = view(client, game, 0)  # ann is here, and plays when she is awaited
+            playing = [m for m in mine["legal_moves"] if m["type"] != "resign"]
+            if playing:
+                assert move(client, game, 0, playing[0]).status_code == 201
+            work()
+            if hook.requests or mine["status"] != "active":
+                break
+        assert hook.requests, "the webhook bot was never asked"
+        seats = hook.requests[0]["view"]["seats"]
+        assert seats[0]["connected"] is True and isinstance(seats[0]["since"], int)
+        assert "connected" not in seats[1] and "connected" not in seats[2]
+
+
 @pytest.mark.parametrize("mode", ["nonsense", "error", "garbage", "sleep"])
 def test_webhook_failure_or_illegal_answer_gets_the_default_move_recorded_as_such(
         loopback_app: Any, work: Any, monkeypatch: pytest.MonkeyPatch, mode: str) -> None:

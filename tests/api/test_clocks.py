@@ -150,7 +150,8 @@ def test_the_clock_option_is_checked(client: FlaskClient) -> None:
     """Issue 40 item 2: a bank of 1 s to a day, an increment up to an hour, a reaction budget within the bank;
     not with turn_timeout_s."""
     for bad in ({"bank_s": 0}, {"bank_s": 86_401}, {"increment_s": 1}, {"bank_s": 10, "reaction_s": 11},
-                {"bank_s": 10, "increment_s": -1}, {"bank_s": True}, {"bank_s": 10, "extra": 1}, [10], "10"):
+                {"bank_s": 10, "increment_s": -1}, {"bank_s": True}, {"bank_s": 10, "extra": 1}, [10], "10",
+                {"bank_s": "10"}, {"bank_s": None}, {"bank_s": [10]}, {"bank_s": 10, "reaction_s": None}):
         response = client.post("/v1/games", json={"ruleset": "bang", "players": 4, "options": {"clock": bad}})
         assert response.status_code == 422 and response.get_json()["code"] == "invalid_options", bad
     both = client.post("/v1/games", json={"ruleset": "bang", "players": 4,

@@ -221,6 +221,34 @@ def test_a_spectators_long_poll_inside_the_delay_gets_nothing_when_seats_move(cl
     assert client.get(f"/v1/games/{game['id']}/replay").get_json()["shown_versions"] == []
 
 
+def test_a_spectator_reads_the_table_chat_only_as_late_as_the_game(client: Any, service: Any) -> None:
+    """Issue 40 items 5 and 6: a spectator of a game shown late reads the chat up to the delayed version —
+    what was said since, and the head's version its seqs would tell, are newer than it may see —, while the
+    seats and the creator read it live."""
+    game = create(client, players=3, options={"spectator_delay": 6}, seed="late-chat")
+    seats = [auth(game["seats"][s]["token"]) for s in range(3)]
+    said: list[int] = []
+    held_back = False
+    for step in range(12):
+        posted = client.post(f"/v1/games/{game['id']}/chat", json={"text": f"say {step}"}, headers=seats[step % 3])
+        assert posted.status_code == 201, posted.get_json()
+        said.append(posted.get_json()["seq"])
+        seat = client.get(f"/v1/games/{game['id']}", headers=seats[0]).get_json()["to_act"][0]
+        moves = client.get(f"/v1/games/{game['id']}", headers=seats[seat]).get_json()["legal_moves"]
+        assert client.post(f"/v1/games/{game['id']}/moves", headers=seats[seat],
+                           json={"move": next(iter(playing_moves(moves)))}).status_code == 201
+        head, late = service.load(game["id"]).version, _delayed_version(service, game["id"], 6)
+        assert client.get(f"/v1/games/{game['id']}").get_json()["version"] == late
+        page = client.get(f"/v1/games/{game['id']}/chat").get_json()
+        assert page["version"] == late and [m["seq"] for m in page["messages"]] == [s for s in said if s <= late]
+        held_back = held_back or len(page["messages"]) < len(said) > 0 < len(page["messages"])
+        assert client.get(f"/v1/games/{game['id']}/chat?after={late}").get_json()["messages"] == []
+        for token in (seats[step % 3], auth(game["owner_token"])):
+            live = client.get(f"/v1/games/{game['id']}/chat", headers=token).get_json()
+            assert live["version"] == head and [m["seq"] for m in live["messages"]] == said
+    assert held_back, "the test never saw a spectator shown a message while another was held back"
+
+
 def test_a_stale_copy_of_a_game_is_shown_late_from_its_own_head(client: Any, service: Any) -> None:
     """``LateGames`` folds on from the delayed state it holds; a copy of the
     game older than the one it last saw (another process's cache) is folded

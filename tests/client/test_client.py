@@ -170,6 +170,7 @@ def test_every_route_of_the_contract_has_a_client_method_and_each_is_exercised(
     assert following.rematch_of == game.id and following.from_seats == (1, 0) and following.seat == 1
     assert following.token and api.games.view(game.id).next_game == following.id
     assert api.games.series(game.id).games[1].players == (1, 0)
+    assert api.games.view(following.id).series == {"id": game.id, "games": 2, "game": 2, "players": [1, 0]}
     bot = api.bots.register("hook", "http://127.0.0.1:9/bot", ["nim"])
     assert bot.secret is not None
     api.bots.get(bot.id, secret=bot.secret)

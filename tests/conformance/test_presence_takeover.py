@@ -1,8 +1,9 @@
 """The conformance suite's presence takeovers (issue 40 items 1 and 7), for
 every registered ruleset: a person's seat away past the grace window is
 taken over by the rules' default or a built-in bot, played for whenever it
-is awaited (the game never waits on it), given back when its token is used
-again, and the finished game audits clean. The clock is the service's
+is awaited (the game never waits on it; each such move recorded as its
+taker's), given back mid-game once it was played for, when its token is used
+again (``seat_returned`` in the chain), and the finished game audits clean. The clock is the service's
 injected one."""
 from __future__ import annotations
 
@@ -47,6 +48,13 @@ def _play_on(client: Any, game: dict[str, Any], clock: Any, service: Any, work: 
     return view(client, game)
 
 
+def _played_for(client: Any, game: dict[str, Any]) -> bool:
+    """Whether a move of seat 0's was played for it since it was taken over."""
+    lines = ndjson(client.get(f"/v1/games/{game['id']}/log", headers=auth("admin-secret")).get_data(as_text=True))
+    taken = next(e["seq"] for e in lines[1:] if e["type"] == "seat_taken_over")
+    return any(e["type"] == "move" and e["actor"] == 0 and e["seq"] > taken for e in lines[1:])
+
+
 @pytest.mark.parametrize("by", ["default", "random"])
 @pytest.mark.parametrize("ruleset", registry.names())
 def test_a_seat_away_is_played_for_until_it_returns_and_the_game_audits_clean(
@@ -61,14 +69,26 @@ def test_a_seat_away_is_played_for_until_it_returns_and_the_game_audits_clean(
     look_at_away(service)
     assert view(client, game)["seats"][0]["played_by"] == by
     pick = Rng(f"presence-{ruleset}".encode())
-    _play_on(client, game, clock, service, work, pick, 40)
-    if view(client, game, 0)["status"] == "active":  # her token used: she is back
-        assert "played_by" not in view(client, game)["seats"][0]
+    for _ in range(200):  # on until the seat was played for (a move of seat 0's by its taker) ...
+        taken = _play_on(client, game, clock, service, work, pick, 1)
+        if _played_for(client, game):
+            break
+    assert _played_for(client, game), f"{ruleset}: seat 0 taken over was never played for"
+    assert taken["status"] == "active", f"{ruleset}: the game ended before seat 0 could come back"
+    assert view(client, game, 0)["status"] == "active"  # her token used: she is back
+    assert "played_by" not in view(client, game)["seats"][0]
     end = _play_on(client, game, clock, service, work, None, 20_000)
     assert end["status"] == "finished"
     lines = ndjson(client.get(f"/v1/games/{game['id']}/log", headers=auth("admin-secret")).get_data(as_text=True))
     types = [e["type"] for e in lines[1:]]
-    assert types.count("seat_taken_over") == 1
-    assert any(e["type"] == "move" and e["actor"] == 0 and e["data"].get("by") for e in lines[1:])
+    assert types.count("seat_taken_over") == 1 and types.count("seat_returned") == 1
+    assert types.index("seat_taken_over") < types.index("seat_returned")
+    taken_at, back_at = (next(e["seq"] for e in lines[1:] if e["type"] == kind)
+                         for kind in ("seat_taken_over", "seat_returned"))
+    played_for = [e["data"].get("by") for e in lines[1:]
+                  if e["type"] == "move" and e["actor"] == 0 and taken_at < e["seq"] < back_at]
+    key, taker = ("default", "away") if by == "default" else ("bot", by)
+    assert played_for and all((b or {}).get(key) == taker for b in played_for), \
+        f"{ruleset}: seat 0 while taken over was played by {played_for}"
     report = client.get(f"/v1/games/{game['id']}/audit").get_json()
     assert report["ok"], report["divergence"]

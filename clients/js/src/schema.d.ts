@@ -223,7 +223,7 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** @description The game's chat messages after event `after`, each with its opening `{text, salt}`: anyone checks `sha256_hex(salt + canonical(text)) == said` against the `chat_posted` event in the log. A hidden message's `text` and `salt` are null for everyone but the admin (its commitment stays in the chain). A token, if given, is a seat's, the owner's or the admin's. */
+        /** @description The game's chat messages after event `after`, each with its opening `{text, salt}`: anyone checks `sha256_hex(salt + canonical(text)) == said` against the `chat_posted` event in the log. A hidden message's `text` and `salt` are null for everyone but the admin (its commitment stays in the chain). A token, if given, is a seat's, the owner's or the admin's. A spectator (no token) of a game shown late (option spectator_delay) reads the messages up to the delayed version, and `version` is that one (docs/spectators.md). */
         get: operations["listChat"];
         put?: never;
         /** @description Table chat in the chain (docs/chat.md): a seat posts a short message; a spectator (no token) only where the creator opened the chat with the option `chat: everyone`. The message is an event of the game's log, `chat_posted {seat, said}`, where `said = sha256_hex(salt + canonical(text))` with a random salt of its own: the chain proves what was said, by whom and when; the text itself is served here, never in the log. Plain text only: normalised to NFC and stripped, 1 to 280 characters, one line (no control, format, private-use or unassigned character: 422). At most 5 messages in 10 s per seat (a spectator: per address). A chat event advances the game's `version`, and a move whose `expected_version` is older only by chat events is accepted (409 only when something else happened). */
@@ -1221,7 +1221,7 @@ export interface components {
                 left_ms?: number;
             }[];
         };
-        /** @description Only in a game created with the option spectator_delay, in every view of it. While the game runs, a spectator (no token) is shown it `versions` late: the view, the event pages and streams, replay and the games list stop at the delayed version (the newest version shown after a whole move that is at most the head's version minus `versions`; 0 while the game is inside the delay: no state yet), with no turn clock. Once it is over everything is public, as in every game. Seats see their own view live. */
+        /** @description Only in a game created with the option spectator_delay, in every view of it. While the game runs, a spectator (no token) is shown it `versions` late: the view, the event pages and streams, replay, the games list and the table chat stop at the delayed version (the newest version shown after a whole move that is at most the head's version minus `versions`; 0 while the game is inside the delay: no state yet), with no turn clock. Once it is over everything is public, as in every game. Seats see their own view live. */
         SpectatorDelay: {
             versions: number;
             /** @description The creator offers the delayed omniscient view, `GET /v1/games/{id}/broadcast`: every seat's view, as late. */
@@ -1280,7 +1280,7 @@ export interface components {
             kid: string;
             sig: string;
         };
-        /** @description The game-end webhook: once the game finishes, its end (`GameFinishedDelivery`) is POSTed here, signed with the game's `callback_secret` as bot requests are, and retried with backoff (`REFEREE_WEBHOOK_RETRY_S`) until a 2xx or the last attempt; `GET /v1/games/{game_id}/deliveries` shows each attempt. Held to the bot URLs' rules: an absolute http(s) URL as the pattern states, the bot URL's (422 `invalid_callback_url` otherwise), on an address the deployment may call (422 `callback_url_refused`: loopback and private networks only with `REFEREE_BOT_ALLOW_PRIVATE`, never link-local or metadata addresses); never in the game's log or any view. */
+        /** @description The game-end webhook: once the game finishes, its end (`GameFinishedDelivery`) is POSTed here, signed with the game's `callback_secret` as bot requests are, and retried with backoff (`REFEREE_WEBHOOK_RETRY_S`) until a 2xx or the last attempt; `GET /v1/games/{game_id}/deliveries` shows each attempt. Held to the bot URLs' rules: a well-formed absolute URL of at most 2048 characters (422 `invalid_callback_url` otherwise), http or https as the pattern states, without credentials, on an address the deployment may call (422 `callback_url_refused` otherwise: another scheme, credentials in the URL, or an address refused — loopback and private networks only with `REFEREE_BOT_ALLOW_PRIVATE`, never link-local or metadata addresses); never in the game's log or any view. */
         CallbackUrl: string;
         /**
          * @description The body of the game-end webhook (option `callback_url`): POSTed once the game finishes, the same

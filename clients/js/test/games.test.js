@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  Conflict, Forbidden, GameOver, MoveRefused, NotFound, NotYourTurn, Referee, RefereeProblem, Unauthorized,
-  Unprocessable, VersionConflict,
+  clockLeft, Conflict, Forbidden, GameOver, MoveRefused, NotFound, NotYourTurn, Referee, RefereeProblem,
+  Unauthorized, Unprocessable, VersionConflict,
 } from "../src/index.js";
 import { play } from "./play.js";
 import { ADMIN, refereeForFile } from "./referee.js";
@@ -149,6 +149,32 @@ test("a game-end webhook: its URL held to the bot URLs' rules, its deliveries th
   assert.equal(plain.callback_secret, undefined);
   await assert.rejects(referee.games.deliveries(plain.id, { ownerToken: plain.owner_token }),
                        (error) => error instanceof NotFound && error.code === "no_callback");
+});
+
+test("presence, a clock and the spectators' delay, as every reader's view shows them; the broadcast", async () => {
+  // docs/presence.md: a seat whose token was used is here, since then, to every reader; one never seen is not
+  const game = await referee.games.create({ ruleset: "bang-dice", players: 3, options: {
+    clock: { bank_s: 600 }, spectator_delay: 50, spectator_omniscient: true } });
+  await referee.games.view(game.id, { token: game.seats[1].token ?? "" });
+  const seen = await referee.games.view(game.id);
+  assert.equal(seen.seats[1].connected, true);
+  assert.equal(typeof seen.seats[1].since, "number");
+  assert.deepEqual([seen.seats[0].connected, seen.seats[0].since], [false, null]);
+  // docs/spectators.md: inside the delay a spectator sees version 0, no clock's deadline, and no hand
+  assert.deepEqual([seen.version, seen.spectator_delay], [0, { versions: 50, omniscient: true }]);
+  const broadcast = await referee.games.broadcast(game.id);
+  assert.deepEqual([broadcast.version, broadcast.views], [0, []]);
+  const plain = await referee.games.create({ ruleset: "bang-dice", players: 3 });
+  await assert.rejects(referee.games.broadcast(plain.id),
+                       (error) => error instanceof Forbidden && error.code === "broadcast_not_offered");
+  // docs/clocks.md: a seat's own view is live, with its clock and the server's time to count down from
+  const first = (await referee.games.view(game.id, { token: game.seats[0].token ?? "" })).to_act[0];
+  const mine = await referee.games.view(game.id, { token: game.seats[first].token ?? "" });
+  assert.ok(mine.clock && mine.clock.bank_ms === 600_000 && typeof mine.clock.server_time === "number");
+  const left = clockLeft(mine, first);
+  assert.ok(left !== null && left > 0 && left <= 600_000);
+  assert.equal(clockLeft(mine, first, 700_000), 0);
+  assert.equal(clockLeft(await referee.games.view(plain.id), 0), null);
 });
 
 test("the client's default token is sent unless a call gives its own (null: none)", async () => {

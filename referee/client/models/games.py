@@ -175,6 +175,12 @@ class View:
         """A rematch's finished game before it."""
         return self.raw.get("rematch_of")
 
+    @property
+    def series(self) -> Json | None:
+        """A game of a series: its place in it (``{id, best_of | games, game, players}``; ``id`` is the
+        series', for ``games.series``), else ``None``."""
+        return self.raw.get("series")
+
     def clock_left(self, seat: int, elapsed_ms: float = 0) -> float | None:
         """A clocked game's ``seat``: the ms its running clock has left ``elapsed_ms``
         after this view arrived (measured by the caller's own monotonic clock, so

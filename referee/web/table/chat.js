@@ -8,7 +8,7 @@ import { RefereeProblem } from "../client/index.js";
 import { el } from "./dom.js";
 
 const C = { referee: null, id: null, mySeat: null, seatName: null, version: -1, loading: null, dirty: false,
-  notice: "", finished: false };
+  notice: "", finished: false, late: 0 };
 
 function $(id) { return document.getElementById(id); }
 
@@ -102,6 +102,10 @@ async function say() {
   try {
     await C.referee.games.chat(C.id, text);
     input.value = "";
+    if (C.mySeat === null && C.late) {  /* a spectator reads the chat as late as the game (docs/spectators.md) */
+      C.notice = "Sent. Spectators see this table " + C.late + " versions late: your message shows here once " +
+        "the game is that much further on.";
+    }
   } catch (e) {
     C.notice = e instanceof RefereeProblem ? "Not sent (" + e.code + "): " + (e.detail || e.title) :
       "Not sent: " + (e && e.message ? e.message : String(e));
@@ -122,6 +126,7 @@ export function chatSeen(view) {
   if (!C.referee || view.id !== C.id) return;
   section().hidden = false;
   /* who may talk (the view's `chat`, where the creator said; else every person's seat) */
+  C.late = view.spectator_delay && view.status === "active" ? view.spectator_delay.versions : 0;
   const mode = view.chat || "seats";
   const mayTalk = mode === "everyone" || (mode === "seats" && C.mySeat !== null);
   $("chat-form").hidden = !mayTalk || view.status !== "active";

@@ -45,7 +45,7 @@ import { newGameForm } from "./newgame.js";
 import { rematchBox } from "./rematch.js";
 import { el } from "./dom.js";
 import { openChat, chatSeen } from "./chat.js";
-import { drawDelay } from "./spectators.js";
+import { drawDelay, insideDelay } from "./spectators.js";
 import { defaultOf, defaultWords, MARKS, tally, answersBox } from "./defaults.js";
 
 /** ruleset id -> its plug-in module (a ruleset not listed gets the generic table):
@@ -200,8 +200,10 @@ export function draw(view) {
   if (again) { result.appendChild(again); result.hidden = false; }
   $("prompt-wrap").replaceChildren(drawPrompt(view, ctx, S.plugin));
   if (S.busy) $("moves").querySelectorAll("button").forEach((b) => { b.disabled = true; });
-  $("seats-wrap").replaceChildren(drawSeats(view, state, ctx, S.plugin));
-  const centre = centreOf(view, state, ctx);
+  const waiting = insideDelay(view);  /* a spectator inside the delay: no state, so no table yet (issue 40 item 6) */
+  $("seats-wrap").replaceChildren(...(waiting ? [] : [drawSeats(view, state, ctx, S.plugin)]));
+  $("seats-wrap").parentElement.style.display = waiting ? "none" : "";  /* the felt (.tabletop), empty */
+  const centre = waiting ? null : centreOf(view, state, ctx);
   $("centre").replaceChildren(...(centre ? [centre] : []));
   $("centre").hidden = !centre;
   lastLine();

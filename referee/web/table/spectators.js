@@ -6,6 +6,12 @@
    to the seats (who see their own view live) and to the spectators alike. */
 import { el } from "./dom.js";
 
+/** Whether `view` is a spectator's of a running game still inside its delay: no state to draw yet. */
+export function insideDelay(view) {
+  return Boolean(view && view.spectator_delay) && view.status === "active" &&
+    (view.seat === null || view.seat === undefined) && view.version === 0;
+}
+
 /** the delay in words ("" for a game without one) */
 export function delayWords(view) {
   const delay = view && view.spectator_delay;
@@ -14,7 +20,7 @@ export function delayWords(view) {
   if (view.status !== "active") return "Spectators saw this game " + versions + " late while it ran; it is over, so all of it is shown.";
   let words = "Spectators see this game " + versions + " late";
   if (delay.omniscient) words += ", and every hand as late on its broadcast";
-  if (view.seat === null && view.version === 0) words += ": nothing of it is shown until it is " + versions + " old";
+  if (insideDelay(view)) words += ": nothing of it is shown until it is " + versions + " old";
   return words + ".";
 }
 
