@@ -230,7 +230,8 @@ class Games:
         Not retried once sent: a retry could say it twice."""
         message = ChatMessage.from_json(json_of(self._http.request(
             "POST", f"/v1/games/{game_id}/chat", token=token, json={"text": text}, safe=False)))
-        self._owner._saw(game_id, message.seq)
+        if message.seq is not None:  # None: a spectator's post at a game shown late
+            self._owner._saw(game_id, message.seq)
         return message
 
     def chat_messages(self, game_id: str, *, token: str | None = None, after: int = 0) -> tuple[ChatMessage, ...]:

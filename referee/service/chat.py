@@ -138,6 +138,11 @@ class Chat:
         post = Post(seat, CHAT_POSTED, {"seat": seat, "said": commitment(salt, text)},
                     json.dumps({"text": text, "salt": salt}), rate)
         seq, at = self._append(game_id, post, lambda g: may_post(g, seat_of(g, token)))
+        if seat is None and self.late is not None and is_delayed(game):
+            # a spectator of a game shown late: its message's seq is the head's version, how far
+            # the game really is (item 6); it reads the message with the rest, as late as the game
+            return {"seq": None, "seat": None, "at": at, "said": post.data["said"], "text": text, "salt": salt,
+                    "hidden": False}
         return {"seq": seq, "seat": seat, "at": at, "said": post.data["said"], "text": text, "salt": salt,
                 "hidden": False}
 

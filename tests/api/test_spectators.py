@@ -249,6 +249,34 @@ def test_a_spectator_reads_the_table_chat_only_as_late_as_the_game(client: Any, 
     assert held_back, "the test never saw a spectator shown a message while another was held back"
 
 
+def test_a_spectators_post_at_a_game_shown_late_tells_not_how_far_it_is(client: Any, service: Any) -> None:
+    """Issue 40 items 5 and 6, attacked: where spectators may talk (``chat: everyone``) at a game shown
+    late, the answer to a spectator's post carries no ``seq`` (it would be the head's version + 1) and
+    nothing else newer than the delayed version; the message is in the chain at once, and the spectator
+    reads it, with its seq, once the game shown is that far. A seat's post keeps its seq."""
+    game = create(client, players=3, options={"spectator_delay": 6, "chat": "everyone"}, seed="late-post")
+    seats = [auth(game["seats"][s]["token"]) for s in range(3)]
+    for _ in range(10):
+        seat = client.get(f"/v1/games/{game['id']}", headers=seats[0]).get_json()["to_act"][0]
+        moves = client.get(f"/v1/games/{game['id']}", headers=seats[seat]).get_json()["legal_moves"]
+        assert client.post(f"/v1/games/{game['id']}/moves", headers=seats[seat],
+                           json={"move": next(iter(playing_moves(moves)))}).status_code == 201
+    head, late = service.load(game["id"]).version, _delayed_version(service, game["id"], 6)
+    assert late < head
+    posted = client.post(f"/v1/games/{game['id']}/chat", json={"text": "hello from the stands"})
+    assert posted.status_code == 201, posted.get_json()
+    body = posted.get_json()
+    assert body["seq"] is None and body["seat"] is None and body["text"] == "hello from the stands", body
+    assert str(head + 1) not in {str(v) for v in body.values()} and "version" not in body
+    assert service.load(game["id"]).version == head + 1  # recorded, in the chain, at once
+    spectator = client.get(f"/v1/games/{game['id']}/chat").get_json()
+    assert spectator["version"] == _delayed_version(service, game["id"], 6) and spectator["messages"] == []
+    live = client.get(f"/v1/games/{game['id']}/chat", headers=seats[0]).get_json()["messages"]
+    assert [(m["seq"], m["seat"], m["text"]) for m in live] == [(head + 1, None, "hello from the stands")]
+    by_seat = client.post(f"/v1/games/{game['id']}/chat", json={"text": "thanks"}, headers=seats[1]).get_json()
+    assert by_seat["seq"] == head + 2 and by_seat["seat"] == 1
+
+
 def test_a_stale_copy_of_a_game_is_shown_late_from_its_own_head(client: Any, service: Any) -> None:
     """``LateGames`` folds on from the delayed state it holds; a copy of the
     game older than the one it last saw (another process's cache) is folded

@@ -143,6 +143,7 @@ def test_every_route_of_the_contract_has_a_client_method_and_each_is_exercised(
     assert fresh.seat == 0 and api.games.view(table.id, token=fresh.token).seat == 0
     said = api.games.chat(table.id, "hello", token=claimed.token)  # the table chat (docs/chat.md)
     assert said.opens() and [m.text for m in api.games.chat_messages(table.id)] == ["hello"]
+    assert said.seq is not None  # a seat's post: its event
     api.games.hide_chat(table.id, said.seq, token=table.owner_token)
     assert api.games.chat_messages(table.id)[0].hidden
     game = api.games.create("nim", players=2, options={**NIM, "series": {"games": 2}})

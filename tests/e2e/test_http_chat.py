@@ -63,6 +63,7 @@ def test_e2e_chat_survives_a_reissue_and_a_replay_and_a_hidden_message_still_aud
     with pytest.raises(Unauthorized):
         client.games.chat(game.id, "with the lost token", token=old)
     after = client.games.chat(game.id, "new token, same seat", token=tokens[1])
+    assert first.seq is not None and hidden.seq is not None and after.seq is not None  # a seat's posts
     client.games.hide_chat(game.id, hidden.seq, token=game.owner_token)
     _finish(client, game.id, tokens, Rng(b"e2e-chat"))
     said = client.games.chat_messages(game.id)

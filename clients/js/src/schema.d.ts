@@ -1173,8 +1173,8 @@ export interface components {
         };
         /** @description A table chat message (docs/chat.md): event `seq` of the log, `chat_posted {seat, said}`, and its opening. */
         ChatMessage: {
-            /** @description The message's event in the log. */
-            seq: number;
+            /** @description The message's event in the log; null only in the answer to a spectator's post at a game shown late (`spectator_delay`), whose seq would tell how far the game really is: the spectator reads the message in the chat once the game shown is that far. */
+            seq: number | null;
             /** @description The poster's seat; null for a spectator. */
             seat: number | null;
             /** @description ms since the epoch */

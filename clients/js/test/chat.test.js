@@ -32,6 +32,7 @@ test("a seat talks, a spectator may not, the creator hides a message, a move is 
   assert.ok(spectator instanceof Unauthorized && spectator.code === "token_required");
   const twoLines = await referee.games.chat(game.id, "a\nb", { token }).then(() => null, (e) => e);
   assert.ok(twoLines instanceof Unprocessable && twoLines.code === "chat_not_plain_text");
+  assert.ok(said.seq !== null);  // null only to a spectator of a game shown late
   await referee.games.hideChat(game.id, said.seq, { ownerToken: game.owner_token });
   const page = await referee.games.chatMessages(game.id);
   assert.deepEqual(page.messages.map((m) => [m.seq, m.text, m.hidden]), [[said.seq, null, true]]);

@@ -14,7 +14,8 @@ class ChatMessage:
     """A chat message: event ``seq`` of the log (``chat_posted {seat, said}``)
     and its opening (``text``, ``salt``: ``None`` when hidden, but to the admin)."""
 
-    seq: int
+    #: ``None`` only in the answer to a spectator's post at a game shown late (its seq is the head's)
+    seq: int | None
     seat: int | None
     at: int
     said: str
@@ -26,8 +27,9 @@ class ChatMessage:
     @classmethod
     def from_json(cls, raw: Json) -> ChatMessage:
         """Read a ``ChatMessage`` object."""
-        return cls(int(raw["seq"]), raw["seat"], int(raw["at"]), str(raw["said"]), raw.get("text"),
-                   raw.get("salt"), bool(raw["hidden"]), raw)
+        seq = None if raw["seq"] is None else int(raw["seq"])
+        return cls(seq, raw["seat"], int(raw["at"]), str(raw["said"]), raw.get("text"), raw.get("salt"),
+                   bool(raw["hidden"]), raw)
 
     def opens(self) -> bool:
         """Whether the text and salt open ``said``, the commitment the log's
