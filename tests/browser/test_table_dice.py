@@ -63,3 +63,10 @@ def test_a_dice_game_is_played_to_its_end_by_clicking(live: Live, watched: Watch
     game, token = person_game(live, "bang-dice", 3, options={"expansion": True})
     final = play_to_the_end(Seat(live, watched, game, token), "dice", click, check, "reroll")
     assert final["result"]["seats"][0]["outcome"] in ("win", "loss")
+    # the end in words, its winners by name: not "the game ended: sheriff wins; winners bot 2"
+    names = {s["seat"]: s["name"] for s in final["seats"]}
+    winners = [names[s["seat"]] for s in final["result"]["seats"] if s["outcome"] == "win"]
+    ended = watched.page.locator("#events li[data-type='game_ended']").text_content() or ""
+    assert ended.startswith("the game ended: ") and "_" not in ended and "winners" not in ended, ended
+    said = " wins" if len(winners) == 1 else " win"
+    assert ended.endswith(said) and all(w in ended for w in winners), (ended, winners)

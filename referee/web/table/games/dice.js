@@ -247,6 +247,11 @@ const AWAITED = { roll: "roll", reroll: "reroll or stop", shoot: "pick the targe
   broken_arrow: "name who returns an arrow", discard: "discard an arrow", bart: "take arrows or lose life",
   pedro: "discard arrows", sid: "give 1 life", haunt: "haunt a player" };
 
+/** the end's reason in words (D32, D70), not its code: "sheriff wins; winners bot 4" read as data */
+const ENDS = { sheriff_wins: "every Outlaw and Renegade is out", outlaws_win: "the Sheriff is dead",
+  renegade_last: "the Sheriff is dead and the Renegade is the last alive", target_eliminated: "a target was eliminated by its hunter",
+  last_alive: "one player is left alive", nobody_alive: "nobody is left alive, a draw" };
+
 /** What the open prompt awaits, after "Waiting for ann to …". */
 export function describePending(pd) { return AWAITED[pd.kind] || null; }
 
@@ -278,8 +283,8 @@ export function describeEvent(event, ctx) {
     case "token_given": return subject(d.seat) + "haunted " + who(d.target) + " with a " + ctx.name(d.face) + " token";
     case "awaiting": return d.seat === event.actor ? "then to " + (AWAITED[d.kind] || ctx.name(d.kind))
       : "then " + who(d.seat) + " to " + (AWAITED[d.kind] || ctx.name(d.kind));
-    case "game_ended": return "the game ended: " + ctx.name(d.reason) + (d.winners && d.winners.length
-      ? "; winners " + listWords(d.winners.map(who)) : "");
+    case "game_ended": return "the game ended: " + (ENDS[d.reason] || ctx.name(d.reason)) + (d.winners && d.winners.length
+      ? "; " + listWords(d.winners.map(who)) + (d.winners.length === 1 ? " wins" : " win") : "");
     default: return null;
   }
 }
