@@ -150,6 +150,16 @@ def test_the_events_list_follows_the_replay_back_to_the_start_names_seats_and_cu
     assert f"the game was set up; {sheriff} plays the Sheriff" in line, line
     lines = page.locator("#events li").all_text_contents()
     assert not [t for t in lines if re.search(r"\bseats? \d|[;:] \d+ plays", t)], "a seat said as a number"
+    # a tied bid (or none) for the Renegade (FO36) in words, not "seat null controls the Renegade", the slider there
+    shown = requests.get(f"{live.url}/v1/games/{faceoff_game}/replay", timeout=30).json()["shown_versions"]
+    tie = next(ev["seq"] for ev in events(live, faceoff_game)
+               if ev["type"] == "bids_revealed" and ev["data"]["winner"] is None)
+    at = next(k for k, v in enumerate(shown) if v >= tie)
+    in_step(lambda: page.evaluate("i => { const s = document.getElementById('slider'); s.value = String(i);"
+                                  " s.dispatchEvent(new Event('input')); }", at))
+    said = page.locator(f"#events li[data-seq='{tie}']").text_content() or ""
+    assert "no higher bid: nobody controls the Renegade" in said and "null" not in said, said
+    slider.focus()
     page.keyboard.press("ArrowRight")
     assert in_step(lambda: page.keyboard.press("End")) == final
 
