@@ -10,8 +10,9 @@ import random
 from typing import Any
 
 import pytest
+import requests
 
-from tests.browser.conftest import Seat, Watched, person_game
+from tests.browser.conftest import PATIENCE_S, Seat, Watched, person_game, verified
 from tests.browser.seat_play import Json, click_any_move, play_to_the_end
 from tests.e2e.conftest import Live
 
@@ -57,6 +58,18 @@ def check(page: Any, view: Json) -> None:
     faces = page.eval_on_selector_all("#centre .die[data-face]", "ds => ds.map(d => d.dataset.face)")
     assert faces == [d["face"] for d in st["dice"]]
     assert page.locator("#centre .arrow-pile .tokens").get_attribute("data-count") == str(st["pile"])
+    declared = (st.get("shots") or {}).get("declared") or []
+    fired = page.locator("#centre .shots-fired")
+    if declared:  # each target named once, with how many shots: "ann twice", not "ann and ann"
+        times: dict[int, int] = {}
+        for d in declared:
+            times[d["target"]] = times.get(d["target"], 0) + (2 if d.get("double") else 1)
+        text = fired.text_content() or ""
+        names = {s["seat"]: s["name"] for s in view["seats"]}
+        for target, n in times.items():
+            assert text.count(names[target]) == 1 and (" twice" in text) >= (n == 2), (text, times)
+    else:
+        assert fired.count() == 0
 
 
 def test_a_dice_game_is_played_to_its_end_by_clicking(live: Live, watched: Watched) -> None:
@@ -70,3 +83,43 @@ def test_a_dice_game_is_played_to_its_end_by_clicking(live: Live, watched: Watch
     assert ended.startswith("the game ended: ") and "_" not in ended and "winners" not in ended, ended
     said = " wins" if len(winners) == 1 else " win"
     assert ended.endswith(said) and all(w in ended for w in winners), (ended, winners)
+
+
+def test_shots_at_one_target_are_counted_not_repeated(live: Live, watched: Watched) -> None:
+    """The tray's "Shots fired this turn" names each target once with its count ("random 2 twice"), not
+    "random 2 and random 2": a bots' game replayed to the first turn that shot one player twice."""
+    seats = [{"name": f"random {i}", "bot": "random"} for i in range(1, 6)]
+    r = requests.post(f"{live.url}/v1/games", json={"ruleset": "bang-dice", "seats": seats}, timeout=30)
+    assert r.status_code == 201, r.text
+    game = r.json()["id"]
+    page = watched.page
+    page.goto(f"{live.url}/watch/{game}")
+    verified(page)
+    log: list[Json] = []
+    while page_of := requests.get(f"{live.url}/v1/games/{game}/events?after={len(log)}", timeout=30).json()["events"]:
+        log += page_of
+    shown = requests.get(f"{live.url}/v1/games/{game}/replay", timeout=30).json()["shown_versions"]
+    # (the second shot's seq, the next turn's first seq): a shown version between them still has both shots
+    candidates: list[tuple[Json, int]] = []
+    second: Json | None = None
+    shot: list[int] = []
+    for ev in log:
+        if ev["type"] == "turn_started":
+            if second is not None:
+                candidates.append((second, ev["seq"]))
+            second, shot = None, []
+        elif ev["type"] == "shot_declared" and not ev["data"].get("double"):
+            shot.append(ev["data"]["target"])
+            if second is None and shot.count(ev["data"]["target"]) == 2:
+                second = ev
+    found = [(ev, v) for ev, end in candidates for v in shown if ev["seq"] <= v < end]
+    assert found, "no turn of this game shot one player twice (two shots) at a version the replay shows"
+    twice, version = found[0]
+    at = shown.index(version)
+    page.evaluate("i => { const s = document.getElementById('slider'); s.value = String(i);"
+                  " s.dispatchEvent(new Event('input')); }", at)
+    page.wait_for_function("v => JSON.parse(document.getElementById('shown-view').textContent).version === v",
+                           arg=version, timeout=PATIENCE_S * 1000)
+    name = seats[twice["data"]["target"]]["name"]
+    text = page.locator("#centre .dice-note", has_text="Shots fired this turn").text_content() or ""
+    assert f"{name} twice" in text and text.count(name) == 1, text

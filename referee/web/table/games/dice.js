@@ -127,8 +127,10 @@ export function centre(view, ctx) {
   if (st.saloon) tray.appendChild(ctx.el("p", "dice-note", "Old Saloon die this turn: " + ctx.name(st.saloon)));
   const shots = st.shots || {};
   if ((shots.declared || []).length) {
-    tray.appendChild(ctx.el("p", "dice-note", "Shots fired this turn: " + listWords(shots.declared.map((d) =>
-      ctx.seatName(d.target) + (d.double ? " (twice)" : "")))));
+    const times = new Map();  /* each target once, with its count: "ann twice", not "ann and ann" */
+    shots.declared.forEach((d) => times.set(d.target, (times.get(d.target) || 0) + (d.double ? 2 : 1)));
+    tray.appendChild(ctx.el("p", "dice-note shots-fired", "Shots fired this turn: " + listWords([...times].map(([t, n]) =>
+      ctx.seatName(t) + (n === 2 ? " twice" : n > 2 ? " " + n + " times" : "")))));
   }
   wrap.appendChild(tray);
   const pile = ctx.el("section", "arrow-pile");
