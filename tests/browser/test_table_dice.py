@@ -76,8 +76,12 @@ def test_a_dice_game_is_played_to_its_end_by_clicking(live: Live, watched: Watch
     game, token = person_game(live, "bang-dice", 3, options={"expansion": True})
     final = play_to_the_end(Seat(live, watched, game, token), "dice", click, check, "reroll")
     assert final["result"]["seats"][0]["outcome"] in ("win", "loss")
-    # the end in words, its winners by name: not "the game ended: sheriff wins; winners bot 2"
     names = {s["seat"]: s["name"] for s in final["seats"]}
+    # one name a line: "random 3: gained 1 life", not "random 3: random 3 gained 1 life"
+    for line in watched.page.locator("#events li").all_text_contents():
+        actor, colon, rest = line.partition(": ")
+        assert not (colon and actor in names.values() and rest.startswith(actor + " ")), line
+    # the end in words, its winners by name: not "the game ended: sheriff wins; winners bot 2"
     winners = [names[s["seat"]] for s in final["result"]["seats"] if s["outcome"] == "win"]
     ended = watched.page.locator("#events li[data-type='game_ended']").text_content() or ""
     assert ended.startswith("the game ended: ") and "_" not in ended and "winners" not in ended, ended

@@ -276,8 +276,8 @@ export function describeEvent(event, ctx) {
     case "arrows_returned": return d.seat === null || d.seat === undefined ? "the Indians attacked: every arrow went back to the pile"
       : who(d.seat) + "'s arrows went back to the pile";
     case "life_lost": return (d.losses || []).map(([s, n]) => who(s) + " lost " + n + " life").join("; ");
-    case "life_gained": return who(d.seat) + " gained " + d.amount + " life";
-    case "player_eliminated": return who(d.seat) + " was eliminated (" + ctx.name(d.role) + ")" +
+    case "life_gained": return subject(d.seat) + "gained " + d.amount + " life";  /* not "ann: ann gained 1 life" */
+    case "player_eliminated": return subject(d.seat) + "was eliminated (" + ctx.name(d.role) + ")" +
       (d.ghost ? " and plays on as the Ghost" : "");
     case "player_resigned": return subject(d.seat) + "resigned";
     case "shots_planned": return plural((d.targets || []).length, "shot") + " to fire";
