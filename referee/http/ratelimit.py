@@ -55,8 +55,12 @@ from referee.http.problems import problem
 
 DEFAULT = "50/100"
 DEFAULT_AUTH_FAIL = "10/minute"
-#: probes and the contract are never limited
-UNLIMITED = frozenset({"meta.health", "meta.metrics", "meta.openapi"})
+#: probes, the contract and the watch page's own files are never limited: the page (``/watch/...``) is
+#: some forty unchanging files read from memory (its HTML, its modules, the JavaScript client's), which
+#: a browser asks for all at once on every load; counted, opening the index and then one's seat filled
+#: the default window (100 requests in 2 s) and the table's scripts came back 429 (issue 38). What the
+#: page then asks of the API (``/v1/...``) is counted as usual.
+UNLIMITED = frozenset({"meta.health", "meta.metrics", "meta.openapi", "watch.index", "watch.page", "watch.asset"})
 #: routes that need a credential and refuse a request without one (401)
 #: before reading anything: that 401 is answered before the rate limit (a
 #: 429 would hide that a credential is due, and the 401 costs no round trip)

@@ -11,7 +11,8 @@
   var MAX_EVENTS = 300;
   var S = { token: null, id: null,
             lastSeq: 0, finished: false, received: null, liveProblem: null, refreshing: false, dirty: false,
-            shown: [], replaying: false, replayAsk: 0, eventsShown: 0, marks: [] };
+            shown: [], replaying: false, replayAsk: 0, eventsShown: 0, marks: [],
+            lines: [] };  /* every event said so far, {seq, type, text, mark}: the list shows at most MAX_EVENTS */
 
   function $(id) { return document.getElementById(id); }
   function el(tag, cls, text) {
@@ -77,24 +78,57 @@
   }
 
   /* ---------- events in words (the table's words; kept in step with the replay) ---------- */
+  /* An event in words, kept (S.lines) for the replay: the list shows the last MAX_EVENTS lines, and the
+     slider taken back past its first brings the earlier ones back (their words said once, in order). */
+  function sayEvent(ev) {
+    var text = window.RefereeTable.eventText(ev);
+    var line = { seq: ev.seq, type: ev.type, text: text, mark: noteMark(ev, text) };
+    S.lines.push(line);
+    return line;
+  }
+  function lineItem(line) {
+    var li = el("li", null, line.text);
+    li.value = line.seq;
+    li.setAttribute("data-type", line.type);
+    li.setAttribute("data-seq", String(line.seq));
+    if (line.mark) {  /* a default the referee played for a seat: marked in the list too */
+      li.className = "ev-default " + line.mark.cls;
+      li.setAttribute("data-default", line.mark.cause);
+      li.title = line.mark.title;
+    }
+    return li;
+  }
+  /* the list's gutter as wide as its largest number (the last line's): no number of any size is cut */
+  function fitNumbers(ol) {
+    var last = ol.lastElementChild;
+    ol.style.setProperty("--digits", String(Math.max(3, last ? String(last.value).length : 1)));
+  }
   function showEvent(ev) {
     var ol = $("events");
     $("events-wrap").hidden = false;
     S.eventsShown++;
-    var li = el("li", null, window.RefereeTable.eventText(ev));
-    li.value = ev.seq;
-    li.setAttribute("data-type", ev.type);
-    li.setAttribute("data-seq", String(ev.seq));
-    var mark = noteMark(ev, li.textContent);
-    if (mark) {  /* a default the referee played for a seat: marked in the list too */
-      li.className = "ev-default " + mark.cls;
-      li.setAttribute("data-default", mark.cause);
-      li.title = mark.title;
-    }
-    ol.appendChild(li);
+    ol.appendChild(lineItem(sayEvent(ev)));
     if (ol.childNodes.length > MAX_EVENTS) ol.removeChild(ol.firstChild);
+    fitNumbers(ol);
     ol.scrollTop = ol.scrollHeight;
     window.RefereeTable.lastLine();  /* the "Last:" line follows the list */
+  }
+  /* The list in step with the replay at `version`: the MAX_EVENTS lines up to it (the list drawn anew only
+     when the slider went back past its first line, or forward from there), the lines after it hidden. */
+  function eventsAt(version) {
+    var ol = $("events"), upTo = 0;
+    while (upTo < S.lines.length && S.lines[upTo].seq <= version) upTo++;
+    var from = Math.max(0, upTo - MAX_EVENTS);
+    var first = ol.firstChild ? Number(ol.firstChild.getAttribute("data-seq")) : null;
+    if (S.lines.length && first !== S.lines[from].seq) {
+      ol.replaceChildren.apply(ol, S.lines.slice(from, from + MAX_EVENTS).map(lineItem));
+      fitNumbers(ol);
+    }
+    Array.prototype.forEach.call(ol.children, function (li) {
+      li.hidden = Number(li.getAttribute("data-seq")) > version;
+    });
+    var shown = ol.querySelectorAll("li:not([hidden])"), last = shown[shown.length - 1];
+    if (last) ol.scrollTop += last.getBoundingClientRect().bottom - ol.getBoundingClientRect().bottom;  /* the list, not the page */
   }
 
   /* A default the referee played for a seat (a bot's timeout or invalid answer…): kept for the replay's
@@ -244,10 +278,7 @@
     var view = await get("/v1/games/" + S.id + "/replay?version=" + version);
     if (ask !== S.replayAsk) return;
     draw(view);
-    /* the events list in step: the events after the version shown are hidden */
-    Array.prototype.forEach.call($("events").children, function (li) {
-      li.hidden = Number(li.getAttribute("data-seq")) > version;
-    });
+    eventsAt(version);  /* the events list in step: up to the version shown */
     window.RefereeTable.lastLine();
   }
   async function verifyServed() {
@@ -261,11 +292,7 @@
     var r = await V.verifyLog(bytes, keys, function (seq, n) { $("verify-detail").textContent = "checked " + seq + " of " + n + " events"; });
     if (S.eventsShown === 0 && r.events) {
       /* the events before those shown still tell the table what it needs to say the rest (where a figure stood) */
-      r.events.slice(0, -MAX_EVENTS).forEach(function (ev) {
-        var e = V.plain(ev);
-        if (window.RefereeTable.eventMark(e)) noteMark(e, window.RefereeTable.eventText(e));  /* its words follow it */
-        else window.RefereeTable.follow(e);
-      });
+      r.events.slice(0, -MAX_EVENTS).forEach(function (ev) { sayEvent(V.plain(ev)); });  /* kept for the replay */
       r.events.slice(-MAX_EVENTS).forEach(function (ev) { showEvent(V.plain(ev)); });
     }
     showResult(r, "the referee's log");

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 
 from referee.http.app import create_app
 from tests.api.helpers import auth, create, move, redis_sent, view
@@ -143,6 +144,21 @@ def test_429_is_a_problem_with_retry_after_and_probes_are_never_limited(redis_cl
     assert int(r.headers["Retry-After"]) > 1000  # the window is 2,000 s: the oldest call leaves it then
     for path in ("/health", "/metrics", "/openapi.yaml") * 3:
         assert client.get(path).status_code == 200
+
+
+def test_the_watch_pages_own_files_are_never_limited_what_it_asks_the_api_is(redis_client: Any) -> None:
+    # Regression (issue 38): a browser loads the page's forty-odd files at once; counted, the index and then
+    # one's seat filled the default window and the table's scripts came back 429 ("did not load").
+    app = limited_app(redis_client, RATE_LIMIT="0.001/2")
+    app.test_client_class = FlaskClient  # the page's files are no part of openapi.yaml: a plain client
+    client = app.test_client()
+    files = ("/watch/", "/watch/0123abcd", "/watch/watch.js", "/watch/verify.js", "/watch/table/main.js",
+             "/watch/table/games/bang.js", "/watch/table/games.css", "/watch/client/index.js", "/watch/ladder.html",
+             "/watch/ladder/main.js")
+    for path in files * 3:
+        assert client.get(path).status_code == 200, path
+    assert [client.get("/v1/rulesets").status_code for _ in range(3)] == [200, 200, 429]
+    assert client.get("/watch/table/main.js").status_code == 200
 
 
 def test_the_client_address_comes_from_trusted_proxies_only(redis_client: Any) -> None:

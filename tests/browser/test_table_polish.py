@@ -8,6 +8,7 @@ link away; a move the referee refuses (overtaken for real) said in words."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -93,6 +94,74 @@ def test_faceoff_moves_are_said_from_their_start_square(live: Live, watched: Wat
     assert checked, "no move was shown"
     for seq in checked:
         assert said[seq] in shown[seq], (seq, shown[seq], said[seq])
+
+
+def test_the_events_list_follows_the_replay_back_to_the_start_names_seats_and_cuts_no_number(
+        live: Live, watched: Watched, faceoff_game: str) -> None:
+    """Item 2: the event list in step with the replay slider however far back it goes (a Face Off game of
+    bots runs to thousands of events, the list holds 300 lines: taken back past them, it showed none), its
+    numbers of any size in full (10,134 lost its first digit), and the seats by name: "the game was set up;
+    olly plays the Sheriff" (the catalogue's "seat {sheriff_seat}" was said "0 plays the Sheriff")."""
+    finished(live, faceoff_game)
+    page = watched.page
+    page.goto(f"{live.url}/watch/{faceoff_game}")
+    verified(page)
+    final = requests.get(f"{live.url}/v1/games/{faceoff_game}", timeout=30).json()["version"]
+    assert final > 600, f"a Face Off game of random bots ran {final} events: too few to go back past 300 lines"
+    visible = ("() => [JSON.parse(document.getElementById('shown-view').textContent).version,"
+               " [...document.querySelectorAll('#events li:not([hidden])')].map(li => Number(li.dataset.seq))]")
+    # the gutter the list has for its largest number, and the width that number takes (any size: the game's own
+    # numbers have 4 or 5 digits, so every size from 1 to 8 digits is tried in the list's own font and rule)
+    widths = ("() => { const ol = document.getElementById('events'), li = ol.lastElementChild, out = [];"
+              " const was = ol.style.getPropertyValue('--digits'), probe = document.createElement('span');"
+              " probe.style.whiteSpace = 'pre'; li.appendChild(probe);"
+              " const fits = (n) => { probe.textContent = n + '. ';"
+              "   return probe.getBoundingClientRect().width <= parseFloat(getComputedStyle(ol).paddingLeft); };"
+              " const own = fits(li.value);"
+              " for (let d = 1; d <= 8; d++) { ol.style.setProperty('--digits', String(Math.max(3, d)));"
+              "   if (!fits('8'.repeat(d))) out.push(d); }"
+              " ol.style.setProperty('--digits', was); probe.remove(); return [own, out]; }")
+
+    def in_step(moved: Any) -> int:
+        before = page.evaluate(visible)[0]
+        moved()
+        page.wait_for_function("v => JSON.parse(document.getElementById('shown-view').textContent).version !== v"
+                               " && document.getElementById('replay-version').textContent === String("
+                               "JSON.parse(document.getElementById('shown-view').textContent).version)",
+                               arg=before, timeout=PATIENCE_S * 1000)
+        version, seqs = page.evaluate(visible)
+        assert seqs == list(range(max(1, version - 299), version + 1)), (version, seqs[:3], seqs[-3:])
+        own, cut = page.evaluate(widths)
+        assert own, "the last line's number is wider than the list's gutter"
+        assert cut == [], f"a number of {cut} digits would be cut"
+        return int(version)
+
+    slider = page.locator("#slider")
+    box = slider.bounding_box()
+    assert box is not None
+    middle = in_step(lambda: slider.click(position={"x": box["width"] / 2, "y": box["height"] / 2}))
+    assert 300 < middle < final - 300, middle
+    slider.focus()
+    start = in_step(lambda: page.keyboard.press("Home"))
+    assert start < 300
+    setup = next(ev for ev in events(live, faceoff_game) if ev["type"] == "game_setup")
+    sheriff = ("sam", "olly")[setup["data"]["sheriff_seat"]]
+    line = page.locator("#events li[data-type='game_setup']").text_content() or ""
+    assert f"the game was set up; {sheriff} plays the Sheriff" in line, line
+    lines = page.locator("#events li").all_text_contents()
+    assert not [t for t in lines if re.search(r"\bseats? \d|[;:] \d+ plays", t)], "a seat said as a number"
+    # a tied bid (or none) for the Renegade (FO36) in words, not "seat null controls the Renegade", the slider there
+    shown = requests.get(f"{live.url}/v1/games/{faceoff_game}/replay", timeout=30).json()["shown_versions"]
+    tie = next(ev["seq"] for ev in events(live, faceoff_game)
+               if ev["type"] == "bids_revealed" and ev["data"]["winner"] is None)
+    at = next(k for k, v in enumerate(shown) if v >= tie)
+    in_step(lambda: page.evaluate("i => { const s = document.getElementById('slider'); s.value = String(i);"
+                                  " s.dispatchEvent(new Event('input')); }", at))
+    said = page.locator(f"#events li[data-seq='{tie}']").text_content() or ""
+    assert "no higher bid: nobody controls the Renegade" in said and "null" not in said, said
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    assert in_step(lambda: page.keyboard.press("End")) == final
 
 
 def test_the_last_line_follows_the_feed_and_the_replay(live: Live, watched: Watched, faceoff_game: str) -> None:

@@ -9,6 +9,10 @@ const NAMED = ["cards", "characters", "roles", "faces", "symbols", "dice", "maps
 export const SEAT_KEYS = new Set(["seat", "seats", "target", "to", "from", "by", "shooter", "source_seat", "other",
   "awaiting", "to_act", "order", "winners", "active", "controller", "challenger", "claimant", "bidder"]);
 
+/** a key whose number is a seat: one of SEAT_KEYS, or any "<what>_seat" (Face Off's "sheriff_seat": "the game
+    was set up; ann plays the Sheriff", not "0 plays the Sheriff") */
+export function isSeatKey(key) { return SEAT_KEYS.has(key) || String(key).endsWith("_seat"); }
+
 /** id -> catalogue entry, over every named list of a ruleset's catalogue */
 export function index(catalogue) {
   const byId = new Map();
@@ -26,7 +30,7 @@ export function word(v, ctx, key) {
   if (v === true) return "yes";
   if (v === false) return "no";
   if (v === null || v === undefined) return "-";
-  if (typeof v === "number" && key !== undefined && SEAT_KEYS.has(key)) return ctx.seatName(v);
+  if (typeof v === "number" && key !== undefined && isSeatKey(key)) return ctx.seatName(v);
   if (typeof v === "string") return ctx.name(v);
   if (Array.isArray(v)) return v.length ? v.map((x) => word(x, ctx, key)).join(", ") : "none";
   if (typeof v === "object") {

@@ -127,8 +127,10 @@ export function centre(view, ctx) {
   if (st.saloon) tray.appendChild(ctx.el("p", "dice-note", "Old Saloon die this turn: " + ctx.name(st.saloon)));
   const shots = st.shots || {};
   if ((shots.declared || []).length) {
-    tray.appendChild(ctx.el("p", "dice-note", "Shots fired this turn: " + listWords(shots.declared.map((d) =>
-      ctx.seatName(d.target) + (d.double ? " (twice)" : "")))));
+    const times = new Map();  /* each target once, with its count: "ann twice", not "ann and ann" */
+    shots.declared.forEach((d) => times.set(d.target, (times.get(d.target) || 0) + (d.double ? 2 : 1)));
+    tray.appendChild(ctx.el("p", "dice-note shots-fired", "Shots fired this turn: " + listWords([...times].map(([t, n]) =>
+      ctx.seatName(t) + (n === 2 ? " twice" : n > 2 ? " " + n + " times" : "")))));
   }
   wrap.appendChild(tray);
   const pile = ctx.el("section", "arrow-pile");
@@ -247,6 +249,11 @@ const AWAITED = { roll: "roll", reroll: "reroll or stop", shoot: "pick the targe
   broken_arrow: "name who returns an arrow", discard: "discard an arrow", bart: "take arrows or lose life",
   pedro: "discard arrows", sid: "give 1 life", haunt: "haunt a player" };
 
+/** the end's reason in words (D32, D70), not its code: "sheriff wins; winners bot 4" read as data */
+const ENDS = { sheriff_wins: "every Outlaw and Renegade is out", outlaws_win: "the Sheriff is dead",
+  renegade_last: "the Sheriff is dead and the Renegade is the last alive", target_eliminated: "a target was eliminated by its hunter",
+  last_alive: "one player is left alive", nobody_alive: "nobody is left alive, a draw" };
+
 /** What the open prompt awaits, after "Waiting for ann to …". */
 export function describePending(pd) { return AWAITED[pd.kind] || null; }
 
@@ -269,8 +276,8 @@ export function describeEvent(event, ctx) {
     case "arrows_returned": return d.seat === null || d.seat === undefined ? "the Indians attacked: every arrow went back to the pile"
       : who(d.seat) + "'s arrows went back to the pile";
     case "life_lost": return (d.losses || []).map(([s, n]) => who(s) + " lost " + n + " life").join("; ");
-    case "life_gained": return who(d.seat) + " gained " + d.amount + " life";
-    case "player_eliminated": return who(d.seat) + " was eliminated (" + ctx.name(d.role) + ")" +
+    case "life_gained": return subject(d.seat) + "gained " + d.amount + " life";  /* not "ann: ann gained 1 life" */
+    case "player_eliminated": return subject(d.seat) + "was eliminated (" + ctx.name(d.role) + ")" +
       (d.ghost ? " and plays on as the Ghost" : "");
     case "player_resigned": return subject(d.seat) + "resigned";
     case "shots_planned": return plural((d.targets || []).length, "shot") + " to fire";
@@ -278,8 +285,8 @@ export function describeEvent(event, ctx) {
     case "token_given": return subject(d.seat) + "haunted " + who(d.target) + " with a " + ctx.name(d.face) + " token";
     case "awaiting": return d.seat === event.actor ? "then to " + (AWAITED[d.kind] || ctx.name(d.kind))
       : "then " + who(d.seat) + " to " + (AWAITED[d.kind] || ctx.name(d.kind));
-    case "game_ended": return "the game ended: " + ctx.name(d.reason) + (d.winners && d.winners.length
-      ? "; winners " + listWords(d.winners.map(who)) : "");
+    case "game_ended": return "the game ended: " + (ENDS[d.reason] || ctx.name(d.reason)) + (d.winners && d.winners.length
+      ? "; " + listWords(d.winners.map(who)) + (d.winners.length === 1 ? " wins" : " win") : "");
     default: return null;
   }
 }

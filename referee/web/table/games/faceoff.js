@@ -491,7 +491,8 @@ export function describeEvent(event, ctx) {
     case "card_discarded": return fig(d.char) + " discarded " + cards(d.cards);
     case "bid_made": return subject(d.seat) + "made a bid";
     case "bids_revealed": return "the bids: " + (d.bids || []).map((b, s) => ctx.seatName(s) + " " + (b ? cardName(b, ctx) : "none")).join(", ") +
-      "; " + ctx.seatName(d.winner) + " controls the Renegade";
+      (typeof d.winner === "number" ? "; " + ctx.seatName(d.winner) + " controls the Renegade"
+        : "; no higher bid: nobody controls the Renegade, a new round begins");  /* FO36, a tie or no bid (it said "seat null controls") */
     case "draw_checked": return fig(d.char) + " drew " + (d.card ? cardName(d.card, ctx) : "a card") + " for " + ctx.name(d.reason);
     case "character_eliminated": return fig(d.char) + " was eliminated";
     case "character_replaced": return "a new character, " + ctx.name(d.character) + ", takes the " + ["Sheriff", "Outlaw", "Renegade"][d.char] +
