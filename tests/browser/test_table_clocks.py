@@ -8,12 +8,16 @@ down" game's bank cannot run out during the test (10 minutes); the "runs out"
 game's is one second, and the test polls for the clock's default."""
 from __future__ import annotations
 
+import random
 import re
+import time
+from typing import Any
 
 import pytest
 import requests
 
 from tests.browser.conftest import PATIENCE_S, Seat, Watched, person_game, screenshot
+from tests.browser.seat_play import click_any_move
 from tests.e2e.conftest import Live
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
@@ -61,6 +65,34 @@ def test_a_seat_whose_bank_ran_out_shows_out_of_time(live: Live, watched: Watche
     seat.open()  # ann never moves: the clock plays her default when her second runs out
     watched.page.wait_for_function(f"() => ({CLOCK_OF})(0) === 'out of time'", timeout=PATIENCE_S * 1000)
     assert seat.api_view()["clock"]["seats"][0]["bank_ms"] == 0
+
+
+def test_a_rules_deadline_that_passes_is_said_in_words_not_as_a_move_nobody_chose(live: Live,
+                                                                                   watched: Watched) -> None:
+    """The system's ``timeout`` command (a deadline of the rules passed: Bluffaneer's claim window, F18) is a
+    move record with no actor: the events list says time ran out, not 'chose “Timeout”'. Ann plays her own
+    turns by clicking and never answers a claim window, which then closes on its deadline."""
+    game, token = person_game(live, "bluffaneer", bots=2)
+    seat = Seat(live, watched, game, token)
+    seat.open()
+    page, rng = watched.page, random.Random(7)
+    said = "time ran out: the rules' deadline passed"
+    OWN = ("roll", "steal", "accept", "challenge")  # noqa: N806
+    deadline = time.monotonic() + PATIENCE_S
+    view: dict[str, Any] = {}
+    while True:
+        lines = page.locator("#events li").all_text_contents()
+        assert not any("Timeout" in line for line in lines), [line for line in lines if "Timeout" in line]
+        if any(said in line for line in lines):
+            break
+        assert time.monotonic() < deadline, (f"no line {said!r} within {PATIENCE_S} s; the seat's view: "
+                                             f"{ {k: view.get(k) for k in ('version', 'to_act', 'legal_moves')} }")
+        view = seat.api_view()
+        assert view["status"] == "active", "the game ended before a claim window closed on its deadline"
+        # her own turn and her answer to a claim on her roll; a claim window (claim, pass) she leaves alone
+        if any(m["type"] in OWN for m in view.get("legal_moves") or []) and seat.my_turn():
+            click_any_move(page, rng, OWN)
+        time.sleep(0.2)
 
 
 def test_a_turn_timeout_of_minutes_counts_down_in_minutes_and_seconds(live: Live, watched: Watched) -> None:

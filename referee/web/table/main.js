@@ -298,6 +298,11 @@ export function eventText(ev) {
     follow(ev);
     return said;
   }
+  if (ev.type === "move" && !own && data.move && data.move.type === "timeout") {
+    /* the system's command when a deadline of the rules passes (Bluffaneer's claim window): nobody chose it */
+    follow(ev);
+    return MARKS.timeout.icon + " time ran out: the rules' deadline passed";
+  }
   const words = (S.plugin && S.plugin.describeEvent ? S.plugin.describeEvent(ev, ctx) : null) || eventWords(ev, ctx);
   follow(ev);  /* after its words: they are said from what was true before it */
   /* a move's own words already say what a spectator may not see ("Play a card") */
