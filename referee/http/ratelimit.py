@@ -60,7 +60,8 @@ DEFAULT_AUTH_FAIL = "10/minute"
 #: a browser asks for all at once on every load; counted, opening the index and then one's seat filled
 #: the default window (100 requests in 2 s) and the table's scripts came back 429 (issue 38). What the
 #: page then asks of the API (``/v1/...``) is counted as usual.
-UNLIMITED = frozenset({"meta.health", "meta.metrics", "meta.openapi", "watch.index", "watch.page", "watch.asset"})
+UNLIMITED = frozenset({"meta.health", "meta.metrics", "meta.openapi",
+                       "watch.root", "watch.index", "watch.page", "watch.asset"})
 #: routes that need a credential and refuse a request without one (401)
 #: before reading anything: that 401 is answered before the rate limit (a
 #: 429 would hide that a credential is due, and the 401 costs no round trip)

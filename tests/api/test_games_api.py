@@ -7,6 +7,8 @@ import json
 import threading
 from typing import Any
 
+from flask.testing import FlaskClient
+
 from referee.engine import canonical, sha256_hex, verify_received
 from tests.api.helpers import auth, create, move, ndjson, play_to_end, view
 from tests.conftest import ContractClient
@@ -444,3 +446,13 @@ def test_a_game_is_never_replayed_under_another_rules_version(client: Any, redis
     fresh = other.test_client()
     r = fresh.get(f"/v1/games/{game['id']}")
     assert r.status_code == 409 and r.get_json()["code"] == "ruleset_version_changed"
+
+
+def test_the_root_address_opened_in_a_browser_leads_to_the_page(app: Any) -> None:
+    """A newcomer opens the address ``make run`` prints: the watch page, not a JSON 404 (``/`` and
+    ``/watch/`` are no part of the API's contract, so a plain test client)."""
+    browser = FlaskClient(app)
+    r = browser.get("/")
+    assert r.status_code == 302 and r.headers["Location"] == "/watch/", r.headers
+    page = browser.get("/", follow_redirects=True)
+    assert page.status_code == 200 and page.mimetype == "text/html"

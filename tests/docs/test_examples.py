@@ -45,7 +45,7 @@ ARCHIVED = {"archive", "ladder-recompute"}
 #: what each sequence's output must show (regular expressions), beside its exit status 0
 SHOWS: dict[str, list[str]] = {
     "watch": [r"http://127\.0\.0\.1:\d+/watch/\w+"],
-    "bang-autoplay": [r"'winners': \[[\d, ]+\][^\n]*\n(?:.|\n)*'winners': \[[\d, ]+\]"],
+    "bang-autoplay": [r'"winners": \[[\d, ]+\][^\n]*\n(?:.|\n)*"winners": \[[\d, ]+\]'],
     "faceoff": [r'"ruleset":\s*"bang-faceoff"'],
     "spectators": [r"^head \d+ spectators see \d+ SpectatorDelay\(versions=50, omniscient=True\)$",
                    r"^broadcast at \d+ with (0|4) hands$"],

@@ -3554,7 +3554,7 @@ export interface components {
         RedisUnavailable: {
             headers: {
                 /** @description Seconds to wait before retrying. */
-                "Retry-After"?: string;
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -5336,7 +5336,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: string;
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

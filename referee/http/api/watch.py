@@ -13,7 +13,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from flask import Blueprint, Response, abort
+from flask import Blueprint, Response, abort, redirect
 
 bp = Blueprint("watch", __name__)
 
@@ -44,6 +44,12 @@ def _serve(name: str, content_type: str | None = None) -> Response:
     response.headers["Referrer-Policy"] = "no-referrer"
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+@bp.get("/")
+def root() -> Response:
+    """The address ``make run`` prints, opened in a browser: the page (the API is under ``/v1``)."""
+    return redirect("/watch/", 302)
 
 
 @bp.get("/watch/")
