@@ -31,6 +31,31 @@ def confirm_button(page: Any, types: tuple[str, ...]) -> tuple[Any, Json | None]
 
 
 
+def prompt_and_buttons(page: Any, box: str) -> tuple[str, list[str]]:
+    """The hint of the prompt's ``box`` (.path-controls, .faceoff-controls)
+    and the words of its enabled move buttons, read in one go (a redraw in
+    between cannot pair one drawing's hint with another's buttons)."""
+    hint, words = page.evaluate("""sel => { const b = document.querySelector(sel); if (!b) return ['', []];
+      const h = b.querySelector(':scope > .hint');
+      const ms = [...b.querySelectorAll('[data-move]:not([disabled])')];
+      return [h ? h.textContent : '', ms.map(x => x.textContent.trim())]; }""",
+                                f"#moves {box}")
+    return hint, words
+
+
+def check_path_prompt(page: Any) -> None:
+    """A path begun says to confirm only while a confirm button is
+    shown; else it says to click the next square (it said "or confirm" after
+    the first step of a path that could not end there)."""
+    hint, words = prompt_and_buttons(page, ".path-controls")
+    if not hint.startswith("Path so far"):
+        return
+    confirms = [w for w in words if w.startswith("Confirm")]
+    assert ("confirm" in hint.lower()) == bool(confirms), f"the prompt {hint!r} with the buttons {words}"
+    if not confirms:
+        assert "Click the next square" in hint, hint
+
+
 def clickable_squares(page: Any) -> list[list[int]]:
     """The [x, y] of every board button, in their order (read in one go)."""
     keys = page.eval_on_selector_all("#centre .cell-button", "bs => bs.map(b => b.closest('td').dataset.square)")
@@ -55,6 +80,7 @@ def click_path(page: Any, view: Json, rng: random.Random, undo: bool) -> None:
     path: list[list[int]] = []
     while True:
         button, move = confirm_button(page, PATHS)
+        check_path_prompt(page)
         squares = clickable_squares(page)
         near = min((min(abs(x - tx) + abs(y - ty) for tx, ty in targets), k) for k, (x, y) in enumerate(squares)) \
             if squares else None
@@ -113,9 +139,16 @@ def click(page: Any, view: Json, rng: random.Random) -> None:
     if "place" in types:
         squares = clickable_squares(page)
         where = squares[rng.randrange(len(squares))]
+        hint, _ = prompt_and_buttons(page, ".faceoff-controls")
+        # the prompt names the button the click brings, not only the click (which just picks)
+        assert "Click a marked square" in hint and "Place the spare nugget on" in hint, hint
         page.locator(f"#centre td[data-square='{where[0]},{where[1]}'] .cell-button").click()
+        page.locator(f"#centre td.on-path[data-square='{where[0]},{where[1]}']").wait_for()
         button, move = confirm_button(page, ("place",))
         assert move == {"type": "place", "square": where}
+        hint, words = prompt_and_buttons(page, ".faceoff-controls")
+        named = (button.text_content() or "").strip()
+        assert named.startswith("Place the spare nugget on") and f"“{named}”" in hint, (hint, words)
         button.click()
         return
     for quick in ("draw", "pass"):

@@ -331,8 +331,12 @@ export function controls(view, ctx) {
   if (places.length) {
     const chosen = ctx.pick.get(SQUARE);
     const move = chosen ? places.find((m) => sameMove(m.square, chosen)) : null;
-    box.appendChild(ctx.el("p", "hint", move ? "The nugget goes on " + coord(move.square) + "."
-      : "Click a marked square of the board to put the spare nugget there."));
+    /* picked, then sent by its button, as a path's squares are (a misclick can still be changed) */
+    box.appendChild(ctx.el("p", "hint", move
+      ? "The nugget goes on " + coord(move.square) + ": press \u201c" + describeMove(move, ctx) +
+        "\u201d to place it there, or click another marked square."
+      : "Click a marked square of the board (or pick it from the list below), then press " +
+        "\u201cPlace the spare nugget on \u2026\u201d to put the spare nugget there."));
     if (move) box.appendChild(moveButton(ctx, move, describeMove(move, ctx), "primary"));
   }
   const squares = clickable(view, ctx);
@@ -387,9 +391,14 @@ function pathControls(paths, ctx) {
   const prefix = pickedPath(ctx, paths);
   const exact = paths.find((m) => m.path.length === prefix.length && startsWith(m.path, prefix)) || null;
   const longer = paths.some((m) => m.path.length > prefix.length && startsWith(m.path, prefix));
+  /* "confirm" only offered while its button is shown: a path may have to go on before it can end */
+  const next = longer && exact ? " Click the next square, or confirm the path."
+    : longer ? " Click the next square; the path cannot end here."
+    : exact ? " Confirm the path, or undo the last step." : "";
   box.appendChild(ctx.el("p", "hint", prefix.length
-    ? "Path so far: " + prefix.map(coord).join(" → ") + (longer ? ". Click the next square, or confirm." : ".")
-    : "Click the marked squares of your path one after another, on the board or below, then confirm."));
+    ? "Path so far: " + prefix.map(coord).join(" → ") + "." + next
+    : "Click the marked squares of your path one after another, on the board or below" +
+      (exact ? ", then confirm." : "; a Confirm button shows once the path can end there.")));
   const group = ctx.el("div", "move-group");
   group.setAttribute("role", "group");
   group.setAttribute("aria-label", "Your path");
