@@ -209,6 +209,23 @@ def _embedded_archive(env: dict[str, str]) -> None:
     print(f"referee: archiving finished games to {env['REFEREE_ARCHIVE_URL']}", flush=True)
 
 
+def _one_key_file(env: dict[str, str]) -> bool:
+    """One signing key file for ``cmd_run``'s API and worker (made here if missing), named in
+    ``env``, unless ``REFEREE_SIGNING_KEY`` is set; ``False``: the file is unusable (said why)."""
+    if settings.is_set("REFEREE_SIGNING_KEY"):
+        return True
+    from referee import keys
+    key_file = Path(settings.text("REFEREE_SIGNING_KEY_FILE")).resolve()
+    env["REFEREE_SIGNING_KEY_FILE"] = str(key_file)
+    try:
+        ring = keys.load_file(key_file)
+    except keys.BadKeys as err:
+        print(f"referee: {err}", file=sys.stderr, flush=True)
+        return False
+    print(f"referee: signing with key {ring.signer.kid} of {key_file} (public keys: GET /v1/keys)", flush=True)
+    return True
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     """Redis (unless REDIS_URL is set), a worker and the API; Ctrl+C stops all."""
     from referee.store.redis_server import die_with_parent, fsync_from_env, start
@@ -216,16 +233,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 2
     children: list[subprocess.Popen[bytes]] = []
     env = dict(os.environ)
-    if not settings.is_set("REFEREE_SIGNING_KEY"):  # one key file for the API and the worker, made here if missing
-        from referee import keys
-        key_file = Path(settings.text("REFEREE_SIGNING_KEY_FILE")).resolve()
-        env["REFEREE_SIGNING_KEY_FILE"] = str(key_file)
-        try:
-            ring = keys.load_file(key_file)
-        except keys.BadKeys as err:
-            print(f"referee: {err}", file=sys.stderr, flush=True)
-            return 2
-        print(f"referee: signing with key {ring.signer.kid} of {key_file} (public keys: GET /v1/keys)", flush=True)
+    if not _one_key_file(env):
+        return 2
     _embedded_archive(env)
     if not settings.is_set("REDIS_URL"):
         fsync = args.appendfsync or fsync_from_env()

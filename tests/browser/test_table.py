@@ -52,7 +52,7 @@ def start_from_the_form(live: Live, w: Watched) -> tuple[str, str]:
     rows.nth(0).locator("input.seat-name-input").fill("ann")
     for bot in ("heuristic", "random"):  # a seat's untyped name follows its kind
         rows.nth(1).locator("select.seat-who").select_option(bot)
-        assert rows.nth(1).locator("input.seat-name-input").input_value() == f"bot 2 ({bot})"
+        assert rows.nth(1).locator("input.seat-name-input").input_value() == f"{bot} bot 2"
     assert [rows.nth(k).locator("select.seat-who").input_value() for k in range(4)] == [
         "person", "random", "random", "random"]
     page.get_by_role("button", name="Start the game").click()

@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from flask import Blueprint, Response, abort, redirect
+from flask.typing import ResponseReturnValue
 
 bp = Blueprint("watch", __name__)
 
@@ -47,7 +48,7 @@ def _serve(name: str, content_type: str | None = None) -> Response:
 
 
 @bp.get("/")
-def root() -> Response:
+def root() -> ResponseReturnValue:
     """The address ``make run`` prints, opened in a browser: the page (the API is under ``/v1``)."""
     return redirect("/watch/", 302)
 

@@ -14,9 +14,9 @@ const BOTS = [["random", "a built-in bot (random)"], ["heuristic", "a built-in b
 
 let rowId = 0;
 
-/** the name a seat gets until someone types one: "player 2" for a person, the bot's name for a bot */
+/** the name a seat gets until someone types one: "player 2" for a person, "heuristic bot 3" for a bot */
 function defaultName(index, who) {
-  return who === "person" ? "player " + (index + 1) : "bot " + (index + 1) + " (" + who + ")";
+  return who === "person" ? "player " + (index + 1) : who + " bot " + (index + 1);  /* no brackets: names go inside them */
 }
 
 function seatRow(el, index, person, changed) {
