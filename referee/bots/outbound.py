@@ -141,10 +141,12 @@ def _answer(referee: RefereeClient, bot_id: str, secret: str, data: str, choose:
 
 
 def play_seat(url: str, game_id: str, token: str, choose: Choose, *, log: Callable[[str], None] = print,
-              client: RefereeClient | None = None, wait_s: float = 25.0) -> dict[str, Any]:
+              client: RefereeClient | None = None, wait_s: float = 25.0,
+              moved: Callable[[int, dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Play one seat of one game to its end with ``choose``; the final view.
     Through the typed client: a 429 or 503 is waited out (``Retry-After``)
-    and a move retried under its ``Idempotency-Key``."""
+    and a move retried under its ``Idempotency-Key``. ``moved(version, move)``:
+    told of each move the referee accepted, at the version it took the game to."""
     own = client is None
     referee = client if client is not None else RefereeClient(url)
     try:
@@ -158,9 +160,11 @@ def play_seat(url: str, game_id: str, token: str, choose: Choose, *, log: Callab
                     move = shown.legal_moves[0]
                     log("playing the first legal move instead")
                 try:
-                    referee.games.move(game_id, move, token=token, expected_version=shown.version)
+                    accepted = referee.games.move(game_id, move, token=token, expected_version=shown.version)
                 except (VersionConflict, NotYourTurn, IllegalMove, GameOver):  # the game moved on: look again
-                    pass
+                    continue
+                if moved is not None:
+                    moved(accepted.version, move)
                 continue
             referee.games.events(game_id, token=token, after=shown.version, wait=wait_s)
     finally:

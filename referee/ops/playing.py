@@ -210,7 +210,9 @@ def _play_seat(args: argparse.Namespace, url: str, bot: UserBot) -> int:
     if not (args.game and args.token):
         print("referee play: --game and --token go together (one seat of one game)", file=sys.stderr)
         return 2
-    final = play_seat(url, args.game, args.token, bot.choose, log=_log)
+    def moved(version: int, move: dict[str, Any]) -> None:  # a line a move: the bot is seen playing
+        print(f"referee play: version {version}: sent {json.dumps(move)}", flush=True)
+    final = play_seat(url, args.game, args.token, bot.choose, log=_log, moved=moved)
     print(f"referee play: game {args.game} is {final['status']}; result {json.dumps(final['result'])}")
     return 0
 

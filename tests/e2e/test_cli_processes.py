@@ -5,6 +5,7 @@ and a bot job, none for idle polling."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import time
@@ -183,3 +184,25 @@ def test_e2e_serve_without_redis_says_so_once_and_starts(tmp_path: Path) -> None
         assert body["code"] == "redis_unavailable", body
     finally:
         stop(serve, quick=[serve])
+
+
+def test_e2e_play_one_seat_of_one_game_says_each_move_it_sent(live: Live) -> None:
+    """``referee play --game ID --token T`` (docs/write-a-bot.md): the 20-line bot plays one seat of a
+    game to its end, a line a move it sent (a newcomer saw nothing until the result), then the result."""
+    made = httpx.post(f"{live.url}/v1/games", json={"ruleset": "bluffaneer", "seats": [
+        {"name": "mine"}, {"bot": "random"}, {"bot": "random"}]}, timeout=30)
+    assert made.status_code == 201, made.text
+    game = made.json()
+    done = subprocess.run([REFEREE, "play", "--url", live.url, "--bot", "examples/mybot.py:choose",
+                           "--game", game["id"], "--token", game["seats"][0]["token"]],
+                          capture_output=True, text=True, timeout=600, cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    lines = done.stdout.splitlines()
+    sent = [line for line in lines if line.startswith("referee play: version ")]
+    assert sent and all(re.fullmatch(r"referee play: version \d+: sent \{.*\}", line) for line in sent), lines
+    versions = [int(line.split()[3].rstrip(":")) for line in sent]
+    assert versions == sorted(set(versions)), versions  # each accepted move once, in order
+    assert lines[-1].startswith(f"referee play: game {game['id']} is finished; result {{"), lines[-1]
+    log = httpx.get(f"{live.url}/v1/games/{game['id']}/events", timeout=30).json()["events"]
+    mine = [e for e in log if e["type"] == "move" and e["actor"] == 0 and "by" not in e["data"]]
+    assert len(mine) == len(sent)  # every move seat 0 made is one it said it sent
