@@ -21,21 +21,23 @@ from referee.ops.explain import no_archive
 from referee.ops.helptext import ARCHIVE, add_command
 
 
-def archive_url(args: argparse.Namespace) -> str:
-    url = args.url or settings.get("REFEREE_ARCHIVE_URL")
+def archive_url(given: str | None, *, command: str = "archive", option: str = "--url") -> str:
+    """The archive's URL: ``given`` by the command's ``option``, else ``REFEREE_ARCHIVE_URL``
+    (exit with a message when neither names one)."""
+    url = given or settings.get("REFEREE_ARCHIVE_URL")
     if not url or url.strip().lower() == "off":
-        raise SystemExit("referee archive: no archive: set REFEREE_ARCHIVE_URL or pass --url")
+        raise SystemExit(f"referee {command}: no archive: set REFEREE_ARCHIVE_URL or pass {option}")
     return url
 
 
-def archive_setting(args: argparse.Namespace) -> str:
+def archive_setting(given: str | None, option: str = "--url") -> str:
     """Where the archive's URL came from, for a message."""
-    return "--url" if args.url else "REFEREE_ARCHIVE_URL"
+    return option if given else "REFEREE_ARCHIVE_URL"
 
 
 def open_archive(args: argparse.Namespace) -> Any:
     from referee.archive import Archive
-    return Archive(archive_url(args))
+    return Archive(archive_url(args.url))
 
 
 def cmd_archive(args: argparse.Namespace) -> int:
@@ -44,7 +46,7 @@ def cmd_archive(args: argparse.Namespace) -> int:
     try:
         return int(args.archive_action(args))
     except ArchiveUnavailable as err:
-        print(f"referee archive: {no_archive(archive_url(args), archive_setting(args), err)}", file=sys.stderr)
+        print(f"referee archive: {no_archive(archive_url(args.url), archive_setting(args.url), err)}", file=sys.stderr)
         return 1
 
 

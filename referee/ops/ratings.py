@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from referee import settings
+from referee.ops.archiving import archive_setting, archive_url
 from referee.ops.explain import no_archive, no_redis
 from referee.ops.helptext import LADDER, add_command
 
@@ -45,14 +46,11 @@ def cmd_recompute(args: argparse.Namespace) -> int:
     from referee.archive.db import ArchiveUnavailable
     from referee.ladder.ratings import table_lines
     from referee.store.clients import REDIS_UNAVAILABLE
-    url = args.archive or settings.get("REFEREE_ARCHIVE_URL")
-    if not url or url.strip().lower() == "off":
-        raise SystemExit("referee ratings: no archive: set REFEREE_ARCHIVE_URL or pass --archive")
+    url = archive_url(args.archive, command="ratings", option="--archive")
     try:
         tables, names = _recomputed(url)
     except ArchiveUnavailable as err:
-        setting = "--archive" if args.archive else "REFEREE_ARCHIVE_URL"
-        print(f"referee ratings: {no_archive(url, setting, err)}", file=sys.stderr)
+        print(f"referee ratings: {no_archive(url, archive_setting(args.archive, '--archive'), err)}", file=sys.stderr)
         return 1
     for key, table in tables.items():
         print("\n".join(table_lines(key, list(table.rows.values()), names)), end="\n\n")

@@ -81,7 +81,7 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return EXIT_USAGE
     except ArchiveUnavailable as err:
-        print(f"referee transparency rebuild: {no_archive(archive_url(args), archive_setting(args), err)}",
+        print(f"referee transparency rebuild: {no_archive(archive_url(args.url), archive_setting(args.url), err)}",
               file=sys.stderr)
         return EXIT_USAGE
     except REDIS_ERROR as err:

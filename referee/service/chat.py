@@ -138,13 +138,15 @@ class Chat:
         post = Post(seat, CHAT_POSTED, {"seat": seat, "said": commitment(salt, text)},
                     json.dumps({"text": text, "salt": salt}), rate)
         seq, at = self._append(game_id, post, lambda g: may_post(g, seat_of(g, token)))
-        if seat is None and self.late is not None and is_delayed(game):
-            # a spectator of a game shown late: its message's seq is the head's version, how far
-            # the game really is (item 6); it reads the message with the rest, as late as the game
-            return {"seq": None, "seat": None, "at": at, "said": post.data["said"], "text": text, "salt": salt,
-                    "hidden": False}
-        return {"seq": seq, "seat": seat, "at": at, "said": post.data["said"], "text": text, "salt": salt,
+        # a spectator of a game shown late is told no seq: it is the head's version, how far the game
+        # really is (item 6); it reads the message with the rest, as late as the game
+        shown_seq = None if seat is None and self._late(game) is not None else seq
+        return {"seq": shown_seq, "seat": seat, "at": at, "said": post.data["said"], "text": text, "salt": salt,
                 "hidden": False}
+
+    def _late(self, game: Game) -> LateGames | None:
+        """The games shown late, if ``game``'s spectators see it late now (its chat too)."""
+        return self.late if self.late is not None and is_delayed(game) else None
 
     def hide(self, game_id: str, seq: int, token: str | None, *, admin: bool) -> Json:
         """Hide message ``seq``'s text from everyone but the admin, as the
@@ -212,8 +214,9 @@ class Chat:
         if token is not None and not admin:
             self._reader(game, token)
         upto = game.version
-        if token is None and not admin and self.late is not None and is_delayed(game):
-            upto = self.late.delayed(game).version  # a spectator of a game shown late: nothing newer (item 6)
+        late = self._late(game) if token is None and not admin else None
+        if late is not None:
+            upto = late.delayed(game).version  # a spectator of a game shown late: nothing newer (item 6)
         envs = [e for e in self.store.read(game_id, after=after, upto=upto) if e["type"] == CHAT_POSTED]
         kept = self.store.chat_kept(game_id) if envs else {}
         out = []

@@ -66,13 +66,7 @@ def connect(url: str, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> Any:
 
 def answers(port: int, host: str = "127.0.0.1") -> bool:
     """Whether a Redis on ``host:port`` answers PING (one try)."""
-    client = redis.Redis(host=host, port=port, socket_connect_timeout=1, socket_timeout=1)
-    try:
-        return bool(client.ping())
-    except redis.RedisError:
-        return False
-    finally:
-        client.close()
+    return refusal(f"redis://{host}:{port}") is None
 
 
 def refusal(url: str, timeout_s: float = 1.0) -> BaseException | None:
