@@ -161,9 +161,16 @@ class Seat:
 
     def after(self, version: int) -> None:
         """Waits for the page to show a version after ``version`` (a move was made)."""
-        self.page.wait_for_function("v => { const t = document.getElementById('shown-view').textContent;"
-                                    " const j = JSON.parse(t); return j !== null && j.version > v; }",
-                                    arg=version, timeout=PATIENCE_S * 1000, polling=100)
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout  # here: without playwright, no browser test
+
+        try:
+            self.page.wait_for_function("v => { const t = document.getElementById('shown-view').textContent;"
+                                        " const j = JSON.parse(t); return j !== null && j.version > v; }",
+                                        arg=version, timeout=PATIENCE_S * 1000, polling=100)
+        except PlaywrightTimeout:  # which side stopped: the click sent nothing, or the page never drew the move
+            view = self.api_view()
+            raise AssertionError(f"the page stayed at version {version}: the API serves version {view['version']} "
+                                 f"({view['status']}), the page shows {self.shown()}") from None
 
     def agrees(self, hand: Callable[[Any], list[str]] | None = None) -> Any:
         """The page shows what the API serves this seat: every seat's life, the

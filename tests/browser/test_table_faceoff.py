@@ -157,12 +157,14 @@ def click(page: Any, view: Json, rng: random.Random) -> None:
             button.click()
             return
     aimed = {m["card"] for m in moves if m["type"] == "play" and "target" in m}
-    cards = page.locator("#table button.card[data-card]:not([disabled])")
-    ids = [cards.nth(k).get_attribute("data-card") for k in range(cards.count())]
+    ids = page.eval_on_selector_all("#table button.card[data-card]:not([disabled])",  # in one go
+                                    "bs => bs.map(b => b.dataset.card)")
     others = [m for m in moves if "card" not in m and m["type"] != "resign"]
     if ids and (not others or any(i in aimed for i in ids) or rng.random() < 0.3):
         picks = [k for k, i in enumerate(ids) if i in aimed] or list(range(len(ids)))
-        click_card(page, moves, cards.nth(rng.choice(picks)), rng)
+        chosen = ids[rng.choice(picks)]
+        # the card itself, not the k-th: a redraw in between cannot move the click to another card
+        click_card(page, moves, page.locator(f"#table button.card[data-card='{chosen}']:not([disabled])").first, rng)
         return
     click_any_move(page, rng)
 
