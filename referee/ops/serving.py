@@ -209,6 +209,18 @@ def _embedded_archive(env: dict[str, str]) -> None:
     print(f"referee: archiving finished games to {env['REFEREE_ARCHIVE_URL']}", flush=True)
 
 
+def _said_data(env: dict[str, str]) -> None:
+    """The line that points the commands reading the referee's Redis and archive
+    (``referee ratings``, ``referee archive``, ``referee transparency``) at the ones
+    ``cmd_run`` chose: a newcomer who ran ``referee ratings recompute --check`` in
+    a second terminal was told "no archive" (or read another Redis, the machine's)."""
+    chosen = [f"{name}={env[name]}" for name in ("REDIS_URL", "REFEREE_ARCHIVE_URL")
+              if name in env and not settings.is_set(name)]
+    if chosen:
+        print("referee: and for the commands that read its Redis and archive (referee ratings, "
+              f"archive, transparency): export {' '.join(chosen)}", flush=True)
+
+
 def _one_key_file(env: dict[str, str]) -> bool:
     """One signing key file for ``cmd_run``'s API and worker (made here if missing), named in
     ``env``, unless ``REFEREE_SIGNING_KEY`` is set; ``False``: the file is unusable (said why)."""
@@ -257,6 +269,7 @@ def cmd_run(args: argparse.Namespace) -> int:
           "idle polling: --access-log for every request; Ctrl+C stops everything)\n"
           f"referee: in a second terminal, for the README's and the docs' examples: "
           f"export REFEREE_URL=http://127.0.0.1:{args.port}", flush=True)
+    _said_data(env)
 
     def stop(*_: object) -> None:
         # the API and the worker first (the worker releases RQ's scheduler lock in Redis), then Redis

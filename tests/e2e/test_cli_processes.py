@@ -124,7 +124,7 @@ def test_e2e_make_run_with_its_ports_taken_says_so_and_which_to_pick(tmp_path: P
 def test_e2e_the_terminal_of_run_shows_a_line_a_request_and_a_bot_job_and_none_for_idle_polls(tmp_path: Path) -> None:
     port, redis_port = free_port(), free_port()
     out = tmp_path / "terminal.txt"
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "RQ_REDIS_URL")}
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "RQ_REDIS_URL", "REFEREE_ARCHIVE_URL")}
     env["REFEREE_RATE_LIMIT"] = "off"
     with open(out, "wb") as terminal:
         run = subprocess.Popen([REFEREE, "run", "--port", str(port), "--redis-port", str(redis_port), "--dir",
@@ -157,6 +157,9 @@ def test_e2e_the_terminal_of_run_shows_a_line_a_request_and_a_bot_job_and_none_f
     assert "Job OK" not in shown and "Listening on referee" not in shown, shown  # RQ's own lines are gone
     assert "referee: stopped" in shown
     assert f"export REFEREE_URL={url}\n" in shown  # the line the README says to paste in a second terminal
+    # and the line for `referee ratings` & co.: the Redis and the archive it chose (docs/ladder.md's recompute)
+    archive = f"sqlite:///{(tmp_path / 'var' / 'archive.sqlite3').resolve()}"
+    assert f"export REDIS_URL=redis://127.0.0.1:{redis_port}/0 REFEREE_ARCHIVE_URL={archive}\n" in shown, shown
 
 
 def test_e2e_serve_without_redis_says_so_once_and_starts(tmp_path: Path) -> None:
