@@ -34,6 +34,8 @@ IDENTIFIER = re.compile(r"[a-z][a-z0-9_]*\Z")
 PROSE_KEYS = frozenset({"detail", "name", "text", "title"})
 OUTCOMES = frozenset({"win", "loss", "draw"})
 PENDING_KEYS = ("kind", "awaiting", "deadline", "default")
+#: strings whose spelling a lexicon remembers, at most (the vocabulary's words are few; ids are many)
+SPELLED_KEPT = 50_000
 
 
 class Lexicon:
@@ -46,28 +48,52 @@ class Lexicon:
         self.roles = frozenset(r["id"] for r in catalogue.get("roles", ()))
         self.characters = frozenset(c["id"] for c in catalogue.get("characters", ()))
         self.skip = PROSE_KEYS | frozenset(text_keys)
+        #: whether a string is spelled as an identifier (lower snake case or a card ID), as seen before
+        self._spelled: dict[str, bool] = {}
 
     def words(self, value: Any, where: str) -> list[str]:
         """The identifiers of ``value`` (JSON) not spelled as the vocabulary says."""
         out: list[str] = []
-        self._walk(value, where, None, out)
+        self._walk(value, [where], None, out)
         return out
 
-    def _walk(self, value: Any, where: str, key: str | None, out: list[str]) -> None:
+    def _walk(self, value: Any, path: list[str | int], key: str | None, out: list[str]) -> None:
+        # the path is kept as parts and written out only for a problem: a view has thousands of values
         if isinstance(value, str):
-            if key == "role" and self.roles and value not in self.roles:
-                out.append(f"{where}: role {value!r} is not one of the catalogue's {sorted(self.roles)}")
-            elif key == "character" and self.characters and value not in self.characters:
-                out.append(f"{where}: character {value!r} is not one of the catalogue's")
-            elif not IDENTIFIER.match(value) and value not in self.cards:
-                out.append(f"{where}: {value!r} is neither lower snake case nor a card ID of the catalogue")
+            problem = self._problem(value, key)
+            if problem is not None:
+                out.append(f"{_written(path)}: {problem}")
         elif isinstance(value, list):
             for i, item in enumerate(value):
-                self._walk(item, f"{where}[{i}]", key, out)
+                if isinstance(item, (str, list, dict)):
+                    path.append(i)
+                    self._walk(item, path, key, out)
+                    path.pop()
         elif isinstance(value, dict):
             for k, item in value.items():
-                if k not in self.skip:
-                    self._walk(item, f"{where}.{k}", k, out)
+                if k not in self.skip and isinstance(item, (str, list, dict)):
+                    path.append(k)
+                    self._walk(item, path, k, out)
+                    path.pop()
+
+    def _problem(self, value: str, key: str | None) -> str | None:
+        """What is wrong with the string ``value`` under ``key``, or ``None``."""
+        if key == "role" and self.roles:
+            return None if value in self.roles else f"role {value!r} is not one of the catalogue's {sorted(self.roles)}"
+        if key == "character" and self.characters:
+            return None if value in self.characters else f"character {value!r} is not one of the catalogue's"
+        spelled = self._spelled.get(value)
+        if spelled is None:
+            if len(self._spelled) >= SPELLED_KEPT:
+                self._spelled.clear()
+            spelled = self._spelled[value] = bool(IDENTIFIER.match(value)) or value in self.cards
+        return None if spelled else f"{value!r} is neither lower snake case nor a card ID of the catalogue"
+
+
+def _written(path: list[str | int]) -> str:
+    """``["state", "seats", 0, "role"]`` as ``state.seats[0].role``."""
+    return "".join(f"[{part}]" if isinstance(part, int) else part if i == 0 else f".{part}"
+                   for i, part in enumerate(path))
 
 
 def view_problems(lexicon: Lexicon, body: Json, players: int) -> list[str]:
