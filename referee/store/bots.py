@@ -22,21 +22,34 @@ from referee.engine import sha256_hex
 from referee.store.listing import BOTS, Index
 from referee.tokens import new_token
 
-#: an answer is handed over only while its turn is open, once (both keys in the bot's slot)
+#: an answer is handed over only while its turn is open, once (every key in the bot's slot); the
+#: turn is closed for good then (``_closed_key``)
 _ANSWER = """
 if redis.call('HDEL', KEYS[1], ARGV[1]) == 1 then
   redis.call('RPUSH', KEYS[2], ARGV[2])
   redis.call('PEXPIRE', KEYS[2], ARGV[3])
+  redis.call('SET', KEYS[3], 1, 'PX', ARGV[4])
   return 1
 end
 return 0
 """
-#: close a turn: nothing if it was still open, else the answer that came meanwhile (taken)
+#: close a turn for good: nothing if it was still open, else the answer that came meanwhile (taken)
 _CLOSE = """
+redis.call('SET', KEYS[3], 1, 'PX', ARGV[2])
 if redis.call('HDEL', KEYS[1], ARGV[1]) == 1 then return false end
 local answer = redis.call('LPOP', KEYS[2])
 redis.call('DEL', KEYS[2])
 return answer
+"""
+#: offer a turn on the bot's stream and open it, unless it was closed before: a second ask of one turn
+#: (a job run twice) never opens again a turn whose default was played (a late answer stays refused)
+_OFFER = """
+if redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
+redis.call('XADD', KEYS[1], 'MAXLEN', '~', 1000, '*', 'delivery', ARGV[1], 'turn', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[1], 1)
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return 1
 """
 
 
@@ -47,6 +60,7 @@ class BotDirectory:
         self.idle_ms = idle_s * 1000
         self._answer = client.register_script(_ANSWER)
         self._close = client.register_script(_CLOSE)
+        self._offer = client.register_script(_OFFER)
         #: every bot, newest first (``GET /v1/bots``)
         self.listed = Index(client, BOTS)
 
@@ -167,16 +181,17 @@ class BotDirectory:
     def _answer_key(self, bot_id: str, delivery: str) -> str:
         return f"bot:{{{bot_id}}}:answer:{delivery}"
 
-    def offer_turn(self, bot_id: str, delivery: str, payload: bytes, open_ms: int) -> None:
+    def _closed_key(self, bot_id: str, delivery: str) -> str:
+        return f"bot:{{{bot_id}}}:closed:{delivery}"
+
+    def offer_turn(self, bot_id: str, delivery: str, payload: bytes, open_ms: int) -> bool:
         """Put a turn on the bot's stream (``turns``) and mark it open for
-        ``open_ms``: an answer is taken while it is open, refused after."""
+        ``open_ms``: an answer is taken while it is open, refused after.
+        ``False``: the turn was closed before (answered, or its time ran
+        out) and stays closed: nothing is offered."""
         turns, opened = self._turn_keys(bot_id)
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.xadd(turns, {"delivery": delivery, "turn": payload}, maxlen=1000, approximate=True)
-        pipe.pexpire(turns, self.TURNS_KEPT_MS)
-        pipe.hset(opened, delivery, 1)
-        pipe.pexpire(opened, self.TURNS_KEPT_MS)
-        pipe.execute()
+        return bool(self._offer(keys=[turns, opened, self._closed_key(bot_id, delivery)],
+                                args=[delivery, payload, self.TURNS_KEPT_MS]))
 
     def turns_after(self, bot_id: str, after: str, block_ms: int) -> tuple[str, list[tuple[str, str, bytes]]]:
         """``(last stream id read, [(stream id, delivery, turn)])``: the turns
@@ -194,18 +209,21 @@ class BotDirectory:
         """Hand an answer to the worker waiting on ``delivery``, once; ``False``
         when the turn is not open (answered already, closed, or never offered)."""
         _, opened = self._turn_keys(bot_id)
-        return bool(self._answer(keys=[opened, self._answer_key(bot_id, delivery)], args=[delivery, answer, keep_ms]))
+        return bool(self._answer(keys=[opened, self._answer_key(bot_id, delivery), self._closed_key(bot_id, delivery)],
+                                 args=[delivery, answer, keep_ms, self.TURNS_KEPT_MS]))
 
     def wait_answer(self, bot_id: str, delivery: str, timeout_s: float, step_s: float = 1.0) -> bytes | None:
         """The answer to ``delivery`` within ``timeout_s`` (waited for in steps
         under the socket timeout), then the turn closed: a late answer is
         refused. ``None``: no answer in time."""
         key = self._answer_key(bot_id, delivery)
+        closing_keys = [self._turn_keys(bot_id)[1], key, self._closed_key(bot_id, delivery)]
+        closing_args: list[str | int] = [delivery, self.TURNS_KEPT_MS]
         deadline = time.monotonic() + timeout_s
         while (left := deadline - time.monotonic()) > 0:
             got = self.redis.blpop([key], timeout=max(0.01, min(step_s, left)))
             if got is not None:
-                self._close(keys=[self._turn_keys(bot_id)[1], key], args=[delivery])
+                self._close(keys=closing_keys, args=closing_args)
                 return bytes(got[1])
-        late = self._close(keys=[self._turn_keys(bot_id)[1], key], args=[delivery])
+        late = self._close(keys=closing_keys, args=closing_args)
         return bytes(late) if late is not None else None  # answered as the time ran out: taken

@@ -34,6 +34,25 @@ def test_past_its_deadline_a_turn_closes_and_a_late_answer_is_refused(redis_clie
     assert turns == [] and last != "0"  # read past, so a stream does not read it again and again
 
 
+def test_a_turn_closed_is_never_opened_again_by_a_second_ask(redis_client: Any) -> None:
+    """A job run twice (a sweeper that took a busy worker's turn for lost) asks
+    the same turn again: once closed, it stays closed, so an answer after
+    the default was played is refused (409 ``turn_closed``), never taken for a
+    move that will not be played; the stream does not offer it again."""
+    bots = BotDirectory(redis_client)
+    assert bots.offer_turn("bot_y", "g:5:0", b"{}", 5000)
+    assert bots.wait_answer("bot_y", "g:5:0", 0.2, step_s=0.1) is None  # its time ran out: the default is played
+    assert not bots.offer_turn("bot_y", "g:5:0", b"{}", 5000)  # asked again
+    assert not bots.answer_turn("bot_y", "g:5:0", b'{"type": "roll"}')
+    assert bots.wait_answer("bot_y", "g:5:0", 0.2, step_s=0.1) is None  # the second ask gets nothing
+    assert [d for _, d, _ in bots.turns_after("bot_y", "0", 0)[1]] == []
+    assert bots.offer_turn("bot_y", "g:6:0", b"{}", 5000)  # answered: the same
+    assert bots.answer_turn("bot_y", "g:6:0", b'{"type": "roll"}')
+    assert bots.wait_answer("bot_y", "g:6:0", 1.0) == b'{"type": "roll"}'
+    assert not bots.offer_turn("bot_y", "g:6:0", b"{}", 5000)
+    assert not bots.answer_turn("bot_y", "g:6:0", b'{"type": "other"}')
+
+
 def test_the_worker_asks_an_outbound_bot_and_takes_its_answer(service: Any) -> None:
     bot = service.bots.register("out", None, ["bluffaneer"], 0)
     payload = {"game": "g", "ruleset": "bluffaneer", "seat": 0, "version": 3, "view": {},
