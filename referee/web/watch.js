@@ -149,7 +149,9 @@
         do {
           S.dirty = false;
           var view = await get("/v1/games/" + S.id);
-          if (!S.replaying) draw(view);
+          /* the same view as shown (the presence refresh, mostly): not drawn again, so a click
+             landing as the view comes back is not lost with the elements a redraw replaces */
+          if (!S.replaying && scriptJson(view) !== $("shown-view").textContent) draw(view);
         } while (S.dirty);
       } finally { S.refreshing = false; }
     })();
