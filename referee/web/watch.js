@@ -72,8 +72,9 @@
   }
 
   /* ---------- the table ---------- */
-  function draw(view) {
-    $("shown-view").textContent = scriptJson(view);
+  /* text: the view as scriptJson writes it, when the caller has it already */
+  function draw(view, text) {
+    $("shown-view").textContent = text === undefined ? scriptJson(view) : text;
     window.RefereeTable.draw(view);
   }
 
@@ -151,7 +152,8 @@
           var view = await get("/v1/games/" + S.id);
           /* the same view as shown (the presence refresh, mostly): not drawn again, so a click
              landing as the view comes back is not lost with the elements a redraw replaces */
-          if (!S.replaying && scriptJson(view) !== $("shown-view").textContent) draw(view);
+          var text = scriptJson(view);
+          if (!S.replaying && text !== $("shown-view").textContent) draw(view, text);
         } while (S.dirty);
       } finally { S.refreshing = false; }
     })();
