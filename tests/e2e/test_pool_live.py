@@ -25,7 +25,7 @@ pytestmark = pytest.mark.e2e
 stack = outbound.stack
 #: how long a wait may last: a ceiling, never a measure (the suite runs on every core at once, and a busy
 #: machine has played a silent bot's game past four minutes); a wait ends as soon as the thing happens
-PATIENT_S = 900
+PATIENCE_S = 900
 
 
 def _pool(stack: Stack) -> dict[str, Any]:
@@ -73,7 +73,7 @@ def test_e2e_pooled_bots_keep_playing_until_taken_out_and_a_silent_one_is_paused
                             headers={"Authorization": f"Bearer {bot['secret']}"})
             assert put.status_code == 200, put.text
         # nobody creates a game: the workers keep dealing them, game after game
-        _wait(lambda: min(_played(stack, one["id"]), _played(stack, two["id"])) >= 4, PATIENT_S,
+        _wait(lambda: min(_played(stack, one["id"]), _played(stack, two["id"])) >= 4, PATIENCE_S,
               "each pooled bot to finish four pool games")
         for game in (_log(stack, summary["id"]) for summary in _finished(stack)[:20]):
             header = game["header"]
@@ -81,7 +81,7 @@ def test_e2e_pooled_bots_keep_playing_until_taken_out_and_a_silent_one_is_paused
             for move in game["moves"]:  # the pooled bots answered every turn: no default
                 assert "default" not in move["data"].get("by", {}), move
         # between two of its games a pool may have none being played: wait for one, never sample once
-        _wait(lambda: _pool(stack)["stats"]["playing_games"] >= 1, PATIENT_S, "a pool game being played")
+        _wait(lambda: _pool(stack)["stats"]["playing_games"] >= 1, PATIENCE_S, "a pool game being played")
         pool = _pool(stack)
         assert pool["stats"]["games_per_minute"] > 0
         assert {e["bot"]["id"] for e in pool["entries"]} >= {one["id"], two["id"], "random", "heuristic"}
@@ -89,15 +89,16 @@ def test_e2e_pooled_bots_keep_playing_until_taken_out_and_a_silent_one_is_paused
         out = httpx.delete(f"{stack.url}/v1/ladder/bluffaneer/pool/{one['id']}",
                            headers={"Authorization": f"Bearer {one['secret']}"})
         assert out.status_code == 200 and _entry(stack, one["id"]) is None
-        _wait(lambda: not any(one["id"] in g["seats"] for g in _booked(stack)), PATIENT_S, "its games to end")
+        _wait(lambda: not any(one["id"] in g["seats"] for g in _booked(stack)), PATIENCE_S, "its games to end")
         before = _played(stack, two["id"])
-        _wait(lambda: _played(stack, two["id"]) >= before + 2, PATIENT_S, "the other to play on")
+        _wait(lambda: _played(stack, two["id"]) >= before + 2, PATIENCE_S, "the other to play on")
         assert not any(one["id"] in g["seats"] for g in _booked(stack))
         # a bot that never connects: each of its turns is a timeout, and it is paused
         put = httpx.put(f"{stack.url}/v1/ladder/bluffaneer/pool/{silent['id']}", json={"games_at_once": 1},
                         headers={"Authorization": f"Bearer {silent['secret']}"})
         assert put.status_code == 200
-        _wait(lambda: (_entry(stack, silent["id"]) or {}).get("status") == "paused", PATIENT_S, "the silent bot paused")
+        _wait(lambda: (_entry(stack, silent["id"]) or {}).get("status") == "paused", PATIENCE_S,
+              "the silent bot paused")
         why = str((_entry(stack, silent["id"]) or {})["paused_reason"])
         # the share of its turns, or (a seat whose timed-out turn ends its part in a game) a fault in each game
         assert "timeouts and invalid answers" in why or "timed out or answered invalidly" in why, why
@@ -128,7 +129,7 @@ def test_e2e_referee_play_with_pool_goes_in_once_connected_and_leaves_on_ctrl_c(
         assert player.stdout.readline().startswith("referee play: in the bluffaneer pool, 2 games at once")
         entry = _entry(stack, bot_id)
         assert entry is not None and entry["games_at_once"] == 2
-        _wait(lambda: _played(stack, bot_id) >= 1, PATIENT_S, "its first pool game")
+        _wait(lambda: _played(stack, bot_id) >= 1, PATIENCE_S, "its first pool game")
     finally:
         player.send_signal(stop)  # Ctrl+C, or a process manager's stop
         out, err = player.communicate(timeout=60)
@@ -157,7 +158,7 @@ def test_e2e_the_javascript_outbound_bot_registers_goes_in_the_pool_and_leaves_o
         registered = player.stdout.readline() if player.stdout else ""
         bot_id = registered.split("outbound bot ")[1].split()[0]
         assert player.stdout and player.stdout.readline().startswith("in the bluffaneer pool, 1 games at once")
-        _wait(lambda: _played(stack, bot_id) >= 1, PATIENT_S, "its first pool game")
+        _wait(lambda: _played(stack, bot_id) >= 1, PATIENCE_S, "its first pool game")
         for game in (_log(stack, g["id"]) for g in _finished(stack)):  # it answered each turn itself, in time
             assert not [m for m in game["moves"] if m["data"].get("by", {}).get("bot") == bot_id
                         and "default" in m["data"]["by"]], game["moves"]
