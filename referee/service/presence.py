@@ -166,10 +166,15 @@ class Presence:
         now, window = self.clock(), window_ms()
         if game.away and game.away[seat] is not None:
             game = self.give_back(game.id, seat)
+        span = None if known is None else known.get(seat)
+        # what was read shows no present stretch: write whatever this process
+        # remembers, so the answer shows the stretch as stored (two requests
+        # that first see a seat at once show the one ``since`` that was kept)
+        unread = known is not None and (span is None or now - span[1] > window)
         key = (game.id, seat)
         with self._lock:
             last = self._written.get(key)
-            fresh = last is not None and 0 <= now - last < min(TOUCH_MS, window // 4)  # well within the window
+            fresh = not unread and last is not None and 0 <= now - last < min(TOUCH_MS, window // 4)
             if not fresh:
                 if len(self._written) >= _REMEMBERED:
                     self._written.clear()
@@ -177,10 +182,11 @@ class Presence:
         if not fresh:
             grace = grace_ms(game)
             look_at = now + window + grace if grace is not None and game.status == "active" else None
-            self.store.presence.touch(game.id, seat, now, window, look_at)
+            stored = self.store.presence.touch(game.id, seat, now, window, look_at)
+            if known is not None and stored is not None:
+                return game, {**known, seat: stored}
         if known is None:
             return game, None
-        span = known.get(seat)
         first = now if span is None or now - span[1] > window else span[0]
         return game, {**known, seat: (first, max(now, span[1]) if span is not None else now)}
 

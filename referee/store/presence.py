@@ -38,15 +38,19 @@ class PresenceStore:
         self._retry = retry
         self._touch = client.register_script(resources.files("referee.store").joinpath("presence.lua").read_text())
 
-    def touch(self, game_id: str, seat: int, now: int, window_ms: int, look_at: int | None) -> bool:
+    def touch(self, game_id: str, seat: int, now: int, window_ms: int,
+              look_at: int | None) -> tuple[int, int] | None:
         """``seat`` seen at ``now``; the game is looked at by ``look_at`` (ms)
-        unless it is looked at already (``None``: not at all). False: no such game."""
-        def run() -> bool:
-            written = bool(self._touch(keys=[self._meta_key(game_id)], args=[seat, now, window_ms]))
-            if written and look_at is not None:
+        unless it is looked at already (``None``: not at all). The seat's
+        ``(first, last)`` as stored after it; ``None``: no such game."""
+        def run() -> tuple[int, int] | None:
+            span = self._touch(keys=[self._meta_key(game_id)], args=[seat, now, window_ms])
+            if not span:
+                return None
+            if look_at is not None:
                 self.redis.zadd(AWAY, {game_id: look_at}, nx=True)
-            return written
-        return bool(self._retry(run))
+            return int(span[0]), int(span[1])
+        return self._retry(run)
 
     def seen(self, game_id: str) -> Seen:
         """The game's presence as stored."""

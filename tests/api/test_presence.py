@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from referee.audit import audit_log
-from referee.service.presence import window_ms
+from referee.service.presence import Presence, window_ms
 from tests.api.helpers import auth, create, move, ndjson, view
 from tests.forge import rechain
 from workers.jobs import fire_timeout
@@ -52,6 +52,25 @@ def test_a_person_seat_shows_connected_since_it_was_seen_and_away_after_the_wind
     assert _presence(view(client, game))[0] == (False, last + WINDOW)
     back = clock.now
     assert _presence(view(client, game, 0))[0] == (True, back)  # a new stretch
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_requests_that_first_see_a_seat_at_once_show_the_one_since_that_was_kept(
+        client: Any, clock: Any, service: Any, processes: int) -> None:
+    """Issue 40 item 1: a page's view and its event stream read the game's
+    head before either wrote the seat seen; each answer shows the stretch as
+    stored, not its own clock, whether the two ran in one process or two."""
+    game = _away_game(client)
+    loaded = service.loader.load(game["id"])
+    first = service.presence
+    second = first if processes == 1 else Presence(service.seats)
+    started = clock.now
+    _, one = first.seen(loaded, 0, {})  # both read the head before either wrote
+    clock.advance(16)
+    _, other = second.seen(loaded, 0, {})
+    assert one is not None and other is not None
+    assert one[0][0] == other[0][0] == started
+    assert _presence(view(client, game))[0] == (True, started)
 
 
 def test_a_move_and_a_page_of_events_count_as_seen(client: Any, clock: Any) -> None:
