@@ -56,6 +56,8 @@ __all__ = ["Topology", "TopologyError", "Child", "haproxy_binary", "haproxy_conf
 
 HAPROXY_MISSING = ("haproxy is not installed (or not on PATH): the topology puts it in front of the referees. "
                    "Install it with `apt-get install haproxy` (Debian/Ubuntu; any haproxy >= 2.2 works).")
+#: how many frontend ports haproxy is given when the one picked is taken before it binds it
+HAPROXY_BIND_ATTEMPTS = 3
 #: what haproxy answers when no referee can take a request: the client retries after a second
 UNAVAILABLE = ('{"type": "about:blank", "title": "Service Unavailable", "status": 503, '
                '"code": "no_referee_available", "detail": "no referee process answered; retry"}')
@@ -154,6 +156,8 @@ class Topology:
         self.n_referees, self.n_workers = referees, workers
         self.standalone, self.masters, self.replicas = standalone, masters, replicas
         self.port = port if port is not None else free_port()
+        #: the frontend's port was picked here: another may be picked if it is taken before haproxy binds it
+        self._port_picked = port is None
         self.extra_env = dict(env or {})
         self.gunicorn_workers = gunicorn_workers
         self.quiet, self.data_dir, self.start_timeout = quiet, data_dir, start_timeout
@@ -253,11 +257,32 @@ class Topology:
         return free_ports(count, taken)
 
     def _start_haproxy(self) -> None:
+        """haproxy in front of the referees, healthy. A free port picked at
+        construction may be taken by another program before haproxy binds it
+        (processes started in parallel pick theirs too): then haproxy exits
+        with "cannot bind socket", and another port is picked, a few times."""
         since = time.monotonic()
         backends = [(HOST, r.port) for r in self.referees if r.port is not None]
-        self.haproxy = start_haproxy(self.port, backends, self.directory, quiet=self.quiet)
-        wait_healthy(self.url + "/health", [self.haproxy], self.start_timeout, times=2 * len(backends))
+        for attempt in range(1, HAPROXY_BIND_ATTEMPTS + 1):
+            try:
+                self.haproxy = start_haproxy(self.port, backends, self.directory, quiet=self.quiet)
+                wait_healthy(self.url + "/health", [self.haproxy], self.start_timeout, times=2 * len(backends))
+                break
+            except TopologyError:
+                lost = self.haproxy is None or not self.haproxy.alive
+                if not (self._port_picked and attempt < HAPROXY_BIND_ATTEMPTS and lost
+                        and "cannot bind socket" in self._haproxy_log()):
+                    raise
+                if self.haproxy is not None:
+                    stop_children([self.haproxy])
+                self.haproxy = None
+                self.port = self._distinct_ports(1)[0]
         self._timed("haproxy healthy", since)
+
+    def _haproxy_log(self) -> str:
+        """What haproxy wrote to its log in the topology's folder (quiet), or nothing."""
+        log = self.directory / "haproxy.log"
+        return log.read_text(errors="replace") if log.exists() else ""
 
     # failures --------------------------------------------------------------
 

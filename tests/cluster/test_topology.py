@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -119,3 +120,26 @@ def test_make_cluster_says_what_to_export_and_ctrl_c_stops_it(tmp_path: Path) ->
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def test_a_frontend_port_taken_before_haproxy_binds_it_is_picked_again_unless_it_was_given() -> None:
+    """Processes started in parallel pick free ports too: one may take the
+    frontend's between its pick and haproxy's bind. A picked port is picked
+    again; a port the caller gave is refused with haproxy's own words."""
+    require_haproxy()
+    squatter = socket.socket()
+    squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    topo = Topology(referees=1, workers=0, standalone=True, env=ENV)
+    taken = topo.port
+    squatter.bind(("127.0.0.1", taken))
+    squatter.listen()
+    try:
+        with topo:
+            assert topo.port != taken and http_status(topo.url + "/health") == 200
+        given = Topology(referees=1, workers=0, standalone=True, env=ENV, port=taken)
+        with pytest.raises(TopologyError, match="cannot bind socket"):
+            with given:
+                pass
+        assert all(p.poll() is not None for p in given.all_processes())
+    finally:
+        squatter.close()
