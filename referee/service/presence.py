@@ -113,6 +113,11 @@ def shown(game: Game, seen: Seen, now: int, window: int) -> tuple[Shown, ...]:
     return tuple(out)
 
 
+def _present(span: tuple[int, int] | None, now: int, window: int) -> bool:
+    """Whether a seat's stored ``(first, last)`` is a stretch still present at ``now``."""
+    return span is not None and now - span[1] <= window
+
+
 def seats_shown(game: Game, presence: tuple[Shown, ...]) -> list[Json]:
     """``game.seats()`` with each person's seat's ``connected`` and ``since``."""
     seats = game.seats()
@@ -167,28 +172,36 @@ class Presence:
         if game.away and game.away[seat] is not None:
             game = self.give_back(game.id, seat)
         span = None if known is None else known.get(seat)
-        # what was read shows no present stretch: write whatever this process
+        # what was read shows no present stretch: written whatever this process
         # remembers, so the answer shows the stretch as stored (two requests
         # that first see a seat at once show the one ``since`` that was kept)
-        unread = known is not None and (span is None or now - span[1] > window)
-        key = (game.id, seat)
-        with self._lock:
-            last = self._written.get(key)
-            fresh = not unread and last is not None and 0 <= now - last < min(TOUCH_MS, window // 4)
-            if not fresh:
-                if len(self._written) >= _REMEMBERED:
-                    self._written.clear()
-                self._written[key] = now
-        if not fresh:
-            grace = grace_ms(game)
-            look_at = now + window + grace if grace is not None and game.status == "active" else None
-            stored = self.store.presence.touch(game.id, seat, now, window, look_at)
-            if known is not None and stored is not None:
-                return game, {**known, seat: stored}
+        unread = known is not None and not _present(span, now, window)
+        stored = self._write(game, seat, now, window) if self._due(game.id, seat, now, window, unread) else None
         if known is None:
             return game, None
-        first = now if span is None or now - span[1] > window else span[0]
+        if stored is not None:
+            return game, {**known, seat: stored}
+        first = span[0] if span is not None and _present(span, now, window) else now
         return game, {**known, seat: (first, max(now, span[1]) if span is not None else now)}
+
+    def _due(self, game_id: str, seat: Seat, now: int, window: int, unread: bool) -> bool:
+        """Whether this process writes ``seat`` seen now: not written by it
+        well within the window (at most every ``TOUCH_MS``), or ``unread``."""
+        key = (game_id, seat)
+        with self._lock:
+            last = self._written.get(key)
+            if not unread and last is not None and 0 <= now - last < min(TOUCH_MS, window // 4):
+                return False
+            if len(self._written) >= _REMEMBERED:
+                self._written.clear()
+            self._written[key] = now
+        return True
+
+    def _write(self, game: Game, seat: Seat, now: int, window: int) -> tuple[int, int] | None:
+        """``seat`` of ``game`` seen at ``now``, in the store; its stretch as stored (``None``: no such game)."""
+        grace = grace_ms(game)
+        look_at = now + window + grace if grace is not None and game.status == "active" else None
+        return self.store.presence.touch(game.id, seat, now, window, look_at)
 
     def take_over(self, game_id: str, seat: Seat) -> bool:
         """Append ``seat_taken_over`` of ``seat`` if it is still away past the

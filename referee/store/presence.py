@@ -50,7 +50,8 @@ class PresenceStore:
             if look_at is not None:
                 self.redis.zadd(AWAY, {game_id: look_at}, nx=True)
             return int(span[0]), int(span[1])
-        return self._retry(run)
+        stored: tuple[int, int] | None = self._retry(run)
+        return stored
 
     def seen(self, game_id: str) -> Seen:
         """The game's presence as stored."""
