@@ -60,20 +60,22 @@ class Games:
         return created
 
     def list(self, *, ruleset: str | None = None, status: str | None = None, open_seats: bool | None = None,
-             limit: int | None = None, cursor: str | None = None) -> Page[GameSummary]:
+             source: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[GameSummary]:
         """``GET /v1/games``: one page of games, newest first, their public
         facts only; filter by ``ruleset``, ``status`` (``active``,
-        ``finished``) and ``open_seats`` (``True``: games with a seat to
-        claim); ``cursor`` is the ``next`` of the page before."""
+        ``finished``), ``open_seats`` (``True``: games with a seat to
+        claim) and ``source`` (who started them: ``people``, ``tournament``
+        or ``pool``); ``cursor`` is the ``next`` of the page before."""
         flag = None if open_seats is None else "true" if open_seats else "false"
         return page_of(self._http, "/v1/games", "games", GameSummary.from_json,
-                     {"ruleset": ruleset, "status": status, "open_seats": flag, "limit": limit, "cursor": cursor})
+                       {"ruleset": ruleset, "status": status, "open_seats": flag, "source": source, "limit": limit,
+                        "cursor": cursor})
 
     def all(self, *, ruleset: str | None = None, status: str | None = None, open_seats: bool | None = None,
-            limit: int | None = None) -> Iterator[GameSummary]:
+            source: str | None = None, limit: int | None = None) -> Iterator[GameSummary]:
         """Every game of :meth:`list`, page after page (``limit``: per page)."""
-        return every(lambda cursor: self.list(ruleset=ruleset, status=status, open_seats=open_seats, limit=limit,
-                                               cursor=cursor))
+        return every(lambda cursor: self.list(ruleset=ruleset, status=status, open_seats=open_seats, source=source,
+                                               limit=limit, cursor=cursor))
 
     def view(self, game_id: str, *, token: str | None = None) -> View:
         """``GET /v1/games/{id}``: the game as seat ``token`` sees it (a

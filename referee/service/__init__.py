@@ -213,9 +213,9 @@ class GameService:
 
     # -- finding games --------------------------------------------------------
     def list_games(self, *, ruleset: str | None = None, status: str | None = None, cursor: str | None = None,
-                   limit: int = 50, open_seats: bool | None = None) -> Json:
+                   limit: int = 50, open_seats: bool | None = None, source: str | None = None) -> Json:
         """Games newest first, as anyone may see them (``referee.service.listing``)."""
-        wanted = listing.GameFilter(ruleset, status, open_seats)
+        wanted = listing.GameFilter(ruleset, status, open_seats, source)
         page = listing.list_games(self.store, wanted, cursor, limit)
         return listing.with_archived(page, self.archive, wanted, cursor, limit)
 

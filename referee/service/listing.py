@@ -44,21 +44,39 @@ def listed(game_id: str, header: Json, summary: Json) -> Json:
                             "bot": summary.get("given", {}).get(s["seat"], s["bot"])} for s in header["seats"]]}
     if header.get("tournament") is not None:
         out["tournament"] = header["tournament"]
+    if header.get("pool") is not None:
+        out["pool"] = header["pool"]
     return out
 
 
-class GameFilter:
-    """Which games a page lists: of ``ruleset``, in ``status``, with or without open seats (``None``: any)."""
+#: who started a game, as ``GET /v1/games?source=`` filters: a tournament, a ladder's pool, or anyone's POST
+SOURCES = ("tournament", "pool", "people")
 
-    def __init__(self, ruleset: str | None, status: str | None, open_seats: bool | None) -> None:
+
+def source_of(header: Json) -> str:
+    """Who started the game of ``header``: ``tournament``, ``pool`` or ``people``."""
+    if header.get("tournament") is not None:
+        return "tournament"
+    return "pool" if header.get("pool") is not None else "people"
+
+
+class GameFilter:
+    """Which games a page lists: of ``ruleset``, in ``status``, with or
+    without open seats, started by ``source`` (``None``: any)."""
+
+    def __init__(self, ruleset: str | None, status: str | None, open_seats: bool | None,
+                 source: str | None = None) -> None:
         self.ruleset = ruleset
         self.status = status
         self.open_seats = open_seats
+        self.source = source
 
     def __call__(self, summary: dict[str, Any]) -> bool:
-        return (self.ruleset is None or summary["header"]["ruleset"] == self.ruleset) \
+        header = summary["header"]
+        return (self.ruleset is None or header["ruleset"] == self.ruleset) \
             and (self.status is None or summary["status"] == self.status) \
-            and (self.open_seats is None or bool(claimable(summary["header"], summary)) == self.open_seats)
+            and (self.open_seats is None or bool(claimable(header, summary)) == self.open_seats) \
+            and (self.source is None or source_of(header) == self.source)
 
 
 def _scan(store: EventStore, ids: list[tuple[str, int]], wanted: GameFilter, found: list[Json],

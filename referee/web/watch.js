@@ -355,16 +355,21 @@
 
   /** The Games list, anew: on the index page's load and after the new-game form starts a game. */
   async function listGames() {
-    var body = await get("/v1/games?limit=50");
+    /* people's games only: a busy pool or tournament starts one every second or so */
+    var body = await get("/v1/games?limit=50&source=people");
     var ul = $("games");
     ul.replaceChildren();
+    if (!(body.games || []).length) ul.appendChild(el("li", null, "No game yet: start one with the form above."));
     (body.games || []).forEach(function (g) {
       var li = el("li");
       var a = el("a", null, g.ruleset + " · " + g.id);
       a.href = "/watch/" + encodeURIComponent(g.id);
       li.appendChild(a);
       li.appendChild(document.createTextNode(" — " + g.status + ", version " + g.version + ", " +
-        (g.seats || []).map(function (s) { return s.name || (s.bot ? "bot " + s.bot : "seat " + s.seat); }).join(", ")));
+        (g.seats || []).map(function (s) {
+          if ((g.open_seats || []).indexOf(s.seat) >= 0) return "seat " + s.seat + " open to claim";
+          return s.name || (s.bot ? "bot " + s.bot : "seat " + s.seat);
+        }).join(", ")));
       ul.appendChild(li);
     });
   }

@@ -83,3 +83,23 @@ def test_bots_and_tournaments_are_listed_without_secrets(loopback_app: Any) -> N
     cancel = client.delete(f"/v1/tournaments/{made.get_json()['id']}", headers=auth(made.get_json()["cancel_token"]))
     assert cancel.status_code == 200
     assert [t["status"] for t in _all(client, "/v1/tournaments", "tournaments")] == ["cancelled"]
+
+
+def test_games_are_filtered_by_who_started_them_and_a_pool_game_names_its_ladder(
+        client: Any, clock: Any, service: Any) -> None:
+    """A busy pool or tournament starts a game every second or so: ``source``
+    keeps the games people started apart (the watch page's index lists those)."""
+    bots = [{"name": f"b{i}", "bot": "random"} for i in range(3)]
+    mine = create(client, ruleset="bluffaneer", players=3)["id"]
+    clock.advance(1)
+    pooled = service.create_game("bluffaneer", seats=bots, pool="bluffaneer", held=True)["id"]
+    clock.advance(1)
+    arranged = service.create_game("bluffaneer", seats=bots, tournament="t-1", held=True)["id"]
+    every = _all(client, "/v1/games", "games")
+    assert [g["id"] for g in every] == [arranged, pooled, mine]
+    assert [(g.get("tournament"), g.get("pool")) for g in every] == [("t-1", None), (None, "bluffaneer"), (None, None)]
+    assert [(source, [g["id"] for g in _all(client, "/v1/games", "games", source=source)])
+            for source in ("people", "pool", "tournament")] == [("people", [mine]), ("pool", [pooled]),
+                                                                  ("tournament", [arranged])]
+    bad = client.get("/v1/games", query_string={"source": "bots"})
+    assert bad.status_code == 400 and "source" in json.dumps(bad.get_json())

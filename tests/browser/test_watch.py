@@ -245,9 +245,18 @@ def test_the_index_lists_games_and_the_page_is_served_under_a_strict_csp(live: L
     assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe" not in csp
     html = r.text
     assert "<script>" not in html and "style=" not in html and 'name="viewport"' in html
+    made = requests.post(f"{live.url}/v1/tournaments", timeout=30,
+                         json={"ruleset": "bluffaneer", "games": 1, "entrants": ["random"] * 3}).json()
+    deadline = time.monotonic() + TIMEOUT_S
+    while not (arranged := requests.get(f"{live.url}/v1/games", params={"source": "tournament"}, timeout=30
+                                        ).json()["games"]):
+        assert time.monotonic() < deadline, f"tournament {made['id']} started no game"
+        time.sleep(0.2)
     page = watched.page
     page.goto(f"{live.url}/watch")
     page.locator(f"#games a[href='/watch/{game}']").wait_for()
+    # a busy tournament or pool starts a game every second or so: the index lists people's games only
+    assert page.locator(f"#games a[href='/watch/{arranged[0]['id']}']").count() == 0
     page.set_viewport_size({"width": 390, "height": 800})  # a phone: one column
     box = page.locator("#verify").bounding_box()
     assert box is not None and box["width"] <= 390

@@ -315,6 +315,8 @@ def test_listings_are_typed_pages_and_all_follows_the_cursors(api: RefereeClient
     assert sorted(every) == sorted(made)  # three pages, each game once (all made in the same ms)
     finished = finished_nim(api)
     assert [g.id for g in api.games.all(status="finished")] == [finished.id]
+    assert sorted(g.id for g in api.games.all(source="people")) == sorted([*made, finished.id])
+    assert list(api.games.all(source="pool")) == [] and all(g.pool is None for g in page)
     bot = api.bots.register("hook", "http://127.0.0.1:9/bot", ["nim"])
     listed = list(api.bots.all(limit=1))
     assert [b.id for b in listed] == [bot.id] and isinstance(listed[0], BotSummary) and listed[0].kind == "webhook"

@@ -3845,6 +3845,8 @@ export interface operations {
                 status?: "active" | "finished";
                 /** @description true: only games with a seat to claim; false: only games without. */
                 open_seats?: boolean;
+                /** @description Who started the games: `people` (anyone's POST /v1/games), `tournament` (a tournament's games) or `pool` (a ladder's matchmaking pool). A busy pool starts a game every second or so: `source=people` keeps a list for people to read. */
+                source?: "people" | "tournament" | "pool";
             };
             header?: never;
             path?: never;
@@ -3871,6 +3873,8 @@ export interface operations {
                             /** @description Seats still open to claim. */
                             open_seats?: number[];
                             tournament?: string;
+                            /** @description The ladder whose matchmaking pool started the game (a rated game). */
+                            pool?: string;
                             /** @description The game's spectator delay (versions; option spectator_delay): `version` is then the version its spectators see. */
                             spectator_delay?: number;
                             seats: {

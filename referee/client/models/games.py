@@ -267,6 +267,8 @@ class GameSummary:
     seats: tuple[Seat, ...]
     custom: bool = False
     tournament: str | None = None
+    #: the ladder whose matchmaking pool started the game
+    pool: str | None = None
     raw: Json = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -274,7 +276,7 @@ class GameSummary:
         """Read one entry of ``games``."""
         return cls(raw["id"], raw["ruleset"], raw["status"], int(raw["version"]), int(raw["players"]),
                    int(raw["created_at"]), tuple(Seat.from_json(s) for s in raw.get("seats", ())),
-                   bool(raw.get("custom", False)), raw.get("tournament"), raw)
+                   bool(raw.get("custom", False)), raw.get("tournament"), raw.get("pool"), raw)
 
     @property
     def spectator_delay(self) -> int | None:

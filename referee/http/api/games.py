@@ -16,7 +16,7 @@ from referee.http.schemas import (
     ClaimSeat,
     CreateGame,
     EventsQuery,
-    ListQuery,
+    GamesQuery,
     MoveRequest,
     ReplayQuery,
     quick_move_request,
@@ -25,7 +25,7 @@ from referee.service import REDIS_UNAVAILABLE, new_game_id, reading
 from referee.service.transparency import inclusion_path
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
-CREATE, MOVE, EVENTS, REPLAY, LIST = CreateGame(), MoveRequest(), EventsQuery(), ReplayQuery(), ListQuery()
+CREATE, MOVE, EVENTS, REPLAY, LIST = CreateGame(), MoveRequest(), EventsQuery(), ReplayQuery(), GamesQuery()
 CLAIM = ClaimSeat()
 STREAM_MAX_S = 60.0
 LAST_EVENT_ID = re.compile(r"[0-9]{0,15}")  # 10**15 - 1 < 2**53: openapi.yaml's bound on seqs
@@ -58,7 +58,7 @@ def list_games() -> Json:
     """Games newest first: their public facts, a page at a time (``next``: the following page's cursor)."""
     args = query(LIST)
     return service().list_games(ruleset=args.get("ruleset"), status=args.get("status"), cursor=args.get("cursor"),
-                                limit=args["limit"], open_seats=args.get("open_seats"))
+                                limit=args["limit"], open_seats=args.get("open_seats"), source=args.get("source"))
 
 
 @bp.get("/<game_id>")

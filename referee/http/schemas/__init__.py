@@ -5,6 +5,8 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from referee.service.listing import SOURCES
+
 #: the largest version, seq or count a client may name: 2**53 - 1, the largest
 #: integer every JSON parser reads exactly (and far below Redis's 2**64 stream ids)
 MAX_INT = 2**53 - 1
@@ -128,6 +130,12 @@ class ListQuery(PageQuery):
     ruleset = fields.String(validate=validate.Length(min=1, max=64))
     status = fields.String(validate=validate.OneOf(["active", "finished", "running", "cancelled"]))
     open_seats = fields.Boolean()
+
+
+class GamesQuery(ListQuery):
+    """``GET /v1/games``: also who started the games listed (``referee.service.listing.SOURCES``)."""
+
+    source = fields.String(validate=validate.OneOf(SOURCES))
 
 
 class LadderQuery(Schema):
