@@ -526,7 +526,7 @@ def bots(session: Session) -> None:
     session.post(f"/v1/bots/{bot}/turns/g:1:0", {"move": {"type": "roll"}}, headers=auth(out["secret"]))
     session.post(f"/v1/bots/{bot}/turns/g:1:0", {"move": {"type": "roll"}})
     session.post(f"/v1/bots/{bot}/turns/g:1:0", {"nope": 1}, headers=auth(out["secret"]))
-    session.service.bots.offer_turn(bot, "g:2:0", b'{"turn": 1}', 600_000)
+    session.service.bots.offer_turn(bot, "g:2:0", b'{"turn": 1}')
     session.get(f"/v1/bots/{bot}/turns", headers=auth(out["secret"]), first=2)
     session.post(f"/v1/bots/{bot}/turns/g:2:0", {"move": {"type": "roll"}}, headers=auth(out["secret"]))
     session.post(f"/v1/bots/{bot}/turns/g:2:0", {"move": {"type": "roll"}}, headers=auth(out["secret"]))

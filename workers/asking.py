@@ -86,7 +86,7 @@ def ask_outbound(svc: GameService, bot: str, secret: str, payload: Json, *, deli
     # the turn's text as a webhook's body, signed as a webhook's: the bot checks those very bytes
     turn = json.dumps({"delivery": delivery, "timestamp": ts, "signature": sign(secret, ts, body.encode()),
                        "body": body}, separators=(",", ":")).encode()
-    svc.bots.offer_turn(bot, delivery, turn, int(limits.timeout_s * 1000))
+    svc.bots.offer_turn(bot, delivery, turn)
     answer = svc.bots.wait_answer(bot, delivery, limits.timeout_s)
     if answer is None:
         raise BotFailure("timeout")

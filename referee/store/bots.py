@@ -184,11 +184,11 @@ class BotDirectory:
     def _closed_key(self, bot_id: str, delivery: str) -> str:
         return f"bot:{{{bot_id}}}:closed:{delivery}"
 
-    def offer_turn(self, bot_id: str, delivery: str, payload: bytes, open_ms: int) -> bool:
-        """Put a turn on the bot's stream (``turns``) and mark it open for
-        ``open_ms``: an answer is taken while it is open, refused after.
-        ``False``: the turn was closed before (answered, or its time ran
-        out) and stays closed: nothing is offered."""
+    def offer_turn(self, bot_id: str, delivery: str, payload: bytes) -> bool:
+        """Put a turn on the bot's stream (``turns``) and mark it open: an
+        answer is taken until ``wait_answer`` closes it (answered, or its
+        time ran out), refused after. ``False``: the turn was closed before
+        and stays closed: nothing is offered."""
         turns, opened = self._turn_keys(bot_id)
         return bool(self._offer(keys=[turns, opened, self._closed_key(bot_id, delivery)],
                                 args=[delivery, payload, self.TURNS_KEPT_MS]))

@@ -16,7 +16,7 @@ from workers.asking import ask_outbound
 def test_an_answer_is_taken_once_while_its_turn_is_open(redis_client: Any) -> None:
     bots = BotDirectory(redis_client)
     assert not bots.answer_turn("bot_x", "g:1:0", b"{}")  # never offered
-    bots.offer_turn("bot_x", "g:1:0", b'{"t": 1}', 5000)
+    bots.offer_turn("bot_x", "g:1:0", b'{"t": 1}')
     last, turns = bots.turns_after("bot_x", "0", 0)
     assert [(d, t) for _, d, t in turns] == [("g:1:0", b'{"t": 1}')] and last == turns[0][0]
     assert bots.answer_turn("bot_x", "g:1:0", b'{"type": "roll"}')
@@ -27,7 +27,7 @@ def test_an_answer_is_taken_once_while_its_turn_is_open(redis_client: Any) -> No
 
 def test_past_its_deadline_a_turn_closes_and_a_late_answer_is_refused(redis_client: Any) -> None:
     bots = BotDirectory(redis_client)
-    bots.offer_turn("bot_x", "g:2:0", b"{}", 5000)
+    bots.offer_turn("bot_x", "g:2:0", b"{}")
     assert bots.wait_answer("bot_x", "g:2:0", 0.2, step_s=0.1) is None
     assert not bots.answer_turn("bot_x", "g:2:0", b'{"type": "roll"}')
     last, turns = bots.turns_after("bot_x", "0", 0)
@@ -40,16 +40,16 @@ def test_a_turn_closed_is_never_opened_again_by_a_second_ask(redis_client: Any) 
     the default was played is refused (409 ``turn_closed``), never taken for a
     move that will not be played; the stream does not offer it again."""
     bots = BotDirectory(redis_client)
-    assert bots.offer_turn("bot_y", "g:5:0", b"{}", 5000)
+    assert bots.offer_turn("bot_y", "g:5:0", b"{}")
     assert bots.wait_answer("bot_y", "g:5:0", 0.2, step_s=0.1) is None  # its time ran out: the default is played
-    assert not bots.offer_turn("bot_y", "g:5:0", b"{}", 5000)  # asked again
+    assert not bots.offer_turn("bot_y", "g:5:0", b"{}")  # asked again
     assert not bots.answer_turn("bot_y", "g:5:0", b'{"type": "roll"}')
     assert bots.wait_answer("bot_y", "g:5:0", 0.2, step_s=0.1) is None  # the second ask gets nothing
     assert [d for _, d, _ in bots.turns_after("bot_y", "0", 0)[1]] == []
-    assert bots.offer_turn("bot_y", "g:6:0", b"{}", 5000)  # answered: the same
+    assert bots.offer_turn("bot_y", "g:6:0", b"{}")  # answered: the same
     assert bots.answer_turn("bot_y", "g:6:0", b'{"type": "roll"}')
     assert bots.wait_answer("bot_y", "g:6:0", 1.0) == b'{"type": "roll"}'
-    assert not bots.offer_turn("bot_y", "g:6:0", b"{}", 5000)
+    assert not bots.offer_turn("bot_y", "g:6:0", b"{}")
     assert not bots.answer_turn("bot_y", "g:6:0", b'{"type": "other"}')
 
 
@@ -69,7 +69,7 @@ def test_the_worker_asks_an_outbound_bot_and_takes_its_answer(service: Any) -> N
     move = ask_outbound(service, bot["id"], bot["secret"], payload, delivery="g:3:0", limits=CallLimits(30.0))
     helper.join()
     assert move == {"type": "a"}
-    service.bots.offer_turn(bot["id"], "g:4:0", b"{}", 1000)
+    service.bots.offer_turn(bot["id"], "g:4:0", b"{}")
     try:
         ask_outbound(service, bot["id"], bot["secret"], payload, delivery="g:5:0", limits=CallLimits(0.2))
     except BotFailure as failure:
@@ -98,7 +98,7 @@ def test_the_turn_routes_are_the_owner_s_and_a_webhook_bot_has_none(loopback_app
     assert client.post(f"/v1/bots/{out['id']}/turns/g:1:0", json={"nope": 1},
                        headers=auth(out["secret"])).status_code == 400
     service = loopback_app.extensions["referee.service"]
-    service.bots.offer_turn(out["id"], "g:2:0", b"{}", 5000)
+    service.bots.offer_turn(out["id"], "g:2:0", b"{}")
     taken = client.post(f"/v1/bots/{out['id']}/turns/g:2:0", json={"move": {"type": "roll"}},
                         headers=auth(out["secret"]))
     assert taken.status_code == 202 and taken.get_json() == {"delivery": "g:2:0", "accepted": True}
