@@ -172,9 +172,9 @@ class Presence:
         if game.away and game.away[seat] is not None:
             game = self.give_back(game.id, seat)
         span = None if known is None else known.get(seat)
-        # what was read shows no present stretch: written whatever this process
-        # remembers, so the answer shows the stretch as stored (two requests
-        # that first see a seat at once show the one ``since`` that was kept)
+        # when what was read shows no present stretch, the seat is written
+        # whatever this process remembers, and the answer shows the stretch as
+        # stored: two requests that first see a seat at once show one ``since``
         unread = known is not None and not _present(span, now, window)
         stored = self._write(game, seat, now, window) if self._due(game.id, seat, now, window, unread) else None
         if known is None:
