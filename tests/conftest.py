@@ -161,6 +161,17 @@ def _alone(item: pytest.Item) -> bool:
                                     for definitions in info.name2fixturedefs.values() for definition in definitions)
 
 
+@pytest.fixture(autouse=True)
+def _sigterm_as_it_was() -> Iterator[None]:
+    """A test that runs a command in this process (``referee play``, ``run``,
+    a topology) leaves its SIGTERM handler behind: put back what was there,
+    so that no later test forks processes that inherit it."""
+    before = signal.getsignal(signal.SIGTERM)
+    yield
+    if before is not None and signal.getsignal(signal.SIGTERM) is not before:
+        signal.signal(signal.SIGTERM, before)
+
+
 @pytest.fixture(scope="session")
 def redis_port() -> Iterator[int]:
     """A real Redis on a free port for the whole run (a fresh machine has none),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import signal
 import stat
 import sys
 import tempfile
@@ -163,7 +164,7 @@ def audit_files(paths: Sequence[str], jobs: int | None = None, max_bytes: int = 
             yield path, audit_file(path, max_bytes, jwks, own_process=True)
         return
     _load_rules()
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_worker_started) as pool:
         # the longest logs first (by size): the pool then ends with short ones, its workers finishing together
         futures = {path: pool.submit(audit_file, path, max_bytes, jwks, own_process=True)
                    for path in sorted(set(paths), key=_size, reverse=True)}
@@ -175,6 +176,14 @@ def audit_files(paths: Sequence[str], jobs: int | None = None, max_bytes: int = 
             except Exception as err:  # the report could not cross back (it should always)
                 report = unreadable(f"its audit failed: {err!r:.200}")
             yield path, report
+
+
+def _worker_started() -> None:
+    """A pool's worker dies by SIGTERM, whatever handler the auditing process
+    had: a broken pool terminates its workers because their queues' locks may
+    be dirty (CPython's ``ProcessPoolExecutor``), and one that ran an
+    inherited handler instead would go on waiting, and the audit with it."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _load_rules() -> None:
@@ -192,7 +201,7 @@ def _load_rules() -> None:
 
 def _alone(path: str, max_bytes: int, jwks: Json | None) -> Json:
     """``audit_file(path)`` in a process of its own (the pool's broke under one of the logs)."""
-    with ProcessPoolExecutor(max_workers=1) as pool:
+    with ProcessPoolExecutor(max_workers=1, initializer=_worker_started) as pool:
         try:
             return pool.submit(audit_file, path, max_bytes, jwks, own_process=True).result()
         except Exception as err:  # BrokenProcessPool: this log's audit kills its process

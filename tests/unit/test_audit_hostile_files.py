@@ -11,6 +11,7 @@ replay``; a fuzz test feeds both random files and mutations of a real log."""
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import io
 import json
@@ -354,3 +355,41 @@ def test_a_log_whose_audit_kills_its_process_is_reported_and_so_is_every_other(t
     assert reports[str(clean)]["ok"]
     assert not reports[str(dies)]["ok"] and "process died" in reports[str(dies)]["checks"][-1]["detail"]
     assert len(list(batch.audit_files(paths, jobs=2))) == 3
+
+
+#: a process that caught SIGTERM (a server's orderly stop, say) audits a batch: one log's audit kills
+#: its worker while another's is stuck the first time (as on a queue's lock left dirty by the dead one)
+_UNDER_A_TERM_HANDLER = """
+import os, signal, sys, time
+from referee.audit import batch
+real = batch.audit_file
+def standing_in(path, *args, **kwargs):
+    if "dies" in path:
+        os._exit(3)
+    if "stuck" in path and not os.path.exists(path + ".tried"):
+        open(path + ".tried", "w").close()
+        time.sleep(600)
+    return real(path, *args, **kwargs)
+batch.audit_file = standing_in
+signal.signal(signal.SIGTERM, lambda signum, frame: None)
+reports = dict(batch.audit_files(sys.argv[1:], jobs=2))
+print(sorted((os.path.basename(p), r["ok"]) for p, r in reports.items()))
+"""
+
+
+def test_a_broken_pool_ends_even_where_the_auditing_process_catches_sigterm(tmp_path: Path) -> None:
+    """A dead worker breaks the pool, which terminates the others (CPython's
+    pool: their queues' locks may be dirty). A worker forked from a process
+    that caught SIGTERM would run that handler and go on waiting, and the
+    audit with it, for ever: the pool's workers die by SIGTERM as anywhere."""
+    stuck, dies = tmp_path / "stuck.ndjson", tmp_path / "dies.ndjson"
+    stuck.write_text(LOG + "\n")  # the largest: handed out first, so it is stuck when the other worker dies
+    dies.write_text(LOG)
+    try:
+        done = subprocess.run([sys.executable, "-c", _UNDER_A_TERM_HANDLER, str(stuck), str(dies)],
+                              capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("the audit never ended: a worker outlived its broken pool") from None
+    assert done.returncode == 0, done.stderr
+    reports = dict(ast.literal_eval(done.stdout.strip()))
+    assert set(reports) == {"stuck.ndjson", "dies.ndjson"} and reports["dies.ndjson"] is False
