@@ -106,7 +106,7 @@ def shown(game: Game, seen: Seen, now: int, window: int) -> tuple[Shown, ...]:
         span = seen.get(seat)
         if span is None:
             out.append((False, None))
-        elif now - span[1] <= window:
+        elif _present(span, now, window):
             out.append((True, span[0]))
         else:
             out.append((False, span[1] + window))
