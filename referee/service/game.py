@@ -23,6 +23,8 @@ from referee.errors import ApiError
 OPEN, NO_TOKEN = "open", ""
 #: the token "hash" of an open seat given to a built-in bot at the start deadline: ``bot:<name>``
 GIVEN = "bot:"
+#: a seat's keys in a response, first (any other after, sorted): the order the header is built in
+SEAT_KEYS = ("seat", "name", "bot", "open", "owner")
 #: the most attempts at one write whose game another process moved on meanwhile
 MAX_CONFLICT_RETRIES = 8
 
@@ -93,7 +95,9 @@ class Game:
         """The seats as everyone may see them: number, name, bot, open."""
         out = []
         for spec in self.header["seats"]:
-            seat = {**spec}
+            # one order of keys however the header came (built here, or read back sorted from Redis)
+            seat = {key: spec[key] for key in SEAT_KEYS if key in spec}
+            seat.update((key, spec[key]) for key in sorted(spec) if key not in seat)
             if self.names:
                 seat["name"] = self.names[spec["seat"]]
             if spec.get("open"):

@@ -169,8 +169,12 @@ class Seat:
                                         arg=version, timeout=PATIENCE_S * 1000, polling=100)
         except PlaywrightTimeout:  # which side stopped: the click sent nothing, or the page never drew the move
             view = self.api_view()
+            offered = self.page.evaluate("() => ({refusal: (document.getElementById('refusal') || {}).textContent,"
+                                         " buttons: [...document.querySelectorAll('#moves button')]"
+                                         ".map(b => [b.textContent.trim(), b.disabled])})")
             raise AssertionError(f"the page stayed at version {version}: the API serves version {view['version']} "
-                                 f"({view['status']}), the page shows {self.shown()}") from None
+                                 f"({view['status']}), the page shows {self.shown()}; its prompt: {offered}; "
+                                 f"its errors: {self.watched.errors}") from None
 
     def agrees(self, hand: Callable[[Any], list[str]] | None = None) -> Any:
         """The page shows what the API serves this seat: every seat's life, the
