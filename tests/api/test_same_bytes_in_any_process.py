@@ -33,8 +33,9 @@ def other_process(redis_client: Any, clock: Any) -> Any:
 def reads(game: dict[str, Any]) -> list[tuple[str, str, dict[str, str]]]:
     """What each reader of the game asks: the public view, the listing, the replay, each
     seat's view (its legal moves in it) and events: (what, path, headers)."""
-    out = [("public view", f"/v1/games/{game['id']}", {}), ("listing", "/v1/games", {}),
-           ("replay", f"/v1/games/{game['id']}/replay", {})]
+    out: list[tuple[str, str, dict[str, str]]] = [
+        ("public view", f"/v1/games/{game['id']}", {}), ("listing", "/v1/games", {}),
+        ("replay", f"/v1/games/{game['id']}/replay", {})]
     for seat in game["seats"]:
         headers = auth(seat["token"])
         out.append((f"seat {seat['seat']}'s view", f"/v1/games/{game['id']}", headers))
