@@ -98,9 +98,11 @@ AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.j
 
 def person_game(stack: Live, ruleset: str, bots: int = 3, bot: str = "random",
                 options: dict[str, Any] | None = None) -> tuple[str, str]:
-    """A game with a person ("ann", seat 0) and ``bots`` built-in bots: (game id, ann's token)."""
+    """A game with a person ("ann", seat 0) and ``bots`` built-in bots: (game id, ann's token).
+    Its seed is fixed (the bots draw from it, the tests' clicks from their own
+    seeded stream): a game played by clicking is the same game on every run."""
     seats: list[dict[str, Any]] = [{"name": "ann"}] + [{"name": f"{bot} {i}", "bot": bot} for i in range(1, bots + 1)]
-    body: dict[str, Any] = {"ruleset": ruleset, "seats": seats}
+    body: dict[str, Any] = {"ruleset": ruleset, "seats": seats, "seed": f"table-{ruleset}"}
     if options:
         body["options"] = options
     r = requests.post(stack.url + "/v1/games", json=body, timeout=30)
@@ -247,7 +249,29 @@ def screenshot(page: Any, name: str, who: str, when: str) -> None:
     page.screenshot(path=str(Path(folder) / f"{name}-{who}-{when}.png"), full_page=True)
 
 
+def progressing(page: Any, selector: str, progress_js: str, patience_s: float = PATIENCE_S) -> None:
+    """Waits for ``selector`` on ``page`` as long as the page moves on: fails
+    only when what ``progress_js`` reads (e.g. the events received) stays the
+    same for ``patience_s`` — a long game on a slow, busy machine is no failure,
+    a page or a game that stopped is."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout  # here: without playwright, no browser test
+
+    seen, moved = page.evaluate(progress_js), time.monotonic()
+    while True:
+        try:
+            page.locator(selector).wait_for(timeout=2_000)
+            return
+        except PlaywrightTimeout:
+            pass
+        now = page.evaluate(progress_js)
+        if now != seen:
+            seen, moved = now, time.monotonic()
+        assert time.monotonic() - moved < patience_s, \
+            f"{selector} never came, and the page stood at {seen!r} for {patience_s} s"
+
+
 def verified(page: Any) -> None:
     """Waits for the page's verdict on the finished game's whole log: verified."""
-    page.locator("body[data-verified=true] #verdict").wait_for(timeout=PATIENCE_S * 1000)
+    progressing(page, "body[data-verified=true] #verdict",
+                "() => [document.body.dataset.received, (document.getElementById('verdict') || {}).textContent]")
 

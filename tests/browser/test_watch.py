@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.browser.conftest import Watched
+from tests.browser.conftest import Watched, progressing
 from tests.e2e.conftest import Live
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
@@ -36,8 +36,10 @@ def canonical(value: Any) -> str:
 def bot_game(live: Live, ruleset: str, start_in_s: int | None = None) -> str:
     """A game of built-in random bots at every seat; with ``start_in_s``, its
     seats stay open that long and then go to the bots (``start_timeout_s``):
-    a page opened at once follows the whole game live."""
-    body: dict[str, Any] = {"ruleset": ruleset,
+    a page opened at once follows the whole game live. Its seed is fixed (the
+    bots draw from it): the same game, of the same length, on every run (a
+    random Face Off game runs from a few hundred events to many thousands)."""
+    body: dict[str, Any] = {"ruleset": ruleset, "seed": f"watch-{ruleset}",
                             "seats": [{"name": f"bot{i}", "bot": "random"} for i in range(PLAYERS[ruleset])]}
     if start_in_s is not None:
         body["seats"] = [{"open": True} for _ in range(PLAYERS[ruleset])]
@@ -48,14 +50,19 @@ def bot_game(live: Live, ruleset: str, start_in_s: int | None = None) -> str:
 
 
 def finished_log(live: Live, game: str) -> bytes:
-    deadline = time.monotonic() + TIMEOUT_S
-    while time.monotonic() < deadline:
-        if requests.get(f"{live.url}/v1/games/{game}", timeout=30).json()["status"] == "finished":
+    """The game's log once it is over; fails only when the game stands still
+    for ``TIMEOUT_S`` (a slow machine plays on, a stuck game fails)."""
+    version, moved = -1, time.monotonic()
+    while True:
+        view = requests.get(f"{live.url}/v1/games/{game}", timeout=30).json()
+        if view["status"] == "finished":
             r = requests.get(f"{live.url}/v1/games/{game}/log", timeout=60)
             assert r.status_code == 200
             return r.content
+        if view["version"] != version:
+            version, moved = view["version"], time.monotonic()
+        assert time.monotonic() - moved < TIMEOUT_S, f"game {game} stood at version {version} for {TIMEOUT_S} s"
         time.sleep(0.5)
-    raise AssertionError(f"game {game} did not finish in {TIMEOUT_S} s")
 
 
 def final_version(live: Live, game: str) -> int:
@@ -65,7 +72,7 @@ def final_version(live: Live, game: str) -> int:
 def verdict(w: Watched, expected: str, file: str | None = None) -> tuple[str, str]:
     """The page's verdict once it is ``expected`` (of the log ``file`` picked, if given)."""
     mine = f"#verdict[data-file='{file}']" if file else "#verdict"
-    w.page.locator(f"body[data-verified={expected}] {mine}").wait_for(timeout=TIMEOUT_S * 1000)
+    progressing(w.page, f"body[data-verified={expected}] {mine}", "() => document.body.dataset.received")
     v = w.page.locator("#verdict")
     return str(v.get_attribute("data-failed-seq")), str(v.get_attribute("data-check"))
 

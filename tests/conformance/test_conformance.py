@@ -78,17 +78,18 @@ def _check_step(table: Table, before: Any) -> None:
             hidden = rs.hidden(before, seat)
             text = text_of(shown.to_json() if shown is not None else None)
             assert not [h for h in hidden if f'"{h}"' in text], f"{event.type} shows seat {seat} {hidden}"
+    memo = table.memo  # the game's, as the service passes it: a view built once per state is shared
     for seat in [None, *range(players)]:
         hidden = rs.hidden(state, seat)
-        body = rs.view(state, seat)
+        body = rs.view(state, seat)  # built afresh: what the game's memo kept is the same
         # the view splits into what every viewer shares and what is the seat's own
-        public, own = rs.public_view(state), rs.seat_part(state, seat)
+        public, own = rs.public_view(state, memo=memo), rs.seat_part(state, seat, memo=memo)
         assert not set(public) & set(own) and "pending" not in public
         assert {**public, **own} == body
         # and its encoding, public part shared per version, is the view as the API sends it
         envelope = {"id": "g", "version": len(table.events)}
-        sent = encoded_view(rs, state, seat, active=not over, envelope=envelope, key=step, cache=VIEWS)
-        served = seat_view(rs, state, seat, active=not over)  # once: it is pure, and costs a view
+        sent = encoded_view(rs, state, seat, active=not over, envelope=envelope, key=step, cache=VIEWS, memo=memo)
+        served = seat_view(rs, state, seat, active=not over, memo=memo)  # once: it is pure, and costs a view
         problems = vocabulary.view_problems(words, served, players)
         assert not problems, f"the view of seat {seat} breaks the vocabulary: {problems[:5]}"
         assert json.loads(sent) == json.loads(json.dumps({**envelope, **served}))
