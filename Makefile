@@ -85,7 +85,7 @@ WORKERS := $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 1) )))
 XDIST   := -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 CPU_XDIST := -n auto --dist loadfile --no-loadscope-reorder
 test: $(STAMP) $(NPMSTAMP) $(AXE)
-	$(BIN)/python -m pytest $(XDIST) -m "not lint" $(ARGS)
+	$(BIN)/python -m pytest $(XDIST) -m "not lint" --durations=25 $(ARGS)
 
 # the edit-test loop: the rules' and the units' tests a change most likely
 # breaks, without the slow ones, the long random play and the fingerprints
