@@ -18,7 +18,7 @@ from tests.conftest import ContractClient
 from workers.jobs import fire_timeout
 
 #: moves played at most (reads compared every fifth)
-STEPS = 120
+STEPS = 60
 GAMES = [("bang", 4), ("bang-faceoff", 2), ("bang-dice", 4), ("bluffaneer", 4)]
 
 
@@ -90,3 +90,24 @@ def test_a_game_waiting_for_an_open_seat_beside_a_bot_reads_the_same_from_either
         client: Any, redis_client: Any, clock: Any) -> None:
     game = create(client, "bluffaneer", seats=[{"name": "ann"}, {"open": True}, {"name": "rob", "bot": "random"}])
     same(client, other_process(redis_client, clock), game, "waiting")
+
+
+def test_a_tournament_a_bot_and_the_ladder_read_the_same_from_either_process(
+        client: Any, work: Any, redis_client: Any, clock: Any) -> None:
+    bot = client.post("/v1/bots", json={"name": "out", "rulesets": ["bluffaneer"], "seating": "public"})
+    assert bot.status_code == 201, bot.get_json()
+    made = client.post("/v1/tournaments", json={"ruleset": "bluffaneer", "games": 2, "parallel": 2,
+                                                "entrants": ["heuristic", "random", "random"]})
+    assert made.status_code == 201, made.get_json()
+    tournament, owner = made.get_json()["id"], auth(bot.get_json()["secret"])
+    reads = [("the tournament", f"/v1/tournaments/{tournament}", {}), ("tournaments", "/v1/tournaments", {}),
+             ("the bot", f"/v1/bots/{bot.get_json()['id']}", owner), ("the ladders", "/v1/ladder", {}),
+             ("the games", "/v1/games?source=tournament", {})]
+    for when in ("created", "played"):
+        if when == "played":
+            work(max_rounds=5000)
+        other = other_process(redis_client, clock)
+        for what, path, headers in reads:
+            mine, theirs = client.get(path, headers=headers), other.get(path, headers=headers)
+            assert mine.status_code == 200, (path, mine.get_json())
+            assert mine.data == theirs.data, f"{when}, {what}:\n{mine.data!r}\n{theirs.data!r}"
