@@ -81,19 +81,39 @@ def live_stack(**settings: str) -> Iterator[Live]:
            # a person's seat is taken over only where a test asks (away_grace_s): a test the busy machine
            # slows must not find its seat played for it after REFEREE_AWAY_GRACE_S's 60 s
            "REFEREE_RATE_LIMIT": "off", "REFEREE_AWAY_GRACE_S": "off", **settings}
-    port = free_port()
-    procs = [
-        subprocess.Popen([REFEREE, "serve", "--port", str(port), "--workers", "2"], env=env),
-        subprocess.Popen([REFEREE, "worker"], env=env),
-    ]
-    url = f"http://127.0.0.1:{port}"
-    client = checked_client(url)
+    worker = subprocess.Popen([REFEREE, "worker"], env=env)
+    serving: list[subprocess.Popen[bytes]] = []
     try:
-        _wait_healthy(url, procs)
-        yield Live(url, env["REDIS_URL"], client, env)
+        url, serve = _serving(env, worker)
+        serving.append(serve)
+        client = checked_client(url)
+        try:
+            yield Live(url, env["REDIS_URL"], client, env)
+        finally:
+            client.close()
     finally:
-        client.close()
-        stop(*procs, redis_proc, quick=procs[:1])
+        stop(*serving, worker, redis_proc, quick=serving)
+
+
+def _serving(env: dict[str, str], worker: subprocess.Popen[bytes],
+             tries: int = 3) -> tuple[str, subprocess.Popen[bytes]]:
+    """``referee serve`` on a free port, healthy: (its URL, its process). A
+    server that exits before it answers is started again on another port, up
+    to ``tries`` times: the port picked may be taken before the server binds
+    it (by another worker's server, or as the local port of any connection
+    the parallel suite opens), and gunicorn then gives up ("Connection in use")."""
+    for attempt in range(1, tries + 1):
+        port = free_port()
+        serve = subprocess.Popen([REFEREE, "serve", "--port", str(port), "--workers", "2"], env=env)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            _wait_healthy(url, [serve, worker])
+            return url, serve
+        except RuntimeError:
+            if serve.poll() is None or worker.poll() is not None or attempt == tries:
+                stop(serve, quick=[serve])
+                raise
+    raise AssertionError("unreachable: the last try returns or raises")
 
 
 @pytest.fixture
