@@ -65,7 +65,7 @@ const QUIET = new Set(["awaiting", "flow", "secrets_sealed", "secrets_opened", "
 
 const S = { id: null, token: null, referee: null, catalogue: null, byId: new Map(), plugin: null, view: null,
   mySeat: null, links: {}, title: null, players: [], picks: new Map(), legalKey: "", notice: "", busy: false,
-  memo: {}, tracked: 0, hooks: [], answers: {}, over: false };
+  memo: {}, tracked: 0, hooks: [], answers: {}, over: false, pressing: 0, held: null };
 
 function $(id) { return document.getElementById(id); }
 
@@ -161,8 +161,33 @@ function resultWords(detail) {
 /** a seat's outcome as the result says it, in a sentence about "you" */
 const OUTCOME = { win: "won", loss: "lost", draw: "drew" };
 
+/* A press on the table's controls holds a redraw until it is released and its click has run: a
+   view arriving between a button's press and release (a chat line, an opponent's move, a seat coming
+   back) would replace the button, and the click would land on nothing. A press held longer than
+   HOLD_MS no longer holds the table. */
+const HOLD_MS = 1500;
+const PRESSABLE = "#table button, #table [data-card], #table [data-square]";
+document.addEventListener("pointerdown", (e) => {
+  if (e.target instanceof Element && e.target.closest(PRESSABLE)) S.pressing = performance.now();
+}, true);
+function released() {
+  if (!S.pressing) return;
+  S.pressing = 0;
+  setTimeout(drawHeld, 0);  /* after the click the release brings */
+}
+["pointerup", "pointercancel"].forEach((type) => document.addEventListener(type, released, true));
+window.addEventListener("blur", released);
+function drawHeld() { if (S.held) draw(S.held); }
+
 /** Draws one view (a seat's, a spectator's, or a replay's) in place of the last. */
 export function draw(view) {
+  if (S.pressing && performance.now() - S.pressing < HOLD_MS) {  /* drawn once the press is over */
+    S.held = view;
+    setTimeout(drawHeld, HOLD_MS);
+    return;
+  }
+  if (S.held && view === S.view) view = S.held;  /* a redraw (a pick, a refusal) draws the view held back */
+  S.held = null;
   const keep = focusKey();
   const [scrollX, scrollY] = [window.scrollX, window.scrollY];
   const opened = [...$("table").querySelectorAll("details[open] > summary[data-key]")].map((e) => e.getAttribute("data-key"));
