@@ -358,13 +358,20 @@ def test_a_log_whose_audit_kills_its_process_is_reported_and_so_is_every_other(t
 
 
 #: a process that caught SIGTERM (a server's orderly stop, say) audits a batch: one log's audit kills
-#: its worker while another's is stuck the first time (as on a queue's lock left dirty by the dead one)
+#: its worker while another's is stuck the first time (as on a queue's lock left dirty by the dead one);
+#: the death waits for the other to be stuck, else its worker might be stopped before it was, and the
+#: retry of its log alone would be its first try, stuck for good (CI saw that once on a loaded machine)
 _UNDER_A_TERM_HANDLER = """
 import os, signal, sys, time
 from referee.audit import batch
 real = batch.audit_file
+stuck = sys.argv[1]
 def standing_in(path, *args, **kwargs):
     if "dies" in path:
+        for _ in range(600):  # only once the other log's audit is stuck (a loaded machine starts it late)
+            if os.path.exists(stuck + ".tried"):
+                break
+            time.sleep(0.1)
         os._exit(3)
     if "stuck" in path and not os.path.exists(path + ".tried"):
         open(path + ".tried", "w").close()
