@@ -115,21 +115,39 @@ def cmd_worker(args: argparse.Namespace) -> int:
     the current job ends, the scheduler releases its lock, the webhook calls
     in flight finish."""
     _signing_keys_or_exit("worker")  # a worker signs the final head of a game its bots finish
-
-    def stop_now(signum: int, frame: object) -> None:
-        raise SystemExit(0)  # through the finally below; RQ installs its own handlers once it works
-    signal.signal(signal.SIGTERM, stop_now)
-    signal.signal(signal.SIGINT, stop_now)
+    stop = StopAsked()  # RQ installs its own handlers once it works
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     from referee.store.clients import REDIS_UNAVAILABLE
     try:
-        return _work(args)
+        return _work(args, stop)
     except REDIS_UNAVAILABLE as err:
         setting = "RQ_REDIS_URL" if settings.get("RQ_REDIS_URL") else "REDIS_URL"
         print(f"referee worker: {no_redis(settings.text(setting), setting, err)}", file=sys.stderr, flush=True)
         return 1
 
 
-def _work(args: argparse.Namespace) -> int:
+class StopAsked:
+    """The worker's SIGTERM and SIGINT handler until RQ's own are in:
+    ``SystemExit`` at once (through ``_work``'s ``finally``), and remembered.
+    Python drops an exception it cannot raise where the signal lands (a
+    weakref callback of the import system, during the start's imports: it
+    prints "Exception ignored" and goes on), and the worker would then go on
+    to work the queue: ``check`` raises it again before the queue is worked."""
+
+    def __init__(self) -> None:
+        self.asked = False
+
+    def __call__(self, signum: int, frame: object) -> None:
+        self.asked = True
+        raise SystemExit(0)
+
+    def check(self) -> None:
+        if self.asked:
+            raise SystemExit(0)
+
+
+def _work(args: argparse.Namespace, stop: StopAsked) -> int:
     """``cmd_worker``'s threads and its queue, worked until it is stopped."""
     import threading
 
@@ -157,6 +175,7 @@ def _work(args: argparse.Namespace) -> int:
             threading.Thread(target=_sweeper, args=(queue, args.stall_s), daemon=True).start()
             scheduler = SchedulerThread(client, [QUEUE])
             scheduler.start()
+        stop.check()  # a stop asked while starting, whose SystemExit Python dropped
         # burst: RQ moves due jobs once, in this process
         queue.work(burst=args.burst, with_scheduler=args.burst, on_job=_job_lines() if args.log_jobs else None)
     finally:
