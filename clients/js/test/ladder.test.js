@@ -18,6 +18,7 @@ refereeForFile({}, { worker: true }, (url) => {
 const pause = (ms) => new Promise((done) => setTimeout(done, ms));
 
 test("rated games ranked: every ladder, a ladder's pages and rows, a bot's profile over time", async () => {
+  /** @type {string[]} */
   const games = [];
   for (let i = 0; i < 3; i++) {
     const game = await referee.games.create({
@@ -26,15 +27,19 @@ test("rated games ranked: every ladder, a ladder's pages and rows, a bot's profi
     });
     games.push(game.id);
   }
-  // each game's end is recorded by the worker's job: wait until the profile lists every one
+  // each game's end is recorded by the worker's job: wait until the profile lists every one and its
+  // rating history counts every one (a finished game is listed a moment before its rating is recorded)
   /** @type {import("../src/ladder.js").BotProfile | undefined} */
   let profile;
+  /** @param {import("../src/ladder.js").BotProfile | undefined} p */
+  const recorded = (p) => games.every((id) => p?.games.some((g) => g.id === id)
+    && p?.ladders.bluffaneer?.history.some((h) => h.game === id));
   for (let tries = 0; tries < 1200; tries++) {
     profile = await referee.ladder.botProfile("heuristic");
-    if (games.every((id) => profile?.games.some((g) => g.id === id))) break;
+    if (recorded(profile)) break;
     await pause(100);
   }
-  assert.ok(profile && games.every((id) => profile?.games.some((g) => g.id === id)), "the games were recorded");
+  assert.ok(profile && recorded(profile), "the games were recorded");
   assert.equal(profile.bot.id, "heuristic");
   assert.equal(profile.bot.builtin, true);
   const standing = profile.ladders.bluffaneer;
