@@ -263,11 +263,19 @@ class ContractClient(FlaskClient):
         return response
 
 
+def contract_app(redis_client: redis.Redis, clock: Clock, **config: Any) -> Any:
+    """The tests' app over ``redis_client`` and ``clock`` (``config``: more
+    settings), its test client checking every response against the contract;
+    called again over the same Redis, it stands for another process."""
+    app = create_app({"REDIS": redis_client, "CLOCK": clock, "TESTING": True, "ADMIN_TOKEN": "admin-secret",
+                      "RATE_LIMIT": "off", **config})
+    app.test_client_class = ContractClient
+    return app
+
+
 @pytest.fixture
 def app(redis_client: redis.Redis, clock: Clock) -> Any:
-    app = create_app({"REDIS": redis_client, "CLOCK": clock, "TESTING": True, "ADMIN_TOKEN": "admin-secret",
-                      "RATE_LIMIT": "off"})
-    app.test_client_class = ContractClient
+    app = contract_app(redis_client, clock)
     yield app
     pushed = app.extensions["referee.service"].pushed
     if pushed is not None:

@@ -11,10 +11,9 @@ import pytest
 from rq import Queue
 
 from referee.archive import Archive
-from referee.http.app import create_app
 from referee.ops.postgres import LocalPostgres
 from referee.service.scheduling import QUEUE
-from tests.conftest import BurstWorker, ContractClient
+from tests.conftest import BurstWorker, contract_app
 from tests.postgres import Postgres
 from workers import jobs
 
@@ -45,9 +44,7 @@ def archive(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Archive]
 def arc(redis_client: Any, clock: Any, archive: Archive, monkeypatch: pytest.MonkeyPatch) -> Any:
     """The app over the archive, and a burst worker for its queue."""
     monkeypatch.setenv("REFEREE_ARCHIVE_RETRY_S", "off")  # a failed write waits for the sweeper, not for RQ
-    app = create_app({"REDIS": redis_client, "CLOCK": clock, "TESTING": True, "ADMIN_TOKEN": "admin-secret",
-                      "RATE_LIMIT": "off", "PUSHED": False, "ARCHIVE": archive})
-    app.test_client_class = ContractClient
+    app = contract_app(redis_client, clock, PUSHED=False, ARCHIVE=archive)
     svc = app.extensions["referee.service"]
     monkeypatch.setattr(jobs, "service_from_env", lambda: svc)
 

@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 
 from referee.engine import canonical, sha256_hex, verify_received
 from tests.api.helpers import auth, create, move, ndjson, play_to_end, view
-from tests.conftest import ContractClient
+from tests.conftest import contract_app
 
 SETUP = {"turn": 0, "seats": [{"card": ["chest", "sword"]}, {"card": ["ship", "skull"]},
                               {"card": ["chest", "ship"]}, {"card": ["sword", "skull"]}]}
@@ -193,10 +193,7 @@ def test_an_idempotent_retry_reaching_a_process_with_a_stale_cache_gets_the_orig
     # (one Redis) whose cache still holds the game at the version the move was decided on. A
     # reroll of die 1 that rolls a Beer is legal again after itself, so only the append's answer
     # (the key's record) tells the retry apart from a second reroll.
-    from referee.http.app import create_app
-    other = create_app({"REDIS": redis_client, "CLOCK": clock, "TESTING": True, "ADMIN_TOKEN": "admin-secret",
-                        "RATE_LIMIT": "off"})
-    other.test_client_class = ContractClient
+    other = contract_app(redis_client, clock)
     try:
         _retry_on_a_stale_process(app.test_client(), other.test_client())
     finally:

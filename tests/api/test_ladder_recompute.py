@@ -11,11 +11,10 @@ import pytest
 
 from referee.archive import Archive
 from referee.bots.webhook import UrlPolicy
-from referee.http.app import create_app
 from referee.ops.cli import main
 from referee.store.ladder import LadderBook
 from tests.api.helpers import create, view
-from tests.conftest import ContractClient
+from tests.conftest import contract_app
 from tests.webhook_bot import WebhookBot
 from workers import jobs
 
@@ -24,9 +23,7 @@ from workers import jobs
 def arc(redis_client: Any, clock: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, work: Any) -> Any:
     """The app over a SQLite archive, and the burst worker (``work``) on its service."""
     archive = Archive(f"sqlite:///{tmp_path}/archive.sqlite3")
-    app = create_app({"REDIS": redis_client, "CLOCK": clock, "TESTING": True, "ADMIN_TOKEN": "admin-secret",
-                      "RATE_LIMIT": "off", "PUSHED": False, "ARCHIVE": archive})
-    app.test_client_class = ContractClient
+    app = contract_app(redis_client, clock, PUSHED=False, ARCHIVE=archive)
     app.config["BOT_URL_POLICY"] = UrlPolicy(allow_private=True)
     svc = app.extensions["referee.service"]
     monkeypatch.setattr(jobs, "service_from_env", lambda: svc)  # after ``work``'s: this app's service

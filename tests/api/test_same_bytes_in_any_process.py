@@ -12,9 +12,8 @@ from typing import Any
 
 import pytest
 
-from referee.http.app import create_app
 from tests.api.helpers import auth, create
-from tests.conftest import ContractClient
+from tests.conftest import contract_app
 from workers.jobs import fire_timeout
 
 #: moves played at most (reads compared every fifth)
@@ -24,10 +23,7 @@ GAMES = [("bang", 4), ("bang-faceoff", 2), ("bang-dice", 4), ("bluffaneer", 4)]
 
 def other_process(redis_client: Any, clock: Any) -> Any:
     """A second app over the same Redis and clock, with its own game cache."""
-    app = create_app({"REDIS": redis_client, "CLOCK": clock, "TESTING": True, "ADMIN_TOKEN": "admin-secret",
-                      "RATE_LIMIT": "off"})
-    app.test_client_class = ContractClient
-    return app.test_client()
+    return contract_app(redis_client, clock).test_client()
 
 
 def reads(game: dict[str, Any]) -> list[tuple[str, str, dict[str, str]]]:
