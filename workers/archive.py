@@ -6,7 +6,7 @@ until one lands. A duplicate job, or one run after the write was confirmed,
 writes nothing."""
 from __future__ import annotations
 
-from referee.archive.db import ArchiveUnavailable
+from referee.archive import ArchiveUnavailable
 from referee.service import GameService
 from referee.service.archiving import SETTLED
 from referee.service.scheduling import RqScheduler
@@ -26,7 +26,7 @@ def archive_game(game_id: str, svc: GameService | None = None) -> str:
         outcome = svc.archiving.archive_game(game_id)
     except ArchiveUnavailable as err:  # one line in the worker's log, not the driver's whole traceback
         raise ArchiveNotWritten(f"game {game_id}: the archive's database does not answer "
-                                f"({type(err).__name__}); the write is tried again") from None
+                                f"({type(err.__cause__ or err).__name__}); the write is tried again") from None
     if outcome in SETTLED and isinstance(svc.scheduler, RqScheduler):
         svc.scheduler.archive_confirmed(game_id)
     return outcome

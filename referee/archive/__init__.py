@@ -14,6 +14,29 @@ changes nothing once the row is there: a finished game's log is final, so a
 write repeated (a retried job, a job run twice) is harmless."""
 from __future__ import annotations
 
-from referee.archive.db import Archive, ArchivedGame, Query, from_env
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["Archive", "ArchivedGame", "Query", "from_env"]
+from referee import settings
+from referee.archive.records import ArchivedGame, ArchiveUnavailable, Query
+
+if TYPE_CHECKING:
+    from referee.archive.db import Archive
+
+__all__ = ["Archive", "ArchivedGame", "ArchiveUnavailable", "Query", "from_env"]
+
+
+def __getattr__(name: str) -> Any:
+    """``Archive``, imported (with SQLAlchemy) at its first use, not with the package."""
+    if name == "Archive":
+        from referee.archive.db import Archive
+        return Archive
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def from_env() -> Archive | None:
+    """The archive ``REFEREE_ARCHIVE_URL`` names (``None``: unset or ``off``, no archive)."""
+    url = (settings.get("REFEREE_ARCHIVE_URL") or "").strip()
+    if not url or url.lower() == "off":
+        return None
+    from referee.archive.db import Archive  # here: SQLAlchemy only for a referee that keeps an archive
+    return Archive(url, timeout_s=float(settings.text("REFEREE_ARCHIVE_TIMEOUT_S")))

@@ -1,13 +1,14 @@
-"""The archive's tables and its reads and writes (``referee.archive``)."""
+"""The archive's tables and its reads and writes (``referee.archive``),
+through SQLAlchemy Core; every error of the database comes out as
+``ArchiveUnavailable`` (``records``), raised from it."""
 from __future__ import annotations
 
+import functools
 import json
-import re
 import zlib
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
     BigInteger,
@@ -29,10 +30,21 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
-from referee import settings
+from referee.archive.records import ArchivedGame, ArchiveUnavailable, Query, cursor_at, parse_cursor, reason_of
 
-#: what the archive raises when its database does not answer (a job retries; a read falls back to nothing)
-ArchiveUnavailable = SQLAlchemyError
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def answering(method: Callable[P, R]) -> Callable[P, R]:
+    """``method``, its database's errors raised as ``ArchiveUnavailable`` (their words kept)."""
+    @functools.wraps(method)
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except SQLAlchemyError as err:
+            raise ArchiveUnavailable(str(err)) from err
+    return call
 
 METADATA = MetaData()
 GAMES = Table(
@@ -74,74 +86,11 @@ SEATS = Table(
 NOT_KEPT = ("callback_secret",)
 
 
-@dataclass(frozen=True, slots=True)
-class ArchivedGame:
-    """A finished game as the archive holds it (``log``: the bytes ``/log`` serves)."""
-
-    id: str
-    ruleset: str
-    ruleset_version: str
-    status: str
-    version: int
-    custom: bool
-    tournament: str | None
-    created_at: int
-    finished_at: int
-    head: str
-    signature: Any
-    result: Any
-    seats: list[dict[str, Any]]
-    log: bytes
-    meta: dict[str, str] = field(default_factory=dict)
-    secret: dict[str, str] = field(default_factory=dict)
-    tlog_index: int | None = None  # its leaf's index in the transparency log (``None``: not logged)
-    tlog_leaf: str | None = None  # its leaf's input
-
-    def summary(self, stored_bytes: int | None = None) -> dict[str, Any]:
-        """Its public facts, as search lists them."""
-        out = {"id": self.id, "ruleset": self.ruleset, "ruleset_version": self.ruleset_version,
-               "status": self.status, "version": self.version, "custom": self.custom,
-               "tournament": self.tournament, "created_at": self.created_at, "finished_at": self.finished_at,
-               "head": self.head, "signature": self.signature, "result": self.result, "seats": self.seats}
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class Query:
-    """What search looks for; every field left ``None`` matches all."""
-
-    ruleset: str | None = None
-    seat: str | None = None  # a seat's name
-    bot: str | None = None
-    tournament: str | None = None
-    result: str | None = None  # the result's reason
-    since: int | None = None  # finished at or after (ms)
-    until: int | None = None  # finished before (ms)
-
-
-def _reason(result: Any) -> str | None:
-    return str(result["reason"]) if isinstance(result, dict) and result.get("reason") is not None else None
-
-
-def _cursor(finished_at: int, game_id: str) -> str:
-    return f"{finished_at}.{game_id}"
-
-
-CURSOR = re.compile(r"(0|[1-9][0-9]{0,15})[.]([A-Za-z0-9_-]{1,64})")
-
-
-def parse_cursor(cursor: str) -> tuple[int, str]:
-    """A search cursor, ``<finished_at ms>.<id>``, back to (finished_at, id); ``ValueError`` if it is not one."""
-    found = CURSOR.fullmatch(cursor)
-    if found is None:
-        raise ValueError("a cursor is the next of the page before: <finished_at ms>.<id>")
-    return int(found[1]), found[2]
-
-
 class Archive:
     """Finished games in a SQL database (``url``: SQLAlchemy's, e.g.
     ``sqlite:///var/archive.sqlite3`` or ``postgresql+psycopg://…``)."""
 
+    @answering
     def __init__(self, url: str, *, timeout_s: float = 5.0) -> None:
         self.url = url
         if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
@@ -151,6 +100,7 @@ class Archive:
         self.engine: Engine = create_engine(url, connect_args=args, pool_pre_ping=True)
         self._ready = False
 
+    @answering
     def ready(self) -> None:
         """Create the tables where missing (once a process, once the database answers)."""
         if not self._ready:
@@ -174,6 +124,7 @@ class Archive:
         insert = postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
         return insert(table)
 
+    @answering
     def put(self, game: ArchivedGame, *, now: int) -> None:
         """Write ``game`` if the archive has no row of it (a repeat changes nothing)."""
         self.ready()
@@ -184,7 +135,7 @@ class Archive:
                "status": game.status, "version": game.version, "custom": game.custom,
                "tournament": game.tournament, "created_at": game.created_at, "finished_at": game.finished_at,
                "head": game.head, "signature": json.dumps(game.signature), "result": json.dumps(game.result),
-               "reason": _reason(game.result), "seats": json.dumps(game.seats), "log": log,
+               "reason": reason_of(game.result), "seats": json.dumps(game.seats), "log": log,
                "log_bytes": len(game.log), "stored_bytes": len(log) + len(restore), "restore": restore,
                "archived_at": now, "tlog_index": game.tlog_index, "tlog_leaf": game.tlog_leaf}
         seats = [{"game_id": game.id, "seat": s["seat"], "name": s.get("name"), "bot": s.get("bot")}
@@ -195,6 +146,7 @@ class Archive:
                 conn.execute(self._upsert(SEATS).values(seats).on_conflict_do_nothing(
                     index_elements=["game_id", "seat"]))
 
+    @answering
     def head(self, game_id: str) -> tuple[int, str] | None:
         """(version, final head) of the archived game, ``None`` if it is not archived."""
         self.ready()
@@ -202,6 +154,7 @@ class Archive:
             row = conn.execute(select(GAMES.c.version, GAMES.c.head).where(GAMES.c.id == game_id)).first()
         return None if row is None else (int(row[0]), str(row[1]))
 
+    @answering
     def get(self, game_id: str) -> ArchivedGame | None:
         """The archived game, its log and what restores it; ``None`` if not archived."""
         self.ready()
@@ -209,6 +162,7 @@ class Archive:
             row = conn.execute(select(GAMES).where(GAMES.c.id == game_id)).mappings().first()
         return None if row is None else _game(row, full=True)
 
+    @answering
     def sizes(self) -> dict[str, int]:
         """Games archived, the bytes of their logs, the bytes stored for them."""
         from sqlalchemy import func
@@ -218,6 +172,7 @@ class Archive:
                                                      func.coalesce(func.sum(GAMES.c.stored_bytes), 0))).one()
         return {"games": int(games), "log_bytes": int(log), "stored_bytes": int(stored)}
 
+    @answering
     def search(self, query: Query, *, cursor: str | None = None, limit: int = 50,
                logs: bool = False) -> tuple[list[ArchivedGame], str | None]:
         """Archived games matching ``query``, the latest finished first, a page
@@ -233,8 +188,9 @@ class Archive:
             rows = conn.execute(stmt).mappings().all()
         found = [_game(r, full=logs) for r in rows[:limit]]
         more = len(rows) > limit and found
-        return found, (_cursor(found[-1].finished_at, found[-1].id) if more else None)
+        return found, (cursor_at(found[-1].finished_at, found[-1].id) if more else None)
 
+    @answering
     def created_before(self, ruleset: str | None, after: tuple[int, str] | None,
                        limit: int) -> list[tuple[str, dict[str, str]]]:
         """Archived games newest *created* first, after (created_at, id)
@@ -265,17 +221,23 @@ class Archive:
         self.ready()
         at, last = -1, ""
         while True:  # paged by (index, id): two rows of one index (never meant) are both read
-            stmt = (select(GAMES.c.tlog_index, GAMES.c.id, GAMES.c.tlog_leaf)
-                    .where(or_(GAMES.c.tlog_index > at, and_(GAMES.c.tlog_index == at, GAMES.c.id > last)),
-                           GAMES.c.tlog_leaf.is_not(None))
-                    .order_by(GAMES.c.tlog_index, GAMES.c.id).limit(page))
-            with self.engine.connect() as conn:
-                rows = conn.execute(stmt).all()
-            yield from ((int(r[0]), str(r[1]), str(r[2])) for r in rows)
+            rows = self._leaves_after(at, last, page)
+            yield from rows
             if len(rows) < page:
                 return
-            at, last = int(rows[-1][0]), str(rows[-1][1])
+            at, last = rows[-1][0], rows[-1][1]
 
+    @answering
+    def _leaves_after(self, at: int, last: str, page: int) -> list[tuple[int, str, str]]:
+        """The ``page`` leaves after (index ``at``, id ``last``)."""
+        stmt = (select(GAMES.c.tlog_index, GAMES.c.id, GAMES.c.tlog_leaf)
+                .where(or_(GAMES.c.tlog_index > at, and_(GAMES.c.tlog_index == at, GAMES.c.id > last)),
+                       GAMES.c.tlog_leaf.is_not(None))
+                .order_by(GAMES.c.tlog_index, GAMES.c.id).limit(page))
+        with self.engine.connect() as conn:
+            return [(int(r[0]), str(r[1]), str(r[2])) for r in conn.execute(stmt).all()]
+
+    @answering
     def unlogged(self) -> int:
         """Archived finished games with no leaf kept (archived before the archive kept leaves)."""
         from sqlalchemy import func
@@ -285,6 +247,7 @@ class Archive:
                                                             GAMES.c.tlog_leaf.is_(None))).scalar_one()
         return int(found)
 
+    @answering
     def set_leaf(self, game_id: str, index: int, leaf: str) -> None:
         """Keep ``game_id``'s leaf at ``index`` (it was logged again, after a lost log)."""
         self.ready()
@@ -321,11 +284,3 @@ def _game(row: Any, *, full: bool) -> ArchivedGame:
         result=json.loads(row["result"]) if row["result"] else None, seats=json.loads(row["seats"]),
         log=zlib.decompress(row["log"]) if full else b"", meta=restore.get("meta", {}),
         secret=restore.get("secret", {}), tlog_index=row.get("tlog_index"), tlog_leaf=row.get("tlog_leaf"))
-
-
-def from_env() -> Archive | None:
-    """The archive ``REFEREE_ARCHIVE_URL`` names (``None``: unset or ``off``, no archive)."""
-    url = (settings.get("REFEREE_ARCHIVE_URL") or "").strip()
-    if not url or url.lower() == "off":
-        return None
-    return Archive(url, timeout_s=float(settings.text("REFEREE_ARCHIVE_TIMEOUT_S")))

@@ -24,8 +24,6 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
-from requests.utils import requote_uri
-
 from referee.errors import ApiError
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -174,7 +172,10 @@ def _ip_literal(hostname: str, netloc: str) -> Address | None:
 
 
 def _request_target(parts: SplitResult) -> str:
-    """Path and query, percent-encoded as requests would send them."""
+    """Path and query, percent-encoded as requests would send them (requests
+    is loaded here, at a bot URL's first check: it and urllib3 were a fifth
+    of the API's import)."""
+    from requests.utils import requote_uri
     try:
         return requote_uri(urlunsplit(("", "", parts.path or "/", parts.query, "")))
     except ValueError:  # a lone surrogate cannot be percent-encoded

@@ -42,7 +42,7 @@ def open_archive(args: argparse.Namespace) -> Any:
 
 def cmd_archive(args: argparse.Namespace) -> int:
     """``export`` or ``import``; an archive that does not answer is one line naming its URL."""
-    from referee.archive.db import ArchiveUnavailable
+    from referee.archive import ArchiveUnavailable
     try:
         return int(args.archive_action(args))
     except ArchiveUnavailable as err:

@@ -98,7 +98,7 @@ def no_redis(url: str, setting: str, err: BaseException) -> str:
 
 def no_archive(url: str, setting: str, err: BaseException) -> str:
     """An archive database that did not answer: the URL tried (no password) and where it came from."""
-    return (f"no archive answers at {shown_url(url)} ({setting}; {_why(err)}): start its database, "
+    return (f"no archive answers at {shown_url(url)} ({setting}; {_why(err.__cause__ or err)}): start its database, "
             f"or give {setting} another")
 
 

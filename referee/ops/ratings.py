@@ -43,7 +43,7 @@ def recompute(archive: Any, names: dict[str, str] | None = None) -> dict[str, An
 def cmd_recompute(args: argparse.Namespace) -> int:
     """The archive's ladders printed (``--check``: compared with the live ones); an archive or a Redis
     that does not answer is one line naming its URL."""
-    from referee.archive.db import ArchiveUnavailable
+    from referee.archive import ArchiveUnavailable
     from referee.ladder.ratings import table_lines
     from referee.store.clients import REDIS_UNAVAILABLE
     url = archive_url(args.archive, command="ratings", option="--archive")

@@ -60,7 +60,7 @@ def _check(rebuilt: Any, live: Any) -> int:
 
 def cmd_rebuild(args: argparse.Namespace) -> int:
     """Rebuild the tree from the archive; print it; compare it (``--check``) or restore it (``--restore``)."""
-    from referee.archive.db import ArchiveUnavailable
+    from referee.archive import ArchiveUnavailable
     from referee.ops.archiving import archive_setting, archive_url, open_archive
     from referee.service.tlog_rebuild import NotEmpty, rebuild, restore
     from referee.store.clients import REDIS_ERROR, REDIS_UNAVAILABLE

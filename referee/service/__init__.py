@@ -21,10 +21,9 @@ One module per use case; ``GameService`` is the façade its callers hold:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee import keys
-from referee.archive import Archive
 from referee.archive import from_env as archive_from_env
 from referee.engine import sha256_hex
 from referee.engine.encoded_views import ViewCache
@@ -52,6 +51,9 @@ from referee.store.clients import (
 )
 from referee.store.pushed import Pushed
 from referee.store.redis_store import EventStore, Head
+
+if TYPE_CHECKING:
+    from referee.archive.db import Archive
 
 __all__ = ["REDIS_UNAVAILABLE", "Decided", "Game", "GameService", "Scheduler", "new_game_id"]
 

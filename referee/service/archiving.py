@@ -24,16 +24,18 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from referee.archive import Archive, ArchivedGame, Query
-from referee.archive.db import ArchiveUnavailable
+from referee.archive import ArchivedGame, ArchiveUnavailable, Query
 from referee.engine import canonical
 from referee.engine.protocol import Json
 from referee.errors import ApiError
 from referee.service.game import Game
 from referee.service.loading import Loader
 from referee.store.redis_store import EventStore
+
+if TYPE_CHECKING:
+    from referee.archive.db import Archive
 
 _log = logging.getLogger(__name__)
 

@@ -3,15 +3,17 @@ see them: public facts only (no token, no seed, never a bot's URL or
 secret)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from referee.archive import Archive
-from referee.archive.db import ArchiveUnavailable
+from referee.archive import ArchiveUnavailable
 from referee.engine.protocol import Json
 from referee.errors import ApiError
 from referee.service import spectators
 from referee.store.listing import BadCursor, cursor_of, read_cursor
 from referee.store.redis_store import EventStore, summary_of
+
+if TYPE_CHECKING:
+    from referee.archive.db import Archive
 
 #: the most games ``list_games`` looks at for one page
 LIST_SCAN = 1000

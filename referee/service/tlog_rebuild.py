@@ -17,10 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from referee.archive import Archive
 from referee.engine import merkle
 from referee.store.transparency import TransparencyStore
+
+if TYPE_CHECKING:
+    from referee.archive.db import Archive
 
 
 @dataclass(frozen=True, slots=True)
