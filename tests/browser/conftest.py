@@ -15,12 +15,14 @@ import shutil
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import requests
 
 from tests.e2e.conftest import Live, live  # noqa: F401  (live: the fixture, real processes)
+
+T = TypeVar("T")
 
 CHROMIUM = os.environ.get("REFEREE_CHROMIUM", "/usr/bin/chromium")
 
@@ -249,25 +251,37 @@ def screenshot(page: Any, name: str, who: str, when: str) -> None:
     page.screenshot(path=str(Path(folder) / f"{name}-{who}-{when}.png"), full_page=True)
 
 
+def while_moving(step: Callable[[], tuple[T | None, Any]], what: str, patience_s: float = PATIENCE_S,
+                 pause_s: float = 0.0) -> T:
+    """``step()``'s result once it gives one: ``step`` returns (the result or
+    ``None``, what shows progress). Fails only when the progress stays the same
+    for ``patience_s`` — a long game on a slow, busy machine is no failure, a
+    page or a game that stopped is."""
+    seen: Any = object()
+    moved = time.monotonic()
+    while True:
+        result, progress = step()
+        if result is not None:
+            return result
+        if progress != seen:
+            seen, moved = progress, time.monotonic()
+        assert time.monotonic() - moved < patience_s, f"{what}, and it stood at {seen!r} for {patience_s} s"
+        time.sleep(pause_s)
+
+
 def progressing(page: Any, selector: str, progress_js: str, patience_s: float = PATIENCE_S) -> None:
-    """Waits for ``selector`` on ``page`` as long as the page moves on: fails
-    only when what ``progress_js`` reads (e.g. the events received) stays the
-    same for ``patience_s`` — a long game on a slow, busy machine is no failure,
-    a page or a game that stopped is."""
+    """Waits for ``selector`` on ``page`` as long as what ``progress_js``
+    reads (e.g. the events received) moves on (``while_moving``)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout  # here: without playwright, no browser test
 
-    seen, moved = page.evaluate(progress_js), time.monotonic()
-    while True:
+    def step() -> tuple[bool | None, Any]:
         try:
             page.locator(selector).wait_for(timeout=2_000)
-            return
+            return True, None
         except PlaywrightTimeout:
-            pass
-        now = page.evaluate(progress_js)
-        if now != seen:
-            seen, moved = now, time.monotonic()
-        assert time.monotonic() - moved < patience_s, \
-            f"{selector} never came, and the page stood at {seen!r} for {patience_s} s"
+            return None, page.evaluate(progress_js)
+
+    while_moving(step, f"{selector} never came on the page", patience_s)
 
 
 def verified(page: Any) -> None:

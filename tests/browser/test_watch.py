@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.browser.conftest import Watched, progressing
+from tests.browser.conftest import Watched, progressing, while_moving
 from tests.e2e.conftest import Live
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
@@ -52,17 +52,15 @@ def bot_game(live: Live, ruleset: str, start_in_s: int | None = None) -> str:
 def finished_log(live: Live, game: str) -> bytes:
     """The game's log once it is over; fails only when the game stands still
     for ``TIMEOUT_S`` (a slow machine plays on, a stuck game fails)."""
-    version, moved = -1, time.monotonic()
-    while True:
+    def step() -> tuple[bytes | None, int]:
         view = requests.get(f"{live.url}/v1/games/{game}", timeout=30).json()
-        if view["status"] == "finished":
-            r = requests.get(f"{live.url}/v1/games/{game}/log", timeout=60)
-            assert r.status_code == 200
-            return r.content
-        if view["version"] != version:
-            version, moved = view["version"], time.monotonic()
-        assert time.monotonic() - moved < TIMEOUT_S, f"game {game} stood at version {version} for {TIMEOUT_S} s"
-        time.sleep(0.5)
+        if view["status"] != "finished":
+            return None, view["version"]
+        r = requests.get(f"{live.url}/v1/games/{game}/log", timeout=60)
+        assert r.status_code == 200
+        return r.content, view["version"]
+
+    return while_moving(step, f"game {game} never finished", TIMEOUT_S, pause_s=0.5)
 
 
 def final_version(live: Live, game: str) -> int:
