@@ -6,9 +6,9 @@ from disk in passes instead, each holding one line at a time:
 
 1. every line read strictly (``referee.audit.strict``) and no more kept than
    the header, the number of events and the last one — the same ``format``
-   verdicts, in the same order, as ``parse_log`` — and, while they are
-   at most ``KEEP_BYTES`` in all, the events (a real game's log: one
-   reading, as fast as before);
+   verdicts, in the same order, as ``parse_log`` — and, while what they take
+   parsed is at most ``KEEP_COST`` in all (``held_cost``), the events (a real
+   game's log, Face Off's longest among them: one reading);
 2. then ``audit_log`` over those events, or over ``Streamed``: a
    ``Sequence`` of the events that reads them again from the file each time
    a check walks the log from its start (the chain, the salts, the
@@ -31,8 +31,13 @@ from referee.engine.signature import PublicKeys
 
 #: the longest line read, its line break included (a real log's longest: a few KiB)
 MAX_LINE_BYTES = 2**20
-#: the most bytes of event lines held parsed (a BANG! game of 450 events: 190 KB; ``{}`` lines: about 25x as parsed)
-KEEP_BYTES = 2 * 2**20
+#: the most memory the events held parsed may take, as ``held_cost`` reckons it (over what they take, by a
+#: quarter for real events, twice for ``{}`` lines): a BANG! game of 700 events 1.6 MB, a long random Face Off
+#: game of 43,500 events 113 MB (92 MB held), a file of ``{}`` lines all it holds at 828,000 lines (2.5 MB of
+#: file, 65 MB held); past it, the events are read again for each check that walks them (``Streamed``)
+KEEP_COST = 128 * 2**20
+#: the bytes read from the file at once (a line may span two reads)
+BLOCK = 2**18
 #: the events ``Streamed`` keeps behind the last one read (the re-decision looks one back)
 KEPT = 4
 
@@ -43,24 +48,54 @@ def file_lines(log: IO[bytes], max_line: int = MAX_LINE_BYTES) -> Lines:
     """A maker of fresh iterators over ``log``'s lines from its start:
     ``(number, line)``, split as ``bytes.splitlines`` splits (``\\n``,
     ``\\r\\n``, ``\\r``); ``Diverged`` (``format``) at a line longer than
-    ``max_line`` bytes. Each iterator keeps its own place in the file, so
-    two may be walked at once (a check looking ahead of its walk)."""
+    ``max_line`` bytes with its ``\\n``. Each iterator keeps its own place in
+    the file, so two may be walked at once (a check looking ahead of its
+    walk); it reads ``BLOCK`` bytes at a time, holding at most one line
+    besides."""
     def lines() -> Iterator[tuple[int, bytes]]:
         number = offset = 0
+        rest = b""  # the start of a line whose \n is not read yet
         while True:
             log.seek(offset)
-            chunk = log.readline(max_line + 1)
-            if not chunk:
+            block = log.read(BLOCK)
+            offset += len(block)
+            if not block:  # the end: the last line, if it has no \n
+                if len(rest) > max_line:
+                    raise _too_long(number, rest, max_line)
+                for line in rest.splitlines():
+                    number += 1
+                    yield number, line
                 return
-            offset += len(chunk)
-            if len(chunk) > max_line:
-                raise Diverged("format", number, "line", f"a line of at most {max_line} bytes",
-                               chunk[:80].decode("utf-8", "replace"),
-                               f"line {number + 1} is refused: it is longer than {max_line} bytes")
-            for line in chunk.splitlines():
-                number += 1
-                yield number, line
+            pieces = (rest + block).split(b"\n") if rest else block.split(b"\n")
+            rest = pieces.pop()
+            for piece in pieces:
+                if len(piece) >= max_line:  # with its \n, longer than max_line
+                    raise _too_long(number, piece + b"\n", max_line)
+                if b"\r" in piece:
+                    for line in piece.splitlines():
+                        number += 1
+                        yield number, line
+                else:
+                    number += 1
+                    yield number, piece
+            if len(rest) > max_line:
+                raise _too_long(number, rest, max_line)
     return lines
+
+
+def _too_long(number: int, chunk: bytes, max_line: int) -> Diverged:
+    """The refusal of the line after line ``number``, ``chunk`` its start (its ``\\n`` included, if read)."""
+    return Diverged("format", number, "line", f"a line of at most {max_line} bytes",
+                    chunk[:min(80, max_line + 1)].decode("utf-8", "replace"),
+                    f"line {number + 1} is refused: it is longer than {max_line} bytes")
+
+
+def held_cost(line: bytes) -> int:
+    """About the memory ``line`` takes held parsed and as read, in bytes, never
+    much less: its bytes, an object a ``{`` or ``[``, an entry a ``,``, a
+    string a pair of quotes, and the line's own (CPython's sizes: a real
+    event's line takes about four times its bytes, a ``{}`` line forty)."""
+    return len(line) + 64 * (line.count(b"{") + line.count(b"[")) + 48 * line.count(b",") + 24 * line.count(b'"') + 96
 
 
 def _read(number: int, line: bytes) -> tuple[Any, bytes | None]:
@@ -80,12 +115,12 @@ def _read(number: int, line: bytes) -> tuple[Any, bytes | None]:
 _BLANK = object()
 
 
-def _parsed(lines: Lines) -> Iterator[tuple[int, Any, int, bytes | None]]:
-    """``(number, value, length in bytes, the line if canonical)`` of every non-blank line."""
+def _parsed(lines: Lines) -> Iterator[tuple[int, Any, bytes, bytes | None]]:
+    """``(number, value, the line, the line if canonical)`` of every non-blank line."""
     for number, line in lines():
         value, written = _read(number, line)
         if value is not _BLANK:
-            yield number, value, len(line), written
+            yield number, value, line, written
 
 
 #: what ``scan`` finds: ``(header, header hash, number of events, last event, every event or None,
@@ -93,25 +128,26 @@ def _parsed(lines: Lines) -> Iterator[tuple[int, Any, int, bytes | None]]:
 Scanned = tuple[Any, Any, int, Any, "list[Any] | None", "list[bytes | None] | None"]
 
 
-def scan(lines: Lines, keep_bytes: int = KEEP_BYTES) -> Scanned:
+def scan(lines: Lines, keep_cost: int = KEEP_COST) -> Scanned:
     """``(header, header hash, number of events, last event, every event or
     None, their lines or None)``: every line read, the verdicts ``parse_log``
     gives in the order it gives them (a line refused anywhere first, then the
     first line's shape, then the first line that is no object), the events
     (and each one's line, where it is the event's canonical form: the bytes
-    the chain check hashes, as read) kept only while their lines are at most
-    ``keep_bytes`` in all (else one line at a time)."""
+    the chain check hashes, as read) kept only while they take at most
+    ``keep_cost`` in all, as ``held_cost`` reckons (else one line at a time)."""
     first: Any = _BLANK
     count, last, not_object, size = 0, None, None, 0
     kept: list[Any] | None = []
     written: list[bytes | None] | None = []
-    for number, value, length, line in _parsed(lines):
+    for number, value, read, line in _parsed(lines):
         if first is _BLANK:
             first = value
             continue
-        count, last, size = count + 1, value, size + length
+        count, last = count + 1, value
         if kept is not None and written is not None:
-            if size > keep_bytes:
+            size += held_cost(read)
+            if size > keep_cost:
                 kept = written = None
             else:
                 kept.append(value)
@@ -180,15 +216,15 @@ class Streamed(Sequence[Any]):
 
 
 def audit_stream(log: IO[bytes], *, keys: PublicKeys | None = None, receipts: Sequence[tuple[str, Any]] = (),
-                 max_line: int = MAX_LINE_BYTES, keep_bytes: int = KEEP_BYTES) -> Json:
+                 max_line: int = MAX_LINE_BYTES, keep_cost: int = KEEP_COST) -> Json:
     """The audit of the log in the seekable binary file ``log``, as
     ``audit_lines`` would report it, in memory bounded by the game's state
-    plus a constant: a log whose events' lines are at most ``keep_bytes``
-    in all is held once read (one reading, as fast as ``audit_lines``), a
+    plus a constant: a log whose events take at most ``keep_cost`` held
+    (``held_cost``) is held once read (one reading, as fast as ``audit_lines``), a
     longer one read again for each check that walks it (``Streamed``)."""
     lines = file_lines(log, max_line)
     try:
-        header, recorded, count, last, kept, written = scan(lines, keep_bytes)
+        header, recorded, count, last, kept, written = scan(lines, keep_cost)
         events = kept if kept is not None else Streamed(lines, count, last)
         return audit_log(header, recorded, events, keys=keys, receipts=receipts, lines=written)
     except Diverged as d:  # a line refused on reading it again (the file changed under the audit)

@@ -70,7 +70,7 @@ def test_the_python_audit_gives_every_log_its_verdict(corpus: list[tuple[Case, P
 
 
 def test_the_audit_read_in_passes_reports_as_the_audit_held_whole(corpus: list[tuple[Case, Path, Path]]) -> None:
-    """``referee.audit.stream``: a log read again for every check (``keep_bytes=0``) reports exactly as held."""
+    """``referee.audit.stream``: a log read again for every check (``keep_cost=0``) reports exactly as held."""
     for case, log, _ in corpus:
         try:
             public = PublicKeys.from_jwks(case.keys)
@@ -78,7 +78,7 @@ def test_the_audit_read_in_passes_reports_as_the_audit_held_whole(corpus: list[t
             public = None
         for given in (public, None):
             with open(log, "rb") as held, open(log, "rb") as streamed:
-                assert audit_stream(streamed, keys=given, keep_bytes=0) == audit_stream(held, keys=given), case.name
+                assert audit_stream(streamed, keys=given, keep_cost=0) == audit_stream(held, keys=given), case.name
 
 
 def test_the_browser_verifier_gives_every_log_the_same_verdict(corpus: list[tuple[Case, Path, Path]],
