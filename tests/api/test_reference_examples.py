@@ -6,14 +6,13 @@ registered and put in the pool, a tournament), and the one that needs a
 delivery first (a bot's answer to a turn) checked against its schema."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
-CONTRACT = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+from tests import contract
+
+CONTRACT = contract.spec()  # read, never changed
 BODIES = {op["operationId"]: op["requestBody"]["content"]["application/json"]
           for item in CONTRACT["paths"].values() for op in item.values()
           if isinstance(op, dict) and "requestBody" in op}
