@@ -21,10 +21,14 @@ ROOT = Path(__file__).resolve().parents[1]
 URN = "urn:referee:openapi"
 
 
+def yaml_of(text: str | bytes) -> Any:
+    """``text`` read by libyaml's safe loader: the same documents as ``yaml.safe_load``, a tenth of the time."""
+    return yaml.load(text, Loader=yaml.CSafeLoader)
+
+
 @lru_cache(maxsize=1)
 def spec() -> dict[str, Any]:
-    # libyaml's safe loader (the same documents as yaml.safe_load, a tenth of the time: once a worker)
-    loaded: dict[str, Any] = yaml.load((ROOT / "openapi.yaml").read_text(), Loader=yaml.CSafeLoader)
+    loaded: dict[str, Any] = yaml_of((ROOT / "openapi.yaml").read_text())  # once a worker
     return loaded
 
 

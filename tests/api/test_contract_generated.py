@@ -8,11 +8,10 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from referee.games import registry
 from referee.http import contract
 from tests.api.helpers import create, move
+from tests.contract import yaml_of
 
 
 def test_the_committed_contract_is_the_one_the_code_generates() -> None:
@@ -24,7 +23,7 @@ def test_the_committed_contract_is_the_one_the_code_generates() -> None:
 
 
 def test_every_installed_ruleset_is_described_and_in_the_served_contract(client: Any) -> None:
-    served = yaml.safe_load(client.get("/openapi.yaml").get_data(as_text=True))["components"]["schemas"]
+    served = yaml_of(client.get("/openapi.yaml").get_data(as_text=True))["components"]["schemas"]
     for name in registry.names():  # the throwaway Nim of tests/plugins among them
         rs = registry.get(name)
         body = client.get(f"/v1/rulesets/{name}").get_json()
