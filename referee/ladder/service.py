@@ -114,14 +114,14 @@ class Ladders:
         found: Json | None = None
         for key in ladder_keys(self.redis):
             book = self.book(key)
-            row = book.rows([bot_id]).get(bot_id)
-            if row is None:
+            standing = book.standing(bot_id, GAMES_KEPT, HISTORY_KEPT)
+            if standing is None:
                 continue
-            found = row
-            recent, rated = book.bot_games(bot_id, GAMES_KEPT), book.bot_games(bot_id, HISTORY_KEPT, rated=True)
-            entries = book.entries_of(sorted(set(recent) | set(rated)))
-            history = history_of(bot_id, [entries[g] for g in rated if g in entries], book.after(rated))
-            ladders[key] = {**shown(row), "history": history}
+            found = standing.row
+            recent, rated = standing.recent, standing.rated
+            entries = book.entries_of(sorted(set(recent) | set(rated)))  # an entry never changes once in
+            history = history_of(bot_id, [entries[g] for g in rated if g in entries], standing.after)
+            ladders[key] = {**shown(standing.row), "history": history}
             games += games_of(bot_id, [entries[g] for g in recent if g in entries])
         bot = self._bots([bot_id], {bot_id: found} if found is not None else {})[bot_id]
         if bot["kind"] == "gone" and found is None:

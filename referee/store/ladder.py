@@ -22,7 +22,7 @@ import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NamedTuple
 
 import redis
 
@@ -50,11 +50,32 @@ local ids = redis.call('ZRANGE', KEYS[1], ARGV[1], ARGV[2])
 if #ids == 0 then return {} end
 return redis.call('HMGET', KEYS[2], unpack(ids))
 """
+#: a bot's row, the ids of its last ARGV[2] games and ARGV[3] rated games (newest first) and the ratings after
+#: those, read at once: a fold saves the rows and the ratings together (_SAVE), so the row counts exactly the
+#: rated games whose ratings are read; false without a row (KEYS: rows, the bot's games, its rated, after)
+_STANDING = """
+local row = redis.call('HGET', KEYS[1], ARGV[1])
+if not row then return false end
+local recent = redis.call('ZREVRANGE', KEYS[2], 0, tonumber(ARGV[2]) - 1)
+local rated = redis.call('ZREVRANGE', KEYS[3], 0, tonumber(ARGV[3]) - 1)
+local after = {}
+if #rated > 0 then after = redis.call('HMGET', KEYS[4], unpack(rated)) end
+return {row, recent, rated, after}
+"""
 #: the lock let go only by who holds it
 _UNLOCK = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
+
+
+class Standing(NamedTuple):
+    """A bot in one ladder, read at once (``LadderBook.standing``)."""
+
+    row: Json
+    recent: list[str]
+    rated: list[str]
+    after: dict[str, dict[str, list[float]]]
 
 
 class LadderBusy(Exception):
@@ -89,9 +110,19 @@ class LadderBook:
     def _games(self, bot: str, *, rated: bool) -> str:
         return f"{self.tag}:{'rated' if rated else 'games'}:{bot}"
 
-    def bot_games(self, bot: str, count: int, *, rated: bool = False) -> list[str]:
-        """The ids of ``bot``'s last ``count`` games (``rated``: rated ones), newest first."""
-        return [raw.decode() for raw in self.redis.zrevrange(self._games(bot, rated=rated), 0, count - 1)]
+    def standing(self, bot: str, recent: int, rated: int) -> Standing | None:
+        """``bot``'s row, the ids of its last ``recent`` games and last
+        ``rated`` rated games (newest first) and the ratings after those, read
+        at once (a fold landing between two reads made a profile whose rating
+        history held a game its row did not count); ``None``: no row."""
+        found = self.redis.eval(_STANDING, 4, self.k_rows, self._games(bot, rated=False),
+                                self._games(bot, rated=True), self.k_after, bot, recent, rated)
+        if found is None:
+            return None
+        row, recent_ids, rated_ids, after = found
+        rated_games = [raw.decode() for raw in rated_ids]
+        return Standing(json.loads(row), [raw.decode() for raw in recent_ids], rated_games,
+                        {gid: json.loads(raw) for gid, raw in zip(rated_games, after) if raw is not None})
 
     def entries_of(self, game_ids: list[str]) -> dict[str, Json]:
         """The entries of ``game_ids`` that the ledger has."""

@@ -277,3 +277,30 @@ def test_the_run_that_finishes_a_rated_game_records_it_without_a_job(client: Any
     assert not redis_client.exists(f"rq:job:ladder-{game['id']}")
     entry = LadderBook(redis_client, "bluffaneer").entry(game["id"])
     assert entry is not None and entry["health"] == health_by_hand(service.store.read(game["id"]), 3)
+
+
+def test_a_fold_landing_while_a_profile_is_read_leaves_it_consistent(
+        client: Any, service: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot's row and its rating history are read at once (``LadderBook.standing``): a game entered in
+    the ledger and folded while the profile is being read is in both or in neither, never in the history
+    alone (the race a live pool showed: a history of 13 games beside a row counting 12)."""
+    ladders = Ladders(service)
+    entries = [dict(e, ladder="bluffaneer") for e in _entries(4) if "heuristic" in {s["bot"] for s in e["seats"]}]
+    book = ladders.book("bluffaneer")
+    for entry in entries[:-1]:
+        book.add(entry)
+    with book.locked():
+        ledger.catch_up(book, "bluffaneer")
+    book.add(entries[-1])  # in the ledger and the bot's indexes, not folded yet
+    read = LadderBook.entries_of
+
+    def folding_meanwhile(self: LadderBook, game_ids: list[str]) -> dict[str, Any]:
+        with self.locked():
+            ledger.catch_up(self, "bluffaneer")  # another worker's fold lands between the profile's reads
+        return read(self, game_ids)
+    monkeypatch.setattr(LadderBook, "entries_of", folding_meanwhile)
+    standing = ladders.profile("heuristic")["ladders"]["bluffaneer"]
+    assert len(standing["history"]) == standing["games"] == len(entries) - 1
+    monkeypatch.setattr(LadderBook, "entries_of", read)
+    standing = ladders.profile("heuristic")["ladders"]["bluffaneer"]
+    assert len(standing["history"]) == standing["games"] == len(entries)
