@@ -54,14 +54,14 @@ class SharedBuilderRule(Rule):
     it is bound to when it runs; a rule with defaults, which the builder
     writes in as text, builds its own."""
 
-    #: the builders made, by what makes them differ (one a rule of the app, and each with or without ?query)
+    #: the builders made, by what a builder is made of: the rule's parts as parsed (its host or subdomain
+    #: and its path, slashes merged), its text (the builder's name), with or without ?query
     BUILT: ClassVar[dict[tuple[Any, ...], Callable[..., tuple[str, str]]]] = {}
 
     def _compile_builder(self, append_unknown: bool = True) -> Callable[..., tuple[str, str]]:
         if self.defaults:
             return super()._compile_builder(append_unknown)
-        key = (self.rule, self.host, self.subdomain, self.merge_slashes, self.map.host_matching,
-               tuple(self._trace), append_unknown)
+        key = (tuple(self._trace), self.rule, append_unknown)
         built = self.BUILT.get(key)
         if built is None:
             built = self.BUILT[key] = super()._compile_builder(append_unknown)

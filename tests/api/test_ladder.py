@@ -285,7 +285,7 @@ def test_a_fold_landing_while_a_profile_is_read_leaves_it_consistent(
     the ledger and folded while the profile is being read is in both or in neither, never in the history
     alone (the race a live pool showed: a history of 13 games beside a row counting 12)."""
     ladders = Ladders(service)
-    entries = [dict(e, ladder="bluffaneer") for e in _entries(4) if "heuristic" in {s["bot"] for s in e["seats"]}]
+    entries = [e for e in _entries(4) if "heuristic" in {s["bot"] for s in e["seats"]}]
     book = ladders.book("bluffaneer")
     for entry in entries[:-1]:
         book.add(entry)
