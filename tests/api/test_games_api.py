@@ -10,9 +10,9 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from referee.engine import canonical, sha256_hex, verify_received
+from referee.http.contract import read_yaml
 from tests.api.helpers import auth, create, move, ndjson, play_to_end, view
 from tests.conftest import contract_app
-from tests.contract import yaml_of
 
 SETUP = {"turn": 0, "seats": [{"card": ["chest", "sword"]}, {"card": ["ship", "skull"]},
                               {"card": ["chest", "ship"]}, {"card": ["sword", "skull"]}]}
@@ -38,7 +38,7 @@ def test_metrics_are_prometheus_text(client: Any) -> None:
 
 def test_openapi_is_served_and_valid(client: Any) -> None:
     from openapi_spec_validator import validate
-    validate(yaml_of(client.get("/openapi.yaml").get_data(as_text=True)))
+    validate(read_yaml(client.get("/openapi.yaml").get_data(as_text=True)))
 
 
 # -- creation ----------------------------------------------------------------

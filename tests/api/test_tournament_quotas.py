@@ -10,13 +10,12 @@ import pytest
 from rq import Queue
 
 from referee.bots.webhook import UrlPolicy
-from referee.http.contract import built_in
+from referee.http.contract import built_in, read_yaml
 from referee.play.tournaments import Tournaments
 from referee.service.scheduling import QUEUE
 from referee.store.tournaments import IN_FLIGHT, WAITING
 from tests.api.helpers import auth, redis_sent
 from tests.api.test_rate_limit import from_address, limited_app
-from tests.contract import yaml_of
 
 BODY = {"ruleset": "bluffaneer", "games": 1, "entrants": ["random"] * 3}
 
@@ -200,7 +199,7 @@ def test_ruleset_is_an_enum_of_the_installed_rulesets(client: Any) -> None:
     tournaments = paths["/v1/tournaments"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     assert games == ref and bots["rulesets"]["items"] == ref and tournaments["properties"]["ruleset"] == ref
     # the served contract names every ruleset this referee runs, a plugin's too
-    served = yaml_of(client.get("/openapi.yaml").get_data())
+    served = read_yaml(client.get("/openapi.yaml").get_data())
     names = [r["name"] for r in client.get("/v1/rulesets").get_json()["rulesets"]]
     assert served["components"]["schemas"]["RulesetName"]["enum"] == sorted(names)
     assert set(built_in()) < set(names)
