@@ -131,14 +131,9 @@ class LadderBook:
         return {gid: json.loads(raw) for gid, raw in zip(game_ids, self.redis.hmget(self.k_entries, game_ids))
                 if raw is not None}
 
-    def after(self, game_ids: list[str] | None = None) -> dict[str, dict[str, list[float]]]:
-        """The ratings after the rated games ``game_ids`` (``None``: every one)."""
-        if game_ids is None:
-            return {gid.decode(): json.loads(raw) for gid, raw in self.redis.hgetall(self.k_after).items()}
-        if not game_ids:
-            return {}
-        return {gid: json.loads(raw) for gid, raw in zip(game_ids, self.redis.hmget(self.k_after, game_ids))
-                if raw is not None}
+    def after(self) -> dict[str, dict[str, list[float]]]:
+        """The ratings after every rated game (a bot's last ones: ``standing``)."""
+        return {gid.decode(): json.loads(raw) for gid, raw in self.redis.hgetall(self.k_after).items()}
 
     def size(self) -> int:
         return int(self.redis.zcard(self.k_ledger))

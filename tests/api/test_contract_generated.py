@@ -10,7 +10,6 @@ from typing import Any
 
 from referee.games import registry
 from referee.http import contract
-from referee.http.contract import read_yaml
 from tests.api.helpers import create, move
 
 
@@ -23,7 +22,7 @@ def test_the_committed_contract_is_the_one_the_code_generates() -> None:
 
 
 def test_every_installed_ruleset_is_described_and_in_the_served_contract(client: Any) -> None:
-    served = read_yaml(client.get("/openapi.yaml").get_data(as_text=True))["components"]["schemas"]
+    served = contract.read_yaml(client.get("/openapi.yaml").get_data(as_text=True))["components"]["schemas"]
     for name in registry.names():  # the throwaway Nim of tests/plugins among them
         rs = registry.get(name)
         body = client.get(f"/v1/rulesets/{name}").get_json()
