@@ -87,10 +87,42 @@ def offered_moves(page: Any) -> list[Json]:
         "#moves [data-move]:not([disabled])", "bs => bs.map(b => b.getAttribute('data-move'))")]
 
 
+#: the page's enabled move buttons (their moves, raw) once one of them is no resignation (and of ``types``,
+#: if any), or ``{"moved": version}`` once the page draws another version than ``at`` with none; else false
+OFFERED_OR_MOVED_JS = """([at, types]) => {
+  const view = JSON.parse(document.getElementById('shown-view').textContent);
+  const raw = [...document.querySelectorAll('#moves [data-move]:not([disabled])')]
+    .map(b => b.getAttribute('data-move'));
+  const fit = raw.map(r => JSON.parse(r || '{}'))
+    .some(m => m.type !== 'resign' && (!types.length || types.includes(m.type)));
+  if (fit) return raw;
+  return view !== null && view.version !== at ? {moved: view.version} : false;
+}"""
+
+
 def click_any_move(page: Any, rng: random.Random, types: tuple[str, ...] = ()) -> None:
-    """Clicks one of the prompt's move buttons (of ``types`` if given; never resigning)."""
-    buttons = page.locator("#moves [data-move]:not([disabled])")
-    moves = offered_moves(page)
+    """Clicks one of the prompt's move buttons (of ``types`` if given; never
+    resigning), once the page offers one: the table may have moved between
+    the test's look at the seat's turn and this click (the buttons disabled
+    while the seat's last move is on its way, another seat answering the
+    same claim window first). A page that draws another version with no
+    such button first is left unclicked: that decision was overtaken, the
+    caller's loop looks at the seat's turn again. A page that does neither
+    within ``PATIENCE_S`` fails the test, with what it shows."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout  # here: without playwright, no browser test
+
+    at = json.loads(page.locator("#shown-view").text_content() or "null")["version"]
+    try:
+        found = page.wait_for_function(OFFERED_OR_MOVED_JS, arg=[at, list(types)], polling=100,
+                                       timeout=PATIENCE_S * 1000).json_value()
+    except PlaywrightTimeout:
+        shown = page.evaluate("() => [...document.querySelectorAll('#moves button')]"
+                              ".map(b => [b.textContent.trim(), b.disabled])")
+        of = f" of {types}" if types else ""
+        raise AssertionError(f"no move button{of} to click at version {at} within {PATIENCE_S} s, and no other "
+                             f"version drawn; the prompt's buttons: {shown}") from None
+    if isinstance(found, dict):
+        return  # overtaken: another version drawn, offering no such move
+    moves = [json.loads(raw or "{}") for raw in found]
     picks = [k for k, m in enumerate(moves) if m.get("type") != "resign" and (not types or m.get("type") in types)]
-    assert picks, f"no move button to click among {moves}"
-    buttons.nth(rng.choice(picks)).click()
+    page.locator("#moves [data-move]:not([disabled])").nth(rng.choice(picks)).click()
