@@ -184,6 +184,8 @@ class Pushes(Protocol):
 
     def learn_clean(self, who: str, epoch: int | None) -> None: ...
 
+    def learn_blocked(self, who: str, wait_ms: int) -> None: ...
+
 
 class TokenHashes:
     """The seat-token hashes of games, by id: they never change, so a small
@@ -373,7 +375,7 @@ class RateLimiter:
     address known unblocked, from what Redis pushed
     (``referee.store.pushed``). A failed authentication is counted after the
     response, in a round trip of its own; the hit that fills the address's
-    window is pushed to every process."""
+    window is pushed to every process, and known at once in its own."""
 
     def __init__(self, windows: Any, general: Windows, auth: Windows | None, credentials: Credentials,
                  pushed: Pushes | None = None) -> None:
@@ -445,7 +447,10 @@ class RateLimiter:
         if response.status_code in (401, 403) and self.auth is not None and request.endpoint not in UNLIMITED \
                 and carries_credential() and auth_failed(response):
             publish = (self.pushed.channel, address_key()) if self.pushed is not None else ("", "")
-            self.windows.hit(self._auth_keys(), self.auth.args("hit", 1, publish))
+            _granted, full_ms, now_ms = (int(x) for x in self.windows.hit(self._auth_keys(),
+                                                                          self.auth.args("hit", 1, publish)))
+            if full_ms and self.pushed is not None:  # this hit filled a window: blocked here from the next request
+                self.pushed.learn_blocked(address_key(), full_ms - now_ms)
         return response
 
     def _auth_keys(self) -> list[str]:

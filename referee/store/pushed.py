@@ -26,7 +26,10 @@ What a process knows is trusted only while its subscription is unbroken:
 
 A block is a brake on guessing tokens, not a rule of the game: one that
 reaches a process a moment late lets a few more guesses through there,
-which the address's windows in Redis count all the same. Nothing here
+which the address's windows in Redis count all the same. The process whose
+count filled the window knows the block from that count's reply
+(``learn_blocked``), not from its own message: a guesser who keeps to one
+process gets not one guess past the limit. Nothing here
 decides a move: the append's version check does, in Redis.
 """
 from __future__ import annotations
@@ -129,10 +132,13 @@ class Pushed:
         data: bytes = reply[2]
         if data[:2] == b"b ":  # (an older referee's "h " heads are not trusted: module doc)
             who, wait_ms = data[2:].decode().rsplit(" ", 1)
-            self._clean.pop(who, None)
-            self._blocked[who] = self.clock() + int(wait_ms) / 1000
-            self._blocked.move_to_end(who)
-            self._trim(self._blocked)
+            self._block(who, int(wait_ms))
+
+    def _block(self, who: str, wait_ms: int) -> None:
+        self._clean.pop(who, None)
+        self._blocked[who] = self.clock() + wait_ms / 1000
+        self._blocked.move_to_end(who)
+        self._trim(self._blocked)
 
     def _trim(self, table: OrderedDict[str, Any]) -> None:
         if len(table) > self.size:
@@ -167,3 +173,10 @@ class Pushed:
                 self._clean.move_to_end(who)
                 while len(self._clean) > self.size:  # forgetting a clean address is safe: it is tested again
                     self._clean.popitem(last=False)
+
+    def learn_blocked(self, who: str, wait_ms: int) -> None:
+        """``who`` filled a window in this process's own hit, blocked for
+        ``wait_ms``: known here at once (its pushed message, the same news,
+        may reach this process after its next request)."""
+        with self._lock:
+            self._block(who, wait_ms)

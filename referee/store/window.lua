@@ -4,7 +4,9 @@
 -- room for) or 'test' (only look); ARGV[3] a channel and ARGV[4] a name: when
 -- a hit fills a window, "b <name> <ms until it has room>" is published there
 -- (referee/store/pushed.py; "" for none); then each window's amount and length in ms.
--- Returns {granted (0: refused; 'test': 1|0), reset_ms (when the fullest window has room again), now_ms}.
+-- Returns {granted (0: refused; 'test': 1|0), reset_ms (when the fullest window has room again), now_ms};
+-- a hit granted has a reset_ms only where it filled a window it publishes (0 else): the hitter learns
+-- the block from its reply, not from its own message (which may reach it after its next request).
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local P = 4
@@ -49,5 +51,6 @@ if ARGV[1] == 'hit' then
   if full > 0 then
     redis.call('PUBLISH', ARGV[3], 'b ' .. ARGV[4] .. ' ' .. (full - now))
   end
+  return {grant, full, now}
 end
 return {grant, 0, now}

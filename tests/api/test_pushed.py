@@ -193,6 +193,26 @@ def test_the_window_script_grants_what_every_window_has_room_for(redis_client: A
     assert int(script(keys=keys[1:], args=["hit", 5, "", "", 10, 100000])[0]) == 3
 
 
+def test_a_hit_that_fills_a_published_window_says_when_it_has_room_again(redis_client: Any) -> None:
+    """The hitter's own news of the block it published (``RateLimiter.after``):
+    the reply's reset is when the window has room again, 0 while it has room."""
+    from importlib import resources
+    script = redis_client.register_script(resources.files("referee.store").joinpath("window.lua").read_text())
+    listener = redis_client.pubsub()
+    listener.subscribe("blocks")
+    assert listener.get_message(timeout=5)["type"] == "subscribe"
+    args = ["hit", 1, "blocks", "addr:x", 2, 60000]
+    first, second = (script(keys=["w:{x}:2:60000"], args=args) for _ in range(2))
+    assert int(first[0]) == 1 and int(first[1]) == 0  # room for one more: no block
+    granted, reset_ms, now_ms = (int(x) for x in second)
+    oldest = int(redis_client.lindex("w:{x}:2:60000", 1))
+    assert granted == 1 and reset_ms == oldest + 60000 and 0 < reset_ms - now_ms <= 60000
+    message = listener.get_message(timeout=5)
+    assert message is not None and message["data"] == f"b addr:x {reset_ms - now_ms}".encode()
+    assert int(script(keys=["w:{x}:2:60000"], args=args)[0]) == 0  # full: refused
+    listener.close()
+
+
 def test_a_move_among_humans_makes_one_round_trip_with_the_job_queue_on(
         redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """With jobs enqueued (as `referee serve` runs), a move after which, as
@@ -232,3 +252,36 @@ def test_a_view_is_never_older_than_a_move_another_process_acknowledged(
         version = played(a, game)
         assert view(b, game, seat)["version"] == version
         proxy.release()
+
+
+def test_the_process_whose_count_fills_the_window_blocks_the_next_guess_before_any_push_arrives(
+        redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both processes' subscriptions run through a proxy that holds what
+    Redis pushes (a busy machine may deliver the block after the guesser's
+    next request). The process that counted the failure filling the window
+    knows the block from the count's reply: its next request with a
+    credential is refused without a round trip. Another process learns it
+    only from the push (a moment late: ``referee.store.pushed``)."""
+    limits: dict[str, Any] = {"RATE_LIMIT": "1000/1000", "AUTH_FAIL_LIMIT": "0.001/3"}
+    apps = [process(redis_client, **limits) for _ in range(2)]
+    a, b = (app.test_client() for app in apps)
+    address = {"environ_base": {"REMOTE_ADDR": "203.0.113.9"}}
+    kwargs = redis_client.connection_pool.connection_kwargs
+    with HoldProxy((kwargs["host"], kwargs["port"])) as proxy:
+        for app in apps:
+            pushed: Pushed = app.extensions["referee.service"].pushed
+            pushed.kwargs = {**pushed.kwargs, "port": proxy.port}  # subscribes through the proxy
+        game = create(a, players=3)
+        good, path = auth(game["seats"][0]["token"]), f"/v1/games/{game['id']}"
+        assert [c.get(path, headers=good, **address).status_code for c in (a, b)] == [200, 200]  # known clean
+        proxy.hold()
+        assert [a.get(path, headers=auth(f"guess-{n}"), **address).status_code for n in range(3)] == [401] * 3
+        out: list[Any] = []
+        assert sent(monkeypatch, lambda: out.append(a.get(path, headers=auth("guess-3"), **address))) == []
+        assert out[0].status_code == 429 and out[0].get_json()["code"] == "rate_limited"
+        assert 0 < int(out[0].headers["Retry-After"]) <= 3000  # 0.001/3: 3 in 3,000 s
+        assert a.get(path, headers=good, **address).status_code == 429  # a good one too (ratelimit's module doc)
+        assert b.get(path, headers=good, **address).status_code == 200  # the push is held: b believes it clean
+        proxy.release()
+        _delivered(apps[1])
+        assert b.get(path, headers=good, **address).status_code == 429
