@@ -447,10 +447,10 @@ class RateLimiter:
         if response.status_code in (401, 403) and self.auth is not None and request.endpoint not in UNLIMITED \
                 and carries_credential() and auth_failed(response):
             publish = (self.pushed.channel, address_key()) if self.pushed is not None else ("", "")
-            _granted, full_ms, now_ms = (int(x) for x in self.windows.hit(self._auth_keys(),
+            _granted, reset_ms, now_ms = (int(x) for x in self.windows.hit(self._auth_keys(),
                                                                           self.auth.args("hit", 1, publish)))
-            if full_ms and self.pushed is not None:  # this hit filled a window: blocked here from the next request
-                self.pushed.learn_blocked(address_key(), full_ms - now_ms)
+            if reset_ms and self.pushed is not None:  # the hit filled a window (or found it full): blocked here now
+                self.pushed.learn_blocked(address_key(), reset_ms - now_ms)
         return response
 
     def _auth_keys(self) -> list[str]:
