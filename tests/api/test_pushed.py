@@ -261,7 +261,8 @@ def test_the_process_whose_count_fills_the_window_blocks_the_next_guess_before_a
     next request). The process that counted the failure filling the window
     knows the block from the count's reply: its next request with a
     credential is refused without a round trip. Another process learns it
-    only from the push (a moment late: ``referee.store.pushed``)."""
+    from the push (a moment late: ``referee.store.pushed``), or from the
+    reply to the count of a guess it let through."""
     limits: dict[str, Any] = {"RATE_LIMIT": "1000/1000", "AUTH_FAIL_LIMIT": "0.001/3"}
     apps = [process(redis_client, **limits) for _ in range(2)]
     a, b = (app.test_client() for app in apps)
@@ -282,6 +283,8 @@ def test_the_process_whose_count_fills_the_window_blocks_the_next_guess_before_a
         assert 0 < int(out[0].headers["Retry-After"]) <= 3000  # 0.001/3: 3 in 3,000 s
         assert a.get(path, headers=good, **address).status_code == 429  # a good one too (ratelimit's module doc)
         assert b.get(path, headers=good, **address).status_code == 200  # the push is held: b believes it clean
+        assert b.get(path, headers=auth("guess-b"), **address).status_code == 401  # one guess more, counted...
+        assert b.get(path, headers=good, **address).status_code == 429  # ...in a window found full: b knows now
         proxy.release()
         _delivered(apps[1])
         assert b.get(path, headers=good, **address).status_code == 429
