@@ -111,7 +111,7 @@ def click_any_move(page: Any, rng: random.Random, types: tuple[str, ...] = ()) -
     within ``PATIENCE_S`` fails the test, with what it shows."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout  # here: without playwright, no browser test
 
-    at = json.loads(page.locator("#shown-view").text_content() or "null")["version"]
+    at = (json.loads(page.locator("#shown-view").text_content() or "null") or {}).get("version")
     try:
         found = page.wait_for_function(OFFERED_OR_MOVED_JS, arg=[at, list(types)], polling=100,
                                        timeout=PATIENCE_S * 1000).json_value()
