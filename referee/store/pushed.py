@@ -175,8 +175,8 @@ class Pushed:
                     self._clean.popitem(last=False)
 
     def learn_blocked(self, who: str, wait_ms: int) -> None:
-        """``who`` filled a window in this process's own hit, blocked for
-        ``wait_ms``: known here at once (its pushed message, the same news,
-        may reach this process after its next request)."""
+        """``who``'s window was filled (or found full) by this process's own
+        count, blocked for ``wait_ms``: known here at once (the pushed
+        message, the same news, may reach this process after its next request)."""
         with self._lock:
             self._block(who, wait_ms)
