@@ -20,6 +20,7 @@ from flask import Flask
 
 from referee.http.app import create_app
 from referee.store.pushed import CHANNEL, MAX_DRAIN, RETRY_S, Pushed
+from referee.store.windows import WindowStore
 from tests.api.helpers import auth, create, move, redis_sent, view
 from tests.conftest import ContractClient
 from tests.holdproxy import HoldProxy
@@ -184,8 +185,7 @@ def test_leased_hits_never_let_a_caller_past_its_limit(redis_client: Any, monkey
 
 
 def test_the_window_script_grants_what_every_window_has_room_for(redis_client: Any) -> None:
-    from importlib import resources
-    script = redis_client.register_script(resources.files("referee.store").joinpath("window.lua").read_text())
+    script = WindowStore(redis_client, lambda *_: None).window  # the store's own window.lua
     keys = ["w:{x}:7:100000", "w:{x}:10:100000"]
     args = ["hit", 5, "", "", 7, 100000, 10, 100000]
     assert [int(script(keys=keys, args=args)[0]) for _ in range(3)] == [5, 2, 0]
@@ -196,8 +196,7 @@ def test_the_window_script_grants_what_every_window_has_room_for(redis_client: A
 def test_a_hit_that_fills_a_published_window_says_when_it_has_room_again(redis_client: Any) -> None:
     """The hitter's own news of the block it published (``RateLimiter.after``):
     the reply's reset is when the window has room again, 0 while it has room."""
-    from importlib import resources
-    script = redis_client.register_script(resources.files("referee.store").joinpath("window.lua").read_text())
+    script = WindowStore(redis_client, lambda *_: None).window  # the store's own window.lua
     listener = redis_client.pubsub()
     listener.subscribe("blocks")
     assert listener.get_message(timeout=5)["type"] == "subscribe"

@@ -173,9 +173,8 @@ class Seat:
                                         arg=version, timeout=PATIENCE_S * 1000, polling=100)
         except PlaywrightTimeout:  # which side stopped: the click sent nothing, or the page never drew the move
             view = self.api_view()
-            offered = self.page.evaluate("() => ({refusal: (document.getElementById('refusal') || {}).textContent,"
-                                         " buttons: [...document.querySelectorAll('#moves button')]"
-                                         ".map(b => [b.textContent.trim(), b.disabled])})")
+            offered = {"refusal": self.page.evaluate("() => (document.getElementById('refusal') || {}).textContent"),
+                       "buttons": prompt_buttons(self.page)}
             raise AssertionError(f"the page stayed at version {version}: the API serves version {view['version']} "
                                  f"({view['status']}), the page shows {self.shown()}; its prompt: {offered}; "
                                  f"its errors: {self.watched.errors}") from None
@@ -200,6 +199,12 @@ class Seat:
         if hand is not None:
             assert shown["hand"] == hand(view), (shown["hand"], hand(view))
         return view
+
+
+def prompt_buttons(page: Any) -> list[list[Any]]:
+    """The prompt's buttons as the page shows them: [words, disabled] each (a failure's message)."""
+    return list(page.evaluate("() => [...document.querySelectorAll('#moves button')]"
+                              ".map(b => [b.textContent.trim(), b.disabled])"))
 
 
 #: what the page shows, from the DOM in one synchronous read

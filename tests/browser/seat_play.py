@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from tests.browser.conftest import PATIENCE_S, Seat, Watched, screenshot, serious_axe, verified
+from tests.browser.conftest import PATIENCE_S, Seat, Watched, prompt_buttons, screenshot, serious_axe, verified
 
 #: a game's decisions at most (a whole game takes far fewer)
 MOST_DECISIONS = 400
@@ -87,15 +87,15 @@ def offered_moves(page: Any) -> list[Json]:
         "#moves [data-move]:not([disabled])", "bs => bs.map(b => b.getAttribute('data-move'))")]
 
 
-#: the page's enabled move buttons (their moves, raw) once one of them is no resignation (and of ``types``,
-#: if any), or ``{"moved": version}`` once the page draws another version than ``at`` with none; else false
+#: the indexes, among the page's enabled move buttons, of those that are no resignation (and of ``types``, if
+#: any), once there is one; or ``{"moved": version}`` once the page draws another version than ``at`` with none;
+#: else false
 OFFERED_OR_MOVED_JS = """([at, types]) => {
   const view = JSON.parse(document.getElementById('shown-view').textContent);
-  const raw = [...document.querySelectorAll('#moves [data-move]:not([disabled])')]
-    .map(b => b.getAttribute('data-move'));
-  const fit = raw.map(r => JSON.parse(r || '{}'))
-    .some(m => m.type !== 'resign' && (!types.length || types.includes(m.type)));
-  if (fit) return raw;
+  const picks = [...document.querySelectorAll('#moves [data-move]:not([disabled])')]
+    .map((b, k) => [k, JSON.parse(b.getAttribute('data-move') || '{}')])
+    .filter(([, m]) => m.type !== 'resign' && (!types.length || types.includes(m.type))).map(([k]) => k);
+  if (picks.length) return picks;
   return view !== null && view.version !== at ? {moved: view.version} : false;
 }"""
 
@@ -116,13 +116,9 @@ def click_any_move(page: Any, rng: random.Random, types: tuple[str, ...] = ()) -
         found = page.wait_for_function(OFFERED_OR_MOVED_JS, arg=[at, list(types)], polling=100,
                                        timeout=PATIENCE_S * 1000).json_value()
     except PlaywrightTimeout:
-        shown = page.evaluate("() => [...document.querySelectorAll('#moves button')]"
-                              ".map(b => [b.textContent.trim(), b.disabled])")
         of = f" of {types}" if types else ""
         raise AssertionError(f"no move button{of} to click at version {at} within {PATIENCE_S} s, and no other "
-                             f"version drawn; the prompt's buttons: {shown}") from None
+                             f"version drawn; the prompt's buttons: {prompt_buttons(page)}") from None
     if isinstance(found, dict):
         return  # overtaken: another version drawn, offering no such move
-    moves = [json.loads(raw or "{}") for raw in found]
-    picks = [k for k, m in enumerate(moves) if m.get("type") != "resign" and (not types or m.get("type") in types)]
-    page.locator("#moves [data-move]:not([disabled])").nth(rng.choice(picks)).click()
+    page.locator("#moves [data-move]:not([disabled])").nth(rng.choice(found)).click()
