@@ -201,6 +201,23 @@ class Seat:
         return view
 
 
+    def holds(self, check: Callable[[Any, Any], None], hand: Callable[[Any], list[str]] | None = None) -> Any:
+        """``agrees``, then ``check(page, view)`` (the ruleset's table) on the
+        view the page was seen to show: bots move on their own, so the page
+        may draw a newer version while ``check`` reads it, item by item. A
+        failed check counts only if the page still shows the version it was
+        held to; else both are done again on the newer one. The view."""
+        deadline = time.monotonic() + PATIENCE_S
+        while True:
+            view = self.agrees(hand)
+            try:
+                check(self.page, view)
+                return view
+            except AssertionError:
+                if self.shown()["version"] == view["version"] or time.monotonic() > deadline:
+                    raise
+
+
 def prompt_buttons(page: Any) -> list[list[Any]]:
     """The prompt's buttons as the page shows them: [words, disabled] each (a failure's message)."""
     return list(page.evaluate("() => [...document.querySelectorAll('#moves button')]"

@@ -31,7 +31,7 @@ Checker = Callable[[Any, Json], None]
 def play_to_the_end(seat: Seat, name: str, click: Clicker, check: Checker, mid_kind: str,
                     hand: Callable[[Any], list[str]] | None = None, seed: int = 38) -> Json:
     """Plays the seat's every decision by clicking until the game is over,
-    holding the page to the seat's view (``Seat.agrees``: lives, own role,
+    holding the page to the seat's view (``Seat.holds``: lives, own role,
     prompt, controls, ``hand``; and ``check``: the table's own things) at the
     first decisions, every tenth and the end. At the first prompt of
     ``mid_kind`` after the first few decisions, and at the end, the seat's page
@@ -49,8 +49,7 @@ def play_to_the_end(seat: Seat, name: str, click: Clicker, check: Checker, mid_k
     while decisions < MOST_DECISIONS and (turn := seat.my_turn()) is not None:
         view = turn[0]
         if decisions < CHECKED or decisions % 10 == 0:
-            seat.agrees(hand)
-            check(page, view)
+            seat.holds(check, hand)
         if not mid and decisions >= CHECKED and (view.get("pending") or {}).get("kind") == mid_kind:
             mid = True
             both_pages(seat, spectator, view["version"], name, "mid")
@@ -59,9 +58,8 @@ def play_to_the_end(seat: Seat, name: str, click: Clicker, check: Checker, mid_k
         seat.after(view["version"])
     assert decisions < MOST_DECISIONS, f"the game did not end in {MOST_DECISIONS} decisions"
     assert decisions > 0, "the seat never had a decision to make"
-    final = seat.agrees(hand)
+    final = seat.holds(check, hand)
     assert final["status"] == "finished"
-    check(page, final)
     assert page.locator("#result").is_visible()
     both_pages(seat, spectator, final["version"], name, "end")
     verified(page)
