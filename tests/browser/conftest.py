@@ -200,7 +200,6 @@ class Seat:
             assert shown["hand"] == hand(view), (shown["hand"], hand(view))
         return view
 
-
     def holds(self, check: Callable[[Any, Any], None], hand: Callable[[Any], list[str]] | None = None) -> Any:
         """``agrees``, then ``check(page, view)`` (the ruleset's table) on the
         view the page was seen to show: bots move on their own, so the page

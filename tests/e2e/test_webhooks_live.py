@@ -132,8 +132,8 @@ def test_e2e_the_docs_receiver_checks_both_signatures_and_takes_the_end_once(ref
     assert receiver.returncode == 0, stderr
     assert stdout.startswith(f"accepted {game.id}:finished: game {game.id} finished at version ")
     # the receiver may have answered and exited before the worker wrote down its 200
-    _eventually(partial(_delivered, referee, game), "the delivery to be recorded as delivered")
-    shown = referee.games.deliveries(game.id, owner_token=str(game.owner_token))
+    shown = _eventually(lambda: (d := referee.games.deliveries(game.id, owner_token=str(game.owner_token)))
+                        .state == "delivered" and d, "the delivery to be recorded as delivered")
     assert shown.attempts[-1].status == 200
 
 
