@@ -80,10 +80,14 @@ class Ladders:
 
     # -- reading ----------------------------------------------------------------
     def ladders(self) -> Json:
-        """Every ladder: its key, ruleset, player count (``None``: all), bots and rated games."""
+        """Every ladder: its key, ruleset, player count (``None``: all), bots and rated games. A ladder
+        is listed once its table is saved, as ``table`` serves it: a game enters the ledger (and its
+        ladder the keys) before the fold that saves the table, which another process may be doing."""
         out = []
         for key in ladder_keys(self.redis):
-            head = self.book(key).head() or {}
+            head = self.book(key).head()
+            if head is None:
+                continue
             ruleset, players = ladder_of(key)
             out.append({"key": key, "ruleset": ruleset, "players": players, "bots": int(head.get("bots", 0)),
                         "games": int(head.get("games", 0))})

@@ -218,6 +218,21 @@ def test_workers_racing_on_one_ladder_leave_the_fold_from_scratch(
     assert book.table() == scratch.state and book.after() == scratch.after
 
 
+def test_a_ladder_is_listed_once_its_table_is_saved_and_served_as_listed(client: Any, service: Any) -> None:
+    """A game enters the ledger (and its ladder the keys) before the fold that saves the table, which
+    may be another process's: between the two the ladder is neither listed nor served, never listed
+    and then ``unknown_ladder``."""
+    book = LadderBook(service.store.redis, "bluffaneer")
+    assert book.add(_entries(1)[0])
+    assert client.get("/v1/ladder").get_json() == {"ladders": []}
+    assert client.get("/v1/ladder/bluffaneer").get_json()["code"] == "unknown_ladder"
+    with book.locked():
+        ledger.catch_up(book, "bluffaneer")
+    assert client.get("/v1/ladder").get_json() == {"ladders": [
+        {"key": "bluffaneer", "ruleset": "bluffaneer", "players": None, "bots": 3, "games": 1}]}
+    assert len(client.get("/v1/ladder/bluffaneer").get_json()["items"]) == 3
+
+
 def test_recording_a_game_twice_counts_it_once(loopback_app: Any, work: Any, service: Any) -> None:
     client = loopback_app.test_client()
     game = _rated(client, ["random", "heuristic", "random"])

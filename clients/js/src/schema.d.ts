@@ -484,7 +484,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Every ladder (docs/ladder.md): one a ruleset, and BANG! with 3 players its own (`bang:3`), with its bots and rated games. */
+        /** @description Every ladder (docs/ladder.md): one a ruleset, and BANG! with 3 players its own (`bang:3`), with its bots and rated games, listed once its first game is folded in (every one listed is served by `GET /v1/ladder/{key}`). */
         get: operations["listLadders"];
         put?: never;
         post?: never;
